@@ -1,0 +1,308 @@
+//! The IR's data: a [`Module`] of per-function control-flow graphs of three-address instructions.
+//!
+//! Invariants (checked by `verify`):
+//! * every block ends in exactly one [`Terminator`]; block and local ids are in range;
+//! * operands are constants or locals; only [`Place`]s reach into memory, and a place has at most
+//!   one dereference, at its base;
+//! * every operation that can fail at runtime is preceded, in the same block, by the [`Check`]
+//!   that guards it (divisor non-zero, pointer non-null, index in bounds, `var` local initialized),
+//!   so engines find every property as an explicit instruction;
+//! * temporaries are assigned before use on every path.
+//! Nothing here executes or analyses; see `interp` and the analyses modules.
+
+use symex_syntax::span::Span;
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A function of the module.
+    FuncId
+);
+id_type!(
+    /// A basic block of one function.
+    BlockId
+);
+id_type!(
+    /// A local slot of one function: parameter, `var` variable or temporary.
+    LocalId
+);
+id_type!(
+    /// A record field name, interned module-wide.
+    FieldId
+);
+id_type!(
+    /// A property (check or assertion) site, numbered module-wide.
+    PropId
+);
+
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    /// Functions in source order; `FuncId(i)` is `functions[i]`.
+    pub functions: Vec<Function>,
+    /// Field names; `FieldId(i)` is `fields[i]`.
+    pub fields: Vec<String>,
+    /// Every property site; `PropId(i)` is `properties[i]`.
+    pub properties: Vec<Property>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub span: Span,
+    /// The first `params.len()` locals are the parameters, in order.
+    pub param_count: u32,
+    pub locals: Vec<LocalInfo>,
+    /// `BlockId(i)` is `blocks[i]`; the entry block is `BlockId(0)`.
+    pub blocks: Vec<Block>,
+}
+
+impl Function {
+    pub const ENTRY: BlockId = BlockId(0);
+
+    pub fn params(&self) -> impl Iterator<Item = LocalId> {
+        (0..self.param_count).map(LocalId)
+    }
+
+    pub fn block(&self, id: BlockId) -> &Block {
+        &self.blocks[id.index()]
+    }
+
+    pub fn local(&self, id: LocalId) -> &LocalInfo {
+        &self.locals[id.index()]
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LocalKind {
+    Param,
+    /// Declared by `var`: starts uninitialized.
+    Var,
+    /// Introduced by lowering; always assigned before use.
+    Temp,
+}
+
+#[derive(Clone, Debug)]
+pub struct LocalInfo {
+    /// Source name, or `%N` for temporaries.
+    pub name: String,
+    pub kind: LocalKind,
+    /// Where it is declared (for temporaries: the expression it holds).
+    pub span: Span,
+    /// Whether `&` is taken of it somewhere (then it lives in a memory cell).
+    pub address_taken: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub insts: Vec<Inst>,
+    pub term: Terminator,
+    pub term_span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Inst {
+    pub kind: InstKind,
+    pub span: Span,
+}
+
+/// A value an instruction reads without touching memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    Const(i32),
+    Null,
+    /// The current value of a local (for a `var` local, a preceding `Check::Init` guards it).
+    Local(LocalId),
+}
+
+/// A memory location: a local or the cell a pointer points to, then field and index projections.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Place {
+    pub base: PlaceBase,
+    pub projections: Vec<Projection>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlaceBase {
+    Local(LocalId),
+    /// The cell `*p`; a preceding `Check::NonNull(p)` guards it.
+    Deref(Operand),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Projection {
+    Field(FieldId),
+    /// A preceding `Check::InBounds` guards it.
+    Index(Operand),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// 1 if zero, else 0.
+    Not,
+    /// Wrapping negation.
+    Neg,
+}
+
+/// Binary operators on 32-bit numbers (wrapping) and, for `Eq`/`Ne`, on pointers.
+/// Short-circuit `&&`/`||` are lowered to branches and never appear here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    /// Truncating; `i32::MIN / -1 == i32::MIN`. Guarded by `Check::NonZero`.
+    Div,
+    /// Sign of the dividend; `i32::MIN % -1 == 0`. Guarded by `Check::NonZero`.
+    Rem,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Rvalue {
+    Use(Operand),
+    Unary(UnOp, Operand),
+    Binary(BinOp, Operand, Operand),
+    /// A fresh heap cell holding the value.
+    Alloc(Operand),
+    /// The address of a local's cell (the local is `address_taken`).
+    AddrOf(LocalId),
+    /// A record value; fields sorted by `FieldId`, no duplicates.
+    Record(Vec<(FieldId, Operand)>),
+    Array(Vec<Operand>),
+    /// The value stored at a place (locals, fields, elements, `*p`).
+    Read(Place),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum InstKind {
+    /// `dst = value`
+    Assign { dst: LocalId, value: Rvalue },
+    /// `place = value` (writes into memory or into part of a local aggregate).
+    Store { place: Place, value: Operand },
+    /// `dst = func(args)`
+    Call {
+        dst: LocalId,
+        func: FuncId,
+        args: Vec<Operand>,
+    },
+    /// `dst = input`: next input number (concrete) or a fresh symbol (symbolic).
+    Input { dst: LocalId },
+    Output(Operand),
+    /// A runtime-error check or assertion: the run stops with the property's error if it fails.
+    Check { check: Check, prop: PropId },
+    /// Drop the run (silently) unless the operand is non-zero.
+    Assume(Operand),
+}
+
+/// The condition a [`InstKind::Check`] requires.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Check {
+    /// `assert(op)`: op != 0.
+    Assert(Operand),
+    /// Divisor op != 0.
+    NonZero(Operand),
+    /// Pointer op != null.
+    NonNull(Operand),
+    /// `0 <= index < len(array at place)`.
+    InBounds { array: Place, index: Operand },
+    /// The value at the place was assigned (a `var` local, or a cell reached through `&x`).
+    Init(Place),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PropertyKind {
+    Assert,
+    DivByZero,
+    NullDeref,
+    OutOfBounds,
+    Uninit,
+}
+
+impl PropertyKind {
+    /// The name used by reports and by the corpus headers.
+    pub fn name(self) -> &'static str {
+        match self {
+            PropertyKind::Assert => "assert",
+            PropertyKind::DivByZero => "div-by-zero",
+            PropertyKind::NullDeref => "null-deref",
+            PropertyKind::OutOfBounds => "out-of-bounds",
+            PropertyKind::Uninit => "uninit",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<PropertyKind> {
+        [
+            PropertyKind::Assert,
+            PropertyKind::DivByZero,
+            PropertyKind::NullDeref,
+            PropertyKind::OutOfBounds,
+            PropertyKind::Uninit,
+        ]
+        .into_iter()
+        .find(|k| k.name() == name)
+    }
+}
+
+impl Check {
+    pub fn kind(&self) -> PropertyKind {
+        match self {
+            Check::Assert(_) => PropertyKind::Assert,
+            Check::NonZero(_) => PropertyKind::DivByZero,
+            Check::NonNull(_) => PropertyKind::NullDeref,
+            Check::InBounds { .. } => PropertyKind::OutOfBounds,
+            Check::Init(_) => PropertyKind::Uninit,
+        }
+    }
+}
+
+/// A property site: what can go wrong, where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Property {
+    pub kind: PropertyKind,
+    pub func: FuncId,
+    /// The source construct whose evaluation fails (the division, the dereference, ...).
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Terminator {
+    Goto(BlockId),
+    /// Jump to `then_block` if `cond != 0`, else to `else_block`.
+    Branch {
+        cond: Operand,
+        then_block: BlockId,
+        else_block: BlockId,
+    },
+    Return(Operand),
+}
+
+impl Terminator {
+    pub fn successors(&self) -> impl Iterator<Item = BlockId> + '_ {
+        let (a, b) = match *self {
+            Terminator::Goto(t) => (Some(t), None),
+            Terminator::Branch {
+                then_block,
+                else_block,
+                ..
+            } => (Some(then_block), Some(else_block)),
+            Terminator::Return(_) => (None, None),
+        };
+        a.into_iter().chain(b)
+    }
+}
