@@ -54,14 +54,20 @@ pub struct Stmt {
 #[derive(Clone, Debug)]
 pub enum StmtKind {
     /// `target = value;` where `target` is an lvalue expression: `x`, `*e`, `e.f`, `e->f`, `e[i]`.
-    Assign { target: Expr, value: Expr },
+    Assign {
+        target: Expr,
+        value: Expr,
+    },
     Output(Expr),
     If {
         cond: Expr,
         then_branch: Box<Stmt>,
         else_branch: Option<Box<Stmt>>,
     },
-    While { cond: Expr, body: Box<Stmt> },
+    While {
+        cond: Expr,
+        body: Box<Stmt>,
+    },
     Block(Vec<Stmt>),
     Assert(Expr),
     Assume(Expr),
@@ -206,7 +212,11 @@ pub fn walk_stmt_exprs<'a>(stmt: &'a Stmt, f: &mut dyn FnMut(&'a Expr)) {
 pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
     f(expr);
     match &expr.kind {
-        ExprKind::Number(_) | ExprKind::Var(_) | ExprKind::Null | ExprKind::Input | ExprKind::Error => {}
+        ExprKind::Number(_)
+        | ExprKind::Var(_)
+        | ExprKind::Null
+        | ExprKind::Input
+        | ExprKind::Error => {}
         ExprKind::Unary(_, e)
         | ExprKind::Deref(e)
         | ExprKind::AddrOf(e)
@@ -216,7 +226,9 @@ pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
             walk_expr(a, f);
             walk_expr(b, f);
         }
-        ExprKind::Call(_, args) | ExprKind::Array(args) => args.iter().for_each(|a| walk_expr(a, f)),
+        ExprKind::Call(_, args) | ExprKind::Array(args) => {
+            args.iter().for_each(|a| walk_expr(a, f))
+        }
         ExprKind::Record(fields) => fields.iter().for_each(|(_, e)| walk_expr(e, f)),
     }
 }

@@ -82,7 +82,11 @@ impl Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        format!("{file}:{}: {kind}: {}", index.start(self.primary.span), self.message)
+        format!(
+            "{file}:{}: {kind}: {}",
+            index.start(self.primary.span),
+            self.message
+        )
     }
 
     /// The full rendering: headline, the source line(s) with carets and labels, then notes.
@@ -104,15 +108,17 @@ impl Diagnostic {
         };
         let mut report = Report::build(kind, file, clamp(self.primary.span).1.start)
             .with_config(Config::default().with_color(color))
-            .with_message(format!("{} (at {file}:{})", self.message, index.start(self.primary.span)));
+            .with_message(&self.message);
         let primary_msg = if self.primary.message.is_empty() {
             self.message.clone()
         } else {
             self.primary.message.clone()
         };
-        report = report.with_label(AriadneLabel::new(clamp(self.primary.span)).with_message(primary_msg));
+        report = report
+            .with_label(AriadneLabel::new(clamp(self.primary.span)).with_message(primary_msg));
         for label in &self.secondary {
-            report = report.with_label(AriadneLabel::new(clamp(label.span)).with_message(&label.message));
+            report = report
+                .with_label(AriadneLabel::new(clamp(label.span)).with_message(&label.message));
         }
         for note in &self.notes {
             report = report.with_note(note);
