@@ -121,7 +121,10 @@ impl Diagnostic {
                 .with_label(AriadneLabel::new(clamp(label.span)).with_message(&label.message));
         }
         for note in &self.notes {
-            report = report.with_note(note);
+            report = match note.strip_prefix("help: ") {
+                Some(help) => report.with_help(help),
+                None => report.with_note(note),
+            };
         }
         let mut out = Vec::new();
         if report

@@ -742,8 +742,20 @@ impl<'a> Parser<'a> {
         self.postfix_chain(base)
     }
 
-    fn postfix_chain(&mut self, mut expr: Expr) -> PResult<Expr> {
+    /// Each postfix operator deepens the tree by one, so it counts as a nesting level, like the
+    /// operators of a binary chain.
+    fn postfix_chain(&mut self, expr: Expr) -> PResult<Expr> {
+        let depth_before = self.depth;
+        let result = self.postfix_operators(expr);
+        self.depth = depth_before;
+        result
+    }
+
+    fn postfix_operators(&mut self, mut expr: Expr) -> PResult<Expr> {
         loop {
+            if matches!(self.peek(), Token::Dot | Token::Arrow | Token::LBracket) {
+                self.enter()?;
+            }
             match self.peek() {
                 Token::Dot => {
                     self.bump();
@@ -756,6 +768,7 @@ impl<'a> Parser<'a> {
                     let field = self.ident("a field name after `->`")?;
                     let span = expr.span.to(field.span);
                     // `p->f` is `(*p).f`; both nodes span the whole `p->f`.
+                    self.enter()?;
                     let deref = self.new_expr(ExprKind::Deref(Box::new(expr)), span);
                     expr = self.new_expr(ExprKind::Field(Box::new(deref), field), span);
                 }
@@ -768,11 +781,10 @@ impl<'a> Parser<'a> {
                 }
                 Token::LParen => {
                     // `f(x)` is parsed in `primary`; here the callee is some other expression.
-                    let diag =
-                        Diagnostic::error(self.span(), "only functions can be called, by name")
-                            .with_label("a call needs a function name right before `(`")
-                            .with_secondary(expr.span, "not a function name")
-                            .with_note("micro-c has no function values: write `f(args)`");
+                    let diag = Diagnostic::error(self.span(), "only functions can be called, by name")
+                        .with_label("a call needs a function name right before `(`")
+                        .with_secondary(expr.span, "not a function name")
+                        .with_note("micro-c has no function values: write `f(args)`");
                     return Err(self.error(diag));
                 }
                 _ => return Ok(expr),
@@ -1097,6 +1109,12 @@ mod tests {
         assert_eq!(messages(&deep_blocks), ["program too deeply nested"]);
         let unary = format!("main() {{ return {}1; }}", "-".repeat(100_000));
         assert_eq!(messages(&unary), ["program too deeply nested"]);
+        let fields = format!("main() {{ var r; return r{}; }}", ".f".repeat(100_000));
+        assert_eq!(messages(&fields), ["program too deeply nested"]);
+        let arrows = format!("main() {{ var r; return r{}; }}", "->f".repeat(100_000));
+        assert_eq!(messages(&arrows), ["program too deeply nested"]);
+        let indices = format!("main() {{ var r; return r{}; }}", "[0]".repeat(100_000));
+        assert_eq!(messages(&indices), ["program too deeply nested"]);
         // A long chain is a deep tree: fine up to the limit, an error beyond.
         let chain = |n| format!("main() {{ return 1{}; }}", " + 1".repeat(n));
         assert!(parse(&chain(200)).1.is_empty());
@@ -1113,7 +1131,7 @@ mod tests {
             messages("/* open"),
             ["expected a function definition, found an unterminated `/*` comment"]
         );
-        assert!(messages("}}}{{{").len() >= 1);
+        assert!(!messages("}}}{{{").is_empty());
         assert!(messages("").is_empty());
     }
 }

@@ -1,0 +1,462 @@
+//! Type inference for micro-c: unification over recursive types, as TIP's type analysis
+//! (Møller & Schwartzbach, *Static Program Analysis*, ch. 3), and the [`TypeTable`] that later
+//! layers query ("is this parameter an int or a pointer", "the fields of the record behind this
+//! pointer").
+//!
+//! Types are `int`, pointers `↑τ`, records `{f: τ, …}`, arrays `[τ]` and (for functions only)
+//! `(τ1, …, τn) -> τ`. Inference gives every expression and local a node in a union-find graph
+//! (`store`), walks the program once (`infer`) and unifies as each construct demands, on the
+//! cyclic graph, so linked lists and trees get recursive types; reading a type out (`export`)
+//! closes cycles with μ binders: `μα.↑{next: α, val: int}`.
+//!
+//! **Records.** TIP types records over the program's global field list, an absent field having
+//! the type ◇. We use the equivalent, more readable form: a record literal gives a *closed*
+//! record (exactly its fields), a field access `e.f` an *open* one (at least `f`); an open record
+//! acquires the fields of what it meets, and a closed record never gains a field. So `{val, next}`
+//! nodes form one recursive type, records of different shapes stay apart, and using a field a
+//! record lacks is an error where TIP would only fail once ◇ meets another type. Only the fields
+//! that some construct names are listed. A record held in a record field is rejected ("records do
+//! not nest"); records may be array elements and pointer targets.
+//!
+//! **Functions** are monomorphic (as in TIP) and never values (resolution rejects that);
+//! `main`'s result is not constrained beyond its `return`.
+//!
+//! **Errors** show both conflicting types as they were before the failed unification, the
+//! construct that demanded it (primary label) and the constructs that gave each side its
+//! constructor (secondary labels); inference then goes on, merging what agrees and leaving the
+//! clashing pair apart, so each side keeps the type it first had: independent errors are all
+//! reported (in source order, deduplicated), and a later use that contradicts a variable's first
+//! type is reported where it happens.
+//! Types are static: the concrete interpreter may still run an ill-typed program (a field that
+//! holds an int and later a pointer), but [`infer`] rejects it.
+//!
+//! This module must not report name errors (that is [`crate::resolve`]'s job: unknown names get
+//! fresh type variables here) and never panics; it is near-linear in the program size.
+
+mod export;
+mod infer;
+mod store;
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+use crate::ast::{NodeId, Program};
+use crate::diag::Diagnostic;
+
+use export::{export, Shape, ShapeSource};
+use store::Term;
+
+pub use export::{MAX_TYPE_DEPTH, MAX_TYPE_NODES};
+
+/// A micro-c type, as read out of the solved graph.
+///
+/// Recursive types are finite trees with μ binders: `Recursive(b, body)` binds `RecVar(b)` in
+/// `body` (binder numbers are local to one exported type). Use [`Type::unfold`] or the helpers
+/// ([`Type::pointee`], [`Type::record_fields`], …), which see through one μ, rather than matching
+/// `Recursive` by hand. `Display` prints the notation of `microc.md`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Int,
+    Pointer(Box<Type>),
+    /// Fields sorted by name.
+    Record(Vec<(String, Type)>),
+    Array(Box<Type>),
+    /// Parameter types and result type of a function.
+    Function(Vec<Type>, Box<Type>),
+    /// A type nothing constrains (numbered per table: equal numbers are the same variable).
+    Var(u32),
+    /// `μb.body`
+    Recursive(u32, Box<Type>),
+    /// An occurrence of the enclosing `Recursive` with this binder.
+    RecVar(u32),
+    /// Not available: cut beyond [`MAX_TYPE_DEPTH`] levels or [`MAX_TYPE_NODES`] nodes, or
+    /// asked for an expression that is not in the table. Printed as `?`.
+    Unknown,
+}
+
+impl Type {
+    /// The type with its outer μ binders unfolded once (`μα.τ` becomes `τ[α := μα.τ]`); other
+    /// types are returned as they are.
+    pub fn unfold(&self) -> Cow<'_, Type> {
+        let mut current = Cow::Borrowed(self);
+        while let Type::Recursive(binder, body) = current.as_ref() {
+            let unfolded = substitute(body, *binder, current.as_ref());
+            current = Cow::Owned(unfolded);
+        }
+        current
+    }
+
+    pub fn is_int(&self) -> bool {
+        matches!(self.unfold().as_ref(), Type::Int)
+    }
+
+    pub fn is_pointer(&self) -> bool {
+        matches!(self.unfold().as_ref(), Type::Pointer(_))
+    }
+
+    pub fn is_record(&self) -> bool {
+        matches!(self.unfold().as_ref(), Type::Record(_))
+    }
+
+    pub fn is_array(&self) -> bool {
+        matches!(self.unfold().as_ref(), Type::Array(_))
+    }
+
+    /// The type a pointer points to.
+    pub fn pointee(&self) -> Option<Type> {
+        match self.unfold().as_ref() {
+            Type::Pointer(target) => Some(target.as_ref().clone()),
+            _ => None,
+        }
+    }
+
+    /// The element type of an array.
+    pub fn element(&self) -> Option<Type> {
+        match self.unfold().as_ref() {
+            Type::Array(element) => Some(element.as_ref().clone()),
+            _ => None,
+        }
+    }
+
+    /// The fields of a record, sorted by name; for a pointer to a record, use
+    /// `ty.pointee().and_then(|r| r.record_fields())`.
+    pub fn record_fields(&self) -> Option<Vec<(String, Type)>> {
+        match self.unfold().as_ref() {
+            Type::Record(fields) => Some(fields.clone()),
+            _ => None,
+        }
+    }
+
+    /// The type of one field of a record.
+    pub fn field(&self, name: &str) -> Option<Type> {
+        match self.unfold().as_ref() {
+            Type::Record(fields) => fields
+                .iter()
+                .find(|(field, _)| field == name)
+                .map(|(_, ty)| ty.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl Type {
+    /// Whether both denote the same (possibly infinite) type, wherever their μ binders sit:
+    /// `μα.↑{next: α}` and `↑μβ.{next: ↑β}` are equivalent, though not `==`. Type variables are
+    /// equivalent only to themselves.
+    pub fn equivalent(&self, other: &Type) -> bool {
+        // Coinductive: a pair already being compared is assumed equal, which is sound for the
+        // regular trees μ types denote, and finite because unfolding yields finitely many terms.
+        let mut assumed: HashSet<(Type, Type)> = HashSet::new();
+        let mut pending = vec![(self.clone(), other.clone())];
+        while let Some((a, b)) = pending.pop() {
+            let (a, b) = (a.unfold().into_owned(), b.unfold().into_owned());
+            if assumed.contains(&(a.clone(), b.clone())) {
+                continue;
+            }
+            match (&a, &b) {
+                (Type::Int, Type::Int) | (Type::Unknown, Type::Unknown) => {}
+                (Type::Var(x), Type::Var(y)) | (Type::RecVar(x), Type::RecVar(y)) if x == y => {}
+                (Type::Pointer(x), Type::Pointer(y)) | (Type::Array(x), Type::Array(y)) => {
+                    pending.push((x.as_ref().clone(), y.as_ref().clone()));
+                }
+                (Type::Record(xs), Type::Record(ys)) if xs.len() == ys.len() => {
+                    for ((name_x, x), (name_y, y)) in xs.iter().zip(ys) {
+                        if name_x != name_y {
+                            return false;
+                        }
+                        pending.push((x.clone(), y.clone()));
+                    }
+                }
+                (Type::Function(xs, x), Type::Function(ys, y)) if xs.len() == ys.len() => {
+                    pending.extend(xs.iter().cloned().zip(ys.iter().cloned()));
+                    pending.push((x.as_ref().clone(), y.as_ref().clone()));
+                }
+                _ => return false,
+            }
+            assumed.insert((a, b));
+        }
+        true
+    }
+}
+
+/// `body` with the free occurrences of `RecVar(binder)` replaced by `replacement`.
+fn substitute(body: &Type, binder: u32, replacement: &Type) -> Type {
+    let go = |ty: &Type| Box::new(substitute(ty, binder, replacement));
+    match body {
+        Type::RecVar(b) if *b == binder => replacement.clone(),
+        Type::Int | Type::Var(_) | Type::RecVar(_) | Type::Unknown => body.clone(),
+        Type::Pointer(target) => Type::Pointer(go(target)),
+        Type::Array(element) => Type::Array(go(element)),
+        Type::Record(fields) => Type::Record(
+            fields
+                .iter()
+                .map(|(name, ty)| (name.clone(), substitute(ty, binder, replacement)))
+                .collect(),
+        ),
+        Type::Function(params, result) => Type::Function(
+            params
+                .iter()
+                .map(|ty| substitute(ty, binder, replacement))
+                .collect(),
+            go(result),
+        ),
+        // An inner binder with the same number shadows ours.
+        Type::Recursive(b, _) if *b == binder => body.clone(),
+        Type::Recursive(b, inner) => Type::Recursive(*b, go(inner)),
+    }
+}
+
+/// Greek letters for variables; `μ` is the binder symbol and `ο` looks like `o`, so both are left out.
+const VARIABLE_NAMES: [char; 22] = [
+    'α', 'β', 'γ', 'δ', 'ε', 'ζ', 'η', 'θ', 'ι', 'κ', 'λ', 'ν', 'ξ', 'π', 'ρ', 'σ', 'τ', 'υ', 'φ',
+    'χ', 'ψ', 'ω',
+];
+
+/// Names for the variables and binders of one printed type, in order of appearance.
+#[derive(Default)]
+struct VariableNames {
+    names: HashMap<(bool, u32), usize>,
+}
+
+impl VariableNames {
+    fn name(&mut self, is_binder: bool, number: u32) -> String {
+        let next = self.names.len();
+        let index = *self.names.entry((is_binder, number)).or_insert(next);
+        let letter = VARIABLE_NAMES[index % VARIABLE_NAMES.len()];
+        match index / VARIABLE_NAMES.len() {
+            0 => letter.to_string(),
+            round => format!("{letter}{round}"),
+        }
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, &mut VariableNames::default())
+    }
+}
+
+impl Type {
+    fn write(&self, f: &mut fmt::Formatter<'_>, names: &mut VariableNames) -> fmt::Result {
+        match self {
+            Type::Int => f.write_str("int"),
+            Type::Pointer(target) => {
+                f.write_str("↑")?;
+                target.write(f, names)
+            }
+            Type::Record(fields) => {
+                f.write_str("{")?;
+                for (i, (name, ty)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{name}: ")?;
+                    ty.write(f, names)?;
+                }
+                f.write_str("}")
+            }
+            Type::Array(element) => {
+                f.write_str("[")?;
+                element.write(f, names)?;
+                f.write_str("]")
+            }
+            Type::Function(params, result) => {
+                f.write_str("(")?;
+                for (i, param) in params.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    param.write(f, names)?;
+                }
+                f.write_str(") -> ")?;
+                result.write(f, names)
+            }
+            Type::Var(number) => f.write_str(&names.name(false, *number)),
+            Type::Recursive(binder, body) => {
+                write!(f, "μ{}.", names.name(true, *binder))?;
+                body.write(f, names)
+            }
+            Type::RecVar(binder) => f.write_str(&names.name(true, *binder)),
+            Type::Unknown => f.write_str("?"),
+        }
+    }
+}
+
+/// The types of a well-typed program: of every expression, every function and every local.
+///
+/// Internally a frozen copy of the solved graph (one [`Shape`] per class); each query reads a
+/// [`Type`] out of it, so a query costs the size of the type it returns.
+#[derive(Clone, Debug)]
+pub struct TypeTable {
+    shapes: Vec<Shape>,
+    /// Class of each expression, indexed by [`NodeId`].
+    expr_classes: Vec<Option<u32>>,
+    /// In source order.
+    functions: Vec<FunctionTypes>,
+}
+
+#[derive(Clone, Debug)]
+struct FunctionTypes {
+    name: String,
+    params: Vec<u32>,
+    result: u32,
+    /// Parameters then `var` variables, each name once.
+    locals: Vec<(String, u32)>,
+}
+
+impl ShapeSource for TypeTable {
+    fn canonical(&self, id: u32) -> u32 {
+        id
+    }
+
+    fn shape(&self, id: u32) -> Shape {
+        self.shapes
+            .get(id as usize)
+            .cloned()
+            .unwrap_or(Shape::Unknown)
+    }
+}
+
+/// Infers the types of `program`. Run it on a program that parsed and resolved without errors;
+/// on anything else it still terminates without panicking, but its answer means little.
+pub fn infer(program: &Program) -> Result<TypeTable, Vec<Diagnostic>> {
+    let (solution, diagnostics) = infer::solve(program);
+    if !diagnostics.is_empty() {
+        return Err(diagnostics);
+    }
+    Ok(TypeTable::freeze(program, solution))
+}
+
+impl TypeTable {
+    /// Copies the solved graph into dense classes, numbering type variables in node order.
+    fn freeze(program: &Program, solution: infer::Solution<'_>) -> TypeTable {
+        let store = &solution.store;
+        let mut class_of_root: HashMap<u32, u32> = HashMap::new();
+        for node in 0..store.len() as u32 {
+            let root = store.root(node);
+            let next = class_of_root.len() as u32;
+            class_of_root.entry(root).or_insert(next);
+        }
+        let class = |node: u32| {
+            class_of_root
+                .get(&store.root(node))
+                .copied()
+                .unwrap_or(u32::MAX)
+        };
+        let mut shapes = vec![Shape::Unknown; class_of_root.len()];
+        let mut variables = 0;
+        let mut roots: Vec<(u32, u32)> = class_of_root
+            .iter()
+            .map(|(&root, &id)| (id, root))
+            .collect();
+        roots.sort_unstable();
+        for (id, root) in roots {
+            let shape = match store.term(root) {
+                Term::Var => {
+                    variables += 1;
+                    Shape::Unconstrained(variables - 1)
+                }
+                Term::Int => Shape::Int,
+                Term::Pointer(target) => Shape::Pointer(class(*target)),
+                Term::Array(element) => Shape::Array(class(*element)),
+                Term::Record(record) => Shape::Record(
+                    record
+                        .fields
+                        .iter()
+                        .map(|slot| (slot.name.to_string(), class(slot.ty)))
+                        .collect(),
+                ),
+            };
+            if let Some(slot) = shapes.get_mut(id as usize) {
+                *slot = shape;
+            }
+        }
+        let expr_classes = solution
+            .expr_nodes
+            .iter()
+            .map(|node| node.map(class))
+            .collect();
+        let functions = program
+            .functions
+            .iter()
+            .zip(&solution.functions)
+            .map(|(function, nodes)| FunctionTypes {
+                name: function.name.name.clone(),
+                params: nodes.params.iter().map(|&node| class(node)).collect(),
+                result: class(nodes.result),
+                locals: nodes
+                    .locals
+                    .iter()
+                    .map(|&(name, node)| (name.to_string(), class(node)))
+                    .collect(),
+            })
+            .collect();
+        TypeTable {
+            shapes,
+            expr_classes,
+            functions,
+        }
+    }
+
+    /// The type of an expression of the program this table was inferred for
+    /// ([`Type::Unknown`] for an id from elsewhere).
+    pub fn expr_type(&self, id: NodeId) -> Type {
+        match self.expr_classes.get(id.0 as usize).copied().flatten() {
+            Some(class) => export(self, class),
+            None => Type::Unknown,
+        }
+    }
+
+    /// The type of a parameter or `var` variable of `function`.
+    pub fn local_type(&self, function: &str, name: &str) -> Option<Type> {
+        let function = self.function_types(function)?;
+        let (_, class) = function.locals.iter().find(|(local, _)| local == name)?;
+        Some(export(self, *class))
+    }
+
+    /// `(τ1, …, τn) -> τ` of a function (the first one of that name).
+    pub fn function_type(&self, name: &str) -> Option<Type> {
+        self.function_types(name)
+            .map(|function| self.signature(function))
+    }
+
+    fn function_types(&self, name: &str) -> Option<&FunctionTypes> {
+        self.functions.iter().find(|function| function.name == name)
+    }
+
+    fn signature(&self, function: &FunctionTypes) -> Type {
+        Type::Function(
+            function
+                .params
+                .iter()
+                .map(|&class| export(self, class))
+                .collect(),
+            Box::new(export(self, function.result)),
+        )
+    }
+
+    /// The listing of `symex types`: each function's type, then its parameters and variables,
+    /// in source order, one per line (`  n: int`).
+    pub fn render(&self, program: &Program) -> String {
+        let mut out = String::new();
+        for (index, function) in program.functions.iter().enumerate() {
+            let name = &function.name.name;
+            let Some(types) = self
+                .functions
+                .get(index)
+                .filter(|types| types.name == *name)
+            else {
+                continue;
+            };
+            out.push_str(&format!("{name}: {}\n", self.signature(types)));
+            for (local, class) in &types.locals {
+                out.push_str(&format!("  {local}: {}\n", export(self, *class)));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;
