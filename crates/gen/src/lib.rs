@@ -18,8 +18,10 @@ use std::fmt::Write;
 pub struct GenConfig {
     /// Functions besides `main`.
     pub functions: usize,
-    /// Statements per block (at the top of a function body; nested blocks get fewer).
+    /// Statements at the top level of each function body.
     pub statements: usize,
+    /// Maximum statements in a nested block (`if`/`while` bodies).
+    pub nested_statements: usize,
     /// Maximum nesting of `if`/`while` blocks.
     pub max_block_depth: usize,
     /// Chance that a statement is a `while` loop (bounded by a counter).
@@ -43,6 +45,7 @@ impl Default for GenConfig {
         GenConfig {
             functions: 3,
             statements: 8,
+            nested_statements: 4,
             max_block_depth: 2,
             loop_percent: 15,
             if_percent: 20,
@@ -70,6 +73,30 @@ pub fn generate(config: &GenConfig, seed: u64) -> String {
     g.out
 }
 
+/// A program of about `lines` lines spread over many functions (for scale tests and benchmarks):
+/// the number of functions is scaled from the size of a sample.
+pub fn program_with_lines(lines: usize, seed: u64) -> String {
+    let config = |functions| GenConfig {
+        functions,
+        statements: 24,
+        ..GenConfig::default()
+    };
+    let sample = generate(&config(20), seed).lines().count().max(1);
+    generate(&config((lines * 20).div_ceil(sample)), seed)
+}
+
+/// A program of about `lines` lines almost all in `main`: the shape that exposes anything
+/// quadratic in the size of one function.
+pub fn single_function_with_lines(lines: usize, seed: u64) -> String {
+    let config = |statements| GenConfig {
+        functions: 0,
+        statements,
+        ..GenConfig::default()
+    };
+    let sample = generate(&config(200), seed).lines().count().max(1);
+    generate(&config((lines * 200).div_ceil(sample)), seed)
+}
+
 /// The variables of the function being generated, by type.
 struct Scope {
     ints: Vec<String>,
@@ -91,7 +118,11 @@ const ARRAY_LEN: i32 = 4;
 
 impl Generator<'_> {
     fn function(&mut self, name: &str, is_main: bool) {
-        let arity = if is_main { 0 } else { self.rng.below(4) as usize };
+        let arity = if is_main {
+            0
+        } else {
+            self.rng.below(4) as usize
+        };
         let params: Vec<String> = (0..arity).map(|i| format!("p{i}")).collect();
         let mut scope = Scope {
             ints: params.clone(),
@@ -104,7 +135,11 @@ impl Generator<'_> {
         let mut init = String::new();
         for i in 0..2 + self.rng.below(3) {
             let v = format!("x{i}");
-            let value = if is_main { "input".to_string() } else { self.int_expr(&scope, 1) };
+            let value = if is_main {
+                "input".to_string()
+            } else {
+                self.int_expr(&scope, 1)
+            };
             let _ = writeln!(init, "  {v} = {value};");
             locals.push(v.clone());
             scope.ints.push(v);
@@ -112,7 +147,11 @@ impl Generator<'_> {
         if self.config.heap {
             for i in 0..1 + self.rng.below(2) {
                 let v = format!("h{i}");
-                let next = scope.pointers.last().cloned().unwrap_or_else(|| "null".into());
+                let next = scope
+                    .pointers
+                    .last()
+                    .cloned()
+                    .unwrap_or_else(|| "null".into());
                 let value = self.int_expr(&scope, 1);
                 let _ = writeln!(init, "  {v} = alloc {{val: {value}, next: {next}}};");
                 locals.push(v.clone());
@@ -174,7 +213,7 @@ impl Generator<'_> {
     }
 
     fn block(&mut self, scope: &mut Scope, out: &mut String, depth: usize) {
-        let count = 1 + self.rng.below((self.config.statements / 2).max(1) as u64) as usize;
+        let count = 1 + self.rng.below(self.config.nested_statements.max(1) as u64) as usize;
         for _ in 0..count {
             self.statement(scope, out, depth);
         }
@@ -192,7 +231,10 @@ impl Generator<'_> {
                 let p = self.pick(&scope.pointers);
                 let q = self.pick(&scope.pointers);
                 match self.rng.below(3) {
-                    0 => format!("{p} = alloc {{val: {}, next: {q}}};", self.int_expr(scope, 1)),
+                    0 => format!(
+                        "{p} = alloc {{val: {}, next: {q}}};",
+                        self.int_expr(scope, 1)
+                    ),
                     1 => format!("{p}->next = {q};"),
                     _ => format!("{p} = {q};"),
                 }
@@ -240,18 +282,28 @@ impl Generator<'_> {
         match self.rng.below(8) {
             0 if !self.arities.is_empty() => {
                 let f = self.rng.below(self.arities.len() as u64) as usize;
-                let args: Vec<String> = (0..self.arities[f]).map(|_| self.int_expr(scope, depth - 1)).collect();
+                let args: Vec<String> = (0..self.arities[f])
+                    .map(|_| self.int_expr(scope, depth - 1))
+                    .collect();
                 format!("f{f}({})", args.join(", "))
             }
             1 if self.config.divisions => {
                 let op = if self.rng.below(2) == 0 { "/" } else { "%" };
-                format!("({} {op} {})", self.int_expr(scope, depth - 1), self.int_expr(scope, depth - 1))
+                format!(
+                    "({} {op} {})",
+                    self.int_expr(scope, depth - 1),
+                    self.int_expr(scope, depth - 1)
+                )
             }
             2 => format!("-({})", self.int_expr(scope, depth - 1)),
             _ => {
                 let ops = ["+", "-", "*", "+", "-"];
                 let op = ops[self.rng.below(ops.len() as u64) as usize];
-                format!("({} {op} {})", self.int_expr(scope, depth - 1), self.int_expr(scope, depth - 1))
+                format!(
+                    "({} {op} {})",
+                    self.int_expr(scope, depth - 1),
+                    self.int_expr(scope, depth - 1)
+                )
             }
         }
     }
@@ -298,5 +350,19 @@ mod tests {
         );
         assert!(big.lines().count() > 5 * small.lines().count());
         assert!(big.contains("main() {"));
+    }
+
+    #[test]
+    fn sized_programs_come_close_to_the_requested_size() {
+        for lines in [1_000, 10_000] {
+            let many = program_with_lines(lines, 3).lines().count();
+            let one = single_function_with_lines(lines, 3).lines().count();
+            for got in [many, one] {
+                assert!(
+                    got * 10 >= lines * 7 && got * 10 <= lines * 13,
+                    "{got} lines for {lines}"
+                );
+            }
+        }
     }
 }

@@ -7,7 +7,12 @@
 //! * every operation that can fail at runtime is preceded, in the same block, by the [`Check`]
 //!   that guards it (divisor non-zero, pointer non-null, index in bounds, `var` local initialized),
 //!   so engines find every property as an explicit instruction;
-//! * temporaries are assigned before use on every path.
+//! * temporaries are assigned before use on every path;
+//! * every block is reachable from the entry, and the entry block has no predecessors
+//!   (lowering numbers blocks in reverse postorder).
+//!
+//! The exact guard rule the verifier applies is in `verify/guards.rs`; the lowering rules
+//! (evaluation order, when `Init` checks reads through pointers) are in `lower/mod.rs`.
 //! Nothing here executes or analyses; see `interp` and the analyses modules.
 
 use symex_syntax::span::Span;
@@ -192,9 +197,15 @@ pub enum Rvalue {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum InstKind {
     /// `dst = value`
-    Assign { dst: LocalId, value: Rvalue },
+    Assign {
+        dst: LocalId,
+        value: Rvalue,
+    },
     /// `place = value` (writes into memory or into part of a local aggregate).
-    Store { place: Place, value: Operand },
+    Store {
+        place: Place,
+        value: Operand,
+    },
     /// `dst = func(args)`
     Call {
         dst: LocalId,
@@ -202,10 +213,15 @@ pub enum InstKind {
         args: Vec<Operand>,
     },
     /// `dst = input`: next input number (concrete) or a fresh symbol (symbolic).
-    Input { dst: LocalId },
+    Input {
+        dst: LocalId,
+    },
     Output(Operand),
     /// A runtime-error check or assertion: the run stops with the property's error if it fails.
-    Check { check: Check, prop: PropId },
+    Check {
+        check: Check,
+        prop: PropId,
+    },
     /// Drop the run (silently) unless the operand is non-zero.
     Assume(Operand),
 }

@@ -781,10 +781,11 @@ impl<'a> Parser<'a> {
                 }
                 Token::LParen => {
                     // `f(x)` is parsed in `primary`; here the callee is some other expression.
-                    let diag = Diagnostic::error(self.span(), "only functions can be called, by name")
-                        .with_label("a call needs a function name right before `(`")
-                        .with_secondary(expr.span, "not a function name")
-                        .with_note("micro-c has no function values: write `f(args)`");
+                    let diag =
+                        Diagnostic::error(self.span(), "only functions can be called, by name")
+                            .with_label("a call needs a function name right before `(`")
+                            .with_secondary(expr.span, "not a function name")
+                            .with_note("micro-c has no function values: write `f(args)`");
                     return Err(self.error(diag));
                 }
                 _ => return Ok(expr),

@@ -1,0 +1,34 @@
+//! `symex cfg FILE [--dot]`: the control-flow-graph IR, as text or Graphviz.
+
+use super::{load_and_analyze, warn_type_errors};
+use crate::exit::Exit;
+use crate::source::ColorChoice;
+use symex_syntax::span::LineIndex;
+
+#[derive(clap::Args)]
+pub struct CfgArgs {
+    /// The micro-c program (`.uc`).
+    pub file: String,
+    /// Print Graphviz DOT (one cluster per function) instead of text.
+    #[arg(long)]
+    pub dot: bool,
+}
+
+pub fn run(args: &CfgArgs, color: ColorChoice) -> Exit {
+    let (file, frontend) = match load_and_analyze(&args.file, color) {
+        Ok(loaded) => loaded,
+        Err(exit) => return exit,
+    };
+    // The IR does not depend on types; show it for ill-typed programs too, with the warnings.
+    warn_type_errors(&file, &frontend, color);
+    let module = symex_ir::lower(&frontend.program);
+    if args.dot {
+        print!("{}", symex_ir::dot::to_dot(&module));
+    } else {
+        print!(
+            "{}",
+            symex_ir::print::print_module(&module, &LineIndex::new(&file.text))
+        );
+    }
+    Exit::Success
+}

@@ -1,0 +1,48 @@
+//! One module per subcommand; shared steps (load, analyse, report front-end errors) live here.
+
+pub mod cfg;
+pub mod run;
+pub mod types;
+
+use crate::exit::Exit;
+use crate::source::{self, ColorChoice, SourceFile};
+use symex_syntax::diag::Diagnostic;
+use symex_syntax::Frontend;
+
+/// The program file argument shared by commands that take nothing else.
+#[derive(clap::Args)]
+pub struct FileArg {
+    /// The micro-c program (`.uc`).
+    pub file: String,
+}
+
+/// Loads and analyses a program. On failure the errors are printed and the exit code returned.
+/// Type errors are left in `Frontend::types` for the caller to judge.
+pub fn load_and_analyze(path: &str, color: ColorChoice) -> Result<(SourceFile, Frontend), Exit> {
+    let file = source::load(path).map_err(|message| {
+        eprintln!("error: {message}");
+        Exit::ProgramError
+    })?;
+    match symex_syntax::analyze(&file.text) {
+        Ok(frontend) => Ok((file, frontend)),
+        Err(errors) => {
+            file.emit(&errors, color);
+            Err(Exit::ProgramError)
+        }
+    }
+}
+
+/// Prints type errors as warnings: for commands that work on ill-typed programs too.
+pub fn warn_type_errors(file: &SourceFile, frontend: &Frontend, color: ColorChoice) {
+    if let Err(errors) = &frontend.types {
+        let warnings: Vec<Diagnostic> = errors
+            .iter()
+            .cloned()
+            .map(|d| Diagnostic {
+                severity: symex_syntax::diag::Severity::Warning,
+                ..d
+            })
+            .collect();
+        file.emit(&warnings, color);
+    }
+}

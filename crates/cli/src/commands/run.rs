@@ -1,0 +1,141 @@
+//! `symex run FILE`: a concrete run with the reference interpreter.
+//!
+//! `output` numbers stream to stdout as they happen; the result and any stop reason go to
+//! stderr, so stdout is exactly the program's output.
+
+use super::{load_and_analyze, warn_type_errors};
+use crate::exit::Exit;
+use crate::source::{ColorChoice, SourceFile};
+use std::io::Write;
+use symex_interp::{ArgValue, Entry, Interpreter, RunConfig, RunEnd, Value};
+use symex_ir::PropertyKind;
+use symex_syntax::diag::Diagnostic;
+
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// The micro-c program (`.uc`).
+    pub file: String,
+    /// The input list, read by `input` in order (then -1 once exhausted), e.g. `--input 5,-3`.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub input: Vec<i32>,
+    /// Run this function instead of `main`.
+    #[arg(long)]
+    pub entry: Option<String>,
+    /// Integer arguments of the entry function, e.g. `--args 1,-2`.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        allow_hyphen_values = true,
+        requires = "entry"
+    )]
+    pub args: Vec<i32>,
+    /// Stop after this many IR instructions (exit code 5).
+    #[arg(long)]
+    pub max_steps: Option<u64>,
+    /// Maximum number of active calls.
+    #[arg(long, default_value_t = symex_interp::DEFAULT_MAX_CALL_DEPTH)]
+    pub max_call_depth: usize,
+}
+
+pub fn run(args: &RunArgs, color: ColorChoice) -> Exit {
+    let (file, frontend) = match load_and_analyze(&args.file, color) {
+        Ok(loaded) => loaded,
+        Err(exit) => return exit,
+    };
+    warn_type_errors(&file, &frontend, color);
+    let module = symex_ir::lower(&frontend.program);
+    let interpreter = match Interpreter::new(&module) {
+        Ok(interpreter) => interpreter,
+        Err(e) => {
+            eprintln!("internal error: the lowered program is malformed: {e}");
+            return Exit::Internal;
+        }
+    };
+    let entry = match &args.entry {
+        None => Entry::main(&module),
+        Some(name) => Entry::new(
+            &module,
+            name,
+            args.args.iter().map(|&a| ArgValue::Int(a)).collect(),
+        ),
+    };
+    let entry = match entry {
+        Ok(entry) => entry,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Exit::Usage;
+        }
+    };
+    let mut config = RunConfig::default().with_max_call_depth(args.max_call_depth);
+    config.max_steps = args.max_steps;
+
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut sink = |n: i32| {
+        // A closed pipe (e.g. `| head`) must not abort the run's verdict.
+        let _ = writeln!(out, "{n}");
+    };
+    let outcome = match interpreter.run_with_sink(&entry, &args.input, &config, &mut sink) {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Exit::Usage;
+        }
+    };
+    let _ = out.flush();
+    report_end(&file, &outcome.end, color)
+}
+
+fn report_end(file: &SourceFile, end: &RunEnd, color: ColorChoice) -> Exit {
+    let stop = |diag: Diagnostic, exit: Exit| {
+        file.emit_plain(&[diag], color);
+        exit
+    };
+    match end {
+        RunEnd::Returned(value) => {
+            match value {
+                Value::Int(n) => eprintln!("result: {n}"),
+                other => eprintln!("result: a {} (not a number)", other.kind_name()),
+            }
+            Exit::Success
+        }
+        RunEnd::RuntimeError { kind, span, .. } => stop(
+            Diagnostic::error(*span, format!("runtime error: {}", describe(*kind)))
+                .with_label(format!("{} here", kind.name())),
+            Exit::RuntimeError,
+        ),
+        RunEnd::AssumeFailed { span } => stop(
+            Diagnostic::warning(
+                *span,
+                "assumption failed: the input is outside the precondition",
+            )
+            .with_label("this `assume` does not hold"),
+            Exit::AssumeFailed,
+        ),
+        RunEnd::TypeError { message, span } => stop(
+            Diagnostic::error(*span, format!("runtime type error: {message}")),
+            Exit::Aborted,
+        ),
+        RunEnd::LimitExceeded { limit, span } => stop(
+            Diagnostic::error(*span, format!("run stopped: {limit}"))
+                .with_label("while executing this"),
+            Exit::Aborted,
+        ),
+        RunEnd::IrInvariant { message, span } => stop(
+            Diagnostic::error(*span, format!("internal error: {message}"))
+                .with_note("this is a bug in symex; please report it with the program"),
+            Exit::Internal,
+        ),
+    }
+}
+
+/// The runtime error as a phrase.
+fn describe(kind: PropertyKind) -> &'static str {
+    match kind {
+        PropertyKind::Assert => "assertion failed",
+        PropertyKind::DivByZero => "division by zero",
+        PropertyKind::NullDeref => "null dereference",
+        PropertyKind::OutOfBounds => "index out of bounds",
+        PropertyKind::Uninit => "read of an uninitialized variable",
+    }
+}

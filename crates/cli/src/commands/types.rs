@@ -1,0 +1,22 @@
+//! `symex types FILE`: the inferred type of every function, parameter and variable.
+
+use super::{load_and_analyze, FileArg};
+use crate::exit::Exit;
+use crate::source::ColorChoice;
+
+pub fn run(args: &FileArg, color: ColorChoice) -> Exit {
+    let (file, frontend) = match load_and_analyze(&args.file, color) {
+        Ok(loaded) => loaded,
+        Err(exit) => return exit,
+    };
+    match &frontend.types {
+        Ok(table) => {
+            print!("{}", table.render(&frontend.program));
+            Exit::Success
+        }
+        Err(errors) => {
+            file.emit(errors, color);
+            Exit::ProgramError
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! `symex`: find the inputs that break a micro-c program, or prove there are none.
+//!
+//! This binary only parses arguments and wires the layers together (syntax → ir → interp →
+//! engines → report); every real decision lives in the library crates. Exit codes are in
+//! [`exit::Exit`] and `docs/exit-codes.md`.
+
+mod commands;
+mod exit;
+mod source;
+
+use clap::{Parser, Subcommand};
+use exit::Exit;
+use source::ColorChoice;
+
+#[derive(Parser)]
+#[command(
+    name = "symex",
+    version,
+    about = "Symbolic execution for micro-c: find the inputs that break a program"
+)]
+struct Cli {
+    /// When to color diagnostics.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    color: ColorChoice,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a program concretely with the reference interpreter.
+    Run(commands::run::RunArgs),
+    /// Print the inferred type of every function, parameter and variable.
+    Types(commands::FileArg),
+    /// Print the control-flow graph IR (text, or Graphviz with --dot).
+    Cfg(commands::cfg::CfgArgs),
+}
+
+/// Deep recursion in the front end is bounded by the parser's nesting limit; the large stack
+/// makes sure that bound, not the platform's default stack size, is what users meet.
+const STACK_SIZE: usize = 256 << 20;
+
+fn main() {
+    let cli = Cli::parse();
+    let worker = std::thread::Builder::new()
+        .name("symex".into())
+        .stack_size(STACK_SIZE)
+        .spawn(move || dispatch(cli));
+    let exit = match worker.map(|handle| handle.join()) {
+        Ok(Ok(exit)) => exit,
+        // A panic was already printed by the panic hook: an internal error, code 101 as Rust's.
+        Ok(Err(_)) => std::process::exit(101),
+        Err(e) => {
+            eprintln!("error: cannot start the worker thread: {e}");
+            std::process::exit(101)
+        }
+    };
+    std::process::exit(exit.code());
+}
+
+fn dispatch(cli: Cli) -> Exit {
+    match cli.command {
+        Command::Run(args) => commands::run::run(&args, cli.color),
+        Command::Types(args) => commands::types::run(&args, cli.color),
+        Command::Cfg(args) => commands::cfg::run(&args, cli.color),
+    }
+}

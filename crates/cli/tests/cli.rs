@@ -1,0 +1,230 @@
+//! End-to-end tests of the `symex` binary: output streams, messages and documented exit codes.
+
+use std::io::Write;
+use std::process::{Command, Output};
+
+fn symex(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_symex"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the symex binary runs")
+}
+
+/// Writes `text` to a fresh temporary `.uc` file and returns its path.
+fn program(name: &str, text: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("symex-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::File::create(&path)
+        .and_then(|mut f| f.write_all(text))
+        .expect("temp file");
+    path.to_string_lossy().into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn example(name: &str) -> String {
+    format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn run_prints_outputs_on_stdout_and_the_result_on_stderr() {
+    let out = symex(&["run", &example("factorial.uc"), "--input", "5"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "120\n");
+    assert!(stderr(&out).contains("result: 0"), "{}", stderr(&out));
+}
+
+#[test]
+fn run_accepts_negative_inputs_and_entry_arguments() {
+    let p = program(
+        "entry.uc",
+        b"f(a, b) { return a - b; }\nmain() { output input; return 0; }\n",
+    );
+    let out = symex(&["run", &p, "--input", "-3,4"]);
+    assert_eq!(stdout(&out), "-3\n");
+    let out = symex(&["run", &p, "--entry", "f", "--args", "-2,5"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("result: -7"), "{}", stderr(&out));
+}
+
+#[test]
+fn runtime_error_has_kind_location_and_exit_code_3() {
+    let out = symex(&["run", &example("division.uc"), "--input", "7"]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = stderr(&out);
+    assert!(err.contains("division by zero"), "{err}");
+    assert!(err.contains("division.uc:5:"), "{err}");
+}
+
+#[test]
+fn failed_assume_exits_4() {
+    let p = program(
+        "assume.uc",
+        b"main() { var x; x = input; assume(x > 0); return x; }\n",
+    );
+    assert_eq!(symex(&["run", &p, "--input", "0"]).status.code(), Some(4));
+    assert_eq!(symex(&["run", &p, "--input", "1"]).status.code(), Some(0));
+}
+
+#[test]
+fn syntax_errors_are_located_and_exit_1() {
+    let p = program(
+        "syntax.uc",
+        b"main() {\n  var x;\n  x = 1\n  return x +;\n}\n",
+    );
+    let out = symex(&["run", &p]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("syntax.uc:3:8"), "{err}");
+    assert!(err.contains("expected `;`"), "{err}");
+    assert!(err.contains("expected an expression"), "{err}");
+    assert!(err.contains("2 errors"), "{err}");
+}
+
+#[test]
+fn non_utf8_and_missing_files_are_clear_errors() {
+    let p = program("latin1.uc", b"main() {\n  return 0; // caf\xe9\n}\n");
+    let out = symex(&["run", &p]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("not valid UTF-8"), "{}", stderr(&out));
+    assert!(stderr(&out).contains(":2:"), "{}", stderr(&out));
+    let out = symex(&["run", "/nonexistent/file.uc"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("cannot read"), "{}", stderr(&out));
+}
+
+#[test]
+fn bad_command_lines_exit_2() {
+    assert_eq!(
+        symex(&["run", &example("factorial.uc"), "--frobnicate"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        symex(&["run", &example("factorial.uc"), "--input", "1,x"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(symex(&["launch"]).status.code(), Some(2));
+    let out = symex(&["run", &example("factorial.uc"), "--entry", "nosuch"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("nosuch"), "{}", stderr(&out));
+}
+
+#[test]
+fn type_errors_are_warnings_for_run_and_errors_for_types() {
+    let p = program(
+        "dyn.uc",
+        b"main() { var r; r = alloc {f: 1}; r->f = null; output 7; return 0; }\n",
+    );
+    let out = symex(&["run", &p]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "7\n");
+    assert!(
+        stderr(&out).contains("Warning: type mismatch"),
+        "{}",
+        stderr(&out)
+    );
+    let out = symex(&["types", &p]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("Error: type mismatch"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn types_prints_every_function_and_variable() {
+    let out = symex(&["types", &example("list_length.uc")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    for name in ["length", "main", "l", "n", "a", "b"] {
+        assert!(text.contains(name), "{name} missing in:\n{text}");
+    }
+}
+
+#[test]
+fn cfg_prints_text_and_dot() {
+    let out = symex(&["cfg", &example("division.uc")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("main"), "{}", stdout(&out));
+    let out = symex(&["cfg", "--dot", &example("division.uc")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("digraph"), "{}", stdout(&out));
+}
+
+#[test]
+fn too_deep_programs_are_rejected_cleanly() {
+    let deep = format!(
+        "main() {{ return {}1{}; }}",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
+    let p = program("deep.uc", deep.as_bytes());
+    let out = symex(&["run", &p]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("too deeply nested"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// The foundation's done criterion, literally: the `symex run` binary reproduces every `run:`
+/// line of both corpora (outputs on stdout, result or located runtime error on stderr).
+#[test]
+fn symex_run_reproduces_every_corpus_run_line() {
+    let files = symex_corpus::all_files().expect("the corpus loads");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for file in &files {
+        let path = file.path.to_string_lossy().into_owned();
+        for run in &file.runs {
+            let input: Vec<String> = run.input.iter().map(i32::to_string).collect();
+            let mut args = vec!["run", path.as_str()];
+            let joined = input.join(",");
+            if !input.is_empty() {
+                args.extend(["--input", joined.as_str()]);
+            }
+            let out = symex(&args);
+            let (stdout, stderr) = (stdout(&out), stderr(&out));
+            let outputs: Vec<String> = run.output.iter().map(|n| format!("{n}\n")).collect();
+            let mut ok = stdout == outputs.concat();
+            ok &= match run.end {
+                symex_corpus::ExpectedEnd::Result(n) => {
+                    out.status.code() == Some(0) && stderr.contains(&format!("result: {n}\n"))
+                }
+                symex_corpus::ExpectedEnd::Error { kind, line } => {
+                    out.status.code() == Some(3)
+                        && stderr.contains(&format!("{} here", kind.name()))
+                        && stderr.contains(&format!("{path}:{line}:"))
+                }
+            };
+            if !ok {
+                failures.push(format!(
+                    "{path} (header line {}):\nstdout:\n{stdout}\nstderr:\n{stderr}",
+                    run.header_line
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} run lines found");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} run lines differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

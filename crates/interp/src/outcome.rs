@@ -1,0 +1,99 @@
+//! What a run produces: the printed numbers, how the run ended, how many instructions it took,
+//! and optionally the path it took. Plain data; nothing here executes.
+
+use symex_ir::cfg::{BlockId, FuncId, PropId, PropertyKind};
+use symex_syntax::span::Span;
+
+use crate::config::Limit;
+use crate::value::Value;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunOutcome {
+    /// Every `output`, in order (also streamed to the caller's sink as they happen).
+    pub outputs: Vec<i32>,
+    pub end: RunEnd,
+    /// IR instructions executed, terminators included.
+    pub steps: u64,
+    /// The blocks entered, in order, when [`crate::RunConfig::record_path`] was set.
+    pub path: Option<Vec<PathStep>>,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunEnd {
+    /// The entry function returned this value (`main`'s result).
+    Returned(Value),
+    /// A check or assertion failed: one of the five properties, at the property's source span.
+    RuntimeError {
+        prop: PropId,
+        kind: PropertyKind,
+        span: Span,
+    },
+    /// `assume(e)` with `e == 0`: the input is outside the precondition.
+    AssumeFailed { span: Span },
+    /// A dynamic type mismatch (`*5`, `1 + null`, a missing field, a wrong argument count...).
+    TypeError { message: String, span: Span },
+    /// A configured limit stopped the run at the instruction with this span.
+    LimitExceeded { limit: Limit, span: Span },
+    /// The IR broke one of its own invariants (a lowering bug), e.g. a division by zero that no
+    /// `Check` guarded or a read of an uninitialized value without `Check::Init`.
+    IrInvariant { message: String, span: Span },
+}
+
+impl RunEnd {
+    /// The returned number, if the run returned one.
+    pub fn returned_int(&self) -> Option<i32> {
+        match self {
+            RunEnd::Returned(v) => v.as_int(),
+            _ => None,
+        }
+    }
+
+    /// The violated property's kind, if the run stopped on a runtime error.
+    pub fn error_kind(&self) -> Option<PropertyKind> {
+        match self {
+            RunEnd::RuntimeError { kind, .. } => Some(*kind),
+            _ => None,
+        }
+    }
+
+    /// The source span the run ended at (none for a normal return).
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            RunEnd::Returned(_) => None,
+            RunEnd::RuntimeError { span, .. }
+            | RunEnd::AssumeFailed { span }
+            | RunEnd::TypeError { span, .. }
+            | RunEnd::LimitExceeded { span, .. }
+            | RunEnd::IrInvariant { span, .. } => Some(*span),
+        }
+    }
+}
+
+/// One block entry of the executed path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PathStep {
+    pub func: FuncId,
+    pub block: BlockId,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accessors() {
+        let span = Span::new(3, 5);
+        let ret = RunEnd::Returned(Value::Int(7));
+        assert_eq!(ret.returned_int(), Some(7));
+        assert_eq!(ret.span(), None);
+        let err = RunEnd::RuntimeError {
+            prop: PropId(0),
+            kind: PropertyKind::DivByZero,
+            span,
+        };
+        assert_eq!(err.error_kind(), Some(PropertyKind::DivByZero));
+        assert_eq!(err.span(), Some(span));
+        assert_eq!(RunEnd::Returned(Value::Null).returned_int(), None);
+    }
+}

@@ -1,0 +1,17 @@
+//! Control-flow analyses over one [`Function`](crate::cfg::Function)'s graph: reverse postorder,
+//! dominators and post-dominators (with a virtual exit joining every `Return`), dominance
+//! frontiers, and natural loops with their nesting forest.
+//!
+//! Every analysis accepts any graph, including blocks unreachable from the entry (they are
+//! left out: not dominated, in no loop) and blocks that reach no `Return` (they have no
+//! post-dominator). They read the IR only; none of them changes it.
+
+mod dominators;
+mod domtree;
+mod graph;
+mod loops;
+mod order;
+
+pub use dominators::{Dominators, PostDominators};
+pub use loops::{Loop, LoopForest, LoopId};
+pub use order::{reverse_postorder, rpo_numbers};

@@ -1,0 +1,197 @@
+//! Convenience accessors over the [`crate::cfg`] types: lookups by id, constructors for places,
+//! and visitors over the operands an instruction reads and the local it defines.
+//!
+//! Kept apart from `cfg.rs` so that the data contract stays a plain list of types. These are
+//! inherent methods, usable from any crate; nothing here changes a type's shape.
+
+use crate::cfg::*;
+
+impl Module {
+    pub fn function(&self, id: FuncId) -> &Function {
+        &self.functions[id.index()]
+    }
+
+    pub fn field_name(&self, id: FieldId) -> &str {
+        &self.fields[id.index()]
+    }
+
+    pub fn property(&self, id: PropId) -> &Property {
+        &self.properties[id.index()]
+    }
+
+    /// The first function with this name.
+    pub fn function_by_name(&self, name: &str) -> Option<FuncId> {
+        self.functions
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| FuncId(i as u32))
+    }
+
+    /// The interned id of a field name, if any record of the program uses it.
+    pub fn field_id(&self, name: &str) -> Option<FieldId> {
+        self.fields
+            .iter()
+            .position(|f| f == name)
+            .map(|i| FieldId(i as u32))
+    }
+}
+
+impl Function {
+    pub fn block_ids(&self) -> impl Iterator<Item = BlockId> {
+        (0..self.blocks.len() as u32).map(BlockId)
+    }
+
+    pub fn local_ids(&self) -> impl Iterator<Item = LocalId> {
+        (0..self.locals.len() as u32).map(LocalId)
+    }
+
+    /// Predecessors of every block, each list in increasing block order without duplicates.
+    pub fn predecessors(&self) -> Vec<Vec<BlockId>> {
+        let mut preds = vec![Vec::new(); self.blocks.len()];
+        for (i, block) in self.blocks.iter().enumerate() {
+            for succ in block.successors() {
+                let list: &mut Vec<BlockId> = &mut preds[succ.index()];
+                if list.last() != Some(&BlockId(i as u32)) {
+                    list.push(BlockId(i as u32));
+                }
+            }
+        }
+        preds
+    }
+}
+
+impl Block {
+    pub fn successors(&self) -> impl Iterator<Item = BlockId> + '_ {
+        self.term.successors()
+    }
+}
+
+impl Operand {
+    pub fn local(self) -> Option<LocalId> {
+        match self {
+            Operand::Local(l) => Some(l),
+            Operand::Const(_) | Operand::Null => None,
+        }
+    }
+}
+
+impl Place {
+    /// The whole local `l`.
+    pub fn local(l: LocalId) -> Place {
+        Place {
+            base: PlaceBase::Local(l),
+            projections: Vec::new(),
+        }
+    }
+
+    /// The whole cell `*p`.
+    pub fn deref(p: Operand) -> Place {
+        Place {
+            base: PlaceBase::Deref(p),
+            projections: Vec::new(),
+        }
+    }
+
+    /// The place made of the base and the first `len` projections.
+    pub fn prefix(&self, len: usize) -> Place {
+        Place {
+            base: self.base,
+            projections: self.projections[..len].to_vec(),
+        }
+    }
+
+    /// The local at the base, if the place is not behind a pointer.
+    pub fn base_local(&self) -> Option<LocalId> {
+        match self.base {
+            PlaceBase::Local(l) => Some(l),
+            PlaceBase::Deref(_) => None,
+        }
+    }
+
+    /// Operands the place reads to be located: the pointer of a deref base, then the indices.
+    pub fn for_each_operand(&self, mut f: impl FnMut(Operand)) {
+        if let PlaceBase::Deref(p) = self.base {
+            f(p);
+        }
+        for proj in &self.projections {
+            if let Projection::Index(i) = proj {
+                f(*i);
+            }
+        }
+    }
+}
+
+impl Rvalue {
+    /// Operands read, including those that locate a place (a place's base local is not one:
+    /// see [`Place::base_local`]).
+    pub fn for_each_operand(&self, mut f: impl FnMut(Operand)) {
+        match self {
+            Rvalue::Use(a) | Rvalue::Unary(_, a) | Rvalue::Alloc(a) => f(*a),
+            Rvalue::Binary(_, a, b) => {
+                f(*a);
+                f(*b);
+            }
+            Rvalue::AddrOf(_) => {}
+            Rvalue::Record(fields) => fields.iter().for_each(|(_, a)| f(*a)),
+            Rvalue::Array(items) => items.iter().for_each(|a| f(*a)),
+            Rvalue::Read(place) => place.for_each_operand(f),
+        }
+    }
+}
+
+impl Check {
+    /// Operands read by the check, including those that locate its place.
+    pub fn for_each_operand(&self, mut f: impl FnMut(Operand)) {
+        match self {
+            Check::Assert(a) | Check::NonZero(a) | Check::NonNull(a) => f(*a),
+            Check::InBounds { array, index } => {
+                array.for_each_operand(&mut f);
+                f(*index);
+            }
+            Check::Init(place) => place.for_each_operand(f),
+        }
+    }
+}
+
+impl InstKind {
+    /// Every operand the instruction reads, in evaluation order.
+    pub fn for_each_operand(&self, mut f: impl FnMut(Operand)) {
+        match self {
+            InstKind::Assign { value, .. } => value.for_each_operand(f),
+            InstKind::Store { place, value } => {
+                place.for_each_operand(&mut f);
+                f(*value);
+            }
+            InstKind::Call { args, .. } => args.iter().for_each(|a| f(*a)),
+            InstKind::Input { .. } => {}
+            InstKind::Output(a) | InstKind::Assume(a) => f(*a),
+            InstKind::Check { check, .. } => check.for_each_operand(f),
+        }
+    }
+
+    /// The local the instruction assigns as a whole, if any (a `Store` to a bare local counts;
+    /// a `Store` into part of a local or into memory does not).
+    pub fn defined_local(&self) -> Option<LocalId> {
+        match self {
+            InstKind::Assign { dst, .. } | InstKind::Call { dst, .. } | InstKind::Input { dst } => {
+                Some(*dst)
+            }
+            InstKind::Store { place, .. } if place.projections.is_empty() => place.base_local(),
+            InstKind::Store { .. }
+            | InstKind::Output(_)
+            | InstKind::Check { .. }
+            | InstKind::Assume(_) => None,
+        }
+    }
+}
+
+impl Terminator {
+    /// The operand the terminator reads, if any.
+    pub fn operand(&self) -> Option<Operand> {
+        match *self {
+            Terminator::Goto(_) => None,
+            Terminator::Branch { cond, .. } => Some(cond),
+            Terminator::Return(value) => Some(value),
+        }
+    }
+}

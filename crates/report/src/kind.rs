@@ -1,0 +1,75 @@
+//! How reports name and describe the five property kinds.
+//!
+//! The JSON name is the IR's [`PropertyKind::name`] (`assert`, `div-by-zero`, ...), shared with the
+//! corpus headers; the phrases here are for human text. Nothing here decides a verdict.
+
+use serde::{Deserialize, Deserializer, Serializer};
+use symex_ir::cfg::PropertyKind;
+
+/// What goes wrong when the property fails, as a noun phrase ("division by zero").
+pub fn failure(kind: PropertyKind) -> &'static str {
+    match kind {
+        PropertyKind::Assert => "assertion failure",
+        PropertyKind::DivByZero => "division by zero",
+        PropertyKind::NullDeref => "null dereference",
+        PropertyKind::OutOfBounds => "index out of bounds",
+        PropertyKind::Uninit => "read of an uninitialized variable",
+    }
+}
+
+/// What the failing construct does on the counterexample's path (a diagnostic's label).
+pub fn label(kind: PropertyKind) -> &'static str {
+    match kind {
+        PropertyKind::Assert => "this assertion fails",
+        PropertyKind::DivByZero => "the divisor is zero here",
+        PropertyKind::NullDeref => "this pointer is null here",
+        PropertyKind::OutOfBounds => "this index is out of bounds here",
+        PropertyKind::Uninit => "this is read before it is assigned",
+    }
+}
+
+/// Serde adapter: a [`PropertyKind`] as its report name.
+pub(crate) mod serde_name {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(kind: &PropertyKind, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(kind.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PropertyKind, D::Error> {
+        let name = String::deserialize(d)?;
+        parse(&name).map_err(serde::de::Error::custom)
+    }
+}
+
+/// The kind called `name`, or a message listing the valid names.
+pub(crate) fn parse(name: &str) -> Result<PropertyKind, String> {
+    PropertyKind::from_name(name).ok_or_else(|| {
+        format!(
+            "unknown property kind `{name}` (expected assert, div-by-zero, null-deref, \
+             out-of-bounds or uninit)"
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: [PropertyKind; 5] = [
+        PropertyKind::Assert,
+        PropertyKind::DivByZero,
+        PropertyKind::NullDeref,
+        PropertyKind::OutOfBounds,
+        PropertyKind::Uninit,
+    ];
+
+    #[test]
+    fn every_kind_parses_back_from_its_name() {
+        for kind in ALL {
+            assert_eq!(parse(kind.name()), Ok(kind));
+            assert!(!failure(kind).is_empty() && !label(kind).is_empty());
+        }
+        assert!(parse("overflow").unwrap_err().contains("div-by-zero"));
+    }
+}

@@ -1,0 +1,212 @@
+//! A whole report: which program, engine and entry were checked, every property's verdict in a
+//! fixed order, the statistics, and the exit class `symex check` ends with.
+//!
+//! [`Report::new`] sorts the properties (by source position), so every renderer prints them in the
+//! same order whatever order the engine found them in. Nothing here renders or exits.
+
+use serde::Serialize;
+
+use crate::property::PropertyReport;
+use crate::stats::Stats;
+use crate::verdict::{Status, Verdict};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// The program's file name as given on the command line.
+    pub program: String,
+    /// The engine's `--engine` name.
+    pub engine: String,
+    /// The entry function's name.
+    pub entry: String,
+    properties: Vec<PropertyReport>,
+    pub stats: Stats,
+}
+
+/// How many properties got each verdict; `internal_errors` are the unconfirmed counterexamples
+/// (their status is `unknown`, but they are not counted in `unknown`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub violated: usize,
+    pub safe: usize,
+    pub safe_up_to: usize,
+    pub unknown: usize,
+    pub internal_errors: usize,
+}
+
+impl Counts {
+    pub fn total(&self) -> usize {
+        self.violated + self.safe + self.safe_up_to + self.unknown + self.internal_errors
+    }
+}
+
+/// Which documented exit code `symex check` ends with (`docs/exit-codes.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ExitClass {
+    /// 0: every property is `safe` (or there are none).
+    AllSafe,
+    /// 10: some property is `violated`.
+    Violation,
+    /// 20: no violation, but some property is `safe-up-to` or `unknown`.
+    Inconclusive,
+    /// 101: an engine claimed a counterexample the interpreter does not reproduce (a bug in
+    /// symex). It wins over a violation, so a script cannot mistake a broken run for a result.
+    InternalError,
+}
+
+impl ExitClass {
+    pub fn code(self) -> i32 {
+        match self {
+            ExitClass::AllSafe => 0,
+            ExitClass::Violation => 10,
+            ExitClass::Inconclusive => 20,
+            ExitClass::InternalError => 101,
+        }
+    }
+}
+
+impl Report {
+    /// A report; the properties are sorted into report order.
+    pub fn new(
+        program: impl Into<String>,
+        engine: impl Into<String>,
+        entry: impl Into<String>,
+        mut properties: Vec<PropertyReport>,
+        stats: Stats,
+    ) -> Report {
+        properties.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
+        Report {
+            program: program.into(),
+            engine: engine.into(),
+            entry: entry.into(),
+            properties,
+            stats,
+        }
+    }
+
+    /// The properties, by source position.
+    pub fn properties(&self) -> &[PropertyReport] {
+        &self.properties
+    }
+
+    pub fn counts(&self) -> Counts {
+        let mut counts = Counts::default();
+        for p in &self.properties {
+            let slot = match (&p.verdict, p.verdict.status()) {
+                (Verdict::Unconfirmed(_), _) => &mut counts.internal_errors,
+                (_, Status::Violated) => &mut counts.violated,
+                (_, Status::Safe) => &mut counts.safe,
+                (_, Status::SafeUpTo) => &mut counts.safe_up_to,
+                (_, Status::Unknown) => &mut counts.unknown,
+            };
+            *slot += 1;
+        }
+        counts
+    }
+
+    pub fn exit_class(&self) -> ExitClass {
+        let counts = self.counts();
+        if counts.internal_errors > 0 {
+            ExitClass::InternalError
+        } else if counts.violated > 0 {
+            ExitClass::Violation
+        } else if counts.safe_up_to + counts.unknown > 0 {
+            ExitClass::Inconclusive
+        } else {
+            ExitClass::AllSafe
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::counterexample::{Replay, Witness};
+    use crate::cuts::{Cut, Cuts};
+    use crate::verdict::Finding;
+    use symex_ir::cfg::{PropId, PropertyKind};
+
+    fn prop(line: u32, column: u32, verdict: Verdict) -> PropertyReport {
+        PropertyReport {
+            kind: PropertyKind::Assert,
+            function: "main".into(),
+            line,
+            column,
+            span: None,
+            verdict,
+        }
+    }
+
+    fn safe() -> Verdict {
+        Verdict::conclude(PropId(0), Finding::NotReached, &Cuts::new())
+    }
+
+    fn bounded() -> Verdict {
+        let cuts: Cuts = [Cut::Unwind(2)].into_iter().collect();
+        Verdict::conclude(PropId(0), Finding::NotReached, &cuts)
+    }
+
+    fn reached(replay: Replay) -> Verdict {
+        let found = Finding::Reached {
+            witness: Witness::default(),
+            replay,
+        };
+        Verdict::conclude(PropId(0), found, &Cuts::new())
+    }
+
+    fn report(verdicts: Vec<Verdict>) -> Report {
+        let props = verdicts
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| prop(i as u32 + 1, 1, v))
+            .collect();
+        Report::new("p.uc", "forward", "main", props, Stats::default())
+    }
+
+    #[test]
+    fn properties_are_sorted_by_position() {
+        let r = Report::new(
+            "p.uc",
+            "forward",
+            "main",
+            vec![prop(9, 1, safe()), prop(2, 5, safe()), prop(2, 3, safe())],
+            Stats::default(),
+        );
+        let positions: Vec<(u32, u32)> =
+            r.properties().iter().map(|p| (p.line, p.column)).collect();
+        assert_eq!(positions, [(2, 3), (2, 5), (9, 1)]);
+    }
+
+    #[test]
+    fn exit_class_follows_the_verdicts() {
+        assert_eq!(report(vec![]).exit_class(), ExitClass::AllSafe);
+        assert_eq!(
+            report(vec![safe(), safe()]).exit_class(),
+            ExitClass::AllSafe
+        );
+        assert_eq!(
+            report(vec![safe(), bounded()]).exit_class(),
+            ExitClass::Inconclusive
+        );
+        let unknown = Verdict::Unknown { reason: "x".into() };
+        assert_eq!(report(vec![unknown]).exit_class().code(), 20);
+        let violated = reached(Replay::Failed(PropId(0)));
+        assert_eq!(
+            report(vec![bounded(), violated.clone()]).exit_class(),
+            ExitClass::Violation
+        );
+        let broken = reached(Replay::Other("returned 1".into()));
+        let r = report(vec![violated, broken, safe(), bounded()]);
+        assert_eq!(r.exit_class(), ExitClass::InternalError);
+        assert_eq!(r.exit_class().code(), 101);
+        let counts = r.counts();
+        assert_eq!(
+            (counts.violated, counts.internal_errors, counts.unknown),
+            (1, 1, 0)
+        );
+        assert_eq!(counts.total(), 4);
+        assert_eq!(
+            [ExitClass::AllSafe, ExitClass::Violation].map(ExitClass::code),
+            [0, 10]
+        );
+    }
+}

@@ -1,0 +1,159 @@
+//! Search statistics and their `--stats` table.
+//!
+//! The five required counters are always present; the rest are optional and absent from JSON
+//! until an engine measures them, so adding one never changes other engines' output. Counters
+//! follow seed 002 §5.3.4: a finished state adds the number of paths it stands for (1, or the
+//! sum of its constituents after merging); paths that end in an error are not counted. Nothing
+//! here measures anything: engines fill the numbers.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Explored paths that finished without an error (merged states count their constituents).
+    pub paths: u64,
+    /// Symbolic states created.
+    pub states: u64,
+    /// Solver queries (satisfiability checks).
+    pub queries: u64,
+    /// Time spent in the solver, in milliseconds.
+    pub solver_ms: u64,
+    /// Wall-clock time of the whole check, in milliseconds.
+    pub time_ms: u64,
+    /// Complete execution traces, for engines that count them apart from paths (POSE-style).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traces: Option<u64>,
+    /// Times a state was split in two.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forks: Option<u64>,
+    /// Peak resident memory, in KiB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_rss_kb: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<Coverage>,
+}
+
+/// Instruction and branch coverage of the explored paths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Coverage {
+    /// IR instructions (terminators included) executed on some explored path.
+    pub instructions: Ratio,
+    /// Branch directions (two per conditional branch) taken on some explored path.
+    pub branches: Ratio,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ratio {
+    pub covered: u64,
+    pub total: u64,
+}
+
+impl std::fmt::Display for Ratio {
+    /// `covered/total (p%)` with one decimal, rounded down (so 100% means all of it).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.covered, self.total)?;
+        if self.total > 0 {
+            let permille = u128::from(self.covered) * 1000 / u128::from(self.total);
+            write!(f, " ({}.{}%)", permille / 10, permille % 10)?;
+        }
+        Ok(())
+    }
+}
+
+impl Stats {
+    /// The `--stats` table: one `name  value` row per measured counter, names aligned.
+    pub fn table(&self) -> String {
+        let mut rows: Vec<(&str, String)> = vec![
+            ("paths explored", self.paths.to_string()),
+            ("states", self.states.to_string()),
+            ("solver queries", self.queries.to_string()),
+            ("solver time", format!("{} ms", self.solver_ms)),
+            ("total time", format!("{} ms", self.time_ms)),
+        ];
+        if let Some(traces) = self.traces {
+            rows.push(("traces", traces.to_string()));
+        }
+        if let Some(forks) = self.forks {
+            rows.push(("forks", forks.to_string()));
+        }
+        if let Some(kb) = self.peak_rss_kb {
+            rows.push(("peak memory", format!("{kb} KiB")));
+        }
+        if let Some(coverage) = self.coverage {
+            rows.push(("instruction coverage", coverage.instructions.to_string()));
+            rows.push(("branch coverage", coverage.branches.to_string()));
+        }
+        let width = rows.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
+        rows.iter()
+            .map(|(name, value)| format!("{name:<width$}  {value}\n"))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn required_fields_only_until_measured() {
+        let stats = Stats {
+            paths: 3,
+            states: 7,
+            queries: 5,
+            solver_ms: 2,
+            time_ms: 9,
+            ..Stats::default()
+        };
+        assert_eq!(
+            serde_json::to_string(&stats).unwrap(),
+            r#"{"paths":3,"states":7,"queries":5,"solver_ms":2,"time_ms":9}"#
+        );
+        let full = Stats {
+            forks: Some(1),
+            coverage: Some(Coverage {
+                instructions: Ratio {
+                    covered: 5,
+                    total: 6,
+                },
+                branches: Ratio {
+                    covered: 1,
+                    total: 2,
+                },
+            }),
+            ..stats
+        };
+        let json = serde_json::to_string(&full).unwrap();
+        assert!(json.ends_with(
+            r#""forks":1,"coverage":{"instructions":{"covered":5,"total":6},"branches":{"covered":1,"total":2}}}"#
+        ));
+        assert_eq!(serde_json::from_str::<Stats>(&json).unwrap(), full);
+    }
+
+    #[test]
+    fn table_is_aligned() {
+        let stats = Stats {
+            paths: 12,
+            time_ms: 40,
+            peak_rss_kb: Some(2048),
+            coverage: Some(Coverage {
+                instructions: Ratio {
+                    covered: 2,
+                    total: 3,
+                },
+                branches: Ratio::default(),
+            }),
+            ..Stats::default()
+        };
+        let expected = "\
+paths explored        12
+states                0
+solver queries        0
+solver time           0 ms
+total time            40 ms
+peak memory           2048 KiB
+instruction coverage  2/3 (66.6%)
+branch coverage       0/0
+";
+        assert_eq!(stats.table(), expected);
+    }
+}

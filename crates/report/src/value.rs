@@ -1,0 +1,141 @@
+//! Concrete values shown in a counterexample: the entry's arguments, call arguments, assigned and
+//! returned values.
+//!
+//! Numbers today; pointers into an input heap later ([`ArgValue`] is `non_exhaustive`, so adding
+//! them breaks no engine). [`Args`] keeps the entry's arguments in parameter order, which is also
+//! their key order in JSON, so `symex run --args` can take them back in order. Plain data: nothing
+//! here evaluates or renders whole reports.
+
+use std::fmt;
+
+use serde::de::{MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// One concrete value of a counterexample. In JSON a number is a plain number.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+#[non_exhaustive]
+pub enum ArgValue {
+    Int(i32),
+}
+
+impl fmt::Display for ArgValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgValue::Int(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// The entry function's arguments: name → value, in parameter order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Args(Vec<(String, ArgValue)>);
+
+impl Args {
+    pub fn new() -> Args {
+        Args::default()
+    }
+
+    /// Appends the next parameter's value.
+    pub fn push(&mut self, name: impl Into<String>, value: ArgValue) {
+        self.0.push((name.into(), value));
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &ArgValue)> {
+        self.0.iter().map(|(name, value)| (name.as_str(), value))
+    }
+
+    /// The value of the parameter called `name`.
+    pub fn get(&self, name: &str) -> Option<&ArgValue> {
+        self.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<N: Into<String>> FromIterator<(N, ArgValue)> for Args {
+    fn from_iter<I: IntoIterator<Item = (N, ArgValue)>>(iter: I) -> Args {
+        Args(
+            iter.into_iter()
+                .map(|(name, value)| (name.into(), value))
+                .collect(),
+        )
+    }
+}
+
+impl Serialize for Args {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in &self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Args {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Args, D::Error> {
+        struct ArgsVisitor;
+
+        impl<'de> Visitor<'de> for ArgsVisitor {
+            type Value = Args;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object mapping parameter names to values")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Args, A::Error> {
+                let mut args = Args::new();
+                while let Some((name, value)) = map.next_entry::<String, ArgValue>()? {
+                    if args.get(&name).is_some() {
+                        return Err(serde::de::Error::custom(format!(
+                            "argument `{name}` appears twice"
+                        )));
+                    }
+                    args.push(name, value);
+                }
+                Ok(args)
+            }
+        }
+
+        deserializer.deserialize_map(ArgsVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn args_keep_parameter_order_in_json() {
+        let args: Args = [("y", ArgValue::Int(2)), ("x", ArgValue::Int(-1))]
+            .into_iter()
+            .collect();
+        let json = serde_json::to_string(&args).unwrap();
+        assert_eq!(json, r#"{"y":2,"x":-1}"#);
+        let back: Args = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, args);
+        assert_eq!(back.get("x"), Some(&ArgValue::Int(-1)));
+        assert_eq!(back.len(), 2);
+    }
+
+    #[test]
+    fn duplicate_and_non_numeric_arguments_are_rejected() {
+        assert!(serde_json::from_str::<Args>(r#"{"x":1,"x":2}"#).is_err());
+        assert!(serde_json::from_str::<Args>(r#"{"x":"one"}"#).is_err());
+        assert!(serde_json::from_str::<Args>(r#"{"x":4294967296}"#).is_err());
+    }
+
+    #[test]
+    fn values_display_as_numbers() {
+        assert_eq!(ArgValue::Int(-7).to_string(), "-7");
+        assert!(Args::new().is_empty());
+    }
+}
