@@ -7,22 +7,6 @@ use symex_ir::cfg::{BinOp, UnOp};
 use crate::fault::{expect_int, mismatch, Fault};
 use crate::value::Value;
 
-pub(crate) fn symbol(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Rem => "%",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
-    }
-}
-
 /// `a op b` on numbers.
 #[inline]
 pub(crate) fn int_binary(op: BinOp, a: i32, b: i32) -> Result<i32, Fault> {
@@ -34,7 +18,7 @@ pub(crate) fn int_binary(op: BinOp, a: i32, b: i32) -> Result<i32, Fault> {
         BinOp::Div | BinOp::Rem if b == 0 => {
             return Err(Fault::Invariant(format!(
                 "`{}` by zero without a division check",
-                symbol(op)
+                op.symbol()
             )))
         }
         BinOp::Div => a.wrapping_div(b),
@@ -65,11 +49,11 @@ pub(crate) fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Fault> {
                 _ => "two numbers",
             };
             if matches!(a, Value::Uninit) || matches!(b, Value::Uninit) {
-                return Err(mismatch(&Value::Uninit, || format!("`{}`", symbol(op))));
+                return Err(mismatch(&Value::Uninit, || format!("`{}`", op.symbol())));
             }
             Err(Fault::Type(format!(
                 "`{}` expects {expected}, found {} and {}",
-                symbol(op),
+                op.symbol(),
                 a.kind_name(),
                 b.kind_name()
             )))

@@ -192,20 +192,11 @@ fn step_mismatch(fields: &[String], step: Step, found: &Value) -> Fault {
 
 #[cfg(test)]
 mod tests {
-    use symex_ir::cfg::{BinOp, Check, InstKind, LocalId, Module, Operand, Rvalue, Terminator};
+    use symex_ir::cfg::{BinOp, Check, InstKind, LocalId, Operand, Rvalue};
 
     use super::*;
     use crate::testing::*;
     use crate::RunEnd;
-
-    fn straight(locals: u32, insts: Vec<symex_ir::cfg::Inst>, ret: Operand) -> Module {
-        with_properties(module(vec![function(
-            "main",
-            0,
-            locals,
-            vec![block(insts, Terminator::Return(ret))],
-        )]))
-    }
 
     fn record(fields: Vec<(u32, Operand)>) -> Rvalue {
         Rvalue::Record(fields.into_iter().map(|(f, op)| (FieldId(f), op)).collect())

@@ -124,16 +124,6 @@ mod tests {
     use crate::testing::*;
     use crate::{Limit, RunConfig, RunEnd};
 
-    /// `main` with `locals` locals running `insts`, then returning `ret`.
-    fn straight(locals: u32, insts: Vec<symex_ir::cfg::Inst>, ret: Operand) -> Module {
-        with_properties(module(vec![function(
-            "main",
-            0,
-            locals,
-            vec![block(insts, Terminator::Return(ret))],
-        )]))
-    }
-
     fn error_of(m: &Module, input: &[i32]) -> (u32, Span) {
         match run(m, input).end {
             RunEnd::RuntimeError { prop, kind, span } => {

@@ -161,3 +161,13 @@ pub(crate) fn returned(m: &Module, input: &[i32]) -> i32 {
         .returned_int()
         .unwrap_or_else(|| panic!("run did not return a number: {:?}", outcome.end))
 }
+
+/// `main` with `locals` locals running `insts`, then returning `ret`.
+pub(crate) fn straight(locals: u32, insts: Vec<Inst>, ret: Operand) -> Module {
+    with_properties(module(vec![function(
+        "main",
+        0,
+        locals,
+        vec![block(insts, Terminator::Return(ret))],
+    )]))
+}

@@ -167,12 +167,7 @@ impl Names<'_> {
                 format!("{symbol}{}", self.operand(*a))
             }
             Rvalue::Binary(op, a, b) => {
-                format!(
-                    "{} {} {}",
-                    self.operand(*a),
-                    bin_symbol(*op),
-                    self.operand(*b)
-                )
+                format!("{} {} {}", self.operand(*a), op.symbol(), self.operand(*b))
             }
             Rvalue::Alloc(a) => format!("alloc {}", self.operand(*a)),
             Rvalue::AddrOf(l) => format!("&{}", self.local(*l)),
@@ -241,22 +236,6 @@ impl Names<'_> {
             ),
             Terminator::Return(a) => format!("return {}", self.operand(*a)),
         }
-    }
-}
-
-fn bin_symbol(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Rem => "%",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
     }
 }
 

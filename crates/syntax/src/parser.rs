@@ -361,15 +361,7 @@ impl<'a> Parser<'a> {
             return Err(self.error(diag));
         };
         self.expect(Token::LParen)?;
-        let mut params = Vec::new();
-        if self.peek() != Token::RParen {
-            loop {
-                params.push(self.ident("a parameter name")?);
-                if !self.eat(Token::Comma) {
-                    break;
-                }
-            }
-        }
+        let params = self.comma_separated(Token::RParen, |p| p.ident("a parameter name"))?;
         self.expect(Token::RParen)?;
         self.expect(Token::LBrace)?;
 
@@ -831,15 +823,7 @@ impl<'a> Parser<'a> {
 
     fn call(&mut self, name: Ident) -> PResult<Expr> {
         self.bump(); // `(`
-        let mut args = Vec::new();
-        if self.peek() != Token::RParen {
-            loop {
-                args.push(self.expr()?);
-                if !self.eat(Token::Comma) {
-                    break;
-                }
-            }
-        }
+        let args = self.comma_separated(Token::RParen, Self::expr)?;
         let end = self.expect(Token::RParen)?;
         let span = name.span.to(end);
         Ok(self.new_expr(ExprKind::Call(name, args), span))
@@ -847,35 +831,38 @@ impl<'a> Parser<'a> {
 
     fn record(&mut self) -> PResult<Expr> {
         let start = self.bump(); // `{`
-        let mut fields = Vec::new();
-        if self.peek() != Token::RBrace {
-            loop {
-                let name = self.ident("a field name")?;
-                self.expect(Token::Colon)?;
-                let value = self.expr()?;
-                fields.push((name, value));
-                if !self.eat(Token::Comma) {
-                    break;
-                }
-            }
-        }
+        let fields = self.comma_separated(Token::RBrace, |p| {
+            let name = p.ident("a field name")?;
+            p.expect(Token::Colon)?;
+            Ok((name, p.expr()?))
+        })?;
         let end = self.expect(Token::RBrace)?;
         Ok(self.new_expr(ExprKind::Record(fields), start.to(end)))
     }
 
     fn array(&mut self) -> PResult<Expr> {
         let start = self.bump(); // `[`
-        let mut elems = Vec::new();
-        if self.peek() != Token::RBracket {
+        let elems = self.comma_separated(Token::RBracket, Self::expr)?;
+        let end = self.expect(Token::RBracket)?;
+        Ok(self.new_expr(ExprKind::Array(elems), start.to(end)))
+    }
+
+    /// `item, item, …` up to (not including) `close`; empty when `close` comes first.
+    fn comma_separated<T>(
+        &mut self,
+        close: Token,
+        mut item: impl FnMut(&mut Self) -> PResult<T>,
+    ) -> PResult<Vec<T>> {
+        let mut items = Vec::new();
+        if self.peek() != close {
             loop {
-                elems.push(self.expr()?);
+                items.push(item(self)?);
                 if !self.eat(Token::Comma) {
                     break;
                 }
             }
         }
-        let end = self.expect(Token::RBracket)?;
-        Ok(self.new_expr(ExprKind::Array(elems), start.to(end)))
+        Ok(items)
     }
 }
 
