@@ -41,9 +41,12 @@ use builder::{FnLowerer, Shared};
 
 /// Lowers a resolved program. Never panics on a program that passed name resolution.
 ///
+/// In debug builds the result is checked with [`crate::verify`].
+///
 /// # Panics
 /// On a program that did not pass resolution (an unknown name, `&` of a non-variable, a syntax
-/// error placeholder): that is a bug in the caller.
+/// error placeholder): that is a bug in the caller. In debug builds also when the lowered module
+/// breaks an IR invariant: that is a bug in lowering.
 pub fn lower(program: &Program) -> Module {
     let scan = scan::scan(program);
     let mut shared = Shared::with_fields(&scan.field_names);
@@ -54,11 +57,17 @@ pub fn lower(program: &Program) -> Module {
         let function = lowerer.finish(&f.name, f.span, f.params.len() as u32);
         functions.push(layout::in_reverse_postorder(function));
     }
-    Module {
+    let module = Module {
         functions,
         fields: shared.fields,
         properties: shared.properties,
+    };
+    // Debug builds check every lowered module: a violation is a lowering bug, never a user error.
+    #[cfg(debug_assertions)]
+    if let Err(problems) = crate::verify(&module) {
+        panic!("lowering produced IR that breaks its invariants (a bug in symex): {problems:#?}");
     }
+    module
 }
 
 #[cfg(test)]
