@@ -18,8 +18,25 @@ pub enum Exit {
     /// `run`: the run stopped without a property error: a runtime type error (the interpreter
     /// is dynamically typed) or a call-depth, memory or step limit.
     Aborted = 5,
-    /// A bug in symex (as Rust's own exit code for a panic).
+    /// `check`: a confirmed violation was found.
+    Violation = 10,
+    /// `check`: no violation, but a bound, timeout or approximation cut the search, so some
+    /// property is `safe-up-to K` or `unknown`.
+    Inconclusive = 20,
+    /// A bug in symex (as Rust's own exit code for a panic), e.g. a counterexample that the
+    /// interpreter does not reproduce.
     Internal = 101,
+}
+
+impl From<symex_report::ExitClass> for Exit {
+    fn from(class: symex_report::ExitClass) -> Exit {
+        match class {
+            symex_report::ExitClass::AllSafe => Exit::Success,
+            symex_report::ExitClass::Violation => Exit::Violation,
+            symex_report::ExitClass::Inconclusive => Exit::Inconclusive,
+            symex_report::ExitClass::InternalError => Exit::Internal,
+        }
+    }
 }
 
 impl Exit {

@@ -28,6 +28,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Find the inputs that break a program, or prove there are none.
+    Check(Box<commands::check::CheckArgs>),
     /// Run a program concretely with the reference interpreter.
     Run(commands::run::RunArgs),
     /// Print the inferred type of every function, parameter and variable.
@@ -60,6 +62,7 @@ fn main() {
 
 fn dispatch(cli: Cli) -> Exit {
     match cli.command {
+        Command::Check(args) => commands::check::run(&args, cli.color),
         Command::Run(args) => commands::run::run(&args, cli.color),
         Command::Types(args) => commands::types::run(&args, cli.color),
         Command::Cfg(args) => commands::cfg::run(&args, cli.color),

@@ -40,7 +40,7 @@ pub enum ColorChoice {
 }
 
 impl ColorChoice {
-    fn enabled(self) -> bool {
+    pub fn enabled(self) -> bool {
         match self {
             ColorChoice::Always => true,
             ColorChoice::Never => false,

@@ -228,3 +228,134 @@ fn symex_run_reproduces_every_corpus_run_line() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn check_exit_codes_say_violated_safe_or_bounded() {
+    let out = symex(&["check", &example("division.uc")]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("replay: symex run"),
+        "{}",
+        stdout(&out)
+    );
+
+    let safe = program(
+        "safe.uc",
+        b"main() { var x; x = input; if (x != 0) { x = 10 / x; } return x; }\n",
+    );
+    let out = symex(&["check", &safe]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+
+    let out = symex(&["check", &example("factorial.uc"), "--unwind", "3"]);
+    assert_eq!(out.status.code(), Some(20), "{}", stdout(&out));
+    assert!(stdout(&out).contains("safe up to 3"), "{}", stdout(&out));
+    assert!(
+        !stdout(&out).contains(": safe\n"),
+        "a bounded search said safe:\n{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn check_json_is_the_documented_shape_and_deterministic() {
+    let args = [
+        "check",
+        &example("list_length.uc"),
+        "--format",
+        "json",
+        "--search",
+        "random-path",
+        "--seed",
+        "7",
+    ];
+    let first = symex(&args);
+    assert_eq!(first.status.code(), Some(10), "{}", stderr(&first));
+    let json = stdout(&first);
+    let report = symex_report::Report::from_json(&json).expect("the report reads back");
+    let violated: Vec<_> = report
+        .properties()
+        .iter()
+        .filter(|p| p.verdict.status() == symex_report::Status::Violated)
+        .collect();
+    assert_eq!(violated.len(), 1, "{json}");
+    for key in [
+        "\"program\"",
+        "\"engine\"",
+        "\"entry\"",
+        "\"properties\"",
+        "\"stats\"",
+        "\"confirmed\": true",
+    ] {
+        assert!(json.contains(key), "{key} missing in {json}");
+    }
+    let second = symex(&args);
+    assert_eq!(
+        without_timings(&json),
+        without_timings(&stdout(&second)),
+        "same options and seed must give the same report"
+    );
+}
+
+/// The report with its wall-clock fields removed: the only bytes allowed to differ between runs.
+fn without_timings(json: &str) -> String {
+    json.lines()
+        .filter(|l| !l.contains("\"solver_ms\"") && !l.contains("\"time_ms\""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn check_refuses_what_it_cannot_analyse() {
+    let ill_typed = program(
+        "ill.uc",
+        b"main() { var r; r = alloc {f: 1}; r->f = null; return 0; }\n",
+    );
+    assert_eq!(symex(&["check", &ill_typed]).status.code(), Some(1));
+    let out = symex(&["check", &example("factorial.uc"), "--entry", "nosuch"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("nosuch"), "{}", stderr(&out));
+    let pointer = program(
+        "ptr.uc",
+        b"f(p) { return *p; }\nmain() { var x; x = 1; return f(&x); }\n",
+    );
+    let out = symex(&["check", &pointer, "--entry", "f"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("not supported yet"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        symex(&["check", &example("factorial.uc"), "--search", "sideways"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        symex(&["check", &example("factorial.uc"), "--timeout", "-1"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn check_entry_with_integer_parameters() {
+    let p = program(
+        "entry_int.uc",
+        b"f(a, b) { assert(a + b != 12345); return 0; }\nmain() { return 0; }\n",
+    );
+    let out = symex(&["check", &p, "--entry", "f"]);
+    assert_eq!(out.status.code(), Some(10), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("--entry f --args"),
+        "{}",
+        stdout(&out)
+    );
+}

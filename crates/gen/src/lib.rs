@@ -5,12 +5,11 @@
 //! before it is read, every loop is bounded by a dedicated counter and calls only go to earlier
 //! functions, so concrete runs terminate; runtime errors (division by zero, null dereference, out
 //! of bounds, failed assertions) are possible on purpose. The same [`GenConfig`] and seed give the
-//! same program on every machine and every version of the dependencies: the random source is a
-//! fixed SplitMix64, not a library generator whose stream may change.
+//! same program on every machine and every version of the dependencies (see [`rng`]).
 
 mod rng;
 
-pub use rng::SplitMix64;
+use rng::Rng;
 use std::fmt::Write;
 
 /// What to generate. Probabilities are in percent.
@@ -38,6 +37,9 @@ pub struct GenConfig {
     pub arrays: bool,
     /// Emit `assert`s over computed values.
     pub asserts: bool,
+    /// Keep arithmetic linear: products get a constant factor and divisions a constant
+    /// dividend, so solvers decide the generated queries quickly (differential tests).
+    pub linear: bool,
 }
 
 impl Default for GenConfig {
@@ -54,6 +56,7 @@ impl Default for GenConfig {
             heap: true,
             arrays: true,
             asserts: true,
+            linear: false,
         }
     }
 }
@@ -61,7 +64,7 @@ impl Default for GenConfig {
 /// Generates a program from `config` and `seed`.
 pub fn generate(config: &GenConfig, seed: u64) -> String {
     let mut g = Generator {
-        rng: SplitMix64::new(seed),
+        rng: Rng::new(seed),
         config,
         out: String::new(),
         arities: Vec::new(),
@@ -73,28 +76,47 @@ pub fn generate(config: &GenConfig, seed: u64) -> String {
     g.out
 }
 
-/// A program of about `lines` lines spread over many functions (for scale tests and benchmarks):
-/// the number of functions is scaled from the size of a sample.
+/// A program of about `lines` lines spread over many functions (for scale tests and benchmarks).
 pub fn program_with_lines(lines: usize, seed: u64) -> String {
-    let config = |functions| GenConfig {
-        functions,
-        statements: 24,
-        ..GenConfig::default()
-    };
-    let sample = generate(&config(20), seed).lines().count().max(1);
-    generate(&config((lines * 20).div_ceil(sample)), seed)
+    sized(
+        lines,
+        |functions| GenConfig {
+            functions,
+            statements: 24,
+            ..GenConfig::default()
+        },
+        seed,
+    )
 }
 
 /// A program of about `lines` lines almost all in `main`: the shape that exposes anything
 /// quadratic in the size of one function.
 pub fn single_function_with_lines(lines: usize, seed: u64) -> String {
-    let config = |statements| GenConfig {
-        functions: 0,
-        statements,
-        ..GenConfig::default()
-    };
-    let sample = generate(&config(200), seed).lines().count().max(1);
-    generate(&config((lines * 200).div_ceil(sample)), seed)
+    sized(
+        lines,
+        |statements| GenConfig {
+            functions: 0,
+            statements,
+            ..GenConfig::default()
+        },
+        seed,
+    )
+}
+
+/// Scales the size knob of `config` until the program is within 10 % of `lines` lines (a few
+/// rounds of proportional correction; sizes grow about linearly with the knob).
+fn sized(lines: usize, config: impl Fn(usize) -> GenConfig, seed: u64) -> String {
+    let mut knob = 20;
+    let mut text = generate(&config(knob), seed);
+    for _ in 0..6 {
+        let got = text.lines().count().max(1);
+        if got.abs_diff(lines) * 10 <= lines {
+            break;
+        }
+        knob = (knob * lines).div_ceil(got).max(1);
+        text = generate(&config(knob), seed);
+    }
+    text
 }
 
 /// The variables of the function being generated, by type.
@@ -107,7 +129,7 @@ struct Scope {
 }
 
 struct Generator<'a> {
-    rng: SplitMix64,
+    rng: Rng,
     config: &'a GenConfig,
     out: String,
     /// Arity of each generated function so far (all parameters are ints, results are ints).
@@ -289,15 +311,27 @@ impl Generator<'_> {
             }
             1 if self.config.divisions => {
                 let op = if self.rng.below(2) == 0 { "/" } else { "%" };
+                let dividend = if self.config.linear {
+                    self.constant()
+                } else {
+                    self.int_expr(scope, depth - 1)
+                };
+                format!("({dividend} {op} {})", self.int_expr(scope, depth - 1))
+            }
+            2 => format!("-({})", self.int_expr(scope, depth - 1)),
+            3 if self.config.linear => {
                 format!(
-                    "({} {op} {})",
-                    self.int_expr(scope, depth - 1),
+                    "({} * {})",
+                    self.constant(),
                     self.int_expr(scope, depth - 1)
                 )
             }
-            2 => format!("-({})", self.int_expr(scope, depth - 1)),
             _ => {
-                let ops = ["+", "-", "*", "+", "-"];
+                let ops: &[&str] = if self.config.linear {
+                    &["+", "-"]
+                } else {
+                    &["+", "-", "*", "+", "-"]
+                };
                 let op = ops[self.rng.below(ops.len() as u64) as usize];
                 format!(
                     "({} {op} {})",
@@ -308,16 +342,21 @@ impl Generator<'_> {
         }
     }
 
+    /// A small constant in `-10..=10`.
+    fn constant(&mut self) -> String {
+        (self.rng.below(21) as i32 - 10).to_string()
+    }
+
     fn int_atom(&mut self, scope: &Scope) -> String {
         match self.rng.below(6) {
-            0 => (self.rng.below(21) as i32 - 10).to_string(),
+            0 => self.constant(),
             1 if !scope.pointers.is_empty() => format!("{}->val", self.pick(&scope.pointers)),
             2 if !scope.arrays.is_empty() => {
                 let a = self.pick(&scope.arrays);
                 format!("{a}[{}]", self.rng.below(ARRAY_LEN as u64))
             }
             _ if !scope.ints.is_empty() => self.pick(&scope.ints),
-            _ => (self.rng.below(21) as i32 - 10).to_string(),
+            _ => self.constant(),
         }
     }
 

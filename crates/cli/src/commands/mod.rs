@@ -1,6 +1,7 @@
 //! One module per subcommand; shared steps (load, analyse, report front-end errors) live here.
 
 pub mod cfg;
+pub mod check;
 pub mod run;
 pub mod types;
 

@@ -1,0 +1,217 @@
+//! `symex check FILE`: run an engine over every property and report verdicts.
+//!
+//! Wiring only: options become the engine's `CheckOptions`, the engine produces a
+//! `symex_report::Report`, and the report's exit class becomes the exit code (0 all safe,
+//! 10 a violation, 20 bounded or unknown, 101 an unconfirmed counterexample).
+
+use super::load_and_analyze;
+use crate::exit::Exit;
+use crate::source::ColorChoice;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+use symex_engine::{CheckOptions, EngineError, IndexMode, SearchStrategy, SolverChoice};
+use symex_smt::{Dialect, QueryOptions};
+
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// The micro-c program (`.uc`).
+    pub file: String,
+    /// The engine to run.
+    #[arg(long, value_enum, default_value_t = EngineChoice::Forward)]
+    pub engine: EngineChoice,
+    /// Analyse this function (its parameters become symbolic inputs) instead of `main`.
+    #[arg(long, default_value = "main")]
+    pub entry: String,
+    /// Search strategy of the forward engine.
+    #[arg(long, value_enum, default_value_t = SearchArg::Dfs)]
+    pub search: SearchArg,
+    /// Seed of the random choices of `random`, `random-path` and `klee`.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Bound every loop's iterations and the recursion depth by K (verdicts become `safe-up-to K`).
+    #[arg(long, value_name = "K")]
+    pub unwind: Option<u32>,
+    /// Stop the whole check after this many seconds (verdicts become `unknown`).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// At most this many symbolic branch forks per path.
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<u32>,
+    /// At most this many live states.
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<usize>,
+    /// Stop when the process uses more memory than this.
+    #[arg(long, value_name = "MB")]
+    pub max_memory: Option<u64>,
+    /// Symbolic array indices: an ite over the elements, or a fork per feasible index.
+    #[arg(long, value_enum, default_value_t = IndexArg::Ite)]
+    pub index_mode: IndexArg,
+    /// Stop at the first confirmed violation.
+    #[arg(long)]
+    pub stop_on_first: bool,
+    /// The solver: Z3 in process, or an SMT-LIB2 solver process (`z3-process`, `cvc5`).
+    #[arg(long, value_enum, default_value_t = SolverArg::Z3)]
+    pub solver: SolverArg,
+    /// Time limit of each solver query, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub solver_timeout: u64,
+    /// Turn off the query cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Turn off constraint independence.
+    #[arg(long)]
+    pub no_independence: bool,
+    /// Turn off answering queries by simplification alone.
+    #[arg(long)]
+    pub no_fast_path: bool,
+    /// Write every query that reaches the solver to DIR as a standalone SMT-LIB2 file.
+    #[arg(long, value_name = "DIR")]
+    pub dump_smt: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Print the statistics table (text format).
+    #[arg(long)]
+    pub stats: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineChoice {
+    /// KLEE-style forward symbolic execution (seed 002).
+    Forward,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SearchArg {
+    Bfs,
+    Dfs,
+    Random,
+    RandomPath,
+    Coverage,
+    Klee,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum IndexArg {
+    Ite,
+    Fork,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SolverArg {
+    Z3,
+    Z3Process,
+    Cvc5,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+impl CheckArgs {
+    fn options(&self) -> CheckOptions {
+        let search = match self.search {
+            SearchArg::Bfs => SearchStrategy::Bfs,
+            SearchArg::Dfs => SearchStrategy::Dfs,
+            SearchArg::Random => SearchStrategy::Random,
+            SearchArg::RandomPath => SearchStrategy::RandomPath,
+            SearchArg::Coverage => SearchStrategy::Coverage,
+            SearchArg::Klee => SearchStrategy::Klee,
+        };
+        let solver = match self.solver {
+            SolverArg::Z3 => SolverChoice::Z3,
+            SolverArg::Z3Process => SolverChoice::Process {
+                command: "z3 -in -smt2".into(),
+                dialect: Dialect::Z3,
+            },
+            SolverArg::Cvc5 => SolverChoice::Process {
+                command: "cvc5 --incremental --lang smt2".into(),
+                dialect: Dialect::Cvc5,
+            },
+        };
+        CheckOptions {
+            search,
+            seed: self.seed,
+            timeout: self.timeout.map(Duration::from_secs_f64),
+            max_depth: self.max_depth,
+            unwind: self.unwind,
+            max_states: self.max_states,
+            max_memory_mb: self.max_memory,
+            index_mode: match self.index_mode {
+                IndexArg::Ite => IndexMode::Ite,
+                IndexArg::Fork => IndexMode::Fork,
+            },
+            stop_on_first: self.stop_on_first,
+            solver,
+            query: QueryOptions {
+                fast_path: !self.no_fast_path,
+                independence: !self.no_independence,
+                cache: !self.no_cache,
+                timeout: Some(Duration::from_millis(self.solver_timeout)),
+                dump_dir: self.dump_smt.clone(),
+            },
+            progress: std::io::stderr().is_terminal(),
+        }
+    }
+}
+
+pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
+    if let Some(t) = args.timeout {
+        if !(t.is_finite() && t > 0.0) {
+            eprintln!("error: --timeout must be a positive number of seconds, not {t}");
+            return Exit::Usage;
+        }
+    }
+    let (file, frontend) = match load_and_analyze(&args.file, color) {
+        Ok(loaded) => loaded,
+        Err(exit) => return exit,
+    };
+    // Every analysis refuses an ill-typed program (microc.md "Types").
+    let types = match &frontend.types {
+        Ok(types) => types,
+        Err(errors) => {
+            file.emit(errors, color);
+            return Exit::ProgramError;
+        }
+    };
+    let module = symex_ir::lower(&frontend.program);
+    let report = match args.engine {
+        EngineChoice::Forward => symex_engine::check_forward(
+            &module,
+            types,
+            &file.text,
+            &file.name,
+            &args.entry,
+            &args.options(),
+        ),
+    };
+    let report = match report {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return match e {
+                EngineError::UnknownEntry(_) => Exit::Usage,
+                _ => Exit::ProgramError,
+            };
+        }
+    };
+    match args.format {
+        Format::Json => match report.to_json() {
+            Ok(json) => println!("{json}"),
+            Err(e) => {
+                eprintln!("internal error: cannot write the report as JSON: {e}");
+                return Exit::Internal;
+            }
+        },
+        Format::Text => {
+            print!("{}", report.to_text(&file.text, color.enabled()));
+            if args.stats {
+                print!("{}", report.stats.table());
+            }
+        }
+    }
+    report.exit_class().into()
+}

@@ -1,0 +1,165 @@
+//! The options of `symex check` that engines read: search strategy, seed, bounds and limits,
+//! array-index mode, solver choice and query layers.
+//!
+//! Plain data with `FromStr` for the command line's names; nothing here enforces a bound.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use symex_smt::{Dialect, QueryOptions};
+
+/// How the forward engine picks the next state to run (`--search`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SearchStrategy {
+    /// Breadth first: the oldest state.
+    Bfs,
+    /// Depth first: the newest state.
+    #[default]
+    Dfs,
+    /// Uniformly at random among live states.
+    Random,
+    /// KLEE's random walk down the execution tree.
+    RandomPath,
+    /// The state nearest to an uncovered instruction.
+    Coverage,
+    /// Random-path and coverage, round robin (KLEE's default).
+    Klee,
+}
+
+impl SearchStrategy {
+    pub const ALL: [SearchStrategy; 6] = [
+        SearchStrategy::Bfs,
+        SearchStrategy::Dfs,
+        SearchStrategy::Random,
+        SearchStrategy::RandomPath,
+        SearchStrategy::Coverage,
+        SearchStrategy::Klee,
+    ];
+
+    /// The `--search` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchStrategy::Bfs => "bfs",
+            SearchStrategy::Dfs => "dfs",
+            SearchStrategy::Random => "random",
+            SearchStrategy::RandomPath => "random-path",
+            SearchStrategy::Coverage => "coverage",
+            SearchStrategy::Klee => "klee",
+        }
+    }
+}
+
+impl fmt::Display for SearchStrategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for SearchStrategy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<SearchStrategy, String> {
+        SearchStrategy::ALL
+            .into_iter()
+            .find(|strategy| strategy.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = SearchStrategy::ALL.iter().map(|s| s.name()).collect();
+                format!(
+                    "unknown search strategy `{s}` (expected one of: {})",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// How a symbolic array index is handled (`--index-mode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum IndexMode {
+    /// Reads become ite chains over the elements, writes update every element under a guard.
+    #[default]
+    Ite,
+    /// The state forks once per feasible concrete index.
+    Fork,
+}
+
+impl IndexMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            IndexMode::Ite => "ite",
+            IndexMode::Fork => "fork",
+        }
+    }
+}
+
+impl fmt::Display for IndexMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for IndexMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<IndexMode, String> {
+        match s {
+            "ite" => Ok(IndexMode::Ite),
+            "fork" => Ok(IndexMode::Fork),
+            _ => Err(format!(
+                "unknown index mode `{s}` (expected one of: ite, fork)"
+            )),
+        }
+    }
+}
+
+/// Which solver answers the queries.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum SolverChoice {
+    /// Z3 through its C API, in process.
+    #[default]
+    Z3,
+    /// An SMT-LIB2 solver process, e.g. `z3 -in -smt2` or `cvc5 --incremental --lang smt2`.
+    Process { command: String, dialect: Dialect },
+}
+
+/// Everything `symex check` tells an engine. The default: dfs, seed 0, no bounds or limits,
+/// ite index mode, in-process Z3 with every query layer on, no progress line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CheckOptions {
+    pub search: SearchStrategy,
+    /// Seeds every random choice (random, random-path, coverage ties, klee).
+    pub seed: u64,
+    /// Wall-clock limit of the whole check.
+    pub timeout: Option<Duration>,
+    /// At most this many symbolic branch forks per path (KLEE's `--max-depth`).
+    pub max_depth: Option<u32>,
+    /// Loop iterations and recursion depth bound (see `forward::bounds`).
+    pub unwind: Option<u32>,
+    /// At most this many live states.
+    pub max_states: Option<usize>,
+    /// Approximate limit of the process's resident memory.
+    pub max_memory_mb: Option<u64>,
+    pub index_mode: IndexMode,
+    /// Stop the search at the first confirmed violation.
+    pub stop_on_first: bool,
+    pub solver: SolverChoice,
+    pub query: QueryOptions,
+    /// Print a status line on stderr while searching.
+    pub progress: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strategy_names_round_trip() {
+        for s in SearchStrategy::ALL {
+            assert_eq!(s.name().parse::<SearchStrategy>(), Ok(s));
+        }
+        let err = "dfx".parse::<SearchStrategy>().unwrap_err();
+        assert!(err.contains("random-path"), "{err}");
+        assert_eq!("fork".parse::<IndexMode>(), Ok(IndexMode::Fork));
+        assert!("x".parse::<IndexMode>().is_err());
+    }
+}

@@ -1,0 +1,30 @@
+//! Builds the query layer over the chosen solver back end.
+//!
+//! The engine talks only to a [`QueryEngine`] over a boxed [`Solver`], so every back end is
+//! interchangeable. Nothing here asks a query.
+
+use symex_smt::{ProcessConfig, ProcessSolver, QueryEngine, QueryOptions, Solver, Z3Solver};
+
+use crate::common::options::SolverChoice;
+use crate::error::EngineError;
+
+/// The query engine every engine uses.
+pub type Queries = QueryEngine<Box<dyn Solver>>;
+
+/// A fresh solver of the chosen kind behind a query layer with `options`.
+pub fn query_engine(choice: &SolverChoice, options: &QueryOptions) -> Result<Queries, EngineError> {
+    let solver: Box<dyn Solver> = match choice {
+        SolverChoice::Z3 => Box::new(Z3Solver::new()?),
+        SolverChoice::Process { command, dialect } => {
+            let mut words = command.split_whitespace();
+            let program = words.next().ok_or_else(|| {
+                EngineError::Solver("the solver command line is empty".to_string())
+            })?;
+            let args: Vec<&str> = words.collect();
+            Box::new(ProcessSolver::new(ProcessConfig::new(
+                program, &args, *dialect,
+            ))?)
+        }
+    };
+    Ok(QueryEngine::new(solver, options.clone())?)
+}

@@ -1,0 +1,148 @@
+//! IR operations as solver terms: 32-bit numbers are bit-vectors, truth values are Booleans.
+//!
+//! The semantics match the concrete interpreter exactly: `+ - *` wrap around, `/` is `bvsdiv`
+//! and `%` is `bvsrem` (truncation, sign of the dividend, `INT_MIN / -1 == INT_MIN`; the zero
+//! divisor never gets here because the `NonZero` check precedes the division), comparisons are
+//! signed and yield 0 or 1. Everything goes through the store's simplifying constructors, so
+//! constant operands fold to constants. Nothing here knows about states or memory.
+
+use symex_ir::cfg::{BinOp, UnOp};
+use symex_smt::{Node, Op, TermId, TermResult, TermStore, Value};
+
+/// The width of micro-c numbers.
+pub const WIDTH: u32 = 32;
+
+/// The number `n`.
+pub fn int_const(store: &mut TermStore, n: i32) -> TermResult {
+    store.bv_signed(WIDTH, i128::from(n))
+}
+
+/// `ite(b, 1, 0)`: a truth value as a micro-c number.
+pub fn from_bool(store: &mut TermStore, b: TermId) -> TermResult {
+    let one = int_const(store, 1)?;
+    let zero = int_const(store, 0)?;
+    store.ite(b, one, zero)
+}
+
+/// `t != 0` as a Boolean; `ite(c, 1, 0) != 0` is `c` itself, so comparisons used as conditions
+/// stay small.
+pub fn truth(store: &mut TermStore, t: TermId) -> TermResult {
+    if let Node::App3(Op::Ite, c, a, b) = *store.node(t) {
+        let (ta, tb) = (store.as_bv(a), store.as_bv(b));
+        if let (Some(ta), Some(tb)) = (ta, tb) {
+            match (ta.is_zero(), tb.is_zero()) {
+                (false, true) => return Ok(c),
+                (true, false) => return store.not(c),
+                (false, false) => return store.bool_val(true),
+                (true, true) => return store.bool_val(false),
+            }
+        }
+    }
+    let zero = int_const(store, 0)?;
+    store.neq(t, zero)
+}
+
+/// `a op b` on numbers.
+pub fn binary(store: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> TermResult {
+    let compare = |store: &mut TermStore, c: TermResult| c.and_then(|c| from_bool(store, c));
+    match op {
+        BinOp::Add => store.bv_add(a, b),
+        BinOp::Sub => store.bv_sub(a, b),
+        BinOp::Mul => store.bv_mul(a, b),
+        BinOp::Div => store.bv_sdiv(a, b),
+        BinOp::Rem => store.bv_srem(a, b),
+        BinOp::Eq => {
+            let c = store.eq(a, b);
+            compare(store, c)
+        }
+        BinOp::Ne => {
+            let c = store.neq(a, b);
+            compare(store, c)
+        }
+        BinOp::Lt => {
+            let c = store.bv_slt(a, b);
+            compare(store, c)
+        }
+        BinOp::Le => {
+            let c = store.bv_sle(a, b);
+            compare(store, c)
+        }
+        BinOp::Gt => {
+            let c = store.bv_sgt(a, b);
+            compare(store, c)
+        }
+        BinOp::Ge => {
+            let c = store.bv_sge(a, b);
+            compare(store, c)
+        }
+    }
+}
+
+/// `op a` on a number.
+pub fn unary(store: &mut TermStore, op: UnOp, a: TermId) -> TermResult {
+    match op {
+        UnOp::Neg => store.bv_neg(a),
+        UnOp::Not => {
+            let zero = int_const(store, 0)?;
+            let c = store.eq(a, zero)?;
+            from_bool(store, c)
+        }
+    }
+}
+
+/// The micro-c number a model value stands for (32-bit bit-vectors only).
+pub fn value_as_i32(value: &Value) -> Option<i32> {
+    value.as_bv().map(|bv| bv.bits() as u32 as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use symex_smt::{eval, Assignment};
+
+    fn num(store: &TermStore, t: TermId) -> i32 {
+        let v = eval(store, t, &Assignment::new()).expect("closed term");
+        value_as_i32(&v).expect("a number")
+    }
+
+    #[test]
+    fn arithmetic_matches_the_interpreter() {
+        let mut s = TermStore::new();
+        let cases = [
+            (BinOp::Div, -7, 2, -3),
+            (BinOp::Rem, -7, 2, -1),
+            (BinOp::Rem, 7, -2, 1),
+            (BinOp::Div, i32::MIN, -1, i32::MIN),
+            (BinOp::Rem, i32::MIN, -1, 0),
+            (BinOp::Add, i32::MAX, 1, i32::MIN),
+            (BinOp::Mul, 65536, 65536, 0),
+            (BinOp::Lt, -1, 0, 1),
+            (BinOp::Ge, -1, 0, 0),
+            (BinOp::Ne, 3, 3, 0),
+        ];
+        for (op, a, b, expected) in cases {
+            let (ta, tb) = (int_const(&mut s, a).unwrap(), int_const(&mut s, b).unwrap());
+            let t = binary(&mut s, op, ta, tb).unwrap();
+            assert_eq!(num(&s, t), expected, "{a} {} {b}", op.symbol());
+        }
+        let m = int_const(&mut s, i32::MIN).unwrap();
+        let neg = unary(&mut s, UnOp::Neg, m).unwrap();
+        assert_eq!(num(&s, neg), i32::MIN);
+        let five = int_const(&mut s, 5).unwrap();
+        let not = unary(&mut s, UnOp::Not, five).unwrap();
+        assert_eq!(num(&s, not), 0);
+    }
+
+    #[test]
+    fn truth_sees_through_comparisons() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", WIDTH).unwrap();
+        let zero = int_const(&mut s, 0).unwrap();
+        let lt = s.bv_slt(x, zero).unwrap();
+        let as_num = from_bool(&mut s, lt).unwrap();
+        assert_eq!(truth(&mut s, as_num).unwrap(), lt);
+        let seven = int_const(&mut s, 7).unwrap();
+        let t = truth(&mut s, seven).unwrap();
+        assert_eq!(s.as_bool(t), Some(true));
+    }
+}

@@ -1,0 +1,329 @@
+//! Instruction and terminator semantics of the forward engine: one step of one state.
+//!
+//! Branches fork only into feasible directions (constant conditions never reach the solver),
+//! `assume` constrains the path or drops it, calls push frames and returns pop them, `input`
+//! reads a fresh symbol `#k`. `--unwind K` is applied here: a path is cut when it would take a
+//! loop's back edge for the (K+1)-th time since it entered the loop (per frame), or when a
+//! call would make K+1 activations of the same function active. `--max-depth N` lets a path
+//! fork N times; beyond, it follows the `then` side only and the search is marked cut.
+//! Properties are in `checks.rs`; nothing here picks the next state.
+
+use symex_ir::cfg::{
+    BinOp, BlockId, FuncId, Inst, InstKind, LocalId, Operand, PlaceBase, Rvalue, Terminator,
+};
+use symex_report::Cut;
+use symex_smt::{Answer, TermId};
+use symex_syntax::span::Span;
+
+use crate::common::terms;
+use crate::error::EngineError;
+use crate::forward::machine::{End, Machine, Outcome};
+use crate::forward::program::EdgeKind;
+use crate::forward::state::State;
+use crate::forward::trace::SymEvent;
+use crate::forward::value::SymValue;
+
+type Result<T> = std::result::Result<T, EngineError>;
+
+fn internal(message: &str) -> EngineError {
+    EngineError::Internal(message.to_string())
+}
+
+impl Machine<'_> {
+    /// Executes the state's next instruction or terminator.
+    pub fn step(&mut self, state: &mut State) -> Result<Outcome> {
+        let (func, block, index) = state
+            .location()
+            .ok_or_else(|| internal("a state without a frame"))?;
+        let module = self.module;
+        let body = module
+            .functions
+            .get(func.index())
+            .and_then(|f| f.blocks.get(block.index()))
+            .ok_or_else(|| internal("a location outside the module"))?;
+        self.coverage.cover_instruction(func, block, index);
+        match body.insts.get(index) {
+            Some(inst) => {
+                state.frame_mut().ok_or_else(|| internal("no frame"))?.inst += 1;
+                self.instruction(state, func, inst)
+            }
+            None => self.terminator(state, func, block, &body.term, body.term_span),
+        }
+    }
+
+    fn instruction(&mut self, state: &mut State, func: FuncId, inst: &Inst) -> Result<Outcome> {
+        match &inst.kind {
+            InstKind::Assign { dst, value } => {
+                let value = self.rvalue(state, value)?;
+                self.assign(state, func, inst.span, *dst, value)?;
+            }
+            InstKind::Store { place, value } => {
+                let value = self.operand(state, *value)?;
+                if let (PlaceBase::Local(local), true) = (place.base, place.projections.is_empty())
+                {
+                    self.assign(state, func, inst.span, local, value)?;
+                } else {
+                    self.write_place(state, place, value)?;
+                }
+            }
+            InstKind::Call {
+                dst,
+                func: callee,
+                args,
+            } => {
+                if let Some(k) = self.options.unwind {
+                    if state.activations(*callee) >= k as usize {
+                        return Ok(Outcome::ended(End::Cut(Cut::Unwind(k))));
+                    }
+                }
+                let values = args
+                    .iter()
+                    .map(|&a| self.operand(state, a))
+                    .collect::<Result<Vec<_>>>()?;
+                let numbers = values
+                    .iter()
+                    .filter_map(|v| v.int_if_any(&mut self.store))
+                    .collect();
+                state.trace.push(
+                    func,
+                    inst.span,
+                    SymEvent::Call {
+                        callee: *callee,
+                        args: numbers,
+                    },
+                );
+                self.push_frame(state, *callee, values, Some(*dst))?;
+            }
+            InstKind::Input { dst } => {
+                let index = state.inputs_read;
+                let symbol = self.input_var(index)?;
+                state.inputs_read += 1;
+                state.trace.push(
+                    func,
+                    inst.span,
+                    SymEvent::Input {
+                        index,
+                        value: symbol,
+                    },
+                );
+                self.assign(state, func, inst.span, *dst, SymValue::Int(symbol))?;
+            }
+            InstKind::Output(_) => {}
+            InstKind::Check { check, prop } => return self.check(state, check, *prop),
+            InstKind::Assume(op) => return self.assume(state, *op),
+        }
+        Ok(Outcome::go_on())
+    }
+
+    /// Writes a whole local, tracing it if it is a source variable holding a number.
+    fn assign(
+        &mut self,
+        state: &mut State,
+        func: FuncId,
+        span: Span,
+        dst: LocalId,
+        value: SymValue,
+    ) -> Result<()> {
+        if self.info.functions[func.index()].is_traced(dst) {
+            if let Some(t) = value.int_if_any(&mut self.store) {
+                state
+                    .trace
+                    .push(func, span, SymEvent::Assign { var: dst, value: t });
+            }
+        }
+        self.write_local(state, dst, value)
+    }
+
+    fn rvalue(&mut self, state: &mut State, value: &Rvalue) -> Result<SymValue> {
+        Ok(match value {
+            Rvalue::Use(op) => self.operand(state, *op)?,
+            Rvalue::Unary(op, a) => {
+                let a = self.int_operand(state, *a)?;
+                SymValue::Int(terms::unary(&mut self.store, *op, a)?)
+            }
+            Rvalue::Binary(op, a, b) => {
+                let (a, b) = (self.operand(state, *a)?, self.operand(state, *b)?);
+                let pointers = a.is_pointer_like() || b.is_pointer_like();
+                if pointers && matches!(op, BinOp::Eq | BinOp::Ne) {
+                    let mut eq = a.pointer_eq(&b, &mut self.store)?;
+                    if *op == BinOp::Ne {
+                        eq = self.store.not(eq)?;
+                    }
+                    SymValue::Int(terms::from_bool(&mut self.store, eq)?)
+                } else {
+                    let (a, b) = (a.as_int(&mut self.store)?, b.as_int(&mut self.store)?);
+                    SymValue::Int(terms::binary(&mut self.store, *op, a, b)?)
+                }
+            }
+            Rvalue::Alloc(op) => {
+                let v = self.operand(state, *op)?;
+                SymValue::Cell(state.memory.alloc(v))
+            }
+            Rvalue::AddrOf(local) => {
+                let frame = state.frame().ok_or_else(|| internal("no frame"))?;
+                match frame.locals.get(local.index()) {
+                    Some(cell @ SymValue::Cell(_)) => cell.clone(),
+                    _ => return Err(internal("the address of a local without a cell")),
+                }
+            }
+            Rvalue::Record(fields) => {
+                let values = fields
+                    .iter()
+                    .map(|(f, op)| Ok((*f, self.operand(state, *op)?)))
+                    .collect::<Result<Vec<_>>>()?;
+                SymValue::Record(values.into())
+            }
+            Rvalue::Array(items) => {
+                let values = items
+                    .iter()
+                    .map(|op| self.operand(state, *op))
+                    .collect::<Result<Vec<_>>>()?;
+                SymValue::Array(values.into())
+            }
+            Rvalue::Read(place) => self.read_place(state, place)?,
+        })
+    }
+
+    fn assume(&mut self, state: &mut State, op: Operand) -> Result<Outcome> {
+        let value = self.int_operand(state, op)?;
+        let cond = terms::truth(&mut self.store, value)?;
+        match self.store.as_bool(cond) {
+            Some(true) => return Ok(Outcome::go_on()),
+            Some(false) => return Ok(Outcome::ended(End::Dropped)),
+            None => {}
+        }
+        match self.queries.may_be_true(&self.store, &state.pc, cond)? {
+            Answer::No => Ok(Outcome::ended(End::Dropped)),
+            Answer::Yes | Answer::Unknown(_) => {
+                state.pc.push(cond);
+                Ok(Outcome::go_on())
+            }
+        }
+    }
+
+    fn terminator(
+        &mut self,
+        state: &mut State,
+        func: FuncId,
+        block: BlockId,
+        term: &Terminator,
+        span: Span,
+    ) -> Result<Outcome> {
+        match *term {
+            Terminator::Goto(target) => Ok(self.move_or_cut(state, func, target)),
+            Terminator::Branch {
+                cond,
+                then_block,
+                else_block,
+            } => {
+                let value = self.int_operand(state, cond)?;
+                let cond = terms::truth(&mut self.store, value)?;
+                let targets = [(true, then_block), (false, else_block)];
+                if let Some(direction) = self.store.as_bool(cond) {
+                    let (_, target) = targets[usize::from(!direction)];
+                    return Ok(self.take(state, func, block, span, direction, None, target));
+                }
+                let negated = self.store.not(cond)?;
+                let then_possible = self.queries.may_be_true(&self.store, &state.pc, cond)?;
+                if then_possible == Answer::No {
+                    // The path condition is satisfiable, so the else side is implied.
+                    return Ok(self.take(state, func, block, span, false, None, else_block));
+                }
+                let else_possible = self.queries.may_be_true(&self.store, &state.pc, negated)?;
+                if else_possible == Answer::No {
+                    return Ok(self.take(state, func, block, span, true, None, then_block));
+                }
+                if let Some(limit) = self.options.max_depth {
+                    if state.depth >= limit {
+                        self.cuts.hit(Cut::Depth(limit));
+                        let choice = Some(cond);
+                        return Ok(self.take(state, func, block, span, true, choice, then_block));
+                    }
+                }
+                self.forks += 1;
+                state.depth += 1;
+                let mut other = state.clone();
+                let mut outcome = self.take(state, func, block, span, true, Some(cond), then_block);
+                let other_outcome = self.take(
+                    &mut other,
+                    func,
+                    block,
+                    span,
+                    false,
+                    Some(negated),
+                    else_block,
+                );
+                match other_outcome.end {
+                    Some(End::Cut(cut)) => self.cuts.hit(cut),
+                    _ => outcome.forked.push(other),
+                }
+                Ok(outcome)
+            }
+            Terminator::Return(op) => {
+                let value = self.operand(state, op)?;
+                if let Some(t) = value.int_if_any(&mut self.store) {
+                    state.trace.push(func, span, SymEvent::Return { value: t });
+                }
+                let frame = state.stack.pop().ok_or_else(|| internal("no frame"))?;
+                let Some(caller) = state.frame().map(|f| f.func) else {
+                    return Ok(Outcome::ended(End::Returned));
+                };
+                if let Some(dst) = frame.return_to {
+                    self.assign(state, caller, span, dst, value)?;
+                }
+                Ok(Outcome::go_on())
+            }
+        }
+    }
+
+    /// Follows one direction of a branch: constrains the path (if `constraint`), records the
+    /// decision and moves.
+    #[allow(clippy::too_many_arguments)]
+    fn take(
+        &mut self,
+        state: &mut State,
+        func: FuncId,
+        block: BlockId,
+        span: Span,
+        direction: bool,
+        constraint: Option<TermId>,
+        target: BlockId,
+    ) -> Outcome {
+        if let Some(c) = constraint {
+            state.pc.push(c);
+        }
+        state.trace.push(
+            func,
+            span,
+            SymEvent::Branch {
+                condition: direction,
+            },
+        );
+        self.coverage.cover_branch(func, block, direction);
+        self.move_or_cut(state, func, target)
+    }
+
+    /// Moves to `target`, counting loop iterations; cut when `--unwind` is exceeded.
+    fn move_or_cut(&mut self, state: &mut State, func: FuncId, target: BlockId) -> Outcome {
+        let unwind = self.options.unwind;
+        let info = &self.info.functions[func.index()];
+        let Some(frame) = state.frame_mut() else {
+            return Outcome::ended(End::Dropped);
+        };
+        match info.edge_kind(frame.block, target) {
+            EdgeKind::Back(l) => {
+                frame.iterations[l] += 1;
+                if let Some(k) = unwind {
+                    if frame.iterations[l] > k {
+                        return Outcome::ended(End::Cut(Cut::Unwind(k)));
+                    }
+                }
+            }
+            EdgeKind::Enter(l) => frame.iterations[l] = 0,
+            EdgeKind::Plain => {}
+        }
+        frame.block = target;
+        frame.inst = 0;
+        Outcome::go_on()
+    }
+}

@@ -1,0 +1,195 @@
+//! The executor's shared context: the module, the term store, the query layer, the options,
+//! the findings per property and the cuts; and the step function that advances one state by
+//! one instruction or terminator.
+//!
+//! A step returns what became of the state (it goes on, it ended, it forked). The machine never
+//! chooses which state runs next (the searchers do) and never builds the report (the driver
+//! does). Instruction semantics are in `exec.rs`, memory access in `access.rs`, properties in
+//! `checks.rs`.
+
+use std::rc::Rc;
+
+use symex_ir::cfg::{FuncId, Module};
+use symex_report::{Cut, Cuts, Finding, Locator};
+use symex_smt::{TermId, TermStore};
+
+use crate::common::coverage::CoverageMap;
+use crate::common::entry::EntrySetup;
+use crate::common::options::CheckOptions;
+use crate::common::solver::Queries;
+use crate::common::terms::WIDTH;
+use crate::error::EngineError;
+use crate::forward::memory::Memory;
+use crate::forward::program::ProgramInfo;
+use crate::forward::state::{Frame, State};
+use crate::forward::trace::Trace;
+use crate::forward::value::SymValue;
+
+/// How a state's run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The entry function returned: one complete feasible path.
+    Returned,
+    /// Dropped silently: an `assume` that cannot hold.
+    Dropped,
+    /// Every continuation fails a check (e.g. `assert(0)`).
+    Failed,
+    /// A bound stopped the path.
+    Cut(Cut),
+}
+
+/// What one step did to a state.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// The state ended (it is not run again).
+    pub end: Option<End>,
+    /// New states split off the stepped one.
+    pub forked: Vec<State>,
+}
+
+impl Outcome {
+    pub fn go_on() -> Outcome {
+        Outcome::default()
+    }
+
+    pub fn ended(end: End) -> Outcome {
+        Outcome {
+            end: Some(end),
+            forked: Vec::new(),
+        }
+    }
+}
+
+pub struct Machine<'m> {
+    pub module: &'m Module,
+    pub info: ProgramInfo,
+    pub store: TermStore,
+    pub queries: Queries,
+    pub options: &'m CheckOptions,
+    pub entry: EntrySetup,
+    /// The symbols of the entry's parameters, in order.
+    pub arg_vars: Vec<TermId>,
+    /// `#k` for every `input` read so far by some path.
+    pub input_vars: Vec<TermId>,
+    /// The first finding per property (one counterexample per property, as in KLEE).
+    pub findings: Vec<Option<Finding>>,
+    /// Cuts that concern one property only (a solver `unknown` on its check).
+    pub property_cuts: Vec<Cuts>,
+    /// Cuts that concern the whole search.
+    pub cuts: Cuts,
+    pub coverage: CoverageMap,
+    pub locator: Locator<'m>,
+    pub forks: u64,
+    /// A violation was confirmed (for `--stop-on-first`).
+    pub found_violation: bool,
+}
+
+impl<'m> Machine<'m> {
+    pub fn new(
+        module: &'m Module,
+        source: &str,
+        entry: EntrySetup,
+        options: &'m CheckOptions,
+        queries: Queries,
+    ) -> Result<Machine<'m>, EngineError> {
+        let mut store = TermStore::new();
+        let arg_vars = entry
+            .params
+            .iter()
+            .map(|name| store.bv_var(name.clone(), WIDTH))
+            .collect::<Result<Vec<_>, _>>()?;
+        let properties = module.properties.len();
+        Ok(Machine {
+            module,
+            info: ProgramInfo::new(module),
+            store,
+            queries,
+            options,
+            coverage: CoverageMap::new(module, entry.func),
+            entry,
+            arg_vars,
+            input_vars: Vec::new(),
+            findings: vec![None; properties],
+            property_cuts: vec![Cuts::new(); properties],
+            cuts: Cuts::new(),
+            locator: Locator::new(module, source),
+            forks: 0,
+            found_violation: false,
+        })
+    }
+
+    /// The state at the entry function's first instruction, its parameters symbolic.
+    pub fn initial_state(&mut self) -> Result<State, EngineError> {
+        let mut state = State {
+            stack: Vec::new(),
+            memory: Memory::default(),
+            pc: Vec::new(),
+            inputs_read: 0,
+            depth: 0,
+            trace: Trace::default(),
+        };
+        let args: Vec<SymValue> = self.arg_vars.iter().map(|&v| SymValue::Int(v)).collect();
+        self.push_frame(&mut state, self.entry.func, args, None)?;
+        Ok(state)
+    }
+
+    /// Calls `func` with `args`: a new frame whose cell-backed locals get their cells.
+    pub fn push_frame(
+        &mut self,
+        state: &mut State,
+        func: FuncId,
+        args: Vec<SymValue>,
+        return_to: Option<symex_ir::cfg::LocalId>,
+    ) -> Result<(), EngineError> {
+        let function =
+            self.module.functions.get(func.index()).ok_or_else(|| {
+                EngineError::Internal(format!("a call to no function (#{})", func.0))
+            })?;
+        let info = &self.info.functions[func.index()];
+        if args.len() != function.param_count as usize {
+            return Err(EngineError::Internal(format!(
+                "`{}` called with {} arguments",
+                function.name,
+                args.len()
+            )));
+        }
+        let mut locals = args;
+        locals.resize(function.locals.len(), SymValue::Uninit);
+        for (index, value) in locals.iter_mut().enumerate() {
+            if info.cell_backed[index] {
+                let cell = state
+                    .memory
+                    .alloc(std::mem::replace(value, SymValue::Uninit));
+                *value = SymValue::Cell(cell);
+            }
+        }
+        state.stack.push(Rc::new(Frame {
+            func,
+            block: symex_ir::cfg::Function::ENTRY,
+            inst: 0,
+            locals,
+            return_to,
+            iterations: vec![0; info.loop_count()],
+        }));
+        Ok(())
+    }
+
+    /// The symbol of the `index`-th input.
+    pub fn input_var(&mut self, index: u32) -> Result<TermId, EngineError> {
+        while self.input_vars.len() <= index as usize {
+            let k = self.input_vars.len();
+            let var = self.store.bv_var(format!("#{k}"), WIDTH)?;
+            self.input_vars.push(var);
+        }
+        Ok(self.input_vars[index as usize])
+    }
+
+    /// Records a solver `unknown` that leaves the search incomplete.
+    pub fn solver_unknown(&mut self, reason: String, property: Option<usize>) {
+        let cut = Cut::SolverUnknown { reason };
+        match property {
+            Some(p) => self.property_cuts[p].hit(cut),
+            None => self.cuts.hit(cut),
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! The forward engine (seed 002, Rozhoň; KLEE): states run forward from the entry, fork at
+//! feasible branches, and every check is a solver query on the path condition.
+//!
+//! * `state`, `memory`, `value`, `trace`: what a state is, shared structurally between forks;
+//! * `machine`, `exec`, `access`, `checks`: one step of one state;
+//! * `program`: per-function facts computed once (cell-backed locals, loops for `--unwind`);
+//! * `tree`, `search`: the execution tree and the strategies that pick the next state;
+//! * `driver`: the main loop, the limits and the report; `progress`: the status line.
+
+mod access;
+mod checks;
+mod driver;
+mod exec;
+mod machine;
+mod memory;
+mod program;
+mod progress;
+mod search;
+mod state;
+mod trace;
+mod tree;
+mod value;
+
+pub use driver::check_forward;

@@ -1,0 +1,116 @@
+//! What the forward engine computes once per function before exploring: which locals live in
+//! cells and the natural loops (for `--unwind`).
+//!
+//! Nothing here executes or changes the IR.
+
+use symex_ir::analysis::{Dominators, LoopForest};
+use symex_ir::cfg::{BlockId, Function, InstKind, LocalId, LocalKind, Module, Rvalue};
+
+/// How a control-flow edge relates to the loops of its function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeKind {
+    /// Back to the header of loop `usize` from inside it: one more iteration.
+    Back(usize),
+    /// Into the header of loop `usize` from outside: the loop starts afresh.
+    Enter(usize),
+    Plain,
+}
+
+pub struct FunctionInfo {
+    /// Locals that live in a memory cell (their address is taken).
+    pub cell_backed: Vec<bool>,
+    /// Locals that are source variables (parameters and `var`s), whose assignments are traced.
+    pub traced: Vec<bool>,
+    loops: LoopForest,
+}
+
+impl FunctionInfo {
+    fn new(function: &Function) -> FunctionInfo {
+        let mut cell_backed: Vec<bool> = function.locals.iter().map(|l| l.address_taken).collect();
+        // Trust the instructions over the flag, as the interpreter does.
+        for inst in function.blocks.iter().flat_map(|b| &b.insts) {
+            if let InstKind::Assign {
+                value: Rvalue::AddrOf(local),
+                ..
+            } = inst.kind
+            {
+                if let Some(flag) = cell_backed.get_mut(local.index()) {
+                    *flag = true;
+                }
+            }
+        }
+        FunctionInfo {
+            cell_backed,
+            traced: function
+                .locals
+                .iter()
+                .map(|l| l.kind != LocalKind::Temp)
+                .collect(),
+            loops: LoopForest::compute(&Dominators::compute(function)),
+        }
+    }
+
+    pub fn loop_count(&self) -> usize {
+        self.loops.loops.len()
+    }
+
+    pub fn edge_kind(&self, from: BlockId, to: BlockId) -> EdgeKind {
+        match self.loops.loop_of_header(to) {
+            Some(id) if self.loops.get(id).contains(from) => EdgeKind::Back(id.index()),
+            Some(id) => EdgeKind::Enter(id.index()),
+            None => EdgeKind::Plain,
+        }
+    }
+
+    pub fn is_cell_backed(&self, local: LocalId) -> bool {
+        self.cell_backed
+            .get(local.index())
+            .copied()
+            .unwrap_or(false)
+    }
+
+    pub fn is_traced(&self, local: LocalId) -> bool {
+        self.traced.get(local.index()).copied().unwrap_or(false)
+    }
+}
+
+/// Per-function information for a whole module.
+pub struct ProgramInfo {
+    pub functions: Vec<FunctionInfo>,
+}
+
+impl ProgramInfo {
+    pub fn new(module: &Module) -> ProgramInfo {
+        ProgramInfo {
+            functions: module.functions.iter().map(FunctionInfo::new).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loops_and_cells_are_found() {
+        let front = symex_syntax::analyze(
+            "main() { var i, x, p; i = 0; p = &x; while (i < 3) { i = i + 1; } return i; }",
+        )
+        .expect("valid");
+        let module = symex_ir::lower(&front.program);
+        let info = ProgramInfo::new(&module);
+        let main = &info.functions[0];
+        assert_eq!(main.loop_count(), 1);
+        assert!(main.is_cell_backed(LocalId(1)));
+        assert!(!main.is_cell_backed(LocalId(0)));
+        let function = &module.functions[0];
+        let mut kinds = Vec::new();
+        for (b, block) in function.blocks.iter().enumerate() {
+            for succ in block.successors() {
+                kinds.push(main.edge_kind(BlockId(b as u32), succ));
+            }
+        }
+        assert!(kinds.contains(&EdgeKind::Back(0)));
+        assert!(kinds.contains(&EdgeKind::Enter(0)));
+    }
+}

@@ -1,0 +1,140 @@
+//! Distance (in IR instructions along the control-flow graph) from a location to the nearest
+//! uncovered instruction, or to a call of a function that still has one.
+//!
+//! Block distances are computed for the whole module at once and recomputed only when coverage
+//! changed (the coverage map's epoch); a location's distance then needs one scan of its block.
+//! Intraprocedural beyond calls: returns to the caller are not followed.
+
+use symex_ir::cfg::{BlockId, FuncId, InstKind, Module};
+
+use crate::common::coverage::CoverageMap;
+
+/// No uncovered instruction is reachable.
+pub const FAR: u32 = u32::MAX;
+
+#[derive(Debug, Default)]
+pub struct Distances {
+    epoch: Option<u64>,
+    /// Per function: whether it has an uncovered instruction.
+    uncovered_function: Vec<bool>,
+    /// Per function and block: distance from the block's first instruction.
+    from_block: Vec<Vec<u32>>,
+}
+
+impl Distances {
+    /// Brings the tables up to date with `coverage`.
+    pub fn refresh(&mut self, module: &Module, coverage: &CoverageMap) {
+        if self.epoch == Some(coverage.epoch()) {
+            return;
+        }
+        self.epoch = Some(coverage.epoch());
+        self.uncovered_function = module
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(f, function)| {
+                function.blocks.iter().enumerate().any(|(b, block)| {
+                    (0..=block.insts.len())
+                        .any(|i| !coverage.is_covered(FuncId(f as u32), BlockId(b as u32), i))
+                })
+            })
+            .collect();
+        self.from_block = module
+            .functions
+            .iter()
+            .map(|function| vec![FAR; function.blocks.len()])
+            .collect();
+        for (f, function) in module.functions.iter().enumerate() {
+            let func = FuncId(f as u32);
+            loop {
+                let mut changed = false;
+                for (b, block) in function.blocks.iter().enumerate().rev() {
+                    let d = self.distance_in_block(module, coverage, func, BlockId(b as u32), 0);
+                    let succ = block
+                        .successors()
+                        .map(|s| self.from_block[f][s.index()])
+                        .min()
+                        .unwrap_or(FAR);
+                    let through = succ.saturating_add(block.insts.len() as u32 + 1);
+                    let best = d.unwrap_or(through);
+                    if best < self.from_block[f][b] {
+                        self.from_block[f][b] = best;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Instructions from `(block, index)` to the first interesting one in the same block.
+    fn distance_in_block(
+        &self,
+        module: &Module,
+        coverage: &CoverageMap,
+        func: FuncId,
+        block: BlockId,
+        from: usize,
+    ) -> Option<u32> {
+        let body = module.function(func).block(block);
+        (from..=body.insts.len())
+            .find(|&i| {
+                !coverage.is_covered(func, block, i)
+                    || matches!(
+                        body.insts.get(i).map(|inst| &inst.kind),
+                        Some(InstKind::Call { func: callee, .. })
+                            if self.uncovered_function.get(callee.index()).copied().unwrap_or(false)
+                    )
+            })
+            .map(|i| (i - from) as u32)
+    }
+
+    /// The distance of the location `(func, block, index)`.
+    pub fn of(
+        &self,
+        module: &Module,
+        coverage: &CoverageMap,
+        (func, block, index): (FuncId, BlockId, usize),
+    ) -> u32 {
+        if let Some(d) = self.distance_in_block(module, coverage, func, block, index) {
+            return d;
+        }
+        let body = module.function(func).block(block);
+        let succ = body
+            .successors()
+            .map(|s| self.from_block[func.index()][s.index()])
+            .min()
+            .unwrap_or(FAR);
+        succ.saturating_add((body.insts.len() + 1 - index) as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances_shrink_toward_uncovered_code() {
+        let front = symex_syntax::analyze(
+            "main() { var x; x = input; if (x > 0) { x = 1; } else { x = 2; } return x; }",
+        )
+        .expect("valid");
+        let module = symex_ir::lower(&front.program);
+        let main = FuncId(0);
+        let mut coverage = CoverageMap::new(&module, main);
+        let mut d = Distances::default();
+        d.refresh(&module, &coverage);
+        assert_eq!(d.of(&module, &coverage, (main, BlockId(0), 0)), 0);
+        let entry_len = module.function(main).block(BlockId(0)).insts.len();
+        for i in 0..=entry_len {
+            coverage.cover_instruction(main, BlockId(0), i);
+        }
+        d.refresh(&module, &coverage);
+        assert_eq!(
+            d.of(&module, &coverage, (main, BlockId(0), 0)),
+            entry_len as u32 + 1
+        );
+    }
+}

@@ -1,0 +1,96 @@
+//! Search strategies: which live state runs next (`--search`).
+//!
+//! Every strategy implements [`Searcher`], KLEE's interface: the driver reports after each run
+//! which state ran, which states it forked and which ended, and asks for the next one. A
+//! strategy sees states only through [`SearchView`]. Random choices come from a [`Rng`]
+//! seeded with `--seed`, and no strategy iterates a hash map, so a seed fixes the order.
+
+mod bfs;
+mod coverage;
+mod dfs;
+mod distance;
+mod interleaved;
+mod random;
+mod random_path;
+mod set;
+
+use rustc_hash::FxHashMap;
+use symex_ir::cfg::Module;
+
+use crate::common::coverage::CoverageMap;
+use crate::common::options::SearchStrategy;
+use crate::common::rng::Rng;
+use crate::forward::state::{State, StateId};
+use crate::forward::tree::ExecTree;
+
+/// What a strategy may look at when it chooses.
+pub struct SearchView<'a> {
+    pub states: &'a FxHashMap<StateId, State>,
+    pub tree: &'a ExecTree,
+    pub module: &'a Module,
+    pub coverage: &'a CoverageMap,
+}
+
+pub trait Searcher {
+    /// `current` ran (if any); `added` were forked off; `removed` ended (possibly `current`).
+    fn update(&mut self, current: Option<StateId>, added: &[StateId], removed: &[StateId]);
+
+    /// The next state to run; `None` when no state is live.
+    fn select(&mut self, view: &SearchView<'_>) -> Option<StateId>;
+}
+
+/// The searcher for `strategy`, seeded with `seed`.
+pub fn searcher(strategy: SearchStrategy, seed: u64) -> Box<dyn Searcher> {
+    match strategy {
+        SearchStrategy::Bfs => Box::new(bfs::Bfs::default()),
+        SearchStrategy::Dfs => Box::new(dfs::Dfs::default()),
+        SearchStrategy::Random => Box::new(random::RandomState::new(Rng::new(seed))),
+        SearchStrategy::RandomPath => Box::new(random_path::RandomPath::new(Rng::new(seed))),
+        SearchStrategy::Coverage => Box::new(coverage::CoverageGuided::new(Rng::new(seed))),
+        SearchStrategy::Klee => Box::new(interleaved::Interleaved::new(vec![
+            Box::new(random_path::RandomPath::new(Rng::new(seed))),
+            Box::new(coverage::CoverageGuided::new(Rng::new(
+                seed.wrapping_add(1),
+            ))),
+        ])),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+
+    /// Runs `searcher` over a fixed fork pattern and returns the order states were selected in.
+    pub fn selection_order(searcher: &mut dyn Searcher, rounds: usize) -> Vec<StateId> {
+        let front = symex_syntax::analyze("main() { return 0; }").expect("valid");
+        let module = symex_ir::lower(&front.program);
+        let coverage = CoverageMap::new(&module, symex_ir::cfg::FuncId(0));
+        let states = FxHashMap::default();
+        let mut tree = ExecTree::new(0);
+        searcher.update(None, &[0], &[]);
+        let mut next = 1;
+        let mut order = Vec::new();
+        for _ in 0..rounds {
+            let view = SearchView {
+                states: &states,
+                tree: &tree,
+                module: &module,
+                coverage: &coverage,
+            };
+            let Some(s) = searcher.select(&view) else {
+                break;
+            };
+            order.push(s);
+            // Every selected state forks once; every third selection ends the state instead.
+            if order.len() % 3 == 0 {
+                tree.remove(s);
+                searcher.update(Some(s), &[], &[s]);
+            } else {
+                tree.fork(s, &[next]);
+                searcher.update(Some(s), &[next], &[]);
+                next += 1;
+            }
+        }
+        order
+    }
+}

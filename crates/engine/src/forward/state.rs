@@ -1,0 +1,65 @@
+//! A symbolic state of the forward engine: where it is, its call stack, its memory, its path
+//! condition and what it has read and done so far.
+//!
+//! Forking clones a state cheaply: frames are `Rc`-shared and copied on their first write,
+//! memory is shared by chunks, the trace is a shared list. Nothing here executes instructions.
+
+use std::rc::Rc;
+
+use symex_ir::cfg::{BlockId, FuncId, LocalId};
+use symex_smt::TermId;
+
+use crate::forward::memory::Memory;
+use crate::forward::trace::Trace;
+use crate::forward::value::SymValue;
+
+/// A state's number, unique within one check.
+pub type StateId = u64;
+
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub func: FuncId,
+    pub block: BlockId,
+    /// The next instruction; `insts.len()` means the terminator.
+    pub inst: usize,
+    /// Cell-backed locals hold `SymValue::Cell` of their cell.
+    pub locals: Vec<SymValue>,
+    /// Where the caller wants the result (none for the entry).
+    pub return_to: Option<LocalId>,
+    /// Back edges taken per loop of the function since the loop was last entered.
+    pub iterations: Vec<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    pub stack: Vec<Rc<Frame>>,
+    pub memory: Memory,
+    /// Satisfiable conjunction of Boolean terms.
+    pub pc: Vec<TermId>,
+    /// How many `input`s this path has read: the symbols `#0 .. #n-1`.
+    pub inputs_read: u32,
+    /// Symbolic branch forks on this path (for `--max-depth`).
+    pub depth: u32,
+    pub trace: Trace,
+}
+
+impl State {
+    pub fn frame(&self) -> Option<&Frame> {
+        self.stack.last().map(|f| &**f)
+    }
+
+    /// The top frame, copied first if another state shares it.
+    pub fn frame_mut(&mut self) -> Option<&mut Frame> {
+        self.stack.last_mut().map(Rc::make_mut)
+    }
+
+    /// Where the state is: function, block, instruction.
+    pub fn location(&self) -> Option<(FuncId, BlockId, usize)> {
+        self.frame().map(|f| (f.func, f.block, f.inst))
+    }
+
+    /// Active activations of `func`.
+    pub fn activations(&self, func: FuncId) -> usize {
+        self.stack.iter().filter(|f| f.func == func).count()
+    }
+}

@@ -1,0 +1,152 @@
+//! The execution tree (seed 002 §3, KLEE's process tree): every fork makes the forking state's
+//! leaf an inner node whose children are the leaves of the resulting states.
+//!
+//! Random-path search walks it from the root, choosing a child uniformly at each inner node,
+//! so a state's chance is 2^-depth rather than 1/#states: states deep in a loop-heavy subtree do
+//! not starve the rest. Ended states' leaves are removed, and inner nodes left without children
+//! with them. Nothing here executes or owns states.
+
+use rustc_hash::FxHashMap;
+
+use crate::common::rng::Rng;
+use crate::forward::state::StateId;
+
+#[derive(Debug)]
+struct Node {
+    parent: Option<usize>,
+    children: Vec<usize>,
+    /// Set on leaves: the live state they stand for.
+    state: Option<StateId>,
+}
+
+#[derive(Debug, Default)]
+pub struct ExecTree {
+    nodes: Vec<Node>,
+    free: Vec<usize>,
+    root: Option<usize>,
+    leaf_of: FxHashMap<StateId, usize>,
+}
+
+impl ExecTree {
+    pub fn new(root_state: StateId) -> ExecTree {
+        let mut tree = ExecTree::default();
+        let root = tree.new_node(None, Some(root_state));
+        tree.root = Some(root);
+        tree
+    }
+
+    fn new_node(&mut self, parent: Option<usize>, state: Option<StateId>) -> usize {
+        let node = Node {
+            parent,
+            children: Vec::new(),
+            state,
+        };
+        let index = match self.free.pop() {
+            Some(i) => {
+                self.nodes[i] = node;
+                i
+            }
+            None => {
+                self.nodes.push(node);
+                self.nodes.len() - 1
+            }
+        };
+        if let Some(s) = state {
+            self.leaf_of.insert(s, index);
+        }
+        index
+    }
+
+    /// `state` forked into itself and `others`.
+    pub fn fork(&mut self, state: StateId, others: &[StateId]) {
+        let Some(&leaf) = self.leaf_of.get(&state) else {
+            return;
+        };
+        if others.is_empty() {
+            return;
+        }
+        self.nodes[leaf].state = None;
+        let first = self.new_node(Some(leaf), Some(state));
+        self.nodes[leaf].children.push(first);
+        for &other in others {
+            let child = self.new_node(Some(leaf), Some(other));
+            self.nodes[leaf].children.push(child);
+        }
+    }
+
+    /// `state` ended: its leaf goes, and so do inner nodes left empty.
+    pub fn remove(&mut self, state: StateId) {
+        let Some(mut node) = self.leaf_of.remove(&state) else {
+            return;
+        };
+        self.nodes[node].state = None;
+        loop {
+            let parent = self.nodes[node].parent;
+            self.free.push(node);
+            match parent {
+                Some(p) => {
+                    self.nodes[p].children.retain(|&c| c != node);
+                    if !self.nodes[p].children.is_empty() {
+                        return;
+                    }
+                    node = p;
+                }
+                None => {
+                    self.root = None;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// A live state reached by a random walk from the root.
+    pub fn random_leaf(&self, rng: &mut Rng) -> Option<StateId> {
+        let mut node = self.root?;
+        loop {
+            let n = &self.nodes[node];
+            if let Some(state) = n.state {
+                return Some(state);
+            }
+            node = *n.children.get(rng.below(n.children.len()))?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forks_and_removals_keep_the_leaves_live() {
+        let mut tree = ExecTree::new(0);
+        tree.fork(0, &[1]);
+        tree.fork(1, &[2, 3]);
+        let mut rng = Rng::new(1);
+        for _ in 0..50 {
+            let s = tree.random_leaf(&mut rng).unwrap();
+            assert!(s <= 3);
+        }
+        tree.remove(0);
+        for _ in 0..50 {
+            assert_ne!(tree.random_leaf(&mut rng), Some(0));
+        }
+        tree.remove(1);
+        tree.remove(2);
+        assert_eq!(tree.random_leaf(&mut rng), Some(3));
+        tree.remove(3);
+        assert_eq!(tree.random_leaf(&mut rng), None);
+    }
+
+    #[test]
+    fn a_shallow_state_is_picked_about_half_the_time() {
+        let mut tree = ExecTree::new(0);
+        tree.fork(0, &[1]);
+        tree.fork(1, &[2]);
+        tree.fork(2, &[3]);
+        let mut rng = Rng::new(9);
+        let zeros = (0..1000)
+            .filter(|_| tree.random_leaf(&mut rng) == Some(0))
+            .count();
+        assert!((400..600).contains(&zeros), "{zeros}");
+    }
+}

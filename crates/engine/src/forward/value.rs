@@ -1,0 +1,425 @@
+//! Symbolic values of the forward engine and the term-level questions asked about them.
+//!
+//! Numbers are 32-bit terms; pointers are concrete (allocation is concrete: a cell id or null);
+//! records and arrays are values with a concrete shape (arrays have a concrete length). An
+//! `Ite` value stands for "one of two values under a condition": state merging creates them for
+//! pointers and aggregates, and symbolic array indices in ite mode create them for elements that
+//! are not numbers. Every question (is it null, are two pointers equal, is it uninitialized) is
+//! answered with a Boolean term that is constant for concrete values, so concrete programs never
+//! reach the solver. Nothing here reads memory or the path condition.
+
+use std::rc::Rc;
+
+use symex_ir::cfg::FieldId;
+use symex_smt::{TermId, TermStore};
+
+use crate::common::terms;
+use crate::error::EngineError;
+
+/// A memory cell: an `alloc` cell or the cell of an address-taken local (one per activation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CellId(pub u32);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SymValue {
+    Int(TermId),
+    Null,
+    Cell(CellId),
+    /// Fields sorted by id.
+    Record(Rc<[(FieldId, SymValue)]>),
+    Array(Rc<[SymValue]>),
+    Uninit,
+    /// `cond ? then : else`.
+    Ite(TermId, Rc<SymValue>, Rc<SymValue>),
+}
+
+/// A located projection: a field, or an index already turned into a term.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Field(FieldId),
+    Index(TermId),
+}
+
+type Result<T> = std::result::Result<T, EngineError>;
+
+fn shape_error(what: &str, value: &SymValue) -> EngineError {
+    EngineError::Internal(format!("expected {what}, found {}", describe(value)))
+}
+
+fn describe(value: &SymValue) -> &'static str {
+    match value {
+        SymValue::Int(_) => "a number",
+        SymValue::Null | SymValue::Cell(_) => "a pointer",
+        SymValue::Record(_) => "a record",
+        SymValue::Array(_) => "an array",
+        SymValue::Uninit => "an uninitialized value",
+        SymValue::Ite(..) => "a conditional value",
+    }
+}
+
+impl SymValue {
+    /// `cond ? a : b`, folded when the condition is constant or both sides are equal; two
+    /// numbers become one `ite` term.
+    pub fn ite(store: &mut TermStore, cond: TermId, a: SymValue, b: SymValue) -> Result<SymValue> {
+        match store.as_bool(cond) {
+            Some(true) => return Ok(a),
+            Some(false) => return Ok(b),
+            None => {}
+        }
+        if a == b {
+            return Ok(a);
+        }
+        if let (SymValue::Int(x), SymValue::Int(y)) = (&a, &b) {
+            return Ok(SymValue::Int(store.ite(cond, *x, *y)?));
+        }
+        Ok(SymValue::Ite(cond, Rc::new(a), Rc::new(b)))
+    }
+
+    /// The number this value holds on every feasible path: branches that are not numbers
+    /// (uninitialized, which a preceding `Init` check excluded) are left out.
+    pub fn as_int(&self, store: &mut TermStore) -> Result<TermId> {
+        self.int_part(store)?
+            .ok_or_else(|| shape_error("a number", self))
+    }
+
+    fn int_part(&self, store: &mut TermStore) -> Result<Option<TermId>> {
+        Ok(match self {
+            SymValue::Int(t) => Some(*t),
+            SymValue::Ite(c, a, b) => match (a.int_part(store)?, b.int_part(store)?) {
+                (Some(x), Some(y)) => Some(store.ite(*c, x, y)?),
+                (x, None) => x,
+                (None, y) => y,
+            },
+            _ => None,
+        })
+    }
+
+    /// The number if this value is one, without failing (for traces).
+    pub fn int_if_any(&self, store: &mut TermStore) -> Option<TermId> {
+        self.int_part(store).ok().flatten()
+    }
+
+    /// Whether the value is a pointer somewhere (so `==` compares pointers).
+    pub fn is_pointer_like(&self) -> bool {
+        match self {
+            SymValue::Null | SymValue::Cell(_) => true,
+            SymValue::Ite(_, a, b) => a.is_pointer_like() || b.is_pointer_like(),
+            _ => false,
+        }
+    }
+
+    /// `self == null` as a Boolean term.
+    pub fn is_null(&self, store: &mut TermStore) -> Result<TermId> {
+        match self {
+            SymValue::Null => Ok(store.bool_val(true)?),
+            // An uninitialized pointer is excluded by its own `Init` check.
+            SymValue::Cell(_) | SymValue::Uninit => Ok(store.bool_val(false)?),
+            SymValue::Ite(c, a, b) => {
+                let (x, y) = (a.is_null(store)?, b.is_null(store)?);
+                Ok(store.ite(*c, x, y)?)
+            }
+            other => Err(shape_error("a pointer", other)),
+        }
+    }
+
+    /// `self == other` for pointers, as a Boolean term.
+    pub fn pointer_eq(&self, other: &SymValue, store: &mut TermStore) -> Result<TermId> {
+        match (self, other) {
+            (SymValue::Ite(c, a, b), _) => {
+                let (x, y) = (a.pointer_eq(other, store)?, b.pointer_eq(other, store)?);
+                Ok(store.ite(*c, x, y)?)
+            }
+            (_, SymValue::Ite(..)) => other.pointer_eq(self, store),
+            (SymValue::Null, SymValue::Null) => Ok(store.bool_val(true)?),
+            (SymValue::Cell(x), SymValue::Cell(y)) => Ok(store.bool_val(x == y)?),
+            (SymValue::Null, SymValue::Cell(_)) | (SymValue::Cell(_), SymValue::Null) => {
+                Ok(store.bool_val(false)?)
+            }
+            // Uninitialized operands are excluded by their checks; any answer is sound.
+            (SymValue::Uninit, _) | (_, SymValue::Uninit) => Ok(store.bool_val(false)?),
+            (a, _) => Err(shape_error("two pointers", a)),
+        }
+    }
+
+    /// Whether the value at `steps` below this one is uninitialized, as a Boolean term (an
+    /// uninitialized value on the way counts, as in the interpreter).
+    pub fn uninit_at(&self, steps: &[Step], store: &mut TermStore) -> Result<TermId> {
+        match self {
+            SymValue::Uninit => return Ok(store.bool_val(true)?),
+            SymValue::Ite(c, a, b) => {
+                let (x, y) = (a.uninit_at(steps, store)?, b.uninit_at(steps, store)?);
+                return Ok(store.ite(*c, x, y)?);
+            }
+            _ => {}
+        }
+        let Some((first, rest)) = steps.split_first() else {
+            return Ok(store.bool_val(false)?);
+        };
+        match (first, self) {
+            (Step::Field(f), SymValue::Record(_)) => self.field(*f)?.uninit_at(rest, store),
+            (Step::Index(i), SymValue::Array(items)) => {
+                let Some(last) = items.last() else {
+                    return Ok(store.bool_val(false)?);
+                };
+                if let Some(k) = constant_index(store, *i) {
+                    return match items.get(k) {
+                        Some(item) => item.uninit_at(rest, store),
+                        None => Ok(store.bool_val(false)?),
+                    };
+                }
+                let mut acc = last.uninit_at(rest, store)?;
+                for k in (0..items.len() - 1).rev() {
+                    let here = items[k].uninit_at(rest, store)?;
+                    let is_k = index_is(store, *i, k)?;
+                    acc = store.ite(is_k, here, acc)?;
+                }
+                Ok(acc)
+            }
+            (_, other) => Err(shape_error("a record or an array", other)),
+        }
+    }
+
+    /// The field `f` of a record value.
+    pub fn field(&self, f: FieldId) -> Result<SymValue> {
+        match self {
+            SymValue::Record(fields) => fields
+                .iter()
+                .find(|(id, _)| *id == f)
+                .map(|(_, v)| v.clone())
+                .ok_or_else(|| {
+                    EngineError::Internal(format!("a record without field #{}", f.index()))
+                }),
+            other => Err(shape_error("a record", other)),
+        }
+    }
+
+    /// The value `steps` below this one.
+    pub fn project(&self, steps: &[Step], store: &mut TermStore) -> Result<SymValue> {
+        let Some((first, rest)) = steps.split_first() else {
+            return Ok(self.clone());
+        };
+        match (first, self) {
+            (_, SymValue::Ite(c, a, b)) => {
+                let (x, y) = (a.project(steps, store)?, b.project(steps, store)?);
+                SymValue::ite(store, *c, x, y)
+            }
+            // Excluded by the `Init` check before the access; keep the shape.
+            (_, SymValue::Uninit) => Ok(SymValue::Uninit),
+            (Step::Field(f), SymValue::Record(_)) => self.field(*f)?.project(rest, store),
+            (Step::Index(i), SymValue::Array(items)) => {
+                if let Some(k) = constant_index(store, *i) {
+                    return match items.get(k) {
+                        Some(item) => item.project(rest, store),
+                        // Excluded by the `InBounds` check before the access.
+                        None => Ok(SymValue::Uninit),
+                    };
+                }
+                let Some(last) = items.last() else {
+                    return Ok(SymValue::Uninit);
+                };
+                // Out-of-range indices are excluded by the bounds check: the last element
+                // stands for them.
+                let mut acc = last.project(rest, store)?;
+                for k in (0..items.len() - 1).rev() {
+                    let here = items[k].project(rest, store)?;
+                    let is_k = index_is(store, *i, k)?;
+                    acc = SymValue::ite(store, is_k, here, acc)?;
+                }
+                Ok(acc)
+            }
+            (_, other) => Err(shape_error("a record or an array", other)),
+        }
+    }
+
+    /// This value with the part `steps` below it replaced by `new`.
+    pub fn update(&self, steps: &[Step], new: SymValue, store: &mut TermStore) -> Result<SymValue> {
+        let Some((first, rest)) = steps.split_first() else {
+            return Ok(new);
+        };
+        match (first, self) {
+            (_, SymValue::Ite(c, a, b)) => {
+                let x = a.update(steps, new.clone(), store)?;
+                let y = b.update(steps, new, store)?;
+                SymValue::ite(store, *c, x, y)
+            }
+            (_, SymValue::Uninit) => Ok(SymValue::Uninit),
+            (Step::Field(f), SymValue::Record(fields)) => {
+                let mut out: Vec<(FieldId, SymValue)> = fields.to_vec();
+                let slot = out.iter_mut().find(|(id, _)| id == f).ok_or_else(|| {
+                    EngineError::Internal(format!("a record without field #{}", f.index()))
+                })?;
+                slot.1 = slot.1.update(rest, new, store)?;
+                Ok(SymValue::Record(out.into()))
+            }
+            (Step::Index(i), SymValue::Array(items)) => {
+                let mut out: Vec<SymValue> = items.to_vec();
+                if let Some(k) = constant_index(store, *i) {
+                    if let Some(item) = out.get_mut(k) {
+                        *item = item.update(rest, new, store)?;
+                    }
+                    return Ok(SymValue::Array(out.into()));
+                }
+                for (k, item) in out.iter_mut().enumerate() {
+                    let updated = item.update(rest, new.clone(), store)?;
+                    let is_k = index_is(store, *i, k)?;
+                    *item = SymValue::ite(store, is_k, updated, item.clone())?;
+                }
+                Ok(SymValue::Array(out.into()))
+            }
+            (_, other) => Err(shape_error("a record or an array", other)),
+        }
+    }
+
+    /// `index <s 0 ∨ index >=s len` for the array this value is, as a Boolean term.
+    pub fn out_of_bounds(&self, index: TermId, store: &mut TermStore) -> Result<TermId> {
+        match self {
+            SymValue::Array(items) => {
+                let zero = terms::int_const(store, 0)?;
+                let len = terms::int_const(store, items.len() as i32)?;
+                let below = store.bv_slt(index, zero)?;
+                let above = store.bv_sge(index, len)?;
+                Ok(store.or(below, above)?)
+            }
+            SymValue::Ite(c, a, b) => {
+                let (x, y) = (
+                    a.out_of_bounds(index, store)?,
+                    b.out_of_bounds(index, store)?,
+                );
+                Ok(store.ite(*c, x, y)?)
+            }
+            // Excluded by the `Init` check before the access.
+            SymValue::Uninit => Ok(store.bool_val(false)?),
+            other => Err(shape_error("an array", other)),
+        }
+    }
+
+    /// The largest array length this value can have (for forking per index).
+    pub fn max_len(&self) -> usize {
+        match self {
+            SymValue::Array(items) => items.len(),
+            SymValue::Ite(_, a, b) => a.max_len().max(b.max_len()),
+            _ => 0,
+        }
+    }
+
+    /// The cells this pointer may point to, each with the condition under which it does
+    /// (null is left out: the `NonNull` check excluded it).
+    pub fn targets(&self, guard: TermId, store: &mut TermStore) -> Result<Vec<(TermId, CellId)>> {
+        let mut out = Vec::new();
+        self.collect_targets(guard, store, &mut out)?;
+        Ok(out)
+    }
+
+    fn collect_targets(
+        &self,
+        guard: TermId,
+        store: &mut TermStore,
+        out: &mut Vec<(TermId, CellId)>,
+    ) -> Result<()> {
+        match self {
+            SymValue::Cell(cell) => out.push((guard, *cell)),
+            SymValue::Null | SymValue::Uninit => {}
+            SymValue::Ite(c, a, b) => {
+                let then_guard = store.and(guard, *c)?;
+                a.collect_targets(then_guard, store, out)?;
+                let not_c = store.not(*c)?;
+                let else_guard = store.and(guard, not_c)?;
+                b.collect_targets(else_guard, store, out)?;
+            }
+            other => return Err(shape_error("a pointer", other)),
+        }
+        Ok(())
+    }
+}
+
+/// The index as a machine number if the term is constant (negative numbers are out of range).
+pub fn constant_index(store: &TermStore, index: TermId) -> Option<usize> {
+    store.as_bv(index).map(|bv| {
+        let n = bv.bits() as u32 as i32;
+        usize::try_from(n).unwrap_or(usize::MAX)
+    })
+}
+
+fn index_is(store: &mut TermStore, index: TermId, k: usize) -> Result<TermId> {
+    let constant = terms::int_const(store, k as i32)?;
+    Ok(store.eq(index, constant)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(store: &mut TermStore, n: i32) -> SymValue {
+        SymValue::Int(terms::int_const(store, n).unwrap())
+    }
+
+    #[test]
+    fn ite_folds_constants_and_equal_sides() {
+        let mut s = TermStore::new();
+        let c = s.bool_var("c").unwrap();
+        let t = s.bool_val(true).unwrap();
+        assert_eq!(
+            SymValue::ite(&mut s, t, SymValue::Null, SymValue::Uninit).unwrap(),
+            SymValue::Null
+        );
+        let v = SymValue::ite(&mut s, c, SymValue::Null, SymValue::Null).unwrap();
+        assert_eq!(v, SymValue::Null);
+        let (one, two) = (num(&mut s, 1), num(&mut s, 2));
+        assert!(matches!(
+            SymValue::ite(&mut s, c, one, two).unwrap(),
+            SymValue::Int(_)
+        ));
+    }
+
+    #[test]
+    fn ite_pointers_answer_with_terms() {
+        let mut s = TermStore::new();
+        let c = s.bool_var("c").unwrap();
+        let p = SymValue::ite(&mut s, c, SymValue::Cell(CellId(1)), SymValue::Null).unwrap();
+        let null = p.is_null(&mut s).unwrap();
+        let not_c = s.not(c).unwrap();
+        assert_eq!(null, not_c);
+        let eq = p.pointer_eq(&SymValue::Cell(CellId(1)), &mut s).unwrap();
+        assert_eq!(eq, c);
+        let t = s.bool_val(true).unwrap();
+        let targets = p.targets(t, &mut s).unwrap();
+        assert_eq!(targets, vec![(c, CellId(1))]);
+    }
+
+    #[test]
+    fn symbolic_indices_read_and_write_every_element() {
+        let mut s = TermStore::new();
+        let i = s.bv_var("i", 32).unwrap();
+        let items: Vec<SymValue> = (0..3).map(|n| num(&mut s, n * 10)).collect();
+        let array = SymValue::Array(items.into());
+        let read = array.project(&[Step::Index(i)], &mut s).unwrap();
+        assert!(matches!(read, SymValue::Int(_)));
+        let seven = num(&mut s, 7);
+        let written = array.update(&[Step::Index(i)], seven, &mut s).unwrap();
+        let SymValue::Array(out) = &written else {
+            panic!("an array")
+        };
+        assert_eq!(out.len(), 3);
+        let zero = terms::int_const(&mut s, 0).unwrap();
+        let first = written.project(&[Step::Index(zero)], &mut s).unwrap();
+        assert_ne!(first, num(&mut s, 0));
+        let oob = array.out_of_bounds(zero, &mut s).unwrap();
+        assert_eq!(s.as_bool(oob), Some(false));
+    }
+
+    #[test]
+    fn uninit_is_seen_on_the_way() {
+        let mut s = TermStore::new();
+        let f = FieldId(0);
+        let record = SymValue::Record(vec![(f, SymValue::Uninit)].into());
+        let u = record.uninit_at(&[Step::Field(f)], &mut s).unwrap();
+        assert_eq!(s.as_bool(u), Some(true));
+        let u = SymValue::Uninit
+            .uninit_at(&[Step::Field(f)], &mut s)
+            .unwrap();
+        assert_eq!(s.as_bool(u), Some(true));
+        let one = num(&mut s, 1);
+        let u = one.uninit_at(&[], &mut s).unwrap();
+        assert_eq!(s.as_bool(u), Some(false));
+    }
+}

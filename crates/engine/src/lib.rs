@@ -1,0 +1,24 @@
+//! `symex-engine`: the symbolic-execution engines of symex (layer 5 of `docs/architecture.md`).
+//!
+//! * [`common`]: what every engine shares: [`CheckOptions`] and its bounds, entry set-up,
+//!   translation of IR operations into solver terms, and the replay of counterexamples through
+//!   the concrete interpreter;
+//! * [`forward`]: the KLEE-style forward engine (seed 002, Rozhoň §3 and §5), behind
+//!   [`check_forward`].
+//!
+//! An engine never decides a verdict itself: it reports findings and cuts, and
+//! `symex_report::Verdict::conclude` applies the two rules (no `safe` after a cut, no
+//! `violated` without a confirmed replay). Nothing here parses, prints or exits.
+//!
+//! ```text
+//! let report = check_forward(&module, &types, &source, "p.uc", "main", &CheckOptions::default())?;
+//! std::process::exit(report.exit_class().code());
+//! ```
+
+pub mod common;
+mod error;
+pub mod forward;
+
+pub use common::options::{CheckOptions, IndexMode, SearchStrategy, SolverChoice};
+pub use error::EngineError;
+pub use forward::check_forward;

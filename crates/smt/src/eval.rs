@@ -1,0 +1,289 @@
+//! The reference evaluator: the value of a term under an assignment of its variables.
+//!
+//! It is the semantic yardstick of the crate: the property tests compare the evaluation of a
+//! term before and after simplification, and of solver models against the constraints.
+//! Bit-vector operations use `bv.rs` (exact SMT-LIB semantics). Integer operations are exact
+//! within `i128` and report [`EvalError::Overflow`] outside it. SMT-LIB leaves integer division
+//! by zero unspecified; this evaluator fixes one interpretation (`x div 0 = 0`,
+//! `x mod 0 = x`), which solvers are free not to share. Evaluation is iterative (no
+//! recursion on term depth) and never panics on well-sorted terms of the given store.
+
+use rustc_hash::FxHashMap;
+
+use crate::error::EvalError;
+use crate::sort::Sort;
+use crate::term::{Node, Op, TermId, TermStore, VarId};
+use crate::value::{ArrayValue, Value};
+
+/// Values for variables.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Assignment {
+    values: FxHashMap<VarId, Value>,
+}
+
+impl Assignment {
+    /// An empty assignment.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the value of `var`.
+    pub fn insert(&mut self, var: VarId, value: Value) {
+        self.values.insert(var, value);
+    }
+
+    /// The value of `var`, if set.
+    pub fn get(&self, var: VarId) -> Option<&Value> {
+        self.values.get(&var)
+    }
+
+    /// The number of assigned variables.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether no variable is assigned.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+}
+
+/// The value of `t` under `asg`.
+pub fn eval(store: &TermStore, t: TermId, asg: &Assignment) -> Result<Value, EvalError> {
+    let mut all = eval_all(store, &[t], asg)?;
+    all.pop()
+        .ok_or_else(|| EvalError::Term("nothing was evaluated".into()))
+}
+
+/// The values of `terms` under `asg`, in order, sharing the work on common subterms.
+pub fn eval_all(
+    store: &TermStore,
+    terms: &[TermId],
+    asg: &Assignment,
+) -> Result<Vec<Value>, EvalError> {
+    for &t in terms {
+        store
+            .check_term(t)
+            .map_err(|e| EvalError::Term(e.to_string()))?;
+    }
+    let mut memo: FxHashMap<TermId, Value> = FxHashMap::default();
+    for t in store.postorder(terms) {
+        let v = eval_node(store, t, asg, &memo)?;
+        memo.insert(t, v);
+    }
+    terms
+        .iter()
+        .map(|t| {
+            memo.get(t)
+                .cloned()
+                .ok_or_else(|| EvalError::Term("term was not evaluated".into()))
+        })
+        .collect()
+}
+
+fn ill(what: &str) -> EvalError {
+    EvalError::Term(format!("ill-sorted {what}"))
+}
+
+fn eval_node(
+    store: &TermStore,
+    t: TermId,
+    asg: &Assignment,
+    memo: &FxHashMap<TermId, Value>,
+) -> Result<Value, EvalError> {
+    let arg = |c: TermId| memo.get(&c).ok_or_else(|| ill("child"));
+    let bv = |c: TermId| arg(c)?.as_bv().ok_or_else(|| ill("bit-vector argument"));
+    let boolean = |c: TermId| arg(c)?.as_bool().ok_or_else(|| ill("Boolean argument"));
+    let int = |c: TermId| arg(c)?.as_int().ok_or_else(|| ill("integer argument"));
+    Ok(match *store.node(t) {
+        Node::Bool(b) => Value::Bool(b),
+        Node::Bv(c) => Value::Bv(c),
+        Node::Int(i) => Value::Int(i),
+        Node::Var(v) => {
+            let info = store.var_info(v);
+            let value = asg
+                .get(v)
+                .ok_or_else(|| EvalError::Unassigned(info.name.clone()))?;
+            if !value.has_sort(store.sorts(), info.sort) {
+                return Err(EvalError::WrongSort {
+                    var: info.name.clone(),
+                    sort: store.sort_name(info.sort),
+                });
+            }
+            value.clone()
+        }
+        Node::ConstArray { value, .. } => Value::Array(ArrayValue::constant(arg(value)?.clone())),
+        Node::Extract { hi, lo, arg: a } => Value::Bv(bv(a)?.extract(hi, lo)),
+        Node::ZeroExtend { by, arg: a } => Value::Bv(
+            bv(a)?
+                .zero_extend(by)
+                .map_err(|e| EvalError::Term(e.to_string()))?,
+        ),
+        Node::SignExtend { by, arg: a } => Value::Bv(
+            bv(a)?
+                .sign_extend(by)
+                .map_err(|e| EvalError::Term(e.to_string()))?,
+        ),
+        Node::App1(op, a) => match op {
+            Op::Not => Value::Bool(!boolean(a)?),
+            Op::BvNot => Value::Bv(bv(a)?.bvnot()),
+            Op::BvNeg => Value::Bv(bv(a)?.bvneg()),
+            Op::IntNeg => Value::Int(int(a)?.checked_neg().ok_or(EvalError::Overflow("-"))?),
+            _ => return Err(ill("unary application")),
+        },
+        Node::App2(op, a, b) => match op {
+            Op::And => Value::Bool(boolean(a)? && boolean(b)?),
+            Op::Or => Value::Bool(boolean(a)? || boolean(b)?),
+            Op::Xor => Value::Bool(boolean(a)? != boolean(b)?),
+            Op::Implies => Value::Bool(!boolean(a)? || boolean(b)?),
+            Op::Eq => Value::Bool(values_equal(store, store.sort(a), arg(a)?, arg(b)?)),
+            Op::Select => {
+                let arr = arg(a)?.as_array().ok_or_else(|| ill("array argument"))?;
+                arr.get(arg(b)?).clone()
+            }
+            Op::Concat => Value::Bv(
+                bv(a)?
+                    .concat(bv(b)?)
+                    .map_err(|e| EvalError::Term(e.to_string()))?,
+            ),
+            Op::IntAdd
+            | Op::IntSub
+            | Op::IntMul
+            | Op::IntDiv
+            | Op::IntMod
+            | Op::IntLe
+            | Op::IntLt => int_binary(op, int(a)?, int(b)?)?,
+            _ => bv_binary(op, bv(a)?, bv(b)?)?,
+        },
+        Node::App3(op, a, b, c) => match op {
+            Op::Ite => {
+                if boolean(a)? {
+                    arg(b)?.clone()
+                } else {
+                    arg(c)?.clone()
+                }
+            }
+            Op::Store => {
+                let mut arr = arg(a)?
+                    .as_array()
+                    .ok_or_else(|| ill("array argument"))?
+                    .clone();
+                arr.set(arg(b)?.clone(), arg(c)?.clone());
+                Value::Array(arr)
+            }
+            _ => return Err(ill("ternary application")),
+        },
+    })
+}
+
+/// Equality of two values of sort `sort` (extensional for arrays).
+fn values_equal(store: &TermStore, sort: Sort, x: &Value, y: &Value) -> bool {
+    match (x, y) {
+        (Value::Array(a), Value::Array(b)) => {
+            let domain = store
+                .array_parts(sort)
+                .and_then(|(i, _)| store.sorts().domain_size(i));
+            a.equals(b, domain)
+        }
+        _ => x == y,
+    }
+}
+
+fn bv_binary(op: Op, x: crate::BvConst, y: crate::BvConst) -> Result<Value, EvalError> {
+    if x.width() != y.width() {
+        return Err(ill("bit-vector widths"));
+    }
+    Ok(match op {
+        Op::BvAnd => Value::Bv(x.bvand(y)),
+        Op::BvOr => Value::Bv(x.bvor(y)),
+        Op::BvXor => Value::Bv(x.bvxor(y)),
+        Op::BvAdd => Value::Bv(x.bvadd(y)),
+        Op::BvSub => Value::Bv(x.bvsub(y)),
+        Op::BvMul => Value::Bv(x.bvmul(y)),
+        Op::BvUdiv => Value::Bv(x.bvudiv(y)),
+        Op::BvSdiv => Value::Bv(x.bvsdiv(y)),
+        Op::BvUrem => Value::Bv(x.bvurem(y)),
+        Op::BvSrem => Value::Bv(x.bvsrem(y)),
+        Op::BvShl => Value::Bv(x.bvshl(y)),
+        Op::BvLshr => Value::Bv(x.bvlshr(y)),
+        Op::BvAshr => Value::Bv(x.bvashr(y)),
+        Op::BvUlt => Value::Bool(x.bvult(y)),
+        Op::BvUle => Value::Bool(x.bvule(y)),
+        Op::BvSlt => Value::Bool(x.bvslt(y)),
+        Op::BvSle => Value::Bool(x.bvsle(y)),
+        _ => return Err(ill("bit-vector application")),
+    })
+}
+
+fn int_binary(op: Op, x: i128, y: i128) -> Result<Value, EvalError> {
+    let name = op.smtlib_name();
+    let overflow = || EvalError::Overflow(name);
+    Ok(match op {
+        Op::IntAdd => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
+        Op::IntSub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
+        Op::IntMul => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
+        Op::IntDiv if y == 0 => Value::Int(0),
+        Op::IntDiv => Value::Int(x.checked_div_euclid(y).ok_or_else(overflow)?),
+        Op::IntMod if y == 0 => Value::Int(x),
+        Op::IntMod if y == 1 || y == -1 => Value::Int(0),
+        Op::IntMod => Value::Int(x.rem_euclid(y)),
+        Op::IntLe => Value::Bool(x <= y),
+        Op::IntLt => Value::Bool(x < y),
+        _ => return Err(ill("integer application")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::BvConst;
+
+    #[test]
+    fn evaluates_bit_vectors_and_arrays() {
+        let mut s = TermStore::without_simplification();
+        let x = s.bv_var("x", 32).expect("var");
+        let arr = s
+            .array_sort(Sort::BitVec(32), Sort::BitVec(32))
+            .expect("sort");
+        let a = s.var("a", arr).expect("var");
+        let one = s.bv_val(32, 1).expect("c");
+        let sum = s.bv_add(x, one).expect("add");
+        let stored = s.store(a, x, sum).expect("store");
+        let read = s.select(stored, x).expect("select");
+        let mut asg = Assignment::new();
+        asg.insert(
+            s.var_id(x).expect("var"),
+            Value::Bv(BvConst::new(32, u128::from(u32::MAX)).expect("c")),
+        );
+        let zero = Value::Bv(BvConst::new(32, 0).expect("c"));
+        asg.insert(
+            s.var_id(a).expect("var"),
+            Value::Array(ArrayValue::constant(zero.clone())),
+        );
+        assert_eq!(eval(&s, read, &asg), Ok(zero));
+    }
+
+    #[test]
+    fn reports_missing_and_ill_sorted_variables() {
+        let mut s = TermStore::new();
+        let x = s.int_var("n.next.val").expect("var");
+        let e = eval(&s, x, &Assignment::new()).expect_err("unassigned");
+        assert!(e.to_string().contains("n.next.val"));
+        let mut asg = Assignment::new();
+        asg.insert(s.var_id(x).expect("var"), Value::Bool(true));
+        assert!(matches!(
+            eval(&s, x, &asg),
+            Err(EvalError::WrongSort { .. })
+        ));
+    }
+
+    #[test]
+    fn integer_semantics_are_euclidean() {
+        assert_eq!(int_binary(Op::IntDiv, -7, 2), Ok(Value::Int(-4)));
+        assert_eq!(int_binary(Op::IntMod, -7, 2), Ok(Value::Int(1)));
+        assert_eq!(int_binary(Op::IntDiv, 7, -2), Ok(Value::Int(-3)));
+        assert_eq!(int_binary(Op::IntMod, 7, -2), Ok(Value::Int(1)));
+        assert_eq!(int_binary(Op::IntMod, i128::MIN, -1), Ok(Value::Int(0)));
+        assert!(int_binary(Op::IntMul, i128::MAX, 2).is_err());
+    }
+}

@@ -1,0 +1,687 @@
+//! The query layer that engines call (the KLEE lessons).
+//!
+//! A [`QueryEngine`] answers questions about a path condition (a slice of Boolean constraints)
+//! through three optional layers, each counted in [`QueryStats`]:
+//!
+//! 1. **fast path**: queries decided by simplification alone: a constant `false` constraint or
+//!    query, a query whose negation is a constraint, nothing left to check;
+//! 2. **independence**: only the constraints that share variables, transitively, with the
+//!    query are sent (see `independence.rs`);
+//! 3. **cache**: answers keyed by the sorted, hash-consed constraint set plus the query.
+//!
+//! What reaches the solver is incremental: the engine mirrors the solver's stack (one scope per
+//! constraint). For a new query it keeps the longest run of asserted constraints that still
+//! belong to the path condition, pops the rest, and pushes the constraints the query needs
+//! that are not asserted yet; the query itself is a check assumption. A growing path condition
+//! thus costs one assertion per query, and alternating between independent groups of
+//! constraints does not re-assert anything. Keeping already-asserted constraints of the path
+//! condition that independence would leave out does not change the answer (they are part of
+//! the path condition, which is satisfiable), and it costs the solver nothing new.
+//!
+//! As in KLEE, answers about a query (`may_be_true`, `must_be_true`,
+//! `is_satisfiable(pc, Some(q))`) assume that the path condition itself is satisfiable, which
+//! engines maintain; turn `independence` off if that may not hold. `is_satisfiable(pc, None)`
+//! and `get_model` always consider the whole path condition. The engine owns the solver's
+//! assertion stack: give it a fresh solver.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::dump::Dumper;
+use crate::error::SolverError;
+use crate::independence::Independence;
+use crate::solver::{Model, SatResult, Solver, DEFAULT_TIMEOUT};
+use crate::sort::Sort;
+use crate::term::{Node, Op, TermId, TermStore};
+use crate::value::Value;
+
+/// Which layers are on, and the solver settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryOptions {
+    /// Answer queries decided by simplification alone without the solver.
+    pub fast_path: bool,
+    /// Send only the constraints related to the query.
+    pub independence: bool,
+    /// Remember answers.
+    pub cache: bool,
+    /// Time limit of each solver check.
+    pub timeout: Option<Duration>,
+    /// Write every query that reaches the solver into this directory.
+    pub dump_dir: Option<PathBuf>,
+}
+
+impl Default for QueryOptions {
+    /// Every layer on, [`DEFAULT_TIMEOUT`], no dumps.
+    fn default() -> Self {
+        QueryOptions {
+            fast_path: true,
+            independence: true,
+            cache: true,
+            timeout: Some(DEFAULT_TIMEOUT),
+            dump_dir: None,
+        }
+    }
+}
+
+impl QueryOptions {
+    /// Every layer off: each query goes to the solver as it is.
+    pub fn plain() -> Self {
+        QueryOptions {
+            fast_path: false,
+            independence: false,
+            cache: false,
+            ..Self::default()
+        }
+    }
+}
+
+/// What the query layer has done.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct QueryStats {
+    /// Questions asked (every public call).
+    pub queries: u64,
+    /// Answered by the fast path.
+    pub fast_path: u64,
+    /// Answered by the cache.
+    pub cache_hits: u64,
+    /// Checks sent to the solver.
+    pub solver_queries: u64,
+    /// Queries whose constraint set independence made smaller.
+    pub independence_reduced: u64,
+    /// Constraints independence left out, in total.
+    pub constraints_dropped: u64,
+    /// Answers that were sat / unsat / unknown (whoever gave them).
+    pub sat: u64,
+    /// See `sat`.
+    pub unsat: u64,
+    /// See `sat`.
+    pub unknown: u64,
+    /// Wall-clock time spent in the query layer, solver included.
+    pub time: Duration,
+}
+
+/// The answer to a yes/no question about a path condition.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Answer {
+    /// Yes.
+    Yes,
+    /// No.
+    No,
+    /// The solver could not tell; the reason.
+    Unknown(String),
+}
+
+/// The answer to a model request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelResult {
+    /// Satisfiable, with values for the variables asked.
+    Sat(Model),
+    /// Unsatisfiable.
+    Unsat,
+    /// The solver could not tell; the reason.
+    Unknown(String),
+}
+
+/// A satisfiability question after the fast path and independence.
+enum Prepared {
+    Decided(bool),
+    Ask {
+        constraints: Vec<TermId>,
+        query: Option<TermId>,
+    },
+}
+
+/// The query layer. See the module documentation.
+pub struct QueryEngine<S: Solver> {
+    solver: S,
+    options: QueryOptions,
+    sat_cache: FxHashMap<Box<[TermId]>, bool>,
+    model_cache: FxHashMap<Box<[TermId]>, Model>,
+    independence: Independence,
+    /// The constraints asserted in the solver, one scope each, in order.
+    mirror: Vec<TermId>,
+    in_mirror: FxHashSet<TermId>,
+    /// Whether the solver's stack may differ from the mirror (after a solver error).
+    stale: bool,
+    dumper: Option<Dumper>,
+    stats: QueryStats,
+    /// When the caller's whole search must end; checks are cut short to meet it.
+    deadline: Option<Instant>,
+}
+
+impl<S: Solver> QueryEngine<S> {
+    /// A query layer over `solver` (which should have no assertions yet).
+    pub fn new(mut solver: S, options: QueryOptions) -> Result<Self, SolverError> {
+        solver.set_timeout(options.timeout);
+        let dumper = match &options.dump_dir {
+            Some(dir) => Some(Dumper::new(dir)?),
+            None => None,
+        };
+        let mut engine = QueryEngine {
+            solver,
+            options,
+            sat_cache: FxHashMap::default(),
+            model_cache: FxHashMap::default(),
+            independence: Independence::default(),
+            mirror: Vec::new(),
+            in_mirror: FxHashSet::default(),
+            stale: true,
+            dumper,
+            stats: QueryStats::default(),
+            deadline: None,
+        };
+        engine.reset()?;
+        Ok(engine)
+    }
+
+    /// Bounds every later solver check by `deadline` (besides the per-query timeout), so a
+    /// caller's overall time limit holds even inside a hard query; past it, checks answer
+    /// unknown at once.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &QueryOptions {
+        &self.options
+    }
+
+    /// What the query layer has done.
+    pub fn stats(&self) -> &QueryStats {
+        &self.stats
+    }
+
+    /// The solver underneath.
+    pub fn solver(&self) -> &S {
+        &self.solver
+    }
+
+    /// Forgets every cached answer.
+    pub fn clear_cache(&mut self) {
+        self.sat_cache.clear();
+        self.model_cache.clear();
+    }
+
+    /// Is `pc ∧ extra` satisfiable? (With `extra` and independence on, `pc` is assumed
+    /// satisfiable.)
+    pub fn is_satisfiable(
+        &mut self,
+        store: &TermStore,
+        pc: &[TermId],
+        extra: Option<TermId>,
+    ) -> Result<SatResult, SolverError> {
+        let start = Instant::now();
+        self.stats.queries += 1;
+        let result = self.satisfiable(store, pc, extra);
+        if let Ok(r) = &result {
+            self.count(r);
+        }
+        self.stats.time += start.elapsed();
+        result
+    }
+
+    /// Does `cond` hold on every input satisfying `pc`? (`pc` is assumed satisfiable.)
+    pub fn must_be_true(
+        &mut self,
+        store: &mut TermStore,
+        pc: &[TermId],
+        cond: TermId,
+    ) -> Result<Answer, SolverError> {
+        check_bool(store, cond)?;
+        let negated = store.not(cond)?;
+        Ok(match self.is_satisfiable(store, pc, Some(negated))? {
+            SatResult::Unsat => Answer::Yes,
+            SatResult::Sat => Answer::No,
+            SatResult::Unknown(r) => Answer::Unknown(r),
+        })
+    }
+
+    /// Does `cond` hold on some input satisfying `pc`? (`pc` is assumed satisfiable.)
+    pub fn may_be_true(
+        &mut self,
+        store: &TermStore,
+        pc: &[TermId],
+        cond: TermId,
+    ) -> Result<Answer, SolverError> {
+        Ok(match self.is_satisfiable(store, pc, Some(cond))? {
+            SatResult::Sat => Answer::Yes,
+            SatResult::Unsat => Answer::No,
+            SatResult::Unknown(r) => Answer::Unknown(r),
+        })
+    }
+
+    /// Values of the variables `vars` on some input satisfying the whole of `pc`.
+    pub fn get_model(
+        &mut self,
+        store: &TermStore,
+        pc: &[TermId],
+        vars: &[TermId],
+    ) -> Result<ModelResult, SolverError> {
+        let start = Instant::now();
+        self.stats.queries += 1;
+        let result = self.model_of(store, pc, vars);
+        if let Ok(r) = &result {
+            let as_sat = match r {
+                ModelResult::Sat(_) => SatResult::Sat,
+                ModelResult::Unsat => SatResult::Unsat,
+                ModelResult::Unknown(why) => SatResult::Unknown(why.clone()),
+            };
+            self.count(&as_sat);
+        }
+        self.stats.time += start.elapsed();
+        result
+    }
+
+    fn count(&mut self, r: &SatResult) {
+        match r {
+            SatResult::Sat => self.stats.sat += 1,
+            SatResult::Unsat => self.stats.unsat += 1,
+            SatResult::Unknown(_) => self.stats.unknown += 1,
+        }
+    }
+
+    fn satisfiable(
+        &mut self,
+        store: &TermStore,
+        pc: &[TermId],
+        extra: Option<TermId>,
+    ) -> Result<SatResult, SolverError> {
+        for &t in pc.iter().chain(extra.iter()) {
+            check_bool(store, t)?;
+        }
+        let (constraints, query) = match self.prepare(store, pc, extra) {
+            Prepared::Decided(sat) => {
+                self.stats.fast_path += 1;
+                return Ok(if sat {
+                    SatResult::Sat
+                } else {
+                    SatResult::Unsat
+                });
+            }
+            Prepared::Ask { constraints, query } => (constraints, query),
+        };
+        let key = self.options.cache.then(|| cache_key(&constraints, query));
+        if let Some(k) = &key {
+            if let Some(&sat) = self.sat_cache.get(k) {
+                self.stats.cache_hits += 1;
+                return Ok(if sat {
+                    SatResult::Sat
+                } else {
+                    SatResult::Unsat
+                });
+            }
+        }
+        let result = self.ask_solver(store, pc, &constraints, query)?;
+        if let Some(k) = key {
+            match result {
+                SatResult::Sat => {
+                    self.sat_cache.insert(k, true);
+                }
+                SatResult::Unsat => {
+                    self.sat_cache.insert(k, false);
+                }
+                SatResult::Unknown(_) => {}
+            }
+        }
+        Ok(result)
+    }
+
+    /// The fast path and independence.
+    fn prepare(&mut self, store: &TermStore, pc: &[TermId], extra: Option<TermId>) -> Prepared {
+        let mut query = extra;
+        let mut constraints: Vec<TermId> = pc.to_vec();
+        if self.options.fast_path {
+            if constraints.iter().any(|&c| store.as_bool(c) == Some(false))
+                || query.is_some_and(|q| store.as_bool(q) == Some(false))
+            {
+                return Prepared::Decided(false);
+            }
+            constraints.retain(|&c| store.as_bool(c) != Some(true));
+            if query.is_some_and(|q| store.as_bool(q) == Some(true)) {
+                query = None;
+            }
+            if let Some(q) = query {
+                let present: FxHashSet<TermId> = constraints.iter().copied().collect();
+                let negation_present = match *store.node(q) {
+                    Node::App1(Op::Not, inner) => present.contains(&inner),
+                    _ => false,
+                } || constraints
+                    .iter()
+                    .any(|&c| matches!(*store.node(c), Node::App1(Op::Not, inner) if inner == q));
+                if negation_present {
+                    return Prepared::Decided(false);
+                }
+                if present.contains(&q) {
+                    if self.options.independence {
+                        // pc ∧ q = pc, which is satisfiable by assumption.
+                        return Prepared::Decided(true);
+                    }
+                    query = None;
+                }
+            }
+            if query.is_none() && constraints.is_empty() {
+                return Prepared::Decided(true);
+            }
+        }
+        if self.options.independence {
+            if let Some(q) = query {
+                let before = constraints.len();
+                constraints = self.independence.relevant(store, &constraints, q);
+                let dropped = before - constraints.len();
+                if dropped > 0 {
+                    self.stats.independence_reduced += 1;
+                    self.stats.constraints_dropped += dropped as u64;
+                }
+            }
+        }
+        Prepared::Ask { constraints, query }
+    }
+
+    /// Pops every scope of the solver.
+    fn reset(&mut self) -> Result<(), SolverError> {
+        self.stale = true;
+        while self.solver.level() > 0 {
+            self.solver.pop()?;
+        }
+        self.mirror.clear();
+        self.in_mirror.clear();
+        self.stale = false;
+        Ok(())
+    }
+
+    /// Brings the solver's stack to a set `S` with `needed ⊆ S ⊆ pc`: keeps the asserted
+    /// constraints that are still in `pc`, pops the others, pushes what is missing. Returns
+    /// `S` in stack order.
+    fn sync(
+        &mut self,
+        store: &TermStore,
+        pc: &[TermId],
+        needed: &[TermId],
+    ) -> Result<Vec<TermId>, SolverError> {
+        if self.stale {
+            self.reset()?;
+        }
+        self.stale = true;
+        let in_pc: FxHashSet<TermId> = pc.iter().copied().collect();
+        let keep = self.mirror.iter().take_while(|c| in_pc.contains(c)).count();
+        while self.mirror.len() > keep {
+            self.solver.pop()?;
+            if let Some(c) = self.mirror.pop() {
+                self.in_mirror.remove(&c);
+            }
+        }
+        for &c in needed {
+            if self.in_mirror.insert(c) {
+                self.solver.push()?;
+                self.solver.assert(store, c)?;
+                self.mirror.push(c);
+            }
+        }
+        self.stale = false;
+        Ok(self.mirror.clone())
+    }
+
+    /// Checks `needed ∧ query` (with `needed ⊆ pc`) incrementally.
+    fn ask_solver(
+        &mut self,
+        store: &TermStore,
+        pc: &[TermId],
+        needed: &[TermId],
+        query: Option<TermId>,
+    ) -> Result<SatResult, SolverError> {
+        let sent = self.sync(store, pc, needed)?;
+        if let Some(d) = &mut self.dumper {
+            let mut all = sent;
+            all.extend(query);
+            d.dump(store, &all)?;
+        }
+        if let Some(deadline) = self.deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(SatResult::Unknown("the time limit was reached".into()));
+            }
+            let limit = self.options.timeout.map_or(left, |t| t.min(left));
+            self.solver.set_timeout(Some(limit));
+        }
+        self.stats.solver_queries += 1;
+        let assumptions: Vec<TermId> = query.into_iter().collect();
+        self.solver.check(store, &assumptions)
+    }
+
+    fn model_of(
+        &mut self,
+        store: &TermStore,
+        pc: &[TermId],
+        vars: &[TermId],
+    ) -> Result<ModelResult, SolverError> {
+        for &t in pc {
+            check_bool(store, t)?;
+        }
+        for &v in vars {
+            store.check_term(v)?;
+            if store.var_id(v).is_none() {
+                return Err(SolverError::Term(crate::TermError::Unknown(format!(
+                    "model request for term #{} (not a variable)",
+                    v.index()
+                ))));
+            }
+        }
+        let mut constraints = pc.to_vec();
+        if self.options.fast_path {
+            if constraints.iter().any(|&c| store.as_bool(c) == Some(false)) {
+                self.stats.fast_path += 1;
+                return Ok(ModelResult::Unsat);
+            }
+            constraints.retain(|&c| store.as_bool(c) != Some(true));
+            if constraints.is_empty() {
+                self.stats.fast_path += 1;
+                return Ok(ModelResult::Sat(defaults(store, vars, None)));
+            }
+        }
+        let key = self.options.cache.then(|| cache_key(&constraints, None));
+        if let Some(k) = &key {
+            if let Some(m) = self.model_cache.get(k) {
+                self.stats.cache_hits += 1;
+                return Ok(ModelResult::Sat(defaults(store, vars, Some(m))));
+            }
+            if self.sat_cache.get(k) == Some(&false) {
+                self.stats.cache_hits += 1;
+                return Ok(ModelResult::Unsat);
+            }
+        }
+        match self.ask_solver(store, pc, &constraints, None)? {
+            SatResult::Unsat => {
+                if let Some(k) = key {
+                    self.sat_cache.insert(k, false);
+                }
+                Ok(ModelResult::Unsat)
+            }
+            SatResult::Unknown(why) => Ok(ModelResult::Unknown(why)),
+            SatResult::Sat => {
+                // Ask for every variable of the constraints too, so the cached model serves
+                // later requests for other variables.
+                let mut wanted = store.vars_of(&constraints);
+                wanted.extend(vars.iter().filter_map(|&v| store.var_id(v)));
+                wanted.sort_unstable();
+                wanted.dedup();
+                let terms: Vec<TermId> = wanted.iter().map(|&v| store.var_info(v).term).collect();
+                let full = match self.solver.model(store, &terms) {
+                    Ok(m) => m,
+                    Err(SolverError::Protocol(why)) => {
+                        return Ok(ModelResult::Unknown(format!("no model: {why}")))
+                    }
+                    Err(e) => return Err(e),
+                };
+                let answer = defaults(store, vars, Some(&full));
+                if let Some(k) = key {
+                    self.sat_cache.insert(k.clone(), true);
+                    self.model_cache.insert(k, full);
+                }
+                Ok(ModelResult::Sat(answer))
+            }
+        }
+    }
+}
+
+/// The values of `vars` in `from`, or their sorts' defaults (unconstrained variables).
+fn defaults(store: &TermStore, vars: &[TermId], from: Option<&Model>) -> Model {
+    let mut m = Model::new();
+    for &v in vars {
+        let value = from
+            .and_then(|f| f.get(v).cloned())
+            .unwrap_or_else(|| Value::default_of(store.sorts(), store.sort(v)));
+        m.insert(v, value);
+    }
+    m
+}
+
+fn check_bool(store: &TermStore, t: TermId) -> Result<(), SolverError> {
+    match store.check_term(t)? {
+        Sort::Bool => Ok(()),
+        s => Err(SolverError::Term(crate::TermError::Sort {
+            op: "query",
+            expected: "Bool".into(),
+            found: store.sort_name(s),
+        })),
+    }
+}
+
+/// The cache key: the sorted, de-duplicated constraints, then the query (if any) after a
+/// separator that no term id can equal.
+fn cache_key(constraints: &[TermId], query: Option<TermId>) -> Box<[TermId]> {
+    let mut key: Vec<TermId> = constraints.to_vec();
+    key.sort_unstable();
+    key.dedup();
+    if let Some(q) = query {
+        key.push(SEPARATOR);
+        key.push(q);
+    }
+    key.into_boxed_slice()
+}
+
+/// Separates constraints from the query in cache keys (a store never reaches 2^32 terms).
+const SEPARATOR: TermId = TermId::MAX;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Z3Solver;
+
+    fn engine(options: QueryOptions) -> QueryEngine<Z3Solver> {
+        QueryEngine::new(Z3Solver::new().expect("z3"), options).expect("engine")
+    }
+
+    #[test]
+    fn fast_path_answers_constants_and_negations() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let ten = s.bv_val(32, 10).expect("c");
+        let c = s.bv_ult(x, ten).expect("c");
+        let nc = s.not(c).expect("not");
+        let f = s.bool_val(false).expect("f");
+        let mut e = engine(QueryOptions::default());
+        assert_eq!(e.is_satisfiable(&s, &[c], Some(f)), Ok(SatResult::Unsat));
+        assert_eq!(e.is_satisfiable(&s, &[c], Some(nc)), Ok(SatResult::Unsat));
+        assert_eq!(e.must_be_true(&mut s, &[c], c), Ok(Answer::Yes));
+        assert_eq!(e.is_satisfiable(&s, &[], None), Ok(SatResult::Sat));
+        assert_eq!(e.stats().fast_path, 4);
+        assert_eq!(e.stats().solver_queries, 0);
+    }
+
+    #[test]
+    fn cache_and_independence_are_counted() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let y = s.bv_var("y", 32).expect("var");
+        let ten = s.bv_val(32, 10).expect("c");
+        let cx = s.bv_ult(x, ten).expect("c");
+        let cy = s.bv_ugt(y, ten).expect("c");
+        let q = s.eq(x, ten).expect("q");
+        let mut e = engine(QueryOptions::default());
+        assert_eq!(e.may_be_true(&s, &[cx, cy], q), Ok(Answer::No));
+        assert_eq!(e.may_be_true(&s, &[cy, cx], q), Ok(Answer::No));
+        let st = e.stats().clone();
+        assert_eq!((st.solver_queries, st.cache_hits), (1, 1));
+        assert_eq!((st.independence_reduced, st.constraints_dropped), (2, 2));
+        assert_eq!((st.queries, st.unsat), (2, 2));
+    }
+
+    #[test]
+    fn a_passed_deadline_answers_unknown_without_the_solver() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let ten = s.bv_val(32, 10).expect("c");
+        let c = s.bv_ult(x, ten).expect("c");
+        let mut e = engine(QueryOptions::plain());
+        e.set_deadline(Some(Instant::now()));
+        assert!(matches!(
+            e.is_satisfiable(&s, &[c], None),
+            Ok(SatResult::Unknown(_))
+        ));
+        assert_eq!(e.stats().solver_queries, 0);
+        e.set_deadline(Some(Instant::now() + Duration::from_secs(60)));
+        assert_eq!(e.is_satisfiable(&s, &[c], None), Ok(SatResult::Sat));
+        assert_eq!(e.stats().solver_queries, 1);
+    }
+
+    #[test]
+    fn plain_options_send_everything() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let ten = s.bv_val(32, 10).expect("c");
+        let c = s.bv_ult(x, ten).expect("c");
+        let mut e = engine(QueryOptions::plain());
+        assert_eq!(e.must_be_true(&mut s, &[c], c), Ok(Answer::Yes));
+        assert_eq!(e.must_be_true(&mut s, &[c], c), Ok(Answer::Yes));
+        assert_eq!(e.stats().solver_queries, 2);
+        assert_eq!(e.stats().fast_path + e.stats().cache_hits, 0);
+    }
+
+    #[test]
+    fn models_cover_unconstrained_variables_and_come_from_the_cache() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 8).expect("var");
+        let free = s.int_var("free").expect("var");
+        let seven = s.bv_val(8, 7).expect("c");
+        let c = s.eq(x, seven).expect("c");
+        let mut e = engine(QueryOptions::default());
+        for _ in 0..2 {
+            match e.get_model(&s, &[c], &[x, free]) {
+                Ok(ModelResult::Sat(m)) => {
+                    assert_eq!(m.get(x).and_then(Value::as_bv).map(|v| v.bits()), Some(7));
+                    assert_eq!(m.get(free), Some(&Value::Int(0)));
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(e.stats().cache_hits, 1);
+        let ne = s.neq(x, seven).expect("ne");
+        assert_eq!(e.get_model(&s, &[c, ne], &[x]), Ok(ModelResult::Unsat));
+        assert!(e.get_model(&s, &[c], &[c]).is_err(), "not a variable");
+    }
+
+    #[test]
+    fn the_solver_stack_reuses_the_common_prefix() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let mut pc = Vec::new();
+        let mut e = engine(QueryOptions::plain());
+        for i in 0..20u128 {
+            let k = s.bv_val(32, 1000 - i).expect("c");
+            pc.push(s.bv_ult(x, k).expect("c"));
+            assert_eq!(e.is_satisfiable(&s, &pc, None), Ok(SatResult::Sat));
+        }
+        assert_eq!(e.solver().level(), 20);
+        assert_eq!(e.is_satisfiable(&s, &pc[..3], None), Ok(SatResult::Sat));
+        assert_eq!(e.solver().level(), 3);
+        // A constraint from another path: everything after the common part is popped.
+        let other = s.bv_var("y", 32).expect("var");
+        let zero = s.bv_val(32, 0).expect("c");
+        let c = s.eq(other, zero).expect("c");
+        let path = [pc[0], c];
+        assert_eq!(e.is_satisfiable(&s, &path, None), Ok(SatResult::Sat));
+        assert_eq!(e.solver().level(), 2);
+    }
+}

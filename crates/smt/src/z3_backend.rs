@@ -1,0 +1,684 @@
+//! The in-process back end: Z3 through its C API (the system `libz3`, 4.8.12 on Debian).
+//!
+//! Terms are translated once per term id (iteratively, children first) and the Z3 ASTs are
+//! kept alive with Z3's reference counting (`Z3_mk_context_rc`) for the solver's lifetime, so
+//! a growing path condition costs one translation per new node. Assumptions go to
+//! `Z3_solver_check_assumptions`, which accepts any Boolean term (measured twice as fast as a
+//! push/assert/pop scope around each check). Z3's error handler is replaced by one that does nothing and
+//! every call that can fail is checked, so Z3 errors become `SolverError::Z3`, never an abort.
+//! Model values are read through numerals, `as-array` function interpretations and
+//! `store`/`const` applications recognised by name. Everything unsafe in the crate is here.
+
+use std::ffi::{CStr, CString};
+use std::os::raw::c_char;
+use std::ptr;
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashMap;
+
+use crate::bv::BvConst;
+use crate::error::SolverError;
+use crate::printer::symbol_text;
+use crate::solver::{Model, SatResult, Solver, SolverStats, StoreBinding, DEFAULT_TIMEOUT};
+use crate::sort::Sort;
+use crate::term::{Node, Op, TermId, TermStore};
+use crate::value::{ArrayValue, Value};
+use crate::z3_ffi::*;
+
+/// Z3 in process. See the module documentation.
+pub struct Z3Solver {
+    ctx: Z3_context,
+    solver: Z3_solver,
+    /// Translations by term index (null: not translated yet); each holds one reference.
+    asts: Vec<Z3_ast>,
+    /// Translated sorts; each holds one reference (through its AST).
+    sorts: FxHashMap<Sort, Z3_sort>,
+    binding: StoreBinding,
+    level: usize,
+    model_ready: bool,
+    timeout: Option<Duration>,
+    params_applied: bool,
+    stats: SolverStats,
+    version: String,
+}
+
+// SAFETY: a Z3 context may be used from any thread as long as it is not used from two at
+// once; `Z3Solver` owns its context exclusively and every use goes through `&mut self` (or
+// `&self` for pure reads of Rust fields), so moving it to another thread is sound.
+unsafe impl Send for Z3Solver {}
+
+unsafe extern "C" fn ignore_error(_c: Z3_context, _e: Z3_error_code) {}
+
+/// Copies a C string owned by Z3 (valid until the next Z3 call).
+fn c_text(p: *const c_char) -> String {
+    if p.is_null() {
+        String::new()
+    } else {
+        // SAFETY: Z3 returns NUL-terminated strings that live until its next call; we copy
+        // immediately.
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+}
+
+fn c_string(s: &str) -> Result<CString, SolverError> {
+    CString::new(s).map_err(|_| SolverError::Z3(format!("string with a NUL byte: {s:?}")))
+}
+
+/// One reference to a Z3 AST, released on drop.
+struct Held {
+    ctx: Z3_context,
+    ast: Z3_ast,
+}
+
+impl Held {
+    /// Takes a reference to `ast` (which must be non-null and live).
+    fn new(ctx: Z3_context, ast: Z3_ast) -> Self {
+        // SAFETY: `ast` is a live AST of `ctx` returned by the last Z3 call.
+        unsafe { Z3_inc_ref(ctx, ast) };
+        Held { ctx, ast }
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        // SAFETY: balances the `Z3_inc_ref` of `Held::new`.
+        unsafe { Z3_dec_ref(self.ctx, self.ast) };
+    }
+}
+
+impl Z3Solver {
+    /// A fresh Z3 solver (general-purpose incremental solver, models enabled, time limit
+    /// [`DEFAULT_TIMEOUT`]).
+    pub fn new() -> Result<Self, SolverError> {
+        // SAFETY: plain calls into the C API with valid arguments; each result is checked
+        // before use.
+        unsafe {
+            let cfg = Z3_mk_config();
+            if cfg.is_null() {
+                return Err(SolverError::Z3("Z3_mk_config failed".into()));
+            }
+            let model = c_string("model")?;
+            let yes = c_string("true")?;
+            Z3_set_param_value(cfg, model.as_ptr(), yes.as_ptr());
+            let ctx = Z3_mk_context_rc(cfg);
+            Z3_del_config(cfg);
+            if ctx.is_null() {
+                return Err(SolverError::Z3("Z3_mk_context_rc failed".into()));
+            }
+            Z3_set_error_handler(ctx, ignore_error);
+            let solver = Z3_mk_solver(ctx);
+            if solver.is_null() {
+                Z3_del_context(ctx);
+                return Err(SolverError::Z3("Z3_mk_solver failed".into()));
+            }
+            Z3_solver_inc_ref(ctx, solver);
+            Ok(Z3Solver {
+                ctx,
+                solver,
+                asts: Vec::new(),
+                sorts: FxHashMap::default(),
+                binding: StoreBinding::default(),
+                level: 0,
+                model_ready: false,
+                timeout: Some(DEFAULT_TIMEOUT),
+                params_applied: false,
+                stats: SolverStats::default(),
+                version: c_text(Z3_get_full_version()),
+            })
+        }
+    }
+
+    /// The pending Z3 error, if the last call failed.
+    fn error(&self) -> Option<String> {
+        // SAFETY: reading the error state of our own context.
+        unsafe {
+            let code = Z3_get_error_code(self.ctx);
+            (code != Z3_OK).then(|| c_text(Z3_get_error_msg(self.ctx, code)))
+        }
+    }
+
+    /// Fails with Z3's message if the last call failed or returned null.
+    fn checked<T>(&self, what: &str, p: *mut T) -> Result<*mut T, SolverError> {
+        match self.error() {
+            Some(msg) => Err(SolverError::Z3(format!("{what}: {msg}"))),
+            None if p.is_null() => Err(SolverError::Z3(format!("{what} returned nothing"))),
+            None => Ok(p),
+        }
+    }
+
+    fn sort(&mut self, store: &TermStore, sort: Sort) -> Result<Z3_sort, SolverError> {
+        if let Some(&s) = self.sorts.get(&sort) {
+            return Ok(s);
+        }
+        // SAFETY: building sorts in our context from live sorts.
+        let s = unsafe {
+            match sort {
+                Sort::Bool => Z3_mk_bool_sort(self.ctx),
+                Sort::Int => Z3_mk_int_sort(self.ctx),
+                Sort::BitVec(w) => Z3_mk_bv_sort(self.ctx, w),
+                Sort::Array(_) => {
+                    let (i, e) = store.array_parts(sort).ok_or_else(|| {
+                        SolverError::Term(crate::TermError::Unknown("array sort".into()))
+                    })?;
+                    let zi = self.sort(store, i)?;
+                    let ze = self.sort(store, e)?;
+                    Z3_mk_array_sort(self.ctx, zi, ze)
+                }
+            }
+        };
+        let s = self.checked("making a sort", s)?;
+        // SAFETY: `s` is live; keep it alive for the solver's lifetime.
+        unsafe { Z3_inc_ref(self.ctx, Z3_sort_to_ast(self.ctx, s)) };
+        self.sorts.insert(sort, s);
+        Ok(s)
+    }
+
+    fn cached(&self, t: TermId) -> Option<Z3_ast> {
+        self.asts.get(t.index()).copied().filter(|a| !a.is_null())
+    }
+
+    /// The Z3 AST of `t`, translating whatever part of it is new.
+    fn translate(&mut self, store: &TermStore, t: TermId) -> Result<Z3_ast, SolverError> {
+        if let Some(a) = self.cached(t) {
+            return Ok(a);
+        }
+        let order = store.postorder_where(&[t], |u| self.cached(u).is_none());
+        for u in order {
+            let ast = self.translate_node(store, u)?;
+            let ast = self.checked("translating a term", ast)?;
+            // SAFETY: `ast` is live; the cache keeps one reference until drop.
+            unsafe { Z3_inc_ref(self.ctx, ast) };
+            if self.asts.len() <= u.index() {
+                self.asts.resize(u.index() + 1, ptr::null_mut());
+            }
+            self.asts[u.index()] = ast;
+        }
+        self.cached(t)
+            .ok_or_else(|| SolverError::Z3("term translation left a gap".into()))
+    }
+
+    fn translate_node(&mut self, store: &TermStore, t: TermId) -> Result<Z3_ast, SolverError> {
+        let node = *store.node(t);
+        let mut args = [ptr::null_mut(); 3];
+        for (k, &c) in node.args().iter().enumerate() {
+            args[k] = self
+                .cached(c)
+                .ok_or_else(|| SolverError::Z3("child not translated".into()))?;
+        }
+        let [a, b, c] = args;
+        let ctx = self.ctx;
+        let sort = self.sort(store, store.sort(t))?;
+        // SAFETY: every argument is a live AST of `ctx` of the sort Z3 expects (terms are
+        // sort-checked when built); results are checked by the caller.
+        let ast = unsafe {
+            match node {
+                Node::Bool(true) => Z3_mk_true(ctx),
+                Node::Bool(false) => Z3_mk_false(ctx),
+                Node::Bv(k) => {
+                    let text = c_string(&k.bits().to_string())?;
+                    Z3_mk_numeral(ctx, text.as_ptr(), sort)
+                }
+                Node::Int(i) => {
+                    let text = c_string(&i.to_string())?;
+                    Z3_mk_numeral(ctx, text.as_ptr(), sort)
+                }
+                Node::Var(v) => {
+                    let name = c_string(&symbol_text(store, v))?;
+                    let sym = Z3_mk_string_symbol(ctx, name.as_ptr());
+                    Z3_mk_const(ctx, sym, sort)
+                }
+                Node::ConstArray { sort: arr, .. } => {
+                    let (index, _) = store.array_parts(arr).ok_or_else(|| {
+                        SolverError::Term(crate::TermError::Unknown("array sort".into()))
+                    })?;
+                    let domain = self.sort(store, index)?;
+                    Z3_mk_const_array(ctx, domain, a)
+                }
+                Node::Extract { hi, lo, .. } => Z3_mk_extract(ctx, hi, lo, a),
+                Node::ZeroExtend { by, .. } => Z3_mk_zero_ext(ctx, by, a),
+                Node::SignExtend { by, .. } => Z3_mk_sign_ext(ctx, by, a),
+                Node::App1(op, _) => match op {
+                    Op::Not => Z3_mk_not(ctx, a),
+                    Op::BvNot => Z3_mk_bvnot(ctx, a),
+                    Op::BvNeg => Z3_mk_bvneg(ctx, a),
+                    _ => Z3_mk_unary_minus(ctx, a),
+                },
+                Node::App2(op, _, _) => {
+                    let pair = [a, b];
+                    match op {
+                        Op::And => Z3_mk_and(ctx, 2, pair.as_ptr()),
+                        Op::Or => Z3_mk_or(ctx, 2, pair.as_ptr()),
+                        Op::Xor => Z3_mk_xor(ctx, a, b),
+                        Op::Implies => Z3_mk_implies(ctx, a, b),
+                        Op::Eq => Z3_mk_eq(ctx, a, b),
+                        Op::BvAnd => Z3_mk_bvand(ctx, a, b),
+                        Op::BvOr => Z3_mk_bvor(ctx, a, b),
+                        Op::BvXor => Z3_mk_bvxor(ctx, a, b),
+                        Op::BvAdd => Z3_mk_bvadd(ctx, a, b),
+                        Op::BvSub => Z3_mk_bvsub(ctx, a, b),
+                        Op::BvMul => Z3_mk_bvmul(ctx, a, b),
+                        Op::BvUdiv => Z3_mk_bvudiv(ctx, a, b),
+                        Op::BvSdiv => Z3_mk_bvsdiv(ctx, a, b),
+                        Op::BvUrem => Z3_mk_bvurem(ctx, a, b),
+                        Op::BvSrem => Z3_mk_bvsrem(ctx, a, b),
+                        Op::BvShl => Z3_mk_bvshl(ctx, a, b),
+                        Op::BvLshr => Z3_mk_bvlshr(ctx, a, b),
+                        Op::BvAshr => Z3_mk_bvashr(ctx, a, b),
+                        Op::BvUlt => Z3_mk_bvult(ctx, a, b),
+                        Op::BvUle => Z3_mk_bvule(ctx, a, b),
+                        Op::BvSlt => Z3_mk_bvslt(ctx, a, b),
+                        Op::BvSle => Z3_mk_bvsle(ctx, a, b),
+                        Op::Concat => Z3_mk_concat(ctx, a, b),
+                        Op::Select => Z3_mk_select(ctx, a, b),
+                        Op::IntAdd => Z3_mk_add(ctx, 2, pair.as_ptr()),
+                        Op::IntSub => Z3_mk_sub(ctx, 2, pair.as_ptr()),
+                        Op::IntMul => Z3_mk_mul(ctx, 2, pair.as_ptr()),
+                        Op::IntDiv => Z3_mk_div(ctx, a, b),
+                        Op::IntMod => Z3_mk_mod(ctx, a, b),
+                        Op::IntLe => Z3_mk_le(ctx, a, b),
+                        Op::IntLt => Z3_mk_lt(ctx, a, b),
+                        _ => ptr::null_mut(),
+                    }
+                }
+                Node::App3(Op::Ite, _, _, _) => Z3_mk_ite(ctx, a, b, c),
+                Node::App3(_, _, _, _) => Z3_mk_store(ctx, a, b, c),
+            }
+        };
+        Ok(ast)
+    }
+
+    fn apply_timeout(&mut self) -> Result<(), SolverError> {
+        if self.params_applied {
+            return Ok(());
+        }
+        let ms = match self.timeout {
+            Some(d) => u32::try_from(d.as_millis())
+                .unwrap_or(u32::MAX - 1)
+                .clamp(1, u32::MAX - 1),
+            None => u32::MAX,
+        };
+        let key = c_string("timeout")?;
+        // SAFETY: a params object is created, used and released within this block.
+        unsafe {
+            let p = Z3_mk_params(self.ctx);
+            let p = self.checked("Z3_mk_params", p)?;
+            Z3_params_inc_ref(self.ctx, p);
+            let sym = Z3_mk_string_symbol(self.ctx, key.as_ptr());
+            Z3_params_set_uint(self.ctx, p, sym, ms);
+            Z3_solver_set_params(self.ctx, self.solver, p);
+            Z3_params_dec_ref(self.ctx, p);
+        }
+        if let Some(msg) = self.error() {
+            return Err(SolverError::Z3(format!("setting the time limit: {msg}")));
+        }
+        self.params_applied = true;
+        Ok(())
+    }
+
+    /// Reads the model value `ast` as a value of `sort`.
+    fn read_value(
+        &self,
+        store: &TermStore,
+        model: Z3_model,
+        ast: Z3_ast,
+        sort: Sort,
+    ) -> Result<Value, SolverError> {
+        let ctx = self.ctx;
+        // SAFETY: `ast` is a live AST held by the caller; `ast_to_string` only reads it.
+        let show = || c_text(unsafe { Z3_ast_to_string(ctx, ast) });
+        let bad = |what: &str| SolverError::Protocol(format!("Z3 gave {} for {what}", show()));
+        match sort {
+            Sort::Bool => {
+                // SAFETY: reading a live AST.
+                match unsafe { Z3_get_bool_value(ctx, ast) } {
+                    Z3_L_TRUE => Ok(Value::Bool(true)),
+                    Z3_L_FALSE => Ok(Value::Bool(false)),
+                    _ => Err(bad("a Boolean")),
+                }
+            }
+            Sort::BitVec(w) => {
+                let text = self.numeral(ast).ok_or_else(|| bad("a bit-vector"))?;
+                let v = text.parse::<u128>().map_err(|_| bad("a bit-vector"))?;
+                Ok(Value::Bv(BvConst::new(w, v)?))
+            }
+            Sort::Int => {
+                let text = self.numeral(ast).ok_or_else(|| bad("an integer"))?;
+                let v = text
+                    .parse::<i128>()
+                    .map_err(|_| bad("an integer within i128"))?;
+                Ok(Value::Int(v))
+            }
+            Sort::Array(_) => self.read_array(store, model, ast, sort).map(Value::Array),
+        }
+    }
+
+    fn numeral(&self, ast: Z3_ast) -> Option<String> {
+        // SAFETY: reading a live AST.
+        unsafe {
+            if Z3_get_ast_kind(self.ctx, ast) != Z3_NUMERAL_AST {
+                return None;
+            }
+            Some(c_text(Z3_get_numeral_string(self.ctx, ast)))
+        }
+    }
+
+    fn read_array(
+        &self,
+        store: &TermStore,
+        model: Z3_model,
+        ast: Z3_ast,
+        sort: Sort,
+    ) -> Result<ArrayValue, SolverError> {
+        let ctx = self.ctx;
+        let (index_sort, elem_sort) = store
+            .array_parts(sort)
+            .ok_or_else(|| SolverError::Term(crate::TermError::Unknown("array sort".into())))?;
+        // SAFETY: every AST read below is a sub-term of `ast` (held by the caller) or owned
+        // by a function interpretation / entry that is held by a reference for the duration.
+        unsafe {
+            if Z3_is_as_array(ctx, ast) {
+                let decl = Z3_get_as_array_func_decl(ctx, ast);
+                let decl = self.checked("as-array declaration", decl)?;
+                let fi = Z3_model_get_func_interp(ctx, model, decl);
+                let fi = self.checked("array interpretation", fi)?;
+                Z3_func_interp_inc_ref(ctx, fi);
+                let result = self.read_func_interp(store, model, fi, index_sort, elem_sort);
+                Z3_func_interp_dec_ref(ctx, fi);
+                return result;
+            }
+            let mut writes = Vec::new();
+            let mut cur = ast;
+            let default = loop {
+                if Z3_get_ast_kind(ctx, cur) != Z3_APP_AST {
+                    return Err(SolverError::Protocol(format!(
+                        "unsupported Z3 array value {}",
+                        c_text(Z3_ast_to_string(ctx, cur))
+                    )));
+                }
+                let app = Z3_to_app(ctx, cur);
+                let decl = Z3_get_app_decl(ctx, app);
+                let name = c_text(Z3_get_symbol_string(ctx, Z3_get_decl_name(ctx, decl)));
+                let n = Z3_get_app_num_args(ctx, app);
+                match (name.as_str(), n) {
+                    ("store", 3) => {
+                        writes.push((Z3_get_app_arg(ctx, app, 1), Z3_get_app_arg(ctx, app, 2)));
+                        cur = Z3_get_app_arg(ctx, app, 0);
+                    }
+                    ("const", 1) => {
+                        let v = Z3_get_app_arg(ctx, app, 0);
+                        break self.read_value(store, model, v, elem_sort)?;
+                    }
+                    _ => {
+                        return Err(SolverError::Protocol(format!(
+                            "unsupported Z3 array value {}",
+                            c_text(Z3_ast_to_string(ctx, cur))
+                        )))
+                    }
+                }
+            };
+            let mut array = ArrayValue::constant(default);
+            for (i, v) in writes.into_iter().rev() {
+                let index = self.read_value(store, model, i, index_sort)?;
+                let value = self.read_value(store, model, v, elem_sort)?;
+                array.set(index, value);
+            }
+            Ok(array)
+        }
+    }
+
+    /// Reads an `as-array` function interpretation (entries plus else value).
+    ///
+    /// # Safety
+    /// `fi` must be a live function interpretation of `model` holding a reference.
+    unsafe fn read_func_interp(
+        &self,
+        store: &TermStore,
+        model: Z3_model,
+        fi: Z3_func_interp,
+        index_sort: Sort,
+        elem_sort: Sort,
+    ) -> Result<ArrayValue, SolverError> {
+        let ctx = self.ctx;
+        let default_ast = Z3_func_interp_get_else(ctx, fi);
+        let default_ast = self.checked("array default", default_ast)?;
+        let mut array =
+            ArrayValue::constant(self.read_value(store, model, default_ast, elem_sort)?);
+        let n = Z3_func_interp_get_num_entries(ctx, fi);
+        for k in 0..n {
+            let entry = Z3_func_interp_get_entry(ctx, fi, k);
+            let entry = self.checked("array entry", entry)?;
+            Z3_func_entry_inc_ref(ctx, entry);
+            let read = || -> Result<(Value, Value), SolverError> {
+                if Z3_func_entry_get_num_args(ctx, entry) != 1 {
+                    return Err(SolverError::Protocol(
+                        "array entry with several indices".into(),
+                    ));
+                }
+                let i = Z3_func_entry_get_arg(ctx, entry, 0);
+                let v = Z3_func_entry_get_value(ctx, entry);
+                Ok((
+                    self.read_value(store, model, i, index_sort)?,
+                    self.read_value(store, model, v, elem_sort)?,
+                ))
+            };
+            let pair = read();
+            Z3_func_entry_dec_ref(ctx, entry);
+            let (i, v) = pair?;
+            array.set(i, v);
+        }
+        Ok(array)
+    }
+}
+
+impl Solver for Z3Solver {
+    fn name(&self) -> String {
+        format!("z3 C API ({})", self.version)
+    }
+
+    fn push(&mut self) -> Result<(), SolverError> {
+        self.model_ready = false;
+        // SAFETY: our own solver.
+        unsafe { Z3_solver_push(self.ctx, self.solver) };
+        self.level += 1;
+        Ok(())
+    }
+
+    fn pop(&mut self) -> Result<(), SolverError> {
+        self.model_ready = false;
+        if self.level == 0 {
+            return Err(SolverError::PopEmpty);
+        }
+        // SAFETY: there is a matching push.
+        unsafe { Z3_solver_pop(self.ctx, self.solver, 1) };
+        self.level -= 1;
+        Ok(())
+    }
+
+    fn level(&self) -> usize {
+        self.level
+    }
+
+    fn assert(&mut self, store: &TermStore, term: TermId) -> Result<(), SolverError> {
+        self.binding.booleans(store, &[term])?;
+        self.model_ready = false;
+        let ast = self.translate(store, term)?;
+        // SAFETY: a live Boolean AST of our context.
+        unsafe { Z3_solver_assert(self.ctx, self.solver, ast) };
+        match self.error() {
+            Some(msg) => Err(SolverError::Z3(format!("assert: {msg}"))),
+            None => Ok(()),
+        }
+    }
+
+    fn check(
+        &mut self,
+        store: &TermStore,
+        assumptions: &[TermId],
+    ) -> Result<SatResult, SolverError> {
+        self.binding.booleans(store, assumptions)?;
+        self.model_ready = false;
+        self.apply_timeout()?;
+        let asts = assumptions
+            .iter()
+            .map(|&a| self.translate(store, a))
+            .collect::<Result<Vec<_>, _>>()?;
+        let start = Instant::now();
+        let n = u32::try_from(asts.len())
+            .map_err(|_| SolverError::Z3("too many assumptions".into()))?;
+        // SAFETY: our own solver and live Boolean ASTs of our context.
+        let answer =
+            unsafe { Z3_solver_check_assumptions(self.ctx, self.solver, n, asts.as_ptr()) };
+        let result = if let Some(msg) = self.error() {
+            SatResult::Unknown(format!("Z3 error: {msg}"))
+        } else {
+            match answer {
+                Z3_L_TRUE => SatResult::Sat,
+                Z3_L_FALSE => SatResult::Unsat,
+                // SAFETY: our own solver, after a check.
+                _ => SatResult::Unknown(c_text(unsafe {
+                    Z3_solver_get_reason_unknown(self.ctx, self.solver)
+                })),
+            }
+        };
+        self.stats.record(&result, start.elapsed());
+        self.model_ready = result.is_sat();
+        Ok(result)
+    }
+
+    fn model(&mut self, store: &TermStore, vars: &[TermId]) -> Result<Model, SolverError> {
+        self.binding.variables(store, vars)?;
+        if !self.model_ready {
+            return Err(SolverError::NoModel);
+        }
+        let start = Instant::now();
+        // SAFETY: the last check answered sat, so the solver has a model; it is held by a
+        // reference while read.
+        let model = unsafe { Z3_solver_get_model(self.ctx, self.solver) };
+        let model = self.checked("Z3_solver_get_model", model)?;
+        // SAFETY: as above.
+        unsafe { Z3_model_inc_ref(self.ctx, model) };
+        let read = || -> Result<Model, SolverError> {
+            let mut out = Model::new();
+            for &v in vars {
+                let sort = store.sort(v);
+                let value = match self.cached(v) {
+                    None => Value::default_of(store.sorts(), sort),
+                    Some(ast) => {
+                        let mut result: Z3_ast = ptr::null_mut();
+                        // SAFETY: evaluating a live AST in a live model.
+                        let ok = unsafe { Z3_model_eval(self.ctx, model, ast, true, &mut result) };
+                        let result = self.checked("Z3_model_eval", result)?;
+                        if !ok {
+                            return Err(SolverError::Z3("Z3_model_eval failed".into()));
+                        }
+                        let held = Held::new(self.ctx, result);
+                        self.read_value(store, model, held.ast, sort)?
+                    }
+                };
+                out.insert(v, value);
+            }
+            Ok(out)
+        };
+        let result = read();
+        // SAFETY: balances the inc_ref above.
+        unsafe { Z3_model_dec_ref(self.ctx, model) };
+        self.stats.time += start.elapsed();
+        result
+    }
+
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        if timeout != self.timeout {
+            self.timeout = timeout;
+            self.params_applied = false;
+        }
+    }
+
+    fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    fn stats(&self) -> &SolverStats {
+        &self.stats
+    }
+}
+
+impl Drop for Z3Solver {
+    fn drop(&mut self) {
+        // SAFETY: releases every reference this solver took, then the context itself.
+        unsafe {
+            for &a in &self.asts {
+                if !a.is_null() {
+                    Z3_dec_ref(self.ctx, a);
+                }
+            }
+            for &s in self.sorts.values() {
+                Z3_dec_ref(self.ctx, Z3_sort_to_ast(self.ctx, s));
+            }
+            Z3_solver_dec_ref(self.ctx, self.solver);
+            Z3_del_context(self.ctx);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solves_and_reads_a_model() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let ten = s.bv_val(32, 10).expect("c");
+        let c = s.bv_ugt(x, ten).expect("ugt");
+        let mut z3 = Z3Solver::new().expect("z3");
+        z3.assert(&s, c).expect("assert");
+        assert_eq!(z3.check(&s, &[]), Ok(SatResult::Sat));
+        let m = z3.model(&s, &[x]).expect("model");
+        let v = m.get(x).and_then(Value::as_bv).expect("bv");
+        assert!(v.bits() > 10);
+        assert!(z3.name().contains("4."), "{}", z3.name());
+    }
+
+    #[test]
+    fn any_boolean_term_is_an_assumption() {
+        let mut s = TermStore::without_simplification();
+        let x = s.bv_var("x", 8).expect("var");
+        let y = s.bv_var("y", 8).expect("var");
+        let p = s.bool_var("p").expect("var");
+        let t = s.bool_val(true).expect("c");
+        let f = s.bool_val(false).expect("c");
+        let lt = s.bv_ult(x, y).expect("c");
+        let both = s.and(p, lt).expect("c");
+        let choice = s.ite(p, lt, t).expect("c");
+        let eq = s.eq(x, y).expect("c");
+        let np = s.not(p).expect("c");
+        let mut z3 = Z3Solver::new().expect("z3");
+        assert_eq!(z3.check(&s, &[t, both, choice]), Ok(SatResult::Sat));
+        assert_eq!(z3.check(&s, &[eq, lt]), Ok(SatResult::Unsat));
+        assert_eq!(z3.check(&s, &[f]), Ok(SatResult::Unsat));
+        assert_eq!(z3.check(&s, &[np, both]), Ok(SatResult::Unsat));
+        assert_eq!(z3.check(&s, &[]), Ok(SatResult::Sat));
+    }
+
+    #[test]
+    fn reads_as_array_models() {
+        let mut s = TermStore::new();
+        let arr = s
+            .array_sort(Sort::BitVec(8), Sort::BitVec(8))
+            .expect("sort");
+        let a = s.var("a", arr).expect("var");
+        let i = s.bv_val(8, 3).expect("c");
+        let v = s.bv_val(8, 9).expect("c");
+        let r = s.select(a, i).expect("select");
+        let c = s.eq(r, v).expect("eq");
+        let mut z3 = Z3Solver::new().expect("z3");
+        z3.assert(&s, c).expect("assert");
+        assert_eq!(z3.check(&s, &[]), Ok(SatResult::Sat));
+        let m = z3.model(&s, &[a]).expect("model");
+        let av = m.get(a).and_then(Value::as_array).expect("array");
+        assert_eq!(
+            av.get(&Value::Bv(BvConst::new(8, 3).expect("c"))),
+            &Value::Bv(BvConst::new(8, 9).expect("c"))
+        );
+    }
+}
