@@ -359,3 +359,14 @@ fn check_entry_with_integer_parameters() {
         stdout(&out)
     );
 }
+
+#[test]
+fn a_missing_solver_binary_is_named() {
+    let out = Command::new(env!("CARGO_BIN_EXE_symex"))
+        .args(["check", &example("division.uc"), "--solver", "cvc5"])
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("the symex binary runs");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("cvc5"), "{}", stderr(&out));
+}

@@ -193,8 +193,9 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
         Err(e) => {
             eprintln!("error: {e}");
             return match e {
-                EngineError::UnknownEntry(_) => Exit::Usage,
-                _ => Exit::ProgramError,
+                EngineError::UnknownEntry(_) | EngineError::Solver(_) => Exit::Usage,
+                EngineError::UnsupportedEntry { .. } => Exit::ProgramError,
+                EngineError::Internal(_) => Exit::Internal,
             };
         }
     };
