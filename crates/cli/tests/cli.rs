@@ -370,3 +370,112 @@ fn a_missing_solver_binary_is_named() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("cvc5"), "{}", stderr(&out));
 }
+
+const HEAP_PROGRAM: &[u8] = b"length(l) {
+  var n;
+  n = 0;
+  while (l != null && n < 10) { l = l->next; n = n + 1; }
+  return n;
+}
+second(l) { return l->next->val; }
+main() { return 0; }
+";
+
+#[test]
+fn run_with_a_heap_file_measures_a_three_node_list() {
+    let p = program("heap_list.uc", HEAP_PROGRAM);
+    let heap = program(
+        "heap_list.json",
+        br#"{"args": {"l": {"ref": "a"}},
+             "objects": {"a": {"record": {"val": 1, "next": {"ref": "b"}}},
+                         "b": {"record": {"val": 2, "next": {"ref": "c"}}},
+                         "c": {"record": {"val": 3, "next": null}}}}"#,
+    );
+    let out = symex(&["run", &p, "--entry", "length", "--heap", &heap]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("result: 3"), "{}", stderr(&out));
+    let out = symex(&["run", &p, "--entry", "second", "--heap", &heap]);
+    assert!(stderr(&out).contains("result: 2"), "{}", stderr(&out));
+}
+
+#[test]
+fn run_with_a_heap_file_follows_a_cycle() {
+    let p = program("heap_cycle.uc", HEAP_PROGRAM);
+    let heap = program(
+        "heap_cycle.json",
+        br#"{"args": {"l": {"ref": "x"}},
+             "objects": {"x": {"record": {"val": 1, "next": {"ref": "y"}}},
+                         "y": {"record": {"val": 2, "next": {"ref": "x"}}}}}"#,
+    );
+    let out = symex(&["run", &p, "--entry", "length", "--heap", &heap]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("result: 10"), "{}", stderr(&out));
+}
+
+#[test]
+fn run_with_a_heap_file_reports_a_null_deref_through_an_input_field() {
+    let p = program("heap_null.uc", HEAP_PROGRAM);
+    let heap = program(
+        "heap_null.json",
+        br#"{"args": {"l": {"ref": "a"}},
+             "objects": {"a": {"record": {"val": 1, "next": null}}}}"#,
+    );
+    let out = symex(&["run", &p, "--entry", "second", "--heap", &heap]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("null dereference"), "{err}");
+    assert!(err.contains("heap_null.uc:7:"), "{err}");
+}
+
+#[test]
+fn bad_heap_files_exit_2_and_name_the_problem() {
+    let p = program("heap_bad.uc", HEAP_PROGRAM);
+    let malformed = program("heap_malformed.json", br#"{"args": {"l": null},}"#);
+    let out = symex(&["run", &p, "--entry", "length", "--heap", &malformed]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("heap_malformed.json"), "{err}");
+    assert!(err.contains("malformed heap JSON"), "{err}");
+    assert!(err.contains("line 1 column"), "{err}");
+
+    let dangling = program(
+        "heap_dangling.json",
+        br#"{"args": {"l": {"ref": "a"}},
+             "objects": {"a": {"record": {"val": 1, "next": {"ref": "b"}}}}}"#,
+    );
+    let out = symex(&["run", &p, "--entry", "length", "--heap", &dangling]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("object `a`, field `next`: reference to object `b`"),
+        "{}",
+        stderr(&out)
+    );
+
+    let missing = program("heap_missing.json", br#"{"args": {}}"#);
+    let out = symex(&["run", &p, "--entry", "length", "--heap", &missing]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no value for parameter `l`"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = symex(&[
+        "run", &p, "--entry", "length", "--heap", &missing, "--args", "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = symex(&[
+        "run",
+        &p,
+        "--entry",
+        "length",
+        "--heap",
+        "/nonexistent/heap.json",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot read heap file"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -4,12 +4,14 @@
 //! the caller's resume position. The loop walks blocks of the (already validated) module directly,
 //! counts every instruction and terminator, and turns a [`Fault`] into the public [`RunEnd`] with
 //! the span of the instruction that raised it. Places, checks and instruction semantics are in
-//! `place.rs` and `step.rs`; this file only moves control.
+//! `place.rs` and `step.rs`; this file only binds the entry's arguments (after loading its input
+//! heap) and moves control.
 
 use symex_ir::cfg::{BlockId, FuncId, Function, InstKind, LocalId, Module, Operand, Terminator};
 use symex_syntax::span::Span;
 
 use crate::config::{Limit, RunConfig};
+use crate::entry::Entry;
 use crate::fault::{expect_int, Fault};
 use crate::memory::Memory;
 use crate::outcome::{PathStep, RunEnd, RunOutcome};
@@ -79,9 +81,13 @@ impl<'r> Machine<'r> {
         }
     }
 
-    /// Runs `entry(args)` to its end. `entry` and the argument count were checked by the caller.
-    pub(crate) fn run(mut self, entry: FuncId, args: Vec<Value>) -> RunOutcome {
-        let end = match self.execute(entry, args) {
+    /// Runs `entry` to its end: loads its input heap into fresh cells, binds its arguments, and
+    /// executes. The entry was checked by the caller (function, argument count, references).
+    pub(crate) fn run(mut self, entry: &Entry) -> RunOutcome {
+        let end = match self
+            .bind(entry)
+            .and_then(|args| self.execute(entry.func, args))
+        {
             Ok(value) => RunEnd::Returned(value),
             Err((fault, span)) => self.end_of(fault, span),
         };
@@ -91,6 +97,22 @@ impl<'r> Machine<'r> {
             steps: self.steps,
             path: self.path,
         }
+    }
+
+    /// The entry's argument values, after loading its input heap into memory. A failure (the
+    /// cell limit) is located at the entry function.
+    fn bind(&mut self, entry: &Entry) -> Result<Vec<Value>, (Fault, Span)> {
+        let span = |fault| {
+            let func = self.module.functions.get(entry.func.index());
+            (fault, func.map_or_else(Span::default, |f| f.span))
+        };
+        let cells = entry.heap.load(&mut self.memory).map_err(span)?;
+        entry
+            .args
+            .iter()
+            .map(|a| a.to_value(&cells))
+            .collect::<Result<Vec<Value>, Fault>>()
+            .map_err(span)
     }
 
     fn end_of(&self, fault: Fault, span: Span) -> RunEnd {

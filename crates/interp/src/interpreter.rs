@@ -61,8 +61,7 @@ impl<'m> Interpreter<'m> {
         sink: &mut dyn FnMut(i32),
     ) -> Result<RunOutcome, EntryError> {
         entry.check(self.module)?;
-        let args = entry.args.iter().map(|a| a.to_value()).collect();
         let machine = Machine::new(self.module, &self.infos, input, config, sink);
-        Ok(machine.run(entry.func, args))
+        Ok(machine.run(entry))
     }
 }

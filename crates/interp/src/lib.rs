@@ -15,12 +15,16 @@
 //! ```text
 //! let interp = Interpreter::new(&module)?;
 //! let outcome = interp.run_main(&[1, 2], &RunConfig::default())?;
+//! // an entry whose pointer parameters point into an input heap (docs/heap-json.md):
+//! let entry = Entry::with_heap_json(&module, "length", r#"{"args": {"l": null}}"#)?;
+//! let outcome = interp.run(&entry, &[], &RunConfig::default())?;
 //! ```
 
 mod config;
 mod entry;
 mod exec;
 mod fault;
+mod heap;
 mod interpreter;
 mod memory;
 mod ops;
@@ -36,6 +40,7 @@ pub use config::{
     Limit, RunConfig, DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_CELLS, DEFAULT_MAX_NESTING,
 };
 pub use entry::{ArgValue, Entry, EntryError};
+pub use heap::{HeapContents, HeapError, HeapObject, HeapSite, InputHeap, ObjectId};
 pub use interpreter::Interpreter;
 pub use outcome::{PathStep, RunEnd, RunOutcome};
 pub use prepare::ModuleError;

@@ -1,4 +1,5 @@
-//! `symex run FILE`: a concrete run with the reference interpreter.
+//! `symex run FILE`: a concrete run with the reference interpreter (of `main`, or of `--entry f`
+//! with `--args` numbers or a `--heap` JSON file, `docs/heap-json.md`).
 //!
 //! `output` numbers stream to stdout as they happen; the result and any stop reason go to
 //! stderr, so stdout is exactly the program's output.
@@ -7,7 +8,8 @@ use super::{load_and_analyze, warn_type_errors};
 use crate::exit::Exit;
 use crate::source::{ColorChoice, SourceFile};
 use std::io::Write;
-use symex_interp::{ArgValue, Entry, Interpreter, RunConfig, RunEnd, Value};
+use symex_interp::{ArgValue, Entry, HeapError, Interpreter, RunConfig, RunEnd, Value};
+use symex_ir::cfg::Module;
 use symex_ir::PropertyKind;
 use symex_syntax::diag::Diagnostic;
 
@@ -29,6 +31,10 @@ pub struct RunArgs {
         requires = "entry"
     )]
     pub args: Vec<i32>,
+    /// A JSON file with the entry's arguments and the input heap its pointer parameters point
+    /// into (`docs/heap-json.md`); gives every argument, so it excludes `--args`.
+    #[arg(long, value_name = "FILE", requires = "entry", conflicts_with = "args")]
+    pub heap: Option<String>,
     /// Stop after this many IR instructions (exit code 5).
     #[arg(long)]
     pub max_steps: Option<u64>,
@@ -51,18 +57,20 @@ pub fn run(args: &RunArgs, color: ColorChoice) -> Exit {
             return Exit::Internal;
         }
     };
-    let entry = match &args.entry {
-        None => Entry::main(&module),
-        Some(name) => Entry::new(
+    let entry = match (&args.entry, &args.heap) {
+        (Some(name), Some(heap)) => heap_entry(&module, name, heap),
+        (None, _) => Entry::main(&module).map_err(|e| e.to_string()),
+        (Some(name), None) => Entry::new(
             &module,
             name,
             args.args.iter().map(|&a| ArgValue::Int(a)).collect(),
-        ),
+        )
+        .map_err(|e| e.to_string()),
     };
     let entry = match entry {
         Ok(entry) => entry,
-        Err(e) => {
-            eprintln!("error: {e}");
+        Err(message) => {
+            eprintln!("error: {message}");
             return Exit::Usage;
         }
     };
@@ -84,6 +92,16 @@ pub fn run(args: &RunArgs, color: ColorChoice) -> Exit {
     };
     let _ = out.flush();
     report_end(&file, &outcome.end, color)
+}
+
+/// The entry `name` with the arguments and input heap of the JSON file at `path`.
+fn heap_entry(module: &Module, name: &str, path: &str) -> Result<Entry, String> {
+    let json = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read heap file `{path}`: {e}"))?;
+    Entry::with_heap_json(module, name, &json).map_err(|e| match e {
+        HeapError::UnknownFunction(_) => e.to_string(),
+        _ => format!("heap file `{path}`: {e}"),
+    })
 }
 
 fn report_end(file: &SourceFile, end: &RunEnd, color: ColorChoice) -> Exit {
