@@ -1,62 +1,105 @@
 //! Coverage-guided search: the state nearest to an uncovered instruction runs next (distance
 //! along the control-flow graph, see `distance.rs`); ties are broken at random (seeded), so with
 //! everything covered it behaves like random-state search.
+//!
+//! States are kept in buckets by distance. A state's distance changes only when it runs or when
+//! coverage grows, so after a step only the state that ran and the states it forked are
+//! re-measured, and all states only when coverage changed (at most once per newly covered
+//! instruction or branch). Selection takes a random state of the nearest bucket, so it does not
+//! scan the live states.
+
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
 
 use crate::common::rng::Rng;
-use crate::forward::search::distance::Distances;
+use crate::forward::search::distance::{Distances, FAR};
 use crate::forward::search::set::StateSet;
 use crate::forward::search::{SearchView, Searcher};
 use crate::forward::state::StateId;
 
 pub struct CoverageGuided {
-    states: StateSet,
     distances: Distances,
     rng: Rng,
+    /// Live states by their distance when last measured.
+    buckets: BTreeMap<u32, StateSet>,
+    /// The bucket each live state is in.
+    bucket_of: FxHashMap<StateId, u32>,
+    /// Live states to re-measure before the next selection.
+    stale: Vec<StateId>,
+    /// The coverage epoch the buckets were measured at.
+    epoch: Option<u64>,
 }
 
 impl CoverageGuided {
     pub fn new(rng: Rng) -> CoverageGuided {
         CoverageGuided {
-            states: StateSet::default(),
             distances: Distances::default(),
             rng,
+            buckets: BTreeMap::new(),
+            bucket_of: FxHashMap::default(),
+            stale: Vec::new(),
+            epoch: None,
+        }
+    }
+
+    fn place(&mut self, id: StateId, distance: u32) {
+        if let Some(old) = self.bucket_of.insert(id, distance) {
+            if old == distance {
+                return;
+            }
+            self.take_out_of(old, id);
+        }
+        self.buckets.entry(distance).or_default().insert(id);
+    }
+
+    fn take_out_of(&mut self, bucket: u32, id: StateId) {
+        if let Some(set) = self.buckets.get_mut(&bucket) {
+            set.remove(id);
+            if set.as_slice().is_empty() {
+                self.buckets.remove(&bucket);
+            }
         }
     }
 }
 
 impl Searcher for CoverageGuided {
-    fn update(&mut self, _current: Option<StateId>, added: &[StateId], removed: &[StateId]) {
-        self.states.update(added, removed);
+    fn update(&mut self, current: Option<StateId>, added: &[StateId], removed: &[StateId]) {
+        self.stale.extend(current);
+        self.stale.extend_from_slice(added);
+        for &id in removed {
+            if let Some(bucket) = self.bucket_of.remove(&id) {
+                self.take_out_of(bucket, id);
+            }
+        }
+        // A state that ended needs no measuring; one never seen is new (measured below).
+        self.stale.retain(|id| !removed.contains(id));
     }
 
     fn select(&mut self, view: &SearchView<'_>) -> Option<StateId> {
         self.distances.refresh(view.module, view.coverage);
-        let mut best: Option<(u32, StateId)> = None;
-        let mut ties = 0usize;
-        for &id in self.states.as_slice() {
+        if self.epoch != Some(view.coverage.epoch()) {
+            self.epoch = Some(view.coverage.epoch());
+            // Coverage grew: every distance may have changed. Sorted, so the order of
+            // re-measuring (and so the buckets' order) does not depend on hashing.
+            let mut all: Vec<StateId> = self.bucket_of.keys().copied().collect();
+            all.sort_unstable();
+            self.stale.extend(all);
+        }
+        let mut stale = std::mem::take(&mut self.stale);
+        stale.sort_unstable();
+        stale.dedup();
+        for id in stale {
             let distance = view
                 .states
                 .get(&id)
-                .and_then(|s| s.location())
-                .map_or(u32::MAX, |at| {
-                    self.distances.of(view.module, view.coverage, at)
-                });
-            match best {
-                Some((d, _)) if distance > d => {}
-                Some((d, _)) if distance == d => {
-                    // Reservoir sampling: each tied state is equally likely.
-                    ties += 1;
-                    if self.rng.below(ties) == 0 {
-                        best = Some((distance, id));
-                    }
-                }
-                _ => {
-                    best = Some((distance, id));
-                    ties = 1;
-                }
-            }
+                .and_then(|state| state.location())
+                .map_or(FAR, |at| self.distances.of(view.module, view.coverage, at));
+            self.place(id, distance);
         }
-        best.map(|(_, id)| id)
+        let (_, nearest) = self.buckets.iter().next()?;
+        let candidates = nearest.as_slice();
+        Some(candidates[self.rng.below(candidates.len())])
     }
 }
 
