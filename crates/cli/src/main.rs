@@ -36,6 +36,8 @@ enum Command {
     Types(commands::FileArg),
     /// Print the control-flow graph IR (text, or Graphviz with --dot).
     Cfg(commands::cfg::CfgArgs),
+    /// Generate random well-typed, terminating programs (deterministic by --seed).
+    Gen(Box<commands::gen::GenArgs>),
 }
 
 /// Deep recursion in the front end is bounded by the parser's nesting limit; the large stack
@@ -66,5 +68,6 @@ fn dispatch(cli: Cli) -> Exit {
         Command::Run(args) => commands::run::run(&args, cli.color),
         Command::Types(args) => commands::types::run(&args, cli.color),
         Command::Cfg(args) => commands::cfg::run(&args, cli.color),
+        Command::Gen(args) => commands::gen::run(&args),
     }
 }

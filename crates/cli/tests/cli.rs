@@ -252,6 +252,13 @@ fn check_exit_codes_say_violated_safe_or_bounded() {
         stderr(&out)
     );
 
+    let out = symex(&["check", &safe, "--merge", "aggressive", "--stats"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = symex(&["check", &example("division.uc"), "--merge", "aggressive"]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+    let out = symex(&["check", &safe, "--merge", "lattice"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+
     let out = symex(&["check", &example("factorial.uc"), "--unwind", "3"]);
     assert_eq!(out.status.code(), Some(20), "{}", stdout(&out));
     assert!(stdout(&out).contains("safe up to 3"), "{}", stdout(&out));
@@ -478,4 +485,60 @@ fn bad_heap_files_exit_2_and_name_the_problem() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn gen_is_deterministic_well_typed_and_writes_count_files() {
+    let once = symex(&["gen", "--seed", "3"]);
+    assert_eq!(once.status.code(), Some(0), "{}", stderr(&once));
+    let twice = symex(&["gen", "--seed", "3"]);
+    assert_eq!(stdout(&once), stdout(&twice));
+    assert_ne!(stdout(&once), stdout(&symex(&["gen", "--seed", "4"])));
+    assert!(stdout(&once).starts_with("// symex gen --seed 3 "));
+    let p = program("gen_3.uc", &once.stdout);
+    let types = symex(&["types", &p]);
+    assert_eq!(types.status.code(), Some(0), "{}", stderr(&types));
+
+    let dir = std::env::temp_dir().join(format!("symex-gen-test-{}", std::process::id()));
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let out = symex(&[
+        "gen",
+        "--seed",
+        "3",
+        "--count",
+        "3",
+        "--out",
+        &dir_arg,
+        "--errors",
+        "2",
+        "--no-heap",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the output directory exists")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["gen_3.uc", "gen_4.uc", "gen_5.uc"]);
+    let first = std::fs::read_to_string(dir.join("gen_3.uc")).expect("readable");
+    assert!(
+        first.contains("--errors 2 ") && first.contains("--no-heap"),
+        "{first}"
+    );
+    assert!(!first.contains("alloc"), "{first}");
+    // The header reproduces the file.
+    let flags: Vec<&str> = first
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("// symex "))
+        .expect("header")
+        .split(' ')
+        .collect();
+    assert_eq!(stdout(&symex(&flags)), first);
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let out = symex(&["gen", "--loop-prob", "60", "--for-prob", "50"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = symex(&["gen", "--count", "2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }

@@ -247,15 +247,24 @@ proptest! {
         functions in 0..5usize,
         statements in 1..12usize,
         max_block_depth in 0..4usize,
-        heap in any::<bool>(),
-        arrays in any::<bool>(),
+        (max_loop_depth, loop_percent, for_percent, errors) in (0..4usize, 0..40u32, 0..40u32, 0..4usize),
+        [heap, arrays, null_pointers, symbolic_indices, calls, divisions, linear] in prop::array::uniform7(any::<bool>()),
     ) {
         let config = symex_gen::GenConfig {
             functions,
             statements,
             max_block_depth,
+            max_loop_depth,
+            loop_percent,
+            for_percent,
+            errors,
             heap,
             arrays,
+            null_pointers,
+            symbolic_indices,
+            calls,
+            divisions,
+            linear,
             ..symex_gen::GenConfig::default()
         };
         let text = symex_gen::generate(&config, seed);

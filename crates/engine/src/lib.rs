@@ -19,6 +19,6 @@ pub mod common;
 mod error;
 pub mod forward;
 
-pub use common::options::{CheckOptions, IndexMode, SearchStrategy, SolverChoice};
+pub use common::options::{CheckOptions, IndexMode, MergeMode, SearchStrategy, SolverChoice};
 pub use error::EngineError;
 pub use forward::check_forward;

@@ -5,7 +5,9 @@
 use std::time::Duration;
 
 use symex_corpus::{CorpusFile, Verdict as Expected};
-use symex_engine::{check_forward, CheckOptions, EngineError, IndexMode, SearchStrategy};
+use symex_engine::{
+    check_forward, CheckOptions, EngineError, IndexMode, MergeMode, SearchStrategy,
+};
 use symex_report::{Report, Status};
 
 /// Safe files whose loops run as many times as an input says: about 2^32 paths, which plain
@@ -130,7 +132,7 @@ fn check_report(file: &CorpusFile, report: &Report, problems: &mut Vec<String>) 
     }
 }
 
-fn run_corpus(strategies: &[SearchStrategy], index_mode: IndexMode) {
+fn run_corpus(strategies: &[SearchStrategy], index_mode: IndexMode, merge: MergeMode) {
     let files = symex_corpus::all_files().expect("the corpus loads");
     assert!(!files.is_empty());
     let mut failures = Vec::new();
@@ -138,8 +140,12 @@ fn run_corpus(strategies: &[SearchStrategy], index_mode: IndexMode) {
         for file in &files {
             let mut opts = options(search, file);
             opts.index_mode = index_mode;
+            opts.merge = merge;
             for problem in mismatches(file, &opts) {
-                failures.push(format!("[{search}] {}: {problem}", file.label()));
+                failures.push(format!(
+                    "[{search}, merge {merge}] {}: {problem}",
+                    file.label()
+                ));
             }
         }
     }
@@ -153,7 +159,22 @@ fn run_corpus(strategies: &[SearchStrategy], index_mode: IndexMode) {
 
 #[test]
 fn corpus_verdicts_with_dfs_and_bfs() {
-    run_corpus(&[SearchStrategy::Dfs, SearchStrategy::Bfs], IndexMode::Ite);
+    run_corpus(
+        &[SearchStrategy::Dfs, SearchStrategy::Bfs],
+        IndexMode::Ite,
+        MergeMode::None,
+    );
+}
+
+/// Merged states stand for the paths they merged: every verdict and every `paths:` count of the
+/// unmerged run must hold.
+#[test]
+fn corpus_verdicts_with_aggressive_merging() {
+    run_corpus(
+        &[SearchStrategy::Dfs, SearchStrategy::Bfs],
+        IndexMode::Ite,
+        MergeMode::Aggressive,
+    );
 }
 
 #[test]
@@ -166,12 +187,13 @@ fn corpus_verdicts_with_the_other_strategies() {
             SearchStrategy::Klee,
         ],
         IndexMode::Ite,
+        MergeMode::None,
     );
 }
 
 #[test]
 fn corpus_verdicts_with_forked_indices() {
-    run_corpus(&[SearchStrategy::Dfs], IndexMode::Fork);
+    run_corpus(&[SearchStrategy::Dfs], IndexMode::Fork, MergeMode::None);
 }
 
 #[test]

@@ -1,11 +1,11 @@
 //! Differential test: on generated loop-free programs, every property that some concrete run
 //! over a small input range violates must be reported violated by the engine (concrete runs
 //! are a subset of all inputs), and no counterexample may be unconfirmed. Also: the same check
-//! twice gives the same JSON (timing fields aside).
+//! twice gives the same JSON (timing fields aside). Both without and with state merging.
 
 use std::collections::BTreeSet;
 
-use symex_engine::{check_forward, CheckOptions, SearchStrategy};
+use symex_engine::{check_forward, CheckOptions, MergeMode, SearchStrategy};
 use symex_gen::{generate, GenConfig};
 use symex_interp::{Entry, Interpreter, RunConfig, RunEnd};
 use symex_report::Status;
@@ -20,6 +20,7 @@ fn config(seed: u64) -> GenConfig {
         nested_statements: 2,
         max_block_depth: 2,
         loop_percent: 0,
+        for_percent: 0,
         if_percent: 30,
         linear: true,
         divisions: false,
@@ -78,42 +79,48 @@ fn concrete_violations_are_found_symbolically() {
                 concrete.insert(prop.index());
             }
         }
-        let options = CheckOptions {
-            search: if seed % 2 == 0 {
-                SearchStrategy::Dfs
-            } else {
-                SearchStrategy::Bfs
-            },
-            // Some generated queries take a solver tens of seconds (even linear ones with
-            // wrap-around); a property left `unknown` by the time limit is not a miss, and
-            // the limit bounds solver calls too.
-            timeout: Some(std::time::Duration::from_secs(2)),
-            ..CheckOptions::default()
-        };
-        let report = check_forward(&module, &types, &source, "gen.uc", "main", &options)
-            .expect("the engine runs");
-        for p in report.properties() {
-            if p.verdict.witness().is_some_and(|(_, confirmed)| !confirmed) {
-                failures.push(format!("seed {seed}: unconfirmed {:?}", p.verdict.reason()));
+        for merge in [MergeMode::None, MergeMode::Aggressive] {
+            let options = CheckOptions {
+                search: if seed % 2 == 0 {
+                    SearchStrategy::Dfs
+                } else {
+                    SearchStrategy::Bfs
+                },
+                // Some generated queries take a solver tens of seconds (even linear ones with
+                // wrap-around); a property left `unknown` by the time limit is not a miss, and
+                // the limit bounds solver calls too.
+                timeout: Some(std::time::Duration::from_secs(2)),
+                merge,
+                ..CheckOptions::default()
+            };
+            let report = check_forward(&module, &types, &source, "gen.uc", "main", &options)
+                .expect("the engine runs");
+            for p in report.properties() {
+                if p.verdict.witness().is_some_and(|(_, confirmed)| !confirmed) {
+                    failures.push(format!(
+                        "seed {seed}, merge {merge}: unconfirmed {:?}",
+                        p.verdict.reason()
+                    ));
+                }
             }
-        }
-        for prop in concrete {
-            let site = &module.properties[prop];
-            let symbolic = report.properties().iter().any(|p| {
-                p.span == Some(site.span)
-                    && p.kind == site.kind
-                    && p.verdict.status() == Status::Violated
-            });
-            let timed_out = report
-                .properties()
-                .iter()
-                .any(|p| p.span == Some(site.span) && p.verdict.status() == Status::Unknown);
-            if !symbolic && !timed_out {
-                failures.push(format!(
-                    "seed {seed}: {} at {:?} violated concretely, not symbolically",
-                    site.kind.name(),
-                    site.span
-                ));
+            for &prop in &concrete {
+                let site = &module.properties[prop];
+                let symbolic = report.properties().iter().any(|p| {
+                    p.span == Some(site.span)
+                        && p.kind == site.kind
+                        && p.verdict.status() == Status::Violated
+                });
+                let timed_out = report
+                    .properties()
+                    .iter()
+                    .any(|p| p.span == Some(site.span) && p.verdict.status() == Status::Unknown);
+                if !symbolic && !timed_out {
+                    failures.push(format!(
+                        "seed {seed}, merge {merge}: {} at {:?} violated concretely, not symbolically",
+                        site.kind.name(),
+                        site.span
+                    ));
+                }
             }
         }
     }
@@ -122,7 +129,10 @@ fn concrete_violations_are_found_symbolically() {
 
 #[test]
 fn the_same_check_gives_the_same_json() {
-    for search in SearchStrategy::ALL {
+    let runs = SearchStrategy::ALL
+        .into_iter()
+        .flat_map(|search| [(search, MergeMode::None), (search, MergeMode::Aggressive)]);
+    for (search, merge) in runs {
         let source = generate(&config(7), 7);
         let front = symex_syntax::analyze(&source).expect("valid");
         let types = front.types.expect("typed");
@@ -131,6 +141,7 @@ fn the_same_check_gives_the_same_json() {
             search,
             seed: 3,
             max_states: Some(2_000),
+            merge,
             ..CheckOptions::default()
         };
         let run = || {
@@ -140,6 +151,6 @@ fn the_same_check_gives_the_same_json() {
             report.stats.solver_ms = 0;
             report.to_json().expect("serializes")
         };
-        assert_eq!(run(), run(), "{search}");
+        assert_eq!(run(), run(), "{search}, merge {merge}");
     }
 }

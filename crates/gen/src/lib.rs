@@ -6,35 +6,54 @@
 //! functions, so concrete runs terminate; runtime errors (division by zero, null dereference, out
 //! of bounds, failed assertions) are possible on purpose. The same [`GenConfig`] and seed give the
 //! same program on every machine and every version of the dependencies (see [`rng`]).
+//! `symex gen` exposes every knob; `docs/generator.md` describes what each one generates.
 
 mod rng;
 
 use rng::Rng;
 use std::fmt::Write;
 
-/// What to generate. Probabilities are in percent.
-#[derive(Clone, Debug)]
+/// What to generate. Probabilities are in percent; `docs/generator.md` shows what each knob
+/// generates and how the knobs map to the parameters of seed 002's generator (§6.1).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GenConfig {
     /// Functions besides `main`.
     pub functions: usize,
-    /// Statements at the top level of each function body.
+    /// Statements at the top level of each function body (guaranteed errors come on top).
     pub statements: usize,
-    /// Maximum statements in a nested block (`if`/`while` bodies).
+    /// Maximum statements in a nested block (`if`/`while` bodies); each block has 1 to this many.
     pub nested_statements: usize,
-    /// Maximum nesting of `if`/`while` blocks.
+    /// Maximum nesting of blocks (`if`, loops, guards); 0 makes every body flat.
     pub max_block_depth: usize,
-    /// Chance that a statement is a `while` loop (bounded by a counter).
+    /// Maximum nesting of loops (of either kind), within the block-depth limit.
+    pub max_loop_depth: usize,
+    /// Chance that a statement is a general `while` loop: a random condition over program
+    /// values, bounded by a hidden fuel counter (the thesis's `loopGenProb`).
     pub loop_percent: u32,
+    /// Chance that a statement is a counting loop `c = 0; while (c < b) { …; c = c + 1; }`
+    /// (the thesis's `forLoopGenProb`).
+    pub for_percent: u32,
     /// Chance that a statement is an `if`.
     pub if_percent: u32,
     /// Maximum iterations of a generated loop.
     pub max_loop_bound: i32,
+    /// Statements in `main` that certainly fail when reached, each under its own test of the
+    /// first input, so every one is reachable for some input.
+    pub errors: usize,
     /// Allow `/` and `%` by arbitrary expressions.
     pub divisions: bool,
     /// Use heap records `{val, next}` and pointers.
     pub heap: bool,
-    /// Use arrays with computed indices.
+    /// Let pointers become `null` on some paths (`p = q->next`, `p = null`) and dereference
+    /// them, guarded or not.
+    pub null_pointers: bool,
+    /// Use an array.
     pub arrays: bool,
+    /// Index arrays by values computed from inputs, guarded by a bounds test or not; without
+    /// this, indices are in-bounds literals (as in the thesis).
+    pub symbolic_indices: bool,
+    /// Call earlier functions (calls only go backwards, so there is no recursion).
+    pub calls: bool,
     /// Emit `assert`s over computed values.
     pub asserts: bool,
     /// Keep arithmetic linear: products get a constant factor and divisions a constant
@@ -49,12 +68,18 @@ impl Default for GenConfig {
             statements: 8,
             nested_statements: 4,
             max_block_depth: 2,
-            loop_percent: 15,
+            max_loop_depth: 2,
+            loop_percent: 10,
+            for_percent: 15,
             if_percent: 20,
             max_loop_bound: 4,
+            errors: 0,
             divisions: true,
             heap: true,
+            null_pointers: true,
             arrays: true,
+            symbolic_indices: true,
+            calls: true,
             asserts: true,
             linear: false,
         }
@@ -121,11 +146,15 @@ fn sized(lines: usize, config: impl Fn(usize) -> GenConfig, seed: u64) -> String
 
 /// The variables of the function being generated, by type.
 struct Scope {
+    /// Integer variables that statements may assign.
     ints: Vec<String>,
+    /// Integer variables that may be read here but not assigned: the counters of the enclosing
+    /// counting loops.
+    readonly: Vec<String>,
     pointers: Vec<String>,
     arrays: Vec<String>,
-    next_counter: usize,
-    counters: Vec<String>,
+    /// Loop counters and fuel variables declared so far.
+    loop_vars: Vec<String>,
 }
 
 struct Generator<'a> {
@@ -136,7 +165,19 @@ struct Generator<'a> {
     arities: Vec<usize>,
 }
 
+/// The length of every generated array (arrays are never reassigned, so it never changes).
 const ARRAY_LEN: i32 = 4;
+
+/// The variable holding main's first input, which selects the guaranteed error to trigger.
+const SELECTOR: &str = "sel";
+
+/// The kinds of statement [`Generator::statement`] chooses between.
+enum Kind {
+    While,
+    For,
+    If,
+    Simple,
+}
 
 impl Generator<'_> {
     fn function(&mut self, name: &str, is_main: bool) {
@@ -148,13 +189,19 @@ impl Generator<'_> {
         let params: Vec<String> = (0..arity).map(|i| format!("p{i}")).collect();
         let mut scope = Scope {
             ints: params.clone(),
+            readonly: Vec::new(),
             pointers: Vec::new(),
             arrays: Vec::new(),
-            next_counter: 0,
-            counters: Vec::new(),
+            loop_vars: Vec::new(),
         };
         let mut locals = Vec::new();
         let mut init = String::new();
+        let errors = if is_main { self.config.errors } else { 0 };
+        if errors > 0 {
+            // Read first, so the first input selects the error; never read anywhere else.
+            let _ = writeln!(init, "  {SELECTOR} = input;");
+            locals.push(SELECTOR.to_string());
+        }
         for i in 0..2 + self.rng.below(3) {
             let v = format!("x{i}");
             let value = if is_main {
@@ -187,17 +234,26 @@ impl Generator<'_> {
             locals.push(v.clone());
             scope.arrays.push(v);
         }
-        let mut body = String::new();
+        let mut body: Vec<String> = Vec::new();
         for _ in 0..self.config.statements {
-            self.statement(&mut scope, &mut body, 1);
+            let mut text = String::new();
+            self.statement(&mut scope, &mut text, 1, 0);
+            body.push(text);
         }
-        locals.append(&mut scope.counters);
+        for k in 0..errors {
+            let at = self.rng.below(body.len() as u64 + 1) as usize;
+            let error = self.guaranteed_error(&scope, k);
+            body.insert(at, error);
+        }
+        locals.append(&mut scope.loop_vars);
         let _ = writeln!(self.out, "{name}({}) {{", params.join(", "));
         if !locals.is_empty() {
             let _ = writeln!(self.out, "  var {};", locals.join(", "));
         }
         self.out.push_str(&init);
-        self.out.push_str(&body);
+        for text in body {
+            self.out.push_str(&text);
+        }
         let result = self.pick(&scope.ints);
         let _ = writeln!(self.out, "  return {result};\n}}\n");
         if !is_main {
@@ -205,46 +261,98 @@ impl Generator<'_> {
         }
     }
 
-    fn statement(&mut self, scope: &mut Scope, out: &mut String, depth: usize) {
+    /// The `k`-th guaranteed error of `main`: a top-level `if` on the selector (a distinct
+    /// constant per error) around a statement that certainly fails.
+    fn guaranteed_error(&mut self, scope: &Scope, k: usize) -> String {
+        let constant = 10 * k as u64 + 1 + self.rng.below(9);
+        let mut kinds = vec!["assert(0);".to_string(), "output 1 / 0;".to_string()];
+        if let Some(a) = scope.arrays.first() {
+            kinds.push(format!("output {a}[{ARRAY_LEN}];"));
+        }
+        if let Some(p) = scope.pointers.first() {
+            kinds.push(format!("{p} = null;\n    output {p}->val;"));
+        }
+        let failing = &kinds[self.rng.below(kinds.len() as u64) as usize];
+        format!("  if ({SELECTOR} == {constant}) {{\n    {failing}\n  }}\n")
+    }
+
+    /// One statement at nesting `depth` (1 = the function body) inside `loops` loops.
+    fn statement(&mut self, scope: &mut Scope, out: &mut String, depth: usize, loops: usize) {
         let indent = "  ".repeat(depth);
-        let roll = self.rng.below(100) as u32;
         let nested_ok = depth <= self.config.max_block_depth;
-        if nested_ok && roll < self.config.loop_percent {
-            let counter = format!("c{}", scope.next_counter);
-            scope.next_counter += 1;
-            scope.counters.push(counter.clone());
-            let bound = 1 + self.rng.below(self.config.max_loop_bound.max(1) as u64) as i32;
-            let _ = writeln!(out, "{indent}{counter} = 0;");
-            let _ = writeln!(out, "{indent}while ({counter} < {bound}) {{");
-            self.block(scope, out, depth + 1);
-            let _ = writeln!(out, "{indent}  {counter} = {counter} + 1;");
-            let _ = writeln!(out, "{indent}}}");
-        } else if nested_ok && roll < self.config.loop_percent + self.config.if_percent {
-            let cond = self.condition(scope);
-            let _ = writeln!(out, "{indent}if ({cond}) {{");
-            self.block(scope, out, depth + 1);
-            if self.rng.below(2) == 0 {
-                let _ = writeln!(out, "{indent}}} else {{");
-                self.block(scope, out, depth + 1);
-            }
-            let _ = writeln!(out, "{indent}}}");
+        let loop_ok = nested_ok && loops < self.config.max_loop_depth;
+        let roll = self.rng.below(100) as u32;
+        let config = self.config;
+        let kind = if roll < config.loop_percent {
+            Kind::While
+        } else if roll < config.loop_percent + config.for_percent {
+            Kind::For
+        } else if roll < config.loop_percent + config.for_percent + config.if_percent {
+            Kind::If
         } else {
-            let line = self.simple_statement(scope);
-            let _ = writeln!(out, "{indent}{line}");
+            Kind::Simple
+        };
+        match kind {
+            Kind::While if loop_ok => {
+                let fuel = format!("w{}", scope.loop_vars.len());
+                scope.loop_vars.push(fuel.clone());
+                let bound = self.loop_bound();
+                let cond = self.condition(scope);
+                let _ = writeln!(out, "{indent}{fuel} = {bound};");
+                let _ = writeln!(out, "{indent}while ({fuel} > 0 && ({cond})) {{");
+                self.block(scope, out, depth + 1, loops + 1);
+                let _ = writeln!(out, "{indent}  {fuel} = {fuel} - 1;");
+                let _ = writeln!(out, "{indent}}}");
+            }
+            Kind::For if loop_ok => {
+                let counter = format!("c{}", scope.loop_vars.len());
+                scope.loop_vars.push(counter.clone());
+                let bound = self.loop_bound();
+                let guard = if !scope.ints.is_empty() && self.rng.below(2) == 0 {
+                    let limit = self.pick(&scope.ints);
+                    format!("{counter} < {limit} && {counter} < {bound}")
+                } else {
+                    format!("{counter} < {bound}")
+                };
+                let _ = writeln!(out, "{indent}{counter} = 0;");
+                let _ = writeln!(out, "{indent}while ({guard}) {{");
+                scope.readonly.push(counter.clone());
+                self.block(scope, out, depth + 1, loops + 1);
+                scope.readonly.pop();
+                let _ = writeln!(out, "{indent}  {counter} = {counter} + 1;");
+                let _ = writeln!(out, "{indent}}}");
+            }
+            Kind::If if nested_ok => {
+                let cond = self.condition(scope);
+                let _ = writeln!(out, "{indent}if ({cond}) {{");
+                self.block(scope, out, depth + 1, loops);
+                if self.rng.below(2) == 0 {
+                    let _ = writeln!(out, "{indent}}} else {{");
+                    self.block(scope, out, depth + 1, loops);
+                }
+                let _ = writeln!(out, "{indent}}}");
+            }
+            _ => self.simple_statement(scope, out, &indent, nested_ok),
         }
     }
 
-    fn block(&mut self, scope: &mut Scope, out: &mut String, depth: usize) {
+    fn loop_bound(&mut self) -> i32 {
+        1 + self.rng.below(self.config.max_loop_bound.max(1) as u64) as i32
+    }
+
+    fn block(&mut self, scope: &mut Scope, out: &mut String, depth: usize, loops: usize) {
         let count = 1 + self.rng.below(self.config.nested_statements.max(1) as u64) as usize;
         for _ in 0..count {
-            self.statement(scope, out, depth);
+            self.statement(scope, out, depth, loops);
         }
     }
 
-    fn simple_statement(&mut self, scope: &Scope) -> String {
-        match self.rng.below(10) {
+    /// A statement without a loop; `guard_ok` allows a one-statement `if` around a risky access.
+    fn simple_statement(&mut self, scope: &Scope, out: &mut String, indent: &str, guard_ok: bool) {
+        let config = self.config;
+        let line = match self.rng.below(12) {
             0 => format!("output {};", self.int_expr(scope, 2)),
-            1 if self.config.asserts => format!("assert({});", self.condition(scope)),
+            1 if config.asserts => format!("assert({});", self.condition(scope)),
             2 if !scope.pointers.is_empty() => {
                 let p = self.pick(&scope.pointers);
                 format!("{p}->val = {};", self.int_expr(scope, 2))
@@ -263,22 +371,55 @@ impl Generator<'_> {
             }
             4 if !scope.arrays.is_empty() => {
                 let a = self.pick(&scope.arrays);
-                format!("{a}[{}] = {};", self.index(scope), self.int_expr(scope, 2))
+                let i = self.index(scope, true);
+                format!("{a}[{i}] = {};", self.int_expr(scope, 2))
+            }
+            5 if config.null_pointers && !scope.pointers.is_empty() => {
+                let p = self.pick(&scope.pointers);
+                let q = self.pick(&scope.pointers);
+                match self.rng.below(4) {
+                    0 => format!("{p} = null;"),
+                    1 | 2 if guard_ok => {
+                        let action = if self.rng.below(2) == 0 {
+                            format!("{p}->val = {};", self.int_expr(scope, 1))
+                        } else {
+                            format!("{p} = {p}->next;")
+                        };
+                        format!("if ({p} != null) {{\n{indent}  {action}\n{indent}}}")
+                    }
+                    _ => format!("{p} = {q}->next;"),
+                }
+            }
+            7 if config.symbolic_indices && guard_ok && !scope.arrays.is_empty() => {
+                let a = self.pick(&scope.arrays);
+                let i = self.readable(scope);
+                let action = match self.rng.below(3) {
+                    0 => format!("{a}[{i}] = {};", self.int_expr(scope, 1)),
+                    1 => format!("output {a}[{i}];"),
+                    _ => format!("{} = {a}[{i}];", self.pick(&scope.ints)),
+                };
+                format!("if (0 <= {i} && {i} < {ARRAY_LEN}) {{\n{indent}  {action}\n{indent}}}")
             }
             _ => {
                 let x = self.pick(&scope.ints);
                 format!("{x} = {};", self.int_expr(scope, 3))
             }
-        }
+        };
+        let _ = writeln!(out, "{indent}{line}");
     }
 
-    /// An index that is usually, not always, in bounds.
-    fn index(&mut self, scope: &Scope) -> String {
-        if self.rng.below(4) == 0 {
-            format!("({}) % {ARRAY_LEN}", self.int_expr(scope, 1))
-        } else {
-            self.rng.below(ARRAY_LEN as u64).to_string()
+    /// An array index: an in-bounds literal, or with symbolic indices sometimes a variable or
+    /// (when `computed`) an expression reduced modulo the length; the last two may be out of
+    /// bounds (a negative remainder, a counter past the length, an input).
+    fn index(&mut self, scope: &Scope, computed: bool) -> String {
+        if self.config.symbolic_indices {
+            match self.rng.below(4) {
+                0 if computed => return format!("({}) % {ARRAY_LEN}", self.int_expr(scope, 1)),
+                1 => return self.readable(scope),
+                _ => {}
+            }
         }
+        self.rng.below(ARRAY_LEN as u64).to_string()
     }
 
     fn condition(&mut self, scope: &Scope) -> String {
@@ -291,7 +432,11 @@ impl Generator<'_> {
             1 => format!("{lhs} {op} {rhs} || !{}", self.int_expr(scope, 0)),
             2 if !scope.pointers.is_empty() => {
                 let p = self.pick(&scope.pointers);
-                format!("{p}->next != null && {lhs} {op} {rhs}")
+                if self.config.null_pointers {
+                    format!("{p} != null && {p}->val {op} {rhs}")
+                } else {
+                    format!("{p}->next != null && {lhs} {op} {rhs}")
+                }
             }
             _ => format!("{lhs} {op} {rhs}"),
         }
@@ -302,7 +447,7 @@ impl Generator<'_> {
             return self.int_atom(scope);
         }
         match self.rng.below(8) {
-            0 if !self.arities.is_empty() => {
+            0 if self.config.calls && !self.arities.is_empty() => {
                 let f = self.rng.below(self.arities.len() as u64) as usize;
                 let args: Vec<String> = (0..self.arities[f])
                     .map(|_| self.int_expr(scope, depth - 1))
@@ -353,10 +498,23 @@ impl Generator<'_> {
             1 if !scope.pointers.is_empty() => format!("{}->val", self.pick(&scope.pointers)),
             2 if !scope.arrays.is_empty() => {
                 let a = self.pick(&scope.arrays);
-                format!("{a}[{}]", self.rng.below(ARRAY_LEN as u64))
+                format!("{a}[{}]", self.index(scope, false))
             }
-            _ if !scope.ints.is_empty() => self.pick(&scope.ints),
+            _ if !scope.ints.is_empty() || !scope.readonly.is_empty() => self.readable(scope),
             _ => self.constant(),
+        }
+    }
+
+    /// An integer variable that may be read here (a constant if there is none).
+    fn readable(&mut self, scope: &Scope) -> String {
+        let total = scope.ints.len() + scope.readonly.len();
+        if total == 0 {
+            return self.constant();
+        }
+        let i = self.rng.below(total as u64) as usize;
+        match scope.ints.get(i) {
+            Some(v) => v.clone(),
+            None => scope.readonly[i - scope.ints.len()].clone(),
         }
     }
 
@@ -389,6 +547,203 @@ mod tests {
         );
         assert!(big.lines().count() > 5 * small.lines().count());
         assert!(big.contains("main() {"));
+    }
+
+    /// The deepest nesting of blocks (within a function body) and of loops in `text`, read
+    /// from the generator's layout: a block opens on a line ending in `{` and closes on a line
+    /// starting with `}`.
+    fn nesting(text: &str) -> (usize, usize) {
+        let mut stack: Vec<bool> = Vec::new();
+        let (mut blocks, mut loops) = (0, 0);
+        for line in text.lines().map(str::trim) {
+            if line.starts_with('}') {
+                stack.pop();
+            }
+            if line.ends_with('{') {
+                stack.push(line.starts_with("while"));
+            }
+            blocks = blocks.max(stack.len().saturating_sub(1));
+            loops = loops.max(stack.iter().filter(|&&is_loop| is_loop).count());
+        }
+        (blocks, loops)
+    }
+
+    /// Programs for seeds `0..20` of `config`.
+    fn programs(config: &GenConfig) -> Vec<String> {
+        (0..20).map(|seed| generate(config, seed)).collect()
+    }
+
+    fn any_contains(config: &GenConfig, needle: &str) -> bool {
+        programs(config).iter().any(|p| p.contains(needle))
+    }
+
+    /// Loops everywhere they are allowed, to exercise the nesting limits.
+    fn loopy() -> GenConfig {
+        GenConfig {
+            functions: 1,
+            statements: 6,
+            nested_statements: 3,
+            max_block_depth: 5,
+            max_loop_depth: 5,
+            loop_percent: 40,
+            for_percent: 40,
+            if_percent: 10,
+            max_loop_bound: 2,
+            ..GenConfig::default()
+        }
+    }
+
+    #[test]
+    fn general_while_loops_have_fuel_and_counting_loops_a_counter() {
+        let only_while = GenConfig {
+            for_percent: 0,
+            ..loopy()
+        };
+        assert!(any_contains(&only_while, "while (w0 > 0 && ("));
+        assert!(!any_contains(&only_while, "while (c"));
+        let only_for = GenConfig {
+            loop_percent: 0,
+            ..loopy()
+        };
+        assert!(any_contains(&only_for, "c0 = 0;\n"));
+        assert!(any_contains(&only_for, "while (c0 < "));
+        assert!(!any_contains(&only_for, "while (w"));
+        let none = GenConfig {
+            loop_percent: 0,
+            for_percent: 0,
+            ..loopy()
+        };
+        assert!(!any_contains(&none, "while"));
+    }
+
+    #[test]
+    fn loop_nesting_never_exceeds_its_limit() {
+        for limit in 0..4 {
+            let config = GenConfig {
+                max_loop_depth: limit,
+                ..loopy()
+            };
+            let deepest = programs(&config)
+                .iter()
+                .map(|p| nesting(p).1)
+                .max()
+                .unwrap_or(0);
+            assert_eq!(deepest, limit, "loop depth limit {limit}");
+        }
+    }
+
+    #[test]
+    fn block_nesting_never_exceeds_its_limit() {
+        for limit in 0..4 {
+            let config = GenConfig {
+                max_block_depth: limit,
+                ..loopy()
+            };
+            let deepest = programs(&config)
+                .iter()
+                .map(|p| nesting(p).0)
+                .max()
+                .unwrap_or(0);
+            assert_eq!(deepest, limit, "block depth limit {limit}");
+        }
+    }
+
+    #[test]
+    fn guaranteed_errors_are_top_level_tests_of_the_first_input() {
+        for errors in [0, 1, 4] {
+            let config = GenConfig {
+                errors,
+                ..GenConfig::default()
+            };
+            for p in programs(&config) {
+                let main = &p[p.find("main() {").unwrap_or(0)..];
+                assert_eq!(main.matches("\n  if (sel == ").count(), errors, "{p}");
+                assert_eq!(main.contains("  sel = input;\n"), errors > 0, "{p}");
+                assert_eq!(p.matches("sel").count(), 2 * errors.min(1) + errors);
+            }
+        }
+    }
+
+    #[test]
+    fn null_pointers_only_when_enabled() {
+        let on = GenConfig::default();
+        assert!(any_contains(&on, " = null;"));
+        assert!(any_contains(&on, "->next;"));
+        assert!(any_contains(&on, " != null) {"));
+        let off = GenConfig {
+            null_pointers: false,
+            ..on
+        };
+        for p in programs(&off) {
+            assert!(!p.contains(" = null;") && !p.contains("->next;"), "{p}");
+            assert!(!p.contains(" != null) {"), "{p}");
+        }
+    }
+
+    /// Every index of `a0` in `text`.
+    fn indices(text: &str) -> Vec<&str> {
+        text.split("a0[")
+            .skip(1)
+            .filter_map(|rest| rest.split(']').next())
+            .collect()
+    }
+
+    #[test]
+    fn symbolic_indices_only_when_enabled() {
+        let on = GenConfig::default();
+        let all: Vec<String> = programs(&on);
+        let symbolic = |i: &&str| i.parse::<i32>().is_err();
+        assert!(all.iter().any(|p| indices(p).iter().any(symbolic)));
+        assert!(all.iter().any(|p| p.contains(" < 4) {")));
+        let off = GenConfig {
+            symbolic_indices: false,
+            ..on
+        };
+        for p in programs(&off) {
+            for i in indices(&p) {
+                let literal: i32 = i.parse().unwrap_or(-1);
+                assert!((0..ARRAY_LEN).contains(&literal), "index {i} in\n{p}");
+            }
+        }
+    }
+
+    #[test]
+    fn calls_only_when_enabled_and_only_backwards() {
+        let on = GenConfig::default();
+        for p in programs(&on) {
+            // Function `k` (main is the last) calls only functions before it.
+            for (k, function) in p.split("\n}\n").map(str::trim_start).enumerate() {
+                for later in k..on.functions {
+                    let call = format!("f{later}(");
+                    let own = usize::from(function.starts_with(&call));
+                    assert_eq!(
+                        function.matches(&call).count(),
+                        own,
+                        "f{k} calls f{later}:\n{p}"
+                    );
+                }
+            }
+        }
+        assert!(programs(&on).iter().any(|p| p.matches("f0(").count() > 1));
+        let off = GenConfig { calls: false, ..on };
+        for p in programs(&off) {
+            for f in 0..off.functions {
+                assert_eq!(p.matches(&format!("f{f}(")).count(), 1, "{p}");
+            }
+        }
+    }
+
+    #[test]
+    fn no_division_at_all_without_divisions_and_symbolic_indices() {
+        let off = GenConfig {
+            divisions: false,
+            symbolic_indices: false,
+            ..GenConfig::default()
+        };
+        for p in programs(&off) {
+            assert!(!p.contains('/') && !p.contains('%'), "{p}");
+        }
+        assert!(any_contains(&GenConfig::default(), " / "));
     }
 
     #[test]

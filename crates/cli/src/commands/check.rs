@@ -10,7 +10,7 @@ use crate::source::ColorChoice;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
-use symex_engine::{CheckOptions, EngineError, IndexMode, SearchStrategy, SolverChoice};
+use symex_engine::{CheckOptions, EngineError, IndexMode, MergeMode, SearchStrategy, SolverChoice};
 use symex_smt::{Dialect, QueryOptions};
 
 #[derive(clap::Args)]
@@ -47,6 +47,10 @@ pub struct CheckArgs {
     /// Symbolic array indices: an ite over the elements, or a fork per feasible index.
     #[arg(long, value_enum, default_value_t = IndexArg::Ite)]
     pub index_mode: IndexArg,
+    /// State merging of the forward engine: never, or whenever two states meet at a join point
+    /// with the same call stack.
+    #[arg(long, value_enum, default_value_t = MergeArg::None)]
+    pub merge: MergeArg,
     /// Stop at the first confirmed violation.
     #[arg(long)]
     pub stop_on_first: bool,
@@ -99,6 +103,12 @@ pub enum IndexArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MergeArg {
+    None,
+    Aggressive,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SolverArg {
     Z3,
     Z3Process,
@@ -143,6 +153,10 @@ impl CheckArgs {
             index_mode: match self.index_mode {
                 IndexArg::Ite => IndexMode::Ite,
                 IndexArg::Fork => IndexMode::Fork,
+            },
+            merge: match self.merge {
+                MergeArg::None => MergeMode::None,
+                MergeArg::Aggressive => MergeMode::Aggressive,
             },
             stop_on_first: self.stop_on_first,
             solver,

@@ -2,6 +2,7 @@
 
 pub mod cfg;
 pub mod check;
+pub mod gen;
 pub mod run;
 pub mod types;
 

@@ -112,6 +112,46 @@ impl FromStr for IndexMode {
     }
 }
 
+/// Whether the forward engine merges states (`--merge`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MergeMode {
+    /// Every state stands for one path.
+    #[default]
+    None,
+    /// Two states waiting at the same join point with the same call stack become one (seed 002
+    /// §4.3, the thesis's `aggressive` strategy).
+    Aggressive,
+}
+
+impl MergeMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            MergeMode::None => "none",
+            MergeMode::Aggressive => "aggressive",
+        }
+    }
+}
+
+impl fmt::Display for MergeMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for MergeMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<MergeMode, String> {
+        match s {
+            "none" => Ok(MergeMode::None),
+            "aggressive" => Ok(MergeMode::Aggressive),
+            _ => Err(format!(
+                "unknown merge mode `{s}` (expected one of: none, aggressive)"
+            )),
+        }
+    }
+}
+
 /// Which solver answers the queries.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum SolverChoice {
@@ -123,7 +163,7 @@ pub enum SolverChoice {
 }
 
 /// Everything `symex check` tells an engine. The default: dfs, seed 0, no bounds or limits,
-/// ite index mode, in-process Z3 with every query layer on, no progress line.
+/// ite index mode, no merging, in-process Z3 with every query layer on, no progress line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CheckOptions {
     pub search: SearchStrategy,
@@ -140,6 +180,8 @@ pub struct CheckOptions {
     /// Approximate limit of the process's resident memory.
     pub max_memory_mb: Option<u64>,
     pub index_mode: IndexMode,
+    /// State merging at join points (forward engine).
+    pub merge: MergeMode,
     /// Stop the search at the first confirmed violation.
     pub stop_on_first: bool,
     pub solver: SolverChoice,
@@ -161,5 +203,8 @@ mod tests {
         assert!(err.contains("random-path"), "{err}");
         assert_eq!("fork".parse::<IndexMode>(), Ok(IndexMode::Fork));
         assert!("x".parse::<IndexMode>().is_err());
+        assert_eq!("aggressive".parse::<MergeMode>(), Ok(MergeMode::Aggressive));
+        assert_eq!(MergeMode::default().name(), "none");
+        assert!("lattice".parse::<MergeMode>().is_err());
     }
 }

@@ -10,11 +10,11 @@
 
 use symex_ir::cfg::{Check, Operand, PropId};
 use symex_report::{ArgValue, Args, Finding, Witness};
-use symex_smt::{Answer, ModelResult, TermId};
+use symex_smt::{Answer, BvConst, ModelResult, TermId, Value};
 
 use crate::common::options::IndexMode;
 use crate::common::replay::replay;
-use crate::common::terms::{self, value_as_i32};
+use crate::common::terms::{self, value_as_i32, WIDTH};
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::state::State;
@@ -102,7 +102,17 @@ impl Machine<'_> {
         let site = self.module.property(prop);
         let mut trace = state.trace.clone();
         trace.push(site.func, site.span, SymEvent::Fail { kind: site.kind });
-        let assignment = model.to_assignment(&self.store);
+        let mut assignment = model.to_assignment(&self.store);
+        // The values the witness uses for unconstrained symbols, so a merged state's trace
+        // follows the constituent the replayed inputs take.
+        for (&var, &value) in vars.iter().zip(inputs.iter().chain(&args)) {
+            if let Some(id) = self.store.var_id(var) {
+                if assignment.get(id).is_none() {
+                    let bits = BvConst::from_i128(WIDTH, i128::from(value))?;
+                    assignment.insert(id, Value::Bv(bits));
+                }
+            }
+        }
         let steps = trace.to_steps(self.module, &self.store, &assignment, &self.locator);
         let witness = Witness {
             inputs: inputs.clone(),

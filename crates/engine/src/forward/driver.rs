@@ -4,22 +4,30 @@
 //! for a state, runs it until it forks or ends (or a step budget passes), records forks and
 //! ends, and enforces the global limits (time, memory, live states, `--stop-on-first`). At the
 //! end every property gets its verdict from `Verdict::conclude` with the cuts the search met.
-//! Nothing here executes instructions (the machine does) or chooses states (the searchers do).
+//!
+//! With `--merge aggressive` a state that arrives at a join point (the first instruction of a
+//! block with several ways in) stops its run and waits there: it is merged into a waiting state
+//! with the same call stack if there is one, else it waits itself. Waiting states leave the
+//! searcher and the execution tree; when no other state can run, the earliest waiting states
+//! (in reverse postorder of their frames) go back and run past the join point.
+//! Nothing here executes instructions (the machine does), merges two states (`merge` does) or
+//! chooses states (the searchers do).
 
+use std::cmp::Ordering;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
-use symex_ir::cfg::{Module, PropId};
+use symex_ir::cfg::{BlockId, FuncId, Module, PropId};
 use symex_report::{Cut, Finding, Report, Stats, Verdict};
 use symex_syntax::types::TypeTable;
 
 use crate::common::entry::resolve_entry;
-use crate::common::options::CheckOptions;
+use crate::common::options::{CheckOptions, MergeMode};
 use crate::common::solver::query_engine;
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine};
 use crate::forward::progress::{Progress, Status};
-use crate::forward::search::{searcher, SearchView};
+use crate::forward::search::{searcher, SearchView, Searcher};
 use crate::forward::state::{State, StateId};
 use crate::forward::tree::ExecTree;
 
@@ -101,8 +109,10 @@ fn explore(
     options: &CheckOptions,
     start: Instant,
 ) -> Result<Summary, EngineError> {
+    let merging = options.merge == MergeMode::Aggressive;
     let mut states: FxHashMap<StateId, State> = FxHashMap::default();
     states.insert(0, machine.initial_state()?);
+    let mut waiting = Waiting::default();
     let mut tree = ExecTree::new(0);
     let mut searcher = searcher(options.search, options.seed);
     searcher.update(None, &[0], &[]);
@@ -115,7 +125,7 @@ fn explore(
     let mut progress = Progress::new(options.progress);
     let mut selections = 0u64;
     loop {
-        if states.is_empty() {
+        if states.is_empty() && !waiting.release(machine, &mut states, &mut tree, &mut *searcher) {
             break;
         }
         if let Some(cut) = limit_reached(options, start, selections) {
@@ -147,29 +157,39 @@ fn explore(
                 end = outcome.end;
                 break;
             }
-            if !forked.is_empty() || (options.stop_on_first && machine.found_violation) {
+            if !forked.is_empty()
+                || (options.stop_on_first && machine.found_violation)
+                || (merging && at_join(machine, &state))
+            {
                 break;
             }
         }
-        let added: Vec<StateId> = forked
-            .into_iter()
-            .map(|s| {
-                let new_id = next_id;
-                next_id += 1;
+        let mut added = Vec::with_capacity(forked.len());
+        for s in forked {
+            let new_id = next_id;
+            next_id += 1;
+            summary.states += 1;
+            if merging && at_join(machine, &s) {
+                waiting.arrive(machine, new_id, s)?;
+            } else {
                 states.insert(new_id, s);
-                new_id
-            })
-            .collect();
+                added.push(new_id);
+            }
+        }
         tree.fork(id, &added);
-        summary.states += added.len() as u64;
         let removed = match end {
             Some(end) => {
                 tree.remove(id);
                 match end {
-                    End::Returned => summary.paths += 1,
+                    End::Returned => summary.paths += machine.count_paths(&state)?,
                     End::Cut(cut) => machine.cuts.hit(cut),
                     End::Dropped | End::Failed => {}
                 }
+                vec![id]
+            }
+            None if merging && at_join(machine, &state) => {
+                tree.remove(id);
+                waiting.arrive(machine, id, state)?;
                 vec![id]
             }
             None => {
@@ -178,12 +198,13 @@ fn explore(
             }
         };
         searcher.update(Some(id), &added, &removed);
+        let live = states.len() + waiting.states.len();
         if options.stop_on_first && machine.found_violation {
-            summary.stopped_early = !states.is_empty();
+            summary.stopped_early = live > 0;
             break;
         }
         if let Some(max) = options.max_states {
-            if states.len() > max {
+            if live > max {
                 machine.cuts.hit(Cut::States(max as u64));
                 break;
             }
@@ -191,7 +212,7 @@ fn explore(
         if progress.due() {
             progress.show(&Status {
                 paths: summary.paths,
-                live_states: states.len(),
+                live_states: live,
                 queries: machine.queries.stats().queries,
                 coverage: machine.coverage.summary(machine.module).instructions,
                 elapsed: start.elapsed(),
@@ -200,6 +221,117 @@ fn explore(
     }
     progress.finish();
     Ok(summary)
+}
+
+/// Whether the state is at the first instruction of a join point (a merge point).
+fn at_join(machine: &Machine<'_>, state: &State) -> bool {
+    state.frame().is_some_and(|frame| {
+        frame.inst == 0 && machine.info.functions[frame.func.index()].is_join(frame.block)
+    })
+}
+
+/// States waiting at join points for others to merge with (`--merge aggressive`).
+#[derive(Default)]
+struct Waiting {
+    states: FxHashMap<StateId, State>,
+    /// The waiting states per stack depth and place, in arrival order.
+    at: FxHashMap<(usize, FuncId, BlockId), Vec<StateId>>,
+}
+
+impl Waiting {
+    /// `state` arrived at a join point: merged into a waiting state with the same call stack,
+    /// or waiting itself.
+    fn arrive(
+        &mut self,
+        machine: &mut Machine<'_>,
+        id: StateId,
+        state: State,
+    ) -> Result<(), EngineError> {
+        let Some(frame) = state.frame() else {
+            return Err(EngineError::Internal("a state without a frame".into()));
+        };
+        let key = (state.stack.len(), frame.func, frame.block);
+        let ids = self.at.entry(key).or_default();
+        for other in ids.iter() {
+            let Some(waiting) = self.states.get_mut(other) else {
+                continue;
+            };
+            if let Some(merged) = machine.merge_states(waiting, &state)? {
+                *waiting = merged;
+                return Ok(());
+            }
+        }
+        ids.push(id);
+        self.states.insert(id, state);
+        Ok(())
+    }
+
+    /// Moves the earliest waiting states back to the live ones; `false` if none waits.
+    fn release(
+        &mut self,
+        machine: &Machine<'_>,
+        states: &mut FxHashMap<StateId, State>,
+        tree: &mut ExecTree,
+        searcher: &mut dyn Searcher,
+    ) -> bool {
+        let order = |state: &State| -> Vec<(u32, usize)> {
+            state
+                .stack
+                .iter()
+                .map(|f| {
+                    let rpo = &machine.info.functions[f.func.index()].rpo;
+                    (
+                        rpo.get(f.block.index()).copied().unwrap_or(u32::MAX),
+                        f.inst,
+                    )
+                })
+                .collect()
+        };
+        let mut keyed: Vec<(Vec<(u32, usize)>, StateId)> = self
+            .states
+            .iter()
+            .map(|(&id, state)| (order(state), id))
+            .collect();
+        keyed.sort_by(|(a, x), (b, y)| earlier(a, b).then(x.cmp(y)));
+        let Some((first, _)) = keyed.first() else {
+            return false;
+        };
+        let released: Vec<StateId> = keyed
+            .iter()
+            .take_while(|(key, _)| key == first)
+            .map(|&(_, id)| id)
+            .collect();
+        for &id in &released {
+            if let Some(state) = self.states.remove(&id) {
+                if let Some(frame) = state.frame() {
+                    let key = (state.stack.len(), frame.func, frame.block);
+                    if let Some(ids) = self.at.get_mut(&key) {
+                        ids.retain(|&other| other != id);
+                        if ids.is_empty() {
+                            self.at.remove(&key);
+                        }
+                    }
+                }
+                states.insert(id, state);
+                tree.insert(id);
+            }
+        }
+        searcher.update(None, &released, &[]);
+        true
+    }
+}
+
+/// Program order of two call stacks given as (reverse-postorder block, instruction) per frame
+/// from the entry's: a frame earlier in its function comes first, and a deeper stack comes
+/// before the caller that has returned past the same point.
+fn earlier(a: &[(u32, usize)], b: &[(u32, usize)]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        match x.cmp(y) {
+            Ordering::Equal => {}
+            other => return other,
+        }
+    }
+    b.len().cmp(&a.len())
 }
 
 /// The time or memory limit that has run out, if any.

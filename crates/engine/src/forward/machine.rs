@@ -20,6 +20,7 @@ use crate::common::solver::Queries;
 use crate::common::terms::WIDTH;
 use crate::error::EngineError;
 use crate::forward::memory::Memory;
+use crate::forward::merge::PathCount;
 use crate::forward::program::ProgramInfo;
 use crate::forward::state::{Frame, State};
 use crate::forward::trace::Trace;
@@ -127,6 +128,7 @@ impl<'m> Machine<'m> {
             inputs_read: 0,
             depth: 0,
             trace: Trace::default(),
+            paths: PathCount::default(),
         };
         let args: Vec<SymValue> = self.arg_vars.iter().map(|&v| SymValue::Int(v)).collect();
         self.push_frame(&mut state, self.entry.func, args, None)?;

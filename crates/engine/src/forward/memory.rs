@@ -39,6 +39,48 @@ impl Memory {
             .ok_or_else(|| EngineError::Internal(format!("a pointer to no cell (#{i})")))
     }
 
+    /// Cell by cell: `join(a, b)` where both memories have the cell, the longer memory's cell
+    /// beyond the shorter one (the other state has no pointer to it). Chunks both share stay
+    /// shared.
+    pub fn zip_with(
+        &self,
+        other: &Memory,
+        mut join: impl FnMut(&SymValue, &SymValue) -> Result<SymValue, EngineError>,
+    ) -> Result<Memory, EngineError> {
+        let (longer, shorter) = if self.len >= other.len {
+            (self, other)
+        } else {
+            (other, self)
+        };
+        let mut chunks = Vec::with_capacity(longer.chunks.len());
+        for (i, chunk) in longer.chunks.iter().enumerate() {
+            match shorter.chunks.get(i) {
+                Some(theirs) if Rc::ptr_eq(chunk, theirs) => chunks.push(Rc::clone(chunk)),
+                Some(theirs) => {
+                    let (mine, theirs) = if self.len >= other.len {
+                        (chunk, theirs)
+                    } else {
+                        (theirs, chunk)
+                    };
+                    let mut merged = Vec::with_capacity(CHUNK);
+                    for k in 0..mine.len().max(theirs.len()) {
+                        merged.push(match (mine.get(k), theirs.get(k)) {
+                            (Some(a), Some(b)) => join(a, b)?,
+                            (Some(v), None) | (None, Some(v)) => v.clone(),
+                            (None, None) => SymValue::Uninit,
+                        });
+                    }
+                    chunks.push(Rc::new(merged));
+                }
+                None => chunks.push(Rc::clone(chunk)),
+            }
+        }
+        Ok(Memory {
+            chunks,
+            len: longer.len,
+        })
+    }
+
     pub fn set(&mut self, cell: CellId, value: SymValue) -> Result<(), EngineError> {
         let i = cell.0 as usize;
         let slot = self
@@ -67,5 +109,28 @@ mod tests {
         assert!(!Rc::ptr_eq(&a.chunks[1], &b.chunks[1]));
         assert_eq!(a.len, 40);
         assert!(a.get(CellId(99)).is_err());
+    }
+
+    #[test]
+    fn zipping_joins_common_cells_and_keeps_the_rest() {
+        let mut a = Memory::default();
+        for _ in 0..40 {
+            a.alloc(SymValue::Null);
+        }
+        let mut b = a.clone();
+        b.set(CellId(33), SymValue::Uninit).unwrap();
+        let extra = b.alloc(SymValue::Cell(CellId(0)));
+        let calls = std::cell::Cell::new(0);
+        let z = a
+            .zip_with(&b, |x, y| {
+                calls.set(calls.get() + 1);
+                Ok(if x == y { x.clone() } else { SymValue::Uninit })
+            })
+            .unwrap();
+        assert_eq!(z.len, 41);
+        assert!(Rc::ptr_eq(&z.chunks[0], &a.chunks[0]));
+        assert_eq!(calls.get(), 8);
+        assert_eq!(z.get(CellId(33)).unwrap(), &SymValue::Uninit);
+        assert_eq!(z.get(extra).unwrap(), &SymValue::Cell(CellId(0)));
     }
 }

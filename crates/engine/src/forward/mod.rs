@@ -5,6 +5,7 @@
 //! * `machine`, `exec`, `access`, `checks`: one step of one state;
 //! * `program`: per-function facts computed once (cell-backed locals, loops for `--unwind`);
 //! * `tree`, `search`: the execution tree and the strategies that pick the next state;
+//! * `merge`: state merging at join points (`--merge aggressive`);
 //! * `driver`: the main loop, the limits and the report; `progress`: the status line.
 
 mod access;
@@ -13,6 +14,7 @@ mod driver;
 mod exec;
 mod machine;
 mod memory;
+mod merge;
 mod program;
 mod progress;
 mod search;

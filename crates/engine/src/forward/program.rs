@@ -1,5 +1,5 @@
 //! What the forward engine computes once per function before exploring: which locals live in
-//! cells and the natural loops (for `--unwind`).
+//! cells, the natural loops (for `--unwind`) and the join points (for `--merge`).
 //!
 //! Nothing here executes or changes the IR.
 
@@ -21,6 +21,11 @@ pub struct FunctionInfo {
     pub cell_backed: Vec<bool>,
     /// Locals that are source variables (parameters and `var`s), whose assignments are traced.
     pub traced: Vec<bool>,
+    /// Blocks with more than one way in (the entry counts the call as one): where states merge.
+    pub joins: Vec<bool>,
+    /// Reverse-postorder position per block (unreachable blocks last): which parked state
+    /// goes on first.
+    pub rpo: Vec<u32>,
     loops: LoopForest,
 }
 
@@ -39,14 +44,30 @@ impl FunctionInfo {
                 }
             }
         }
+        let mut ways_in = vec![0usize; function.blocks.len()];
+        if let Some(entry) = ways_in.get_mut(Function::ENTRY.index()) {
+            *entry += 1;
+        }
+        for block in &function.blocks {
+            for succ in block.successors() {
+                if let Some(n) = ways_in.get_mut(succ.index()) {
+                    *n += 1;
+                }
+            }
+        }
+        let dominators = Dominators::compute(function);
         FunctionInfo {
+            joins: ways_in.iter().map(|&n| n > 1).collect(),
+            rpo: (0..function.blocks.len())
+                .map(|b| dominators.rpo_index(BlockId(b as u32)).unwrap_or(u32::MAX))
+                .collect(),
             cell_backed,
             traced: function
                 .locals
                 .iter()
                 .map(|l| l.kind != LocalKind::Temp)
                 .collect(),
-            loops: LoopForest::compute(&Dominators::compute(function)),
+            loops: LoopForest::compute(&dominators),
         }
     }
 
@@ -67,6 +88,10 @@ impl FunctionInfo {
             .get(local.index())
             .copied()
             .unwrap_or(false)
+    }
+
+    pub fn is_join(&self, block: BlockId) -> bool {
+        self.joins.get(block.index()).copied().unwrap_or(false)
     }
 
     pub fn is_traced(&self, local: LocalId) -> bool {
@@ -112,5 +137,7 @@ mod tests {
         }
         assert!(kinds.contains(&EdgeKind::Back(0)));
         assert!(kinds.contains(&EdgeKind::Enter(0)));
+        // The loop header is entered from before the loop and from its body.
+        assert_eq!(main.joins.iter().filter(|&&j| j).count(), 1);
     }
 }

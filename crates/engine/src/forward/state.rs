@@ -10,6 +10,7 @@ use symex_ir::cfg::{BlockId, FuncId, LocalId};
 use symex_smt::TermId;
 
 use crate::forward::memory::Memory;
+use crate::forward::merge::PathCount;
 use crate::forward::trace::Trace;
 use crate::forward::value::SymValue;
 
@@ -41,6 +42,8 @@ pub struct State {
     /// Symbolic branch forks on this path (for `--max-depth`).
     pub depth: u32,
     pub trace: Trace,
+    /// The paths this state stands for (more than one after `--merge`).
+    pub paths: PathCount,
 }
 
 impl State {

@@ -42,21 +42,42 @@ pub enum SymEvent {
 }
 
 #[derive(Debug)]
-struct Node {
-    func: FuncId,
-    span: Span,
-    event: SymEvent,
-    prev: Option<Rc<Node>>,
+enum Node {
+    Event {
+        func: FuncId,
+        span: Span,
+        event: SymEvent,
+        prev: Option<Rc<Node>>,
+    },
+    /// Two merged states' traces: `then` where `cond` holds, `other` elsewhere.
+    Join {
+        cond: TermId,
+        then: Option<Rc<Node>>,
+        other: Option<Rc<Node>>,
+    },
+}
+
+impl Node {
+    fn take_links(&mut self, out: &mut Vec<Rc<Node>>) {
+        match self {
+            Node::Event { prev, .. } => out.extend(prev.take()),
+            Node::Join { then, other, .. } => {
+                out.extend(then.take());
+                out.extend(other.take());
+            }
+        }
+    }
 }
 
 impl Drop for Node {
-    /// Unlinks iteratively: a long path must not overflow the stack when it is dropped.
+    /// Unlinks iteratively: a long path (or many nested merges) must not overflow the stack
+    /// when it is dropped.
     fn drop(&mut self) {
-        let mut next = self.prev.take();
-        while let Some(node) = next {
-            match Rc::try_unwrap(node) {
-                Ok(mut node) => next = node.prev.take(),
-                Err(_) => break,
+        let mut work = Vec::new();
+        self.take_links(&mut work);
+        while let Some(node) = work.pop() {
+            if let Ok(mut node) = Rc::try_unwrap(node) {
+                node.take_links(&mut work);
             }
         }
     }
@@ -69,12 +90,32 @@ pub struct Trace {
 
 impl Trace {
     pub fn push(&mut self, func: FuncId, span: Span, event: SymEvent) {
-        self.last = Some(Rc::new(Node {
+        self.last = Some(Rc::new(Node::Event {
             func,
             span,
             event,
             prev: self.last.take(),
         }));
+    }
+
+    /// The trace of a merged state: `then` on the paths where `cond` holds, `other` elsewhere;
+    /// a model chooses when the trace is turned into steps.
+    pub fn join(cond: TermId, then: &Trace, other: &Trace) -> Trace {
+        let same = match (&then.last, &other.last) {
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if same {
+            return then.clone();
+        }
+        Trace {
+            last: Some(Rc::new(Node::Join {
+                cond,
+                then: then.last.clone(),
+                other: other.last.clone(),
+            })),
+        }
     }
 
     /// The events in execution order, evaluated under `assignment`.
@@ -88,8 +129,28 @@ impl Trace {
         let mut nodes = Vec::new();
         let mut cursor = self.last.as_deref();
         while let Some(node) = cursor {
-            nodes.push(node);
-            cursor = node.prev.as_deref();
+            cursor = match node {
+                Node::Event {
+                    func,
+                    span,
+                    event,
+                    prev,
+                } => {
+                    nodes.push((*func, *span, event));
+                    prev.as_deref()
+                }
+                Node::Join { cond, then, other } => {
+                    let holds = eval(store, *cond, assignment)
+                        .ok()
+                        .and_then(|v| v.as_bool())
+                        .unwrap_or(false);
+                    if holds {
+                        then.as_deref()
+                    } else {
+                        other.as_deref()
+                    }
+                }
+            };
         }
         let value = |t: TermId| -> i32 {
             eval(store, t, assignment)
@@ -100,8 +161,8 @@ impl Trace {
         nodes
             .iter()
             .rev()
-            .map(|node| {
-                let event = match &node.event {
+            .map(|&(func, span, event)| {
+                let event = match event {
                     SymEvent::Branch { condition } => Event::Branch {
                         condition: *condition,
                     },
@@ -118,7 +179,7 @@ impl Trace {
                     SymEvent::Assign { var, value: v } => Event::Assign {
                         var: module
                             .functions
-                            .get(node.func.index())
+                            .get(func.index())
                             .and_then(|f| f.locals.get(var.index()))
                             .map_or_else(|| "?".to_string(), |l| l.name.clone()),
                         value: ArgValue::Int(value(*v)),
@@ -129,7 +190,7 @@ impl Trace {
                     },
                     SymEvent::Fail { kind } => Event::Fail { kind: *kind },
                 };
-                locator.step(node.func, node.span, event)
+                locator.step(func, span, event)
             })
             .collect()
     }
@@ -181,6 +242,36 @@ mod tests {
             }
         );
         assert_eq!(shared.to_steps(&module, &store, &asg, &locator).len(), 1);
+    }
+
+    #[test]
+    fn a_join_follows_the_side_the_model_satisfies() {
+        let source = "main() { var a; a = input; return a; }";
+        let front = symex_syntax::analyze(source).expect("valid");
+        let module = symex_ir::lower(&front.program);
+        let locator = Locator::new(&module, source);
+        let mut store = TermStore::new();
+        let c = store.bool_var("c").unwrap();
+        let span = Span::new(13, 14);
+        let mut common = Trace::default();
+        common.push(FuncId(0), span, SymEvent::Branch { condition: true });
+        let (mut yes, mut no) = (common.clone(), common.clone());
+        yes.push(FuncId(0), span, SymEvent::Branch { condition: true });
+        no.push(FuncId(0), span, SymEvent::Branch { condition: false });
+        no.push(FuncId(0), span, SymEvent::Branch { condition: false });
+        let joined = Trace::join(c, &yes, &no);
+        let mut asg = Assignment::new();
+        let var = store.var_id(c).unwrap();
+        asg.insert(var, symex_smt::Value::Bool(true));
+        assert_eq!(joined.to_steps(&module, &store, &asg, &locator).len(), 2);
+        asg.insert(var, symex_smt::Value::Bool(false));
+        let steps = joined.to_steps(&module, &store, &asg, &locator);
+        assert_eq!(steps.len(), 3);
+        assert_eq!(steps[2].event, Event::Branch { condition: false });
+        assert!(Rc::ptr_eq(
+            Trace::join(c, &yes, &yes).last.as_ref().unwrap(),
+            yes.last.as_ref().unwrap()
+        ));
     }
 
     #[test]

@@ -74,6 +74,24 @@ impl ExecTree {
         }
     }
 
+    /// `state` (back from waiting at a merge point) becomes a leaf again, a child of the root.
+    pub fn insert(&mut self, state: StateId) {
+        if self.leaf_of.contains_key(&state) {
+            return;
+        }
+        let Some(root) = self.root else {
+            let root = self.new_node(None, Some(state));
+            self.root = Some(root);
+            return;
+        };
+        if let Some(s) = self.nodes[root].state {
+            self.fork(s, &[state]);
+        } else {
+            let leaf = self.new_node(Some(root), Some(state));
+            self.nodes[root].children.push(leaf);
+        }
+    }
+
     /// `state` ended: its leaf goes, and so do inner nodes left empty.
     pub fn remove(&mut self, state: StateId) {
         let Some(mut node) = self.leaf_of.remove(&state) else {
@@ -135,6 +153,15 @@ mod tests {
         assert_eq!(tree.random_leaf(&mut rng), Some(3));
         tree.remove(3);
         assert_eq!(tree.random_leaf(&mut rng), None);
+        tree.insert(4);
+        assert_eq!(tree.random_leaf(&mut rng), Some(4));
+        tree.insert(5);
+        tree.remove(4);
+        assert_eq!(tree.random_leaf(&mut rng), Some(5));
+        tree.fork(5, &[6]);
+        tree.insert(7);
+        let seen: Vec<_> = (0..50).filter_map(|_| tree.random_leaf(&mut rng)).collect();
+        assert!(seen.contains(&7) && seen.contains(&6));
     }
 
     #[test]

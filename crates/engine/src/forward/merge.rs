@@ -1,0 +1,424 @@
+//! State merging (`--merge aggressive`, seed 002 §4.3 and §5.4.3): two states at the same
+//! place with the same call stack become one state that stands for both.
+//!
+//! The merged path condition is the shared prefix of both lists followed by one disjunction
+//! `c1 ∨ c2` of the two suffixes; every local and cell that differs becomes `ite(c1, v1, v2)`
+//! (a bit-vector ite for numbers, `SymValue::Ite` for pointers, aggregates and uninitialized
+//! values). Cell ids are per-state addresses, so merging memory cell by cell under the same
+//! condition keeps each side's aliasing exactly: under `c1` the merged state *is* the first
+//! state, under `¬c1` the second. The trace keeps both predecessors' traces behind a join that
+//! a model resolves, and [`PathCount`] remembers which paths the state stands for.
+//!
+//! The merge is exact because live states stand for disjoint sets of inputs: a fork pushes `c`
+//! on one side and `¬c` on the other, and a merge unites two disjoint sets. So the suffixes of
+//! two live states' path conditions exclude each other, and `c1` tells the constituents apart.
+//!
+//! Nothing here decides when or where to merge (the driver does) and nothing here merges
+//! states that could not be merged exactly: different frames (functions, blocks, instruction
+//! indices, return destinations, loop counters, cell-backed locals), different numbers of
+//! inputs read (input symbols are named by order) or a path condition that is a prefix of the
+//! other's are refused.
+
+use std::rc::Rc;
+
+use symex_smt::{eval, Assignment, BvConst, ModelResult, TermId, Value};
+
+use crate::common::terms::WIDTH;
+use crate::error::EngineError;
+use crate::forward::machine::Machine;
+use crate::forward::state::{Frame, State};
+use crate::forward::trace::Trace;
+use crate::forward::value::SymValue;
+
+type Result<T> = std::result::Result<T, EngineError>;
+
+/// The paths a state stands for: one, or the paths of two merged states told apart by the
+/// condition the merge put into the ite values.
+///
+/// A merged state's later branches may keep only some of its constituents, so the count is
+/// exact only by asking which constituents' conditions are still consistent with the path
+/// condition ([`Machine::count_paths`]); a merge whose path condition has not grown since
+/// knows its count without asking.
+#[derive(Clone, Debug, Default)]
+pub struct PathCount(Option<Rc<Split>>);
+
+#[derive(Debug)]
+struct Split {
+    /// Where the `then` constituents are (the first state's path-condition suffix).
+    cond: TermId,
+    then: PathCount,
+    other: PathCount,
+    /// The length of the merged path condition (it only grows afterwards).
+    pc_len: usize,
+    /// The number of paths right after the merge, if it was known without a query.
+    total: Option<u64>,
+}
+
+impl Drop for Split {
+    /// Unlinks iteratively: a loop that merges on every iteration nests splits deeply.
+    fn drop(&mut self) {
+        let mut work: Vec<Rc<Split>> = Vec::new();
+        work.extend(self.then.0.take());
+        work.extend(self.other.0.take());
+        while let Some(split) = work.pop() {
+            if let Ok(mut split) = Rc::try_unwrap(split) {
+                work.extend(split.then.0.take());
+                work.extend(split.other.0.take());
+            }
+        }
+    }
+}
+
+impl PathCount {
+    /// The count of a state whose path condition has `pc_len` entries, if it is known
+    /// without a query.
+    fn known(&self, pc_len: usize) -> Option<u64> {
+        match &self.0 {
+            None => Some(1),
+            Some(split) if split.pc_len == pc_len => split.total,
+            Some(_) => None,
+        }
+    }
+}
+
+/// Whether `a` and `b` are at the same place with the same call stack and input count.
+pub fn mergeable(machine: &Machine<'_>, a: &State, b: &State) -> bool {
+    a.inputs_read == b.inputs_read
+        && a.stack.len() == b.stack.len()
+        && a.stack
+            .iter()
+            .zip(&b.stack)
+            .all(|(x, y)| Rc::ptr_eq(x, y) || same_frame(machine, x, y))
+}
+
+fn same_frame(machine: &Machine<'_>, x: &Frame, y: &Frame) -> bool {
+    if x.func != y.func
+        || x.block != y.block
+        || x.inst != y.inst
+        || x.return_to != y.return_to
+        || x.iterations != y.iterations
+        || x.locals.len() != y.locals.len()
+    {
+        return false;
+    }
+    let info = &machine.info.functions[x.func.index()];
+    x.locals
+        .iter()
+        .zip(&y.locals)
+        .enumerate()
+        .all(|(i, (u, v))| !info.cell_backed.get(i).copied().unwrap_or(false) || u == v)
+}
+
+impl Machine<'_> {
+    /// `a` and `b` as one state, or `None` when they cannot be merged exactly.
+    pub fn merge_states(&mut self, a: &State, b: &State) -> Result<Option<State>> {
+        if !mergeable(self, a, b) {
+            return Ok(None);
+        }
+        let shared = a.pc.iter().zip(&b.pc).take_while(|(x, y)| x == y).count();
+        let (rest_a, rest_b) = (&a.pc[shared..], &b.pc[shared..]);
+        if rest_a.is_empty() || rest_b.is_empty() {
+            return Ok(None);
+        }
+        let c1 = self.store.and_all(rest_a)?;
+        let c2 = self.store.and_all(rest_b)?;
+        if self.store.as_bool(c1).is_some() || self.store.as_bool(c2).is_some() {
+            return Ok(None);
+        }
+        let mut pc = a.pc[..shared].to_vec();
+        pc.push(self.store.or(c1, c2)?);
+        let mut stack = Vec::with_capacity(a.stack.len());
+        for (x, y) in a.stack.iter().zip(&b.stack) {
+            if Rc::ptr_eq(x, y) {
+                stack.push(Rc::clone(x));
+                continue;
+            }
+            let locals = x
+                .locals
+                .iter()
+                .zip(&y.locals)
+                .map(|(u, v)| SymValue::ite(&mut self.store, c1, u.clone(), v.clone()))
+                .collect::<Result<Vec<_>>>()?;
+            stack.push(Rc::new(Frame {
+                func: x.func,
+                block: x.block,
+                inst: x.inst,
+                locals,
+                return_to: x.return_to,
+                iterations: x.iterations.clone(),
+            }));
+        }
+        let store = &mut self.store;
+        let memory = a.memory.zip_with(&b.memory, |u, v| {
+            SymValue::ite(store, c1, u.clone(), v.clone())
+        })?;
+        let total = match (a.paths.known(a.pc.len()), b.paths.known(b.pc.len())) {
+            (Some(x), Some(y)) => Some(x + y),
+            _ => None,
+        };
+        let paths = PathCount(Some(Rc::new(Split {
+            cond: c1,
+            then: a.paths.clone(),
+            other: b.paths.clone(),
+            pc_len: pc.len(),
+            total,
+        })));
+        Ok(Some(State {
+            stack,
+            memory,
+            pc,
+            inputs_read: a.inputs_read,
+            // The larger depth: `--max-depth` may cut the merged state earlier, never later.
+            depth: a.depth.max(b.depth),
+            trace: Trace::join(c1, &a.trace, &b.trace),
+            paths,
+        }))
+    }
+
+    /// The number of paths an ended state stands for: its constituents whose conditions are
+    /// still consistent with its path condition (a solver `unknown` counts the constituent).
+    ///
+    /// The constituents are visited depth first; a model found for one side of a split is
+    /// evaluated on the splits below it, so each consistent constituent costs about one query
+    /// and each inconsistent subtree one.
+    pub fn count_paths(&mut self, state: &State) -> Result<u64> {
+        if let Some(n) = state.paths.known(state.pc.len()) {
+            return Ok(n);
+        }
+        let mut vars: Vec<TermId> = self
+            .input_vars
+            .get(..state.inputs_read as usize)
+            .ok_or_else(|| EngineError::Internal("an input without its symbol".into()))?
+            .to_vec();
+        vars.extend(&self.arg_vars);
+        let mut constraints = state.pc.clone();
+        // (subtree, how many constraints it is under, the side condition to add, a model of
+        // those constraints and the side if one is known).
+        type Item = (PathCount, usize, Option<TermId>, Option<Rc<Assignment>>);
+        let mut work: Vec<Item> = vec![(state.paths.clone(), constraints.len(), None, None)];
+        let mut total = 0;
+        while let Some((node, len, side, mut witness)) = work.pop() {
+            constraints.truncate(len);
+            if let Some(side) = side {
+                constraints.push(side);
+                if witness.is_none() {
+                    match self.model_of(&constraints, &vars)? {
+                        Side::Dead => continue,
+                        Side::Alive(model) => witness = model,
+                    }
+                }
+            }
+            match &node.0 {
+                None => total += 1,
+                Some(split) => {
+                    let len = constraints.len();
+                    let not = self.store.not(split.cond)?;
+                    let holds = witness
+                        .as_deref()
+                        .and_then(|m| eval(&self.store, split.cond, m).ok())
+                        .and_then(|v| v.as_bool());
+                    let (then_model, other_model) = match holds {
+                        Some(true) => (witness, None),
+                        Some(false) => (None, witness),
+                        None => (None, None),
+                    };
+                    work.push((split.other.clone(), len, Some(not), other_model));
+                    work.push((split.then.clone(), len, Some(split.cond), then_model));
+                }
+            }
+        }
+        Ok(total)
+    }
+
+    /// Whether `constraints` are consistent, with a model of `vars` when the solver gives one.
+    fn model_of(&mut self, constraints: &[TermId], vars: &[TermId]) -> Result<Side> {
+        Ok(
+            match self.queries.get_model(&self.store, constraints, vars)? {
+                ModelResult::Unsat => Side::Dead,
+                ModelResult::Unknown(_) => Side::Alive(None),
+                ModelResult::Sat(model) => {
+                    let mut assignment = model.to_assignment(&self.store);
+                    for &var in vars {
+                        if let Some(id) = self.store.var_id(var) {
+                            if assignment.get(id).is_none() {
+                                assignment.insert(id, Value::Bv(BvConst::from_i128(WIDTH, 0)?));
+                            }
+                        }
+                    }
+                    Side::Alive(Some(Rc::new(assignment)))
+                }
+            },
+        )
+    }
+}
+
+/// What the solver said about one side of a split while counting.
+enum Side {
+    Dead,
+    /// Consistent; the model, unless the solver answered `unknown`.
+    Alive(Option<Rc<Assignment>>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::common::options::CheckOptions;
+    use crate::common::solver::query_engine;
+    use crate::common::terms;
+    use crate::forward::value::CellId;
+
+    fn with_machine(source: &str, test: impl FnOnce(&mut Machine<'_>, State)) {
+        let front = symex_syntax::analyze(source).expect("valid");
+        let types = front.types.expect("typed");
+        let module = symex_ir::lower(&front.program);
+        let setup = crate::common::entry::resolve_entry(&module, &types, "main").expect("main");
+        let options = CheckOptions::default();
+        let queries = query_engine(&options.solver, &options.query).expect("z3");
+        let mut machine = Machine::new(&module, source, setup, &options, queries).expect("ok");
+        let state = machine.initial_state().expect("state");
+        test(&mut machine, state);
+    }
+
+    /// Two states forked on `#0 > 0` from `state`: the first writes `a` (local 0), the
+    /// second leaves it; both point local 1 at different cells.
+    fn split(machine: &mut Machine<'_>, mut state: State) -> (State, State, TermId) {
+        let x = machine.input_var(0).unwrap();
+        state.inputs_read = 1;
+        let prefix = machine.store.bv_var("p", 32).unwrap();
+        let zero = terms::int_const(&mut machine.store, 0).unwrap();
+        let common = machine.store.bv_sge(prefix, zero).unwrap();
+        state.pc.push(common);
+        let shared = state.memory.alloc(SymValue::Int(zero));
+        let other_cell = state.memory.alloc(SymValue::Uninit);
+        let cond = machine.store.bv_sgt(x, zero).unwrap();
+        let not = machine.store.not(cond).unwrap();
+        let (mut a, mut b) = (state.clone(), state);
+        a.pc.push(cond);
+        b.pc.push(not);
+        machine
+            .write_local(&mut a, symex_ir::cfg::LocalId(0), SymValue::Int(x))
+            .unwrap();
+        machine
+            .write_local(&mut a, symex_ir::cfg::LocalId(1), SymValue::Cell(shared))
+            .unwrap();
+        machine
+            .write_local(
+                &mut b,
+                symex_ir::cfg::LocalId(1),
+                SymValue::Cell(other_cell),
+            )
+            .unwrap();
+        let seven = terms::int_const(&mut machine.store, 7).unwrap();
+        b.memory.set(other_cell, SymValue::Int(seven)).unwrap();
+        (a, b, cond)
+    }
+
+    #[test]
+    fn values_become_ites_and_the_path_condition_a_disjunction() {
+        with_machine("main() { var a, p; a = input; return a; }", |m, state| {
+            let (a, b, cond) = split(m, state);
+            let merged = m.merge_states(&a, &b).unwrap().expect("mergeable");
+            assert_eq!(merged.pc.len(), 2);
+            assert_eq!(merged.pc[0], a.pc[0]);
+            let not = m.store.not(cond).unwrap();
+            let disjunction = m.store.or(cond, not).unwrap();
+            assert_eq!(merged.pc[1], disjunction);
+            let frame = merged.frame().unwrap();
+            // `a`: initialized on one side only; the `Init` check sees `¬cond`.
+            assert!(matches!(&frame.locals[0], SymValue::Ite(c, _, _) if *c == cond));
+            let uninit = frame.locals[0].uninit_at(&[], &mut m.store).unwrap();
+            assert_eq!(m.store.as_bool(uninit), None);
+            // The pointer keeps each side's target, under each side's condition.
+            let t = m.store.bool_val(true).unwrap();
+            let all = frame.locals[1].targets(t, &mut m.store).unwrap();
+            assert_eq!(all[0].0, m.store.and(t, cond).unwrap());
+            assert_eq!(
+                all.iter().map(|x| x.1).collect::<Vec<_>>(),
+                [CellId(0), CellId(1)]
+            );
+            // The cell the second side wrote: 7 there, uninitialized on the first side.
+            let cell = merged.memory.get(CellId(1)).unwrap();
+            assert!(matches!(cell, SymValue::Ite(..)));
+            assert_eq!(
+                merged.memory.get(CellId(0)).unwrap(),
+                a.memory.get(CellId(0)).unwrap()
+            );
+            assert_eq!(merged.paths.known(merged.pc.len()), Some(2));
+            assert_eq!(m.count_paths(&merged).unwrap(), 2);
+        });
+    }
+
+    #[test]
+    fn pointers_keep_each_sides_aliasing() {
+        with_machine(
+            "main() { var a, p, q; a = input; return a; }",
+            |m, state| {
+                let (mut a, mut b, cond) = split(m, state);
+                // `q` aliases `p` on the first side only.
+                let q = symex_ir::cfg::LocalId(2);
+                m.write_local(&mut a, q, SymValue::Cell(CellId(0))).unwrap();
+                m.write_local(&mut b, q, SymValue::Cell(CellId(0))).unwrap();
+                let merged = m.merge_states(&a, &b).unwrap().expect("mergeable");
+                let frame = merged.frame().unwrap();
+                let alias = frame.locals[1]
+                    .pointer_eq(&frame.locals[2], &mut m.store)
+                    .unwrap();
+                let t = m.store.bool_val(true).unwrap();
+                let f = m.store.bool_val(false).unwrap();
+                assert_eq!(alias, m.store.ite(cond, t, f).unwrap());
+                let null = frame.locals[2].is_null(&mut m.store).unwrap();
+                assert_eq!(m.store.as_bool(null), Some(false));
+            },
+        );
+    }
+
+    #[test]
+    fn numbers_merge_into_one_bit_vector_ite() {
+        with_machine("main() { var a, p; a = input; return a; }", |m, state| {
+            let (mut a, mut b, cond) = split(m, state);
+            let one = terms::int_const(&mut m.store, 1).unwrap();
+            let two = terms::int_const(&mut m.store, 2).unwrap();
+            m.write_local(&mut a, symex_ir::cfg::LocalId(0), SymValue::Int(one))
+                .unwrap();
+            m.write_local(&mut b, symex_ir::cfg::LocalId(0), SymValue::Int(two))
+                .unwrap();
+            let merged = m.merge_states(&a, &b).unwrap().expect("mergeable");
+            let expected = m.store.ite(cond, one, two).unwrap();
+            assert_eq!(merged.frame().unwrap().locals[0], SymValue::Int(expected));
+        });
+    }
+
+    #[test]
+    fn different_places_inputs_or_nested_conditions_do_not_merge() {
+        with_machine("main() { var a, p; a = input; return a; }", |m, state| {
+            let (a, b, cond) = split(m, state);
+            let mut later = b.clone();
+            later.inputs_read = 2;
+            assert!(m.merge_states(&a, &later).unwrap().is_none());
+            let mut moved = b.clone();
+            moved.frame_mut().unwrap().inst += 1;
+            assert!(m.merge_states(&a, &moved).unwrap().is_none());
+            let mut looped = b.clone();
+            if let Some(n) = looped.frame_mut().unwrap().iterations.first_mut() {
+                *n += 1;
+                assert!(m.merge_states(&a, &looped).unwrap().is_none());
+            }
+            // A path condition that is a prefix of the other's: the paths overlap.
+            let mut inner = a.clone();
+            let x = m.input_var(0).unwrap();
+            let five = terms::int_const(&mut m.store, 5).unwrap();
+            let more = m.store.bv_sgt(x, five).unwrap();
+            inner.pc.push(more);
+            assert!(m.merge_states(&a, &inner).unwrap().is_none());
+            // After a further constraint, only the constituents it allows are counted.
+            let mut merged = m.merge_states(&a, &b).unwrap().expect("mergeable");
+            merged.pc.push(more);
+            assert_eq!(merged.paths.known(merged.pc.len()), None);
+            assert_eq!(m.count_paths(&merged).unwrap(), 1);
+            let not = m.store.not(cond).unwrap();
+            merged.pc.pop();
+            merged.pc.push(not);
+            assert_eq!(m.count_paths(&merged).unwrap(), 1);
+        });
+    }
+}
