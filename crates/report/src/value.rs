@@ -1,8 +1,9 @@
 //! Concrete values shown in a counterexample: the entry's arguments, call arguments, assigned and
 //! returned values.
 //!
-//! Numbers today; pointers into an input heap later ([`ArgValue`] is `non_exhaustive`, so adding
-//! them breaks no engine). [`Args`] keeps the entry's arguments in parameter order, which is also
+//! Numbers, the null pointer and pointers into an input heap, written as in the heap document of
+//! `docs/heap-json.md` (`7`, `null`, `{"ref": "o1"}`), so a witness's arguments read the same as
+//! its `heap`. [`Args`] keeps the entry's arguments in parameter order, which is also
 //! their key order in JSON, so `symex run --args` can take them back in order. Plain data: nothing
 //! here evaluates or renders whole reports.
 
@@ -12,18 +13,26 @@ use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// One concrete value of a counterexample. In JSON a number is a plain number.
+/// One concrete value of a counterexample. In JSON a number is a plain number, the null pointer
+/// is `null` and a pointer to input-heap object `o1` is `{"ref": "o1"}`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(untagged)]
 #[non_exhaustive]
 pub enum ArgValue {
     Int(i32),
+    Null,
+    Ref {
+        #[serde(rename = "ref")]
+        object: String,
+    },
 }
 
 impl fmt::Display for ArgValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ArgValue::Int(n) => write!(f, "{n}"),
+            ArgValue::Null => f.write_str("null"),
+            ArgValue::Ref { object } => write!(f, "&{object}"),
         }
     }
 }
@@ -137,5 +146,32 @@ mod tests {
     fn values_display_as_numbers() {
         assert_eq!(ArgValue::Int(-7).to_string(), "-7");
         assert!(Args::new().is_empty());
+    }
+
+    #[test]
+    fn pointers_are_written_as_in_the_heap_document() {
+        let args: Args = [
+            (
+                "p",
+                ArgValue::Ref {
+                    object: "o1".into(),
+                },
+            ),
+            ("q", ArgValue::Null),
+            ("n", ArgValue::Int(3)),
+        ]
+        .into_iter()
+        .collect();
+        let json = serde_json::to_string(&args).unwrap();
+        assert_eq!(json, r#"{"p":{"ref":"o1"},"q":null,"n":3}"#);
+        assert_eq!(serde_json::from_str::<Args>(&json).unwrap(), args);
+        assert_eq!(ArgValue::Null.to_string(), "null");
+        assert_eq!(
+            ArgValue::Ref {
+                object: "o1".into()
+            }
+            .to_string(),
+            "&o1"
+        );
     }
 }

@@ -6,7 +6,7 @@
 
 use symex_interp::{ArgValue, Entry, Interpreter, RunConfig, RunEnd};
 use symex_ir::cfg::Module;
-use symex_report::Replay;
+use symex_report::{Replay, Witness};
 
 /// Instructions a replay may execute: far more than any path the engine explores in a check,
 /// so that only a genuinely diverging replay (an engine bug) hits it.
@@ -14,20 +14,46 @@ pub const REPLAY_STEP_LIMIT: u64 = 50_000_000;
 
 /// Runs `entry(args)` on `inputs` and describes how the run ended.
 pub fn replay(module: &Module, entry: &str, args: &[i32], inputs: &[i32]) -> Replay {
-    let interpreter = match Interpreter::new(module) {
-        Ok(interpreter) => interpreter,
-        Err(e) => return Replay::Other(format!("the interpreter refused the module: {e:?}")),
-    };
-    let entry = match Entry::new(
+    match Entry::new(
         module,
         entry,
         args.iter().map(|&a| ArgValue::Int(a)).collect(),
     ) {
-        Ok(entry) => entry,
-        Err(e) => return Replay::Other(format!("the interpreter refused the entry: {e}")),
+        Ok(entry) => run(module, &entry, inputs),
+        Err(e) => Replay::Other(format!("the interpreter refused the entry: {e}")),
+    }
+}
+
+/// Runs a witness: with its input heap document (`docs/heap-json.md`) when it has one, which then
+/// holds every argument; otherwise with its numeric arguments.
+pub fn replay_witness(module: &Module, entry: &str, witness: &Witness) -> Replay {
+    let Some(heap) = &witness.heap else {
+        let mut args = Vec::with_capacity(witness.args.len());
+        for (name, value) in witness.args.iter() {
+            match value {
+                symex_report::ArgValue::Int(n) => args.push(*n),
+                other => {
+                    return Replay::Other(format!(
+                        "argument `{name}` is the pointer {other} but the witness has no input heap"
+                    ))
+                }
+            }
+        }
+        return replay(module, entry, &args, &witness.inputs);
+    };
+    match Entry::with_heap_value(module, entry, heap) {
+        Ok(entry) => run(module, &entry, &witness.inputs),
+        Err(e) => Replay::Other(format!("the interpreter refused the input heap: {e}")),
+    }
+}
+
+fn run(module: &Module, entry: &Entry, inputs: &[i32]) -> Replay {
+    let interpreter = match Interpreter::new(module) {
+        Ok(interpreter) => interpreter,
+        Err(e) => return Replay::Other(format!("the interpreter refused the module: {e:?}")),
     };
     let config = RunConfig::default().with_max_steps(REPLAY_STEP_LIMIT);
-    match interpreter.run(&entry, inputs, &config) {
+    match interpreter.run(entry, inputs, &config) {
         Ok(outcome) => describe(outcome.end),
         Err(e) => Replay::Other(format!("the interpreter refused the entry: {e}")),
     }
@@ -81,5 +107,23 @@ mod tests {
         assert!(matches!(replay(&m, "f", &[3], &[]), Replay::Failed(_)));
         assert!(matches!(replay(&m, "f", &[4], &[]), Replay::Other(_)));
         assert!(matches!(replay(&m, "nope", &[], &[]), Replay::Other(_)));
+    }
+
+    #[test]
+    fn a_witness_with_an_input_heap_is_replayed_on_that_heap() {
+        let m = module("f(p) { return p->val; } main() { return 0; }");
+        let witness = |heap: serde_json::Value| Witness {
+            inputs: Vec::new(),
+            args: symex_report::Args::new(),
+            heap: Some(heap),
+            trace: Vec::new(),
+        };
+        let null = witness(serde_json::json!({"args": {"p": null}}));
+        assert!(matches!(replay_witness(&m, "f", &null), Replay::Failed(_)));
+        let object = witness(serde_json::json!({
+            "args": {"p": {"ref": "o1"}},
+            "objects": {"o1": {"record": {"val": 4}}}
+        }));
+        assert!(matches!(replay_witness(&m, "f", &object), Replay::Other(_)));
     }
 }
