@@ -26,6 +26,12 @@ pub struct Stats {
     /// Times a state was split in two.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forks: Option<u64>,
+    /// States pruned by path subsumption (`--subsume`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subsumed: Option<u64>,
+    /// Loop headers whose annotation was proved inductive (`--subsume`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loop_invariants: Option<u64>,
     /// Peak resident memory, in KiB.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_rss_kb: Option<u64>,
@@ -75,6 +81,12 @@ impl Stats {
         }
         if let Some(forks) = self.forks {
             rows.push(("forks", forks.to_string()));
+        }
+        if let Some(n) = self.subsumed {
+            rows.push(("states subsumed", n.to_string()));
+        }
+        if let Some(n) = self.loop_invariants {
+            rows.push(("loop invariants", n.to_string()));
         }
         if let Some(kb) = self.peak_rss_kb {
             rows.push(("peak memory", format!("{kb} KiB")));

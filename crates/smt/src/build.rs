@@ -429,9 +429,40 @@ impl TermStore {
     }
 
     fn simplify_all(&mut self, t: TermId) -> TermResult {
-        let order = self.postorder(&[t]);
-        let mut map: rustc_hash::FxHashMap<TermId, TermId> = rustc_hash::FxHashMap::default();
+        self.rebuild(t, rustc_hash::FxHashMap::default())
+    }
+
+    /// `t` with every occurrence of a key of `replace` replaced by its value (of the same sort),
+    /// rebuilt bottom-up through the constructors, so the result is simplified as far as this
+    /// store simplifies. Replacements are simultaneous: a value is not itself rewritten.
+    pub fn substitute(
+        &mut self,
+        t: TermId,
+        replace: &rustc_hash::FxHashMap<TermId, TermId>,
+    ) -> TermResult {
+        self.check_term(t)?;
+        for (&from, &to) in replace {
+            if self.sort(from) != self.sort(to) {
+                return Err(TermError::Sort {
+                    op: "substitute",
+                    expected: self.sort_name(self.sort(from)),
+                    found: self.sort_name(self.sort(to)),
+                });
+            }
+        }
+        if replace.is_empty() {
+            return Ok(t);
+        }
+        self.rebuild(t, replace.clone())
+    }
+
+    /// Rebuilds `t` bottom-up, starting from `map`'s replacements.
+    fn rebuild(&mut self, t: TermId, mut map: rustc_hash::FxHashMap<TermId, TermId>) -> TermResult {
+        let order = self.postorder_where(&[t], |u| !map.contains_key(&u));
         for u in order {
+            if map.contains_key(&u) {
+                continue;
+            }
             let node = *self.node(u);
             let sort = self.sort(u);
             let args: Vec<TermId> = node
@@ -452,6 +483,7 @@ impl TermStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rustc_hash::FxHashMap;
 
     #[test]
     fn sorts_are_checked() {
@@ -502,5 +534,28 @@ mod tests {
         assert_ne!(t, x);
         assert_eq!(s.simplify(t), Ok(x));
         assert!(!s.simplifies(), "the store's mode is restored");
+    }
+
+    #[test]
+    fn substitution_is_simultaneous_and_simplifies() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let y = s.bv_var("y", 32).expect("var");
+        let b = s.bool_var("b").expect("var");
+        let sum = s.bv_add(x, y).expect("add");
+        let t = s.bv_slt(sum, x).expect("slt");
+        let zero = s.bv_val(32, 0).expect("const");
+        let swap: FxHashMap<TermId, TermId> = [(x, y), (y, x)].into_iter().collect();
+        let swapped = s.substitute(t, &swap).expect("substitute");
+        let expected = s.bv_slt(sum, y).expect("slt");
+        assert_eq!(
+            swapped, expected,
+            "x + y is commutative, only the right side changes"
+        );
+        let zero_y: FxHashMap<TermId, TermId> = [(y, zero)].into_iter().collect();
+        let folded = s.substitute(t, &zero_y).expect("substitute");
+        assert_eq!(s.as_bool(folded), Some(false), "x < x folds");
+        let wrong: FxHashMap<TermId, TermId> = [(x, b)].into_iter().collect();
+        assert!(s.substitute(t, &wrong).is_err());
     }
 }

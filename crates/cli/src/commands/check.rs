@@ -51,6 +51,10 @@ pub struct CheckArgs {
     /// with the same call stack.
     #[arg(long, value_enum, default_value_t = MergeArg::None)]
     pub merge: MergeArg,
+    /// Path subsumption: prune a state whose path condition implies the annotation that
+    /// explored, error-free paths left at its location; loop headers get inductive annotations.
+    #[arg(long)]
+    pub subsume: bool,
     /// Stop at the first confirmed violation.
     #[arg(long)]
     pub stop_on_first: bool,
@@ -158,6 +162,7 @@ impl CheckArgs {
                 MergeArg::None => MergeMode::None,
                 MergeArg::Aggressive => MergeMode::Aggressive,
             },
+            subsume: self.subsume,
             stop_on_first: self.stop_on_first,
             solver,
             query: QueryOptions {

@@ -182,6 +182,8 @@ pub struct CheckOptions {
     pub index_mode: IndexMode,
     /// State merging at join points (forward engine).
     pub merge: MergeMode,
+    /// Path subsumption by annotations (forward engine, `--subsume`).
+    pub subsume: bool,
     /// Stop the search at the first confirmed violation.
     pub stop_on_first: bool,
     pub solver: SolverChoice,

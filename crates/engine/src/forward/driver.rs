@@ -13,7 +13,8 @@
 //! Nothing here executes instructions (the machine does), merges two states (`merge` does) or
 //! chooses states (the searchers do).
 
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
@@ -29,6 +30,7 @@ use crate::forward::machine::{End, Machine};
 use crate::forward::progress::{Progress, Status};
 use crate::forward::search::{searcher, SearchView, Searcher};
 use crate::forward::state::{State, StateId};
+use crate::forward::subsume::{Location, PathEnd, Subsumption};
 use crate::forward::tree::ExecTree;
 
 /// Steps a selected state may run before the searcher is asked again (unless it forks or
@@ -85,6 +87,8 @@ pub fn check_forward(
         solver_ms: query_stats.time.as_millis() as u64,
         time_ms: start.elapsed().as_millis() as u64,
         forks: Some(machine.forks),
+        subsumed: options.subsume.then_some(summary.subsumed),
+        loop_invariants: summary.loop_invariants,
         coverage: Some(machine.coverage.summary(module)),
         ..Stats::default()
     };
@@ -102,6 +106,20 @@ struct Summary {
     states: u64,
     /// `--stop-on-first` ended the search with states left.
     stopped_early: bool,
+    /// States pruned by `--subsume`.
+    subsumed: u64,
+    /// Loop headers proved inductive by `--subsume`.
+    loop_invariants: Option<u64>,
+}
+
+/// Why a state stopped running before the searcher is asked again.
+enum Stop {
+    /// The machine ended its path.
+    Ended(End),
+    /// `--subsume` pruned it with this annotation.
+    Subsumed(symex_smt::TermId),
+    /// It waits at a loop header for the header's invariant (`--subsume`).
+    Parked,
 }
 
 fn explore(
@@ -120,12 +138,26 @@ fn explore(
         paths: 0,
         states: 1,
         stopped_early: false,
+        subsumed: 0,
+        loop_invariants: None,
     };
+    let deadline = options.timeout.map(|limit| start + limit);
+    let mut subsumption = options.subsume.then(|| Subsumption::new(deadline));
+    let mut parked = Parked::default();
     let mut next_id: StateId = 1;
     let mut progress = Progress::new(options.progress);
     let mut selections = 0u64;
     loop {
-        if states.is_empty() && !waiting.release(machine, &mut states, &mut tree, &mut *searcher) {
+        if states.is_empty()
+            && !waiting.release(machine, &mut states, &mut tree, &mut *searcher)
+            && !parked.release(
+                machine,
+                subsumption.as_mut(),
+                &mut states,
+                &mut tree,
+                &mut *searcher,
+            )?
+        {
             break;
         }
         if let Some(cut) = limit_reached(options, start, selections) {
@@ -151,10 +183,20 @@ fn explore(
         let mut forked = Vec::new();
         let mut end = None;
         for _ in 0..RUN_BUDGET {
+            if let Some(subsumption) = subsumption.as_mut() {
+                if let Some(stop) = subsumption_stop(machine, subsumption, &state)? {
+                    end = Some(stop);
+                    break;
+                }
+                subsumption.before_step(&mut state);
+            }
             let outcome = machine.step(&mut state)?;
+            if let (Some(subsumption), false) = (subsumption.as_mut(), outcome.forked.is_empty()) {
+                subsumption.forked(&machine.info, &state);
+            }
             forked.extend(outcome.forked);
-            if outcome.end.is_some() {
-                end = outcome.end;
+            if let Some(ended) = outcome.end {
+                end = Some(Stop::Ended(ended));
                 break;
             }
             if !forked.is_empty()
@@ -178,12 +220,37 @@ fn explore(
         }
         tree.fork(id, &added);
         let removed = match end {
+            Some(Stop::Parked) => {
+                tree.remove(id);
+                parked.park(machine, subsumption.as_mut(), id, state);
+                vec![id]
+            }
             Some(end) => {
                 tree.remove(id);
-                match end {
-                    End::Returned => summary.paths += machine.count_paths(&state)?,
-                    End::Cut(cut) => machine.cuts.hit(cut),
-                    End::Dropped | End::Failed => {}
+                let path_end = match end {
+                    Stop::Ended(End::Returned) => {
+                        summary.paths += machine.count_paths(&state)?;
+                        Some(PathEnd::Returned)
+                    }
+                    Stop::Ended(End::Cut(cut)) => {
+                        machine.cuts.hit(cut);
+                        None
+                    }
+                    Stop::Ended(End::Dropped) => Some(PathEnd::Dropped),
+                    Stop::Ended(End::Failed) | Stop::Parked => None,
+                    Stop::Subsumed(annotation) => {
+                        summary.subsumed += 1;
+                        Some(PathEnd::Subsumed(annotation))
+                    }
+                };
+                if let (Some(subsumption), Some(path_end)) = (subsumption.as_mut(), path_end) {
+                    subsumption.path_ended(
+                        &mut machine.store,
+                        machine.module,
+                        &machine.info,
+                        &state,
+                        path_end,
+                    )?;
                 }
                 vec![id]
             }
@@ -198,7 +265,7 @@ fn explore(
             }
         };
         searcher.update(Some(id), &added, &removed);
-        let live = states.len() + waiting.states.len();
+        let live = states.len() + waiting.states.len() + parked.len();
         if options.stop_on_first && machine.found_violation {
             summary.stopped_early = live > 0;
             break;
@@ -220,7 +287,99 @@ fn explore(
         }
     }
     progress.finish();
+    summary.loop_invariants = subsumption.map(|s| s.invariants);
     Ok(summary)
+}
+
+/// With `--subsume`, at a join point: pruned if the annotation there covers the state, parked
+/// if it came round a loop whose header may yet get an invariant.
+fn subsumption_stop(
+    machine: &mut Machine<'_>,
+    subsumption: &mut Subsumption,
+    state: &State,
+) -> Result<Option<Stop>, EngineError> {
+    if !at_join(machine, state) {
+        return Ok(None);
+    }
+    if let Some(annotation) = subsumption.covers(&mut machine.store, &mut machine.queries, state)? {
+        return Ok(Some(Stop::Subsumed(annotation)));
+    }
+    if subsumption.should_park(&machine.info, state) {
+        return Ok(Some(Stop::Parked));
+    }
+    Ok(None)
+}
+
+/// A parked group's key: deeper loops first, then by location.
+type ParkKey = (Reverse<u32>, Location);
+
+/// States parked at loop headers (`--subsume`), innermost loops first.
+#[derive(Default)]
+struct Parked {
+    groups: BTreeMap<ParkKey, Vec<(StateId, State)>>,
+}
+
+impl Parked {
+    fn len(&self) -> usize {
+        self.groups.values().map(Vec::len).sum()
+    }
+
+    fn park(
+        &mut self,
+        machine: &Machine<'_>,
+        subsumption: Option<&mut Subsumption>,
+        id: StateId,
+        state: State,
+    ) {
+        let (Some(subsumption), Some(frame)) = (subsumption, state.frame()) else {
+            return;
+        };
+        let Some(location) = subsumption.location(&state) else {
+            return;
+        };
+        let depth = machine.info.functions[frame.func.index()]
+            .loops()
+            .depth(frame.block);
+        self.groups
+            .entry((Reverse(depth), location))
+            .or_default()
+            .push((id, state));
+    }
+
+    /// Tries the first group's header as an invariant and sends the group's states back to run
+    /// (they are checked against the header's annotation first); `false` if none is parked.
+    fn release(
+        &mut self,
+        machine: &mut Machine<'_>,
+        subsumption: Option<&mut Subsumption>,
+        states: &mut FxHashMap<StateId, State>,
+        tree: &mut ExecTree,
+        searcher: &mut dyn Searcher,
+    ) -> Result<bool, EngineError> {
+        let (Some(subsumption), Some(((_, location), group))) =
+            (subsumption, self.groups.pop_first())
+        else {
+            return Ok(false);
+        };
+        let frame = group
+            .first()
+            .map_or(0, |(_, s)| s.stack.len().saturating_sub(1));
+        subsumption.try_invariant(
+            &mut machine.store,
+            &mut machine.queries,
+            machine.module,
+            &machine.info,
+            location,
+            frame,
+        )?;
+        let ids: Vec<StateId> = group.iter().map(|&(id, _)| id).collect();
+        for (id, state) in group {
+            states.insert(id, state);
+            tree.insert(id);
+        }
+        searcher.update(None, &ids, &[]);
+        Ok(true)
+    }
 }
 
 /// Whether the state is at the first instruction of a join point (a merge point).

@@ -129,6 +129,7 @@ impl<'m> Machine<'m> {
             depth: 0,
             trace: Trace::default(),
             paths: PathCount::default(),
+            annotation_track: Default::default(),
         };
         let args: Vec<SymValue> = self.arg_vars.iter().map(|&v| SymValue::Int(v)).collect();
         self.push_frame(&mut state, self.entry.func, args, None)?;

@@ -172,6 +172,9 @@ impl Machine<'_> {
             depth: a.depth.max(b.depth),
             trace: Trace::join(c1, &a.trace, &b.trace),
             paths,
+            // One constituent's blocks: annotations carried back along them hold for that
+            // constituent's prefix; the other prefix just leaves none.
+            annotation_track: a.annotation_track.clone(),
         }))
     }
 

@@ -71,6 +71,11 @@ impl FunctionInfo {
         }
     }
 
+    /// The function's natural loops.
+    pub fn loops(&self) -> &LoopForest {
+        &self.loops
+    }
+
     pub fn loop_count(&self) -> usize {
         self.loops.loops.len()
     }

@@ -11,6 +11,7 @@ use symex_smt::TermId;
 
 use crate::forward::memory::Memory;
 use crate::forward::merge::PathCount;
+use crate::forward::subsume::Track;
 use crate::forward::trace::Trace;
 use crate::forward::value::SymValue;
 
@@ -44,6 +45,8 @@ pub struct State {
     pub trace: Trace,
     /// The paths this state stands for (more than one after `--merge`).
     pub paths: PathCount,
+    /// The blocks run so far, kept only with `--subsume`.
+    pub annotation_track: Track,
 }
 
 impl State {

@@ -1,0 +1,416 @@
+//! Path subsumption (`--subsume`, seed 002 §4.2 and §5.4.2, after McMillan's lazy annotation).
+//!
+//! Every finished path leaves *annotations*: carried back along its blocks (`wp.rs`), it says at
+//! each block start "a state here that follows this suffix passes every check"; a location's
+//! annotation is the disjunction of what its paths left. A state arriving at a join point whose
+//! path condition implies the annotation there (with its own values put in) can reach no error,
+//! so it is pruned, and its pruning annotates its own prefix in turn. Paths that fail a check or
+//! are cut by a bound leave nothing, so an annotation only ever stands for explored, error-free,
+//! complete suffixes: pruning never hides a reachable error.
+//!
+//! Annotations are per location *and calling context* (the return sites of the callers), since
+//! what follows a return depends on the caller. Loops: a state coming round a back edge to a
+//! header the annotations do not yet cover is parked; when nothing else can run, `induction.rs`
+//! tries to turn the header's annotation into an inductive invariant that covers every number of
+//! iterations, and the parked states are checked against it and go on if it does not cover them.
+//! Nothing here executes instructions or picks states.
+
+mod induction;
+mod placeholders;
+mod semantics;
+mod track;
+mod wp;
+
+use std::time::Instant;
+
+use rustc_hash::FxHashMap;
+use symex_ir::cfg::{BlockId, FuncId, Module};
+use symex_smt::{Answer, TermId, TermStore};
+
+use crate::common::solver::Queries;
+use crate::error::EngineError;
+use crate::forward::program::ProgramInfo;
+use crate::forward::state::State;
+use crate::forward::value::SymValue;
+use placeholders::{Placeholders, Role};
+pub use track::{begins_visit, Track, Visit};
+use wp::{After, Walk, WalkLimits};
+
+type Result<T> = std::result::Result<T, EngineError>;
+
+/// A block start in a calling context.
+pub type Location = (u32, FuncId, BlockId);
+
+/// How many times one loop header (in one context) may try to become an invariant.
+const MAX_INDUCTION_ATTEMPTS: u32 = 8;
+
+/// How many visits a finished path's annotation is carried back.
+const MAX_WALK_VISITS: usize = 1024;
+
+/// How a path ended, for the annotation it leaves.
+pub enum PathEnd {
+    /// The entry returned: `true` after the last block.
+    Returned,
+    /// An `assume` could not hold: nothing after it runs.
+    Dropped,
+    /// Pruned at its current location by this annotation.
+    Subsumed(TermId),
+}
+
+#[derive(Default)]
+struct LoopAttempts {
+    attempts: u32,
+    /// The annotation version at the last attempt.
+    version: u64,
+}
+
+#[derive(Default)]
+pub struct Subsumption {
+    /// When the check's time is up (walks stop there).
+    deadline: Option<Instant>,
+    ph: Placeholders,
+    annotations: FxHashMap<Location, TermId>,
+    contexts: FxHashMap<Vec<(FuncId, BlockId, usize)>, u32>,
+    /// Grows whenever some annotation grows.
+    version: u64,
+    loops: FxHashMap<Location, LoopAttempts>,
+    /// Loop headers whose exit condition was symbolic for some state (a fork there): only
+    /// these are worth an invariant; a loop with a concrete bound just runs.
+    symbolic_headers: rustc_hash::FxHashSet<Location>,
+    /// States pruned.
+    pub pruned: u64,
+    /// Loop headers that got an inductive annotation.
+    pub invariants: u64,
+}
+
+impl Subsumption {
+    pub fn new(deadline: Option<Instant>) -> Subsumption {
+        Subsumption {
+            deadline,
+            ..Subsumption::default()
+        }
+    }
+
+    /// The calling context of the state's top frame.
+    fn context(&mut self, state: &State) -> u32 {
+        let callers: Vec<(FuncId, BlockId, usize)> = state.stack
+            [..state.stack.len().saturating_sub(1)]
+            .iter()
+            .map(|f| (f.func, f.block, f.inst))
+            .collect();
+        let next = self.contexts.len() as u32;
+        *self.contexts.entry(callers).or_insert(next)
+    }
+
+    /// The visit the state is about to begin.
+    fn visit(&mut self, state: &State) -> Option<Visit> {
+        let frame = state.frame()?;
+        let depth = state.stack.len();
+        let context = match state.annotation_track.last() {
+            Some(last) if last.depth == depth => last.context,
+            _ => self.context(state),
+        };
+        Some(Visit {
+            func: frame.func,
+            block: frame.block,
+            start: frame.inst,
+            depth,
+            context,
+            inputs_read: state.inputs_read,
+        })
+    }
+
+    /// Records the block the state is about to run, if it begins a new visit.
+    pub fn before_step(&mut self, state: &mut State) {
+        if begins_visit(state) {
+            if let Some(visit) = self.visit(state) {
+                state.annotation_track.push(visit);
+            }
+        }
+    }
+
+    /// Notes that the state, which has just forked, did so at a loop header's exit condition.
+    pub fn forked(&mut self, info: &ProgramInfo, state: &State) {
+        let (Some(frame), Some(visit)) = (state.frame(), state.annotation_track.last()) else {
+            return;
+        };
+        let header = info.functions[visit.func.index()]
+            .loops()
+            .loop_of_header(visit.block);
+        if header.is_some() && visit.depth == state.stack.len() && frame.block != visit.block {
+            self.symbolic_headers
+                .insert((visit.context, visit.func, visit.block));
+        }
+    }
+
+    /// The location of a state at a block start.
+    pub fn location(&mut self, state: &State) -> Option<Location> {
+        let frame = state.frame()?;
+        if frame.inst != 0 {
+            return None;
+        }
+        let visit = self.visit(state)?;
+        Some((visit.context, visit.func, visit.block))
+    }
+
+    /// The annotation of the state's location, if the state's path condition implies it.
+    pub fn covers(
+        &mut self,
+        store: &mut TermStore,
+        queries: &mut Queries,
+        state: &State,
+    ) -> Result<Option<TermId>> {
+        let Some(location) = self.location(state) else {
+            return Ok(None);
+        };
+        let Some(&annotation) = self.annotations.get(&location) else {
+            return Ok(None);
+        };
+        let Some(instance) = self.instantiate(store, state, annotation)? else {
+            return Ok(None);
+        };
+        Ok(match queries.must_be_true(store, &state.pc, instance)? {
+            Answer::Yes => {
+                self.pruned += 1;
+                Some(annotation)
+            }
+            Answer::No | Answer::Unknown(_) => None,
+        })
+    }
+
+    /// The annotation with the state's values in place of the placeholders; `None` when it
+    /// speaks of a local that does not hold a number.
+    fn instantiate(
+        &mut self,
+        store: &mut TermStore,
+        state: &State,
+        annotation: TermId,
+    ) -> Result<Option<TermId>> {
+        let mut map = FxHashMap::default();
+        let (mut numbers, mut truths) = (0, 0);
+        for var in store.vars_of(&[annotation]) {
+            let Some(role) = self.ph.role(var) else {
+                continue;
+            };
+            let term = store.var_info(var).term;
+            let local = |frame: usize, local: symex_ir::cfg::LocalId| {
+                state
+                    .stack
+                    .get(frame)
+                    .and_then(|f| f.locals.get(local.index()))
+            };
+            let replacement = match role {
+                Role::Value(frame, l) => match local(frame, l) {
+                    Some(SymValue::Int(t)) => *t,
+                    Some(SymValue::Uninit) | None => {
+                        numbers += 1;
+                        self.ph.scratch(store, numbers - 1, false)?
+                    }
+                    Some(_) => return Ok(None),
+                },
+                Role::Init(frame, l) => match local(frame, l) {
+                    Some(SymValue::Uninit) => store.bool_val(false)?,
+                    Some(_) => store.bool_val(true)?,
+                    None => {
+                        truths += 1;
+                        self.ph.scratch(store, truths - 1, true)?
+                    }
+                },
+                Role::LaterInput(_) | Role::PathInput(_) => {
+                    numbers += 1;
+                    self.ph.scratch(store, numbers - 1, false)?
+                }
+                Role::Any => continue,
+            };
+            map.insert(term, replacement);
+        }
+        Ok(Some(store.substitute(annotation, &map)?))
+    }
+
+    /// Carries the annotation a finished path leaves back along it.
+    pub fn path_ended(
+        &mut self,
+        store: &mut TermStore,
+        module: &Module,
+        info: &ProgramInfo,
+        state: &State,
+        end: PathEnd,
+    ) -> Result<()> {
+        let (after, annotation) = match end {
+            PathEnd::Returned => (After::ReturnedFromEntry, store.bool_val(true)?),
+            // The last visit ends at the failed `assume(c)`, which leaves `¬c ∨ false`.
+            PathEnd::Dropped => {
+                let Some(frame) = state.frame() else {
+                    return Ok(());
+                };
+                let assumed = module
+                    .functions
+                    .get(frame.func.index())
+                    .and_then(|f| f.blocks.get(frame.block.index()))
+                    .and_then(|b| b.insts.get(frame.inst.wrapping_sub(1)))
+                    .is_some_and(|i| matches!(i.kind, symex_ir::cfg::InstKind::Assume(_)));
+                if !assumed {
+                    return Ok(());
+                }
+                (After::StoppedAt(frame.inst), store.bool_val(false)?)
+            }
+            PathEnd::Subsumed(annotation) => {
+                let Some(visit) = self.visit(state) else {
+                    return Ok(());
+                };
+                let at_path = self.later_to_path(store, annotation, visit.inputs_read)?;
+                (After::Visit(visit), at_path)
+            }
+        };
+        let track = state.annotation_track.clone();
+        let mut recorded: Vec<(Location, TermId)> = Vec::new();
+        let mut walk = Walk {
+            store,
+            ph: &mut self.ph,
+            module,
+            info,
+        };
+        let limits = WalkLimits {
+            max_visits: MAX_WALK_VISITS,
+            deadline: self.deadline,
+        };
+        walk.back(&track, after, annotation, limits, |store, ph, visit, a| {
+            let relative = path_to_later(store, ph, a, visit.inputs_read)?;
+            recorded.push(((visit.context, visit.func, visit.block), relative));
+            Ok(())
+        })?;
+        for (location, a) in recorded {
+            self.add(store, location, a)?;
+        }
+        Ok(())
+    }
+
+    /// Adds a disjunct to a location's annotation.
+    fn add(&mut self, store: &mut TermStore, location: Location, a: TermId) -> Result<()> {
+        let joined = match self.annotations.get(&location) {
+            Some(&old) => store.or(old, a)?,
+            None => a,
+        };
+        if self.annotations.get(&location) != Some(&joined) {
+            self.annotations.insert(location, joined);
+            self.version += 1;
+        }
+        Ok(())
+    }
+
+    /// An annotation at a location where `inputs_read` inputs had been read, with its later
+    /// inputs numbered from the path's start.
+    fn later_to_path(
+        &mut self,
+        store: &mut TermStore,
+        a: TermId,
+        inputs_read: u32,
+    ) -> Result<TermId> {
+        let mut map = FxHashMap::default();
+        for var in store.vars_of(&[a]) {
+            if let Some(Role::LaterInput(k)) = self.ph.role(var) {
+                let term = store.var_info(var).term;
+                map.insert(term, self.ph.path_input(store, inputs_read + k)?);
+            }
+        }
+        Ok(store.substitute(a, &map)?)
+    }
+
+    /// Whether a state at a loop header, come round the back edge, should wait for the header's
+    /// annotation to be tried as an invariant.
+    pub fn should_park(&mut self, info: &ProgramInfo, state: &State) -> bool {
+        let Some(frame) = state.frame() else {
+            return false;
+        };
+        let function = &info.functions[frame.func.index()];
+        let Some(id) = function.loops().loop_of_header(frame.block) else {
+            return false;
+        };
+        if frame.inst != 0 || frame.iterations.get(id.index()).copied().unwrap_or(0) == 0 {
+            return false;
+        }
+        let Some(location) = self.location(state) else {
+            return false;
+        };
+        if !self.symbolic_headers.contains(&location) {
+            return false;
+        }
+        let attempts = self.loops.entry(location).or_default();
+        attempts.attempts < MAX_INDUCTION_ATTEMPTS
+            && (attempts.attempts == 0 || attempts.version != self.version)
+    }
+
+    /// Tries to make the annotation of a loop header inductive (`induction.rs`); true if the
+    /// header got a new annotation.
+    pub fn try_invariant(
+        &mut self,
+        store: &mut TermStore,
+        queries: &mut Queries,
+        module: &Module,
+        info: &ProgramInfo,
+        location: Location,
+        frame: usize,
+    ) -> Result<bool> {
+        let proved = self.prove_invariant(store, queries, module, info, location, frame)?;
+        let attempts = self.loops.entry(location).or_default();
+        attempts.attempts += 1;
+        attempts.version = self.version;
+        Ok(proved)
+    }
+
+    fn prove_invariant(
+        &mut self,
+        store: &mut TermStore,
+        queries: &mut Queries,
+        module: &Module,
+        info: &ProgramInfo,
+        location: Location,
+        frame: usize,
+    ) -> Result<bool> {
+        let Some(&annotation) = self.annotations.get(&location) else {
+            return Ok(false);
+        };
+        let mut check = induction::Induction {
+            store,
+            queries,
+            ph: &mut self.ph,
+            module,
+            info,
+            annotations: &self.annotations,
+            location,
+            frame,
+            budget: induction::QUERY_BUDGET,
+        };
+        let Some(invariant) = check.invariant(annotation)? else {
+            return Ok(false);
+        };
+        self.invariants += 1;
+        self.add(store, location, invariant)?;
+        Ok(true)
+    }
+}
+
+/// `a` with the path's inputs from number `inputs_read` on renumbered as later inputs.
+fn path_to_later(
+    store: &mut TermStore,
+    ph: &mut Placeholders,
+    a: TermId,
+    inputs_read: u32,
+) -> Result<TermId> {
+    let mut map = FxHashMap::default();
+    for var in store.vars_of(&[a]) {
+        if let Some(Role::PathInput(k)) = ph.role(var) {
+            let term = store.var_info(var).term;
+            let replacement = match k.checked_sub(inputs_read) {
+                Some(later) => ph.later_input(store, later)?,
+                None => {
+                    return Err(EngineError::Internal(
+                        "an annotation reads an input from before its location".into(),
+                    ))
+                }
+            };
+            map.insert(term, replacement);
+        }
+    }
+    Ok(store.substitute(a, &map)?)
+}
