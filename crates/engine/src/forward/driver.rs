@@ -86,6 +86,8 @@ pub fn check_forward(
         time_ms: start.elapsed().as_millis() as u64,
         forks: Some(machine.forks),
         coverage: Some(machine.coverage.summary(module)),
+        traces: machine.heap.is_some().then_some(machine.traces),
+        peak_rss_kb: machine.heap.as_ref().and_then(|_| peak_rss_kb()),
         ..Stats::default()
     };
     Ok(Report::new(
@@ -180,6 +182,9 @@ fn explore(
         let removed = match end {
             Some(end) => {
                 tree.remove(id);
+                if end != End::Dropped {
+                    machine.traces += 1;
+                }
                 match end {
                     End::Returned => summary.paths += machine.count_paths(&state)?,
                     End::Cut(cut) => machine.cuts.hit(cut),
@@ -349,6 +354,13 @@ fn limit_reached(options: &CheckOptions, start: Instant, selections: u64) -> Opt
         }
     }
     None
+}
+
+/// The process's peak resident memory in KiB (Linux; `None` elsewhere).
+fn peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// The process's resident memory in MiB (Linux; `None` elsewhere).

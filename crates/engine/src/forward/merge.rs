@@ -84,6 +84,7 @@ impl PathCount {
 /// Whether `a` and `b` are at the same place with the same call stack and input count.
 pub fn mergeable(machine: &Machine<'_>, a: &State, b: &State) -> bool {
     a.inputs_read == b.inputs_read
+        && a.heap == b.heap
         && a.stack.len() == b.stack.len()
         && a.stack
             .iter()
@@ -172,6 +173,8 @@ impl Machine<'_> {
             depth: a.depth.max(b.depth),
             trace: Trace::join(c1, &a.trace, &b.trace),
             paths,
+            // `mergeable` asked for equal input heaps.
+            heap: a.heap.clone(),
         }))
     }
 

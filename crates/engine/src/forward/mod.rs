@@ -6,12 +6,14 @@
 //! * `program`: per-function facts computed once (cell-backed locals, loops for `--unwind`);
 //! * `tree`, `search`: the execution tree and the strategies that pick the next state;
 //! * `merge`: state merging at join points (`--merge aggressive`);
-//! * `driver`: the main loop, the limits and the report; `progress`: the status line.
+//! * `driver`: the main loop, the limits and the report; `progress`: the status line;
+//! * `heap_hooks`: where the heap models of `crate::heap` enter a step (pointer parameters).
 
 mod access;
 mod checks;
 mod driver;
 mod exec;
+mod heap_hooks;
 mod machine;
 mod memory;
 mod merge;
@@ -21,6 +23,6 @@ mod search;
 mod state;
 mod trace;
 mod tree;
-mod value;
+pub(crate) mod value;
 
 pub use driver::check_forward;

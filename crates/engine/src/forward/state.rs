@@ -13,6 +13,7 @@ use crate::forward::memory::Memory;
 use crate::forward::merge::PathCount;
 use crate::forward::trace::Trace;
 use crate::forward::value::SymValue;
+use crate::heap::HeapState;
 
 /// A state's number, unique within one check.
 pub type StateId = u64;
@@ -44,6 +45,8 @@ pub struct State {
     pub trace: Trace,
     /// The paths this state stands for (more than one after `--merge`).
     pub paths: PathCount,
+    /// The symbolic input heap (empty unless the entry has pointer parameters).
+    pub heap: HeapState,
 }
 
 impl State {
