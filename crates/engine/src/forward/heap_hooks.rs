@@ -222,8 +222,8 @@ impl Machine<'_> {
             let mut next = original.clone();
             let ctx = self.heap.as_ref().ok_or_else(no_model)?;
             match ctx.apply(&mut self.store, &mut next.heap, &mut next.pc, symbol, case)? {
-                Ok(value) => {
-                    if let Some(value) = value {
+                Ok(replaced) => {
+                    for (symbol, value) in replaced {
                         substitute_in_state(&mut next, symbol, value);
                     }
                     successors.push(next);

@@ -25,6 +25,8 @@ pub struct InputSymbol {
     pub pointee: TypeKey,
     /// Fields on its access path (0 for a parameter).
     pub depth: u32,
+    /// Creation order (parameters first, in order).
+    pub order: u32,
 }
 
 /// The value kind of a slot, from the pointee type.
@@ -138,10 +140,12 @@ impl HeapContext {
         depth: u32,
     ) -> Result<TermId, EngineError> {
         let term = self.symbol(store, name)?;
+        let order = self.symbols.len() as u32;
         self.symbols.entry(term).or_insert_with(|| InputSymbol {
             name: name.to_string(),
             pointee,
             depth,
+            order,
         });
         Ok(term)
     }

@@ -5,6 +5,11 @@
 //! * lazier#, comparing with null: null or "some non-null object" (resolved later);
 //! * lazier#, dereferencing a symbol known non-null: the aliases and a fresh object.
 //!
+//! Under lazier# the aliases of a dereferenced reference also include the references known
+//! non-null but not materialized that were created before it (the paper's receiver `this`,
+//! materialized first by LI, is such a reference in micro-c: `assume(self != null)`); the
+//! alias case materializes one object for both.
+//!
 //! A resolution replaces the symbol by 0 or by the object's identity constant; the forward
 //! engine substitutes it in the state's locals and cells, `apply` in the input objects.
 //! Nothing here decides when to resolve (the forward engine's hooks do).
@@ -25,6 +30,8 @@ pub enum Resolution {
     Null,
     /// The `index`-th object of the state's input heap.
     Alias(usize),
+    /// lazier#: the same object as an older reference known non-null, materialized now.
+    AliasNonNull(TermId),
     Fresh,
     /// lazier#: non-null, not yet resolved.
     NonNull,
@@ -51,12 +58,22 @@ impl HeapContext {
                 out.push(Resolution::Alias(i));
             }
         }
+        let order = self.input_symbol(symbol).map(|s| s.order);
+        for &other in &heap.non_null {
+            let Some(o) = self.input_symbol(other) else {
+                continue;
+            };
+            let older = order.is_some_and(|mine| o.order < mine);
+            if other != symbol && older && pointee.is_some_and(|p| self.compatible(p, o.pointee)) {
+                out.push(Resolution::AliasNonNull(other));
+            }
+        }
         out.push(Resolution::Fresh);
         out
     }
 
-    /// Applies one case to a state's input heap and path condition: the value replacing the
-    /// symbol (none for `NonNull`), or the cut of a heap-size bound.
+    /// Applies one case to a state's input heap and path condition: the symbols replaced and
+    /// their values (none for `NonNull`), or the cut of a heap-size bound.
     pub fn apply(
         &self,
         store: &mut TermStore,
@@ -64,7 +81,7 @@ impl HeapContext {
         pc: &mut Vec<TermId>,
         symbol: TermId,
         case: Resolution,
-    ) -> Result<std::result::Result<Option<TermId>, Cut>> {
+    ) -> Result<std::result::Result<Vec<(TermId, TermId)>, Cut>> {
         let pointee = self
             .input_symbol(symbol)
             .map(|s| s.pointee)
@@ -75,7 +92,7 @@ impl HeapContext {
                 let null = store.eq(symbol, zero)?;
                 pc.push(store.not(null)?);
                 heap.non_null.push(symbol);
-                return Ok(Ok(None));
+                return Ok(Ok(Vec::new()));
             }
             Resolution::Null => store.bv_val(32, 0)?,
             Resolution::Alias(i) => {
@@ -89,7 +106,7 @@ impl HeapContext {
                 }
                 object.ident
             }
-            Resolution::Fresh => {
+            Resolution::Fresh | Resolution::AliasNonNull(_) => {
                 if let Some(cut) = self.heap_size_cut(heap.objects.len() + 1) {
                     return Ok(Err(cut));
                 }
@@ -103,16 +120,22 @@ impl HeapContext {
                 ident
             }
         };
-        heap.non_null.retain(|&s| s != symbol);
-        heap.resolved.push((symbol, value));
-        for object in heap.objects.iter_mut() {
-            for (_, slot) in object.slots.iter_mut() {
-                if let Some(new) = substitute(slot, symbol, value) {
-                    *slot = new;
+        let mut replaced = vec![(symbol, value)];
+        if let Resolution::AliasNonNull(other) = case {
+            replaced.push((other, value));
+        }
+        for &(symbol, value) in &replaced {
+            heap.non_null.retain(|&s| s != symbol);
+            heap.resolved.push((symbol, value));
+            for object in heap.objects.iter_mut() {
+                for (_, slot) in object.slots.iter_mut() {
+                    if let Some(new) = substitute(slot, symbol, value) {
+                        *slot = new;
+                    }
                 }
             }
         }
-        Ok(Ok(Some(value)))
+        Ok(Ok(replaced))
     }
 }
 
