@@ -21,6 +21,8 @@ mod access;
 mod context;
 mod objects;
 mod resolve;
+#[cfg(test)]
+mod tests;
 mod witness;
 
 pub use access::Access;
