@@ -291,8 +291,15 @@ fn record_parameters_are_refused() {
     let front = symex_syntax::analyze(source).expect("parses");
     let types = front.types.expect("types");
     let module = symex_ir::lower(&front.program);
-    let err = check_forward(&module, &types, source, "r.uc", "f", &CheckOptions::default())
-        .expect_err("record parameters are not symbolic");
+    let err = check_forward(
+        &module,
+        &types,
+        source,
+        "r.uc",
+        "f",
+        &CheckOptions::default(),
+    )
+    .expect_err("record parameters are not symbolic");
     assert!(
         matches!(&err, EngineError::UnsupportedEntry { reason, .. } if reason.contains("not supported")),
         "{err}"

@@ -11,7 +11,8 @@ use crate::verdict::Verdict;
 
 /// Every violated property's input heap as one `digraph`, a cluster per property.
 pub fn report_heaps_dot(report: &Report) -> String {
-    let mut out = String::from("digraph input_heaps {\n  node [shape=record, fontname=\"monospace\"];\n");
+    let mut out =
+        String::from("digraph input_heaps {\n  node [shape=record, fontname=\"monospace\"];\n");
     for (i, property) in report.properties().iter().enumerate() {
         let Verdict::Violated(counterexample) = &property.verdict else {
             continue;
@@ -36,7 +37,10 @@ pub fn heap_body(heap: &Json, prefix: &str) -> String {
     let mut out = String::new();
     let empty = serde_json::Map::new();
     let args = heap.get("args").and_then(Json::as_object).unwrap_or(&empty);
-    let objects = heap.get("objects").and_then(Json::as_object).unwrap_or(&empty);
+    let objects = heap
+        .get("objects")
+        .and_then(Json::as_object)
+        .unwrap_or(&empty);
     for (name, value) in args {
         out.push_str(&format!(
             "    {prefix}arg_{} [shape=plaintext, label=\"{}\"];\n",
@@ -66,7 +70,10 @@ pub fn heap_body(heap: &Json, prefix: &str) -> String {
             }
             _ => {
                 let value = object.get("value").unwrap_or(&Json::Null);
-                let edges = reference(value).map(|t| (String::new(), t)).into_iter().collect();
+                let edges = reference(value)
+                    .map(|t| (String::new(), t))
+                    .into_iter()
+                    .collect();
                 (vec![escape(&scalar(value))], edges)
             }
         };

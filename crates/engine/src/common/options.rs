@@ -216,7 +216,9 @@ impl FromStr for TraceRules {
         match s {
             "full" => Ok(TraceRules::Full),
             "paper" => Ok(TraceRules::Paper),
-            _ => Err(format!("unknown trace rules `{s}` (expected one of: full, paper)")),
+            _ => Err(format!(
+                "unknown trace rules `{s}` (expected one of: full, paper)"
+            )),
         }
     }
 }

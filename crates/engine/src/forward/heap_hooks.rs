@@ -96,7 +96,14 @@ impl Machine<'_> {
         let always = self.store.bool_val(true)?;
         let ctx = self.heap.as_ref().ok_or_else(no_model)?;
         for (guard, t) in pointer.ref_targets(always, &mut self.store)? {
-            ctx.write(&mut self.store, &mut state.heap, guard, t, steps, value.clone())?;
+            ctx.write(
+                &mut self.store,
+                &mut state.heap,
+                guard,
+                t,
+                steps,
+                value.clone(),
+            )?;
         }
         Ok(())
     }
@@ -253,10 +260,7 @@ impl Machine<'_> {
                 s
             })
             .collect();
-        Ok(Some(Outcome {
-            end: None,
-            forked,
-        }))
+        Ok(Some(Outcome { end: None, forked }))
     }
 }
 
@@ -264,8 +268,8 @@ impl Machine<'_> {
 fn uses_of(inst: &Inst) -> Vec<Use<'_>> {
     fn deref(place: &Place, access: Access) -> Option<Use<'_>> {
         match place.base {
-        PlaceBase::Deref(op) => Some(Use::Deref(op, Some(place), access)),
-        PlaceBase::Local(_) => None,
+            PlaceBase::Deref(op) => Some(Use::Deref(op, Some(place), access)),
+            PlaceBase::Local(_) => None,
         }
     }
     let mut out = Vec::new();

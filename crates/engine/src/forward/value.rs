@@ -335,7 +335,11 @@ impl SymValue {
     }
 
     /// The input references this pointer may be, each with the condition under which it is.
-    pub fn ref_targets(&self, guard: TermId, store: &mut TermStore) -> Result<Vec<(TermId, TermId)>> {
+    pub fn ref_targets(
+        &self,
+        guard: TermId,
+        store: &mut TermStore,
+    ) -> Result<Vec<(TermId, TermId)>> {
         let mut out = Vec::new();
         let mut work = vec![(guard, self)];
         while let Some((guard, value)) = work.pop() {

@@ -159,10 +159,8 @@ pub fn substitute(value: &SymValue, symbol: TermId, by: TermId) -> Option<SymVal
             Some(SymValue::Record(fields.into()))
         }
         SymValue::Array(items) => {
-            let changed: Vec<Option<SymValue>> = items
-                .iter()
-                .map(|v| substitute(v, symbol, by))
-                .collect();
+            let changed: Vec<Option<SymValue>> =
+                items.iter().map(|v| substitute(v, symbol, by)).collect();
             if changed.iter().all(Option::is_none) {
                 return None;
             }

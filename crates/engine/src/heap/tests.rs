@@ -32,12 +32,20 @@ impl Fixture {
         let symbols = params
             .iter()
             .map(|p| {
-                let ty = types.local_type(entry, p).expect("typed").pointee().expect("pointer");
+                let ty = types
+                    .local_type(entry, p)
+                    .expect("typed")
+                    .pointee()
+                    .expect("pointer");
                 let key = ctx.intern_type(&ty);
                 ctx.reference(&mut store, p, key, 0).expect("symbol")
             })
             .collect();
-        let f = module.fields.iter().position(|n| n == "f").expect("field f");
+        let f = module
+            .fields
+            .iter()
+            .position(|n| n == "f")
+            .expect("field f");
         let fixture = Fixture {
             ctx,
             store,
@@ -51,10 +59,21 @@ impl Fixture {
     fn read(&mut self, t: TermId) -> TermId {
         let steps = [self.field];
         let cut = (self.ctx)
-            .refine(&mut self.store, &mut self.heap, &mut self.pc, t, &steps, Access::Read)
+            .refine(
+                &mut self.store,
+                &mut self.heap,
+                &mut self.pc,
+                t,
+                &steps,
+                Access::Read,
+            )
             .expect("refines");
         assert!(cut.is_none());
-        match self.ctx.read(&mut self.store, &self.heap, t, &steps).expect("reads") {
+        match self
+            .ctx
+            .read(&mut self.store, &self.heap, t, &steps)
+            .expect("reads")
+        {
             Some(SymValue::Int(v)) => v,
             other => panic!("a number, not {other:?}"),
         }
@@ -64,7 +83,14 @@ impl Fixture {
         let steps = [self.field];
         let access = Access::DirectWrite;
         let cut = (self.ctx)
-            .refine(&mut self.store, &mut self.heap, &mut self.pc, t, &steps, access)
+            .refine(
+                &mut self.store,
+                &mut self.heap,
+                &mut self.pc,
+                t,
+                &steps,
+                access,
+            )
             .expect("refines");
         assert!(cut.is_none());
         let value = SymValue::Int(self.num(n));
@@ -80,7 +106,9 @@ impl Fixture {
 
     fn slot(&self, ident: TermId) -> Option<TermId> {
         let i = self.heap.object_by_ident(ident)?;
-        let Step::Field(f) = self.field else { return None };
+        let Step::Field(f) = self.field else {
+            return None;
+        };
         match self.heap.objects[i].slot(Some(f)) {
             Some(SymValue::Int(v)) => Some(*v),
             _ => None,
@@ -118,7 +146,10 @@ fn figure_2_reads_build_assume_chains() {
     let inner = fx.ite_eq(a[2], a[0], i0, i2);
     let a2f = fx.ite_eq(a[2], a[1], a1f, inner);
     assert_eq!(f2, a2f);
-    assert_eq!((fx.slot(a[0]), fx.slot(a[1]), fx.slot(a[2])), (Some(i0), Some(a1f), Some(a2f)));
+    assert_eq!(
+        (fx.slot(a[0]), fx.slot(a[1]), fx.slot(a[2])),
+        (Some(i0), Some(a1f), Some(a2f))
+    );
     // Reading again returns the stored values (Getfield c1), without new symbols.
     assert_eq!(fx.read(a[1]), a1f);
     assert_eq!(fx.heap.initial.len(), 3);

@@ -38,7 +38,12 @@ enum Cell {
 
 impl HeapContext {
     /// The symbols whose values a witness needs.
-    pub fn model_vars(&self, store: &TermStore, heap: &HeapState, args: &[SymValue]) -> Vec<TermId> {
+    pub fn model_vars(
+        &self,
+        store: &TermStore,
+        heap: &HeapState,
+        args: &[SymValue],
+    ) -> Vec<TermId> {
         let mut vars: Vec<TermId> = Vec::new();
         let mut add = |t: TermId| {
             if !vars.contains(&t) {
@@ -118,7 +123,9 @@ impl HeapContext {
         let mut objects = Map::new();
         for (_, id, cell) in b.objects {
             let content = match cell {
-                Cell::Record(fields) => json!({ "record": fields.into_iter().collect::<Map<_, _>>() }),
+                Cell::Record(fields) => {
+                    json!({ "record": fields.into_iter().collect::<Map<_, _>>() })
+                }
                 Cell::Value(v) => json!({ "value": v }),
             };
             objects.insert(id, content);
