@@ -14,6 +14,9 @@ use symex_engine::common::replay::replay_witness;
 use symex_engine::{check_forward, CheckOptions, HeapModel};
 use symex_report::{Replay, Status, Verdict};
 
+/// The violated properties of a report, as (kind, line).
+type Violations = BTreeSet<(String, u32)>;
+
 /// A small deterministic generator (SplitMix64).
 struct Rng(u64);
 
@@ -95,7 +98,7 @@ fn heap_models_agree_on_generated_programs() {
         let front = symex_syntax::analyze(&source).expect("generated programs parse");
         let types = front.types.expect("generated programs are well typed");
         let module = symex_ir::lower(&front.program);
-        let mut found: Vec<(HeapModel, BTreeSet<(String, u32)>, u64)> = Vec::new();
+        let mut found: Vec<(HeapModel, Violations, u64)> = Vec::new();
         for model in HeapModel::ALL {
             let options = CheckOptions {
                 heap: model,

@@ -88,7 +88,6 @@ pub fn check_forward(
         coverage: Some(machine.coverage.summary(module)),
         traces: machine.heap.is_some().then_some(machine.traces),
         peak_rss_kb: machine.heap.as_ref().and_then(|_| peak_rss_kb()),
-        ..Stats::default()
     };
     Ok(Report::new(
         program_name,

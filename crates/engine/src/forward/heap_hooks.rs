@@ -293,11 +293,7 @@ fn uses_of(inst: &Inst) -> Vec<Use<'_>> {
 
 fn collect_refs(value: &SymValue, out: &mut Vec<TermId>) {
     match value {
-        SymValue::Ref(t) => {
-            if !out.contains(t) {
-                out.push(*t);
-            }
-        }
+        SymValue::Ref(t) if !out.contains(t) => out.push(*t),
         SymValue::Ite(_, a, b) => {
             collect_refs(a, out);
             collect_refs(b, out);
