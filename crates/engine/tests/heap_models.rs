@@ -186,3 +186,41 @@ fn witnesses_carry_aliasing_and_cycles() {
         );
     }
 }
+
+/// Heap bounds are bounds: a walk over an input list of any length is cut, so its properties
+/// are `safe up to N` (never `safe`), and a violation within the bound is still found.
+#[test]
+fn heap_bounds_cut_unbounded_walks() {
+    let source = "walk(l) {\n  var n;\n  n = 0;\n  while (l != null && n < 10) {\n    l = l->next;\n    n = n + 1;\n  }\n  assert(n != 2);\n  return n;\n}\n\
+                  main() { var x; x = alloc {next: null}; return walk(x); }\n";
+    let front = symex_syntax::analyze(source).expect("parses");
+    let types = front.types.expect("types");
+    let module = symex_ir::lower(&front.program);
+    for model in HeapModel::ALL {
+        for (objects, depth) in [(Some(3), None), (None, Some(3))] {
+            let options = CheckOptions {
+                heap: model,
+                max_heap_objects: objects,
+                max_access_depth: depth,
+                ..CheckOptions::default()
+            };
+            let report =
+                check_forward(&module, &types, source, "w.uc", "walk", &options).expect("runs");
+            for p in report.properties() {
+                let status = p.verdict.status();
+                if p.line == 8 && p.kind.name() == "assert" {
+                    assert_eq!(
+                        status,
+                        Status::Violated,
+                        "{model}: {:?}",
+                        p.verdict.reason()
+                    );
+                } else {
+                    assert_eq!(status, Status::SafeUpTo, "{model} line {}", p.line);
+                    let reason = p.verdict.reason().unwrap_or_default();
+                    assert!(reason.contains("bound"), "{model}: {reason}");
+                }
+            }
+        }
+    }
+}

@@ -118,8 +118,9 @@ impl HeapContext {
         Ok(None)
     }
 
-    /// Getfield (r1): a new object for the symbol, distinct from every bound object of an
-    /// incompatible type (compatible ones may alias: the `ite` terms say how).
+    /// Getfield (r1): a new object for the symbol, which is null or distinct from every bound
+    /// object of an incompatible type (compatible ones may alias: the `ite` terms say how; a
+    /// symbol bound through one alternative of an `ite` may still be null on this path).
     fn bind(
         &mut self,
         store: &mut TermStore,
@@ -134,10 +135,13 @@ impl HeapContext {
         if let Some(cut) = self.heap_size_cut(heap.objects.len() + 1) {
             return Ok(Err(cut));
         }
+        let zero = store.bv_val(32, 0)?;
+        let null = store.eq(symbol, zero)?;
         for other in &heap.objects {
             if !self.compatible(other.pointee, pointee) {
                 let same = store.eq(symbol, other.ident)?;
-                pc.push(store.not(same)?);
+                let distinct = store.not(same)?;
+                pc.push(store.or(null, distinct)?);
             }
         }
         heap.objects.push(InputObject {
