@@ -1,13 +1,14 @@
 //! The paper's worked examples as golden states (seed 003 §3.1, Figures 2 and 3), built with
 //! the heap model's own refinement, read and write steps, and compared term for term (the
-//! store hash-conses, so equal terms are the same id; names aside, this is the figure).
+//! store hash-conses, so equal terms are the same id; names aside, this is the figure); and
+//! the case analysis of lazy initialization and the witness builder on small heaps.
 
 use symex_smt::{TermId, TermStore};
 
 use crate::common::options::{CheckOptions, HeapModel};
 use crate::common::terms;
 use crate::forward::value::{Step, SymValue};
-use crate::heap::{Access, HeapContext, HeapState};
+use crate::heap::{Access, HeapContext, HeapState, Resolution};
 
 struct Fixture {
     ctx: HeapContext,
@@ -20,11 +21,20 @@ struct Fixture {
 impl Fixture {
     /// The entry `entry` of `source` with its pointer parameters as input symbols.
     fn new(source: &str, entry: &str, params: &[&str]) -> (Fixture, Vec<TermId>) {
+        Fixture::with_model(source, entry, params, HeapModel::Pose)
+    }
+
+    fn with_model(
+        source: &str,
+        entry: &str,
+        params: &[&str],
+        model: HeapModel,
+    ) -> (Fixture, Vec<TermId>) {
         let front = symex_syntax::analyze(source).expect("parses");
         let types = front.types.expect("types");
         let module = symex_ir::lower(&front.program);
         let options = CheckOptions {
-            heap: HeapModel::Pose,
+            heap: model,
             ..CheckOptions::default()
         };
         let mut ctx = HeapContext::new(&module, &options);
@@ -211,4 +221,86 @@ fn ite_references_read_both_sides_and_write_under_guards() {
     assert_eq!(fx.slot(b[0]), Some(b0f));
     let b1f = fx.ite_eq(b[1], both, seven, b1f);
     assert_eq!(fx.slot(b[1]), Some(b1f));
+}
+
+/// Lazy initialization: null, each compatible object in order, fresh; a resolution replaces the
+/// symbol in the objects' slots; lazier# splits a null comparison in two.
+#[test]
+fn lazy_initialization_enumerates_null_aliases_and_fresh() {
+    let (mut fx, b) = Fixture::with_model(P2, "p2", &["b0", "b1", "b2"], HeapModel::Li);
+    let cases = fx.ctx.alternatives(&fx.heap, b[0], true);
+    assert_eq!(cases, vec![Resolution::Null, Resolution::Fresh]);
+    let replaced = (fx.ctx)
+        .apply(
+            &mut fx.store,
+            &mut fx.heap,
+            &mut fx.pc,
+            b[0],
+            Resolution::Fresh,
+        )
+        .expect("applies")
+        .expect("no bound");
+    let first = fx.heap.objects[0].ident;
+    assert_eq!(replaced, vec![(b[0], first)]);
+    assert_eq!(fx.store.as_bv(first).map(|c| c.bits()), Some(1));
+    let cases = fx.ctx.alternatives(&fx.heap, b[1], true);
+    assert_eq!(
+        cases,
+        vec![Resolution::Null, Resolution::Alias(0), Resolution::Fresh]
+    );
+    fx.heap.objects[0].set_slot(None, SymValue::Ref(b[2]));
+    let replaced = (fx.ctx)
+        .apply(
+            &mut fx.store,
+            &mut fx.heap,
+            &mut fx.pc,
+            b[2],
+            Resolution::Null,
+        )
+        .expect("applies")
+        .expect("no bound");
+    let zero = fx.num(0);
+    assert_eq!(replaced, vec![(b[2], zero)]);
+    assert_eq!(fx.heap.objects[0].slot(None), Some(&SymValue::Ref(zero)));
+    assert_eq!(
+        fx.ctx.alternatives(&fx.heap, b[1], false),
+        vec![Resolution::Null, Resolution::NonNull]
+    );
+}
+
+/// Two POSE objects at the same address are one input object whose field comes from the first
+/// initialization; an unbound non-null reference gets an object of its own.
+#[test]
+fn witnesses_merge_aliases_and_keep_the_first_initialization() {
+    let (mut fx, a) = Fixture::new(P1, "p1", &["a0", "a1", "a2"]);
+    fx.read(a[0]);
+    fx.read(a[1]);
+    let (i0, i1) = (fx.var("a0.f"), fx.var("a1.f"));
+    let (a0, a1, a2) = (a[0], a[1], a[2]);
+    let model = move |t: TermId| -> Option<i32> {
+        Some(if t == a0 || t == a1 {
+            100
+        } else if t == a2 {
+            200
+        } else if t == i0 {
+            7
+        } else if t == i1 {
+            9
+        } else {
+            0
+        })
+    };
+    let args: Vec<(String, SymValue)> = ["a0", "a1", "a2"]
+        .iter()
+        .zip(&a)
+        .map(|(n, t)| (n.to_string(), SymValue::Ref(*t)))
+        .collect();
+    let witness = fx.ctx.witness(&fx.store, &fx.heap, &args, &model);
+    let heap = &witness.heap;
+    assert_eq!(heap["args"]["a0"], heap["args"]["a1"], "{heap}");
+    assert_ne!(heap["args"]["a0"], heap["args"]["a2"], "{heap}");
+    let id = heap["args"]["a0"]["ref"].as_str().expect("a ref");
+    assert_eq!(heap["objects"][id]["record"]["f"], 7, "{heap}");
+    let other = heap["args"]["a2"]["ref"].as_str().expect("a ref");
+    assert_eq!(heap["objects"][other]["record"]["f"], 0, "{heap}");
 }
