@@ -4,7 +4,9 @@
 //!   translation of IR operations into solver terms, and the replay of counterexamples through
 //!   the concrete interpreter;
 //! * [`forward`]: the KLEE-style forward engine (seed 002, Rozhoň §3 and §5), behind
-//!   [`check_forward`].
+//!   [`check_forward`];
+//! * [`heap`]: symbolic input heaps for entries with pointer parameters (seed 003): lazy
+//!   initialization, lazier#, POSE, as heap models of the forward engine (`--heap`).
 //!
 //! An engine never decides a verdict itself: it reports findings and cuts, and
 //! `symex_report::Verdict::conclude` applies the two rules (no `safe` after a cut, no
@@ -18,7 +20,10 @@
 pub mod common;
 mod error;
 pub mod forward;
+pub mod heap;
 
-pub use common::options::{CheckOptions, IndexMode, MergeMode, SearchStrategy, SolverChoice};
+pub use common::options::{
+    CheckOptions, HeapModel, IndexMode, MergeMode, SearchStrategy, SolverChoice, TraceRules,
+};
 pub use error::EngineError;
 pub use forward::check_forward;

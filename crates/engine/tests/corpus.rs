@@ -1,12 +1,15 @@
 //! The expectation corpus checked with the forward engine: every `verdict:` line, `bound:` files
-//! with `--unwind K`, `paths:` lines on unbounded explorations, and pointer-parameter entries
-//! refused with `UnsupportedEntry`. All mismatches are collected and reported together.
+//! with `--unwind K`, `paths:` lines on unbounded explorations; pointer-parameter entries under
+//! every heap model (li, lazier#, pose), and `traces:` lines under `--trace-rules paper`. All
+//! mismatches are collected and reported together.
 
 use std::time::Duration;
 
 use symex_corpus::{CorpusFile, Verdict as Expected};
+use symex_engine::common::entry::resolve_entry;
 use symex_engine::{
-    check_forward, CheckOptions, EngineError, IndexMode, MergeMode, SearchStrategy,
+    check_forward, CheckOptions, EngineError, HeapModel, IndexMode, MergeMode, SearchStrategy,
+    TraceRules,
 };
 use symex_report::{Report, Status};
 
@@ -40,8 +43,10 @@ fn may_run_out_of_time(file: &CorpusFile, options: &CheckOptions) -> bool {
 }
 
 fn options(search: SearchStrategy, file: &CorpusFile) -> CheckOptions {
-    // Bounded files must finish; files that can only run out of time get a short limit.
-    let seconds = if file.bound.is_some() {
+    // Bounded files and input-heap files (the data-structure benchmarks take about a second
+    // under lazy initialization) must finish; files that can only run out of time get a short
+    // limit.
+    let seconds = if file.bound.is_some() || has_pointer_entry(file) {
         60.0
     } else if NEEDS_LOOP_TECHNIQUES.contains(&file.name.as_str()) {
         0.3
@@ -70,7 +75,6 @@ fn mismatches(file: &CorpusFile, options: &CheckOptions) -> Vec<String> {
     let result = check_forward(&module, &types, &file.source, &file.name, entry, options);
     let report = match result {
         Ok(report) => report,
-        Err(EngineError::UnsupportedEntry { .. }) => return Vec::new(),
         Err(e) => return vec![format!("engine error: {e}")],
     };
     let mut problems = Vec::new();
@@ -80,10 +84,16 @@ fn mismatches(file: &CorpusFile, options: &CheckOptions) -> Vec<String> {
         may_run_out_of_time(file, options),
         &mut problems,
     );
-    // Subsumption prunes paths, so it explores fewer than the program has.
-    if let (Some(expected), true, None, false) =
-        (file.paths, file.is_safe(), file.bound, options.subsume)
-    {
+    // Subsumption prunes paths, so it explores fewer than the program has; lazy initialization
+    // and lazier# fork per aliasing case, not per program path.
+    let path_optimal = options.heap == HeapModel::Pose || !has_pointer_entry(file);
+    if let (Some(expected), true, None, false, true) = (
+        file.paths,
+        file.is_safe(),
+        file.bound,
+        options.subsume,
+        path_optimal,
+    ) {
         if report.stats.paths != expected {
             problems.push(format!(
                 "paths: expected {expected}, got {}",
@@ -173,7 +183,8 @@ fn run_corpus(strategies: &[SearchStrategy], techniques: Techniques) {
     assert!(!files.is_empty());
     let mut failures = Vec::new();
     for &search in strategies {
-        for file in &files {
+        // Input-heap files are checked under every heap model by their own test.
+        for file in files.iter().filter(|f| !has_pointer_entry(f)) {
             let mut opts = options(search, file);
             opts.index_mode = techniques.index_mode;
             opts.merge = techniques.merge;
@@ -275,27 +286,106 @@ fn corpus_verdicts_with_forked_indices() {
     );
 }
 
+/// Whether the file's entry has a pointer parameter (an input heap).
+fn has_pointer_entry(file: &CorpusFile) -> bool {
+    let Ok(front) = symex_syntax::analyze(&file.source) else {
+        return false;
+    };
+    let Ok(types) = front.types else {
+        return false;
+    };
+    let module = symex_ir::lower(&front.program);
+    resolve_entry(&module, &types, file.entry_function()).is_ok_and(|s| s.has_pointers())
+}
+
+/// Every verdict of every pointer-parameter file, under each heap model, with replayed
+/// counterexamples on concrete input heaps.
 #[test]
-fn pointer_parameter_entries_are_refused() {
+fn corpus_pointer_entries_under_every_heap_model() {
     let files = symex_corpus::all_files().expect("the corpus loads");
-    let file = files
-        .iter()
-        .find(|f| f.name == "pose_swap.uc")
-        .expect("pose_swap.uc is in the corpus");
-    let front = symex_syntax::analyze(&file.source).expect("parses");
+    let heap_files: Vec<&CorpusFile> = files.iter().filter(|f| has_pointer_entry(f)).collect();
+    assert!(heap_files.len() >= 10, "{} heap files", heap_files.len());
+    let mut failures = Vec::new();
+    for model in HeapModel::ALL {
+        for file in &heap_files {
+            let mut opts = options(SearchStrategy::Dfs, file);
+            opts.heap = model;
+            for problem in mismatches(file, &opts) {
+                failures.push(format!("[heap {model}] {}: {problem}", file.label()));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The `traces:` lines (seed 003 §2) under `--trace-rules paper`.
+#[test]
+fn corpus_trace_counts_under_the_paper_rules() {
+    let files = symex_corpus::all_files().expect("the corpus loads");
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for file in files.iter().filter(|f| f.traces.is_some()) {
+        let traces = file.traces.unwrap_or_default();
+        let front = symex_syntax::analyze(&file.source).expect("parses");
+        let types = front.types.expect("types");
+        let module = symex_ir::lower(&front.program);
+        for (model, expected) in [
+            (HeapModel::Li, traces.li),
+            (HeapModel::Lazier, traces.lazier),
+            (HeapModel::Pose, traces.pose),
+        ] {
+            let Some(expected) = expected else { continue };
+            let opts = CheckOptions {
+                heap: model,
+                trace_rules: TraceRules::Paper,
+                timeout: Some(Duration::from_secs(30)),
+                ..CheckOptions::default()
+            };
+            let report = check_forward(
+                &module,
+                &types,
+                &file.source,
+                &file.name,
+                file.entry_function(),
+                &opts,
+            )
+            .expect("the check runs");
+            checked += 1;
+            if report.stats.traces != Some(expected) {
+                failures.push(format!(
+                    "{} under {model}: expected {expected} traces, got {:?}",
+                    file.label(),
+                    report.stats.traces
+                ));
+            }
+        }
+    }
+    assert!(checked >= 11, "only {checked} trace counts checked");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn record_parameters_are_refused() {
+    let source = "f(r) { return r.val; } main() { return f({val: 1}); }";
+    let front = symex_syntax::analyze(source).expect("parses");
     let types = front.types.expect("types");
     let module = symex_ir::lower(&front.program);
     let err = check_forward(
         &module,
         &types,
-        &file.source,
-        &file.name,
-        file.entry_function(),
+        source,
+        "r.uc",
+        "f",
         &CheckOptions::default(),
     )
-    .expect_err("pointer parameters are not supported yet");
+    .expect_err("record parameters are not symbolic");
     assert!(
-        matches!(&err, EngineError::UnsupportedEntry { reason, .. } if reason.contains("not supported yet")),
+        matches!(&err, EngineError::UnsupportedEntry { reason, .. } if reason.contains("not supported")),
         "{err}"
     );
 }

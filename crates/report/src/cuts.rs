@@ -18,6 +18,10 @@ pub enum Cut {
     Inline(u32),
     /// Some path would have grown past K steps.
     Depth(u32),
+    /// Some path would have materialized more than K input-heap objects.
+    HeapSize(u32),
+    /// Some input reference would have had an access path of more than K fields.
+    AccessDepth(u32),
     /// The search stopped after this many states.
     States(u64),
     /// The time limit, in milliseconds, ran out.
@@ -33,7 +37,11 @@ impl Cut {
     /// leaves the result unknown.
     pub fn bound(&self) -> Option<u32> {
         match *self {
-            Cut::Unwind(k) | Cut::Inline(k) | Cut::Depth(k) => Some(k),
+            Cut::Unwind(k)
+            | Cut::Inline(k)
+            | Cut::Depth(k)
+            | Cut::HeapSize(k)
+            | Cut::AccessDepth(k) => Some(k),
             _ => None,
         }
     }
@@ -44,6 +52,8 @@ impl Cut {
             Cut::Unwind(_) => Some("loop unwinding bound"),
             Cut::Inline(_) => Some("inlining depth bound"),
             Cut::Depth(_) => Some("path depth bound"),
+            Cut::HeapSize(_) => Some("input heap size bound"),
+            Cut::AccessDepth(_) => Some("access path depth bound"),
             _ => None,
         }
     }
@@ -61,7 +71,11 @@ impl Cut {
 impl fmt::Display for Cut {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Cut::Unwind(k) | Cut::Inline(k) | Cut::Depth(k) => {
+            Cut::Unwind(k)
+            | Cut::Inline(k)
+            | Cut::Depth(k)
+            | Cut::HeapSize(k)
+            | Cut::AccessDepth(k) => {
                 write!(f, "{} {k} hit", self.bound_name().unwrap_or("bound"))
             }
             Cut::States(n) => write!(f, "state limit of {n} reached"),

@@ -21,6 +21,7 @@
 
 mod counterexample;
 mod cuts;
+pub mod heap_dot;
 mod json;
 mod kind;
 mod locate;

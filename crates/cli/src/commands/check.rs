@@ -10,7 +10,10 @@ use crate::source::ColorChoice;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
-use symex_engine::{CheckOptions, EngineError, IndexMode, MergeMode, SearchStrategy, SolverChoice};
+use symex_engine::{
+    CheckOptions, EngineError, HeapModel, IndexMode, MergeMode, SearchStrategy, SolverChoice,
+    TraceRules,
+};
 use symex_smt::{Dialect, QueryOptions};
 
 #[derive(clap::Args)]
@@ -82,6 +85,34 @@ pub struct CheckArgs {
     /// Print the statistics table (text format).
     #[arg(long)]
     pub stats: bool,
+    /// Input-heap model for an entry with pointer parameters (docs/heap-models.md).
+    #[arg(long, value_enum, default_value_t = HeapArg::Pose)]
+    pub heap: HeapArg,
+    /// What `stats.traces` counts: every leaf (full) or the paper's rules (paper).
+    #[arg(long, value_enum, default_value_t = TraceRulesArg::Full)]
+    pub trace_rules: TraceRulesArg,
+    /// At most N input-heap objects per path (a bound: `safe up to N`).
+    #[arg(long, value_name = "N")]
+    pub max_heap_objects: Option<u32>,
+    /// At most N fields on the access path of an input reference (a bound).
+    #[arg(long, value_name = "N")]
+    pub max_access_depth: Option<u32>,
+    /// Write the input heaps of the counterexamples as Graphviz to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub heap_dot: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum HeapArg {
+    Li,
+    Lazier,
+    Pose,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TraceRulesArg {
+    Full,
+    Paper,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -173,6 +204,17 @@ impl CheckArgs {
                 dump_dir: self.dump_smt.clone(),
             },
             progress: std::io::stderr().is_terminal(),
+            heap: match self.heap {
+                HeapArg::Li => HeapModel::Li,
+                HeapArg::Lazier => HeapModel::Lazier,
+                HeapArg::Pose => HeapModel::Pose,
+            },
+            trace_rules: match self.trace_rules {
+                TraceRulesArg::Full => TraceRules::Full,
+                TraceRulesArg::Paper => TraceRules::Paper,
+            },
+            max_heap_objects: self.max_heap_objects,
+            max_access_depth: self.max_access_depth,
         }
     }
 }
@@ -218,6 +260,12 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
             };
         }
     };
+    if let Some(path) = &args.heap_dot {
+        if let Err(e) = std::fs::write(path, symex_report::heap_dot::report_heaps_dot(&report)) {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            return Exit::Usage;
+        }
+    }
     match args.format {
         Format::Json => match report.to_json() {
             Ok(json) => println!("{json}"),

@@ -1,21 +1,31 @@
 //! The entry function of a check: resolved by name, with its parameters classified.
 //!
-//! Integer parameters become fresh symbols named after the parameter. Parameters of any other
-//! type (pointers into an input heap, records, arrays) are refused for now with a clear error:
-//! input heaps come with the heap engines. Nothing here creates terms or runs anything.
+//! Integer parameters become fresh symbols named after the parameter; pointer parameters point
+//! into a symbolic input heap (`crate::heap`), so their pointee type is kept. Record and array
+//! parameters, and pointees holding arrays, are refused with a clear error. Nothing here creates
+//! terms or runs anything.
 
 use symex_ir::cfg::{FuncId, Module};
 use symex_syntax::types::{Type, TypeTable};
 
 use crate::error::EngineError;
 
-/// A resolved entry function whose parameters are all integers.
+/// A resolved entry function whose parameters are integers or pointers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EntrySetup {
     pub func: FuncId,
     pub name: String,
     /// Parameter names in order.
     pub params: Vec<String>,
+    /// The pointee type of each pointer parameter (`None` for integers), in order.
+    pub pointees: Vec<Option<Type>>,
+}
+
+impl EntrySetup {
+    /// Whether some parameter points into an input heap.
+    pub fn has_pointers(&self) -> bool {
+        self.pointees.iter().any(Option::is_some)
+    }
 }
 
 /// Resolves `entry` in `module`, checking its parameter types in `types`.
@@ -29,15 +39,19 @@ pub fn resolve_entry(
         .ok_or_else(|| EngineError::UnknownEntry(entry.to_string()))?;
     let function = module.function(func);
     let mut params = Vec::with_capacity(function.param_count as usize);
+    let mut pointees = Vec::with_capacity(function.param_count as usize);
     for local in function.params() {
         let name = function.local(local).name.clone();
         let ty = types.local_type(entry, &name).unwrap_or(Type::Unknown);
-        if let Some(reason) = unsupported_reason(&ty) {
-            return Err(EngineError::UnsupportedEntry {
-                function: entry.to_string(),
-                parameter: name,
-                reason,
-            });
+        match classify(&ty) {
+            Ok(pointee) => pointees.push(pointee),
+            Err(reason) => {
+                return Err(EngineError::UnsupportedEntry {
+                    function: entry.to_string(),
+                    parameter: name,
+                    reason,
+                })
+            }
         }
         params.push(name);
     }
@@ -45,22 +59,55 @@ pub fn resolve_entry(
         func,
         name: entry.to_string(),
         params,
+        pointees,
     })
 }
 
-/// Why a parameter of type `ty` cannot be symbolic yet; `None` for integers (and for types
-/// nothing constrains, which any integer satisfies).
-fn unsupported_reason(ty: &Type) -> Option<String> {
+/// `Ok(None)` for an integer parameter (or a type nothing constrains, which any integer
+/// satisfies), `Ok(Some(pointee))` for a pointer into the input heap, or why the parameter
+/// cannot be symbolic.
+fn classify(ty: &Type) -> Result<Option<Type>, String> {
     let unfolded = ty.unfold();
     match unfolded.as_ref() {
-        Type::Int | Type::Var(_) | Type::Unknown => None,
-        Type::Pointer(_) | Type::Recursive(..) | Type::RecVar(_) => {
-            Some("not supported yet: input heaps come with the heap engines".to_string())
+        Type::Int | Type::Var(_) | Type::Unknown => Ok(None),
+        Type::Pointer(pointee) => {
+            check_pointee(pointee)?;
+            Ok(Some(pointee.as_ref().clone()))
         }
-        other => Some(format!(
-            "not supported yet: only integer parameters can be symbolic (this one is {other})"
+        other => Err(format!(
+            "not supported: only integer and pointer parameters can be symbolic (this one is {other})"
         )),
     }
+}
+
+/// Input cells hold a record of numbers and pointers, a number or a pointer; the pointees
+/// reachable from them too (arrays are not part of input heaps, docs/heap-json.md).
+fn check_pointee(pointee: &Type) -> Result<(), String> {
+    let mut seen: Vec<Type> = Vec::new();
+    let mut work = vec![pointee.clone()];
+    while let Some(ty) = work.pop() {
+        if seen.iter().any(|t| t.equivalent(&ty)) {
+            continue;
+        }
+        seen.push(ty.clone());
+        let values = match ty.record_fields() {
+            Some(fields) => fields.into_iter().map(|(_, t)| t).collect(),
+            None => vec![ty.clone()],
+        };
+        for value in values {
+            match value.unfold().as_ref() {
+                Type::Int | Type::Var(_) | Type::Unknown => {}
+                Type::Pointer(next) => work.push(next.as_ref().clone()),
+                Type::Record(_) if value.equivalent(&ty) => {}
+                other => {
+                    return Err(format!(
+                        "not supported: input heaps hold numbers, pointers and records of them, not {other}"
+                    ))
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -82,11 +129,19 @@ mod tests {
     }
 
     #[test]
-    fn pointer_parameters_and_unknown_names_are_refused() {
-        let err = setup("f(p) { return *p; } main() { return 0; }", "f").unwrap_err();
+    fn pointer_parameters_keep_their_pointee() {
+        let s = setup("f(p, n) { return p->val + n; } main() { return 0; }", "f").unwrap();
+        assert!(s.has_pointers());
+        assert!(s.pointees[0].as_ref().is_some_and(|t| t.is_record()));
+        assert_eq!(s.pointees[1], None);
+    }
+
+    #[test]
+    fn arrays_and_unknown_names_are_refused() {
+        let err = setup("f(p) { return p->a[0]; } main() { return 0; }", "f").unwrap_err();
         assert!(
             matches!(&err, EngineError::UnsupportedEntry { parameter, reason, .. }
-                if parameter == "p" && reason.contains("not supported yet")),
+                if parameter == "p" && reason.contains("not supported")),
             "{err:?}"
         );
         assert_eq!(

@@ -152,6 +152,77 @@ impl FromStr for MergeMode {
     }
 }
 
+/// How pointer parameters of the entry become a symbolic input heap (`crate::heap`, seed 003).
+/// POSE is the default: an entry with pointer parameters is checked under it unless `--heap`
+/// says otherwise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum HeapModel {
+    /// Lazy initialization: every first use of an input reference forks on null, each
+    /// compatible object materialized before, and a fresh object.
+    Li,
+    /// Lazier#: copies do not fork, a null comparison forks null / non-null, a dereference
+    /// enumerates the aliases.
+    Lazier,
+    /// Path-optimal symbolic execution: aliasing as ite terms, forks only at branches.
+    #[default]
+    Pose,
+}
+
+impl HeapModel {
+    pub const ALL: [HeapModel; 3] = [HeapModel::Li, HeapModel::Lazier, HeapModel::Pose];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HeapModel::Li => "li",
+            HeapModel::Lazier => "lazier",
+            HeapModel::Pose => "pose",
+        }
+    }
+}
+
+impl fmt::Display for HeapModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for HeapModel {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<HeapModel, String> {
+        HeapModel::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("unknown heap model `{s}` (expected one of: li, lazier, pose)"))
+    }
+}
+
+/// What `stats.traces` counts (docs/heap-models.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TraceRules {
+    /// Every leaf: finished paths, failed paths, cut paths, and one error leaf for every check
+    /// a path passes whose failure is possible.
+    #[default]
+    Full,
+    /// The counting of seed 003: a dereference of an input reference implies it is non-null,
+    /// so a possible null dereference adds no leaf (a forked null branch still does).
+    Paper,
+}
+
+impl FromStr for TraceRules {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<TraceRules, String> {
+        match s {
+            "full" => Ok(TraceRules::Full),
+            "paper" => Ok(TraceRules::Paper),
+            _ => Err(format!(
+                "unknown trace rules `{s}` (expected one of: full, paper)"
+            )),
+        }
+    }
+}
+
 /// Which solver answers the queries.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum SolverChoice {
@@ -190,6 +261,14 @@ pub struct CheckOptions {
     pub query: QueryOptions,
     /// Print a status line on stderr while searching.
     pub progress: bool,
+    /// The input-heap model for entries with pointer parameters.
+    pub heap: HeapModel,
+    /// What `stats.traces` counts.
+    pub trace_rules: TraceRules,
+    /// At most this many input objects per path (a cut beyond).
+    pub max_heap_objects: Option<u32>,
+    /// At most this many fields on the access path of an input reference (a cut beyond).
+    pub max_access_depth: Option<u32>,
 }
 
 #[cfg(test)]

@@ -112,6 +112,9 @@ impl Machine<'_> {
 
     pub fn read_place(&mut self, state: &State, place: &Place) -> Result<SymValue> {
         let steps = self.steps_of(state, place)?;
+        if let Some(pointer) = self.input_pointer(state, &place.base)? {
+            return self.read_through(state, &pointer, &steps);
+        }
         let base = self.base_value(state, &place.base)?;
         base.project(&steps, &mut self.store)
     }
@@ -119,6 +122,11 @@ impl Machine<'_> {
     /// "The value at the place is uninitialized" as a Boolean term.
     pub fn uninit_place(&mut self, state: &State, place: &Place) -> Result<TermId> {
         let steps = self.steps_of(state, place)?;
+        if let Some(pointer) = self.input_pointer(state, &place.base)? {
+            return self
+                .read_through(state, &pointer, &steps)?
+                .uninit_at(&[], &mut self.store);
+        }
         let base = self.base_value(state, &place.base)?;
         base.uninit_at(&steps, &mut self.store)
     }
@@ -139,6 +147,9 @@ impl Machine<'_> {
                     let updated = old.update(&steps, value.clone(), &mut self.store)?;
                     let new = SymValue::ite(&mut self.store, guard, updated, old)?;
                     state.memory.set(cell, new)?;
+                }
+                if pointer.has_ref() {
+                    self.write_input(state, &pointer, &steps, value)?;
                 }
                 Ok(())
             }

@@ -13,7 +13,8 @@ use symex_report::{ArgValue, Args, Finding, Witness};
 use symex_smt::{Answer, BvConst, ModelResult, TermId, Value};
 
 use crate::common::options::IndexMode;
-use crate::common::replay::replay;
+use crate::common::options::TraceRules;
+use crate::common::replay::{replay, replay_witness};
 use crate::common::terms::{self, value_as_i32, WIDTH};
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
@@ -47,6 +48,16 @@ impl Machine<'_> {
             }
             failure_possible = Some(answer);
         }
+        if self.heap.is_some() && constant != Some(true) && self.is_error_leaf(state, check)? {
+            let answer = match failure_possible.take() {
+                Some(answer) => answer,
+                None => self.queries.may_be_true(&self.store, &state.pc, fail)?,
+            };
+            if answer == Answer::Yes {
+                self.traces += 1;
+            }
+            failure_possible = Some(answer);
+        }
         if constant == Some(true) {
             return Ok(Outcome::ended(End::Failed));
         }
@@ -58,6 +69,20 @@ impl Machine<'_> {
             }
         }
         self.after_check(state, check)
+    }
+
+    /// Whether a possible failure of `check` is a leaf of the computation tree: always, except
+    /// a null check of an input reference under `--trace-rules paper` (the paper's
+    /// dereference implies non-null).
+    fn is_error_leaf(&mut self, state: &State, check: &Check) -> Result<bool> {
+        let paper = self
+            .heap
+            .as_ref()
+            .is_some_and(|h| h.rules == TraceRules::Paper);
+        Ok(match check {
+            Check::NonNull(op) if paper => !self.operand(state, *op)?.has_ref(),
+            _ => true,
+        })
     }
 
     /// The condition under which the check fails.
@@ -86,6 +111,9 @@ impl Machine<'_> {
         let inputs_read = state.inputs_read as usize;
         let mut vars: Vec<TermId> = self.input_vars[..inputs_read].to_vec();
         vars.extend(&self.arg_vars);
+        if let Some(ctx) = &self.heap {
+            vars.extend(ctx.model_vars(&self.store, &state.heap, &self.entry_args));
+        }
         let mut constraints = state.pc.clone();
         constraints.push(fail);
         let model = match self.queries.get_model(&self.store, &constraints, &vars)? {
@@ -114,7 +142,7 @@ impl Machine<'_> {
             }
         }
         let steps = trace.to_steps(self.module, &self.store, &assignment, &self.locator);
-        let witness = Witness {
+        let mut witness = Witness {
             inputs: inputs.clone(),
             args: self
                 .entry
@@ -126,7 +154,23 @@ impl Machine<'_> {
             heap: None,
             trace: steps,
         };
-        let replay = replay(self.module, &self.entry.name, &args, &inputs);
+        let replay = match self.heap.as_mut() {
+            Some(ctx) => {
+                let named: Vec<(String, SymValue)> = self
+                    .entry
+                    .params
+                    .iter()
+                    .cloned()
+                    .zip(self.entry_args.iter().cloned())
+                    .collect();
+                let value_of = |t: TermId| model.get(t).and_then(value_as_i32);
+                let heap = ctx.witness(&self.store, &state.heap, &named, &value_of);
+                witness.args = heap.args;
+                witness.heap = Some(heap.heap);
+                replay_witness(self.module, &self.entry.name, &witness)
+            }
+            None => replay(self.module, &self.entry.name, &args, &inputs),
+        };
         if replay == symex_report::Replay::Failed(prop) {
             self.found_violation = true;
         }

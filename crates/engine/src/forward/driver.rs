@@ -90,7 +90,8 @@ pub fn check_forward(
         subsumed: options.subsume.then_some(summary.subsumed),
         loop_invariants: summary.loop_invariants,
         coverage: Some(machine.coverage.summary(module)),
-        ..Stats::default()
+        traces: machine.heap.is_some().then_some(machine.traces),
+        peak_rss_kb: machine.heap.as_ref().and_then(|_| peak_rss_kb()),
     };
     Ok(Report::new(
         program_name,
@@ -227,6 +228,11 @@ fn explore(
             }
             Some(end) => {
                 tree.remove(id);
+                if matches!(end, Stop::Ended(ref e) if *e != End::Dropped)
+                    || matches!(end, Stop::Subsumed(_))
+                {
+                    machine.traces += 1;
+                }
                 let path_end = match end {
                     Stop::Ended(End::Returned) => {
                         summary.paths += machine.count_paths(&state)?;
@@ -508,6 +514,13 @@ fn limit_reached(options: &CheckOptions, start: Instant, selections: u64) -> Opt
         }
     }
     None
+}
+
+/// The process's peak resident memory in KiB (Linux; `None` elsewhere).
+fn peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// The process's resident memory in MiB (Linux; `None` elsewhere).

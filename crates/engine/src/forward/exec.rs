@@ -44,6 +44,11 @@ impl Machine<'_> {
         self.coverage.cover_instruction(func, block, index);
         match body.insts.get(index) {
             Some(inst) => {
+                if self.heap.is_some() {
+                    if let Some(outcome) = self.prepare_heap_access(state, inst)? {
+                        return Ok(outcome);
+                    }
+                }
                 state.frame_mut().ok_or_else(|| internal("no frame"))?.inst += 1;
                 self.instruction(state, func, inst)
             }

@@ -25,6 +25,7 @@ use crate::forward::program::ProgramInfo;
 use crate::forward::state::{Frame, State};
 use crate::forward::trace::Trace;
 use crate::forward::value::SymValue;
+use crate::heap::{HeapContext, HeapState};
 
 /// How a state's run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,6 +84,12 @@ pub struct Machine<'m> {
     pub forks: u64,
     /// A violation was confirmed (for `--stop-on-first`).
     pub found_violation: bool,
+    /// The input-heap model, when the entry has pointer parameters.
+    pub heap: Option<HeapContext>,
+    /// The entry's argument values in the initial state (for witnesses with a heap).
+    pub entry_args: Vec<SymValue>,
+    /// Leaves of the symbolic computation tree so far (`stats.traces`).
+    pub traces: u64,
 }
 
 impl<'m> Machine<'m> {
@@ -100,6 +107,19 @@ impl<'m> Machine<'m> {
             .map(|name| store.bv_var(name.clone(), WIDTH))
             .collect::<Result<Vec<_>, _>>()?;
         let properties = module.properties.len();
+        let mut heap = entry
+            .has_pointers()
+            .then(|| HeapContext::new(module, options));
+        let mut entry_args = Vec::with_capacity(arg_vars.len());
+        for (i, &var) in arg_vars.iter().enumerate() {
+            entry_args.push(match (&mut heap, &entry.pointees[i]) {
+                (Some(ctx), Some(pointee)) => {
+                    let key = ctx.intern_type(pointee);
+                    SymValue::Ref(ctx.reference(&mut store, &entry.params[i], key, 0)?)
+                }
+                _ => SymValue::Int(var),
+            });
+        }
         Ok(Machine {
             module,
             info: ProgramInfo::new(module),
@@ -116,6 +136,9 @@ impl<'m> Machine<'m> {
             locator: Locator::new(module, source),
             forks: 0,
             found_violation: false,
+            heap,
+            entry_args,
+            traces: 0,
         })
     }
 
@@ -130,8 +153,9 @@ impl<'m> Machine<'m> {
             trace: Trace::default(),
             paths: PathCount::default(),
             annotation_track: Default::default(),
+            heap: HeapState::default(),
         };
-        let args: Vec<SymValue> = self.arg_vars.iter().map(|&v| SymValue::Int(v)).collect();
+        let args = self.entry_args.clone();
         self.push_frame(&mut state, self.entry.func, args, None)?;
         Ok(state)
     }

@@ -81,6 +81,25 @@ impl Memory {
         })
     }
 
+    /// Replaces every cell value `replace` maps to a new one; chunks without a change stay
+    /// shared.
+    pub fn replace_values(&mut self, replace: impl Fn(&SymValue) -> Option<SymValue>) {
+        for chunk in &mut self.chunks {
+            let changes: Vec<(usize, SymValue)> = chunk
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| replace(v).map(|new| (i, new)))
+                .collect();
+            if changes.is_empty() {
+                continue;
+            }
+            let cells = Rc::make_mut(chunk);
+            for (i, new) in changes {
+                cells[i] = new;
+            }
+        }
+    }
+
     pub fn set(&mut self, cell: CellId, value: SymValue) -> Result<(), EngineError> {
         let i = cell.0 as usize;
         let slot = self

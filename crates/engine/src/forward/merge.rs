@@ -84,6 +84,7 @@ impl PathCount {
 /// Whether `a` and `b` are at the same place with the same call stack and input count.
 pub fn mergeable(machine: &Machine<'_>, a: &State, b: &State) -> bool {
     a.inputs_read == b.inputs_read
+        && a.heap == b.heap
         && a.stack.len() == b.stack.len()
         && a.stack
             .iter()
@@ -175,6 +176,8 @@ impl Machine<'_> {
             // One constituent's blocks: annotations carried back along them hold for that
             // constituent's prefix; the other prefix just leaves none.
             annotation_track: a.annotation_track.clone(),
+            // `mergeable` asked for equal input heaps.
+            heap: a.heap.clone(),
         }))
     }
 

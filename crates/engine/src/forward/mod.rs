@@ -7,12 +7,14 @@
 //! * `tree`, `search`: the execution tree and the strategies that pick the next state;
 //! * `merge`: state merging at join points (`--merge aggressive`);
 //! * `subsume`: path subsumption by annotations (`--subsume`);
-//! * `driver`: the main loop, the limits and the report; `progress`: the status line.
+//! * `driver`: the main loop, the limits and the report; `progress`: the status line;
+//! * `heap_hooks`: where the heap models of `crate::heap` enter a step (pointer parameters).
 
 mod access;
 mod checks;
 mod driver;
 mod exec;
+mod heap_hooks;
 mod machine;
 mod memory;
 mod merge;
@@ -23,6 +25,6 @@ mod state;
 mod subsume;
 mod trace;
 mod tree;
-mod value;
+pub(crate) mod value;
 
 pub use driver::check_forward;

@@ -14,6 +14,7 @@ use crate::forward::merge::PathCount;
 use crate::forward::subsume::Track;
 use crate::forward::trace::Trace;
 use crate::forward::value::SymValue;
+use crate::heap::HeapState;
 
 /// A state's number, unique within one check.
 pub type StateId = u64;
@@ -47,6 +48,8 @@ pub struct State {
     pub paths: PathCount,
     /// The blocks run so far, kept only with `--subsume`.
     pub annotation_track: Track,
+    /// The symbolic input heap (empty unless the entry has pointer parameters).
+    pub heap: HeapState,
 }
 
 impl State {

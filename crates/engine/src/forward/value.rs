@@ -6,7 +6,9 @@
 //! pointers and aggregates, and symbolic array indices in ite mode create them for elements that
 //! are not numbers. Every question (is it null, are two pointers equal, is it uninitialized) is
 //! answered with a Boolean term that is constant for concrete values, so concrete programs never
-//! reach the solver. Nothing here reads memory or the path condition.
+//! reach the solver. A `Ref` is a pointer into a symbolic input heap (`crate::heap`): a 32-bit
+//! term over the input reference symbols, 0 being null; it never equals a cell. Nothing here
+//! reads memory or the path condition.
 
 use std::rc::Rc;
 
@@ -31,6 +33,8 @@ pub enum SymValue {
     Uninit,
     /// `cond ? then : else`.
     Ite(TermId, Rc<SymValue>, Rc<SymValue>),
+    /// A pointer into the input heap of a heap model, as a term (0 is null).
+    Ref(TermId),
 }
 
 /// A located projection: a field, or an index already turned into a term.
@@ -49,7 +53,7 @@ fn shape_error(what: &str, value: &SymValue) -> EngineError {
 fn describe(value: &SymValue) -> &'static str {
     match value {
         SymValue::Int(_) => "a number",
-        SymValue::Null | SymValue::Cell(_) => "a pointer",
+        SymValue::Null | SymValue::Cell(_) | SymValue::Ref(_) => "a pointer",
         SymValue::Record(_) => "a record",
         SymValue::Array(_) => "an array",
         SymValue::Uninit => "an uninitialized value",
@@ -69,8 +73,14 @@ impl SymValue {
         if a == b {
             return Ok(a);
         }
-        if let (SymValue::Int(x), SymValue::Int(y)) = (&a, &b) {
-            return Ok(SymValue::Int(store.ite(cond, *x, *y)?));
+        match (&a, &b) {
+            (SymValue::Int(x), SymValue::Int(y)) => {
+                return Ok(SymValue::Int(store.ite(cond, *x, *y)?))
+            }
+            (SymValue::Ref(x), SymValue::Ref(y)) => {
+                return Ok(SymValue::Ref(store.ite(cond, *x, *y)?))
+            }
+            _ => {}
         }
         Ok(SymValue::Ite(cond, Rc::new(a), Rc::new(b)))
     }
@@ -102,7 +112,7 @@ impl SymValue {
     /// Whether the value is a pointer somewhere (so `==` compares pointers).
     pub fn is_pointer_like(&self) -> bool {
         match self {
-            SymValue::Null | SymValue::Cell(_) => true,
+            SymValue::Null | SymValue::Cell(_) | SymValue::Ref(_) => true,
             SymValue::Ite(_, a, b) => a.is_pointer_like() || b.is_pointer_like(),
             _ => false,
         }
@@ -114,6 +124,10 @@ impl SymValue {
             SymValue::Null => Ok(store.bool_val(true)?),
             // An uninitialized pointer is excluded by its own `Init` check.
             SymValue::Cell(_) | SymValue::Uninit => Ok(store.bool_val(false)?),
+            SymValue::Ref(t) => {
+                let null = terms::int_const(store, 0)?;
+                Ok(store.eq(*t, null)?)
+            }
             SymValue::Ite(c, a, b) => {
                 let (x, y) = (a.is_null(store)?, b.is_null(store)?);
                 Ok(store.ite(*c, x, y)?)
@@ -133,6 +147,13 @@ impl SymValue {
             (SymValue::Null, SymValue::Null) => Ok(store.bool_val(true)?),
             (SymValue::Cell(x), SymValue::Cell(y)) => Ok(store.bool_val(x == y)?),
             (SymValue::Null, SymValue::Cell(_)) | (SymValue::Cell(_), SymValue::Null) => {
+                Ok(store.bool_val(false)?)
+            }
+            (SymValue::Ref(x), SymValue::Ref(y)) => Ok(store.eq(*x, *y)?),
+            (SymValue::Ref(_), SymValue::Null) => self.is_null(store),
+            (SymValue::Null, SymValue::Ref(_)) => other.is_null(store),
+            // Input cells are never `alloc` cells: equal only if both are null, and a cell is not.
+            (SymValue::Ref(_), SymValue::Cell(_)) | (SymValue::Cell(_), SymValue::Ref(_)) => {
                 Ok(store.bool_val(false)?)
             }
             // Uninitialized operands are excluded by their checks; any answer is sound.
@@ -302,6 +323,41 @@ impl SymValue {
         }
     }
 
+    /// Whether the value holds a pointer into an input heap somewhere.
+    pub fn has_ref(&self) -> bool {
+        match self {
+            SymValue::Ref(_) => true,
+            SymValue::Ite(_, a, b) => a.has_ref() || b.has_ref(),
+            SymValue::Record(fields) => fields.iter().any(|(_, v)| v.has_ref()),
+            SymValue::Array(items) => items.iter().any(SymValue::has_ref),
+            _ => false,
+        }
+    }
+
+    /// The input references this pointer may be, each with the condition under which it is.
+    pub fn ref_targets(
+        &self,
+        guard: TermId,
+        store: &mut TermStore,
+    ) -> Result<Vec<(TermId, TermId)>> {
+        let mut out = Vec::new();
+        let mut work = vec![(guard, self)];
+        while let Some((guard, value)) = work.pop() {
+            match value {
+                SymValue::Ref(t) => out.push((guard, *t)),
+                SymValue::Ite(c, a, b) => {
+                    let not_c = store.not(*c)?;
+                    let else_guard = store.and(guard, not_c)?;
+                    work.push((else_guard, b));
+                    let then_guard = store.and(guard, *c)?;
+                    work.push((then_guard, a));
+                }
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+
     /// The cells this pointer may point to, each with the condition under which it does
     /// (null is left out: the `NonNull` check excluded it).
     pub fn targets(&self, guard: TermId, store: &mut TermStore) -> Result<Vec<(TermId, CellId)>> {
@@ -318,7 +374,8 @@ impl SymValue {
     ) -> Result<()> {
         match self {
             SymValue::Cell(cell) => out.push((guard, *cell)),
-            SymValue::Null | SymValue::Uninit => {}
+            // Input references are written by the heap model (`crate::heap`).
+            SymValue::Null | SymValue::Uninit | SymValue::Ref(_) => {}
             SymValue::Ite(c, a, b) => {
                 let then_guard = store.and(guard, *c)?;
                 a.collect_targets(then_guard, store, out)?;

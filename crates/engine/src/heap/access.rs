@@ -1,0 +1,344 @@
+//! Accesses through input references: refinement, reads and writes (seed 003 §3.2, digest §6).
+//!
+//! * `refine` is the paper's refinement relation: an unbound symbol becomes an object
+//!   (Getfield r1, never a fork) and a ⊥ slot gets its initial value (Getfield r2), under POSE
+//!   the `assume` chain `ite(Y=Y1, H(Y1).f, … ite(Y=Ym, H(Ym).f, Z))` over the compatible
+//!   objects whose slot is initialized, the most recently bound outermost;
+//! * `read` follows the reference term (Getfield c1, and c2 through `ite`s, memoized over the
+//!   term graph);
+//! * `write` is `update` generalized to any reference term `t`: every compatible object whose
+//!   slot is initialized (and every object `t` may denote) gets `ite(ident = t, v, old)`; a
+//!   write through a plain symbol sets its own slot to `v` without reading it (Fig. 3).
+//!
+//! Under lazy initialization and lazier# identities are constants, so the same code folds to
+//! concrete accesses. Nothing here forks.
+
+use rustc_hash::FxHashMap;
+use symex_report::Cut;
+use symex_smt::{Node, Op, TermId, TermStore};
+
+use crate::common::options::HeapModel;
+use crate::error::EngineError;
+use crate::forward::value::{Step, SymValue};
+use crate::heap::context::{HeapContext, SlotKind, TypeKey};
+use crate::heap::objects::{HeapState, InputObject, Slot};
+
+type Result<T> = std::result::Result<T, EngineError>;
+
+/// What an instruction does through a reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    /// A write through exactly this reference (no other pointer alternative around it).
+    DirectWrite,
+    /// A write under a condition (the reference is one alternative of a pointer).
+    GuardedWrite,
+}
+
+/// The identities a reference term may denote, in first-occurrence order (null left out).
+pub fn leaves(store: &TermStore, t: TermId) -> Vec<TermId> {
+    let mut out = Vec::new();
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut work = vec![t];
+    while let Some(t) = work.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        match *store.node(t) {
+            Node::App3(Op::Ite, _, a, b) => {
+                work.push(b);
+                work.push(a);
+            }
+            Node::Bv(bv) if bv.bits() == 0 => {}
+            _ => out.push(t),
+        }
+    }
+    out
+}
+
+fn internal(message: String) -> EngineError {
+    EngineError::Internal(message)
+}
+
+impl HeapContext {
+    /// The slots an access with `steps` touches on an object of type `pointee`.
+    pub fn slots_of(&self, pointee: TypeKey, steps: &[Step]) -> Vec<Slot> {
+        match steps.first() {
+            Some(Step::Field(f)) => vec![Some(*f)],
+            _ if self.is_record(pointee) => self.fields(pointee).into_iter().map(Some).collect(),
+            _ => vec![None],
+        }
+    }
+
+    /// The pointee type of a reference's first alternative.
+    fn pointee_of(&self, heap: &HeapState, store: &TermStore, t: TermId) -> Option<TypeKey> {
+        let leaf = *leaves(store, t).first()?;
+        match heap.object_by_ident(leaf) {
+            Some(i) => Some(heap.objects[i].pointee),
+            None => self.input_symbol(leaf).map(|s| s.pointee),
+        }
+    }
+
+    /// Refinement before accessing `steps` through the reference `t`: binds its symbols
+    /// (POSE) and initializes the slots the access needs. A bound may cut the path.
+    pub fn refine(
+        &mut self,
+        store: &mut TermStore,
+        heap: &mut HeapState,
+        pc: &mut Vec<TermId>,
+        t: TermId,
+        steps: &[Step],
+        access: Access,
+    ) -> Result<Option<Cut>> {
+        for leaf in leaves(store, t) {
+            let index = match heap.object_by_ident(leaf) {
+                Some(i) => i,
+                None if self.model == HeapModel::Pose => match self.bind(store, heap, pc, leaf)? {
+                    Ok(i) => i,
+                    Err(cut) => return Ok(Some(cut)),
+                },
+                None => {
+                    return Err(internal(format!(
+                        "an access through an unresolved input reference (term {leaf:?})"
+                    )))
+                }
+            };
+            let pointee = heap.objects[index].pointee;
+            for slot in self.slots_of(pointee, steps) {
+                if heap.objects[index].slot(slot).is_some()
+                    || (access == Access::DirectWrite && leaf == t && steps.len() <= 1)
+                {
+                    continue;
+                }
+                if let Some(cut) = self.initialize(store, heap, index, slot)? {
+                    return Ok(Some(cut));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Getfield (r1): a new object for the symbol, which is null or distinct from every bound
+    /// object of an incompatible type (compatible ones may alias: the `ite` terms say how; a
+    /// symbol bound through one alternative of an `ite` may still be null on this path).
+    fn bind(
+        &mut self,
+        store: &mut TermStore,
+        heap: &mut HeapState,
+        pc: &mut Vec<TermId>,
+        symbol: TermId,
+    ) -> Result<std::result::Result<usize, Cut>> {
+        let pointee = self
+            .input_symbol(symbol)
+            .map(|s| s.pointee)
+            .ok_or_else(|| internal(format!("no input symbol for term {symbol:?}")))?;
+        if let Some(cut) = self.heap_size_cut(heap.objects.len() + 1) {
+            return Ok(Err(cut));
+        }
+        let zero = store.bv_val(32, 0)?;
+        let null = store.eq(symbol, zero)?;
+        for other in &heap.objects {
+            if !self.compatible(other.pointee, pointee) {
+                let same = store.eq(symbol, other.ident)?;
+                let distinct = store.not(same)?;
+                pc.push(store.or(null, distinct)?);
+            }
+        }
+        heap.objects.push(InputObject {
+            ident: symbol,
+            symbol,
+            pointee,
+            slots: Vec::new(),
+        });
+        Ok(Ok(heap.objects.len() - 1))
+    }
+
+    /// Getfield (r2): the slot's initial value is a fresh symbol named by its access path;
+    /// under POSE the slot holds the `assume` chain over the aliases.
+    fn initialize(
+        &mut self,
+        store: &mut TermStore,
+        heap: &mut HeapState,
+        index: usize,
+        slot: Slot,
+    ) -> Result<Option<Cut>> {
+        let object = &heap.objects[index];
+        let (ident, pointee) = (object.ident, object.pointee);
+        let (base, depth) = match self.input_symbol(object.symbol) {
+            Some(s) => (s.name.clone(), s.depth),
+            None => return Err(internal("an object without its symbol".into())),
+        };
+        let name = match slot {
+            Some(f) => format!("{base}.{}", self.field_name(f)),
+            None => format!("*{base}"),
+        };
+        let initial = match self.slot_kind(pointee, slot) {
+            SlotKind::Int => SymValue::Int(self.symbol(store, &name)?),
+            SlotKind::Pointer(target) => {
+                if let Some(cut) = self.depth_cut(depth + 1) {
+                    return Ok(Some(cut));
+                }
+                SymValue::Ref(self.reference(store, &name, target, depth + 1)?)
+            }
+        };
+        let mut value = initial.clone();
+        if self.model == HeapModel::Pose {
+            for other in &heap.objects {
+                if other.ident == ident || !self.compatible(other.pointee, pointee) {
+                    continue;
+                }
+                if let Some(current) = other.slot(slot) {
+                    let alias = store.eq(ident, other.ident)?;
+                    value = SymValue::ite(store, alias, current.clone(), value)?;
+                }
+            }
+        }
+        heap.objects[index].set_slot(slot, value);
+        heap.initial.push((index, slot, initial));
+        Ok(None)
+    }
+
+    /// The value at `steps` through the refined reference `t` (`None` if `t` is null).
+    pub fn read(
+        &self,
+        store: &mut TermStore,
+        heap: &HeapState,
+        t: TermId,
+        steps: &[Step],
+    ) -> Result<Option<SymValue>> {
+        let pointee = match self.pointee_of(heap, store, t) {
+            Some(p) => p,
+            None => return Ok(None),
+        };
+        let slots = self.slots_of(pointee, steps);
+        let value = match (steps.first(), slots.as_slice()) {
+            (None, [None]) | (Some(_), _) => self.read_slot(store, heap, t, slots[0])?,
+            (None, _) => {
+                let mut fields = Vec::with_capacity(slots.len());
+                for slot in &slots {
+                    let (Some(f), Some(v)) = (slot, self.read_slot(store, heap, t, *slot)?) else {
+                        return Ok(None);
+                    };
+                    fields.push((*f, v));
+                }
+                fields.sort_by_key(|(f, _)| *f);
+                Some(SymValue::Record(fields.into()))
+            }
+        };
+        match value {
+            Some(v) => Ok(Some(v.project(steps.get(1..).unwrap_or(&[]), store)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Getfield (c1) at the leaves, (c2) at every `ite`, memoized over the term graph.
+    fn read_slot(
+        &self,
+        store: &mut TermStore,
+        heap: &HeapState,
+        t: TermId,
+        slot: Slot,
+    ) -> Result<Option<SymValue>> {
+        let mut memo: FxHashMap<TermId, Option<SymValue>> = FxHashMap::default();
+        let mut work = vec![(t, false)];
+        while let Some((node, children_done)) = work.pop() {
+            if memo.contains_key(&node) {
+                continue;
+            }
+            let value = match *store.node(node) {
+                Node::App3(Op::Ite, c, a, b) => {
+                    if !children_done {
+                        work.extend([(node, true), (b, false), (a, false)]);
+                        continue;
+                    }
+                    match (memo[&a].clone(), memo[&b].clone()) {
+                        (Some(x), Some(y)) => Some(SymValue::ite(store, c, x, y)?),
+                        (x, None) => x,
+                        (None, y) => y,
+                    }
+                }
+                Node::Bv(bv) if bv.bits() == 0 => None,
+                _ => {
+                    let index = heap.object_by_ident(node).ok_or_else(|| {
+                        internal(format!("a read through an unbound reference ({node:?})"))
+                    })?;
+                    Some(heap.objects[index].slot(slot).cloned().ok_or_else(|| {
+                        internal("a read of an uninitialized input slot".to_string())
+                    })?)
+                }
+            };
+            memo.insert(node, value);
+        }
+        Ok(memo.remove(&t).flatten())
+    }
+
+    /// Writes `value` at `steps` through the refined reference `t`, under `guard`.
+    pub fn write(
+        &self,
+        store: &mut TermStore,
+        heap: &mut HeapState,
+        guard: TermId,
+        t: TermId,
+        steps: &[Step],
+        value: SymValue,
+    ) -> Result<()> {
+        let Some(pointee) = self.pointee_of(heap, store, t) else {
+            return Ok(());
+        };
+        match steps {
+            [] if self.is_record(pointee) => {
+                for slot in self.slots_of(pointee, steps) {
+                    let Some(f) = slot else { continue };
+                    let part = value.field(f)?;
+                    self.write_slot(store, heap, guard, t, pointee, slot, part)?;
+                }
+                Ok(())
+            }
+            [] => self.write_slot(store, heap, guard, t, pointee, None, value),
+            [Step::Field(f)] => self.write_slot(store, heap, guard, t, pointee, Some(*f), value),
+            _ => Err(internal(
+                "a write below a field of an input object (arrays in input records are not supported)"
+                    .into(),
+            )),
+        }
+    }
+
+    /// Putfield (c1), generalized: `update` every compatible initialized alias, then the
+    /// denoted objects themselves.
+    #[allow(clippy::too_many_arguments)]
+    fn write_slot(
+        &self,
+        store: &mut TermStore,
+        heap: &mut HeapState,
+        guard: TermId,
+        t: TermId,
+        pointee: TypeKey,
+        slot: Slot,
+        value: SymValue,
+    ) -> Result<()> {
+        let targets = leaves(store, t);
+        let unconditional = store.as_bool(guard) == Some(true);
+        for object in heap.objects.iter_mut() {
+            let is_target = targets.contains(&object.ident);
+            let Some(old) = object.slot(slot).cloned() else {
+                if is_target {
+                    // A direct write through this very symbol: the old value is never read.
+                    object.set_slot(slot, value.clone());
+                }
+                continue;
+            };
+            if !is_target && !self.compatible(object.pointee, pointee) {
+                continue;
+            }
+            let new = if object.ident == t && unconditional {
+                value.clone()
+            } else {
+                let same = store.eq(object.ident, t)?;
+                let cond = store.and(guard, same)?;
+                SymValue::ite(store, cond, value.clone(), old)?
+            };
+            object.set_slot(slot, new);
+        }
+        Ok(())
+    }
+}
