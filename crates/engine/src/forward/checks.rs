@@ -18,6 +18,7 @@ use crate::common::terms::{self, value_as_i32, WIDTH};
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::state::State;
+use crate::forward::summarize::counterexample_model;
 use crate::forward::trace::SymEvent;
 use crate::forward::value::SymValue;
 
@@ -88,7 +89,8 @@ impl Machine<'_> {
         vars.extend(&self.arg_vars);
         let mut constraints = state.pc.clone();
         constraints.push(fail);
-        let model = match self.queries.get_model(&self.store, &constraints, &vars)? {
+        // Summarized loops' iteration counts get values too, small ones if possible.
+        let model = match counterexample_model(self, &constraints, &mut vars)? {
             ModelResult::Sat(model) => model,
             ModelResult::Unsat => return Ok(()),
             ModelResult::Unknown(reason) => {

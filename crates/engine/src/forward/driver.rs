@@ -10,8 +10,10 @@
 //! with the same call stack if there is one, else it waits itself. Waiting states leave the
 //! searcher and the execution tree; when no other state can run, the earliest waiting states
 //! (in reverse postorder of their frames) go back and run past the join point.
-//! Nothing here executes instructions (the machine does), merges two states (`merge` does) or
-//! chooses states (the searchers do).
+//! With `--summarize` every step goes through the summarizer, which jumps over runs of loop
+//! iterations at loop headers and otherwise steps as the machine does.
+//! Nothing here executes instructions (the machine does), merges two states (`merge` does),
+//! summarizes loops (`summarize` does) or chooses states (the searchers do).
 
 use std::cmp::Ordering;
 use std::time::Instant;
@@ -29,6 +31,7 @@ use crate::forward::machine::{End, Machine};
 use crate::forward::progress::{Progress, Status};
 use crate::forward::search::{searcher, SearchView, Searcher};
 use crate::forward::state::{State, StateId};
+use crate::forward::summarize::Summarizer;
 use crate::forward::tree::ExecTree;
 
 /// Steps a selected state may run before the searcher is asked again (unless it forks or
@@ -86,6 +89,8 @@ pub fn check_forward(
         time_ms: start.elapsed().as_millis() as u64,
         forks: Some(machine.forks),
         coverage: Some(machine.coverage.summary(module)),
+        loops_summarized: summary.loops.map(|(summarized, _)| summarized),
+        loops_not_summarized: summary.loops.map(|(_, plain)| plain),
         ..Stats::default()
     };
     Ok(Report::new(
@@ -102,6 +107,8 @@ struct Summary {
     states: u64,
     /// `--stop-on-first` ended the search with states left.
     stopped_early: bool,
+    /// With `--summarize`: loops summarized at least once, loops reached but run plainly.
+    loops: Option<(u64, u64)>,
 }
 
 fn explore(
@@ -120,7 +127,9 @@ fn explore(
         paths: 0,
         states: 1,
         stopped_early: false,
+        loops: None,
     };
+    let mut summarizer = options.summarize.then(Summarizer::new);
     let mut next_id: StateId = 1;
     let mut progress = Progress::new(options.progress);
     let mut selections = 0u64;
@@ -151,7 +160,10 @@ fn explore(
         let mut forked = Vec::new();
         let mut end = None;
         for _ in 0..RUN_BUDGET {
-            let outcome = machine.step(&mut state)?;
+            let outcome = match summarizer.as_mut() {
+                Some(summarizer) => summarizer.step(machine, &mut state)?,
+                None => machine.step(&mut state)?,
+            };
             forked.extend(outcome.forked);
             if outcome.end.is_some() {
                 end = outcome.end;
@@ -220,6 +232,7 @@ fn explore(
         }
     }
     progress.finish();
+    summary.loops = summarizer.map(|s| s.loop_counts());
     Ok(summary)
 }
 

@@ -6,6 +6,7 @@
 //! * `program`: per-function facts computed once (cell-backed locals, loops for `--unwind`);
 //! * `tree`, `search`: the execution tree and the strategies that pick the next state;
 //! * `merge`: state merging at join points (`--merge aggressive`);
+//! * `summarize`: loop summarization at loop headers (`--summarize`);
 //! * `driver`: the main loop, the limits and the report; `progress`: the status line.
 
 mod access;
@@ -19,6 +20,7 @@ mod program;
 mod progress;
 mod search;
 mod state;
+mod summarize;
 mod trace;
 mod tree;
 mod value;

@@ -71,6 +71,11 @@ impl FunctionInfo {
         }
     }
 
+    /// The natural loops of the function.
+    pub fn loops(&self) -> &LoopForest {
+        &self.loops
+    }
+
     pub fn loop_count(&self) -> usize {
         self.loops.loops.len()
     }
