@@ -18,7 +18,7 @@ use crate::common::terms::{self, value_as_i32, WIDTH};
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::state::State;
-use crate::forward::summarize::counterexample_model;
+use crate::forward::summarize::{counterexample_model, LONG_REPLAY};
 use crate::forward::trace::SymEvent;
 use crate::forward::value::SymValue;
 
@@ -90,7 +90,8 @@ impl Machine<'_> {
         let mut constraints = state.pc.clone();
         constraints.push(fail);
         // Summarized loops' iteration counts get values too, small ones if possible.
-        let model = match counterexample_model(self, &constraints, &mut vars)? {
+        let (model, long_runs) = counterexample_model(self, &constraints, &mut vars)?;
+        let model = match model {
             ModelResult::Sat(model) => model,
             ModelResult::Unsat => return Ok(()),
             ModelResult::Unknown(reason) => {
@@ -129,6 +130,11 @@ impl Machine<'_> {
             trace: steps,
         };
         let replay = replay(self.module, &self.entry.name, &args, &inputs);
+        if long_runs && replay != symex_report::Replay::Failed(prop) {
+            // The replay cannot confirm it within its step limit: unknown, not violated.
+            self.solver_unknown(LONG_REPLAY.into(), Some(prop.index()));
+            return Ok(());
+        }
         if replay == symex_report::Replay::Failed(prop) {
             self.found_violation = true;
         }

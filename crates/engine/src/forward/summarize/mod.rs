@@ -96,18 +96,24 @@ impl Summarizer {
     }
 }
 
+/// Why a property stays unknown when its only counterexample runs a summarized loop too long
+/// for a replay.
+pub const LONG_REPLAY: &str =
+    "a counterexample runs a summarized loop more often than a replay may execute";
+
 /// The display name of the iteration counts summaries put into path conditions.
 const COUNT_NAME: &str = "loop.k";
 
 /// A model of `constraints` for a counterexample, with values for `vars` and for the iteration
 /// counts of the summaries in `constraints` (appended to `vars`, so the trace shows the values
 /// after each summarized loop). Small counts are preferred (at most 64, then 65536 iterations
-/// per summary) so that the interpreter can replay the counterexample within its step limit.
+/// per summary) so that the interpreter can replay the counterexample within its step limit;
+/// the flag says that only larger counts fit (a replay may then run out of steps).
 pub fn counterexample_model(
     machine: &mut Machine<'_>,
     constraints: &[TermId],
     vars: &mut Vec<TermId>,
-) -> Result<ModelResult> {
+) -> Result<(ModelResult, bool)> {
     let counts: Vec<TermId> = machine
         .store
         .vars_of(constraints)
@@ -125,11 +131,12 @@ pub fn counterexample_model(
                 small.push(machine.store.bv_sle(k, bound)?);
             }
             if let ModelResult::Sat(model) = machine.queries.get_model(&machine.store, &small, vars)? {
-                return Ok(ModelResult::Sat(model));
+                return Ok((ModelResult::Sat(model), false));
             }
         }
     }
-    Ok(machine.queries.get_model(&machine.store, constraints, vars)?)
+    let model = machine.queries.get_model(&machine.store, constraints, vars)?;
+    Ok((model, !counts.is_empty()))
 }
 
 /// The model of loop `id` of `func`, or why it has none.
