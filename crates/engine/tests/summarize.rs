@@ -88,9 +88,18 @@ fn summaries_find_the_violations_plain_execution_finds() {
         summarized += summary.stats.loops_summarized.unwrap_or(0);
         let (plain_violated, plain_decided) = outcome(&plain);
         let (summary_violated, summary_decided) = outcome(&summary);
-        let both: BTreeSet<usize> = plain_decided.intersection(&summary_decided).copied().collect();
-        let plain_only: Vec<_> = plain_violated.difference(&summary_violated).filter(|p| both.contains(p)).collect();
-        let summary_only: Vec<_> = summary_violated.difference(&plain_violated).filter(|p| both.contains(p)).collect();
+        let both: BTreeSet<usize> = plain_decided
+            .intersection(&summary_decided)
+            .copied()
+            .collect();
+        let plain_only: Vec<_> = plain_violated
+            .difference(&summary_violated)
+            .filter(|p| both.contains(p))
+            .collect();
+        let summary_only: Vec<_> = summary_violated
+            .difference(&plain_violated)
+            .filter(|p| both.contains(p))
+            .collect();
         if !plain_only.is_empty() || !summary_only.is_empty() {
             failures.push(format!(
                 "seed {seed}: violated by plain execution only {plain_only:?}, with summaries only {summary_only:?}\n{source}"

@@ -21,11 +21,12 @@
 use symex_ir::cfg::LocalId;
 use symex_smt::{Answer, TermId};
 
+use crate::common::terms::WIDTH;
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::state::State;
 use crate::forward::summarize::closed::ClosedForm;
-use crate::forward::summarize::phase::{Phase, WIDE};
+use crate::forward::summarize::phase::Phase;
 use crate::forward::summarize::{LoopModel, COUNT_NAME};
 use crate::forward::trace::SymEvent;
 use crate::forward::value::SymValue;
@@ -40,7 +41,11 @@ struct Fork {
 }
 
 /// The summary's outcome for `state` at the loop header, or `None` if it cannot serve it.
-pub fn apply(machine: &mut Machine<'_>, model: &LoopModel, state: &mut State) -> Result<Option<Outcome>> {
+pub fn apply(
+    machine: &mut Machine<'_>,
+    model: &LoopModel,
+    state: &mut State,
+) -> Result<Option<Outcome>> {
     let Some(start) = start_values(machine, model, state)? else {
         return Ok(None);
     };
@@ -49,26 +54,38 @@ pub fn apply(machine: &mut Machine<'_>, model: &LoopModel, state: &mut State) ->
     // Which walks can begin here, and what each begins with.
     let mut begins = Vec::with_capacity(forms.len());
     for form in &forms {
-        let phase = Phase { form, start: &start };
+        let phase = Phase {
+            form,
+            start: &start,
+        };
         begins.push(phase.taken_from(store, &start)?);
     }
     let mut open = Vec::new();
     for (i, &begin) in begins.iter().enumerate() {
-        if machine.queries.may_be_true(&machine.store, &state.pc, begin)? != Answer::No {
+        if machine
+            .queries
+            .may_be_true(&machine.store, &state.pc, begin)?
+            != Answer::No
+        {
             open.push(i);
         }
     }
     // Every check of a walk that can begin must hold at every iteration of every run.
     for &i in &open {
-        let phase = Phase { form: forms[i], start: &start };
+        let phase = Phase {
+            form: forms[i],
+            start: &start,
+        };
         let store = &mut machine.store;
-        let index = store.bv_var("loop.j", WIDE)?;
-        let one = store.bv_signed(WIDE, 1)?;
-        let count = store.bv_add(index, one)?;
-        let reached = phase.taken_throughout(store, count)?;
+        let index = store.bv_var("loop.j", WIDTH)?;
+        let reached = phase.taken_throughout(store, index)?;
         for (_, fails) in phase.failures_at(store, index)? {
             let failing = machine.store.and_all(&[reached, fails])?;
-            if machine.queries.may_be_true(&machine.store, &state.pc, failing)? != Answer::No {
+            if machine
+                .queries
+                .may_be_true(&machine.store, &state.pc, failing)?
+                != Answer::No
+            {
                 return Ok(None);
             }
         }
@@ -76,7 +93,10 @@ pub fn apply(machine: &mut Machine<'_>, model: &LoopModel, state: &mut State) ->
     let mut forks = Vec::new();
     for &i in &open {
         let form = forms[i];
-        let phase = Phase { form, start: &start };
+        let phase = Phase {
+            form,
+            start: &start,
+        };
         let store = &mut machine.store;
         // A single path gives way to the macro walk that begins with it.
         let mut excluded = Vec::new();
@@ -88,9 +108,9 @@ pub fn apply(machine: &mut Machine<'_>, model: &LoopModel, state: &mut State) ->
                 }
             }
         }
-        let count = store.bv_var(COUNT_NAME, WIDE)?;
-        let run = phase.taken_throughout(store, count)?;
-        let after = phase.values_after(store, count)?;
+        let last = store.bv_var(COUNT_NAME, WIDTH)?;
+        let run = phase.taken_throughout(store, last)?;
+        let after = phase.values_after(store, last)?;
         let again = phase.taken_from(store, &after)?;
         let stops = store.not(again)?;
         let mut parts = vec![run, stops];
@@ -100,10 +120,10 @@ pub fn apply(machine: &mut Machine<'_>, model: &LoopModel, state: &mut State) ->
             values: after,
             form: i,
         });
-        let first_out = store.bv_var(COUNT_NAME, WIDE)?;
-        let upto = phase.taken_throughout(store, first_out)?;
-        let out = phase.out_of_range_at(store, first_out)?;
-        let escaped = phase.values_after(store, first_out)?;
+        let last_in = store.bv_var(COUNT_NAME, WIDTH)?;
+        let upto = phase.taken_throughout(store, last_in)?;
+        let out = phase.out_of_range_after(store, last_in)?;
+        let escaped = phase.values_after(store, last_in)?;
         let goes_on = phase.taken_from(store, &escaped)?;
         let mut parts = vec![upto, out, goes_on];
         parts.extend(&excluded);
@@ -115,7 +135,11 @@ pub fn apply(machine: &mut Machine<'_>, model: &LoopModel, state: &mut State) ->
     }
     let mut outcome_forks = Vec::new();
     for fork in forks {
-        if machine.queries.may_be_true(&machine.store, &state.pc, fork.constraint)? == Answer::No {
+        if machine
+            .queries
+            .may_be_true(&machine.store, &state.pc, fork.constraint)?
+            == Answer::No
+        {
             continue;
         }
         let mut next = state.clone();
@@ -134,7 +158,10 @@ pub fn apply(machine: &mut Machine<'_>, model: &LoopModel, state: &mut State) ->
     let mut outcome = match machine.store.as_bool(leaves) {
         Some(true) => machine.step(state)?,
         Some(false) => Outcome::ended(End::Dropped),
-        None => match machine.queries.may_be_true(&machine.store, &state.pc, leaves)? {
+        None => match machine
+            .queries
+            .may_be_true(&machine.store, &state.pc, leaves)?
+        {
             Answer::No => Outcome::ended(End::Dropped),
             Answer::Yes | Answer::Unknown(_) => {
                 state.pc.push(leaves);
@@ -174,17 +201,20 @@ fn enter(
     let Some((func, header, _)) = state.location() else {
         return Err(EngineError::Internal("a state without a frame".into()));
     };
-    let span = machine.module.functions[func.index()].block(header).term_span;
+    let span = machine.module.functions[func.index()]
+        .block(header)
+        .term_span;
     for (l, f) in form.forms.iter().enumerate() {
         if f.is_none() {
             continue;
         }
         let local = LocalId(l as u32);
-        let value = values[l].ok_or_else(|| {
-            EngineError::Internal(format!("no closed-form value for local %{l}"))
-        })?;
+        let value = values[l]
+            .ok_or_else(|| EngineError::Internal(format!("no closed-form value for local %{l}")))?;
         if machine.info.functions[func.index()].is_traced(local) {
-            state.trace.push(func, span, SymEvent::Assign { var: local, value });
+            state
+                .trace
+                .push(func, span, SymEvent::Assign { var: local, value });
         }
         machine.write_local(state, local, SymValue::Int(value))?;
     }

@@ -47,6 +47,26 @@ impl Expr {
         Rc::new(Expr::Binary(op, a, b))
     }
 
+    /// The value of an expression without locals (wrapping), if it has one here: sums,
+    /// differences, products and negations of constants.
+    pub fn constant_value(&self) -> Option<i32> {
+        match self {
+            Expr::Const(n) => Some(*n),
+            Expr::Start(_) => None,
+            Expr::Unary(UnOp::Neg, a) => Some(a.constant_value()?.wrapping_neg()),
+            Expr::Binary(BinOp::Add, a, b) => {
+                Some(a.constant_value()?.wrapping_add(b.constant_value()?))
+            }
+            Expr::Binary(BinOp::Sub, a, b) => {
+                Some(a.constant_value()?.wrapping_sub(b.constant_value()?))
+            }
+            Expr::Binary(BinOp::Mul, a, b) => {
+                Some(a.constant_value()?.wrapping_mul(b.constant_value()?))
+            }
+            _ => None,
+        }
+    }
+
     /// Every local whose start value the expression reads.
     pub fn starts(&self, out: &mut Vec<LocalId>) {
         match self {
@@ -75,10 +95,7 @@ impl Expr {
     }
 
     /// The expression with every `Start(x)` replaced by `value(x)` (when it gives one).
-    pub fn substitute(
-        self: &Rc<Expr>,
-        value: &dyn Fn(LocalId) -> Option<Rc<Expr>>,
-    ) -> Rc<Expr> {
+    pub fn substitute(self: &Rc<Expr>, value: &dyn Fn(LocalId) -> Option<Rc<Expr>>) -> Rc<Expr> {
         match &**self {
             Expr::Const(_) => self.clone(),
             Expr::Start(l) => value(*l).unwrap_or_else(|| self.clone()),
@@ -97,9 +114,11 @@ impl Expr {
             Expr::Start(l) if *l == x => Some(Expr::constant(0)),
             Expr::Binary(BinOp::Add, a, b) => {
                 if free(b) {
-                    a.increment_of(x).map(|d| Expr::binary(BinOp::Add, d, b.clone()))
+                    a.increment_of(x)
+                        .map(|d| Expr::binary(BinOp::Add, d, b.clone()))
                 } else if free(a) {
-                    b.increment_of(x).map(|d| Expr::binary(BinOp::Add, a.clone(), d))
+                    b.increment_of(x)
+                        .map(|d| Expr::binary(BinOp::Add, a.clone(), d))
                 } else {
                     None
                 }
@@ -222,10 +241,13 @@ mod tests {
     fn slopes_are_affine_only() {
         let x = Expr::start(X);
         let n = Expr::start(N);
-        let step = |l: LocalId| -> Option<Option<Rc<Expr>>> {
-            Some((l == X).then(|| Expr::constant(2)))
-        };
-        let affine = Expr::binary(BinOp::Mul, Expr::binary(BinOp::Sub, n.clone(), x.clone()), n.clone());
+        let step =
+            |l: LocalId| -> Option<Option<Rc<Expr>>> { Some((l == X).then(|| Expr::constant(2))) };
+        let affine = Expr::binary(
+            BinOp::Mul,
+            Expr::binary(BinOp::Sub, n.clone(), x.clone()),
+            n.clone(),
+        );
         assert!(matches!(affine.slope(&step), Some(Slope::By(_))));
         let invariant = Expr::binary(BinOp::Div, n.clone(), Expr::constant(3));
         assert_eq!(invariant.slope(&step), Some(Slope::Zero));

@@ -68,7 +68,10 @@ impl Summarizer {
         let Some((func, block, 0)) = state.location() else {
             return machine.step(state);
         };
-        let Some(id) = machine.info.functions[func.index()].loops().loop_of_header(block) else {
+        let Some(id) = machine.info.functions[func.index()]
+            .loops()
+            .loop_of_header(block)
+        else {
             return machine.step(state);
         };
         let key = (func, id);
@@ -124,18 +127,22 @@ pub fn counterexample_model(
         .collect();
     vars.extend(&counts);
     if !counts.is_empty() {
-        for limit in [64, 1 << 16] {
+        for limit in [63, (1 << 16) - 1] {
             let mut small = constraints.to_vec();
-            let bound = machine.store.bv_signed(phase::WIDE, limit)?;
+            let bound = machine.store.bv_signed(WIDTH, limit)?;
             for &k in &counts {
-                small.push(machine.store.bv_sle(k, bound)?);
+                small.push(machine.store.bv_ule(k, bound)?);
             }
-            if let ModelResult::Sat(model) = machine.queries.get_model(&machine.store, &small, vars)? {
+            if let ModelResult::Sat(model) =
+                machine.queries.get_model(&machine.store, &small, vars)?
+            {
                 return Ok((ModelResult::Sat(model), false));
             }
         }
     }
-    let model = machine.queries.get_model(&machine.store, constraints, vars)?;
+    let model = machine
+        .queries
+        .get_model(&machine.store, constraints, vars)?;
     Ok((model, !counts.is_empty()))
 }
 

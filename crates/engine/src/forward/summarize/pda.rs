@@ -15,10 +15,11 @@
 
 use symex_smt::{Answer, TermId};
 
+use crate::common::terms::{self, WIDTH};
 use crate::error::EngineError;
 use crate::forward::machine::Machine;
 use crate::forward::summarize::closed::ClosedForm;
-use crate::forward::summarize::phase::{Phase, WIDE};
+use crate::forward::summarize::phase::Phase;
 
 type Result<T> = std::result::Result<T, EngineError>;
 
@@ -32,14 +33,14 @@ pub fn edges(
     general: &[Option<TermId>],
 ) -> Result<Vec<Vec<usize>>> {
     let mut edges = vec![Vec::new(); paths.len()];
-    let count = machine.store.bv_var("pda.k", WIDE)?;
+    let last = machine.store.bv_var("pda.m", WIDTH)?;
     for (p, from) in paths.iter().enumerate() {
         let phase = Phase {
             form: from,
             start: general,
         };
-        let run = phase.taken_throughout(&mut machine.store, count)?;
-        let after = phase.values_after(&mut machine.store, count)?;
+        let run = phase.taken_throughout(&mut machine.store, last)?;
+        let after = phase.values_after(&mut machine.store, last)?;
         for (q, to) in paths.iter().enumerate() {
             if p == q {
                 continue;
@@ -79,7 +80,9 @@ pub fn cycles(
                 .collect()
         };
         if component.iter().any(|&p| inner(p).len() != 1) {
-            return Ok(Err("its path dependency automaton has connected cycles".into()));
+            return Ok(Err(
+                "its path dependency automaton has connected cycles".into()
+            ));
         }
         // The cycle in order from its smallest path.
         let mut cycle = vec![component[0]];
@@ -101,14 +104,21 @@ pub fn cycles(
                     }
                 }
             }
-            None => return Ok(Err("a cycle of its path dependency automaton has no period".into())),
+            None => {
+                return Ok(Err(
+                    "a cycle of its path dependency automaton has no period".into(),
+                ))
+            }
         }
     }
     Ok(Ok(macros))
 }
 
 /// The walk of `order`: each path repeated its number of times.
-fn unrolled(paths: &[ClosedForm], order: &[(usize, usize)]) -> crate::forward::summarize::walk::Walk {
+fn unrolled(
+    paths: &[ClosedForm],
+    order: &[(usize, usize)],
+) -> crate::forward::summarize::walk::Walk {
     let mut walk: Option<crate::forward::summarize::walk::Walk> = None;
     for &(p, times) in order {
         for _ in 0..times {
@@ -144,7 +154,8 @@ fn periodic(
     }
     candidates.sort_by_key(|c| (c.iter().sum::<usize>(), c.clone()));
     for periods in candidates {
-        let order: Vec<(usize, usize)> = cycle.iter().copied().zip(periods.iter().copied()).collect();
+        let order: Vec<(usize, usize)> =
+            cycle.iter().copied().zip(periods.iter().copied()).collect();
         let Ok(form) = ClosedForm::of(unrolled(paths, &order)) else {
             continue;
         };
@@ -152,8 +163,8 @@ fn periodic(
             form: &form,
             start: general,
         };
-        let two = machine.store.bv_signed(WIDE, 2)?;
-        let twice = phase.taken_throughout(&mut machine.store, two)?;
+        let second = terms::int_const(&mut machine.store, 1)?;
+        let twice = phase.taken_throughout(&mut machine.store, second)?;
         if machine.queries.may_be_true(&machine.store, &[], twice)? == Answer::Yes {
             return Ok(Some(periods));
         }
@@ -229,6 +240,9 @@ mod tests {
     #[test]
     fn components_of_a_cycle_and_a_chain() {
         let edges = vec![vec![1, 3], vec![2], vec![1], vec![]];
-        assert_eq!(strongly_connected(&edges), vec![vec![0], vec![1, 2], vec![3]]);
+        assert_eq!(
+            strongly_connected(&edges),
+            vec![vec![0], vec![1, 2], vec![3]]
+        );
     }
 }

@@ -1,16 +1,19 @@
-//! A phase: one walk repeated k times from known start values, as exact formulas over the
-//! 32-bit semantics.
+//! A phase: one walk repeated from known start values, as exact formulas over the 32-bit
+//! semantics. A phase is described by the index `m` of its last iteration (a 32-bit number:
+//! iterations `0..=m`, so `m + 1` of them).
 //!
-//! The value of an affine expression after j iterations is `v0 + s·j` modulo 2^32 (wrapping
-//! addition and multiplication are a ring homomorphism from the integers), so its integer lift
-//! `V(j) = sext(v0) + sext(s)·j`, computed in 72 bits, agrees with the real value exactly while
-//! it stays in the 32-bit range. While both sides of every condition stay in range, a signed
-//! comparison is a linear inequality in j, whose truth on all of `0..k` follows from its ends
-//! (and `==`, `!=` from a divisibility test). So "the walk is taken at every iteration of
-//! `0..k`" is encoded exactly together with "every side is in range on `0..k`"; runs that leave
-//! the range are not lost: the caller continues them from the first iteration out of range
-//! (an escape). Iteration counts are 72-bit terms in `1..=2^33` (more distinct states than
-//! that a walk of 32-bit induction variables cannot have). Nothing here decides what to fork.
+//! The value of an affine expression at iteration j is `v0 + s·j` modulo 2^32 (wrapping
+//! addition and multiplication are a ring homomorphism from the integers), so closed forms wrap
+//! exactly like the program. Its integer value `v0 + s·j` equals the real one while it stays in
+//! the 32-bit range; while both sides of every condition stay in range, a signed comparison is a
+//! linear inequality in j, whose truth on all of `0..=m` follows from its ends (and `==`, `!=`
+//! from the slopes or a divisibility test). So "the walk is taken at every iteration of `0..=m`"
+//! is encoded exactly together with "every side is in range on `0..=m`"; runs that leave the
+//! range are not lost: the caller continues them from the first iteration out of range (an
+//! escape). With constant slopes everything stays in 32 bits (the range is a bound on m);
+//! symbolic slopes use 72-bit integer lifts. Every phase fits: a side with a non-zero slope stays
+//! in range for fewer than 2^32 iterations, and a walk whose sides never change repeats states
+//! with period 2^32. Nothing here decides what to fork.
 
 use symex_ir::cfg::{BinOp, LocalId, PropId};
 use symex_smt::{TermId, TermStore};
@@ -22,11 +25,8 @@ use crate::forward::summarize::expr::Slope;
 
 type Result<T> = std::result::Result<T, EngineError>;
 
-/// Width of iteration counts and integer lifts.
-pub const WIDE: u32 = 72;
-
-/// Iteration counts range over `0..=MAX_COUNT`.
-const MAX_COUNT: i128 = 1 << 33;
+/// Width of the integer lifts of sides with symbolic slopes.
+const WIDE: u32 = 72;
 
 /// A walk's closed form applied to the start values of one state.
 pub struct Phase<'a> {
@@ -35,37 +35,45 @@ pub struct Phase<'a> {
     pub start: &'a [Option<TermId>],
 }
 
+/// One side of a condition: its value at iteration 0 and its slope.
+struct Side {
+    v0: TermId,
+    slope: SideSlope,
+}
+
+enum SideSlope {
+    Constant(i32),
+    Symbolic(TermId),
+}
+
 impl Phase<'_> {
     fn start_of(&self, l: LocalId) -> Option<TermId> {
         self.start.get(l.index()).copied().flatten()
     }
 
-    /// The values of the invariants and induction variables after `count` iterations.
-    fn inductions_at(&self, store: &mut TermStore, count: TermId) -> Result<Vec<Option<TermId>>> {
+    /// The values of the invariants and induction variables at iteration `index` (after
+    /// `index` iterations).
+    fn inductions_at(&self, store: &mut TermStore, index: TermId) -> Result<Vec<Option<TermId>>> {
         let mut values = self.start.to_vec();
         for (l, form) in self.form.forms.iter().enumerate() {
             if let Some(Form::Induction(d)) = form {
                 let start = &|m: LocalId| self.start_of(m);
                 let step = d.to_term(store, start)?;
-                let step = store.sign_extend(WIDE - WIDTH, step)?;
                 let x0 = self.start_of(LocalId(l as u32)).ok_or_else(|| missing(l))?;
-                let x0 = store.sign_extend(WIDE - WIDTH, x0)?;
-                // The low 32 bits of the integer lift: the same number modulo 2^32 as
-                // `x0 + d·count`, sharing its adder with the range conditions.
-                let lifted = affine(store, x0, step, count)?;
-                values[l] = Some(store.extract(WIDTH - 1, 0, lifted)?);
+                let grown = multiply(store, step, index)?;
+                values[l] = Some(store.bv_add(x0, grown)?);
             }
         }
         Ok(values)
     }
 
-    /// Every local's value after `count >= 1` iterations (derived ones from iteration
-    /// `count - 1`); unchanged locals keep their start values.
-    pub fn values_after(&self, store: &mut TermStore, count: TermId) -> Result<Vec<Option<TermId>>> {
+    /// Every local's value after iterations `0..=last` (derived ones computed in iteration
+    /// `last`); unchanged locals keep their start values.
+    pub fn values_after(&self, store: &mut TermStore, last: TermId) -> Result<Vec<Option<TermId>>> {
+        let one = terms::int_const(store, 1)?;
+        let count = store.bv_add(last, one)?;
         let mut values = self.inductions_at(store, count)?;
-        let one = store.bv_signed(WIDE, 1)?;
-        let previous = store.bv_sub(count, one)?;
-        let before = self.inductions_at(store, previous)?;
+        let before = self.inductions_at(store, last)?;
         for (l, form) in self.form.forms.iter().enumerate() {
             if let Some(Form::Derived(e)) = form {
                 values[l] = Some(e.to_term(store, &|m: LocalId| before[m.index()])?);
@@ -78,79 +86,77 @@ impl Phase<'_> {
     pub fn taken_from(&self, store: &mut TermStore, values: &[Option<TermId>]) -> Result<TermId> {
         let mut parts = Vec::with_capacity(self.form.walk.conds.len());
         for (cond, direction) in &self.form.walk.conds {
-            let value = cond.to_term(store, &|m: LocalId| values.get(m.index()).copied().flatten())?;
+            let value = cond.to_term(store, &|m: LocalId| {
+                values.get(m.index()).copied().flatten()
+            })?;
             let truth = terms::truth(store, value)?;
             parts.push(if *direction { truth } else { store.not(truth)? });
         }
         Ok(store.and_all(&parts)?)
     }
 
-    /// The walk is taken at every iteration of `0..count` and every side of its conditions
-    /// stays in the 32-bit range there; `1 <= count <= 2^33`.
-    pub fn taken_throughout(&self, store: &mut TermStore, count: TermId) -> Result<TermId> {
-        let one = store.bv_signed(WIDE, 1)?;
-        let max = store.bv_signed(WIDE, MAX_COUNT)?;
-        let mut parts = vec![store.bv_sle(one, count)?, store.bv_sle(count, max)?];
-        let last = store.bv_sub(count, one)?;
+    /// The walk is taken at every iteration of `0..=last` and every side of its conditions
+    /// stays in the 32-bit range there.
+    pub fn taken_throughout(&self, store: &mut TermStore, last: TermId) -> Result<TermId> {
+        let mut parts = Vec::new();
         for atom in &self.form.atoms {
-            let (a0, da) = self.lift(store, atom, true)?;
-            let (b0, db) = self.lift(store, atom, false)?;
-            for (v0, dv) in [(a0, da), (b0, db)] {
-                if let Some(dv) = dv {
-                    let end = affine(store, v0, dv, last)?;
-                    parts.push(in_range(store, end)?);
-                }
+            let a = self.side(store, atom, true)?;
+            let b = self.side(store, atom, false)?;
+            for side in [&a, &b] {
+                parts.push(in_range_until(store, side, last)?);
             }
-            let zero = store.bv_signed(WIDE, 0)?;
-            let d0 = store.bv_sub(a0, b0)?;
-            let dd = match (da, db) {
-                (None, None) => zero,
-                (Some(x), None) => x,
-                (None, Some(y)) => store.bv_neg(y)?,
-                (Some(x), Some(y)) => store.bv_sub(x, y)?,
-            };
-            let d_last = affine(store, d0, dd, last)?;
-            parts.push(match atom.op {
-                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                    let first = compare(store, atom.op, d0, zero)?;
-                    let end = compare(store, atom.op, d_last, zero)?;
-                    store.and_all(&[first, end])?
+            parts.push(match (&a.slope, &b.slope) {
+                (SideSlope::Constant(sa), SideSlope::Constant(sb)) => {
+                    let (sa, sb) = (*sa, *sb);
+                    let a_last = at(store, &a, last)?;
+                    let b_last = at(store, &b, last)?;
+                    match atom.op {
+                        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                            let first = compare(store, atom.op, a.v0, b.v0)?;
+                            let end = compare(store, atom.op, a_last, b_last)?;
+                            store.and_all(&[first, end])?
+                        }
+                        BinOp::Eq if sa == sb => store.eq(a.v0, b.v0)?,
+                        BinOp::Eq => {
+                            let first = store.eq(a.v0, b.v0)?;
+                            let zero = terms::int_const(store, 0)?;
+                            let once = store.eq(last, zero)?;
+                            store.and_all(&[first, once])?
+                        }
+                        _ if sa == sb => store.neq(a.v0, b.v0)?,
+                        _ => wide_atom(store, atom.op, &a, &b, last)?,
+                    }
                 }
-                BinOp::Eq => {
-                    let first = store.eq(d0, zero)?;
-                    let constant = store.eq(dd, zero)?;
-                    let once = store.eq(count, one)?;
-                    let either = store.or_all(&[constant, once])?;
-                    store.and_all(&[first, either])?
-                }
-                _ => {
-                    // No j in 0..count with d0 + dd·j == 0.
-                    let constant = store.eq(dd, zero)?;
-                    let nonzero = store.neq(d0, zero)?;
-                    let rem = store.bv_srem(d0, dd)?;
-                    let divides = store.eq(rem, zero)?;
-                    let minus = store.bv_neg(d0)?;
-                    let root = store.bv_sdiv(minus, dd)?;
-                    let after = store.bv_sle(zero, root)?;
-                    let before = store.bv_slt(root, count)?;
-                    let hit = store.and_all(&[divides, after, before])?;
-                    let missed = store.not(hit)?;
-                    store.ite(constant, nonzero, missed)?
-                }
+                _ => wide_atom(store, atom.op, &a, &b, last)?,
             });
         }
         Ok(store.and_all(&parts)?)
     }
 
-    /// Some side of some condition is out of the 32-bit range at iteration `count`.
-    pub fn out_of_range_at(&self, store: &mut TermStore, count: TermId) -> Result<TermId> {
+    /// Some side of some condition leaves the 32-bit range at iteration `last + 1`, having been
+    /// in range on `0..=last`.
+    pub fn out_of_range_after(&self, store: &mut TermStore, last: TermId) -> Result<TermId> {
         let mut parts = Vec::new();
         for atom in &self.form.atoms {
             for first in [true, false] {
-                if let (v0, Some(dv)) = self.lift(store, atom, first)? {
-                    let at = affine(store, v0, dv, count)?;
-                    let inside = in_range(store, at)?;
-                    parts.push(store.not(inside)?);
+                let side = self.side(store, atom, first)?;
+                match side.slope {
+                    SideSlope::Constant(0) => {}
+                    SideSlope::Constant(s) => {
+                        let limit = steps_in_range(store, side.v0, s)?;
+                        parts.push(store.bv_uge(last, limit)?);
+                    }
+                    SideSlope::Symbolic(s) => {
+                        let v0 = store.sign_extend(WIDE - WIDTH, side.v0)?;
+                        let s = store.sign_extend(WIDE - WIDTH, s)?;
+                        let j = store.zero_extend(WIDE - WIDTH, last)?;
+                        let one = store.bv_signed(WIDE, 1)?;
+                        let next = store.bv_add(j, one)?;
+                        let product = store.bv_mul(s, next)?;
+                        let value = store.bv_add(v0, product)?;
+                        let inside = wide_in_range(store, value)?;
+                        parts.push(store.not(inside)?);
+                    }
                 }
             }
         }
@@ -158,7 +164,11 @@ impl Phase<'_> {
     }
 
     /// Per check of the walk: the condition under which it fails at iteration `index`.
-    pub fn failures_at(&self, store: &mut TermStore, index: TermId) -> Result<Vec<(PropId, TermId)>> {
+    pub fn failures_at(
+        &self,
+        store: &mut TermStore,
+        index: TermId,
+    ) -> Result<Vec<(PropId, TermId)>> {
         let values = self.inductions_at(store, index)?;
         let zero = terms::int_const(store, 0)?;
         let mut out = Vec::new();
@@ -169,8 +179,7 @@ impl Phase<'_> {
         Ok(out)
     }
 
-    /// The lift of one side of an atom: its start value and slope (`None`: constant), 72 bits.
-    fn lift(&self, store: &mut TermStore, atom: &Atom, first: bool) -> Result<(TermId, Option<TermId>)> {
+    fn side(&self, store: &mut TermStore, atom: &Atom, first: bool) -> Result<Side> {
         let (e, slope) = if first {
             (&atom.a, &atom.slope_a)
         } else {
@@ -178,15 +187,14 @@ impl Phase<'_> {
         };
         let start = &|m: LocalId| self.start_of(m);
         let v0 = e.to_term(store, start)?;
-        let v0 = store.sign_extend(WIDE - WIDTH, v0)?;
-        let dv = match slope {
-            Slope::Zero => None,
-            Slope::By(d) => {
-                let d = d.to_term(store, start)?;
-                Some(store.sign_extend(WIDE - WIDTH, d)?)
-            }
+        let slope = match slope {
+            Slope::Zero => SideSlope::Constant(0),
+            Slope::By(d) => match d.constant_value() {
+                Some(c) => SideSlope::Constant(c),
+                None => SideSlope::Symbolic(d.to_term(store, start)?),
+            },
         };
-        Ok((v0, dv))
+        Ok(Side { v0, slope })
     }
 }
 
@@ -194,28 +202,118 @@ fn missing(l: usize) -> EngineError {
     EngineError::Internal(format!("no start value for induction variable %{l}"))
 }
 
-/// `v0 + dv·j`, without a multiplier for the common slopes 0 and ±1 (a 72-bit product with
-/// an all-ones constant is costly to bit-blast).
-fn affine(store: &mut TermStore, v0: TermId, dv: TermId, j: TermId) -> Result<TermId> {
-    let width = match store.sort(dv) {
-        symex_smt::Sort::BitVec(w) => w,
-        _ => WIDE,
+/// `step · index` (32-bit), without a multiplier for the slopes 0 and ±1.
+fn multiply(store: &mut TermStore, step: TermId, index: TermId) -> Result<TermId> {
+    match store.as_bv(step).map(|c| c.bits() as u32 as i32) {
+        Some(0) => Ok(terms::int_const(store, 0)?),
+        Some(1) => Ok(index),
+        Some(-1) => Ok(store.bv_neg(index)?),
+        _ => Ok(store.bv_mul(step, index)?),
+    }
+}
+
+/// A side's 32-bit value at iteration `index`.
+fn at(store: &mut TermStore, side: &Side, index: TermId) -> Result<TermId> {
+    let step = match side.slope {
+        SideSlope::Constant(0) => return Ok(side.v0),
+        SideSlope::Constant(c) => terms::int_const(store, c)?,
+        SideSlope::Symbolic(s) => s,
     };
-    if dv == store.bv_signed(width, 0)? {
-        return Ok(v0);
+    let grown = multiply(store, step, index)?;
+    Ok(store.bv_add(side.v0, grown)?)
+}
+
+/// The largest j (unsigned 32-bit) with `v0 + s·j` in the 32-bit range, for a constant `s != 0`.
+fn steps_in_range(store: &mut TermStore, v0: TermId, s: i32) -> Result<TermId> {
+    let room = if s > 0 {
+        let max = terms::int_const(store, i32::MAX)?;
+        store.bv_sub(max, v0)?
+    } else {
+        let min = terms::int_const(store, i32::MIN)?;
+        store.bv_sub(v0, min)?
+    };
+    let magnitude = s.unsigned_abs();
+    if magnitude == 1 {
+        return Ok(room);
     }
-    if dv == store.bv_signed(width, 1)? {
-        return Ok(store.bv_add(v0, j)?);
+    let divisor = store.bv_val(WIDTH, u128::from(magnitude))?;
+    Ok(store.bv_udiv(room, divisor)?)
+}
+
+/// The side stays in the 32-bit range on iterations `0..=last`.
+fn in_range_until(store: &mut TermStore, side: &Side, last: TermId) -> Result<TermId> {
+    match side.slope {
+        SideSlope::Constant(0) => Ok(store.bool_val(true)?),
+        SideSlope::Constant(s) => {
+            let limit = steps_in_range(store, side.v0, s)?;
+            Ok(store.bv_ule(last, limit)?)
+        }
+        SideSlope::Symbolic(_) => {
+            let end = lift(store, side, last)?;
+            wide_in_range(store, end)
+        }
     }
-    if dv == store.bv_signed(width, -1)? {
-        return Ok(store.bv_sub(v0, j)?);
-    }
-    let grown = store.bv_mul(dv, j)?;
-    Ok(store.bv_add(v0, grown)?)
+}
+
+/// The integer value of the side at iteration `index` (72 bits).
+fn lift(store: &mut TermStore, side: &Side, index: TermId) -> Result<TermId> {
+    let v0 = store.sign_extend(WIDE - WIDTH, side.v0)?;
+    let s = match side.slope {
+        SideSlope::Constant(0) => return Ok(v0),
+        SideSlope::Constant(c) => store.bv_signed(WIDE, i128::from(c))?,
+        SideSlope::Symbolic(s) => store.sign_extend(WIDE - WIDTH, s)?,
+    };
+    let j = store.zero_extend(WIDE - WIDTH, index)?;
+    let product = store.bv_mul(s, j)?;
+    Ok(store.bv_add(v0, product)?)
+}
+
+/// `a op b` at every iteration of `0..=last`, sides in range, with integer lifts.
+fn wide_atom(store: &mut TermStore, op: BinOp, a: &Side, b: &Side, last: TermId) -> Result<TermId> {
+    let zero = store.bv_signed(WIDE, 0)?;
+    let first = terms::int_const(store, 0)?;
+    let a0 = lift(store, a, first)?;
+    let b0 = lift(store, b, first)?;
+    let a_last = lift(store, a, last)?;
+    let b_last = lift(store, b, last)?;
+    let d0 = store.bv_sub(a0, b0)?;
+    let d_last = store.bv_sub(a_last, b_last)?;
+    Ok(match op {
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            let first = compare(store, op, d0, zero)?;
+            let end = compare(store, op, d_last, zero)?;
+            store.and_all(&[first, end])?
+        }
+        BinOp::Eq => {
+            let first = store.eq(d0, zero)?;
+            let end = store.eq(d_last, zero)?;
+            store.and_all(&[first, end])?
+        }
+        _ => {
+            // No j in 0..=last with d0 + dd·j == 0, where dd is the per-iteration change.
+            let one = terms::int_const(store, 1)?;
+            let a1 = lift(store, a, one)?;
+            let b1 = lift(store, b, one)?;
+            let d1 = store.bv_sub(a1, b1)?;
+            let dd = store.bv_sub(d1, d0)?;
+            let constant = store.eq(dd, zero)?;
+            let nonzero = store.neq(d0, zero)?;
+            let rem = store.bv_srem(d0, dd)?;
+            let divides = store.eq(rem, zero)?;
+            let minus = store.bv_neg(d0)?;
+            let root = store.bv_sdiv(minus, dd)?;
+            let after = store.bv_sle(zero, root)?;
+            let j_last = store.zero_extend(WIDE - WIDTH, last)?;
+            let before = store.bv_sle(root, j_last)?;
+            let hit = store.and_all(&[divides, after, before])?;
+            let missed = store.not(hit)?;
+            store.ite(constant, nonzero, missed)?
+        }
+    })
 }
 
 /// The 72-bit `v` is a 32-bit signed number.
-fn in_range(store: &mut TermStore, v: TermId) -> Result<TermId> {
+fn wide_in_range(store: &mut TermStore, v: TermId) -> Result<TermId> {
     let low = store.bv_signed(WIDE, i128::from(i32::MIN))?;
     let high = store.bv_signed(WIDE, i128::from(i32::MAX))?;
     let above = store.bv_sle(low, v)?;
