@@ -150,3 +150,60 @@ fn negate(op: BinOp) -> BinOp {
         other => other,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::forward::program::ProgramInfo;
+    use crate::forward::summarize::walk::body_paths;
+
+    /// The closed forms of the paths of the first loop of `main`, or the first reason why not.
+    fn forms(source: &str) -> Result<Vec<ClosedForm>, String> {
+        let front = symex_syntax::analyze(source).expect("valid");
+        let module = symex_ir::lower(&front.program);
+        let info = ProgramInfo::new(&module);
+        let function = &module.functions[0];
+        let lp = &info.functions[0].loops().loops[0];
+        body_paths(function, lp, &|l| info.functions[0].is_cell_backed(l))?
+            .into_iter()
+            .map(ClosedForm::of)
+            .collect()
+    }
+
+    #[test]
+    fn induction_and_derived_values_are_classified() {
+        let source = "main() { var i, n, a, b, c; i = 0; n = input; a = 0; c = input; \
+                      while (i < n) { a = a + c; b = i; if (i < 10) { i = i + 1; } else { i = i + 2; } } \
+                      return a + b; }";
+        let forms = forms(source).expect("summarizable");
+        assert_eq!(forms.len(), 2);
+        for form in &forms {
+            assert!(matches!(form.forms[0], Some(Form::Induction(_))), "i");
+            assert!(
+                matches!(form.forms[2], Some(Form::Induction(_))),
+                "a += invariant c"
+            );
+            assert!(matches!(form.forms[3], Some(Form::Derived(_))), "b = i");
+            assert!(form.forms[1].is_none() && form.forms[4].is_none());
+            assert_eq!(form.atoms.len(), 2);
+        }
+    }
+
+    #[test]
+    fn loops_without_closed_forms_are_refused() {
+        let refused = [
+            ("main() { var x; x = input; while (x < 100) { x = x * 2; } return x; }", "closed form"),
+            ("main() { var x, y; x = input; y = 0; while (x < 100) { x = x + y; y = y + 1; } return x; }", "closed form"),
+            ("main() { var x; x = input; while (x < 100) { x = x + input; } return x; }", "input"),
+            ("main() { var x, a; a = [1, 2]; x = 0; while (x < 2) { a[x] = 0; x = x + 1; } return x; }", "memory"),
+            ("main() { var x; x = input; while (x * x < 100) { x = x + 1; } return x; }", "affine"),
+            ("main() { var i, j; i = 0; while (i < 3) { j = 0; while (j < 3) { j = j + 1; } i = i + 1; } return i; }", "another loop"),
+        ];
+        for (source, reason) in refused {
+            let err = forms(source)
+                .err()
+                .unwrap_or_else(|| panic!("summarized: {source}"));
+            assert!(err.contains(reason), "{source}: {err}");
+        }
+    }
+}

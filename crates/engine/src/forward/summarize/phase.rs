@@ -329,3 +329,149 @@ fn compare(store: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> Result<Ter
         _ => store.bv_sge(a, b)?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    //! The phase formulas against iterating the loop by hand, on start values around the edges
+    //! of the 32-bit range, for constant slopes (32-bit encoding), `!=` with a slope (integer
+    //! lifts) and a symbolic slope.
+
+    use symex_smt::{eval, Assignment, Value};
+
+    use super::*;
+    use crate::forward::program::ProgramInfo;
+    use crate::forward::summarize::walk::body_paths;
+
+    /// The closed form of the first path of the only loop of `source`'s `main`.
+    fn loop_form(source: &str) -> ClosedForm {
+        let front = symex_syntax::analyze(source).expect("valid");
+        let module = symex_ir::lower(&front.program);
+        let info = ProgramInfo::new(&module);
+        let function = &module.functions[0];
+        let loops = info.functions[0].loops();
+        let paths = body_paths(function, &loops.loops[0], &|_| false).expect("summarizable");
+        ClosedForm::of(paths[0].clone()).expect("closed form")
+    }
+
+    fn truth(store: &TermStore, t: TermId) -> bool {
+        matches!(eval(store, t, &Assignment::new()), Ok(Value::Bool(true)))
+    }
+
+    fn number(store: &TermStore, t: TermId) -> i32 {
+        let v = eval(store, t, &Assignment::new()).expect("closed");
+        terms::value_as_i32(&v).expect("number")
+    }
+
+    /// Checks `taken_throughout`, `values_after` and `out_of_range_after` for iterations
+    /// `0..=m`, m < 6, against `cond(x_j)` and the integer values `x0 + step·j`.
+    fn agree(
+        source: &str,
+        x: LocalId,
+        others: &[(LocalId, i32)],
+        step: i64,
+        cond: fn(i32, i64, i32) -> bool,
+    ) {
+        let form = loop_form(source);
+        let edges = [
+            i32::MIN,
+            i32::MIN + 1,
+            -7,
+            -1,
+            0,
+            1,
+            2,
+            5,
+            i32::MAX - 4,
+            i32::MAX - 1,
+            i32::MAX,
+        ];
+        for &x0 in &edges {
+            for &n in &edges {
+                let mut store = TermStore::new();
+                let mut start = vec![None; 8];
+                start[x.index()] = Some(terms::int_const(&mut store, x0).unwrap());
+                for &(l, v) in others {
+                    start[l.index()] = Some(terms::int_const(&mut store, v).unwrap());
+                }
+                let n_local = others[0].0;
+                start[n_local.index()] = Some(terms::int_const(&mut store, n).unwrap());
+                let phase = Phase {
+                    form: &form,
+                    start: &start,
+                };
+                for m in 0..6i64 {
+                    let last = terms::int_const(&mut store, m as i32).unwrap();
+                    let integer = |j: i64| i64::from(x0) + step * j;
+                    let in_range = |v: i64| i64::from(i32::MIN) <= v && v <= i64::from(i32::MAX);
+                    let expected = (0..=m)
+                        .all(|j| in_range(integer(j)) && cond(integer(j) as i32, integer(j), n));
+                    let got = phase.taken_throughout(&mut store, last).unwrap();
+                    assert_eq!(
+                        truth(&store, got),
+                        expected,
+                        "x0 {x0} n {n} m {m}: {source}"
+                    );
+                    let after = phase.values_after(&mut store, last).unwrap();
+                    let wrapped = (i64::from(x0) + step * (m + 1)) as i32;
+                    assert_eq!(number(&store, after[x.index()].unwrap()), wrapped);
+                    if expected {
+                        let out = phase.out_of_range_after(&mut store, last).unwrap();
+                        assert_eq!(
+                            truth(&store, out),
+                            !in_range(integer(m + 1)),
+                            "x0 {x0} n {n} m {m}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn constant_slopes_match_iteration() {
+        agree(
+            "main() { var x, n; x = input; n = input; while (x < n) { x = x + 3; } return x; }",
+            LocalId(0),
+            &[(LocalId(1), 0)],
+            3,
+            |x, _, n| x < n,
+        );
+        agree(
+            "main() { var x, n; x = input; n = input; while (x >= n) { x = x - 2; } return x; }",
+            LocalId(0),
+            &[(LocalId(1), 0)],
+            -2,
+            |x, _, n| x >= n,
+        );
+    }
+
+    #[test]
+    fn inequality_with_a_slope_matches_iteration() {
+        agree(
+            "main() { var x, n; x = input; n = input; while (x != n) { x = x + 2; } return x; }",
+            LocalId(0),
+            &[(LocalId(1), 0)],
+            2,
+            |x, _, n| x != n,
+        );
+    }
+
+    #[test]
+    fn symbolic_slopes_match_iteration() {
+        for s in [1, 4, -3] {
+            let source = "main() { var x, n, s; x = input; n = input; s = input; while (x < n) { x = x + s; } return x; }";
+            let form = loop_form(source);
+            assert!(matches!(
+                form.atoms[0].slope_a,
+                Slope::By(ref d) if d.constant_value().is_none()
+            ));
+            agree(
+                source,
+                LocalId(0),
+                &[(LocalId(1), 0), (LocalId(2), s)],
+                i64::from(s),
+                |x, _, n| x < n,
+            );
+        }
+    }
+}
