@@ -75,9 +75,8 @@ impl Summarizer {
             return machine.step(state);
         };
         let key = (func, id);
-        if !self.models.contains_key(&key) {
-            let model = analyse(machine, func, id)?;
-            self.models.insert(key, model);
+        if let std::collections::btree_map::Entry::Vacant(slot) = self.models.entry(key) {
+            slot.insert(analyse(machine, func, id)?);
         }
         let applied = self.applied.entry(key).or_insert(false);
         let Some(Ok(model)) = self.models.get(&key) else {
