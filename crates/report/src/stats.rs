@@ -37,6 +37,12 @@ pub struct Stats {
     pub peak_rss_kb: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coverage: Option<Coverage>,
+    /// Loops a summary jumped over at least once (`--summarize`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loops_summarized: Option<u64>,
+    /// Loops reached but run by plain execution only (`--summarize`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loops_not_summarized: Option<u64>,
 }
 
 /// Instruction and branch coverage of the explored paths.
@@ -94,6 +100,12 @@ impl Stats {
         if let Some(coverage) = self.coverage {
             rows.push(("instruction coverage", coverage.instructions.to_string()));
             rows.push(("branch coverage", coverage.branches.to_string()));
+        }
+        if let Some(n) = self.loops_summarized {
+            rows.push(("loops summarized", n.to_string()));
+        }
+        if let Some(n) = self.loops_not_summarized {
+            rows.push(("loops not summarized", n.to_string()));
         }
         let width = rows.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
         rows.iter()

@@ -61,6 +61,10 @@ pub struct CheckArgs {
     /// Stop at the first confirmed violation.
     #[arg(long)]
     pub stop_on_first: bool,
+    /// Loop summarization of the forward engine: jump over runs of loop iterations by
+    /// symbolic iteration counts where the loop has closed forms (docs/loop-summarization.md).
+    #[arg(long)]
+    pub summarize: bool,
     /// The solver: Z3 in process, or an SMT-LIB2 solver process (`z3-process`, `cvc5`).
     #[arg(long, value_enum, default_value_t = SolverArg::Z3)]
     pub solver: SolverArg,
@@ -195,6 +199,7 @@ impl CheckArgs {
             },
             subsume: self.subsume,
             stop_on_first: self.stop_on_first,
+            summarize: self.summarize,
             solver,
             query: QueryOptions {
                 fast_path: !self.no_fast_path,

@@ -257,6 +257,8 @@ pub struct CheckOptions {
     pub subsume: bool,
     /// Stop the search at the first confirmed violation.
     pub stop_on_first: bool,
+    /// Loop summarization at loop headers (forward engine, `forward/summarize`).
+    pub summarize: bool,
     pub solver: SolverChoice,
     pub query: QueryOptions,
     /// Print a status line on stderr while searching.

@@ -19,6 +19,7 @@ use crate::common::terms::{self, value_as_i32, WIDTH};
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::state::State;
+use crate::forward::summarize::{counterexample_model, LONG_REPLAY};
 use crate::forward::trace::SymEvent;
 use crate::forward::value::SymValue;
 
@@ -116,7 +117,9 @@ impl Machine<'_> {
         }
         let mut constraints = state.pc.clone();
         constraints.push(fail);
-        let model = match self.queries.get_model(&self.store, &constraints, &vars)? {
+        // Summarized loops' iteration counts get values too, small ones if possible.
+        let (model, long_runs) = counterexample_model(self, &constraints, &mut vars)?;
+        let model = match model {
             ModelResult::Sat(model) => model,
             ModelResult::Unsat => return Ok(()),
             ModelResult::Unknown(reason) => {
@@ -171,6 +174,11 @@ impl Machine<'_> {
             }
             None => replay(self.module, &self.entry.name, &args, &inputs),
         };
+        if long_runs && replay != symex_report::Replay::Failed(prop) {
+            // The replay cannot confirm it within its step limit: unknown, not violated.
+            self.solver_unknown(LONG_REPLAY.into(), Some(prop.index()));
+            return Ok(());
+        }
         if replay == symex_report::Replay::Failed(prop) {
             self.found_violation = true;
         }

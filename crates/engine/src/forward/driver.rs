@@ -10,8 +10,10 @@
 //! with the same call stack if there is one, else it waits itself. Waiting states leave the
 //! searcher and the execution tree; when no other state can run, the earliest waiting states
 //! (in reverse postorder of their frames) go back and run past the join point.
-//! Nothing here executes instructions (the machine does), merges two states (`merge` does) or
-//! chooses states (the searchers do).
+//! With `--summarize` every step goes through the summarizer, which jumps over runs of loop
+//! iterations at loop headers and otherwise steps as the machine does.
+//! Nothing here executes instructions (the machine does), merges two states (`merge` does),
+//! summarizes loops (`summarize` does) or chooses states (the searchers do).
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BTreeMap;
@@ -31,6 +33,7 @@ use crate::forward::progress::{Progress, Status};
 use crate::forward::search::{searcher, SearchView, Searcher};
 use crate::forward::state::{State, StateId};
 use crate::forward::subsume::{Location, PathEnd, Subsumption};
+use crate::forward::summarize::Summarizer;
 use crate::forward::tree::ExecTree;
 
 /// Steps a selected state may run before the searcher is asked again (unless it forks or
@@ -92,6 +95,8 @@ pub fn check_forward(
         coverage: Some(machine.coverage.summary(module)),
         traces: machine.heap.is_some().then_some(machine.traces),
         peak_rss_kb: machine.heap.as_ref().and_then(|_| peak_rss_kb()),
+        loops_summarized: summary.loops.map(|(summarized, _)| summarized),
+        loops_not_summarized: summary.loops.map(|(_, plain)| plain),
     };
     Ok(Report::new(
         program_name,
@@ -111,6 +116,8 @@ struct Summary {
     subsumed: u64,
     /// Loop headers proved inductive by `--subsume`.
     loop_invariants: Option<u64>,
+    /// With `--summarize`: loops summarized at least once, loops reached but run plainly.
+    loops: Option<(u64, u64)>,
 }
 
 /// Why a state stopped running before the searcher is asked again.
@@ -141,10 +148,12 @@ fn explore(
         stopped_early: false,
         subsumed: 0,
         loop_invariants: None,
+        loops: None,
     };
     let deadline = options.timeout.map(|limit| start + limit);
     let mut subsumption = options.subsume.then(|| Subsumption::new(deadline));
     let mut parked = Parked::default();
+    let mut summarizer = options.summarize.then(Summarizer::new);
     let mut next_id: StateId = 1;
     let mut progress = Progress::new(options.progress);
     let mut selections = 0u64;
@@ -191,9 +200,21 @@ fn explore(
                 }
                 subsumption.before_step(&mut state);
             }
-            let outcome = machine.step(&mut state)?;
-            if let (Some(subsumption), false) = (subsumption.as_mut(), outcome.forked.is_empty()) {
-                subsumption.forked(&machine.info, &state);
+            let (mut outcome, summarized) = match summarizer.as_mut() {
+                Some(summarizer) => summarizer.step(machine, &mut state)?,
+                None => (machine.step(&mut state)?, false),
+            };
+            if let Some(subsumption) = subsumption.as_mut() {
+                if summarized {
+                    // A summary changes values without running the loop's blocks: annotations
+                    // cannot be carried back across it, so the blocks before it are forgotten.
+                    state.annotation_track = Default::default();
+                    for s in &mut outcome.forked {
+                        s.annotation_track = Default::default();
+                    }
+                } else if !outcome.forked.is_empty() {
+                    subsumption.forked(&machine.info, &state);
+                }
             }
             forked.extend(outcome.forked);
             if let Some(ended) = outcome.end {
@@ -294,6 +315,7 @@ fn explore(
     }
     progress.finish();
     summary.loop_invariants = subsumption.map(|s| s.invariants);
+    summary.loops = summarizer.map(|s| s.loop_counts());
     Ok(summary)
 }
 

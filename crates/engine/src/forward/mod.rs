@@ -7,6 +7,7 @@
 //! * `tree`, `search`: the execution tree and the strategies that pick the next state;
 //! * `merge`: state merging at join points (`--merge aggressive`);
 //! * `subsume`: path subsumption by annotations (`--subsume`);
+//! * `summarize`: loop summarization at loop headers (`--summarize`);
 //! * `driver`: the main loop, the limits and the report; `progress`: the status line;
 //! * `heap_hooks`: where the heap models of `crate::heap` enter a step (pointer parameters).
 
@@ -23,6 +24,7 @@ mod progress;
 mod search;
 mod state;
 mod subsume;
+mod summarize;
 mod trace;
 mod tree;
 pub(crate) mod value;

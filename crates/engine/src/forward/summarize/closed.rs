@@ -1,0 +1,209 @@
+//! Closed forms of a walk repeated k times (seed 002 §4.4.1): every local the walk writes is an
+//! induction variable `x + d` with `d` loop-invariant (after k iterations `x + d·k`, modulo 2^32
+//! like the program's own arithmetic), or derived: a value computed from invariants and
+//! induction variables only (after k ≥ 1 iterations, its formula on the values of iteration
+//! k − 1). Conditions become atoms `a op b` whose sides are affine in the iteration number.
+//!
+//! A walk that writes a local in any other way (`x = x * 2`, a value derived from a derived
+//! value) or whose conditions or checks read a derived value or are not affine has no closed
+//! form, and the loop is left to plain execution. Nothing here talks to the solver.
+
+use std::rc::Rc;
+
+use symex_ir::cfg::{BinOp, LocalId, PropId, UnOp};
+
+use crate::forward::summarize::expr::{Expr, Slope};
+use crate::forward::summarize::walk::Walk;
+
+/// How one local evolves over the iterations of a walk.
+#[derive(Clone, Debug)]
+pub enum Form {
+    /// Grows by this invariant amount per iteration.
+    Induction(Rc<Expr>),
+    /// After an iteration it holds this expression of the iteration's start values (which
+    /// reads invariants and induction variables only).
+    Derived(Rc<Expr>),
+}
+
+/// A condition of the walk in the form `a op b` (signed comparison), with the slopes of both
+/// sides.
+#[derive(Clone, Debug)]
+pub struct Atom {
+    pub op: BinOp,
+    pub a: Rc<Expr>,
+    pub b: Rc<Expr>,
+    pub slope_a: Slope,
+    pub slope_b: Slope,
+}
+
+#[derive(Clone, Debug)]
+pub struct ClosedForm {
+    pub walk: Walk,
+    /// Per local; `None`: the walk leaves it unchanged.
+    pub forms: Vec<Option<Form>>,
+    pub atoms: Vec<Atom>,
+    /// The walk's checks: property and the number that must not be zero.
+    pub checks: Vec<(PropId, Rc<Expr>)>,
+}
+
+impl ClosedForm {
+    /// The closed form of `walk`, or why it has none.
+    pub fn of(walk: Walk) -> Result<ClosedForm, String> {
+        let locals = walk.env.len();
+        let changed = |l: LocalId| {
+            walk.env[l.index()]
+                .as_ref()
+                .is_some_and(|e| **e != Expr::Start(l))
+        };
+        let mut forms: Vec<Option<Form>> = vec![None; locals];
+        for l in (0..locals as u32).map(LocalId) {
+            if !changed(l) {
+                continue;
+            }
+            let value = walk.value(l);
+            if let Some(d) = value.increment_of(l) {
+                if !d.reads(&changed) {
+                    forms[l.index()] = Some(Form::Induction(d));
+                }
+            }
+        }
+        let is_induction = |forms: &[Option<Form>], l: LocalId| {
+            matches!(forms[l.index()], Some(Form::Induction(_)))
+        };
+        for l in (0..locals as u32).map(LocalId) {
+            if !changed(l) || forms[l.index()].is_some() {
+                continue;
+            }
+            let value = walk.value(l);
+            if value.reads(&|m| changed(m) && !is_induction(&forms, m)) {
+                return Err(format!(
+                    "local %{} changes in no closed form (x + invariant, or a value of invariants and induction variables)",
+                    l.0
+                ));
+            }
+            forms[l.index()] = Some(Form::Derived(value));
+        }
+        let step = |l: LocalId| -> Option<Option<Rc<Expr>>> {
+            match &forms[l.index()] {
+                None => Some(None),
+                Some(Form::Induction(d)) => Some(Some(d.clone())),
+                Some(Form::Derived(_)) => None,
+            }
+        };
+        let mut atoms = Vec::new();
+        for (cond, direction) in &walk.conds {
+            let (op, a, b) = atom(cond, *direction);
+            let (Some(slope_a), Some(slope_b)) = (a.slope(&step), b.slope(&step)) else {
+                return Err("a condition is not affine in the induction variables".into());
+            };
+            atoms.push(Atom {
+                op,
+                a,
+                b,
+                slope_a,
+                slope_b,
+            });
+        }
+        let derived = |l: LocalId| matches!(forms[l.index()], Some(Form::Derived(_)));
+        if walk.checks.iter().any(|(_, e)| e.reads(&derived)) {
+            return Err("a check reads a value of the previous iteration".into());
+        }
+        Ok(ClosedForm {
+            checks: walk.checks.clone(),
+            walk,
+            forms,
+            atoms,
+        })
+    }
+}
+
+/// The signed comparison a branch condition taken in `direction` amounts to.
+fn atom(cond: &Rc<Expr>, direction: bool) -> (BinOp, Rc<Expr>, Rc<Expr>) {
+    match &**cond {
+        Expr::Binary(op, a, b) if is_comparison(*op) => {
+            let op = if direction { *op } else { negate(*op) };
+            (op, a.clone(), b.clone())
+        }
+        Expr::Unary(UnOp::Not, e) => atom(e, !direction),
+        _ => {
+            let op = if direction { BinOp::Ne } else { BinOp::Eq };
+            (op, cond.clone(), Expr::constant(0))
+        }
+    }
+}
+
+fn is_comparison(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+    )
+}
+
+fn negate(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Ge,
+        BinOp::Ge => BinOp::Lt,
+        BinOp::Le => BinOp::Gt,
+        BinOp::Gt => BinOp::Le,
+        BinOp::Eq => BinOp::Ne,
+        BinOp::Ne => BinOp::Eq,
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::forward::program::ProgramInfo;
+    use crate::forward::summarize::walk::body_paths;
+
+    /// The closed forms of the paths of the first loop of `main`, or the first reason why not.
+    fn forms(source: &str) -> Result<Vec<ClosedForm>, String> {
+        let front = symex_syntax::analyze(source).expect("valid");
+        let module = symex_ir::lower(&front.program);
+        let info = ProgramInfo::new(&module);
+        let function = &module.functions[0];
+        let lp = &info.functions[0].loops().loops[0];
+        body_paths(function, lp, &|l| info.functions[0].is_cell_backed(l))?
+            .into_iter()
+            .map(ClosedForm::of)
+            .collect()
+    }
+
+    #[test]
+    fn induction_and_derived_values_are_classified() {
+        let source = "main() { var i, n, a, b, c; i = 0; n = input; a = 0; c = input; \
+                      while (i < n) { a = a + c; b = i; if (i < 10) { i = i + 1; } else { i = i + 2; } } \
+                      return a + b; }";
+        let forms = forms(source).expect("summarizable");
+        assert_eq!(forms.len(), 2);
+        for form in &forms {
+            assert!(matches!(form.forms[0], Some(Form::Induction(_))), "i");
+            assert!(
+                matches!(form.forms[2], Some(Form::Induction(_))),
+                "a += invariant c"
+            );
+            assert!(matches!(form.forms[3], Some(Form::Derived(_))), "b = i");
+            assert!(form.forms[1].is_none() && form.forms[4].is_none());
+            assert_eq!(form.atoms.len(), 2);
+        }
+    }
+
+    #[test]
+    fn loops_without_closed_forms_are_refused() {
+        let refused = [
+            ("main() { var x; x = input; while (x < 100) { x = x * 2; } return x; }", "closed form"),
+            ("main() { var x, y; x = input; y = 0; while (x < 100) { x = x + y; y = y + 1; } return x; }", "closed form"),
+            ("main() { var x; x = input; while (x < 100) { x = x + input; } return x; }", "input"),
+            ("main() { var x, a; a = [1, 2]; x = 0; while (x < 2) { a[x] = 0; x = x + 1; } return x; }", "memory"),
+            ("main() { var x; x = input; while (x * x < 100) { x = x + 1; } return x; }", "affine"),
+            ("main() { var i, j; i = 0; while (i < 3) { j = 0; while (j < 3) { j = j + 1; } i = i + 1; } return i; }", "another loop"),
+        ];
+        for (source, reason) in refused {
+            let err = forms(source)
+                .err()
+                .unwrap_or_else(|| panic!("summarized: {source}"));
+            assert!(err.contains(reason), "{source}: {err}");
+        }
+    }
+}

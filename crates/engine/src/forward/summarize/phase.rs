@@ -1,0 +1,477 @@
+//! A phase: one walk repeated from known start values, as exact formulas over the 32-bit
+//! semantics. A phase is described by the index `m` of its last iteration (a 32-bit number:
+//! iterations `0..=m`, so `m + 1` of them).
+//!
+//! The value of an affine expression at iteration j is `v0 + s·j` modulo 2^32 (wrapping
+//! addition and multiplication are a ring homomorphism from the integers), so closed forms wrap
+//! exactly like the program. Its integer value `v0 + s·j` equals the real one while it stays in
+//! the 32-bit range; while both sides of every condition stay in range, a signed comparison is a
+//! linear inequality in j, whose truth on all of `0..=m` follows from its ends (and `==`, `!=`
+//! from the slopes or a divisibility test). So "the walk is taken at every iteration of `0..=m`"
+//! is encoded exactly together with "every side is in range on `0..=m`"; runs that leave the
+//! range are not lost: the caller continues them from the first iteration out of range (an
+//! escape). With constant slopes everything stays in 32 bits (the range is a bound on m);
+//! symbolic slopes use 72-bit integer lifts. Every phase fits: a side with a non-zero slope stays
+//! in range for fewer than 2^32 iterations, and a walk whose sides never change repeats states
+//! with period 2^32. Nothing here decides what to fork.
+
+use symex_ir::cfg::{BinOp, LocalId, PropId};
+use symex_smt::{TermId, TermStore};
+
+use crate::common::terms::{self, WIDTH};
+use crate::error::EngineError;
+use crate::forward::summarize::closed::{Atom, ClosedForm, Form};
+use crate::forward::summarize::expr::Slope;
+
+type Result<T> = std::result::Result<T, EngineError>;
+
+/// Width of the integer lifts of sides with symbolic slopes.
+const WIDE: u32 = 72;
+
+/// A walk's closed form applied to the start values of one state.
+pub struct Phase<'a> {
+    pub form: &'a ClosedForm,
+    /// Each local's 32-bit start value (`None` for locals the walk does not read).
+    pub start: &'a [Option<TermId>],
+}
+
+/// One side of a condition: its value at iteration 0 and its slope.
+struct Side {
+    v0: TermId,
+    slope: SideSlope,
+}
+
+enum SideSlope {
+    Constant(i32),
+    Symbolic(TermId),
+}
+
+impl Phase<'_> {
+    fn start_of(&self, l: LocalId) -> Option<TermId> {
+        self.start.get(l.index()).copied().flatten()
+    }
+
+    /// The values of the invariants and induction variables at iteration `index` (after
+    /// `index` iterations).
+    fn inductions_at(&self, store: &mut TermStore, index: TermId) -> Result<Vec<Option<TermId>>> {
+        let mut values = self.start.to_vec();
+        for (l, form) in self.form.forms.iter().enumerate() {
+            if let Some(Form::Induction(d)) = form {
+                let start = &|m: LocalId| self.start_of(m);
+                let step = d.to_term(store, start)?;
+                let x0 = self.start_of(LocalId(l as u32)).ok_or_else(|| missing(l))?;
+                let grown = multiply(store, step, index)?;
+                values[l] = Some(store.bv_add(x0, grown)?);
+            }
+        }
+        Ok(values)
+    }
+
+    /// Every local's value after iterations `0..=last` (derived ones computed in iteration
+    /// `last`); unchanged locals keep their start values.
+    pub fn values_after(&self, store: &mut TermStore, last: TermId) -> Result<Vec<Option<TermId>>> {
+        let one = terms::int_const(store, 1)?;
+        let count = store.bv_add(last, one)?;
+        let mut values = self.inductions_at(store, count)?;
+        let before = self.inductions_at(store, last)?;
+        for (l, form) in self.form.forms.iter().enumerate() {
+            if let Some(Form::Derived(e)) = form {
+                values[l] = Some(e.to_term(store, &|m: LocalId| before[m.index()])?);
+            }
+        }
+        Ok(values)
+    }
+
+    /// The walk is taken from the values `values` (exact, 32-bit).
+    pub fn taken_from(&self, store: &mut TermStore, values: &[Option<TermId>]) -> Result<TermId> {
+        let mut parts = Vec::with_capacity(self.form.walk.conds.len());
+        for (cond, direction) in &self.form.walk.conds {
+            let value = cond.to_term(store, &|m: LocalId| {
+                values.get(m.index()).copied().flatten()
+            })?;
+            let truth = terms::truth(store, value)?;
+            parts.push(if *direction { truth } else { store.not(truth)? });
+        }
+        Ok(store.and_all(&parts)?)
+    }
+
+    /// The walk is taken at every iteration of `0..=last` and every side of its conditions
+    /// stays in the 32-bit range there.
+    pub fn taken_throughout(&self, store: &mut TermStore, last: TermId) -> Result<TermId> {
+        let mut parts = Vec::new();
+        for atom in &self.form.atoms {
+            let a = self.side(store, atom, true)?;
+            let b = self.side(store, atom, false)?;
+            for side in [&a, &b] {
+                parts.push(in_range_until(store, side, last)?);
+            }
+            parts.push(match (&a.slope, &b.slope) {
+                (SideSlope::Constant(sa), SideSlope::Constant(sb)) => {
+                    let (sa, sb) = (*sa, *sb);
+                    let a_last = at(store, &a, last)?;
+                    let b_last = at(store, &b, last)?;
+                    match atom.op {
+                        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                            let first = compare(store, atom.op, a.v0, b.v0)?;
+                            let end = compare(store, atom.op, a_last, b_last)?;
+                            store.and_all(&[first, end])?
+                        }
+                        BinOp::Eq if sa == sb => store.eq(a.v0, b.v0)?,
+                        BinOp::Eq => {
+                            let first = store.eq(a.v0, b.v0)?;
+                            let zero = terms::int_const(store, 0)?;
+                            let once = store.eq(last, zero)?;
+                            store.and_all(&[first, once])?
+                        }
+                        _ if sa == sb => store.neq(a.v0, b.v0)?,
+                        _ => wide_atom(store, atom.op, &a, &b, last)?,
+                    }
+                }
+                _ => wide_atom(store, atom.op, &a, &b, last)?,
+            });
+        }
+        Ok(store.and_all(&parts)?)
+    }
+
+    /// Some side of some condition leaves the 32-bit range at iteration `last + 1`, having been
+    /// in range on `0..=last`.
+    pub fn out_of_range_after(&self, store: &mut TermStore, last: TermId) -> Result<TermId> {
+        let mut parts = Vec::new();
+        for atom in &self.form.atoms {
+            for first in [true, false] {
+                let side = self.side(store, atom, first)?;
+                match side.slope {
+                    SideSlope::Constant(0) => {}
+                    SideSlope::Constant(s) => {
+                        let limit = steps_in_range(store, side.v0, s)?;
+                        parts.push(store.bv_uge(last, limit)?);
+                    }
+                    SideSlope::Symbolic(s) => {
+                        let v0 = store.sign_extend(WIDE - WIDTH, side.v0)?;
+                        let s = store.sign_extend(WIDE - WIDTH, s)?;
+                        let j = store.zero_extend(WIDE - WIDTH, last)?;
+                        let one = store.bv_signed(WIDE, 1)?;
+                        let next = store.bv_add(j, one)?;
+                        let product = store.bv_mul(s, next)?;
+                        let value = store.bv_add(v0, product)?;
+                        let inside = wide_in_range(store, value)?;
+                        parts.push(store.not(inside)?);
+                    }
+                }
+            }
+        }
+        Ok(store.or_all(&parts)?)
+    }
+
+    /// Per check of the walk: the condition under which it fails at iteration `index`.
+    pub fn failures_at(
+        &self,
+        store: &mut TermStore,
+        index: TermId,
+    ) -> Result<Vec<(PropId, TermId)>> {
+        let values = self.inductions_at(store, index)?;
+        let zero = terms::int_const(store, 0)?;
+        let mut out = Vec::new();
+        for (prop, e) in &self.form.checks {
+            let value = e.to_term(store, &|m: LocalId| values[m.index()])?;
+            out.push((*prop, store.eq(value, zero)?));
+        }
+        Ok(out)
+    }
+
+    fn side(&self, store: &mut TermStore, atom: &Atom, first: bool) -> Result<Side> {
+        let (e, slope) = if first {
+            (&atom.a, &atom.slope_a)
+        } else {
+            (&atom.b, &atom.slope_b)
+        };
+        let start = &|m: LocalId| self.start_of(m);
+        let v0 = e.to_term(store, start)?;
+        let slope = match slope {
+            Slope::Zero => SideSlope::Constant(0),
+            Slope::By(d) => match d.constant_value() {
+                Some(c) => SideSlope::Constant(c),
+                None => SideSlope::Symbolic(d.to_term(store, start)?),
+            },
+        };
+        Ok(Side { v0, slope })
+    }
+}
+
+fn missing(l: usize) -> EngineError {
+    EngineError::Internal(format!("no start value for induction variable %{l}"))
+}
+
+/// `step · index` (32-bit), without a multiplier for the slopes 0 and ±1.
+fn multiply(store: &mut TermStore, step: TermId, index: TermId) -> Result<TermId> {
+    match store.as_bv(step).map(|c| c.bits() as u32 as i32) {
+        Some(0) => Ok(terms::int_const(store, 0)?),
+        Some(1) => Ok(index),
+        Some(-1) => Ok(store.bv_neg(index)?),
+        _ => Ok(store.bv_mul(step, index)?),
+    }
+}
+
+/// A side's 32-bit value at iteration `index`.
+fn at(store: &mut TermStore, side: &Side, index: TermId) -> Result<TermId> {
+    let step = match side.slope {
+        SideSlope::Constant(0) => return Ok(side.v0),
+        SideSlope::Constant(c) => terms::int_const(store, c)?,
+        SideSlope::Symbolic(s) => s,
+    };
+    let grown = multiply(store, step, index)?;
+    Ok(store.bv_add(side.v0, grown)?)
+}
+
+/// The largest j (unsigned 32-bit) with `v0 + s·j` in the 32-bit range, for a constant `s != 0`.
+fn steps_in_range(store: &mut TermStore, v0: TermId, s: i32) -> Result<TermId> {
+    let room = if s > 0 {
+        let max = terms::int_const(store, i32::MAX)?;
+        store.bv_sub(max, v0)?
+    } else {
+        let min = terms::int_const(store, i32::MIN)?;
+        store.bv_sub(v0, min)?
+    };
+    let magnitude = s.unsigned_abs();
+    if magnitude == 1 {
+        return Ok(room);
+    }
+    let divisor = store.bv_val(WIDTH, u128::from(magnitude))?;
+    Ok(store.bv_udiv(room, divisor)?)
+}
+
+/// The side stays in the 32-bit range on iterations `0..=last`.
+fn in_range_until(store: &mut TermStore, side: &Side, last: TermId) -> Result<TermId> {
+    match side.slope {
+        SideSlope::Constant(0) => Ok(store.bool_val(true)?),
+        SideSlope::Constant(s) => {
+            let limit = steps_in_range(store, side.v0, s)?;
+            Ok(store.bv_ule(last, limit)?)
+        }
+        SideSlope::Symbolic(_) => {
+            let end = lift(store, side, last)?;
+            wide_in_range(store, end)
+        }
+    }
+}
+
+/// The integer value of the side at iteration `index` (72 bits).
+fn lift(store: &mut TermStore, side: &Side, index: TermId) -> Result<TermId> {
+    let v0 = store.sign_extend(WIDE - WIDTH, side.v0)?;
+    let s = match side.slope {
+        SideSlope::Constant(0) => return Ok(v0),
+        SideSlope::Constant(c) => store.bv_signed(WIDE, i128::from(c))?,
+        SideSlope::Symbolic(s) => store.sign_extend(WIDE - WIDTH, s)?,
+    };
+    let j = store.zero_extend(WIDE - WIDTH, index)?;
+    let product = store.bv_mul(s, j)?;
+    Ok(store.bv_add(v0, product)?)
+}
+
+/// `a op b` at every iteration of `0..=last`, sides in range, with integer lifts.
+fn wide_atom(store: &mut TermStore, op: BinOp, a: &Side, b: &Side, last: TermId) -> Result<TermId> {
+    let zero = store.bv_signed(WIDE, 0)?;
+    let first = terms::int_const(store, 0)?;
+    let a0 = lift(store, a, first)?;
+    let b0 = lift(store, b, first)?;
+    let a_last = lift(store, a, last)?;
+    let b_last = lift(store, b, last)?;
+    let d0 = store.bv_sub(a0, b0)?;
+    let d_last = store.bv_sub(a_last, b_last)?;
+    Ok(match op {
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            let first = compare(store, op, d0, zero)?;
+            let end = compare(store, op, d_last, zero)?;
+            store.and_all(&[first, end])?
+        }
+        BinOp::Eq => {
+            let first = store.eq(d0, zero)?;
+            let end = store.eq(d_last, zero)?;
+            store.and_all(&[first, end])?
+        }
+        _ => {
+            // No j in 0..=last with d0 + dd·j == 0, where dd is the per-iteration change.
+            let one = terms::int_const(store, 1)?;
+            let a1 = lift(store, a, one)?;
+            let b1 = lift(store, b, one)?;
+            let d1 = store.bv_sub(a1, b1)?;
+            let dd = store.bv_sub(d1, d0)?;
+            let constant = store.eq(dd, zero)?;
+            let nonzero = store.neq(d0, zero)?;
+            let rem = store.bv_srem(d0, dd)?;
+            let divides = store.eq(rem, zero)?;
+            let minus = store.bv_neg(d0)?;
+            let root = store.bv_sdiv(minus, dd)?;
+            let after = store.bv_sle(zero, root)?;
+            let j_last = store.zero_extend(WIDE - WIDTH, last)?;
+            let before = store.bv_sle(root, j_last)?;
+            let hit = store.and_all(&[divides, after, before])?;
+            let missed = store.not(hit)?;
+            store.ite(constant, nonzero, missed)?
+        }
+    })
+}
+
+/// The 72-bit `v` is a 32-bit signed number.
+fn wide_in_range(store: &mut TermStore, v: TermId) -> Result<TermId> {
+    let low = store.bv_signed(WIDE, i128::from(i32::MIN))?;
+    let high = store.bv_signed(WIDE, i128::from(i32::MAX))?;
+    let above = store.bv_sle(low, v)?;
+    let below = store.bv_sle(v, high)?;
+    Ok(store.and_all(&[above, below])?)
+}
+
+fn compare(store: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> Result<TermId> {
+    Ok(match op {
+        BinOp::Lt => store.bv_slt(a, b)?,
+        BinOp::Le => store.bv_sle(a, b)?,
+        BinOp::Gt => store.bv_sgt(a, b)?,
+        _ => store.bv_sge(a, b)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    //! The phase formulas against iterating the loop by hand, on start values around the edges
+    //! of the 32-bit range, for constant slopes (32-bit encoding), `!=` with a slope (integer
+    //! lifts) and a symbolic slope.
+
+    use symex_smt::{eval, Assignment, Value};
+
+    use super::*;
+    use crate::forward::program::ProgramInfo;
+    use crate::forward::summarize::walk::body_paths;
+
+    /// The closed form of the first path of the only loop of `source`'s `main`.
+    fn loop_form(source: &str) -> ClosedForm {
+        let front = symex_syntax::analyze(source).expect("valid");
+        let module = symex_ir::lower(&front.program);
+        let info = ProgramInfo::new(&module);
+        let function = &module.functions[0];
+        let loops = info.functions[0].loops();
+        let paths = body_paths(function, &loops.loops[0], &|_| false).expect("summarizable");
+        ClosedForm::of(paths[0].clone()).expect("closed form")
+    }
+
+    fn truth(store: &TermStore, t: TermId) -> bool {
+        matches!(eval(store, t, &Assignment::new()), Ok(Value::Bool(true)))
+    }
+
+    fn number(store: &TermStore, t: TermId) -> i32 {
+        let v = eval(store, t, &Assignment::new()).expect("closed");
+        terms::value_as_i32(&v).expect("number")
+    }
+
+    /// Checks `taken_throughout`, `values_after` and `out_of_range_after` for iterations
+    /// `0..=m`, m < 6, against `cond(x_j)` and the integer values `x0 + step·j`.
+    fn agree(
+        source: &str,
+        x: LocalId,
+        others: &[(LocalId, i32)],
+        step: i64,
+        cond: fn(i32, i64, i32) -> bool,
+    ) {
+        let form = loop_form(source);
+        let edges = [
+            i32::MIN,
+            i32::MIN + 1,
+            -7,
+            -1,
+            0,
+            1,
+            2,
+            5,
+            i32::MAX - 4,
+            i32::MAX - 1,
+            i32::MAX,
+        ];
+        for &x0 in &edges {
+            for &n in &edges {
+                let mut store = TermStore::new();
+                let mut start = vec![None; 8];
+                start[x.index()] = Some(terms::int_const(&mut store, x0).unwrap());
+                for &(l, v) in others {
+                    start[l.index()] = Some(terms::int_const(&mut store, v).unwrap());
+                }
+                let n_local = others[0].0;
+                start[n_local.index()] = Some(terms::int_const(&mut store, n).unwrap());
+                let phase = Phase {
+                    form: &form,
+                    start: &start,
+                };
+                for m in 0..6i64 {
+                    let last = terms::int_const(&mut store, m as i32).unwrap();
+                    let integer = |j: i64| i64::from(x0) + step * j;
+                    let in_range = |v: i64| i64::from(i32::MIN) <= v && v <= i64::from(i32::MAX);
+                    let expected = (0..=m)
+                        .all(|j| in_range(integer(j)) && cond(integer(j) as i32, integer(j), n));
+                    let got = phase.taken_throughout(&mut store, last).unwrap();
+                    assert_eq!(
+                        truth(&store, got),
+                        expected,
+                        "x0 {x0} n {n} m {m}: {source}"
+                    );
+                    let after = phase.values_after(&mut store, last).unwrap();
+                    let wrapped = (i64::from(x0) + step * (m + 1)) as i32;
+                    assert_eq!(number(&store, after[x.index()].unwrap()), wrapped);
+                    if expected {
+                        let out = phase.out_of_range_after(&mut store, last).unwrap();
+                        assert_eq!(
+                            truth(&store, out),
+                            !in_range(integer(m + 1)),
+                            "x0 {x0} n {n} m {m}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn constant_slopes_match_iteration() {
+        agree(
+            "main() { var x, n; x = input; n = input; while (x < n) { x = x + 3; } return x; }",
+            LocalId(0),
+            &[(LocalId(1), 0)],
+            3,
+            |x, _, n| x < n,
+        );
+        agree(
+            "main() { var x, n; x = input; n = input; while (x >= n) { x = x - 2; } return x; }",
+            LocalId(0),
+            &[(LocalId(1), 0)],
+            -2,
+            |x, _, n| x >= n,
+        );
+    }
+
+    #[test]
+    fn inequality_with_a_slope_matches_iteration() {
+        agree(
+            "main() { var x, n; x = input; n = input; while (x != n) { x = x + 2; } return x; }",
+            LocalId(0),
+            &[(LocalId(1), 0)],
+            2,
+            |x, _, n| x != n,
+        );
+    }
+
+    #[test]
+    fn symbolic_slopes_match_iteration() {
+        for s in [1, 4, -3] {
+            let source = "main() { var x, n, s; x = input; n = input; s = input; while (x < n) { x = x + s; } return x; }";
+            let form = loop_form(source);
+            assert!(matches!(
+                form.atoms[0].slope_a,
+                Slope::By(ref d) if d.constant_value().is_none()
+            ));
+            agree(
+                source,
+                LocalId(0),
+                &[(LocalId(1), 0), (LocalId(2), s)],
+                i64::from(s),
+                |x, _, n| x < n,
+            );
+        }
+    }
+}
