@@ -4,7 +4,9 @@
 //!   translation of IR operations into solver terms, and the replay of counterexamples through
 //!   the concrete interpreter;
 //! * [`forward`]: the KLEE-style forward engine (seed 002, Rozhoň §3 and §5), behind
-//!   [`check_forward`].
+//!   [`check_forward`];
+//! * [`backward`]: backward symbolic execution with a heap in the theory of arrays (seeds 000
+//!   and 001, AskTheCode), behind [`check_backward`].
 //!
 //! An engine never decides a verdict itself: it reports findings and cuts, and
 //! `symex_report::Verdict::conclude` applies the two rules (no `safe` after a cut, no
@@ -15,10 +17,12 @@
 //! std::process::exit(report.exit_class().code());
 //! ```
 
+pub mod backward;
 pub mod common;
 mod error;
 pub mod forward;
 
+pub use backward::{check_backward, BackwardOptions, BseVariant};
 pub use common::options::{CheckOptions, IndexMode, MergeMode, SearchStrategy, SolverChoice};
 pub use error::EngineError;
 pub use forward::check_forward;

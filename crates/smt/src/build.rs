@@ -428,6 +428,49 @@ impl TermStore {
         result
     }
 
+    /// `t` with every occurrence of a key of `map` replaced by its value (which must have the same
+    /// sort), rebuilt bottom-up through the simplifying constructors. Shared subterms are
+    /// rebuilt once.
+    pub fn substitute(
+        &mut self,
+        t: TermId,
+        map: &rustc_hash::FxHashMap<TermId, TermId>,
+    ) -> TermResult {
+        self.check_term(t)?;
+        for (&from, &to) in map {
+            if self.sort(from) != self.sort(to) {
+                return Err(TermError::Sort {
+                    op: "substitute",
+                    expected: self.sort_name(self.sort(from)),
+                    found: self.sort_name(self.sort(to)),
+                });
+            }
+        }
+        let order = self.postorder(&[t]);
+        let mut done: rustc_hash::FxHashMap<TermId, TermId> = rustc_hash::FxHashMap::default();
+        for u in order {
+            if let Some(&to) = map.get(&u) {
+                done.insert(u, to);
+                continue;
+            }
+            let node = *self.node(u);
+            let args: Vec<TermId> = node
+                .args()
+                .iter()
+                .map(|c| done.get(c).copied().unwrap_or(*c))
+                .collect();
+            let changed = args.iter().zip(node.args().iter()).any(|(a, b)| a != b);
+            let new = if changed {
+                let sort = self.sort(u);
+                self.mk(node.with_args(&args), sort)?
+            } else {
+                u
+            };
+            done.insert(u, new);
+        }
+        Ok(done.get(&t).copied().unwrap_or(t))
+    }
+
     fn simplify_all(&mut self, t: TermId) -> TermResult {
         let order = self.postorder(&[t]);
         let mut map: rustc_hash::FxHashMap<TermId, TermId> = rustc_hash::FxHashMap::default();

@@ -78,12 +78,31 @@ pub struct CheckArgs {
     /// Print the statistics table (text format).
     #[arg(long)]
     pub stats: bool,
+    /// Backward engine: which algorithm of the paper's Table 3 (default the fastest, conj-never).
+    #[arg(long, value_name = "VARIANT", default_value = "conj-never", value_parser = parse_variant)]
+    pub bse_variant: symex_engine::BseVariant,
+    /// Backward engine: start only from the properties at LINE (or LINE:COL).
+    #[arg(long, value_name = "LINE[:COL]", value_parser = parse_target)]
+    pub target: Option<symex_engine::backward::Target>,
+    /// Backward engine: write the heap graphs of the first counterexample's path as Graphviz.
+    #[arg(long, value_name = "FILE")]
+    pub heap_dot: Option<PathBuf>,
+}
+
+fn parse_variant(s: &str) -> Result<symex_engine::BseVariant, String> {
+    s.parse()
+}
+
+fn parse_target(s: &str) -> Result<symex_engine::backward::Target, String> {
+    s.parse()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EngineChoice {
     /// KLEE-style forward symbolic execution (seed 002).
     Forward,
+    /// Backward symbolic execution with a heap in the theory of arrays (seeds 000/001).
+    Backward,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -201,6 +220,32 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
             &args.entry,
             &args.options(),
         ),
+        EngineChoice::Backward => {
+            let backward = symex_engine::BackwardOptions {
+                variant: args.bse_variant,
+                target: args.target.unwrap_or_default(),
+            };
+            symex_engine::backward::check_backward_traced(
+                &module,
+                types,
+                &file.text,
+                &file.name,
+                &args.entry,
+                &args.options(),
+                &backward,
+            )
+            .and_then(|outcome| {
+                if let Some(path) = &args.heap_dot {
+                    let dot = outcome
+                        .heap_dot
+                        .unwrap_or_else(|| "digraph heap {\n}\n".into());
+                    std::fs::write(path, dot).map_err(|e| {
+                        EngineError::Solver(format!("cannot write `{}`: {e}", path.display()))
+                    })?;
+                }
+                Ok(outcome.report)
+            })
+        }
     };
     let report = match report {
         Ok(report) => report,
