@@ -372,11 +372,15 @@ impl<'a> Builder<'a> {
                             value: Expr::Use(atom),
                         });
                     }
+                    self.mark_initialized(frame, *dst, &mut out);
                     return Ok(out);
                 }
                 let d = self
                     .plain_local(frame, *dst)
                     .ok_or_else(unsupported_local)?;
+                if self.holds_record(frame, *dst) {
+                    return Err("a record value held in a variable".into());
+                }
                 match value {
                     Rvalue::Use(op) => out.push(Op::Assign {
                         dst: d,
@@ -484,6 +488,17 @@ impl<'a> Builder<'a> {
             InstKind::Call { .. } => return Err("a call in an unexpected position".into()),
         }
         Ok(out)
+    }
+
+    /// Whether a named local has a record or array type (a value this engine does not model).
+    fn holds_record(&self, frame: u32, local: LocalId) -> bool {
+        let function = self.module.function(self.frames[frame as usize].func);
+        let info = function.local(local);
+        info.kind != LocalKind::Temp
+            && self
+                .facts
+                .local_type(&function.name, &info.name)
+                .is_some_and(|ty| ty.is_record() || ty.is_array())
     }
 
     /// `init(x) = 1` after an assignment to a `var` local.
