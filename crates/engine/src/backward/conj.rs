@@ -265,8 +265,8 @@ fn operation<H: SymbolicHeap>(
                 return Ok(());
             };
             if let Expr::Use(Atom::Var(source)) = value {
-                if !env.contains_key(&source) {
-                    env.insert(source, target);
+                if let std::collections::btree_map::Entry::Vacant(slot) = env.entry(source) {
+                    slot.insert(target);
                     return Ok(());
                 }
             }
