@@ -130,7 +130,8 @@ pub fn search(
         .collect();
     let assumptions = heap.assumptions(store, &no_fields, &input_refs)?;
     stats.solver_calls += 1;
-    solver.push()?;
+    // The only check of this solver: everything is asserted, so Z3 answers in its
+    // non-incremental mode (as in conj's entry check).
     solver.assert(store, formula)?;
     for a in assumptions {
         solver.assert(store, a)?;
@@ -153,7 +154,6 @@ pub fn search(
             SearchOutcome::Reached(model)
         }
     };
-    solver.pop()?;
     Ok((outcome, stats))
 }
 
