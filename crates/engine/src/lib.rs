@@ -5,6 +5,8 @@
 //!   the concrete interpreter;
 //! * [`forward`]: the KLEE-style forward engine (seed 002, Rozhoň §3 and §5), behind
 //!   [`check_forward`];
+//! * [`backward`]: backward symbolic execution with a heap in the theory of arrays (seeds 000
+//!   and 001, AskTheCode), behind [`check_backward`].
 //! * [`heap`]: symbolic input heaps for entries with pointer parameters (seed 003): lazy
 //!   initialization, lazier#, POSE, as heap models of the forward engine (`--heap`).
 //!
@@ -17,11 +19,13 @@
 //! std::process::exit(report.exit_class().code());
 //! ```
 
+pub mod backward;
 pub mod common;
 mod error;
 pub mod forward;
 pub mod heap;
 
+pub use backward::{check_backward, BackwardOptions, BseVariant};
 pub use common::options::{
     CheckOptions, HeapModel, IndexMode, MergeMode, SearchStrategy, SolverChoice, TraceRules,
 };

@@ -8,6 +8,7 @@
 //! same program on every machine and every version of the dependencies (see [`rng`]).
 //! `symex gen` exposes every knob; `docs/generator.md` describes what each one generates.
 
+pub mod degree;
 mod rng;
 
 use rng::Rng;

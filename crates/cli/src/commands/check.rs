@@ -101,7 +101,14 @@ pub struct CheckArgs {
     /// At most N fields on the access path of an input reference (a bound).
     #[arg(long, value_name = "N")]
     pub max_access_depth: Option<u32>,
-    /// Write the input heaps of the counterexamples as Graphviz to FILE.
+    /// Backward engine: which algorithm of the paper's Table 3 (default the fastest, conj-never).
+    #[arg(long, value_name = "VARIANT", default_value = "conj-never", value_parser = parse_variant)]
+    pub bse_variant: symex_engine::BseVariant,
+    /// Backward engine: start only from the properties at LINE (or LINE:COL).
+    #[arg(long, value_name = "LINE[:COL]", value_parser = parse_target)]
+    pub target: Option<symex_engine::backward::Target>,
+    /// Write heap graphs as Graphviz to FILE: the counterexamples' input heaps (forward engine),
+    /// or the heap at each step of the first counterexample's path (backward engine).
     #[arg(long, value_name = "FILE")]
     pub heap_dot: Option<PathBuf>,
 }
@@ -119,10 +126,20 @@ pub enum TraceRulesArg {
     Paper,
 }
 
+fn parse_variant(s: &str) -> Result<symex_engine::BseVariant, String> {
+    s.parse()
+}
+
+fn parse_target(s: &str) -> Result<symex_engine::backward::Target, String> {
+    s.parse()
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EngineChoice {
     /// KLEE-style forward symbolic execution (seed 002).
     Forward,
+    /// Backward symbolic execution with a heap in the theory of arrays (seeds 000/001).
+    Backward,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -253,6 +270,32 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
             &args.entry,
             &args.options(),
         ),
+        EngineChoice::Backward => {
+            let backward = symex_engine::BackwardOptions {
+                variant: args.bse_variant,
+                target: args.target.unwrap_or_default(),
+            };
+            symex_engine::backward::check_backward_traced(
+                &module,
+                types,
+                &file.text,
+                &file.name,
+                &args.entry,
+                &args.options(),
+                &backward,
+            )
+            .and_then(|outcome| {
+                if let Some(path) = &args.heap_dot {
+                    let dot = outcome
+                        .heap_dot
+                        .unwrap_or_else(|| "digraph heap {\n}\n".into());
+                    std::fs::write(path, dot).map_err(|e| {
+                        EngineError::Solver(format!("cannot write `{}`: {e}", path.display()))
+                    })?;
+                }
+                Ok(outcome.report)
+            })
+        }
     };
     let report = match report {
         Ok(report) => report,
@@ -265,7 +308,7 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
             };
         }
     };
-    if let Some(path) = &args.heap_dot {
+    if let (Some(path), EngineChoice::Forward) = (&args.heap_dot, args.engine) {
         if let Err(e) = std::fs::write(path, symex_report::heap_dot::report_heaps_dot(&report)) {
             eprintln!("error: cannot write `{}`: {e}", path.display());
             return Exit::Usage;

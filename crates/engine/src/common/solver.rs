@@ -13,7 +13,14 @@ pub type Queries = QueryEngine<Box<dyn Solver>>;
 
 /// A fresh solver of the chosen kind behind a query layer with `options`.
 pub fn query_engine(choice: &SolverChoice, options: &QueryOptions) -> Result<Queries, EngineError> {
-    let solver: Box<dyn Solver> = match choice {
+    let solver = solver_backend(choice)?;
+    Ok(QueryEngine::new(solver, options.clone())?)
+}
+
+/// A fresh solver of the chosen kind with no query layer, for engines that drive the assertion
+/// stack themselves (the backward engine's incremental conjunct combination).
+pub fn solver_backend(choice: &SolverChoice) -> Result<Box<dyn Solver>, EngineError> {
+    Ok(match choice {
         SolverChoice::Z3 => Box::new(Z3Solver::new()?),
         SolverChoice::Process { command, dialect } => {
             let mut words = command.split_whitespace();
@@ -25,6 +32,5 @@ pub fn query_engine(choice: &SolverChoice, options: &QueryOptions) -> Result<Que
                 program, &args, *dialect,
             ))?)
         }
-    };
-    Ok(QueryEngine::new(solver, options.clone())?)
+    })
 }

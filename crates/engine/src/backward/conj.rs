@@ -1,0 +1,325 @@
+//! Conjunct combination (P Fig. 3 and Fig. 5, after UFO): each node `n` gets a control literal
+//! `c_n` and one permanent assertion `c_n => join ∧ op`, over versioned variables and field
+//! arrays; the solver is incremental, and the input-heap assumptions of a check are passed as
+//! check assumptions (forgotten after it; the back end accepts any Boolean term, T §8.1's
+//! push/assert/pop emulation is not needed).
+//!
+//! A variable's current symbol lives in the node's environment (the paper's η for references and
+//! `vers` for numbers, one map here): an assignment removes the target and equates its symbol
+//! with the right-hand side, a copy into a target whose source is still unknown only renames
+//! (Fig. 5's reference assignment), and a variable first met gets a fresh symbol (`Init`). So a
+//! variable assigned going backwards is never the "current" symbol that an assumption makes an
+//! input reference (the digest's soundness trap of the thesis's `GETASSUMPTIONS`). Where
+//! branches bind a variable to different symbols, the merge binds it to a fresh one and equates
+//! it in each branch's disjunct, so no unintended alias arises.
+//!
+//! `conj-never` asks the solver only at the entry, `conj-always` at every node, `conj-loops` at
+//! unwound loop headers and the entry; an `unsat` prunes the node (`¬c_n`). At an intermediate
+//! node the assumptions (the heap there is an input heap, unassigned named pointers are input
+//! references) are sound for pruning: the cells allocated before that node can be renamed into
+//! the input heap. Nothing here builds the graph or a witness.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use symex_smt::{SatResult, Solver, TermId, TermStore};
+
+use crate::backward::disj::{entry_params, set_remaining};
+use crate::backward::encode::{self, InputSymbols, SearchOutcome, SearchStats};
+use crate::backward::heap::SymbolicHeap;
+use crate::backward::model::read_entry_model;
+use crate::backward::ops::{Atom, Expr, Graph, Op, VarId};
+use crate::backward::options::BseVariant;
+use crate::common::terms::WIDTH;
+use crate::error::EngineError;
+
+type Env = BTreeMap<VarId, TermId>;
+
+/// What conjunct combination knows at one node.
+#[derive(Clone)]
+struct ConjState<H: Clone> {
+    control: TermId,
+    env: Env,
+    heap: H,
+}
+
+/// Fresh versioned symbols per variable (`x^0`, `x^1`, ...).
+struct Versions {
+    next: Vec<u32>,
+}
+
+impl Versions {
+    fn fresh(
+        &mut self,
+        store: &mut TermStore,
+        graph: &Graph,
+        v: VarId,
+    ) -> Result<TermId, EngineError> {
+        let k = self.next[v as usize];
+        self.next[v as usize] += 1;
+        Ok(store.bv_var(format!("{}^{k}", graph.vars[v as usize].name), WIDTH)?)
+    }
+}
+
+/// The current symbol of `v` in `env`, made fresh when `v` is met for the first time.
+fn current(
+    store: &mut TermStore,
+    graph: &Graph,
+    versions: &mut Versions,
+    env: &mut Env,
+    v: VarId,
+) -> Result<TermId, EngineError> {
+    if let Some(&t) = env.get(&v) {
+        return Ok(t);
+    }
+    let t = versions.fresh(store, graph, v)?;
+    env.insert(v, t);
+    Ok(t)
+}
+
+/// Runs one conjunct-combination search of `graph` with the heap model `heap`.
+pub fn search<H: SymbolicHeap>(
+    graph: &Graph,
+    variant: BseVariant,
+    store: &mut TermStore,
+    heap: &mut H,
+    solver: &mut dyn Solver,
+    deadline: Option<Instant>,
+) -> Result<(SearchOutcome, SearchStats), EngineError> {
+    let mut stats = SearchStats::default();
+    let mut versions = Versions {
+        next: vec![0; graph.vars.len()],
+    };
+    let mut inputs = InputSymbols::default();
+    let relevant = graph.reaches_sink();
+    let mut states: Vec<Option<ConjState<H::State>>> = vec![None; graph.nodes.len()];
+    states[graph.sink as usize] = Some(ConjState {
+        control: store.bool_var(format!("c{}", graph.sink))?,
+        env: Env::new(),
+        heap: H::State::default(),
+    });
+    for &n in graph.topological_order().iter().rev() {
+        if n == graph.sink || !relevant[n as usize] {
+            continue;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok((SearchOutcome::Unknown("time limit reached".into()), stats));
+        }
+        let node = &graph.nodes[n as usize];
+        // MergeConj: the successors' environments, conditions and heaps.
+        let mut deps = Vec::new();
+        for edge in &node.succs {
+            let Some(dep) = &states[edge.to as usize] else {
+                continue;
+            };
+            let mut env = dep.env.clone();
+            let mut var =
+                |s: &mut TermStore, v: VarId| current(s, graph, &mut versions, &mut env, v);
+            let cond = encode::cond(store, edge.cond, &mut var)?;
+            deps.push((dep.control, cond, env, &dep.heap));
+        }
+        if deps.is_empty() {
+            continue;
+        }
+        stats.nodes += 1;
+        let mut bindings: BTreeMap<VarId, Vec<(usize, TermId)>> = BTreeMap::new();
+        for (d, (_, _, env, _)) in deps.iter().enumerate() {
+            for (&v, &t) in env {
+                bindings.entry(v).or_default().push((d, t));
+            }
+        }
+        let mut joins: Vec<Vec<TermId>> = vec![Vec::new(); deps.len()];
+        let mut env = Env::new();
+        for (v, bound) in bindings {
+            let first = bound[0].1;
+            if bound.iter().all(|&(_, t)| t == first) {
+                env.insert(v, first);
+                continue;
+            }
+            let merged = versions.fresh(store, graph, v)?;
+            for (d, t) in bound {
+                joins[d].push(store.eq(merged, t)?);
+            }
+            env.insert(v, merged);
+        }
+        let heap_states: Vec<&H::State> = deps.iter().map(|d| d.3).collect();
+        let (mut heap_state, heap_joins) = heap.merge(store, &heap_states)?;
+        let mut disjuncts = Vec::with_capacity(deps.len());
+        for (d, (control, cond, _, _)) in deps.iter().enumerate() {
+            let mut parts = vec![*control, *cond];
+            parts.extend(joins[d].iter().copied());
+            parts.extend(heap_joins[d].iter().copied());
+            disjuncts.push(store.and_all(&parts)?);
+        }
+        let mut body = vec![store.or_all(&disjuncts)?];
+        for located in node.ops.iter().rev() {
+            if let Op::Unsupported(reason) = &located.op {
+                return Ok((SearchOutcome::Unsupported(reason.clone()), stats));
+            }
+            operation(
+                store,
+                graph,
+                heap,
+                &mut versions,
+                &mut inputs,
+                &mut env,
+                &mut heap_state,
+                &located.op,
+                &mut body,
+            )?;
+        }
+        let control = store.bool_var(format!("c{n}"))?;
+        let condition = store.and_all(&body)?;
+        let psi = store.implies(control, condition)?;
+        solver.assert(store, psi)?;
+        let state = ConjState {
+            control,
+            env,
+            heap: heap_state,
+        };
+        let is_entry = n == graph.entry;
+        let solve = is_entry
+            || match variant {
+                BseVariant::ConjAlways => true,
+                BseVariant::ConjLoops => node.loop_header,
+                _ => false,
+            };
+        if !solve {
+            states[n as usize] = Some(state);
+            continue;
+        }
+        // GetConditionConjHeap: c_n with the temporary input-heap assumptions.
+        let input_refs: Vec<TermId> = state
+            .env
+            .iter()
+            .filter(|(v, _)| graph.vars[**v as usize].is_ref)
+            .map(|(_, &t)| t)
+            .collect();
+        let assumptions = heap.assumptions(store, &state.heap, &input_refs)?;
+        stats.solver_calls += 1;
+        // The assumptions are temporary (forgotten after the check): going further back may
+        // still show that an "input" reference was allocated. At the entry nothing lies further
+        // back, so they are asserted: a solver never checked before then answers in Z3's
+        // non-incremental mode, several times faster on these array formulas (measured in
+        // BENCHMARKS.md).
+        let mut assumed = assumptions;
+        assumed.push(control);
+        if is_entry {
+            for &a in &assumed {
+                solver.assert(store, a)?;
+            }
+            assumed.clear();
+        }
+        set_remaining(solver, deadline);
+        let result = solver.check(store, &assumed)?;
+        let model = match (&result, is_entry) {
+            (SatResult::Sat, true) => {
+                let terms: Vec<Option<TermId>> = (0..graph.vars.len() as VarId)
+                    .map(|v| state.env.get(&v).copied())
+                    .collect();
+                let params = entry_params(graph, &terms);
+                Some(read_entry_model(
+                    solver,
+                    store,
+                    &params,
+                    &inputs,
+                    graph.inputs,
+                    &heap.input_arrays(),
+                )?)
+            }
+            _ => None,
+        };
+        match result {
+            SatResult::Unsat => {
+                let pruned = store.not(control)?;
+                solver.assert(store, pruned)?;
+                if is_entry {
+                    return Ok((SearchOutcome::Unreachable, stats));
+                }
+            }
+            SatResult::Sat => {
+                if let Some(model) = model {
+                    return Ok((SearchOutcome::Reached(model), stats));
+                }
+                states[n as usize] = Some(state);
+            }
+            SatResult::Unknown(reason) => {
+                if is_entry {
+                    return Ok((SearchOutcome::Unknown(reason), stats));
+                }
+                states[n as usize] = Some(state);
+            }
+        }
+    }
+    Ok((SearchOutcome::Unreachable, stats))
+}
+
+/// ProcessOperationConj(Heap) for one operation, going backwards: updates the environment and
+/// heap state and pushes the operation's constraints onto `body`.
+#[allow(clippy::too_many_arguments)]
+fn operation<H: SymbolicHeap>(
+    store: &mut TermStore,
+    graph: &Graph,
+    heap: &mut H,
+    versions: &mut Versions,
+    inputs: &mut InputSymbols,
+    env: &mut Env,
+    heap_state: &mut H::State,
+    op: &Op,
+    body: &mut Vec<TermId>,
+) -> Result<(), EngineError> {
+    match *op {
+        Op::Assign { dst, value } => {
+            let Some(target) = env.remove(&dst) else {
+                return Ok(());
+            };
+            if let Expr::Use(Atom::Var(source)) = value {
+                if let std::collections::btree_map::Entry::Vacant(slot) = env.entry(source) {
+                    slot.insert(target);
+                    return Ok(());
+                }
+            }
+            let mut var = |s: &mut TermStore, v: VarId| current(s, graph, versions, env, v);
+            let value = encode::expr(store, value, &mut var)?;
+            body.push(store.eq(target, value)?);
+        }
+        Op::Input { dst, symbol } => {
+            if let Some(target) = env.remove(&dst) {
+                let value = inputs.get(store, symbol)?;
+                body.push(store.eq(target, value)?);
+            }
+        }
+        Op::Load { dst, base, field } => {
+            // The target leaves the environment before the base is looked up, so `x = x->next`
+            // reads through the earlier `x` (P Fig. 5, lines 30–31).
+            let target = env.remove(&dst);
+            let mut var = |s: &mut TermStore, v: VarId| current(s, graph, versions, env, v);
+            let base = encode::atom(store, base, &mut var)?;
+            let (value, conds) = heap.read(store, heap_state, base, field)?;
+            // Non-null always; the closed-input constraint only when the value matters.
+            body.push(conds[0]);
+            if let Some(target) = target {
+                body.push(store.eq(target, value)?);
+                body.extend(conds[1..].iter().copied());
+            }
+        }
+        Op::Store { base, field, value } => {
+            let mut var = |s: &mut TermStore, v: VarId| current(s, graph, versions, env, v);
+            let base = encode::atom(store, base, &mut var)?;
+            let value = encode::atom(store, value, &mut var)?;
+            body.extend(heap.write(store, heap_state, base, field, value)?);
+        }
+        Op::Alloc { dst, site } => {
+            if let Some(target) = env.remove(&dst) {
+                let cell = heap.alloc(store, site)?;
+                body.push(store.eq(target, cell)?);
+            }
+        }
+        Op::Require(cond) => {
+            let mut var = |s: &mut TermStore, v: VarId| current(s, graph, versions, env, v);
+            body.push(encode::cond(store, cond, &mut var)?);
+        }
+        Op::Unsupported(_) => {}
+    }
+    Ok(())
+}

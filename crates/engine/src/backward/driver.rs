@@ -1,0 +1,267 @@
+//! The backward engine's entry point: one backward search per target property, each on the
+//! graph unwound for it, with a fresh solver; findings and cuts go to `Verdict::conclude`.
+//!
+//! A reached target's model becomes a witness (arguments, input heap, inputs, path) that the
+//! interpreter replays. Nothing here builds terms or decides a verdict.
+
+use std::time::{Duration, Instant};
+
+use symex_ir::cfg::{Check, InstKind, Module, PlaceBase, PropId};
+use symex_report::{Cut, Cuts, Finding, Locator, Report, Stats, Verdict, Witness};
+use symex_smt::TermStore;
+use symex_syntax::types::{Type, TypeTable};
+
+use crate::backward::encode::{SearchOutcome, SearchStats};
+use crate::backward::heap::ArrayHeap;
+use crate::backward::ops::Graph;
+use crate::backward::options::{BackwardOptions, Target, DEFAULT_UNWIND};
+use crate::backward::types::TypeFacts;
+use crate::backward::walk::{walk, HeapSnapshot};
+use crate::backward::{conj, disj, graph, witness};
+use crate::common::options::CheckOptions;
+use crate::common::replay::replay_witness;
+use crate::common::solver::solver_backend;
+use crate::error::EngineError;
+
+/// A report and, for `--heap-dot`, the heap graphs of the first counterexample's path.
+pub struct BackwardOutcome {
+    pub report: Report,
+    pub heap_dot: Option<String>,
+}
+
+/// Checks the properties of `module` by backward symbolic execution from each one to `entry`.
+pub fn check_backward(
+    module: &Module,
+    types: &TypeTable,
+    source: &str,
+    program_name: &str,
+    entry: &str,
+    options: &CheckOptions,
+    backward: &BackwardOptions,
+) -> Result<Report, EngineError> {
+    check_backward_traced(
+        module,
+        types,
+        source,
+        program_name,
+        entry,
+        options,
+        backward,
+    )
+    .map(|outcome| outcome.report)
+}
+
+/// [`check_backward`], also giving the heap graphs of the first violation's path.
+pub fn check_backward_traced(
+    module: &Module,
+    types: &TypeTable,
+    source: &str,
+    program_name: &str,
+    entry: &str,
+    options: &CheckOptions,
+    backward: &BackwardOptions,
+) -> Result<BackwardOutcome, EngineError> {
+    let start = Instant::now();
+    let deadline = options.timeout.map(|limit| start + limit);
+    let facts = TypeFacts::new(module, types);
+    let entry_func = module
+        .function_by_name(entry)
+        .ok_or_else(|| EngineError::UnknownEntry(entry.to_string()))?;
+    let params = entry_parameters(module, &facts, entry)?;
+    let locator = Locator::new(module, source);
+    let unwind = options.unwind.unwrap_or(DEFAULT_UNWIND);
+    let mut properties = Vec::with_capacity(module.properties.len());
+    let mut totals = SearchStats::default();
+    let mut heap_dot = None;
+    for p in 0..module.properties.len() {
+        let prop = PropId(p as u32);
+        let mut cuts = Cuts::new();
+        let finding = if !selected(module, source, prop, backward.target) {
+            Finding::GaveUp {
+                reason: "not a target of this run (--target)".into(),
+            }
+        } else if let Some(reason) = unmodelled_check(module, prop) {
+            Finding::GaveUp { reason }
+        } else {
+            let (graph, graph_cuts) = graph::build(module, &facts, entry_func, prop, unwind);
+            cuts.merge(&graph_cuts);
+            let (outcome, stats) = search(&graph, backward, options, deadline)?;
+            totals.nodes += stats.nodes;
+            totals.solver_calls += stats.solver_calls;
+            match outcome {
+                SearchOutcome::Unreachable => Finding::NotReached,
+                SearchOutcome::Unknown(reason) => {
+                    let timed_out = deadline.is_some_and(|d| Instant::now() >= d);
+                    match (timed_out, options.timeout) {
+                        (true, Some(limit)) => cuts.hit(Cut::Timeout {
+                            ms: limit.as_millis() as u64,
+                        }),
+                        _ => cuts.hit(Cut::SolverUnknown { reason }),
+                    }
+                    Finding::NotReached
+                }
+                SearchOutcome::Unsupported(reason) => Finding::GaveUp {
+                    reason: format!("the backward engine does not model {reason}"),
+                },
+                SearchOutcome::Reached(model) => {
+                    let kind = module.properties[p].kind;
+                    let path = walk(&graph, &model, &locator, Some(kind))?;
+                    let (args, heap) =
+                        witness::entry_arguments(module, &facts, entry, &params, &model);
+                    let found = Witness {
+                        inputs: path.inputs.clone(),
+                        args,
+                        heap,
+                        trace: path.trace.clone(),
+                    };
+                    let replay = replay_witness(module, entry, &found);
+                    if heap_dot.is_none() {
+                        heap_dot = Some(render_heaps(module, &graph, &path.heaps));
+                    }
+                    Finding::Reached {
+                        witness: found,
+                        replay,
+                    }
+                }
+            }
+        };
+        let verdict = Verdict::conclude(prop, finding, &cuts);
+        let entry_report = locator
+            .property(prop, verdict)
+            .ok_or_else(|| EngineError::Internal(format!("no property #{p}")))?;
+        properties.push(entry_report);
+    }
+    let stats = Stats {
+        paths: 0,
+        states: totals.nodes,
+        queries: totals.solver_calls,
+        time_ms: start.elapsed().as_millis() as u64,
+        ..Stats::default()
+    };
+    Ok(BackwardOutcome {
+        report: Report::new(program_name, "backward", entry, properties, stats),
+        heap_dot,
+    })
+}
+
+/// Runs the chosen variant on one graph with a fresh solver and term store.
+pub fn search(
+    graph: &Graph,
+    backward: &BackwardOptions,
+    options: &CheckOptions,
+    deadline: Option<Instant>,
+) -> Result<(SearchOutcome, SearchStats), EngineError> {
+    let mut store = TermStore::new();
+    let mut names = Vec::new();
+    for f in 0..graph.field_slots {
+        names.push(field_name(graph, f));
+    }
+    let mut heap = ArrayHeap::new(names, graph.ref_fields.clone());
+    let mut solver = solver_backend(&options.solver)?;
+    solver.set_timeout(options.query.timeout.or(Some(Duration::from_secs(3600))));
+    if backward.variant.is_disjunct_propagation() {
+        disj::search(
+            graph,
+            backward.variant,
+            &mut store,
+            &mut heap,
+            &mut *solver,
+            deadline,
+        )
+    } else {
+        conj::search(
+            graph,
+            backward.variant,
+            &mut store,
+            &mut heap,
+            &mut *solver,
+            deadline,
+        )
+    }
+}
+
+fn field_name(graph: &Graph, slot: u32) -> String {
+    if slot == graph.cell_slot() {
+        "cell".to_string()
+    } else {
+        format!("f{slot}")
+    }
+}
+
+fn render_heaps(module: &Module, graph: &Graph, heaps: &[HeapSnapshot]) -> String {
+    witness::heap_dot(module, &graph.ref_fields, heaps)
+}
+
+/// The entry's parameter names; records and arrays cannot be inputs of this engine.
+fn entry_parameters(
+    module: &Module,
+    facts: &TypeFacts<'_>,
+    entry: &str,
+) -> Result<Vec<String>, EngineError> {
+    let func = module
+        .function_by_name(entry)
+        .ok_or_else(|| EngineError::UnknownEntry(entry.to_string()))?;
+    let function = module.function(func);
+    let mut params = Vec::new();
+    for local in function.params() {
+        let name = function.local(local).name.clone();
+        let ty = facts.local_type(entry, &name).unwrap_or(Type::Unknown);
+        if ty.is_record() || ty.is_array() {
+            return Err(EngineError::UnsupportedEntry {
+                function: entry.to_string(),
+                parameter: name,
+                reason: format!(
+                    "the backward engine takes numbers and pointers only (this one is {ty})"
+                ),
+            });
+        }
+        params.push(name);
+    }
+    Ok(params)
+}
+
+/// Why the check of `prop` cannot be a target, if it cannot.
+fn unmodelled_check(module: &Module, prop: PropId) -> Option<String> {
+    for function in &module.functions {
+        for inst in function.blocks.iter().flat_map(|b| &b.insts) {
+            if let InstKind::Check { check, prop: p } = &inst.kind {
+                if *p != prop {
+                    continue;
+                }
+                return match check {
+                    Check::InBounds { .. } => {
+                        Some("the backward engine does not model arrays".into())
+                    }
+                    Check::Init(place)
+                        if !place.projections.is_empty()
+                            || !matches!(place.base, PlaceBase::Local(_)) =>
+                    {
+                        Some("the backward engine does not model cells reached through `&x`".into())
+                    }
+                    _ => None,
+                };
+            }
+        }
+    }
+    None
+}
+
+/// Whether `--target` selects the property.
+fn selected(module: &Module, source: &str, prop: PropId, target: Target) -> bool {
+    match target {
+        Target::AllProperties => true,
+        Target::Property { line, column } => {
+            let span = module.properties[prop.0 as usize].span;
+            let (l, c) = line_column(source, span.start as usize);
+            l == line && column.is_none_or(|col| col == c)
+        }
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+fn line_column(source: &str, offset: usize) -> (u32, u32) {
+    let before = &source[..offset.min(source.len())];
+    let line = before.matches('\n').count() as u32 + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
+    (line, column)
+}

@@ -1,0 +1,314 @@
+//! The backward heap (P §4, Fig. 4–5): one array per field, versioned going backwards, and the
+//! input heap as helper arrays `f_in`, behind the [`SymbolicHeap`] trait so that other heap
+//! models can plug into the searches.
+//!
+//! References are words: null is 0, a cell made by `alloc` at site k is the positive k, a cell of
+//! the input heap is negative. A field write going backwards makes the field's array a new
+//! version: `f^i = store(f^(i+1), r, v)` (the higher version is the earlier state). Reading a
+//! pointer field adds `select(f_in, r) <= 0` permanently (input cells point to null or input
+//! cells; for an allocated `r` it only constrains garbage that `alloc` overwrites). At a solver
+//! call the current versions are assumed equal to the `f_in` arrays and the unassigned
+//! references to be input references, as temporary assumptions: going further back may still
+//! show that a reference was allocated. Reference variables are versioned like numbers by the
+//! searches (their η is the search's variable map), so this module owns only the fields.
+//! Nothing here decides which assumptions to make permanent or when to solve.
+
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
+use symex_smt::{Sort, TermId, TermResult, TermStore};
+
+use crate::backward::ops::FieldSlot;
+use crate::common::terms::{int_const, WIDTH};
+use crate::error::EngineError;
+
+/// A heap model for backward symbolic execution (the thesis's `ISymbolicHeap`, T §7.2, with
+/// the paper's merge).
+pub trait SymbolicHeap {
+    /// What the heap knows at one node.
+    type State: Clone + Default;
+
+    /// READ←: the value of `base.field` at `state`, with the read's constraints (the base is not
+    /// null; a pointer read comes from a closed input heap).
+    fn read(
+        &mut self,
+        store: &mut TermStore,
+        state: &Self::State,
+        base: TermId,
+        field: FieldSlot,
+    ) -> Result<(TermId, Vec<TermId>), EngineError>;
+
+    /// WRITE←: `base.field = value` going backwards: the state moves to the earlier heap and the
+    /// constraints relating the two are returned.
+    fn write(
+        &mut self,
+        store: &mut TermStore,
+        state: &mut Self::State,
+        base: TermId,
+        field: FieldSlot,
+        value: TermId,
+    ) -> Result<Vec<TermId>, EngineError>;
+
+    /// NEW←: the reference made by allocation site `site` (distinct and positive per site).
+    fn alloc(&mut self, store: &mut TermStore, site: u32) -> TermResult;
+
+    /// MergeHeaps: one state for a node with several successors, and for each successor the
+    /// conditions that join its state to the merged one.
+    fn merge(
+        &mut self,
+        store: &mut TermStore,
+        deps: &[&Self::State],
+    ) -> Result<(Self::State, Vec<Vec<TermId>>), EngineError>;
+
+    /// The `f_in` arrays made so far, by field: what a model must give for the input heap.
+    fn input_arrays(&self) -> Vec<(FieldSlot, TermId)>;
+
+    /// GETASSUMPTIONS←: the heap at `state` is the input heap and `input_refs` (the references
+    /// not yet assigned going backwards) point into it or are null.
+    fn assumptions(
+        &mut self,
+        store: &mut TermStore,
+        state: &Self::State,
+        input_refs: &[TermId],
+    ) -> Result<Vec<TermId>, EngineError>;
+}
+
+/// The current version of every field array (absent: version 0).
+pub type FieldVersions = BTreeMap<FieldSlot, u32>;
+
+/// The array-theory heap of P §4.
+pub struct ArrayHeap {
+    /// `arrays[f][i]` is the array variable `f^i`.
+    arrays: Vec<FxHashMap<u32, TermId>>,
+    input: Vec<Option<TermId>>,
+    names: Vec<String>,
+    ref_fields: Vec<bool>,
+    /// Fields any operation touched: the assumptions equate only these with their `f_in`.
+    used: Vec<bool>,
+    array_sort: Option<Sort>,
+}
+
+impl ArrayHeap {
+    /// A heap over the fields `names` (the last one is the cell content), `ref_fields` telling
+    /// which hold pointers.
+    pub fn new(names: Vec<String>, ref_fields: Vec<bool>) -> ArrayHeap {
+        let n = names.len();
+        ArrayHeap {
+            arrays: vec![FxHashMap::default(); n],
+            input: vec![None; n],
+            names,
+            ref_fields,
+            used: vec![false; n],
+            array_sort: None,
+        }
+    }
+
+    fn sort(&mut self, store: &mut TermStore) -> Result<Sort, EngineError> {
+        if let Some(sort) = self.array_sort {
+            return Ok(sort);
+        }
+        let sort = store.array_sort(Sort::BitVec(WIDTH), Sort::BitVec(WIDTH))?;
+        self.array_sort = Some(sort);
+        Ok(sort)
+    }
+
+    /// The array variable `f^version`.
+    pub fn array(
+        &mut self,
+        store: &mut TermStore,
+        field: FieldSlot,
+        version: u32,
+    ) -> Result<TermId, EngineError> {
+        let f = field as usize;
+        self.used[f] = true;
+        if let Some(&t) = self.arrays[f].get(&version) {
+            return Ok(t);
+        }
+        let sort = self.sort(store)?;
+        let t = store.var(format!("{}^{version}", self.names[f]), sort)?;
+        self.arrays[f].insert(version, t);
+        Ok(t)
+    }
+
+    /// The helper array `f_in`: the field in the input heap.
+    pub fn input_array(
+        &mut self,
+        store: &mut TermStore,
+        field: FieldSlot,
+    ) -> Result<TermId, EngineError> {
+        let f = field as usize;
+        if let Some(t) = self.input[f] {
+            return Ok(t);
+        }
+        let sort = self.sort(store)?;
+        let t = store.var(format!("{}_in", self.names[f]), sort)?;
+        self.input[f] = Some(t);
+        Ok(t)
+    }
+
+    pub fn is_ref_field(&self, field: FieldSlot) -> bool {
+        self.ref_fields
+            .get(field as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// `select(f_in, base) <= 0`: what a pointer read adds for the closed input heap.
+    pub fn closed_input(
+        &mut self,
+        store: &mut TermStore,
+        base: TermId,
+        field: FieldSlot,
+    ) -> Result<TermId, EngineError> {
+        let input = self.input_array(store, field)?;
+        let read = store.select(input, base)?;
+        Ok(at_most_zero(store, read)?)
+    }
+
+    fn version(state: &FieldVersions, field: FieldSlot) -> u32 {
+        state.get(&field).copied().unwrap_or(0)
+    }
+}
+
+/// `t <= 0` (signed): null or an input reference.
+pub fn at_most_zero(store: &mut TermStore, t: TermId) -> TermResult {
+    let zero = int_const(store, 0)?;
+    store.bv_sle(t, zero)
+}
+
+/// `t != 0`: not null.
+pub fn non_null(store: &mut TermStore, t: TermId) -> TermResult {
+    let zero = int_const(store, 0)?;
+    store.neq(t, zero)
+}
+
+impl SymbolicHeap for ArrayHeap {
+    type State = FieldVersions;
+
+    fn read(
+        &mut self,
+        store: &mut TermStore,
+        state: &FieldVersions,
+        base: TermId,
+        field: FieldSlot,
+    ) -> Result<(TermId, Vec<TermId>), EngineError> {
+        let array = self.array(store, field, Self::version(state, field))?;
+        let value = store.select(array, base)?;
+        let mut constraints = vec![non_null(store, base)?];
+        if self.is_ref_field(field) {
+            constraints.push(self.closed_input(store, base, field)?);
+        }
+        Ok((value, constraints))
+    }
+
+    fn write(
+        &mut self,
+        store: &mut TermStore,
+        state: &mut FieldVersions,
+        base: TermId,
+        field: FieldSlot,
+        value: TermId,
+    ) -> Result<Vec<TermId>, EngineError> {
+        let later = Self::version(state, field);
+        let earlier = later + 1;
+        state.insert(field, earlier);
+        let after = self.array(store, field, later)?;
+        let before = self.array(store, field, earlier)?;
+        let written = store.store(before, base, value)?;
+        Ok(vec![store.eq(after, written)?, non_null(store, base)?])
+    }
+
+    fn alloc(&mut self, store: &mut TermStore, site: u32) -> TermResult {
+        int_const(store, site as i32)
+    }
+
+    fn merge(
+        &mut self,
+        store: &mut TermStore,
+        deps: &[&FieldVersions],
+    ) -> Result<(FieldVersions, Vec<Vec<TermId>>), EngineError> {
+        let mut merged = FieldVersions::new();
+        for dep in deps {
+            for (&f, &v) in dep.iter() {
+                let slot = merged.entry(f).or_insert(0);
+                *slot = (*slot).max(v);
+            }
+        }
+        let mut joins = Vec::with_capacity(deps.len());
+        for dep in deps {
+            let mut conds = Vec::new();
+            for (&f, &max) in &merged {
+                let own = Self::version(dep, f);
+                if own < max {
+                    let a = self.array(store, f, own)?;
+                    let b = self.array(store, f, max)?;
+                    conds.push(store.eq(a, b)?);
+                }
+            }
+            joins.push(conds);
+        }
+        Ok((merged, joins))
+    }
+
+    fn input_arrays(&self) -> Vec<(FieldSlot, TermId)> {
+        self.input
+            .iter()
+            .enumerate()
+            .filter_map(|(f, t)| t.map(|t| (f as FieldSlot, t)))
+            .collect()
+    }
+
+    fn assumptions(
+        &mut self,
+        store: &mut TermStore,
+        state: &FieldVersions,
+        input_refs: &[TermId],
+    ) -> Result<Vec<TermId>, EngineError> {
+        let mut out = Vec::new();
+        for f in 0..self.used.len() {
+            if !self.used[f] {
+                continue;
+            }
+            let field = f as FieldSlot;
+            let current = self.array(store, field, Self::version(state, field))?;
+            let input = self.input_array(store, field)?;
+            out.push(store.eq(current, input)?);
+        }
+        for &r in input_refs {
+            out.push(at_most_zero(store, r)?);
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use symex_smt::Node;
+
+    #[test]
+    fn writes_version_backwards_and_merges_join_versions() {
+        let mut store = TermStore::new();
+        let mut heap = ArrayHeap::new(vec!["next".into(), "*".into()], vec![true, false]);
+        let r = store.bv_var("r", WIDTH).unwrap();
+        let v = store.bv_var("v", WIDTH).unwrap();
+        let mut state = FieldVersions::new();
+        let conds = heap.write(&mut store, &mut state, r, 0, v).unwrap();
+        assert_eq!(state.get(&0), Some(&1));
+        // next^0 = store(next^1, r, v)
+        let next0 = heap.array(&mut store, 0, 0).unwrap();
+        let next1 = heap.array(&mut store, 0, 1).unwrap();
+        let expected = store.store(next1, r, v).unwrap();
+        let expected = store.eq(next0, expected).unwrap();
+        assert_eq!(conds[0], expected);
+        let (merged, joins) = heap
+            .merge(&mut store, &[&state, &FieldVersions::new()])
+            .unwrap();
+        assert_eq!(merged.get(&0), Some(&1));
+        assert!(joins[0].is_empty());
+        assert_eq!(joins[1], vec![store.eq(next0, next1).unwrap()]);
+        let (value, read_conds) = heap.read(&mut store, &merged, r, 0).unwrap();
+        assert!(matches!(store.node(value), Node::App2(..)));
+        assert_eq!(read_conds.len(), 2, "non-null and closed input heap");
+    }
+}

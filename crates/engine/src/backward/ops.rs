@@ -1,0 +1,197 @@
+//! The backward engine's program form: an acyclic graph of nodes holding the paper's atomic
+//! operations (P §3.1), with conditions on the edges and one sink that stands for "the target
+//! failed".
+//!
+//! Every micro-c value (number, null, pointer) is one 32-bit word here: null is 0, a cell made by
+//! `alloc` is a positive number, a cell of the input heap is negative (P §4.1). A variable is a
+//! local of one inlined activation ([`VarInfo`]). Plain data: `graph` builds it, `disj` and
+//! `conj` read it backwards, `walk` runs it forwards.
+
+use symex_ir::cfg::{BinOp, FuncId, LocalId, UnOp};
+use symex_syntax::span::Span;
+
+/// A program variable of the unwound graph.
+pub type VarId = u32;
+/// A node of the unwound graph.
+pub type NodeId = u32;
+/// A field slot: `FieldId(i)` of the module is slot `i`; [`Graph::cell_slot`] is the content of
+/// a cell that holds a plain value (`alloc 5`, `*p`).
+pub type FieldSlot = u32;
+
+/// What a variable stands for in its activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VarKind {
+    /// A parameter, `var` or temporary of the function.
+    Local(LocalId),
+    /// Whether a `var` local has been assigned (1) or not (0): the `uninit` checks read it.
+    Init(LocalId),
+    /// One field of a record value held by a temporary until `alloc` puts it in a cell.
+    RecordField(LocalId, u32),
+}
+
+#[derive(Clone, Debug)]
+pub struct VarInfo {
+    /// For display: `name` or `name@frame` for inlined activations.
+    pub name: String,
+    /// The activation (0 is the entry function's).
+    pub frame: u32,
+    pub func: FuncId,
+    pub kind: VarKind,
+    /// Known to hold a pointer (from the inferred types): input-heap assumptions apply to it.
+    pub is_ref: bool,
+    /// A parameter of the entry function: an input of the check.
+    pub entry_param: Option<usize>,
+}
+
+/// A value an operation reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Atom {
+    /// A number; null is `Const(0)`.
+    Const(i32),
+    Var(VarId),
+}
+
+/// The right-hand side of a scalar assignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Expr {
+    Use(Atom),
+    Unary(UnOp, Atom),
+    Binary(BinOp, Atom, Atom),
+}
+
+/// An edge condition or a required fact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cond {
+    True,
+    NonZero(Atom),
+    Zero(Atom),
+}
+
+/// One atomic operation of P §3.1 (with `input` and passing checks added).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// `dst = value` (scalar or reference assignment, reference comparison included).
+    Assign { dst: VarId, value: Expr },
+    /// `dst = input`: the value of input symbol `symbol` (one per node, so one per path step).
+    Input { dst: VarId, symbol: u32 },
+    /// `dst = base.field` (reference or scalar read).
+    Load {
+        dst: VarId,
+        base: Atom,
+        field: FieldSlot,
+    },
+    /// `base.field = value`.
+    Store {
+        base: Atom,
+        field: FieldSlot,
+        value: Atom,
+    },
+    /// `dst = new`: the cell numbered `site` (unique in the graph, positive).
+    Alloc { dst: VarId, site: u32 },
+    /// A check that passes or an `assume`: the run continues only if the condition holds.
+    Require(Cond),
+    /// An instruction this engine does not model (arrays, `&x`, record values in variables).
+    Unsupported(String),
+}
+
+/// An operation and the source construct it comes from.
+#[derive(Clone, Debug)]
+pub struct Located {
+    pub op: Op,
+    pub func: FuncId,
+    pub span: Span,
+}
+
+/// How the program goes from one node to the next.
+#[derive(Clone, Debug)]
+pub struct Edge {
+    pub cond: Cond,
+    pub to: NodeId,
+    /// The branch this edge decides, for traces: its function, span and the condition's value.
+    pub branch: Option<(FuncId, Span, bool)>,
+    /// This edge enters an inlined call (for traces).
+    pub call: Option<(FuncId, Span, FuncId)>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Node {
+    /// Executed in order before leaving the node.
+    pub ops: Vec<Located>,
+    pub succs: Vec<Edge>,
+    /// The node starts an iteration of a loop (an unwound loop header): `conj-loops` solves here.
+    pub loop_header: bool,
+}
+
+/// The unwound program for one target.
+#[derive(Clone, Debug)]
+pub struct Graph {
+    pub nodes: Vec<Node>,
+    pub entry: NodeId,
+    /// Reached exactly when the target fails; it has no operations and no successors.
+    pub sink: NodeId,
+    pub vars: Vec<VarInfo>,
+    /// Number of input symbols (`Op::Input::symbol` is below it).
+    pub inputs: u32,
+    /// Number of field slots, the cell slot included.
+    pub field_slots: u32,
+    /// Slots known to hold pointers: reads of them get the closed-input-heap constraint.
+    pub ref_fields: Vec<bool>,
+    /// The target's origin, for the trace's last step.
+    pub target_origin: Option<(FuncId, Span)>,
+}
+
+impl Graph {
+    /// The slot of a cell's plain content.
+    pub fn cell_slot(&self) -> FieldSlot {
+        self.field_slots - 1
+    }
+
+    /// The nodes in an order where every edge goes forward (the graph is acyclic by
+    /// construction).
+    pub fn topological_order(&self) -> Vec<NodeId> {
+        let mut indegree = vec![0u32; self.nodes.len()];
+        for node in &self.nodes {
+            for edge in &node.succs {
+                indegree[edge.to as usize] += 1;
+            }
+        }
+        let mut ready: Vec<NodeId> = (0..self.nodes.len() as NodeId)
+            .filter(|&n| indegree[n as usize] == 0)
+            .collect();
+        ready.reverse();
+        let mut order = Vec::with_capacity(self.nodes.len());
+        while let Some(n) = ready.pop() {
+            order.push(n);
+            for edge in self.nodes[n as usize].succs.iter().rev() {
+                let d = &mut indegree[edge.to as usize];
+                *d -= 1;
+                if *d == 0 {
+                    ready.push(edge.to);
+                }
+            }
+        }
+        order
+    }
+
+    /// Which nodes have a path to the sink (the only ones the backward search visits).
+    pub fn reaches_sink(&self) -> Vec<bool> {
+        let mut preds: Vec<Vec<NodeId>> = vec![Vec::new(); self.nodes.len()];
+        for (n, node) in self.nodes.iter().enumerate() {
+            for edge in &node.succs {
+                preds[edge.to as usize].push(n as NodeId);
+            }
+        }
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![self.sink];
+        seen[self.sink as usize] = true;
+        while let Some(n) = stack.pop() {
+            for &p in &preds[n as usize] {
+                if !seen[p as usize] {
+                    seen[p as usize] = true;
+                    stack.push(p);
+                }
+            }
+        }
+        seen
+    }
+}

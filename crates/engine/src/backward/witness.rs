@@ -1,0 +1,185 @@
+//! Counterexamples of the backward engine: the entry model as the entry's arguments and an input
+//! heap document (`docs/heap-json.md`) that `symex run --entry f --heap FILE` accepts, and the
+//! heap graphs of a path as Graphviz (`--heap-dot`).
+//!
+//! Input cells are the negative references: cell `-k` is object `ok`. An object lists every
+//! field of its record type (from the inferred types), pointer fields as `null` or refs to other
+//! input objects, reached transitively from the pointer arguments. Nothing here runs anything.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use serde_json::{json, Map, Value as Json};
+use symex_ir::cfg::Module;
+use symex_report::{ArgValue, Args};
+use symex_smt::{BvConst, Value};
+use symex_syntax::types::Type;
+
+use crate::backward::encode::EntryModel;
+use crate::backward::ops::FieldSlot;
+use crate::backward::types::TypeFacts;
+use crate::backward::walk::HeapSnapshot;
+use crate::common::terms::{value_as_i32, WIDTH};
+
+/// The object id of input cell `cell` (negative).
+fn object_id(cell: i32) -> String {
+    format!("o{}", -(cell as i64))
+}
+
+fn field_value(model: &EntryModel, slot: FieldSlot, cell: i32) -> i32 {
+    let Ok(index) = BvConst::new(WIDTH, cell as u32 as u128) else {
+        return 0;
+    };
+    model
+        .fields
+        .iter()
+        .find(|(f, _)| *f == slot)
+        .and_then(|(_, array)| value_as_i32(array.get(&Value::Bv(index))))
+        .unwrap_or(0)
+}
+
+/// A pointer's value in a counterexample.
+fn pointer(cell: i32) -> ArgValue {
+    if cell < 0 {
+        ArgValue::Ref {
+            object: object_id(cell),
+        }
+    } else {
+        // Positive cells do not exist before the entry; only null can be meant.
+        ArgValue::Null
+    }
+}
+
+fn to_json(v: &ArgValue) -> Json {
+    serde_json::to_value(v).unwrap_or(Json::Null)
+}
+
+/// The entry's arguments and, when it has pointer parameters, the input heap document.
+pub fn entry_arguments(
+    module: &Module,
+    facts: &TypeFacts<'_>,
+    entry: &str,
+    params: &[String],
+    model: &EntryModel,
+) -> (Args, Option<Json>) {
+    let mut args = Args::new();
+    let mut pending: Vec<(i32, Type)> = Vec::new();
+    let mut has_pointer = false;
+    for (i, name) in params.iter().enumerate() {
+        let value = model.args.get(i).copied().unwrap_or(0);
+        let ty = facts.local_type(entry, name).unwrap_or(Type::Unknown);
+        if ty.is_pointer() {
+            has_pointer = true;
+            let arg = pointer(value);
+            if value < 0 {
+                if let Some(target) = ty.pointee() {
+                    pending.push((value, target));
+                }
+            }
+            args.push(name.clone(), arg);
+        } else {
+            args.push(name.clone(), ArgValue::Int(value));
+        }
+    }
+    if !has_pointer {
+        return (args, None);
+    }
+    let mut objects: BTreeMap<String, Json> = BTreeMap::new();
+    let mut done: BTreeSet<i32> = BTreeSet::new();
+    let cell_slot = module.fields.len() as FieldSlot;
+    while let Some((cell, ty)) = pending.pop() {
+        if !done.insert(cell) {
+            continue;
+        }
+        let mut value_of = |slot: FieldSlot, field_ty: &Type| -> Json {
+            let v = field_value(model, slot, cell);
+            if field_ty.is_pointer() {
+                if v < 0 {
+                    if let Some(target) = field_ty.pointee() {
+                        pending.push((v, target));
+                    }
+                }
+                to_json(&pointer(v))
+            } else {
+                json!(v)
+            }
+        };
+        let object = match ty.record_fields() {
+            Some(fields) => {
+                let mut record = Map::new();
+                for (name, field_ty) in fields {
+                    let Some(slot) = module.fields.iter().position(|f| *f == name) else {
+                        continue;
+                    };
+                    record.insert(name, value_of(slot as FieldSlot, &field_ty));
+                }
+                json!({ "record": record })
+            }
+            None => json!({ "value": value_of(cell_slot, &ty) }),
+        };
+        objects.insert(object_id(cell), object);
+    }
+    let mut arg_map = Map::new();
+    for (name, value) in args.iter() {
+        arg_map.insert(name.to_string(), to_json(value));
+    }
+    let heap = json!({ "args": arg_map, "objects": objects });
+    (args, Some(heap))
+}
+
+/// The heap graphs of a path as one Graphviz digraph, one cluster per step that changed the
+/// heap; cells are `oK` (input) or `newK` (allocated at site K), pointer fields are edges.
+pub fn heap_dot(module: &Module, ref_fields: &[bool], snapshots: &[HeapSnapshot]) -> String {
+    let name = |cell: i32| {
+        if cell < 0 {
+            object_id(cell)
+        } else {
+            format!("new{cell}")
+        }
+    };
+    let field_name = |slot: FieldSlot| {
+        module
+            .fields
+            .get(slot as usize)
+            .cloned()
+            .unwrap_or_else(|| "*".to_string())
+    };
+    let mut out = String::from("digraph heap {\n  rankdir=LR;\n  node [shape=record];\n");
+    for (i, snapshot) in snapshots.iter().enumerate() {
+        let _ = writeln!(out, "  subgraph cluster_{i} {{");
+        let _ = writeln!(out, "    label=\"after step {}\";", snapshot.step);
+        let mut cells: BTreeMap<i32, Vec<(FieldSlot, i32)>> = BTreeMap::new();
+        for (&(cell, slot), &value) in &snapshot.cells {
+            cells.entry(cell).or_default().push((slot, value));
+        }
+        for (cell, fields) in &cells {
+            let mut label = name(*cell);
+            for &(slot, value) in fields {
+                if !ref_fields.get(slot as usize).copied().unwrap_or(false) {
+                    let _ = write!(label, " | {} = {value}", field_name(slot));
+                }
+            }
+            let _ = writeln!(out, "    s{i}_{} [label=\"{{{label}}}\"];", name(*cell));
+        }
+        for (cell, fields) in &cells {
+            for &(slot, value) in fields {
+                if ref_fields.get(slot as usize).copied().unwrap_or(false) && value != 0 {
+                    if !cells.contains_key(&value) {
+                        let _ =
+                            writeln!(out, "    s{i}_{} [label=\"{}\"];", name(value), name(value));
+                    }
+                    let _ = writeln!(
+                        out,
+                        "    s{i}_{} -> s{i}_{} [label=\"{}\"];",
+                        name(*cell),
+                        name(value),
+                        field_name(slot)
+                    );
+                }
+            }
+        }
+        out.push_str("  }\n");
+    }
+    out.push_str("}\n");
+    out
+}

@@ -1,0 +1,208 @@
+//! The expectation corpus checked with the backward engine under all six variants: every
+//! expected violation found within the file's bound (or the engine's default unwinding) and
+//! replayed, no violation the header does not list, no unconfirmed counterexample, and every
+//! bounded safe file answered `safe-up-to` (never `safe`) where the unwinding cut the search.
+//! Properties in code the engine does not model (arrays, `&x`, record values in variables) must
+//! say so (`unknown`), and a time limit may end a search `unknown`; nothing else is excused.
+
+use std::time::Duration;
+
+use symex_corpus::{CorpusFile, Verdict as Expected};
+use symex_engine::backward::{check_backward, BackwardOptions, BseVariant};
+use symex_engine::{CheckOptions, EngineError};
+use symex_report::{Report, Status};
+
+fn options(variant: BseVariant, file: &CorpusFile) -> CheckOptions {
+    let seconds = if variant.is_disjunct_propagation() {
+        1.0
+    } else {
+        2.0
+    };
+    CheckOptions {
+        unwind: file.bound,
+        timeout: Some(Duration::from_secs_f64(seconds)),
+        ..CheckOptions::default()
+    }
+}
+
+/// An `unknown` the engine is allowed: an unmodelled feature or the time limit.
+fn excused(reason: Option<&str>) -> bool {
+    reason.is_some_and(|r| r.contains("does not model") || r.contains("time limit"))
+}
+
+fn mismatches(file: &CorpusFile, variant: BseVariant) -> Vec<String> {
+    let front = match symex_syntax::analyze(&file.source) {
+        Ok(front) => front,
+        Err(e) => return vec![format!("does not parse: {e:?}")],
+    };
+    let Ok(types) = front.types else {
+        return vec!["does not type-check".into()];
+    };
+    let module = symex_ir::lower(&front.program);
+    let backward = BackwardOptions {
+        variant,
+        ..BackwardOptions::default()
+    };
+    let result = check_backward(
+        &module,
+        &types,
+        &file.source,
+        &file.name,
+        file.entry_function(),
+        &options(variant, file),
+        &backward,
+    );
+    let report = match result {
+        Ok(report) => report,
+        Err(EngineError::UnsupportedEntry { .. }) => return Vec::new(),
+        Err(e) => return vec![format!("engine error: {e}")],
+    };
+    check_report(file, &report)
+}
+
+fn check_report(file: &CorpusFile, report: &Report) -> Vec<String> {
+    let mut problems = Vec::new();
+    for p in report.properties() {
+        if let Some((_, false)) = p.verdict.witness() {
+            problems.push(format!(
+                "unconfirmed counterexample for {} line {}: {:?}",
+                p.kind.name(),
+                p.line,
+                p.verdict.reason()
+            ));
+        }
+        let expected_violation = file.verdicts.iter().any(
+            |v| matches!(v, Expected::Violated { kind, line } if *kind == p.kind && *line == p.line),
+        );
+        if p.verdict.status() == Status::Violated
+            && !expected_violation
+            && !file.verdicts.is_empty()
+        {
+            problems.push(format!(
+                "unexpected violation {} line {}",
+                p.kind.name(),
+                p.line
+            ));
+        }
+    }
+    for expected in &file.verdicts {
+        if let Expected::Violated { kind, line } = expected {
+            let at: Vec<_> = report
+                .properties()
+                .iter()
+                .filter(|p| p.kind == *kind && p.line == *line)
+                .collect();
+            let found = at.iter().any(|p| p.verdict.status() == Status::Violated);
+            let allowed = !at.is_empty()
+                && at
+                    .iter()
+                    .all(|p| p.verdict.status() == Status::Unknown && excused(p.verdict.reason()));
+            if !found && !allowed {
+                problems.push(format!(
+                    "missed violated {} line {line}: {:?}",
+                    kind.name(),
+                    at.iter()
+                        .map(|p| (p.verdict.status().name(), p.verdict.reason()))
+                        .collect::<Vec<_>>()
+                ));
+            }
+        }
+    }
+    if file.is_safe() {
+        for p in report.properties() {
+            let status = p.verdict.status();
+            let ok = match status {
+                Status::Safe | Status::SafeUpTo => true,
+                Status::Unknown => excused(p.verdict.reason()),
+                Status::Violated => false,
+            };
+            if !ok {
+                problems.push(format!(
+                    "{} line {}: {} ({:?})",
+                    p.kind.name(),
+                    p.line,
+                    status.name(),
+                    p.verdict.reason()
+                ));
+            }
+        }
+        // The bound of a bounded safe file cuts the search somewhere: that must show.
+        if file.bound.is_some()
+            && !report
+                .properties()
+                .iter()
+                .any(|p| matches!(p.verdict.status(), Status::SafeUpTo | Status::Unknown))
+        {
+            problems.push("a bounded safe file came out safe everywhere".into());
+        }
+    }
+    problems
+}
+
+#[test]
+fn corpus_under_all_six_variants() {
+    let files = symex_corpus::all_files().expect("the corpus loads");
+    assert!(!files.is_empty());
+    let mut failures = Vec::new();
+    for variant in BseVariant::ALL {
+        for file in &files {
+            for problem in mismatches(file, variant) {
+                failures.push(format!("{} [{}]: {problem}", file.label(), variant.name()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_seed_examples_get_their_verdicts() {
+    let files = symex_corpus::all_files().expect("the corpus loads");
+    let seed: Vec<&CorpusFile> = files
+        .iter()
+        .filter(|f| f.name.starts_with("bse_") && !f.name.starts_with("bse_degree"))
+        .collect();
+    assert!(seed.len() >= 9, "the seed's examples are in the corpus");
+    for file in seed {
+        let front = symex_syntax::analyze(&file.source).expect("parses");
+        let types = front.types.expect("well typed");
+        let module = symex_ir::lower(&front.program);
+        let report = check_backward(
+            &module,
+            &types,
+            &file.source,
+            &file.name,
+            file.entry_function(),
+            &CheckOptions::default(),
+            &BackwardOptions::default(),
+        )
+        .expect("the engine runs");
+        for p in report.properties() {
+            let expected = file.verdicts.iter().any(
+                |v| matches!(v, Expected::Violated { kind, line } if *kind == p.kind && *line == p.line),
+            );
+            let status = p.verdict.status();
+            if !expected {
+                assert_eq!(
+                    status,
+                    Status::Safe,
+                    "{} {} line {}",
+                    file.name,
+                    p.kind.name(),
+                    p.line
+                );
+            }
+        }
+        for v in &file.verdicts {
+            if let Expected::Violated { kind, line } = v {
+                assert!(
+                    report.properties().iter().any(|p| p.kind == *kind
+                        && p.line == *line
+                        && p.verdict.status() == Status::Violated),
+                    "{}: {} line {line} not found",
+                    file.name,
+                    kind.name()
+                );
+            }
+        }
+    }
+}
