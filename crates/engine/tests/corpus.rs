@@ -52,7 +52,7 @@ fn may_run_out_of_time(file: &CorpusFile, options: &CheckOptions) -> bool {
     let name = file.name.as_str();
     NEEDS_LOOP_TECHNIQUES.contains(&name)
         && !(options.subsume && PROVED_BY_SUBSUMPTION.contains(&name))
-        && !(options.summarize && !NEEDS_LOOP_TECHNIQUES_WITH_SUMMARIES.contains(&name))
+        && (!options.summarize || NEEDS_LOOP_TECHNIQUES_WITH_SUMMARIES.contains(&name))
 }
 
 fn options(search: SearchStrategy, file: &CorpusFile) -> CheckOptions {
