@@ -106,8 +106,14 @@ pub fn check_backward_traced(
                 SearchOutcome::Reached(model) => {
                     let kind = module.properties[p].kind;
                     let path = walk(&graph, &model, &locator, Some(kind))?;
-                    let (args, heap) =
-                        witness::entry_arguments(module, &facts, entry, &params, &model);
+                    let Ok((args, heap)) =
+                        witness::entry_arguments(module, &facts, entry, &params, &model)
+                    else {
+                        // The array heap does not type input cells; such a model is no heap a
+                        // run can build, so the property stays open rather than unconfirmed.
+                        properties.push(conclude_given_up(&locator, prop, ILL_TYPED, &cuts)?);
+                        continue;
+                    };
                     let found = Witness {
                         inputs: path.inputs.clone(),
                         args,
@@ -217,7 +223,53 @@ fn entry_parameters(
         }
         params.push(name);
     }
+    let shapes = input_record_shapes(module, facts, entry, &params);
+    if shapes.len() > 1 {
+        let listed: Vec<String> = shapes
+            .iter()
+            .map(|f| format!("{{{}}}", f.join(", ")))
+            .collect();
+        return Err(EngineError::UnsupportedEntry {
+            function: entry.to_string(),
+            parameter: params.join(", "),
+            reason: format!(
+                "the backward engine models input heaps of one record type only (the array heap \
+                 does not type input cells, which is unsound with several); this entry reaches {}",
+                listed.join(" and ")
+            ),
+        });
+    }
     Ok(params)
+}
+
+/// The field-name sets of the record types reachable from the entry's pointer parameters.
+fn input_record_shapes(
+    _module: &Module,
+    facts: &TypeFacts<'_>,
+    entry: &str,
+    params: &[String],
+) -> std::collections::BTreeSet<Vec<String>> {
+    let mut shapes = std::collections::BTreeSet::new();
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut work: Vec<Type> = params
+        .iter()
+        .filter_map(|name| facts.local_type(entry, name))
+        .filter(|ty| ty.is_pointer())
+        .collect();
+    while let Some(ty) = work.pop() {
+        if !seen.insert(ty.clone()) || seen.len() > 256 {
+            continue;
+        }
+        if let Some(target) = ty.pointee() {
+            work.push(target);
+        } else if let Some(fields) = ty.record_fields() {
+            let mut names: Vec<String> = fields.iter().map(|(n, _)| n.clone()).collect();
+            names.sort();
+            shapes.insert(names);
+            work.extend(fields.into_iter().map(|(_, t)| t));
+        }
+    }
+    shapes
 }
 
 /// Why the check of `prop` cannot be a target, if it cannot.
@@ -264,4 +316,21 @@ fn line_column(source: &str, offset: usize) -> (u32, u32) {
     let line = before.matches('\n').count() as u32 + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
     (line, column)
+}
+
+const ILL_TYPED: &str =
+    "the backward engine does not model the record types of input cells (its model put two record types in one cell)";
+
+fn conclude_given_up(
+    locator: &Locator<'_>,
+    prop: PropId,
+    reason: &str,
+    cuts: &Cuts,
+) -> Result<symex_report::PropertyReport, EngineError> {
+    let finding = Finding::GaveUp {
+        reason: reason.to_string(),
+    };
+    locator
+        .property(prop, Verdict::conclude(prop, finding, cuts))
+        .ok_or_else(|| EngineError::Internal(format!("no property #{}", prop.0)))
 }

@@ -6,7 +6,7 @@
 //! field of its record type (from the inferred types), pointer fields as `null` or refs to other
 //! input objects, reached transitively from the pointer arguments. Nothing here runs anything.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde_json::{json, Map, Value as Json};
@@ -61,7 +61,7 @@ pub fn entry_arguments(
     entry: &str,
     params: &[String],
     model: &EntryModel,
-) -> (Args, Option<Json>) {
+) -> Result<(Args, Option<Json>), IllTypedHeap> {
     let mut args = Args::new();
     let mut pending: Vec<(i32, Type)> = Vec::new();
     let mut has_pointer = false;
@@ -82,15 +82,21 @@ pub fn entry_arguments(
         }
     }
     if !has_pointer {
-        return (args, None);
+        return Ok((args, None));
     }
     let mut objects: BTreeMap<String, Json> = BTreeMap::new();
-    let mut done: BTreeSet<i32> = BTreeSet::new();
+    let mut done: BTreeMap<i32, Type> = BTreeMap::new();
     let cell_slot = module.fields.len() as FieldSlot;
     while let Some((cell, ty)) = pending.pop() {
-        if !done.insert(cell) {
+        if let Some(seen) = done.get(&cell) {
+            if *seen != ty {
+                // The array heap does not type input cells, so a model may make one cell hold
+                // records of two types; no run of the program can build that heap.
+                return Err(IllTypedHeap);
+            }
             continue;
         }
+        done.insert(cell, ty.clone());
         let mut value_of = |slot: FieldSlot, field_ty: &Type| -> Json {
             let v = field_value(model, slot, cell);
             if field_ty.is_pointer() {
@@ -124,8 +130,12 @@ pub fn entry_arguments(
         arg_map.insert(name.to_string(), to_json(value));
     }
     let heap = json!({ "args": arg_map, "objects": objects });
-    (args, Some(heap))
+    Ok((args, Some(heap)))
 }
+
+/// A model whose input heap gives one cell two record types.
+#[derive(Debug)]
+pub struct IllTypedHeap;
 
 /// The heap graphs of a path as one Graphviz digraph, one cluster per step that changed the
 /// heap; cells are `oK` (input) or `newK` (allocated at site K), pointer fields are edges.
