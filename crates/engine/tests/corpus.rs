@@ -189,6 +189,7 @@ struct Techniques {
     index_mode: IndexMode,
     merge: MergeMode,
     subsume: bool,
+    summarize: bool,
 }
 
 fn run_corpus(strategies: &[SearchStrategy], techniques: Techniques) {
@@ -202,14 +203,18 @@ fn run_corpus(strategies: &[SearchStrategy], techniques: Techniques) {
             opts.index_mode = techniques.index_mode;
             opts.merge = techniques.merge;
             opts.subsume = techniques.subsume;
-            if opts.subsume && PROVED_BY_SUBSUMPTION.contains(&file.name.as_str()) {
+            opts.summarize = techniques.summarize;
+            let name = file.name.as_str();
+            if NEEDS_LOOP_TECHNIQUES.contains(&name) && !may_run_out_of_time(file, &opts) {
+                // A technique proves it: give the proof time.
                 opts.timeout = Some(Duration::from_secs(20));
             }
             for problem in mismatches(file, &opts) {
                 failures.push(format!(
-                    "[{search}, merge {}, subsume {}] {}: {problem}",
+                    "[{search}, merge {}, subsume {}, summarize {}] {}: {problem}",
                     techniques.merge,
                     techniques.subsume,
+                    techniques.summarize,
                     file.label()
                 ));
             }
@@ -270,6 +275,21 @@ fn corpus_verdicts_with_subsumption_and_merging() {
         Techniques {
             merge: MergeMode::Aggressive,
             subsume: true,
+            ..Techniques::default()
+        },
+    );
+}
+
+/// The techniques combined: summaries jump over iterations (and cut the annotation track),
+/// subsumption prunes what the annotations cover; every verdict must hold and every file either
+/// technique proves must be proved.
+#[test]
+fn corpus_verdicts_with_subsumption_and_summarization() {
+    run_corpus(
+        &[SearchStrategy::Dfs],
+        Techniques {
+            subsume: true,
+            summarize: true,
             ..Techniques::default()
         },
     );
