@@ -258,7 +258,13 @@ impl Subsumption {
                 let Some(visit) = self.visit(state) else {
                     return Ok(());
                 };
-                let at_path = self.later_to_path(store, annotation, visit.inputs_read)?;
+                let at_path = renumber_inputs(
+                    store,
+                    &mut self.ph,
+                    annotation,
+                    visit.inputs_read,
+                    Renumber::LaterToPath,
+                )?;
                 (After::Visit(visit), at_path)
             }
         };
@@ -275,7 +281,7 @@ impl Subsumption {
             deadline: self.deadline,
         };
         walk.back(&track, after, annotation, limits, |store, ph, visit, a| {
-            let relative = path_to_later(store, ph, a, visit.inputs_read)?;
+            let relative = renumber_inputs(store, ph, a, visit.inputs_read, Renumber::PathToLater)?;
             recorded.push(((visit.context, visit.func, visit.block), relative));
             Ok(())
         })?;
@@ -296,24 +302,6 @@ impl Subsumption {
             self.version += 1;
         }
         Ok(())
-    }
-
-    /// An annotation at a location where `inputs_read` inputs had been read, with its later
-    /// inputs numbered from the path's start.
-    fn later_to_path(
-        &mut self,
-        store: &mut TermStore,
-        a: TermId,
-        inputs_read: u32,
-    ) -> Result<TermId> {
-        let mut map = FxHashMap::default();
-        for var in store.vars_of(&[a]) {
-            if let Some(Role::LaterInput(k)) = self.ph.role(var) {
-                let term = store.var_info(var).term;
-                map.insert(term, self.ph.path_input(store, inputs_read + k)?);
-            }
-        }
-        Ok(store.substitute(a, &map)?)
     }
 
     /// Whether a state at a loop header, come round the back edge, should wait for the header's
@@ -390,27 +378,39 @@ impl Subsumption {
     }
 }
 
-/// `a` with the path's inputs from number `inputs_read` on renumbered as later inputs.
-fn path_to_later(
+/// Which way input placeholders are renumbered at a location where `inputs_read` inputs had been
+/// read: annotations store inputs counted from their location, walks count from the path's start.
+#[derive(Clone, Copy)]
+enum Renumber {
+    LaterToPath,
+    PathToLater,
+}
+
+/// `a` with its input placeholders renumbered.
+fn renumber_inputs(
     store: &mut TermStore,
     ph: &mut Placeholders,
     a: TermId,
     inputs_read: u32,
+    direction: Renumber,
 ) -> Result<TermId> {
     let mut map = FxHashMap::default();
     for var in store.vars_of(&[a]) {
-        if let Some(Role::PathInput(k)) = ph.role(var) {
-            let term = store.var_info(var).term;
-            let replacement = match k.checked_sub(inputs_read) {
+        let replacement = match (direction, ph.role(var)) {
+            (Renumber::LaterToPath, Some(Role::LaterInput(k))) => {
+                ph.path_input(store, inputs_read + k)?
+            }
+            (Renumber::PathToLater, Some(Role::PathInput(k))) => match k.checked_sub(inputs_read) {
                 Some(later) => ph.later_input(store, later)?,
                 None => {
                     return Err(EngineError::Internal(
                         "an annotation reads an input from before its location".into(),
                     ))
                 }
-            };
-            map.insert(term, replacement);
-        }
+            },
+            _ => continue,
+        };
+        map.insert(store.var_info(var).term, replacement);
     }
     Ok(store.substitute(a, &map)?)
 }
