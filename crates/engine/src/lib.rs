@@ -27,7 +27,8 @@ pub mod heap;
 
 pub use backward::{check_backward, BackwardOptions, BseVariant};
 pub use common::options::{
-    CheckOptions, HeapModel, IndexMode, MergeMode, SearchStrategy, SolverChoice, TraceRules,
+    CheckOptions, HeapModel, IndexMode, MergeMode, MergeOptions, QceEstimate, SearchStrategy,
+    SolverChoice, TraceRules,
 };
 pub use error::EngineError;
 pub use forward::check_forward;

@@ -112,7 +112,7 @@ impl FromStr for IndexMode {
     }
 }
 
-/// Whether the forward engine merges states (`--merge`).
+/// Whether and how the forward engine merges states (`--merge`, docs/state-merging.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum MergeMode {
     /// Every state stands for one path.
@@ -121,14 +121,40 @@ pub enum MergeMode {
     /// Two states waiting at the same join point with the same call stack become one (seed 002
     /// §4.3, the thesis's `aggressive` strategy).
     Aggressive,
+    /// As `Aggressive`, but only states whose differing variables are not hot by the query
+    /// count estimate (Kuznetsov et al. PLDI'12 §3, seed 002 §4.3.1 and §5.4.3.2).
+    Qce,
+    /// Dynamic state merging (PLDI'12 §4, seed 002 §4.3.2): states are not held at join
+    /// points; a state close to a join point where a state it could merge with stands is run
+    /// first, and they merge when they meet if the query count estimate allows it.
+    Dynamic,
 }
 
 impl MergeMode {
+    pub const ALL: [MergeMode; 4] = [
+        MergeMode::None,
+        MergeMode::Aggressive,
+        MergeMode::Qce,
+        MergeMode::Dynamic,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             MergeMode::None => "none",
             MergeMode::Aggressive => "aggressive",
+            MergeMode::Qce => "qce",
+            MergeMode::Dynamic => "dynamic",
         }
+    }
+
+    /// Whether states are merged at all.
+    pub fn merges(self) -> bool {
+        self != MergeMode::None
+    }
+
+    /// Whether the query count estimate decides which states merge.
+    pub fn uses_qce(self) -> bool {
+        matches!(self, MergeMode::Qce | MergeMode::Dynamic)
     }
 }
 
@@ -142,15 +168,101 @@ impl FromStr for MergeMode {
     type Err = String;
 
     fn from_str(s: &str) -> Result<MergeMode, String> {
+        MergeMode::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                format!("unknown merge mode `{s}` (expected one of: none, aggressive, qce, dynamic)")
+            })
+    }
+}
+
+/// Which static estimate of future queries `--merge qce|dynamic` uses (`--qce-estimate`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum QceEstimate {
+    /// Sums over the paths of the control-flow graph with every loop unrolled κ times and
+    /// each side of a branch weighted β (seed 002 §4.3.1, PLDI'12 §3.2).
+    #[default]
+    Recursive,
+    /// A backward dataflow analysis whose values are capped (seed 002 §5.4.3.2).
+    Lattice,
+}
+
+impl QceEstimate {
+    pub fn name(self) -> &'static str {
+        match self {
+            QceEstimate::Recursive => "recursive",
+            QceEstimate::Lattice => "lattice",
+        }
+    }
+}
+
+impl fmt::Display for QceEstimate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for QceEstimate {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<QceEstimate, String> {
         match s {
-            "none" => Ok(MergeMode::None),
-            "aggressive" => Ok(MergeMode::Aggressive),
+            "recursive" => Ok(QceEstimate::Recursive),
+            "lattice" => Ok(QceEstimate::Lattice),
             _ => Err(format!(
-                "unknown merge mode `{s}` (expected one of: none, aggressive)"
+                "unknown query count estimate `{s}` (expected one of: recursive, lattice)"
             )),
         }
     }
 }
+
+/// The knobs of `--merge qce` and `--merge dynamic` (docs/state-merging.md has the defaults'
+/// reasons).
+#[derive(Clone, Copy, Debug)]
+pub struct MergeOptions {
+    pub estimate: QceEstimate,
+    /// κ: how many times the recursive estimate runs every loop's body (seed 002's `kappa`).
+    pub kappa: u32,
+    /// α: a variable is hot at a location when its estimated queries exceed α times all the
+    /// queries estimated there (PLDI'12's threshold fraction).
+    pub alpha: f64,
+    /// β: the weight of each side of a branch in the recursive estimate (PLDI'12).
+    pub beta: f64,
+    /// Two states merge only if the estimated queries of their differing hot variables sum to
+    /// less than this (seed 002's `limit-cost`).
+    pub limit_cost: f64,
+    /// δ: `--merge dynamic` runs first a state at most this many IR instructions (along the
+    /// control-flow graph) before a join point where a state it could merge with stands.
+    pub delta: u32,
+}
+
+impl Default for MergeOptions {
+    fn default() -> MergeOptions {
+        MergeOptions {
+            estimate: QceEstimate::Recursive,
+            kappa: 1,
+            alpha: 0.0,
+            beta: 1.0,
+            limit_cost: 1.0,
+            delta: 32,
+        }
+    }
+}
+
+impl PartialEq for MergeOptions {
+    /// Bit equality of the fractions: options are compared for identity, not arithmetic.
+    fn eq(&self, other: &MergeOptions) -> bool {
+        self.estimate == other.estimate
+            && self.kappa == other.kappa
+            && self.alpha.to_bits() == other.alpha.to_bits()
+            && self.beta.to_bits() == other.beta.to_bits()
+            && self.limit_cost.to_bits() == other.limit_cost.to_bits()
+            && self.delta == other.delta
+    }
+}
+
+impl Eq for MergeOptions {}
 
 /// How pointer parameters of the entry become a symbolic input heap (`crate::heap`, seed 003).
 /// POSE is the default: an entry with pointer parameters is checked under it unless `--heap`
@@ -253,6 +365,8 @@ pub struct CheckOptions {
     pub index_mode: IndexMode,
     /// State merging at join points (forward engine).
     pub merge: MergeMode,
+    /// The knobs of `--merge qce` and `--merge dynamic`.
+    pub merge_options: MergeOptions,
     /// Path subsumption by annotations (forward engine, `--subsume`).
     pub subsume: bool,
     /// Stop the search at the first confirmed violation.
@@ -289,5 +403,14 @@ mod tests {
         assert_eq!("aggressive".parse::<MergeMode>(), Ok(MergeMode::Aggressive));
         assert_eq!(MergeMode::default().name(), "none");
         assert!("lattice".parse::<MergeMode>().is_err());
+        for m in MergeMode::ALL {
+            assert_eq!(m.name().parse::<MergeMode>(), Ok(m));
+        }
+        assert_eq!("lattice".parse::<QceEstimate>(), Ok(QceEstimate::Lattice));
+        assert!("recursion".parse::<QceEstimate>().is_err());
+        let mut other = MergeOptions::default();
+        assert_eq!(other, MergeOptions::default());
+        other.alpha = 0.5;
+        assert_ne!(other, MergeOptions::default());
     }
 }

@@ -5,7 +5,9 @@
 //! * `machine`, `exec`, `access`, `checks`: one step of one state;
 //! * `program`: per-function facts computed once (cell-backed locals, loops for `--unwind`);
 //! * `tree`, `search`: the execution tree and the strategies that pick the next state;
-//! * `merge`: state merging at join points (`--merge aggressive`);
+//! * `merge`: state merging at join points (`--merge`); `qce`: the query count estimates that
+//!   decide which states `--merge qce|dynamic` merge; `dynamic`: the fast-forwarding of
+//!   `--merge dynamic`;
 //! * `subsume`: path subsumption by annotations (`--subsume`);
 //! * `summarize`: loop summarization at loop headers (`--summarize`);
 //! * `driver`: the main loop, the limits and the report; `progress`: the status line;
@@ -21,6 +23,7 @@ mod memory;
 mod merge;
 mod program;
 mod progress;
+mod qce;
 mod search;
 mod state;
 mod subsume;
