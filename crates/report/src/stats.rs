@@ -26,6 +26,9 @@ pub struct Stats {
     /// Times a state was split in two.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forks: Option<u64>,
+    /// Pairs of states merged into one (`--merge`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merges: Option<u64>,
     /// States pruned by path subsumption (`--subsume`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subsumed: Option<u64>,
@@ -87,6 +90,9 @@ impl Stats {
         }
         if let Some(forks) = self.forks {
             rows.push(("forks", forks.to_string()));
+        }
+        if let Some(n) = self.merges {
+            rows.push(("states merged", n.to_string()));
         }
         if let Some(n) = self.subsumed {
             rows.push(("states subsumed", n.to_string()));

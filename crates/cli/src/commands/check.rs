@@ -11,8 +11,8 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 use symex_engine::{
-    CheckOptions, EngineError, HeapModel, IndexMode, MergeMode, SearchStrategy, SolverChoice,
-    TraceRules,
+    CheckOptions, EngineError, HeapModel, IndexMode, MergeMode, MergeOptions, QceEstimate,
+    SearchStrategy, SolverChoice, TraceRules,
 };
 use symex_smt::{Dialect, QueryOptions};
 
@@ -50,10 +50,30 @@ pub struct CheckArgs {
     /// Symbolic array indices: an ite over the elements, or a fork per feasible index.
     #[arg(long, value_enum, default_value_t = IndexArg::Ite)]
     pub index_mode: IndexArg,
-    /// State merging of the forward engine: never, or whenever two states meet at a join point
-    /// with the same call stack.
+    /// State merging of the forward engine: never, whenever two states meet at a join point
+    /// with the same call stack (aggressive), only when the query count estimate expects it to
+    /// pay (qce), or qce with fast-forwarding toward merge partners (dynamic).
     #[arg(long, value_enum, default_value_t = MergeArg::None)]
     pub merge: MergeArg,
+    /// The query count estimate of `--merge qce|dynamic`.
+    #[arg(long, value_enum, default_value_t = QceEstimateArg::Recursive)]
+    pub qce_estimate: QceEstimateArg,
+    /// κ: how many times the recursive estimate runs every loop body.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub qce_kappa: u32,
+    /// α: a variable is hot when its estimated queries exceed α times all estimated queries.
+    #[arg(long, value_name = "FRACTION", default_value_t = 0.0)]
+    pub qce_alpha: f64,
+    /// β: the weight of each side of a branch in the recursive estimate.
+    #[arg(long, value_name = "WEIGHT", default_value_t = 1.0)]
+    pub qce_beta: f64,
+    /// States merge only if their differing hot variables' estimated queries sum below this.
+    #[arg(long, value_name = "COST", default_value_t = 1.0)]
+    pub qce_limit_cost: f64,
+    /// δ: `--merge dynamic` runs first a state this many IR instructions or fewer before a
+    /// join point where a state it could merge with stands.
+    #[arg(long, value_name = "N", default_value_t = 32)]
+    pub dsm_delta: u32,
     /// Path subsumption: prune a state whose path condition implies the annotation that
     /// explored, error-free paths left at its location; loop headers get inductive annotations.
     #[arg(long)]
@@ -162,6 +182,14 @@ pub enum IndexArg {
 pub enum MergeArg {
     None,
     Aggressive,
+    Qce,
+    Dynamic,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum QceEstimateArg {
+    Recursive,
+    Lattice,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -213,6 +241,19 @@ impl CheckArgs {
             merge: match self.merge {
                 MergeArg::None => MergeMode::None,
                 MergeArg::Aggressive => MergeMode::Aggressive,
+                MergeArg::Qce => MergeMode::Qce,
+                MergeArg::Dynamic => MergeMode::Dynamic,
+            },
+            merge_options: MergeOptions {
+                estimate: match self.qce_estimate {
+                    QceEstimateArg::Recursive => QceEstimate::Recursive,
+                    QceEstimateArg::Lattice => QceEstimate::Lattice,
+                },
+                kappa: self.qce_kappa,
+                alpha: self.qce_alpha,
+                beta: self.qce_beta,
+                limit_cost: self.qce_limit_cost,
+                delta: self.dsm_delta,
             },
             subsume: self.subsume,
             stop_on_first: self.stop_on_first,
@@ -245,6 +286,16 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
     if let Some(t) = args.timeout {
         if !(t.is_finite() && t > 0.0) {
             eprintln!("error: --timeout must be a positive number of seconds, not {t}");
+            return Exit::Usage;
+        }
+    }
+    for (name, value) in [
+        ("--qce-alpha", args.qce_alpha),
+        ("--qce-beta", args.qce_beta),
+        ("--qce-limit-cost", args.qce_limit_cost),
+    ] {
+        if !(value.is_finite() && value >= 0.0) {
+            eprintln!("error: {name} must be a non-negative number, not {value}");
             return Exit::Usage;
         }
     }

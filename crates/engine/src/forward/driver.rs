@@ -5,11 +5,14 @@
 //! ends, and enforces the global limits (time, memory, live states, `--stop-on-first`). At the
 //! end every property gets its verdict from `Verdict::conclude` with the cuts the search met.
 //!
-//! With `--merge aggressive` a state that arrives at a join point (the first instruction of a
-//! block with several ways in) stops its run and waits there: it is merged into a waiting state
-//! with the same call stack if there is one, else it waits itself. Waiting states leave the
-//! searcher and the execution tree; when no other state can run, the earliest waiting states
-//! (in reverse postorder of their frames) go back and run past the join point.
+//! With `--merge aggressive` or `qce` a state that arrives at a join point (the first
+//! instruction of a block with several ways in) stops its run and waits there: it is merged
+//! into a waiting state with the same call stack if there is one (with `qce`: one the query
+//! count estimate finds similar), else it waits itself. Waiting states leave the searcher and
+//! the execution tree; when no other state can run, the earliest waiting states (in reverse
+//! postorder of their frames) go back and run past the join point. With `--merge dynamic` a
+//! state stops at a join point too, but stays live: it is merged into a similar live state
+//! standing there, if any, and the searcher is wrapped in `dynamic::FastForward`.
 //! With `--summarize` every step goes through the summarizer, which jumps over runs of loop
 //! iterations at loop headers and otherwise steps as the machine does.
 //! Nothing here executes instructions (the machine does), merges two states (`merge` does),
@@ -26,6 +29,8 @@ use symex_syntax::types::TypeTable;
 
 use crate::common::entry::resolve_entry;
 use crate::common::options::{CheckOptions, MergeMode};
+use crate::forward::dynamic::{FastForward, JoinIndex};
+use crate::forward::qce::Estimates;
 use crate::common::solver::query_engine;
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine};
@@ -90,6 +95,7 @@ pub fn check_forward(
         solver_ms: query_stats.time.as_millis() as u64,
         time_ms: start.elapsed().as_millis() as u64,
         forks: Some(machine.forks),
+        merges: options.merge.merges().then_some(summary.merges),
         subsumed: options.subsume.then_some(summary.subsumed),
         loop_invariants: summary.loop_invariants,
         coverage: Some(machine.coverage.summary(module)),
@@ -118,6 +124,8 @@ struct Summary {
     loop_invariants: Option<u64>,
     /// With `--summarize`: loops summarized at least once, loops reached but run plainly.
     loops: Option<(u64, u64)>,
+    /// Pairs of states merged into one (`--merge`).
+    merges: u64,
 }
 
 /// Why a state stopped running before the searcher is asked again.
@@ -135,12 +143,28 @@ fn explore(
     options: &CheckOptions,
     start: Instant,
 ) -> Result<Summary, EngineError> {
-    let merging = options.merge == MergeMode::Aggressive;
+    // States stop at join points to be merged there.
+    let merging = options.merge.merges();
+    // They wait there until nothing else can run (not with `dynamic`).
+    let holding = matches!(options.merge, MergeMode::Aggressive | MergeMode::Qce);
+    let estimates = options
+        .merge
+        .uses_qce()
+        .then(|| Estimates::compute(machine.module, &machine.info, &options.merge_options));
     let mut states: FxHashMap<StateId, State> = FxHashMap::default();
     states.insert(0, machine.initial_state()?);
     let mut waiting = Waiting::default();
+    let mut standing = JoinIndex::default();
     let mut tree = ExecTree::new(0);
     let mut searcher = searcher(options.search, options.seed);
+    if options.merge == MergeMode::Dynamic {
+        searcher = Box::new(FastForward::new(
+            searcher,
+            machine.module,
+            &machine.info,
+            options.merge_options.delta,
+        ));
+    }
     searcher.update(None, &[0], &[]);
     let mut summary = Summary {
         paths: 0,
@@ -149,6 +173,7 @@ fn explore(
         subsumed: 0,
         loop_invariants: None,
         loops: None,
+        merges: 0,
     };
     let deadline = options.timeout.map(|limit| start + limit);
     let mut subsumption = options.subsume.then(|| Subsumption::new(deadline));
@@ -234,7 +259,16 @@ fn explore(
             next_id += 1;
             summary.states += 1;
             if merging && at_join(machine, &s) {
-                waiting.arrive(machine, new_id, s)?;
+                let merged = if holding {
+                    waiting.arrive(machine, estimates.as_ref(), new_id, s)?
+                } else {
+                    meet(machine, estimates.as_ref(), &mut standing, &mut states, new_id, s)?
+                };
+                if merged {
+                    summary.merges += 1;
+                } else if !holding {
+                    added.push(new_id);
+                }
             } else {
                 states.insert(new_id, s);
                 added.push(new_id);
@@ -281,10 +315,21 @@ fn explore(
                 }
                 vec![id]
             }
-            None if merging && at_join(machine, &state) => {
+            None if holding && at_join(machine, &state) => {
                 tree.remove(id);
-                waiting.arrive(machine, id, state)?;
+                if waiting.arrive(machine, estimates.as_ref(), id, state)? {
+                    summary.merges += 1;
+                }
                 vec![id]
+            }
+            None if merging && at_join(machine, &state) => {
+                if meet(machine, estimates.as_ref(), &mut standing, &mut states, id, state)? {
+                    summary.merges += 1;
+                    tree.remove(id);
+                    vec![id]
+                } else {
+                    Vec::new()
+                }
             }
             None => {
                 states.insert(id, state);
@@ -417,7 +462,38 @@ fn at_join(machine: &Machine<'_>, state: &State) -> bool {
     })
 }
 
-/// States waiting at join points for others to merge with (`--merge aggressive`).
+/// With `--merge dynamic`: `state` stands at a join point; merged into a live state standing
+/// there that it is similar to (`true`), else live itself and standing there.
+fn meet(
+    machine: &mut Machine<'_>,
+    estimates: Option<&Estimates>,
+    standing: &mut JoinIndex,
+    states: &mut FxHashMap<StateId, State>,
+    id: StateId,
+    state: State,
+) -> Result<bool, EngineError> {
+    let Some(frame) = state.frame() else {
+        return Err(EngineError::Internal("a state without a frame".into()));
+    };
+    let key = (state.stack.len(), frame.func, frame.block);
+    for other in standing.standing(key, states) {
+        let Some(partner) = states.get(&other) else {
+            continue;
+        };
+        if !estimates.is_none_or(|e| e.similar(machine, partner, &state)) {
+            continue;
+        }
+        if let Some(merged) = machine.merge_states(partner, &state)? {
+            states.insert(other, merged);
+            return Ok(true);
+        }
+    }
+    standing.insert(key, id);
+    states.insert(id, state);
+    Ok(false)
+}
+
+/// States waiting at join points for others to merge with (`--merge aggressive|qce`).
 #[derive(Default)]
 struct Waiting {
     states: FxHashMap<StateId, State>,
@@ -426,14 +502,15 @@ struct Waiting {
 }
 
 impl Waiting {
-    /// `state` arrived at a join point: merged into a waiting state with the same call stack,
-    /// or waiting itself.
+    /// `state` arrived at a join point: merged into a waiting state with the same call stack
+    /// (and similar by the estimates, if given; `true`), or waiting itself.
     fn arrive(
         &mut self,
         machine: &mut Machine<'_>,
+        estimates: Option<&Estimates>,
         id: StateId,
         state: State,
-    ) -> Result<(), EngineError> {
+    ) -> Result<bool, EngineError> {
         let Some(frame) = state.frame() else {
             return Err(EngineError::Internal("a state without a frame".into()));
         };
@@ -443,14 +520,17 @@ impl Waiting {
             let Some(waiting) = self.states.get_mut(other) else {
                 continue;
             };
+            if !estimates.is_none_or(|e| e.similar(machine, waiting, &state)) {
+                continue;
+            }
             if let Some(merged) = machine.merge_states(waiting, &state)? {
                 *waiting = merged;
-                return Ok(());
+                return Ok(true);
             }
         }
         ids.push(id);
         self.states.insert(id, state);
-        Ok(())
+        Ok(false)
     }
 
     /// Moves the earliest waiting states back to the live ones; `false` if none waits.

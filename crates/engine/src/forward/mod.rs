@@ -16,6 +16,7 @@
 mod access;
 mod checks;
 mod driver;
+mod dynamic;
 mod exec;
 mod heap_hooks;
 mod machine;
