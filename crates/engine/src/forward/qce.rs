@@ -8,8 +8,9 @@
 //! assignments: `x = e` gives every local of `e` the cost of `x` and kills `x`; a store into
 //! part of a local aggregate gives the stored value and the index the aggregate's cost; a call
 //! gives each argument the cost of the result plus the callee's estimate for the parameter
-//! (callees first; a recursive call adds nothing). Memory cells behind pointers are not
-//! variables of the estimate. Two estimates:
+//! (callees first; a recursive call adds nothing), and the result of a function that is
+//! called somewhere counts as one query (the estimate is intraprocedural otherwise: callers
+//! usually test results). Memory cells behind pointers are not variables of the estimate. Two estimates:
 //! * recursive: the sum over the paths of the graph with every loop's body unrolled κ times (a
 //!   back edge taken for the κ-th time reaches a header that may only exit) and each side of a
 //!   two-way branch weighted β: the thesis's recursion, computed bottom-up over the unrolled
@@ -78,6 +79,12 @@ impl Estimates {
     /// Estimates every function of `module`, callees before callers.
     pub fn compute(module: &Module, info: &ProgramInfo, options: &MergeOptions) -> Estimates {
         let mut functions: Vec<Option<FunctionEstimate>> = vec![None; module.functions.len()];
+        let mut called = vec![false; module.functions.len()];
+        for f in 0..module.functions.len() {
+            for callee in callees(module, f) {
+                called[callee] = true;
+            }
+        }
         for func in callees_first(module) {
             let function = module.function(func);
             let entries: Vec<Option<&[f64]>> = functions
@@ -88,6 +95,7 @@ impl Estimates {
                 function,
                 callee_entry: &entries,
                 cap: (options.estimate == QceEstimate::Lattice).then_some(LATTICE_CAP),
+                result_is_used: called[func.index()],
             };
             let fi = &info.functions[func.index()];
             let estimate = match options.estimate {
@@ -225,6 +233,8 @@ struct Transfer<'a> {
     /// Per function, its estimate at its entry, if it has one yet.
     callee_entry: &'a [Option<&'a [f64]>],
     cap: Option<f64>,
+    /// The function is called somewhere: its result counts as one query (callers test it).
+    result_is_used: bool,
 }
 
 impl Transfer<'_> {
@@ -263,8 +273,14 @@ impl Transfer<'_> {
 
     fn block(&self, block: BlockId, mut q: Vec<f64>) -> Vec<f64> {
         let body = self.function.block(block);
-        if let Terminator::Branch { cond, .. } = body.term {
-            self.query(&mut q, &cond.local().into_iter().collect::<Vec<_>>());
+        match body.term {
+            Terminator::Branch { cond, .. } => {
+                self.query(&mut q, &cond.local().into_iter().collect::<Vec<_>>());
+            }
+            Terminator::Return(value) if self.result_is_used => {
+                self.query(&mut q, &value.local().into_iter().collect::<Vec<_>>());
+            }
+            Terminator::Return(_) | Terminator::Goto(_) => {}
         }
         for inst in body.insts.iter().rev() {
             let mut read = Vec::new();
@@ -606,7 +622,9 @@ mod tests {
         let f = module.function_by_name("f").unwrap();
         let main = module.function_by_name("main").unwrap();
         let entry = est.function(f).unwrap();
+        // `p > 0`; `r` is assigned before it is returned (the return counts as a query on `r`).
         assert_eq!(entry.cost(BlockId(0), LocalId(0)), 1.0);
+        assert_eq!(entry.total(BlockId(0)), 3.0);
         let m = est.function(main).unwrap();
         // At main's entry `x` is read later by `input` assignment: killed there.
         assert_eq!(m.cost(BlockId(0), local(&module, main, "x")), 0.0);
