@@ -290,7 +290,7 @@ fn corpus_verdicts_with_qce_merging() {
 #[test]
 fn corpus_verdicts_with_dynamic_merging() {
     run_corpus(
-        &[SearchStrategy::Dfs, SearchStrategy::Coverage],
+        &[SearchStrategy::Coverage],
         Techniques {
             merge: MergeMode::Dynamic,
             ..Techniques::default()

@@ -1,7 +1,8 @@
 //! Differential test: on generated loop-free programs, every property that some concrete run
 //! over a small input range violates must be reported violated by the engine (concrete runs
 //! are a subset of all inputs), and no counterexample may be unconfirmed. Also: the same check
-//! twice gives the same JSON (timing fields aside). Both without and with state merging.
+//! twice gives the same JSON (timing fields aside). Both without and with state merging; and
+//! every merge mode reports the same set of violated properties as plain execution.
 
 use std::collections::BTreeSet;
 
@@ -79,7 +80,7 @@ fn concrete_violations_are_found_symbolically() {
                 concrete.insert(prop.index());
             }
         }
-        for merge in [MergeMode::None, MergeMode::Aggressive] {
+        for merge in MergeMode::ALL {
             let options = CheckOptions {
                 search: if seed % 2 == 0 {
                     SearchStrategy::Dfs
@@ -131,7 +132,7 @@ fn concrete_violations_are_found_symbolically() {
 fn the_same_check_gives_the_same_json() {
     let runs = SearchStrategy::ALL
         .into_iter()
-        .flat_map(|search| [(search, MergeMode::None), (search, MergeMode::Aggressive)]);
+        .flat_map(|search| MergeMode::ALL.map(|merge| (search, merge)));
     for (search, merge) in runs {
         let source = generate(&config(7), 7);
         let front = symex_syntax::analyze(&source).expect("valid");
@@ -153,4 +154,66 @@ fn the_same_check_gives_the_same_json() {
         };
         assert_eq!(run(), run(), "{search}, merge {merge}");
     }
+}
+
+/// Merging never hides or invents an error: on generated programs every merge mode (both
+/// estimates for `qce`) reports exactly the violated properties plain execution reports,
+/// whenever neither run left a property `unknown`.
+#[test]
+fn merging_reaches_the_same_errors_as_plain_execution() {
+    use symex_engine::{MergeOptions, QceEstimate};
+    let mut compared = 0;
+    let mut failures = Vec::new();
+    for seed in 100..124 {
+        let source = generate(&config(seed), seed);
+        let front = symex_syntax::analyze(&source).expect("valid");
+        let types = front.types.expect("typed");
+        let module = symex_ir::lower(&front.program);
+        let run = |merge: MergeMode, estimate: QceEstimate| {
+            let options = CheckOptions {
+                search: SearchStrategy::ALL[seed as usize % SearchStrategy::ALL.len()],
+                seed,
+                timeout: Some(std::time::Duration::from_secs(2)),
+                merge,
+                merge_options: MergeOptions {
+                    estimate,
+                    ..MergeOptions::default()
+                },
+                ..CheckOptions::default()
+            };
+            let report = check_forward(&module, &types, &source, "gen.uc", "main", &options)
+                .expect("runs");
+            let unknown = report
+                .properties()
+                .iter()
+                .any(|p| p.verdict.status() == Status::Unknown);
+            let violated: BTreeSet<(u32, u32)> = report
+                .properties()
+                .iter()
+                .filter(|p| p.verdict.status() == Status::Violated)
+                .map(|p| (p.line, p.column))
+                .collect();
+            (violated, unknown)
+        };
+        let (plain, plain_unknown) = run(MergeMode::None, QceEstimate::Recursive);
+        for (merge, estimate) in [
+            (MergeMode::Aggressive, QceEstimate::Recursive),
+            (MergeMode::Qce, QceEstimate::Recursive),
+            (MergeMode::Qce, QceEstimate::Lattice),
+            (MergeMode::Dynamic, QceEstimate::Recursive),
+        ] {
+            let (merged, unknown) = run(merge, estimate);
+            if plain_unknown || unknown {
+                continue;
+            }
+            compared += 1;
+            if merged != plain {
+                failures.push(format!(
+                    "seed {seed}, {merge} ({estimate}): {merged:?}, plain {plain:?}"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(compared >= 40, "only {compared} comparisons finished");
 }
