@@ -80,7 +80,13 @@ fn concrete_violations_are_found_symbolically() {
                 concrete.insert(prop.index());
             }
         }
-        for merge in MergeMode::ALL {
+        // `qce` and `dynamic` on alternate seeds (the next test compares them with plain).
+        let estimated = if seed % 4 < 2 {
+            MergeMode::Qce
+        } else {
+            MergeMode::Dynamic
+        };
+        for merge in [MergeMode::None, MergeMode::Aggressive, estimated] {
             let options = CheckOptions {
                 search: if seed % 2 == 0 {
                     SearchStrategy::Dfs
@@ -164,7 +170,7 @@ fn merging_reaches_the_same_errors_as_plain_execution() {
     use symex_engine::{MergeOptions, QceEstimate};
     let mut compared = 0;
     let mut failures = Vec::new();
-    for seed in 100..124 {
+    for seed in 100..116 {
         let source = generate(&config(seed), seed);
         let front = symex_syntax::analyze(&source).expect("valid");
         let types = front.types.expect("typed");
@@ -215,5 +221,5 @@ fn merging_reaches_the_same_errors_as_plain_execution() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(compared >= 40, "only {compared} comparisons finished");
+    assert!(compared >= 30, "only {compared} comparisons finished");
 }
