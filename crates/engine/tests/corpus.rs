@@ -8,8 +8,8 @@ use std::time::Duration;
 use symex_corpus::{CorpusFile, Verdict as Expected};
 use symex_engine::common::entry::resolve_entry;
 use symex_engine::{
-    check_forward, CheckOptions, EngineError, HeapModel, IndexMode, MergeMode, MergeOptions, QceEstimate, SearchStrategy,
-    TraceRules,
+    check_forward, CheckOptions, EngineError, HeapModel, IndexMode, MergeMode, MergeOptions,
+    QceEstimate, SearchStrategy, TraceRules,
 };
 use symex_report::{Report, Status};
 

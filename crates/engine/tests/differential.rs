@@ -187,8 +187,8 @@ fn merging_reaches_the_same_errors_as_plain_execution() {
                 },
                 ..CheckOptions::default()
             };
-            let report = check_forward(&module, &types, &source, "gen.uc", "main", &options)
-                .expect("runs");
+            let report =
+                check_forward(&module, &types, &source, "gen.uc", "main", &options).expect("runs");
             let unknown = report
                 .properties()
                 .iter()

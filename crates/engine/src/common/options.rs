@@ -172,7 +172,9 @@ impl FromStr for MergeMode {
             .into_iter()
             .find(|m| m.name() == s)
             .ok_or_else(|| {
-                format!("unknown merge mode `{s}` (expected one of: none, aggressive, qce, dynamic)")
+                format!(
+                    "unknown merge mode `{s}` (expected one of: none, aggressive, qce, dynamic)"
+                )
             })
     }
 }

@@ -29,12 +29,12 @@ use symex_syntax::types::TypeTable;
 
 use crate::common::entry::resolve_entry;
 use crate::common::options::{CheckOptions, MergeMode};
-use crate::forward::dynamic::{FastForward, JoinIndex};
-use crate::forward::qce::Estimates;
 use crate::common::solver::query_engine;
 use crate::error::EngineError;
+use crate::forward::dynamic::{FastForward, JoinIndex};
 use crate::forward::machine::{End, Machine};
 use crate::forward::progress::{Progress, Status};
+use crate::forward::qce::Estimates;
 use crate::forward::search::{searcher, SearchView, Searcher};
 use crate::forward::state::{State, StateId};
 use crate::forward::subsume::{Location, PathEnd, Subsumption};
@@ -262,7 +262,14 @@ fn explore(
                 let merged = if holding {
                     waiting.arrive(machine, estimates.as_ref(), new_id, s)?
                 } else {
-                    meet(machine, estimates.as_ref(), &mut standing, &mut states, new_id, s)?
+                    meet(
+                        machine,
+                        estimates.as_ref(),
+                        &mut standing,
+                        &mut states,
+                        new_id,
+                        s,
+                    )?
                 };
                 if merged {
                     summary.merges += 1;
@@ -323,7 +330,14 @@ fn explore(
                 vec![id]
             }
             None if merging && at_join(machine, &state) => {
-                if meet(machine, estimates.as_ref(), &mut standing, &mut states, id, state)? {
+                if meet(
+                    machine,
+                    estimates.as_ref(),
+                    &mut standing,
+                    &mut states,
+                    id,
+                    state,
+                )? {
                     summary.merges += 1;
                     tree.remove(id);
                     vec![id]

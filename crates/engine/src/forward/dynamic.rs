@@ -45,11 +45,7 @@ impl JoinIndex {
     }
 
     /// The states still standing at `key`, in number order.
-    pub fn standing(
-        &mut self,
-        key: JoinKey,
-        states: &FxHashMap<StateId, State>,
-    ) -> Vec<StateId> {
+    pub fn standing(&mut self, key: JoinKey, states: &FxHashMap<StateId, State>) -> Vec<StateId> {
         let Some(ids) = self.at.get_mut(&key) else {
             return Vec::new();
         };
@@ -244,7 +240,11 @@ impl Searcher for FastForward {
             let Some(key) = view.states.get(&id).and_then(join_key) else {
                 continue;
             };
-            if self.to_join.get(key.1.index()).is_some_and(|t| t.contains_key(&key.2)) {
+            if self
+                .to_join
+                .get(key.1.index())
+                .is_some_and(|t| t.contains_key(&key.2))
+            {
                 self.standing.insert(key, id);
                 new_places.insert(key);
             }
@@ -278,10 +278,10 @@ impl Searcher for FastForward {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::forward::search::testing::selection_order;
-    use crate::forward::search::{searcher, SearchView};
     use crate::common::coverage::CoverageMap;
     use crate::common::options::SearchStrategy;
+    use crate::forward::search::testing::selection_order;
+    use crate::forward::search::{searcher, SearchView};
     use crate::forward::tree::ExecTree;
 
     #[test]

@@ -89,7 +89,10 @@ impl Estimates {
             let function = module.function(func);
             let entries: Vec<Option<&[f64]>> = functions
                 .iter()
-                .map(|e| e.as_ref().and_then(|e| e.at_block.first().map(Vec::as_slice)))
+                .map(|e| {
+                    e.as_ref()
+                        .and_then(|e| e.at_block.first().map(Vec::as_slice))
+                })
                 .collect();
             let transfer = Transfer {
                 function,
@@ -579,9 +582,17 @@ mod tests {
             let e = est.function(main).unwrap();
             let k = f64::from(kappa);
             // `i < n` is asked at every header visit: κ runs of the body and the exit check.
-            assert_eq!(e.cost(header, local(&module, main, "n")), k + 1.0, "κ {kappa}");
+            assert_eq!(
+                e.cost(header, local(&module, main, "n")),
+                k + 1.0,
+                "κ {kappa}"
+            );
             // `s` is checked by the division after each of the κ + 1 exits.
-            assert_eq!(e.cost(header, local(&module, main, "s")), k + 1.0, "κ {kappa}");
+            assert_eq!(
+                e.cost(header, local(&module, main, "s")),
+                k + 1.0,
+                "κ {kappa}"
+            );
             // `i` feeds the guard and, through `s = s + i`, the division after every later
             // exit: 1 + 2 + ... + (κ + 1).
             assert_eq!(
