@@ -258,6 +258,33 @@ fn check_exit_codes_say_violated_safe_or_bounded() {
     assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
     let out = symex(&["check", &safe, "--merge", "lattice"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    for merge in ["qce", "dynamic"] {
+        let out = symex(&["check", &example("division.uc"), "--merge", merge, "--stats"]);
+        assert_eq!(out.status.code(), Some(10), "{merge}: {}", stderr(&out));
+        assert!(stdout(&out).contains("states merged"), "{}", stdout(&out));
+    }
+    let out = symex(&[
+        "check",
+        &safe,
+        "--merge",
+        "qce",
+        "--qce-estimate",
+        "lattice",
+        "--qce-kappa",
+        "3",
+        "--qce-beta",
+        "0.5",
+        "--qce-alpha",
+        "0.1",
+        "--qce-limit-cost",
+        "2",
+        "--dsm-delta",
+        "8",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = symex(&["check", &safe, "--merge", "qce", "--qce-alpha=-1"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--qce-alpha"), "{}", stderr(&out));
 
     let out = symex(&["check", &example("factorial.uc"), "--unwind", "3"]);
     assert_eq!(out.status.code(), Some(20), "{}", stdout(&out));
