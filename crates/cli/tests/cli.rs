@@ -259,7 +259,13 @@ fn check_exit_codes_say_violated_safe_or_bounded() {
     let out = symex(&["check", &safe, "--merge", "lattice"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     for merge in ["qce", "dynamic"] {
-        let out = symex(&["check", &example("division.uc"), "--merge", merge, "--stats"]);
+        let out = symex(&[
+            "check",
+            &example("division.uc"),
+            "--merge",
+            merge,
+            "--stats",
+        ]);
         assert_eq!(out.status.code(), Some(10), "{merge}: {}", stderr(&out));
         assert!(stdout(&out).contains("states merged"), "{}", stdout(&out));
     }
