@@ -30,4 +30,4 @@ pub use common::options::{
     CheckOptions, HeapModel, IndexMode, MergeMode, SearchStrategy, SolverChoice, TraceRules,
 };
 pub use error::EngineError;
-pub use forward::check_forward;
+pub use forward::{check_forward, check_forward_reach};

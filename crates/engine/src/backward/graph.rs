@@ -297,6 +297,8 @@ impl<'a> Builder<'a> {
             Check::Assert(op) | Check::NonZero(op) | Check::NonNull(op) => {
                 Some(Cond::NonZero(self.atom(frame, *op)?))
             }
+            // Reaching it is the failure: it never passes.
+            Check::Reach => Some(Cond::Zero(Atom::Const(1))),
             Check::Init(Place {
                 base: PlaceBase::Local(l),
                 projections,
