@@ -46,7 +46,12 @@ first(p) {
 main() { return 0; }
 ";
 
-fn reach(source: &str, entry: &str, line: u32, engine: Option<BseVariant>) -> Result<Report, EngineError> {
+fn reach(
+    source: &str,
+    entry: &str,
+    line: u32,
+    engine: Option<BseVariant>,
+) -> Result<Report, EngineError> {
     let front = symex_syntax::analyze(source).expect("the test program is valid");
     let types = front.types.expect("the test program type-checks");
     let module = symex_ir::lower(&front.program);
@@ -80,14 +85,22 @@ fn engines() -> Vec<Option<BseVariant>> {
 
 fn only_status(report: &Report, line: u32) -> Status {
     let [p] = report.properties() else {
-        panic!("the report has {} properties, not one", report.properties().len());
+        panic!(
+            "the report has {} properties, not one",
+            report.properties().len()
+        );
     };
     assert_eq!((p.kind, p.line), (PropertyKind::Reach, line));
     if let Some((witness, confirmed)) = p.verdict.witness() {
         assert!(confirmed, "unconfirmed witness: {:?}", p.verdict.reason());
         let last = witness.trace.last().expect("a path");
         assert_eq!(last.line, line);
-        assert_eq!(last.event, Event::Fail { kind: PropertyKind::Reach });
+        assert_eq!(
+            last.event,
+            Event::Fail {
+                kind: PropertyKind::Reach
+            }
+        );
     }
     p.verdict.status()
 }
@@ -97,11 +110,19 @@ fn reachable_lines_are_reached_with_replayed_witnesses() {
     for engine in engines() {
         for line in [3, 11, 13, 19] {
             let report = reach(PROGRAM, "main", line, engine).unwrap();
-            assert_eq!(only_status(&report, line), Status::Violated, "{engine:?} line {line}");
+            assert_eq!(
+                only_status(&report, line),
+                Status::Violated,
+                "{engine:?} line {line}"
+            );
         }
         for line in [4, 7, 10] {
             let report = reach(HEAP_PROGRAM, "first", line, engine).unwrap();
-            assert_eq!(only_status(&report, line), Status::Violated, "{engine:?} line {line}");
+            assert_eq!(
+                only_status(&report, line),
+                Status::Violated,
+                "{engine:?} line {line}"
+            );
         }
     }
 }

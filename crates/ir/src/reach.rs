@@ -50,7 +50,9 @@ pub fn instrument_reach(
                 .iter()
                 .position(|inst| on_line(inst.span))
                 .map(|i| (i, block.insts[i].span))
-                .or_else(|| on_line(block.term_span).then_some((block.insts.len(), block.term_span)));
+                .or_else(|| {
+                    on_line(block.term_span).then_some((block.insts.len(), block.term_span))
+                });
             if let Some((position, span)) = first {
                 sites.push((f, b, position, span));
             }
@@ -127,7 +129,10 @@ mod tests {
         // A `return` terminator alone on its line.
         let (instrumented, prop) = instrument_reach(&original, SOURCE, 13).unwrap();
         assert_eq!(reach_checks(&instrumented, prop).len(), 1);
-        assert_eq!(instrumented.properties[..prop.index()], original.properties[..]);
+        assert_eq!(
+            instrumented.properties[..prop.index()],
+            original.properties[..]
+        );
     }
 
     #[test]

@@ -68,7 +68,9 @@ pub fn check_backward_traced(
         Target::Reach { line } => Some(reach_module(module, source, line)?),
         _ => None,
     };
-    let module = reach.as_ref().map_or(module, |(instrumented, _)| instrumented);
+    let module = reach
+        .as_ref()
+        .map_or(module, |(instrumented, _)| instrumented);
     let facts = TypeFacts::new(module, types);
     let entry_func = module
         .function_by_name(entry)

@@ -12,8 +12,13 @@ use symex_report::Report;
 use crate::error::EngineError;
 
 /// The module with the reach property of `line` (lowered from `source`), and its id.
-pub fn reach_module(module: &Module, source: &str, line: u32) -> Result<(Module, PropId), EngineError> {
-    symex_ir::instrument_reach(module, source, line).map_err(|e| EngineError::BadTarget(e.to_string()))
+pub fn reach_module(
+    module: &Module,
+    source: &str,
+    line: u32,
+) -> Result<(Module, PropId), EngineError> {
+    symex_ir::instrument_reach(module, source, line)
+        .map_err(|e| EngineError::BadTarget(e.to_string()))
 }
 
 /// `report` with only its reach property.
@@ -24,5 +29,11 @@ pub fn reach_report(report: Report) -> Report {
         .filter(|p| p.kind == PropertyKind::Reach)
         .cloned()
         .collect();
-    Report::new(report.program, report.engine, report.entry, only, report.stats)
+    Report::new(
+        report.program,
+        report.engine,
+        report.entry,
+        only,
+        report.stats,
+    )
 }
