@@ -1,12 +1,13 @@
 //! `--reach LINE` on both engines: a reachable line is `violated` with a witness the interpreter
 //! replayed up to that line, an unreachable one `safe` (or `safe-up-to K` where the unwinding cut
 //! could hide it, never `safe`), a line without a statement an error, and the report holds the
-//! reach property alone. Every backward variant must agree.
+//! reach property alone. Every backward variant must agree. A path into a callee shows the call
+//! with its argument values.
 
 use symex_engine::backward::{check_backward, BackwardOptions, BseVariant, Target};
 use symex_engine::{check_forward_reach, CheckOptions, EngineError};
 use symex_ir::cfg::PropertyKind;
-use symex_report::{Event, Report, Status};
+use symex_report::{ArgValue, Event, Report, Status};
 
 const PROGRAM: &str = "\
 main() {
@@ -153,5 +154,43 @@ fn a_line_without_a_statement_is_an_error() {
                 "{engine:?} line {line}: {err}"
             );
         }
+    }
+}
+
+#[test]
+fn calls_on_the_path_show_their_arguments() {
+    let source = "\
+g(x, y) {
+  var z;
+  z = x - y;
+  if (z == 7) {
+    output z;
+  }
+  return z;
+}
+main() {
+  var a, r;
+  a = input;
+  r = g(a, 3);
+  return r;
+}
+";
+    for engine in engines() {
+        let report = reach(source, "main", 5, engine).unwrap();
+        assert_eq!(only_status(&report, 5), Status::Violated, "{engine:?}");
+        let (witness, _) = report.properties()[0].verdict.witness().expect("a witness");
+        let call = witness
+            .trace
+            .iter()
+            .find_map(|step| match &step.event {
+                Event::Call { callee, args } => Some((callee.clone(), args.clone())),
+                _ => None,
+            })
+            .expect("a call step");
+        assert_eq!(
+            call,
+            ("g".to_string(), vec![ArgValue::Int(10), ArgValue::Int(3)]),
+            "{engine:?}"
+        );
     }
 }
