@@ -58,7 +58,7 @@ pub(crate) fn parse(name: &str) -> Result<PropertyKind, String> {
 mod tests {
     use super::*;
 
-    const ALL: [PropertyKind; 5] = [
+    const ALL: [PropertyKind; 6] = [
         PropertyKind::Assert,
         PropertyKind::DivByZero,
         PropertyKind::NullDeref,
