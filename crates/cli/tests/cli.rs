@@ -607,3 +607,45 @@ fn check_pointer_entries_with_heap_models() {
     let out = symex(&["check", &pointer, "--entry", "f", "--heap", "nope"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn reach_answers_with_exit_codes_and_refuses_lines_without_statements() {
+    let path = program(
+        "reach.uc",
+        b"main() {\n  var a;\n  a = input;\n  if (a > 5) {\n    if (a < 3) {\n      output 1;\n    }\n    output 2;\n  }\n  return 0;\n}\n",
+    );
+    for engine in ["forward", "backward"] {
+        let reached = symex(&[
+            "check", &path, "--engine", engine, "--reach", "8", "--format", "json",
+        ]);
+        assert_eq!(
+            reached.status.code(),
+            Some(10),
+            "{engine}: {}",
+            stderr(&reached)
+        );
+        let json = stdout(&reached);
+        assert!(
+            json.contains("\"kind\": \"reach\"") && json.contains("\"violated\""),
+            "{json}"
+        );
+        let unreachable = symex(&["check", &path, "--engine", engine, "--reach", "6"]);
+        assert_eq!(
+            unreachable.status.code(),
+            Some(0),
+            "{engine}: {}",
+            stdout(&unreachable)
+        );
+        let blank = symex(&["check", &path, "--engine", engine, "--reach", "2"]);
+        assert_eq!(blank.status.code(), Some(2), "{engine}");
+        assert!(
+            stderr(&blank).contains("line 2 holds no statement"),
+            "{}",
+            stderr(&blank)
+        );
+    }
+    let both = symex(&[
+        "check", &path, "--engine", "backward", "--reach", "8", "--target", "8",
+    ]);
+    assert_eq!(both.status.code(), Some(2));
+}

@@ -16,6 +16,8 @@ pub enum EngineError {
         parameter: String,
         reason: String,
     },
+    /// The requested target does not exist (`--reach` on a line without a statement).
+    BadTarget(String),
     /// The solver could not be started or failed outright (not an `unknown` answer).
     Solver(String),
     /// The program did something the engine cannot represent (a value of the wrong shape: an
@@ -35,6 +37,7 @@ impl fmt::Display for EngineError {
                 f,
                 "cannot analyse `{function}` from its parameter `{parameter}`: {reason}"
             ),
+            EngineError::BadTarget(message) => f.write_str(message),
             EngineError::Solver(message) => write!(f, "solver error: {message}"),
             EngineError::Internal(message) => write!(f, "internal error in the engine: {message}"),
         }

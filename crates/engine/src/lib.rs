@@ -31,4 +31,4 @@ pub use common::options::{
     SolverChoice, TraceRules,
 };
 pub use error::EngineError;
-pub use forward::check_forward;
+pub use forward::{check_forward, check_forward_reach};

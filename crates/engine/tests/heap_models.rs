@@ -4,8 +4,8 @@
 //! replays to the same failure, and POSE never forks more often than lazy initialization
 //! (each lazy-initialization leaf lies on one program path; POSE forks only between paths).
 //!
-//! `symex_gen` generates `main`-rooted programs with local heaps; the functions here take
-//! their heap as input, which is what the heap models are for.
+//! The functions (`symex_gen::lists`) take their heap as input, which is what the heap models
+//! are for.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -17,84 +17,12 @@ use symex_report::{Replay, Status, Verdict};
 /// The violated properties of a report, as (kind, line).
 type Violations = BTreeSet<(String, u32)>;
 
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len() as u64) as usize]
-    }
-}
-
-const POINTERS: [&str; 4] = ["p", "q", "a", "b"];
-
-fn statement(rng: &mut Rng, depth: u32, out: &mut String, indent: &str) {
-    let x = rng.pick(&POINTERS);
-    let y = rng.pick(&POINTERS);
-    let k = rng.below(5) as i32 - 1;
-    let choice = if depth == 0 {
-        rng.below(7)
-    } else {
-        rng.below(10)
-    };
-    let line = match choice {
-        0 => format!("{x} = {y}->next;"),
-        1 => format!("{x}->val = {k};"),
-        2 => format!("{x}->next = {y};"),
-        3 => format!("{x}->next = null;"),
-        4 => format!("n = n + {x}->val;"),
-        5 => format!("assert({x}->val != {k} || n < {k});"),
-        6 => format!("assert({x} != {y} || n != {k});"),
-        _ => {
-            let cond = match rng.below(3) {
-                0 => format!("{x} != null"),
-                1 => format!("{x} == {y}"),
-                _ => format!("{x} != null && {x}->val > {k}"),
-            };
-            out.push_str(&format!("{indent}if ({cond}) {{\n"));
-            let inner = format!("{indent}  ");
-            for _ in 0..1 + rng.below(2) {
-                statement(rng, depth - 1, out, &inner);
-            }
-            out.push_str(&format!("{indent}}}\n"));
-            return;
-        }
-    };
-    out.push_str(&format!("{indent}{line}\n"));
-}
-
-/// `f(p, q)` over lists `{val, next}` (possibly null, aliased or cyclic), and a `main` that
-/// fixes the record type.
-fn program(seed: u64) -> String {
-    let mut rng = Rng(seed);
-    let mut body = String::new();
-    for _ in 0..4 + rng.below(3) {
-        statement(&mut rng, 1, &mut body, "  ");
-    }
-    format!(
-        "f(p, q) {{\n  var a, b, n;\n  n = 0;\n  a = p;\n  b = q;\n{body}  return n;\n}}\n\n\
-         main() {{\n  var x;\n  x = alloc {{val: 1, next: null}};\n  x->next = x;\n  return f(x, x);\n}}\n"
-    )
-}
-
 #[test]
 fn heap_models_agree_on_generated_programs() {
     let mut failures = Vec::new();
     let mut violations = 0;
     for seed in 0..40 {
-        let source = program(seed);
+        let source = symex_gen::lists::pointer_entry_program(seed);
         let front = symex_syntax::analyze(&source).expect("generated programs parse");
         let types = front.types.expect("generated programs are well typed");
         let module = symex_ir::lower(&front.program);

@@ -7,8 +7,10 @@
 //! of bounds, failed assertions) are possible on purpose. The same [`GenConfig`] and seed give the
 //! same program on every machine and every version of the dependencies (see [`rng`]).
 //! `symex gen` exposes every knob; `docs/generator.md` describes what each one generates.
+//! [`lists`] generates functions whose inputs are list heaps (pointer parameters).
 
 pub mod degree;
+pub mod lists;
 mod rng;
 
 use rng::Rng;

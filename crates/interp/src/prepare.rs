@@ -186,6 +186,7 @@ impl Checker<'_> {
                     Check::Assert(op) | Check::NonZero(op) | Check::NonNull(op) => self.operand(op),
                     Check::InBounds { array, index } => self.place(array).and(self.operand(index)),
                     Check::Init(place) => self.place(place),
+                    Check::Reach => Ok(()),
                 }
             }
         }

@@ -106,6 +106,7 @@ impl Machine<'_> {
                 index_in_bounds(index, len).is_some()
             }
             Check::Init(place) => self.is_initialized(place)?,
+            Check::Reach => false,
         };
         if holds {
             Ok(())

@@ -258,6 +258,9 @@ pub enum Check {
     InBounds { array: Place, index: Operand },
     /// The value at the place was assigned (a `var` local, or a cell reached through `&x`).
     Init(Place),
+    /// Never holds: a reachability target (`--reach LINE`), inserted only by [`crate::reach`],
+    /// so that running into it is a "failure" every engine and the interpreter already report.
+    Reach,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -267,6 +270,8 @@ pub enum PropertyKind {
     NullDeref,
     OutOfBounds,
     Uninit,
+    /// A statement of a `--reach` line is executed (never produced by lowering).
+    Reach,
 }
 
 impl PropertyKind {
@@ -278,6 +283,7 @@ impl PropertyKind {
             PropertyKind::NullDeref => "null-deref",
             PropertyKind::OutOfBounds => "out-of-bounds",
             PropertyKind::Uninit => "uninit",
+            PropertyKind::Reach => "reach",
         }
     }
 
@@ -288,6 +294,7 @@ impl PropertyKind {
             PropertyKind::NullDeref,
             PropertyKind::OutOfBounds,
             PropertyKind::Uninit,
+            PropertyKind::Reach,
         ]
         .into_iter()
         .find(|k| k.name() == name)
@@ -302,6 +309,7 @@ impl Check {
             Check::NonNull(_) => PropertyKind::NullDeref,
             Check::InBounds { .. } => PropertyKind::OutOfBounds,
             Check::Init(_) => PropertyKind::Uninit,
+            Check::Reach => PropertyKind::Reach,
         }
     }
 }

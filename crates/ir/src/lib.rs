@@ -6,6 +6,7 @@
 //! * [`verify()`]: checks the invariants of [`mod@cfg`] (used by tests on every lowered program);
 //! * [`analysis`]: reverse postorder, dominators, post-dominators, dominance frontiers, natural
 //!   loops and their nesting;
+//! * [`reach`]: a `--reach LINE` target added to a module as a property of kind `reach`;
 //! * [`mod@print`] and [`dot`]: deterministic text and Graphviz renderings (`symex cfg`).
 //!
 //! Nothing here executes a program or consults a solver, and lowering never depends on types:
@@ -16,6 +17,7 @@ pub mod cfg;
 pub mod dot;
 pub mod lower;
 pub mod print;
+pub mod reach;
 pub mod verify;
 mod visit;
 
@@ -24,4 +26,5 @@ mod test_support;
 
 pub use cfg::*;
 pub use lower::lower;
+pub use reach::{instrument_reach, NoStatement};
 pub use verify::verify;

@@ -215,6 +215,7 @@ impl Names<'_> {
                         self.place(&element)
                     }
                     Check::Init(place) => self.place(place),
+                    Check::Reach => "line".to_string(),
                 };
                 format!("check {} {subject}", check.kind().name())
             }

@@ -149,6 +149,7 @@ impl Check {
                 f(*index);
             }
             Check::Init(place) => place.for_each_operand(f),
+            Check::Reach => {}
         }
     }
 }

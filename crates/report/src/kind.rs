@@ -14,6 +14,7 @@ pub fn failure(kind: PropertyKind) -> &'static str {
         PropertyKind::NullDeref => "null dereference",
         PropertyKind::OutOfBounds => "index out of bounds",
         PropertyKind::Uninit => "read of an uninitialized variable",
+        PropertyKind::Reach => "execution of the target line (reached)",
     }
 }
 
@@ -25,6 +26,7 @@ pub fn label(kind: PropertyKind) -> &'static str {
         PropertyKind::NullDeref => "this pointer is null here",
         PropertyKind::OutOfBounds => "this index is out of bounds here",
         PropertyKind::Uninit => "this is read before it is assigned",
+        PropertyKind::Reach => "this line is executed",
     }
 }
 
@@ -47,7 +49,7 @@ pub(crate) fn parse(name: &str) -> Result<PropertyKind, String> {
     PropertyKind::from_name(name).ok_or_else(|| {
         format!(
             "unknown property kind `{name}` (expected assert, div-by-zero, null-deref, \
-             out-of-bounds or uninit)"
+             out-of-bounds, uninit or reach)"
         )
     })
 }
@@ -56,12 +58,13 @@ pub(crate) fn parse(name: &str) -> Result<PropertyKind, String> {
 mod tests {
     use super::*;
 
-    const ALL: [PropertyKind; 5] = [
+    const ALL: [PropertyKind; 6] = [
         PropertyKind::Assert,
         PropertyKind::DivByZero,
         PropertyKind::NullDeref,
         PropertyKind::OutOfBounds,
         PropertyKind::Uninit,
+        PropertyKind::Reach,
     ];
 
     #[test]

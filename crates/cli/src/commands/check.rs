@@ -125,8 +125,12 @@ pub struct CheckArgs {
     #[arg(long, value_name = "VARIANT", default_value = "conj-never", value_parser = parse_variant)]
     pub bse_variant: symex_engine::BseVariant,
     /// Backward engine: start only from the properties at LINE (or LINE:COL).
-    #[arg(long, value_name = "LINE[:COL]", value_parser = parse_target)]
+    #[arg(long, value_name = "LINE[:COL]", value_parser = parse_target, conflicts_with = "reach")]
     pub target: Option<symex_engine::backward::Target>,
+    /// Is a statement of LINE executed by some input? (`violated` means reached, with a replayed
+    /// witness; the report holds only this `reach` property.)
+    #[arg(long, value_name = "LINE", value_parser = clap::value_parser!(u32).range(1..))]
+    pub reach: Option<u32>,
     /// Write heap graphs as Graphviz to FILE: the counterexamples' input heaps (forward engine),
     /// or the heap at each step of the first counterexample's path (backward engine).
     #[arg(long, value_name = "FILE")]
@@ -313,18 +317,33 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
     };
     let module = symex_ir::lower(&frontend.program);
     let report = match args.engine {
-        EngineChoice::Forward => symex_engine::check_forward(
-            &module,
-            types,
-            &file.text,
-            &file.name,
-            &args.entry,
-            &args.options(),
-        ),
+        EngineChoice::Forward => match args.reach {
+            Some(line) => symex_engine::check_forward_reach(
+                &module,
+                types,
+                &file.text,
+                &file.name,
+                &args.entry,
+                &args.options(),
+                line,
+            ),
+            None => symex_engine::check_forward(
+                &module,
+                types,
+                &file.text,
+                &file.name,
+                &args.entry,
+                &args.options(),
+            ),
+        },
         EngineChoice::Backward => {
+            let target = match args.reach {
+                Some(line) => symex_engine::backward::Target::Reach { line },
+                None => args.target.unwrap_or_default(),
+            };
             let backward = symex_engine::BackwardOptions {
                 variant: args.bse_variant,
-                target: args.target.unwrap_or_default(),
+                target,
             };
             symex_engine::backward::check_backward_traced(
                 &module,
@@ -353,7 +372,9 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
         Err(e) => {
             eprintln!("error: {e}");
             return match e {
-                EngineError::UnknownEntry(_) | EngineError::Solver(_) => Exit::Usage,
+                EngineError::UnknownEntry(_)
+                | EngineError::BadTarget(_)
+                | EngineError::Solver(_) => Exit::Usage,
                 EngineError::UnsupportedEntry { .. } => Exit::ProgramError,
                 EngineError::Internal(_) => Exit::Internal,
             };

@@ -155,5 +155,6 @@ fn describe(kind: PropertyKind) -> &'static str {
         PropertyKind::NullDeref => "null dereference",
         PropertyKind::OutOfBounds => "index out of bounds",
         PropertyKind::Uninit => "read of an uninitialized variable",
+        PropertyKind::Reach => "reached the target line",
     }
 }

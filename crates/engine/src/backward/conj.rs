@@ -10,8 +10,10 @@
 //! (Fig. 5's reference assignment), and a variable first met gets a fresh symbol (`Init`). So a
 //! variable assigned going backwards is never the "current" symbol that an assumption makes an
 //! input reference (the digest's soundness trap of the thesis's `GETASSUMPTIONS`). Where
-//! branches bind a variable to different symbols, the merge binds it to a fresh one and equates
-//! it in each branch's disjunct, so no unintended alias arises.
+//! branches bind a variable to different symbols, or some branch does not bind it (it assigns
+//! the variable, so the value before is free there), the merge binds it to a fresh one and
+//! equates it in the disjuncts of the branches that bind it, so no unintended alias arises and
+//! no branch's value constrains another's.
 //!
 //! `conj-never` asks the solver only at the entry, `conj-always` at every node, `conj-loops` at
 //! unwound loop headers and the entry; an `unsat` prunes the node (`¬c_n`). At an intermediate
@@ -132,7 +134,9 @@ pub fn search<H: SymbolicHeap>(
         let mut env = Env::new();
         for (v, bound) in bindings {
             let first = bound[0].1;
-            if bound.iter().all(|&(_, t)| t == first) {
+            // A successor that does not bind `v` (it assigns `v`, or never reads it) leaves the
+            // value free: sharing another successor's symbol would constrain it there too.
+            if bound.len() == deps.len() && bound.iter().all(|&(_, t)| t == first) {
                 env.insert(v, first);
                 continue;
             }

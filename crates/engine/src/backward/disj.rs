@@ -21,12 +21,19 @@ use crate::common::terms::WIDTH;
 use crate::error::EngineError;
 
 /// The fixed symbol of each program variable (substituted away as the search goes back).
-struct Symbols {
+pub(super) struct Symbols {
     vars: Vec<Option<TermId>>,
     inputs: InputSymbols,
 }
 
 impl Symbols {
+    pub(super) fn new(graph: &Graph) -> Symbols {
+        Symbols {
+            vars: vec![None; graph.vars.len()],
+            inputs: InputSymbols::default(),
+        }
+    }
+
     fn var(
         &mut self,
         store: &mut TermStore,
@@ -52,66 +59,20 @@ pub fn search(
     deadline: Option<Instant>,
 ) -> Result<(SearchOutcome, SearchStats), EngineError> {
     let mut stats = SearchStats::default();
-    let mut symbols = Symbols {
-        vars: vec![None; graph.vars.len()],
-        inputs: InputSymbols::default(),
-    };
-    let relevant = graph.reaches_sink();
-    let mut states: Vec<Option<Vec<TermId>>> = vec![None; graph.nodes.len()];
-    let top = store.bool_val(true)?;
-    states[graph.sink as usize] = Some(vec![top]);
+    let mut symbols = Symbols::new(graph);
     let no_fields = FieldVersions::new();
-    for &n in graph.topological_order().iter().rev() {
-        if n == graph.sink || !relevant[n as usize] {
-            continue;
-        }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Ok((SearchOutcome::Unknown("time limit reached".into()), stats));
-        }
-        stats.nodes += 1;
-        let node = &graph.nodes[n as usize];
-        let mut items: Vec<TermId> = Vec::new();
-        let mut live_deps = 0;
-        for edge in &node.succs {
-            let Some(dep) = &states[edge.to as usize] else {
-                continue;
-            };
-            live_deps += 1;
-            let mut var = |s: &mut TermStore, v: VarId| symbols.var(s, graph, v);
-            let c = encode::cond(store, edge.cond, &mut var)?;
-            for &d in dep {
-                items.push(store.and(c, d)?);
-            }
-        }
-        items = simplify(store, variant, items, live_deps > 1)?;
-        for located in node.ops.iter().rev() {
-            if items.is_empty() {
-                break;
-            }
-            let rewrite = match &located.op {
-                Op::Unsupported(reason) => {
-                    return Ok((SearchOutcome::Unsupported(reason.clone()), stats))
-                }
-                op => step(store, graph, heap, &mut symbols, op, &no_fields)?,
-            };
-            let mut next = Vec::with_capacity(items.len());
-            for t in items {
-                let mut u = if rewrite.map.is_empty() {
-                    t
-                } else {
-                    store.substitute(t, &rewrite.map)?
-                };
-                if !rewrite.facts.is_empty() {
-                    let mut all = rewrite.facts.clone();
-                    all.push(u);
-                    u = store.and_all(&all)?;
-                }
-                next.push(u);
-            }
-            items = simplify(store, variant, next, false)?;
-        }
-        states[n as usize] = (!items.is_empty()).then_some(items);
-    }
+    let mut states = match node_conditions(
+        graph,
+        variant,
+        store,
+        heap,
+        &mut symbols,
+        deadline,
+        &mut stats,
+    )? {
+        Ok(states) => states,
+        Err(outcome) => return Ok((outcome, stats)),
+    };
     let Some(entry) = states[graph.entry as usize].take() else {
         return Ok((SearchOutcome::Unreachable, stats));
     };
@@ -155,6 +116,78 @@ pub fn search(
         }
     };
     Ok((outcome, stats))
+}
+
+/// The condition at every node, computed in reverse topological order (the column of P Table 1):
+/// `None` where no path to the target is left, else its disjuncts (one item where the variant
+/// keeps one disjunction). `Err` when the search ends before the entry.
+#[allow(clippy::type_complexity)]
+pub(super) fn node_conditions(
+    graph: &Graph,
+    variant: BseVariant,
+    store: &mut TermStore,
+    heap: &mut ArrayHeap,
+    symbols: &mut Symbols,
+    deadline: Option<Instant>,
+    stats: &mut SearchStats,
+) -> Result<Result<Vec<Option<Vec<TermId>>>, SearchOutcome>, EngineError> {
+    let relevant = graph.reaches_sink();
+    let mut states: Vec<Option<Vec<TermId>>> = vec![None; graph.nodes.len()];
+    let top = store.bool_val(true)?;
+    states[graph.sink as usize] = Some(vec![top]);
+    let no_fields = FieldVersions::new();
+    for &n in graph.topological_order().iter().rev() {
+        if n == graph.sink || !relevant[n as usize] {
+            continue;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(Err(SearchOutcome::Unknown("time limit reached".into())));
+        }
+        stats.nodes += 1;
+        let node = &graph.nodes[n as usize];
+        let mut items: Vec<TermId> = Vec::new();
+        let mut live_deps = 0;
+        for edge in &node.succs {
+            let Some(dep) = &states[edge.to as usize] else {
+                continue;
+            };
+            live_deps += 1;
+            let mut var = |s: &mut TermStore, v: VarId| symbols.var(s, graph, v);
+            let c = encode::cond(store, edge.cond, &mut var)?;
+            for &d in dep {
+                items.push(store.and(c, d)?);
+            }
+        }
+        items = simplify(store, variant, items, live_deps > 1)?;
+        for located in node.ops.iter().rev() {
+            if items.is_empty() {
+                break;
+            }
+            let rewrite = match &located.op {
+                Op::Unsupported(reason) => {
+                    return Ok(Err(SearchOutcome::Unsupported(reason.clone())))
+                }
+                op => step(store, graph, heap, symbols, op, &no_fields)?,
+            };
+            let mut next = Vec::with_capacity(items.len());
+            for t in items {
+                let mut u = if rewrite.map.is_empty() {
+                    t
+                } else {
+                    store.substitute(t, &rewrite.map)?
+                };
+                if !rewrite.facts.is_empty() {
+                    let mut all = rewrite.facts.clone();
+                    all.push(u);
+                    u = store.and_all(&all)?;
+                }
+                next.push(u);
+            }
+            items = simplify(store, variant, next, false)?;
+        }
+        states[n as usize] = (!items.is_empty()).then_some(items);
+    }
+    Ok(Ok(states))
 }
 
 /// The entry parameters' current terms, in order.

@@ -19,6 +19,7 @@ use crate::backward::types::TypeFacts;
 use crate::backward::walk::{walk, HeapSnapshot};
 use crate::backward::{conj, disj, graph, witness};
 use crate::common::options::CheckOptions;
+use crate::common::reach::reach_module;
 use crate::common::replay::replay_witness;
 use crate::common::solver::solver_backend;
 use crate::error::EngineError;
@@ -63,6 +64,13 @@ pub fn check_backward_traced(
 ) -> Result<BackwardOutcome, EngineError> {
     let start = Instant::now();
     let deadline = options.timeout.map(|limit| start + limit);
+    let reach = match backward.target {
+        Target::Reach { line } => Some(reach_module(module, source, line)?),
+        _ => None,
+    };
+    let module = reach
+        .as_ref()
+        .map_or(module, |(instrumented, _)| instrumented);
     let facts = TypeFacts::new(module, types);
     let entry_func = module
         .function_by_name(entry)
@@ -75,6 +83,10 @@ pub fn check_backward_traced(
     let mut heap_dot = None;
     for p in 0..module.properties.len() {
         let prop = PropId(p as u32);
+        if reach.as_ref().is_some_and(|&(_, target)| target != prop) {
+            // The reach check stops every run at the line: the other properties are left out.
+            continue;
+        }
         let mut cuts = Cuts::new();
         let finding = if !selected(module, source, prop, backward.target) {
             Finding::GaveUp {
@@ -301,7 +313,7 @@ fn unmodelled_check(module: &Module, prop: PropId) -> Option<String> {
 /// Whether `--target` selects the property.
 fn selected(module: &Module, source: &str, prop: PropId, target: Target) -> bool {
     match target {
-        Target::AllProperties => true,
+        Target::AllProperties | Target::Reach { .. } => true,
         Target::Property { line, column } => {
             let span = module.properties[prop.0 as usize].span;
             let (l, c) = line_column(source, span.start as usize);

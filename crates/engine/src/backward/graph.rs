@@ -18,7 +18,8 @@ use symex_report::{Cut, Cuts};
 use symex_syntax::span::Span;
 
 use crate::backward::ops::{
-    Atom, Cond, Edge, Expr, FieldSlot, Graph, Located, Node, NodeId, Op, VarId, VarInfo, VarKind,
+    Atom, CallSite, Cond, Edge, Expr, FieldSlot, Graph, Located, Node, NodeId, Op, VarId, VarInfo,
+    VarKind,
 };
 use crate::backward::types::TypeFacts;
 
@@ -297,6 +298,8 @@ impl<'a> Builder<'a> {
             Check::Assert(op) | Check::NonZero(op) | Check::NonNull(op) => {
                 Some(Cond::NonZero(self.atom(frame, *op)?))
             }
+            // Reaching it is the failure: it never passes.
+            Check::Reach => Some(Cond::Zero(Atom::Const(1))),
             Check::Init(Place {
                 base: PlaceBase::Local(l),
                 projections,
@@ -569,8 +572,10 @@ impl<'a> Builder<'a> {
         });
         let function = self.module.function(callee);
         let params: Vec<LocalId> = function.params().collect();
+        let mut param_vars = Vec::with_capacity(params.len());
         for (param, arg) in params.iter().zip(args) {
             let p = self.var(new_frame, VarKind::Local(*param));
+            param_vars.push(p);
             let op = match self.atom(frame, *arg) {
                 Some(atom) => Op::Assign {
                     dst: p,
@@ -590,7 +595,12 @@ impl<'a> Builder<'a> {
             cond: Cond::True,
             to: entry,
             branch: None,
-            call: Some((caller, span, callee)),
+            call: Some(CallSite {
+                caller,
+                span,
+                callee,
+                params: param_vars,
+            }),
         });
     }
 

@@ -22,6 +22,8 @@ pub mod heap;
 mod model;
 pub mod ops;
 pub mod options;
+#[cfg(test)]
+mod paper_tables;
 mod types;
 mod walk;
 mod witness;

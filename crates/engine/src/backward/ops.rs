@@ -110,7 +110,17 @@ pub struct Edge {
     /// The branch this edge decides, for traces: its function, span and the condition's value.
     pub branch: Option<(FuncId, Span, bool)>,
     /// This edge enters an inlined call (for traces).
-    pub call: Option<(FuncId, Span, FuncId)>,
+    pub call: Option<CallSite>,
+}
+
+/// An inlined call entered by an edge: where it is, the callee, and the callee's parameter
+/// variables (assigned the arguments by the operations before the edge), in order.
+#[derive(Clone, Debug)]
+pub struct CallSite {
+    pub caller: FuncId,
+    pub span: Span,
+    pub callee: FuncId,
+    pub params: Vec<VarId>,
 }
 
 #[derive(Clone, Debug, Default)]

@@ -1,4 +1,4 @@
-//! The backward engine's own options (`--bse-variant`, `--target`, `--unwind` default), apart from
+//! The backward engine's own options (`--bse-variant`, `--target`, `--reach`, `--unwind` default), apart from
 //! the shared [`crate::CheckOptions`].
 //!
 //! Plain data with `FromStr` for the command line's names; nothing here runs a search.
@@ -101,6 +101,9 @@ pub enum Target {
     AllProperties,
     /// The properties whose site starts on this line (and column, when given).
     Property { line: u32, column: Option<u32> },
+    /// `--reach LINE`: whether a statement of the line is executed (the report holds only this
+    /// reach property, see `common::reach`).
+    Reach { line: u32 },
 }
 
 impl FromStr for Target {

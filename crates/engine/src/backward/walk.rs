@@ -198,13 +198,18 @@ pub fn walk(
             out.trace
                 .push(locator.step(func, span, Event::Branch { condition: taken }));
         }
-        if let Some((func, span, callee)) = edge.call {
+        if let Some(call) = &edge.call {
+            let args = call
+                .params
+                .iter()
+                .map(|&p| ArgValue::Int(run.atom(Atom::Var(p))))
+                .collect();
             out.trace.push(locator.step(
-                func,
-                span,
+                call.caller,
+                call.span,
                 Event::Call {
-                    callee: locator.function_name(callee).to_string(),
-                    args: Vec::new(),
+                    callee: locator.function_name(call.callee).to_string(),
+                    args,
                 },
             ));
         }

@@ -1,13 +1,15 @@
 //! What every engine shares: options and bounds ([`options`]), the entry function's set-up
 //! ([`entry`]), the translation of IR operations into terms ([`terms`]), the solver stack
 //! ([`solver`]), the replay of counterexamples through the concrete interpreter ([`replay`]),
-//! coverage bookkeeping ([`coverage`]) and a seeded random source ([`rng`]).
+//! coverage bookkeeping ([`coverage`]), a seeded random source ([`rng`]) and `--reach` targets
+//! ([`reach`]).
 //!
 //! Nothing here explores paths or chooses states: that is each engine's job.
 
 pub mod coverage;
 pub mod entry;
 pub mod options;
+pub mod reach;
 pub mod replay;
 pub mod rng;
 pub mod solver;

@@ -34,3 +34,19 @@ mod tree;
 pub(crate) mod value;
 
 pub use driver::check_forward;
+
+/// `--reach LINE` on the forward engine: is there an input with which `entry` executes a
+/// statement of `line`? The report holds only that reach property (`common::reach`).
+pub fn check_forward_reach(
+    module: &symex_ir::cfg::Module,
+    types: &symex_syntax::types::TypeTable,
+    source: &str,
+    program_name: &str,
+    entry: &str,
+    options: &crate::CheckOptions,
+    line: u32,
+) -> Result<symex_report::Report, crate::EngineError> {
+    let (module, _) = crate::common::reach::reach_module(module, source, line)?;
+    check_forward(&module, types, source, program_name, entry, options)
+        .map(crate::common::reach::reach_report)
+}

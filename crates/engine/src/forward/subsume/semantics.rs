@@ -80,6 +80,7 @@ pub fn check_passes(
             Some(l) => env.initialized(store, l)?,
             None => None,
         },
+        Check::Reach => Some(store.bool_val(false)?),
         Check::NonNull(_) | Check::InBounds { .. } => None,
     })
 }

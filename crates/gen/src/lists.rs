@@ -1,0 +1,79 @@
+//! Functions whose inputs are heaps: `f(p, q)` over lists `{val, next}` that may be null,
+//! aliased or cyclic (reads and writes through aliases, null fields, assertions over values and
+//! aliasing), and a `main` that fixes the record type. The input-heap engines are tested on them
+//! (heap models against each other, the backward engine against the forward one).
+//!
+//! Deterministic (a SplitMix64 stream per seed) and small: the body has 4 to 6 statements, one
+//! level of `if`. Every program type-checks; nothing here runs them.
+
+/// A small deterministic generator (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len() as u64) as usize]
+    }
+}
+
+const POINTERS: [&str; 4] = ["p", "q", "a", "b"];
+
+fn statement(rng: &mut Rng, depth: u32, out: &mut String, indent: &str) {
+    let x = rng.pick(&POINTERS);
+    let y = rng.pick(&POINTERS);
+    let k = rng.below(5) as i32 - 1;
+    let choice = if depth == 0 {
+        rng.below(7)
+    } else {
+        rng.below(10)
+    };
+    let line = match choice {
+        0 => format!("{x} = {y}->next;"),
+        1 => format!("{x}->val = {k};"),
+        2 => format!("{x}->next = {y};"),
+        3 => format!("{x}->next = null;"),
+        4 => format!("n = n + {x}->val;"),
+        5 => format!("assert({x}->val != {k} || n < {k});"),
+        6 => format!("assert({x} != {y} || n != {k});"),
+        _ => {
+            let cond = match rng.below(3) {
+                0 => format!("{x} != null"),
+                1 => format!("{x} == {y}"),
+                _ => format!("{x} != null && {x}->val > {k}"),
+            };
+            out.push_str(&format!("{indent}if ({cond}) {{\n"));
+            let inner = format!("{indent}  ");
+            for _ in 0..1 + rng.below(2) {
+                statement(rng, depth - 1, out, &inner);
+            }
+            out.push_str(&format!("{indent}}}\n"));
+            return;
+        }
+    };
+    out.push_str(&format!("{indent}{line}\n"));
+}
+
+/// `f(p, q)` over lists `{val, next}` (possibly null, aliased or cyclic), and a `main` that
+/// fixes the record type.
+pub fn pointer_entry_program(seed: u64) -> String {
+    let mut rng = Rng(seed);
+    let mut body = String::new();
+    for _ in 0..4 + rng.below(3) {
+        statement(&mut rng, 1, &mut body, "  ");
+    }
+    format!(
+        "f(p, q) {{\n  var a, b, n;\n  n = 0;\n  a = p;\n  b = q;\n{body}  return n;\n}}\n\n\
+         main() {{\n  var x;\n  x = alloc {{val: 1, next: null}};\n  x->next = x;\n  return f(x, x);\n}}\n"
+    )
+}
