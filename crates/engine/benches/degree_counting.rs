@@ -3,11 +3,13 @@
 //!
 //! Each cell runs `check_backward` in process on `symex_gen::degree::degree_counting(a)` with
 //! loops unwound `b` times, targeting the assertion, under a per-cell time limit (the whole
-//! check and every solver call). A cell's time is the median of `--runs` runs, or the single
-//! run when it took longer than two seconds. Every finished cell's verdict is checked against
+//! check and every solver call, wall clock). A cell's time is the CPU time of the thread that
+//! ran it (engine and in-process Z3, from `/proc/thread-self/schedstat`), so that other jobs on
+//! a shared machine do not count; it is the median of `--runs` runs, or the single run when it
+//! took longer than two seconds. Without that file (not Linux) wall time is used and said. Every finished cell's verdict is checked against
 //! the paper's rule (violated, with a replayed counterexample, iff `a + 2 <= b`; otherwise
 //! `safe-up-to b`); a wrong verdict makes the runner exit 1. A cell that ran out of time is
-//! shown as `≥ T` and counts as at least T in the ratios.
+//! shown as `≥ T (limit)`, T its CPU time until then, and counts as at least T in the ratios.
 //!
 //! ```sh
 //! cargo bench -p symex-engine --bench degree_counting -- [--timeout S] [--runs N] [--rows A:B,..] [--variants V,..]
@@ -21,7 +23,9 @@ use std::time::{Duration, Instant};
 
 use symex_engine::backward::{check_backward, BackwardOptions, BseVariant, Target};
 use symex_engine::CheckOptions;
-use symex_gen::degree::{degree_counting, refutable, ASSERT_LINE, TABLE3_PAPER_MS, TABLE3_ROWS};
+use symex_gen::degree::{
+    degree_counting, refutable, ASSERT_COLUMN, ASSERT_LINE, TABLE3_PAPER_MS, TABLE3_ROWS,
+};
 use symex_report::Status;
 
 /// A single run longer than this is not repeated.
@@ -38,8 +42,12 @@ struct Config {
 enum Cell {
     /// The rule's verdict, in this time.
     Agrees(Duration),
-    /// No answer within the limit (or the solver's `unknown`), after this time.
-    NoAnswer(Duration, String),
+    /// No answer within the limit (or the solver's `unknown`), after this wall and CPU time.
+    NoAnswer {
+        wall: Duration,
+        cpu: Duration,
+        reason: String,
+    },
     /// A verdict against the rule: a soundness or completeness bug.
     Wrong(String),
     NotRun,
@@ -96,6 +104,13 @@ fn parse_args() -> Result<Config, String> {
     Ok(config)
 }
 
+/// The CPU time this thread has used, if the kernel tells it.
+fn thread_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
 /// One run of one cell: the time and the assertion's verdict.
 fn run_once(a: u32, b: u32, variant: BseVariant, timeout: Duration) -> Result<Cell, String> {
     let source = degree_counting(a);
@@ -112,11 +127,12 @@ fn run_once(a: u32, b: u32, variant: BseVariant, timeout: Duration) -> Result<Ce
         variant,
         target: Target::Property {
             line: ASSERT_LINE,
-            column: None,
+            column: Some(ASSERT_COLUMN),
         },
         ..BackwardOptions::default()
     };
     let start = Instant::now();
+    let cpu_start = thread_cpu();
     let report = check_backward(
         &module,
         &types,
@@ -127,7 +143,11 @@ fn run_once(a: u32, b: u32, variant: BseVariant, timeout: Duration) -> Result<Ce
         &backward,
     )
     .map_err(|e| format!("engine error: {e}"))?;
-    let elapsed = start.elapsed();
+    let wall = start.elapsed();
+    let elapsed = match (cpu_start, thread_cpu()) {
+        (Some(before), Some(after)) => after.saturating_sub(before),
+        _ => wall,
+    };
     let property = report
         .properties()
         .iter()
@@ -139,7 +159,11 @@ fn run_once(a: u32, b: u32, variant: BseVariant, timeout: Duration) -> Result<Ce
     Ok(match (status, refutable(a, b)) {
         (Status::Violated, true) if replayed == Some(true) => Cell::Agrees(elapsed),
         (Status::SafeUpTo, false) => Cell::Agrees(elapsed),
-        (Status::Unknown, _) => Cell::NoAnswer(elapsed, reason),
+        (Status::Unknown, _) => Cell::NoAnswer {
+            wall,
+            cpu: elapsed,
+            reason,
+        },
         _ => Cell::Wrong(format!(
             "{} (replayed: {replayed:?}) {reason}",
             status.name()
@@ -182,7 +206,7 @@ fn show(d: Duration) -> String {
 fn bound(cell: &Cell) -> Option<(f64, bool)> {
     match cell {
         Cell::Agrees(t) => Some((ms(*t), true)),
-        Cell::NoAnswer(t, _) => Some((ms(*t), false)),
+        Cell::NoAnswer { cpu, .. } => Some((ms(*cpu), false)),
         _ => None,
     }
 }
@@ -195,8 +219,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let clock = if thread_cpu().is_some() {
+        "CPU time of the checking thread"
+    } else {
+        "wall time (no /proc/thread-self/schedstat)"
+    };
     println!(
-        "Degree counting (P Table 3): per-cell limit {:.0} s, median of {} run(s) (one if longer than {} s).\n",
+        "Degree counting (P Table 3): {clock}; per-cell limit {:.0} s (wall), median of {} run(s) (one if longer than {} s).\n",
         config.timeout.as_secs_f64(),
         config.runs,
         LONG_RUN.as_secs()
@@ -237,10 +266,14 @@ fn main() -> ExitCode {
                 .map_or("–".to_string(), |p| p.to_string());
             let text = match &cell {
                 Cell::Agrees(t) => show(*t),
-                Cell::NoAnswer(t, _) if *t + Duration::from_millis(500) >= config.timeout => {
-                    format!("≥ {}", show(config.timeout))
+                Cell::NoAnswer { wall, cpu, .. }
+                    if *wall + Duration::from_millis(500) >= config.timeout =>
+                {
+                    format!("≥ {} (limit)", show(*cpu))
                 }
-                Cell::NoAnswer(t, reason) => format!("unknown after {} ({reason})", show(*t)),
+                Cell::NoAnswer { cpu, reason, .. } => {
+                    format!("unknown after {} ({reason})", show(*cpu))
+                }
                 Cell::Wrong(what) => {
                     wrong += 1;
                     format!("**WRONG: {what}**")

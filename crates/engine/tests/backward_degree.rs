@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use symex_engine::backward::{check_backward, BackwardOptions, BseVariant, Target};
 use symex_engine::CheckOptions;
-use symex_gen::degree::{degree_counting, refutable, ASSERT_LINE};
+use symex_gen::degree::{degree_counting, refutable, ASSERT_COLUMN, ASSERT_LINE};
 use symex_report::Status;
 
 /// The assertion's status and whether its counterexample (if any) was replayed.
@@ -29,7 +29,7 @@ fn assertion_verdict(a: u32, b: u32, variant: BseVariant) -> (Status, Option<boo
         variant,
         target: Target::Property {
             line: ASSERT_LINE,
-            column: None,
+            column: Some(ASSERT_COLUMN),
         },
         ..BackwardOptions::default()
     };
