@@ -173,8 +173,12 @@ pub fn search(
         names.push(field_name(graph, f));
     }
     let mut heap = ArrayHeap::new(names, graph.ref_fields.clone());
-    let mut solver = solver_backend_tuned(&options.solver, BACKWARD_Z3_PARAMS)?;
-    solver.set_timeout(options.query.timeout.or(Some(Duration::from_secs(3600))));
+    let new_solver = || -> Result<Box<dyn symex_smt::Solver>, EngineError> {
+        let mut solver = solver_backend_tuned(&options.solver, BACKWARD_Z3_PARAMS)?;
+        solver.set_timeout(options.query.timeout.or(Some(Duration::from_secs(3600))));
+        Ok(solver)
+    };
+    let mut solver = new_solver()?;
     if backward.variant.is_disjunct_propagation() {
         disj::search(
             graph,
@@ -191,6 +195,7 @@ pub fn search(
             &mut store,
             &mut heap,
             &mut *solver,
+            &new_solver,
             deadline,
         )
     }
