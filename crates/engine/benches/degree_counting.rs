@@ -123,6 +123,8 @@ fn run_once(a: u32, b: u32, variant: BseVariant, timeout: Duration) -> Result<Ce
         ..CheckOptions::default()
     };
     options.query.timeout = Some(timeout);
+    // Any backward option added later keeps its default here.
+    #[allow(clippy::needless_update)]
     let backward = BackwardOptions {
         variant,
         target: Target::Property {

@@ -25,6 +25,8 @@ fn assertion_verdict(a: u32, b: u32, variant: BseVariant) -> (Status, Option<boo
         ..CheckOptions::default()
     };
     options.query.timeout = Some(limit);
+    // Any backward option added later keeps its default here.
+    #[allow(clippy::needless_update)]
     let backward = BackwardOptions {
         variant,
         target: Target::Property {
