@@ -46,6 +46,10 @@ main() {{
 /// The line of the assertion in [`degree_counting`]'s program.
 pub const ASSERT_LINE: u32 = 19;
 
+/// The assertion's column: the line also has null-dereference and initialization checks, and
+/// a target of line and column is the assertion alone.
+pub const ASSERT_COLUMN: u32 = 5;
+
 /// The paper's rule: refutable (violated within `b` unwindings) iff `a + 2 <= b`.
 pub fn refutable(a: u32, b: u32) -> bool {
     a + 2 <= b
@@ -93,6 +97,7 @@ mod tests {
         let program = degree_counting(2);
         let line = program.lines().nth(ASSERT_LINE as usize - 1).unwrap_or("");
         assert!(line.contains("assert(") && line.contains("> 2"), "{line}");
+        assert_eq!(line.find("assert("), Some(ASSERT_COLUMN as usize - 1));
         let refutable_rows = TABLE3_ROWS
             .iter()
             .filter(|&&(a, b)| refutable(a, b))

@@ -50,4 +50,4 @@ pub use solver::{Model, SatResult, Solver, SolverStats, DEFAULT_TIMEOUT};
 pub use sort::{ArraySortId, Sort, SortTable};
 pub use term::{Args, Node, Op, StoreId, TermId, TermStore, VarId, VarInfo};
 pub use value::{ArrayValue, Value};
-pub use z3_backend::Z3Solver;
+pub use z3_backend::{Z3Param, Z3Solver};

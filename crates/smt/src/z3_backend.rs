@@ -25,6 +25,13 @@ use crate::term::{Node, Op, TermId, TermStore};
 use crate::value::{ArrayValue, Value};
 use crate::z3_ffi::*;
 
+/// The value of a Z3 solver parameter ([`Z3Solver::set_param`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Z3Param {
+    Bool(bool),
+    Uint(u32),
+}
+
 /// Z3 in process. See the module documentation.
 pub struct Z3Solver {
     ctx: Z3_context,
@@ -37,6 +44,8 @@ pub struct Z3Solver {
     level: usize,
     model_ready: bool,
     timeout: Option<Duration>,
+    /// Solver parameters set by [`Z3Solver::set_param`], applied with the time limit.
+    params: Vec<(CString, Z3Param)>,
     params_applied: bool,
     stats: SolverStats,
     version: String,
@@ -121,6 +130,7 @@ impl Z3Solver {
                 level: 0,
                 model_ready: false,
                 timeout: Some(DEFAULT_TIMEOUT),
+                params: Vec::new(),
                 params_applied: false,
                 stats: SolverStats::default(),
                 version: c_text(Z3_get_full_version()),
@@ -287,7 +297,18 @@ impl Z3Solver {
         Ok(ast)
     }
 
-    fn apply_timeout(&mut self) -> Result<(), SolverError> {
+    /// Sets a parameter of Z3's solver (e.g. `smt.bv.eq_axioms`), from the next check on. Only
+    /// parameters that change how Z3 searches, never what it answers, belong here. Z3 4.8.12
+    /// ignores a name it does not know: measure that a parameter takes effect.
+    pub fn set_param(&mut self, name: &str, value: Z3Param) -> Result<(), SolverError> {
+        let name = c_string(name)?;
+        self.params.retain(|(n, _)| *n != name);
+        self.params.push((name, value));
+        self.params_applied = false;
+        Ok(())
+    }
+
+    fn apply_params(&mut self) -> Result<(), SolverError> {
         if self.params_applied {
             return Ok(());
         }
@@ -305,11 +326,20 @@ impl Z3Solver {
             Z3_params_inc_ref(self.ctx, p);
             let sym = Z3_mk_string_symbol(self.ctx, key.as_ptr());
             Z3_params_set_uint(self.ctx, p, sym, ms);
+            for (name, value) in &self.params {
+                let sym = Z3_mk_string_symbol(self.ctx, name.as_ptr());
+                match *value {
+                    Z3Param::Bool(b) => Z3_params_set_bool(self.ctx, p, sym, b),
+                    Z3Param::Uint(n) => Z3_params_set_uint(self.ctx, p, sym, n),
+                }
+            }
             Z3_solver_set_params(self.ctx, self.solver, p);
             Z3_params_dec_ref(self.ctx, p);
         }
         if let Some(msg) = self.error() {
-            return Err(SolverError::Z3(format!("setting the time limit: {msg}")));
+            return Err(SolverError::Z3(format!(
+                "setting the solver parameters: {msg}"
+            )));
         }
         self.params_applied = true;
         Ok(())
@@ -517,7 +547,7 @@ impl Solver for Z3Solver {
     ) -> Result<SatResult, SolverError> {
         self.binding.booleans(store, assumptions)?;
         self.model_ready = false;
-        self.apply_timeout()?;
+        self.apply_params()?;
         let asts = assumptions
             .iter()
             .map(|&a| self.translate(store, a))
@@ -623,6 +653,27 @@ impl Drop for Z3Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boolean_parameters_reach_the_solver() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let ten = s.bv_val(32, 10).expect("c");
+        let c = s.bv_ugt(x, ten).expect("ugt");
+        let mut z3 = Z3Solver::new().expect("z3");
+        z3.set_param("smt.bv.eq_axioms", Z3Param::Bool(false))
+            .expect("param");
+        z3.set_param("smt.phase_selection", Z3Param::Uint(0))
+            .expect("param");
+        z3.assert(&s, c).expect("assert");
+        assert_eq!(z3.check(&s, &[]), Ok(SatResult::Sat));
+        z3.set_param("smt.bv.eq_axioms", Z3Param::Bool(true))
+            .expect("param");
+        assert_eq!(z3.params.len(), 2, "a name set again replaces its value");
+        let nine = s.bv_val(32, 9).expect("c");
+        let below = s.bv_ult(x, nine).expect("ult");
+        assert_eq!(z3.check(&s, &[below]), Ok(SatResult::Unsat));
+    }
 
     #[test]
     fn solves_and_reads_a_model() {

@@ -145,6 +145,7 @@ extern "C" {
     pub fn Z3_params_inc_ref(c: Z3_context, p: Z3_params);
     pub fn Z3_params_dec_ref(c: Z3_context, p: Z3_params);
     pub fn Z3_params_set_uint(c: Z3_context, p: Z3_params, k: Z3_symbol, v: c_uint);
+    pub fn Z3_params_set_bool(c: Z3_context, p: Z3_params, k: Z3_symbol, v: bool);
 
     pub fn Z3_model_inc_ref(c: Z3_context, m: Z3_model);
     pub fn Z3_model_dec_ref(c: Z3_context, m: Z3_model);

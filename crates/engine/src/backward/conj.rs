@@ -15,8 +15,8 @@
 //! equates it in the disjuncts of the branches that bind it, so no unintended alias arises and
 //! no branch's value constrains another's.
 //!
-//! `conj-never` asks the solver only at the entry, `conj-always` at every node, `conj-loops` at
-//! unwound loop headers and the entry; an `unsat` prunes the node (`¬c_n`). At an intermediate
+//! `conj-never` asks the solver only at the entry, `conj-always` at every node, `conj-loops` where
+//! a loop is entered (the first iteration's header) and at the entry; an `unsat` prunes the node (`¬c_n`). At an intermediate
 //! node the assumptions (the heap there is an input heap, unassigned named pointers are input
 //! references) are sound for pruning: the cells allocated before that node can be renamed into
 //! the input heap. Nothing here builds the graph or a witness.
@@ -79,6 +79,9 @@ fn current(
     Ok(t)
 }
 
+/// A solver that has never been checked, for the entry check after intermediate ones.
+pub type FreshSolver<'a> = dyn Fn() -> Result<Box<dyn Solver>, EngineError> + 'a;
+
 /// Runs one conjunct-combination search of `graph` with the heap model `heap`.
 pub fn search<H: SymbolicHeap>(
     graph: &Graph,
@@ -86,8 +89,12 @@ pub fn search<H: SymbolicHeap>(
     store: &mut TermStore,
     heap: &mut H,
     solver: &mut dyn Solver,
+    fresh_solver: &FreshSolver<'_>,
     deadline: Option<Instant>,
 ) -> Result<(SearchOutcome, SearchStats), EngineError> {
+    // Everything asserted so far, for moving to a fresh solver at the entry.
+    let mut asserted: Vec<TermId> = Vec::new();
+    let mut entry_solver: Option<Box<dyn Solver>> = None;
     let mut stats = SearchStats::default();
     let mut versions = Versions {
         next: vec![0; graph.vars.len()],
@@ -176,6 +183,7 @@ pub fn search<H: SymbolicHeap>(
         let condition = store.and_all(&body)?;
         let psi = store.implies(control, condition)?;
         solver.assert(store, psi)?;
+        asserted.push(psi);
         let state = ConjState {
             control,
             env,
@@ -185,7 +193,7 @@ pub fn search<H: SymbolicHeap>(
         let solve = is_entry
             || match variant {
                 BseVariant::ConjAlways => true,
-                BseVariant::ConjLoops => node.loop_header,
+                BseVariant::ConjLoops => node.loop_entry,
                 _ => false,
             };
         if !solve {
@@ -206,14 +214,34 @@ pub fn search<H: SymbolicHeap>(
         // back, so they are asserted: a solver never checked before then answers in Z3's
         // non-incremental mode, several times faster on these array formulas (measured in
         // BENCHMARKS.md).
+        //
+        // A Z3 solver once checked under assumptions stays in its incremental mode, so after
+        // intermediate checks (`conj-always`, `conj-loops`) the entry check goes to a fresh
+        // solver given the same assertions (the pruned nodes' `¬c_n` among them): several times
+        // faster on degree counting (BENCHMARKS.md), the same formula.
         let mut assumed = assumptions;
         assumed.push(control);
         if is_entry {
+            if stats.solver_calls > 1 {
+                let mut fresh = fresh_solver()?;
+                for &a in &asserted {
+                    fresh.assert(store, a)?;
+                }
+                entry_solver = Some(fresh);
+            }
+            let target: &mut dyn Solver = match entry_solver.as_deref_mut() {
+                Some(fresh) => fresh,
+                None => &mut *solver,
+            };
             for &a in &assumed {
-                solver.assert(store, a)?;
+                target.assert(store, a)?;
             }
             assumed.clear();
         }
+        let solver: &mut dyn Solver = match entry_solver.as_deref_mut() {
+            Some(fresh) => fresh,
+            None => &mut *solver,
+        };
         set_remaining(solver, deadline);
         let result = solver.check(store, &assumed)?;
         let model = match (&result, is_entry) {
@@ -237,6 +265,7 @@ pub fn search<H: SymbolicHeap>(
             SatResult::Unsat => {
                 let pruned = store.not(control)?;
                 solver.assert(store, pruned)?;
+                asserted.push(pruned);
                 if is_entry {
                     return Ok((SearchOutcome::Unreachable, stats));
                 }

@@ -155,12 +155,13 @@ impl<'a> Builder<'a> {
         }
         let n = self.new_node();
         let func = self.frames[key.0 as usize].func;
-        let is_header = key.2 == 0
+        // The header's copy for the first iteration is where the loop is entered from outside.
+        let enters_loop = key.2 == 0
             && self.functions[func.index()]
                 .loops
                 .loop_of_header(key.1)
-                .is_some();
-        self.nodes[n as usize].loop_header = is_header;
+                .is_some_and(|l| key.3.get(l.index()) == Some(&0));
+        self.nodes[n as usize].loop_entry = enters_loop;
         self.keys.insert(key.clone(), n);
         self.work.push((key, n));
         n

@@ -128,8 +128,9 @@ pub struct Node {
     /// Executed in order before leaving the node.
     pub ops: Vec<Located>,
     pub succs: Vec<Edge>,
-    /// The node starts an iteration of a loop (an unwound loop header): `conj-loops` solves here.
-    pub loop_header: bool,
+    /// The node enters a loop from outside (the copy of its header for the first iteration):
+    /// `conj-loops` solves here, at the paper's "entry nodes of loops".
+    pub loop_entry: bool,
 }
 
 /// The unwound program for one target.

@@ -3,7 +3,9 @@
 //! The engine talks only to a [`QueryEngine`] over a boxed [`Solver`], so every back end is
 //! interchangeable. Nothing here asks a query.
 
-use symex_smt::{ProcessConfig, ProcessSolver, QueryEngine, QueryOptions, Solver, Z3Solver};
+use symex_smt::{
+    ProcessConfig, ProcessSolver, QueryEngine, QueryOptions, Solver, Z3Param, Z3Solver,
+};
 
 use crate::common::options::SolverChoice;
 use crate::error::EngineError;
@@ -20,8 +22,23 @@ pub fn query_engine(choice: &SolverChoice, options: &QueryOptions) -> Result<Que
 /// A fresh solver of the chosen kind with no query layer, for engines that drive the assertion
 /// stack themselves (the backward engine's incremental conjunct combination).
 pub fn solver_backend(choice: &SolverChoice) -> Result<Box<dyn Solver>, EngineError> {
+    solver_backend_tuned(choice, &[])
+}
+
+/// [`solver_backend`] with parameters for Z3 (ignored by a process solver): only ones that
+/// change how Z3 searches, never what it answers.
+pub fn solver_backend_tuned(
+    choice: &SolverChoice,
+    z3_params: &[(&str, Z3Param)],
+) -> Result<Box<dyn Solver>, EngineError> {
     Ok(match choice {
-        SolverChoice::Z3 => Box::new(Z3Solver::new()?),
+        SolverChoice::Z3 => {
+            let mut z3 = Z3Solver::new()?;
+            for &(name, value) in z3_params {
+                z3.set_param(name, value)?;
+            }
+            Box::new(z3)
+        }
         SolverChoice::Process { command, dialect } => {
             let mut words = command.split_whitespace();
             let program = words.next().ok_or_else(|| {
