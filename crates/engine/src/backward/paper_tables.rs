@@ -28,6 +28,7 @@ use crate::backward::ops::{
 use crate::backward::options::BseVariant;
 use crate::common::options::SolverChoice;
 use crate::common::solver::solver_backend;
+use crate::error::EngineError;
 
 const VAL: u32 = 0;
 const NEXT: u32 = 1;
@@ -157,7 +158,7 @@ fn add_smaller() -> Graph {
                     call: None,
                 })
                 .collect(),
-            loop_header: false,
+            loop_entry: false,
         })
         .collect();
     let refs = ["this", "n", "tn", "r", "rn"];
@@ -187,6 +188,11 @@ fn add_smaller() -> Graph {
         ref_fields: vec![false, true, false],
         target_origin: None,
     }
+}
+
+/// A fresh Z3 solver, for the entry check after intermediate ones.
+fn fresh_z3() -> Result<Box<dyn Solver>, EngineError> {
+    solver_backend(&SolverChoice::Z3)
 }
 
 fn heap() -> ArrayHeap {
@@ -641,8 +647,16 @@ fn conjunct_combination_reproduces_table_2() {
             inner: solver_backend(&SolverChoice::Z3).unwrap(),
             asserted: Vec::new(),
         };
-        let (outcome, _) =
-            conj::search(&graph, variant, &mut store, &mut heap, &mut solver, None).unwrap();
+        let (outcome, _) = conj::search(
+            &graph,
+            variant,
+            &mut store,
+            &mut heap,
+            &mut solver,
+            &fresh_z3,
+            None,
+        )
+        .unwrap();
         // The assertion holds: UNSAT at n0 (P §4.3).
         assert!(matches!(outcome, SearchOutcome::Unreachable), "{variant}");
         let conditions = conj_conditions(&store, &solver.asserted);
@@ -672,7 +686,16 @@ fn both_families_prove_the_assertion() {
         let (outcome, _) = if variant.is_disjunct_propagation() {
             disj::search(&graph, variant, &mut store, &mut heap, &mut *solver, None).unwrap()
         } else {
-            conj::search(&graph, variant, &mut store, &mut heap, &mut *solver, None).unwrap()
+            conj::search(
+                &graph,
+                variant,
+                &mut store,
+                &mut heap,
+                &mut *solver,
+                &fresh_z3,
+                None,
+            )
+            .unwrap()
         };
         assert!(matches!(outcome, SearchOutcome::Unreachable), "{variant}");
     }
