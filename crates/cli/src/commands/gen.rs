@@ -31,6 +31,10 @@ pub struct GenArgs {
     /// Percent chance of a counting ("for") loop per statement.
     #[arg(long, default_value_t = GenConfig::default().for_percent, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub for_prob: u32,
+    /// Percent of counting loops whose limit is an input-dependent variable instead of a
+    /// constant (up to 2^31 - 1 iterations).
+    #[arg(long, default_value_t = GenConfig::default().input_bound_percent, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub input_bound_prob: u32,
     /// Percent chance of an `if` per statement.
     #[arg(long, default_value_t = GenConfig::default().if_percent, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub if_prob: u32,
@@ -103,6 +107,7 @@ impl GenArgs {
             max_loop_depth: self.loop_depth,
             loop_percent: self.loop_prob,
             for_percent: self.for_prob,
+            input_bound_percent: self.input_bound_prob,
             if_percent: self.if_prob,
             max_loop_bound: self.loop_bound,
             errors: self.errors,
@@ -134,7 +139,7 @@ fn header(c: &GenConfig, seed: u64) -> String {
     };
     format!(
         "// symex gen --seed {seed} --functions {} --statements {} --block-statements {} \
-         --block-depth {} --loop-depth {} --loop-prob {} --for-prob {} --if-prob {} \
+         --block-depth {} --loop-depth {} --loop-prob {} --for-prob {} --input-bound-prob {} --if-prob {} \
          --loop-bound {} --errors {}{}{}{}{}{}{}{}{}\n",
         c.functions,
         c.statements,
@@ -143,6 +148,7 @@ fn header(c: &GenConfig, seed: u64) -> String {
         c.max_loop_depth,
         c.loop_percent,
         c.for_percent,
+        c.input_bound_percent,
         c.if_percent,
         c.max_loop_bound,
         c.errors,
