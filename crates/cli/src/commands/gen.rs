@@ -97,6 +97,18 @@ fn toggle(on: bool, off: bool, default: bool) -> bool {
 }
 
 impl GenArgs {
+    /// The generator's configuration, or why the flags are inconsistent.
+    pub fn checked_config(&self) -> Result<GenConfig, String> {
+        let config = self.config();
+        let sum = config.loop_percent + config.for_percent + config.if_percent;
+        if sum > 100 {
+            return Err(format!(
+                "--loop-prob, --for-prob and --if-prob add up to {sum} %, more than 100 %"
+            ));
+        }
+        Ok(config)
+    }
+
     fn config(&self) -> GenConfig {
         let d = GenConfig::default();
         GenConfig {
@@ -163,16 +175,20 @@ fn header(c: &GenConfig, seed: u64) -> String {
     )
 }
 
+/// The text `symex gen` writes for `seed`: the regenerating command line, then the program.
+pub fn program_text(config: &GenConfig, seed: u64) -> String {
+    header(config, seed) + &symex_gen::generate(config, seed)
+}
+
 pub fn run(args: &GenArgs) -> Exit {
-    let config = args.config();
-    let sum = config.loop_percent + config.for_percent + config.if_percent;
-    if sum > 100 {
-        eprintln!(
-            "error: --loop-prob, --for-prob and --if-prob add up to {sum} %, more than 100 %"
-        );
-        return Exit::Usage;
-    }
-    let program = |seed: u64| header(&config, seed) + &symex_gen::generate(&config, seed);
+    let config = match args.checked_config() {
+        Ok(config) => config,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Exit::Usage;
+        }
+    };
+    let program = |seed: u64| program_text(&config, seed);
     let Some(dir) = &args.out else {
         print!("{}", program(args.seed));
         return Exit::Success;
