@@ -197,7 +197,7 @@ impl SetSpec {
                 let seeds = parse_seeds(seeds.as_deref().unwrap_or("0..10")).map_err(context)?;
                 programs.extend(generated(flags, seeds.clone()).map_err(context)?);
                 origin.push(format!(
-                    "symex gen {} --seed {}..{}",
+                    "symex gen --seed S {} for S in {}..{}",
                     flags.trim(),
                     seeds.start,
                     seeds.end
