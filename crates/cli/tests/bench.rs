@@ -92,7 +92,16 @@ fn bench_tables_agree_with_symex_check() {
     let runs = csv_rows(&written.join("runs.csv"));
     assert_eq!(
         runs[0][..8],
-        ["config", "program", "outcome", "violated", "safe", "safe_up_to", "unknown", "paths"]
+        [
+            "config",
+            "program",
+            "outcome",
+            "violated",
+            "safe",
+            "safe_up_to",
+            "unknown",
+            "paths"
+        ]
     );
     assert_eq!(runs.len(), 1 + 2 * 3);
     let flags = |config: &str| -> Vec<&str> {
@@ -103,11 +112,17 @@ fn bench_tables_agree_with_symex_check() {
     };
     for row in &runs[1..] {
         let (config, program, outcome) = (&row[0], &row[1], &row[2]);
-        let mut args = vec!["check", program.as_str(), "--format", "json", "--timeout", "1"];
+        let mut args = vec![
+            "check",
+            program.as_str(),
+            "--format",
+            "json",
+            "--timeout",
+            "1",
+        ];
         args.extend(flags(config));
         let check = symex(&args);
-        let report: serde_json::Value =
-            serde_json::from_slice(&check.stdout).expect("JSON report");
+        let report: serde_json::Value = serde_json::from_slice(&check.stdout).expect("JSON report");
         let statuses: Vec<&str> = report["properties"]
             .as_array()
             .expect("properties")
@@ -127,8 +142,16 @@ fn bench_tables_agree_with_symex_check() {
         assert_eq!(row[6], count("unknown"), "{config} on {program}");
         if outcome != "timeout" {
             // Runs that finish are deterministic: same paths and queries.
-            assert_eq!(row[7], report["stats"]["paths"].to_string(), "{config} on {program}");
-            assert_eq!(row[8], report["stats"]["queries"].to_string(), "{config} on {program}");
+            assert_eq!(
+                row[7],
+                report["stats"]["paths"].to_string(),
+                "{config} on {program}"
+            );
+            assert_eq!(
+                row[8],
+                report["stats"]["queries"].to_string(),
+                "{config} on {program}"
+            );
         }
     }
     let outcomes: Vec<(&str, &str, &str)> = runs[1..]
@@ -200,7 +223,13 @@ fn bad_configurations_and_sets_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     let out = symex(&["bench", "--gen", "--seed 3", "--seeds", "0..2"]);
     assert_eq!(out.status.code(), Some(2));
-    let out = symex(&["bench", "--gen", "--for-prob 90 --if-prob 20", "--seeds", "0..2"]);
+    let out = symex(&[
+        "bench",
+        "--gen",
+        "--for-prob 90 --if-prob 20",
+        "--seeds",
+        "0..2",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let bad = dir.join("bad.json");
     std::fs::write(&bad, "{\"sets\": [], \"configs\": [], \"extra\": 1}").expect("write");

@@ -77,7 +77,10 @@ pub fn run(args: &BenchArgs) -> Exit {
         let summaries: Vec<Summary> = plan
             .configs
             .iter()
-            .map(|c| Summary::of(&c.name, &c.flag_text(), &runs))
+            .map(|c| {
+                Summary::of(&c.name, &c.flag_text(), &runs)
+                    .with_baseline(&plan.configs[0].name, &runs)
+            })
             .collect();
         let section = format!(
             "\n## {} ({} programs)\n\nPrograms: `{}`\n\n{}",
@@ -111,8 +114,8 @@ fn plan(args: &BenchArgs) -> Result<Plan, String> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-            let file: ExperimentFile = serde_json::from_str(&text)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let file: ExperimentFile =
+                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
             let mut sets = file.sets;
             if let Some(missing) = args
                 .sets
@@ -191,7 +194,11 @@ fn plan(args: &BenchArgs) -> Result<Plan, String> {
         .enumerate()
         .find(|(i, s)| sets[..*i].iter().any(|t| t.name == s.name))
     {
-        return Err(format!("set {} is named `{}` like an earlier set", i + 1, set.name));
+        return Err(format!(
+            "set {} is named `{}` like an earlier set",
+            i + 1,
+            set.name
+        ));
     }
     Ok(Plan {
         title,
@@ -282,7 +289,8 @@ fn write_set(
     ];
     for (name, text) in files {
         let path = dir.join(name);
-        std::fs::write(&path, text).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        std::fs::write(&path, text)
+            .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
     }
     Ok(())
 }

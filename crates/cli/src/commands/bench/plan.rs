@@ -258,7 +258,9 @@ fn generated(flags: &str, seeds: std::ops::Range<u64>) -> Result<Vec<Program>, S
     let args = GenLine::try_parse_from(words)
         .map_err(|e| format!("`gen` flags: {}", first_line(&e.to_string())))?
         .args;
-    let config = args.checked_config().map_err(|e| format!("`gen` flags: {e}"))?;
+    let config = args
+        .checked_config()
+        .map_err(|e| format!("`gen` flags: {e}"))?;
     Ok(seeds
         .map(|seed| Program {
             name: format!("gen_{seed}.uc"),
@@ -288,9 +290,15 @@ mod tests {
         assert!(args.subsume && args.summarize);
         assert_eq!(args.timeout, Some(2.5));
         assert_eq!(args.file, "p.uc");
-        assert_eq!(Config::from_option("plain=").expect("valid").flag_text(), "(none)");
+        assert_eq!(
+            Config::from_option("plain=").expect("valid").flag_text(),
+            "(none)"
+        );
         let bad = Config::from_option("x=--no-such-flag").expect_err("unknown flag");
-        assert!(bad.contains("configuration `x`") && bad.contains("--no-such-flag"), "{bad}");
+        assert!(
+            bad.contains("configuration `x`") && bad.contains("--no-such-flag"),
+            "{bad}"
+        );
         assert!(Config::from_option("x=--timeout 3").is_err());
         assert!(Config::from_option("--subsume").is_err());
         assert!(Config::from_option("a b=--subsume").is_err());
@@ -307,7 +315,9 @@ mod tests {
         let set = spec.resolve().expect("valid");
         let names: Vec<&str> = set.programs.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["gen_5.uc", "gen_6.uc"]);
-        assert!(set.programs[0].text.starts_with("// symex gen --seed 5 --functions 0 --statements 2 "));
+        assert!(set.programs[0]
+            .text
+            .starts_with("// symex gen --seed 5 --functions 0 --statements 2 "));
         let with_seed = SetSpec {
             gen: Some("--seed 3".into()),
             ..spec

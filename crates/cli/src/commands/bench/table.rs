@@ -146,6 +146,13 @@ pub struct Summary {
     pub rejected: usize,
     pub time_ms: u64,
     pub queries: u64,
+    /// The configuration the time ratio compares with (the first of the list).
+    pub baseline: String,
+    /// Programs both this configuration and the baseline decided (safe or error found).
+    pub common_decided: usize,
+    /// Time of this configuration and of the baseline on those programs, ms.
+    pub common_time_ms: u64,
+    pub baseline_common_time_ms: u64,
 }
 
 impl Summary {
@@ -178,6 +185,36 @@ impl Summary {
         s
     }
 
+    /// Adds the time comparison with configuration `baseline` on the programs both decided:
+    /// the overhead (above 1×) or speed-up of this configuration where both give an answer.
+    pub fn with_baseline(mut self, baseline: &str, runs: &[Run]) -> Summary {
+        self.baseline = baseline.into();
+        let decided = |config: &str, program: &str| {
+            runs.iter()
+                .find(|r| r.config == config && r.program == program && r.outcome.decided())
+        };
+        for run in runs
+            .iter()
+            .filter(|r| r.config == self.config && r.outcome.decided())
+        {
+            if let Some(base) = decided(baseline, &run.program) {
+                self.common_decided += 1;
+                self.common_time_ms += run.time_ms;
+                self.baseline_common_time_ms += base.time_ms;
+            }
+        }
+        self
+    }
+
+    /// `1.21× (4)`: time relative to the baseline on the 4 programs both decided; `-` if none.
+    pub fn relative_time_text(&self) -> String {
+        if self.common_decided == 0 {
+            return "-".into();
+        }
+        let ratio = self.common_time_ms as f64 / self.baseline_common_time_ms.max(1) as f64;
+        format!("{ratio:.2}× ({})", self.common_decided)
+    }
+
     /// Instruction coverage in percent with one decimal, or `-` when nothing was measured.
     pub fn coverage_text(&self) -> String {
         if self.coverable == 0 {
@@ -191,7 +228,7 @@ impl Summary {
     }
 }
 
-const SUMMARY_COLUMNS: [&str; 14] = [
+const SUMMARY_COLUMNS: [&str; 15] = [
     "config",
     "flags",
     "programs",
@@ -206,9 +243,10 @@ const SUMMARY_COLUMNS: [&str; 14] = [
     "internal errors",
     "total time (s)",
     "solver queries",
+    "time vs first (both decided)",
 ];
 
-fn summary_cells(s: &Summary) -> [String; 14] {
+fn summary_cells(s: &Summary) -> [String; 15] {
     [
         s.config.clone(),
         s.flags.clone(),
@@ -224,6 +262,7 @@ fn summary_cells(s: &Summary) -> [String; 14] {
         s.internal_errors.to_string(),
         format!("{:.1}", s.time_ms as f64 / 1000.0),
         s.queries.to_string(),
+        s.relative_time_text(),
     ]
 }
 
@@ -294,7 +333,13 @@ pub fn runs_csv(runs: &[Run]) -> String {
 }
 
 /// The summary and the runs as one JSON document.
-pub fn to_json(set: &str, origin: &str, timeout_s: f64, summaries: &[Summary], runs: &[Run]) -> String {
+pub fn to_json(
+    set: &str,
+    origin: &str,
+    timeout_s: f64,
+    summaries: &[Summary],
+    runs: &[Run],
+) -> String {
     #[derive(Serialize)]
     struct Document<'a> {
         set: &'a str,
@@ -374,6 +419,36 @@ mod tests {
     }
 
     #[test]
+    fn time_is_compared_on_programs_both_configurations_decided() {
+        let on = |config: &str, program: &str, outcome: Outcome, time_ms: u64| Run {
+            outcome,
+            ..Run::rejected(config, program, time_ms)
+        };
+        let runs = [
+            on("plain", "a.uc", Outcome::Safe, 100),
+            on("plain", "b.uc", Outcome::Error, 300),
+            on("plain", "c.uc", Outcome::Timeout, 1000),
+            on("sub", "a.uc", Outcome::Safe, 150),
+            on("sub", "b.uc", Outcome::Timeout, 1000),
+            on("sub", "c.uc", Outcome::Safe, 20),
+        ];
+        let sub = Summary::of("sub", "", &runs).with_baseline("plain", &runs);
+        assert_eq!(
+            (
+                sub.common_decided,
+                sub.common_time_ms,
+                sub.baseline_common_time_ms
+            ),
+            (1, 150, 100)
+        );
+        assert_eq!(sub.relative_time_text(), "1.50× (1)");
+        let plain = Summary::of("plain", "", &runs).with_baseline("plain", &runs);
+        assert_eq!(plain.relative_time_text(), "1.00× (2)");
+        let none = Summary::of("x", "", &runs).with_baseline("plain", &runs);
+        assert_eq!(none.relative_time_text(), "-");
+    }
+
+    #[test]
     fn markdown_has_one_row_per_configuration() {
         let summaries = [
             Summary::of("plain", "(none)", &runs()),
@@ -386,11 +461,11 @@ mod tests {
         assert!(lines[1].starts_with("|---|---|---:|"));
         assert_eq!(
             lines[2],
-            "| plain | `(none)` | 3 | 12 | 75.0 % | 2 | 1 | 1 | 0 | 1 | 0 | 0 | 1.3 | 24 |"
+            "| plain | `(none)` | 3 | 12 | 75.0 % | 2 | 1 | 1 | 0 | 1 | 0 | 0 | 1.3 | 24 | - |"
         );
         assert_eq!(
             lines[3],
-            "| sub | `--subsume` | 2 | 1 | 75.0 % | 0 | 0 | 1 | 0 | 0 | 0 | 1 | 0.1 | 2 |"
+            "| sub | `--subsume` | 2 | 1 | 75.0 % | 0 | 0 | 1 | 0 | 0 | 0 | 1 | 0.1 | 2 | - |"
         );
     }
 
@@ -403,10 +478,10 @@ mod tests {
         let csv = summary_csv(&[Summary::of("plain", "--search bfs", &runs())]);
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), 2);
-        assert_eq!(lines[0].split(',').count(), 14);
+        assert_eq!(lines[0].split(',').count(), 15);
         assert_eq!(
             lines[1],
-            "plain,--search bfs,3,12,75.0 %,2,1,1,0,1,0,0,1.3,24"
+            "plain,--search bfs,3,12,75.0 %,2,1,1,0,1,0,0,1.3,24,-"
         );
         let runs_csv = runs_csv(&runs());
         assert_eq!(runs_csv.lines().count(), 6);
