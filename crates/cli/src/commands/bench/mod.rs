@@ -72,8 +72,13 @@ pub fn run(args: &BenchArgs) -> Exit {
          time (`symex bench`, docs/bench.md).\n",
         plan.title, plan.timeout_s
     );
+    let mut internal_errors = 0;
     for set in &plan.sets {
         let runs = run_set(set, &plan);
+        internal_errors += runs
+            .iter()
+            .filter(|r| r.outcome == table::Outcome::Internal)
+            .count();
         let summaries: Vec<Summary> = plan
             .configs
             .iter()
@@ -104,6 +109,12 @@ pub fn run(args: &BenchArgs) -> Exit {
             eprintln!("error: cannot write `{}`: {e}", path.display());
             return Exit::Usage;
         }
+    }
+    if internal_errors > 0 {
+        // An unconfirmed counterexample is a bug in symex: the tables are written, but the
+        // exit code must not let a script take the run for a clean one.
+        eprintln!("error: {internal_errors} run(s) ended with an internal error (see the tables)");
+        return Exit::Internal;
     }
     Exit::Success
 }
