@@ -38,6 +38,8 @@ enum Command {
     Cfg(commands::cfg::CfgArgs),
     /// Generate random well-typed, terminating programs (deterministic by --seed).
     Gen(Box<commands::gen::GenArgs>),
+    /// Run program sets under several configurations and tabulate the results (docs/bench.md).
+    Bench(Box<commands::bench::BenchArgs>),
 }
 
 /// Deep recursion in the front end is bounded by the parser's nesting limit; the large stack
@@ -69,5 +71,6 @@ fn dispatch(cli: Cli) -> Exit {
         Command::Types(args) => commands::types::run(&args, cli.color),
         Command::Cfg(args) => commands::cfg::run(&args, cli.color),
         Command::Gen(args) => commands::gen::run(&args),
+        Command::Bench(args) => commands::bench::run(&args),
     }
 }

@@ -247,7 +247,7 @@ proptest! {
         functions in 0..5usize,
         statements in 1..12usize,
         max_block_depth in 0..4usize,
-        (max_loop_depth, loop_percent, for_percent, errors) in (0..4usize, 0..40u32, 0..40u32, 0..4usize),
+        (max_loop_depth, loop_percent, for_percent, input_bound_percent, errors) in (0..4usize, 0..40u32, 0..40u32, 0..=100u32, 0..4usize),
         [heap, arrays, null_pointers, symbolic_indices, calls, divisions, linear] in prop::array::uniform7(any::<bool>()),
     ) {
         let config = symex_gen::GenConfig {
@@ -257,6 +257,7 @@ proptest! {
             max_loop_depth,
             loop_percent,
             for_percent,
+            input_bound_percent,
             errors,
             heap,
             arrays,

@@ -35,6 +35,7 @@ fn config(seed: u64) -> GenConfig {
         calls: false,
         asserts: true,
         linear: true,
+        input_bound_percent: 0,
     }
 }
 

@@ -36,6 +36,12 @@ pub struct GenConfig {
     /// Chance that a statement is a counting loop `c = 0; while (c < b) { …; c = c + 1; }`
     /// (the thesis's `forLoopGenProb`).
     pub for_percent: u32,
+    /// Chance that a counting loop runs up to an input-dependent limit instead of a constant:
+    /// `n = x; c = 0; while (c < n) { …; c = c + 1; }`, with `n` a snapshot of a program
+    /// variable that the body cannot see (the thesis's "for" loops compare two variables).
+    /// Such a loop has up to 2^31 − 1 iterations, so concrete runs still terminate but plain
+    /// symbolic execution cannot exhaust it.
+    pub input_bound_percent: u32,
     /// Chance that a statement is an `if`.
     pub if_percent: u32,
     /// Maximum iterations of a generated loop.
@@ -74,6 +80,7 @@ impl Default for GenConfig {
             max_loop_depth: 2,
             loop_percent: 10,
             for_percent: 15,
+            input_bound_percent: 0,
             if_percent: 20,
             max_loop_bound: 4,
             errors: 0,
@@ -308,14 +315,21 @@ impl Generator<'_> {
                 let _ = writeln!(out, "{indent}}}");
             }
             Kind::For if loop_ok => {
-                let counter = format!("c{}", scope.loop_vars.len());
+                let index = scope.loop_vars.len();
+                let counter = format!("c{index}");
                 scope.loop_vars.push(counter.clone());
-                let bound = self.loop_bound();
-                let guard = if !scope.ints.is_empty() && self.rng.below(2) == 0 {
-                    let limit = self.pick(&scope.ints);
-                    format!("{counter} < {limit} && {counter} < {bound}")
+                // Rolled only when the knob is on, so programs without it stay as they were.
+                let input_bounded = config.input_bound_percent > 0
+                    && !scope.ints.is_empty()
+                    && (self.rng.below(100) as u32) < config.input_bound_percent;
+                let guard = if input_bounded {
+                    let limit = format!("n{index}");
+                    scope.loop_vars.push(limit.clone());
+                    let value = self.pick(&scope.ints);
+                    let _ = writeln!(out, "{indent}{limit} = {value};");
+                    format!("{counter} < {limit}")
                 } else {
-                    format!("{counter} < {bound}")
+                    self.constant_guard(scope, &counter)
                 };
                 let _ = writeln!(out, "{indent}{counter} = 0;");
                 let _ = writeln!(out, "{indent}while ({guard}) {{");
@@ -336,6 +350,17 @@ impl Generator<'_> {
                 let _ = writeln!(out, "{indent}}}");
             }
             _ => self.simple_statement(scope, out, &indent, nested_ok),
+        }
+    }
+
+    /// The guard of a counting loop bounded by a constant, half of the time also by a variable.
+    fn constant_guard(&mut self, scope: &Scope, counter: &str) -> String {
+        let bound = self.loop_bound();
+        if !scope.ints.is_empty() && self.rng.below(2) == 0 {
+            let limit = self.pick(&scope.ints);
+            format!("{counter} < {limit} && {counter} < {bound}")
+        } else {
+            format!("{counter} < {bound}")
         }
     }
 
@@ -617,6 +642,29 @@ mod tests {
             ..loopy()
         };
         assert!(!any_contains(&none, "while"));
+    }
+
+    #[test]
+    fn input_bounded_counting_loops_only_when_enabled() {
+        let only_for = GenConfig {
+            loop_percent: 0,
+            ..loopy()
+        };
+        assert!(!any_contains(&only_for, "n0 = "));
+        let input_bounded = GenConfig {
+            input_bound_percent: 100,
+            ..only_for.clone()
+        };
+        for text in programs(&input_bounded) {
+            for line in text.lines().map(str::trim) {
+                if let Some(guard) = line.strip_prefix("while (c") {
+                    // `while (cK < nK) {`: the counter against its own snapshot, nothing else.
+                    let (counter, rest) = guard.split_once(" < n").expect("input-bounded guard");
+                    assert_eq!(rest, format!("{counter}) {{"), "{line}");
+                }
+            }
+        }
+        assert!(any_contains(&input_bounded, "n0 = x"));
     }
 
     #[test]

@@ -4,9 +4,8 @@
 //! `symex_report::Report`, and the report's exit class becomes the exit code (0 all safe,
 //! 10 a violation, 20 bounded or unknown, 101 an unconfirmed counterexample).
 
-use super::load_and_analyze;
 use crate::exit::Exit;
-use crate::source::ColorChoice;
+use crate::source::{self, ColorChoice, SourceFile};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -14,6 +13,7 @@ use symex_engine::{
     CheckOptions, EngineError, HeapModel, IndexMode, MergeMode, MergeOptions, QceEstimate,
     SearchStrategy, SolverChoice, TraceRules,
 };
+use symex_report::Report;
 use symex_smt::{Dialect, QueryOptions};
 
 #[derive(clap::Args)]
@@ -210,7 +210,8 @@ pub enum Format {
 }
 
 impl CheckArgs {
-    fn options(&self) -> CheckOptions {
+    /// The engine's options; `progress` shows the live progress line on stderr.
+    fn options(&self, progress: bool) -> CheckOptions {
         let search = match self.search {
             SearchArg::Bfs => SearchStrategy::Bfs,
             SearchArg::Dfs => SearchStrategy::Dfs,
@@ -270,7 +271,7 @@ impl CheckArgs {
                 timeout: Some(Duration::from_millis(self.solver_timeout)),
                 dump_dir: self.dump_smt.clone(),
             },
-            progress: std::io::stderr().is_terminal(),
+            progress,
             heap: match self.heap {
                 HeapArg::Li => HeapModel::Li,
                 HeapArg::Lazier => HeapModel::Lazier,
@@ -303,82 +304,16 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
             return Exit::Usage;
         }
     }
-    let (file, frontend) = match load_and_analyze(&args.file, color) {
-        Ok(loaded) => loaded,
-        Err(exit) => return exit,
-    };
-    // Every analysis refuses an ill-typed program (microc.md "Types").
-    let types = match &frontend.types {
-        Ok(types) => types,
-        Err(errors) => {
-            file.emit(errors, color);
+    let file = match source::load(&args.file) {
+        Ok(file) => file,
+        Err(message) => {
+            eprintln!("error: {message}");
             return Exit::ProgramError;
         }
     };
-    let module = symex_ir::lower(&frontend.program);
-    let report = match args.engine {
-        EngineChoice::Forward => match args.reach {
-            Some(line) => symex_engine::check_forward_reach(
-                &module,
-                types,
-                &file.text,
-                &file.name,
-                &args.entry,
-                &args.options(),
-                line,
-            ),
-            None => symex_engine::check_forward(
-                &module,
-                types,
-                &file.text,
-                &file.name,
-                &args.entry,
-                &args.options(),
-            ),
-        },
-        EngineChoice::Backward => {
-            let target = match args.reach {
-                Some(line) => symex_engine::backward::Target::Reach { line },
-                None => args.target.unwrap_or_default(),
-            };
-            let backward = symex_engine::BackwardOptions {
-                variant: args.bse_variant,
-                target,
-            };
-            symex_engine::backward::check_backward_traced(
-                &module,
-                types,
-                &file.text,
-                &file.name,
-                &args.entry,
-                &args.options(),
-                &backward,
-            )
-            .and_then(|outcome| {
-                if let Some(path) = &args.heap_dot {
-                    let dot = outcome
-                        .heap_dot
-                        .unwrap_or_else(|| "digraph heap {\n}\n".into());
-                    std::fs::write(path, dot).map_err(|e| {
-                        EngineError::Solver(format!("cannot write `{}`: {e}", path.display()))
-                    })?;
-                }
-                Ok(outcome.report)
-            })
-        }
-    };
-    let report = match report {
+    let report = match check_source(args, &file, color, std::io::stderr().is_terminal()) {
         Ok(report) => report,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return match e {
-                EngineError::UnknownEntry(_)
-                | EngineError::BadTarget(_)
-                | EngineError::Solver(_) => Exit::Usage,
-                EngineError::UnsupportedEntry { .. } => Exit::ProgramError,
-                EngineError::Internal(_) => Exit::Internal,
-            };
-        }
+        Err(exit) => return exit,
     };
     if let (Some(path), EngineChoice::Forward) = (&args.heap_dot, args.engine) {
         if let Err(e) = std::fs::write(path, symex_report::heap_dot::report_heaps_dot(&report)) {
@@ -402,4 +337,89 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
         }
     }
     report.exit_class().into()
+}
+
+/// Analyses a loaded program and runs the chosen engine on it: what `symex check` does before
+/// rendering, shared with `symex bench` so both give the same numbers. On failure the reason is
+/// printed and the exit code returned.
+pub fn check_source(
+    args: &CheckArgs,
+    file: &SourceFile,
+    color: ColorChoice,
+    progress: bool,
+) -> Result<Report, Exit> {
+    let frontend = symex_syntax::analyze(&file.text).map_err(|errors| {
+        file.emit(&errors, color);
+        Exit::ProgramError
+    })?;
+    // Every analysis refuses an ill-typed program (microc.md "Types").
+    let types = match &frontend.types {
+        Ok(types) => types,
+        Err(errors) => {
+            file.emit(errors, color);
+            return Err(Exit::ProgramError);
+        }
+    };
+    let module = symex_ir::lower(&frontend.program);
+    let report = match args.engine {
+        EngineChoice::Forward => match args.reach {
+            Some(line) => symex_engine::check_forward_reach(
+                &module,
+                types,
+                &file.text,
+                &file.name,
+                &args.entry,
+                &args.options(progress),
+                line,
+            ),
+            None => symex_engine::check_forward(
+                &module,
+                types,
+                &file.text,
+                &file.name,
+                &args.entry,
+                &args.options(progress),
+            ),
+        },
+        EngineChoice::Backward => {
+            let target = match args.reach {
+                Some(line) => symex_engine::backward::Target::Reach { line },
+                None => args.target.unwrap_or_default(),
+            };
+            let backward = symex_engine::BackwardOptions {
+                variant: args.bse_variant,
+                target,
+            };
+            symex_engine::backward::check_backward_traced(
+                &module,
+                types,
+                &file.text,
+                &file.name,
+                &args.entry,
+                &args.options(progress),
+                &backward,
+            )
+            .and_then(|outcome| {
+                if let Some(path) = &args.heap_dot {
+                    let dot = outcome
+                        .heap_dot
+                        .unwrap_or_else(|| "digraph heap {\n}\n".into());
+                    std::fs::write(path, dot).map_err(|e| {
+                        EngineError::Solver(format!("cannot write `{}`: {e}", path.display()))
+                    })?;
+                }
+                Ok(outcome.report)
+            })
+        }
+    };
+    report.map_err(|e| {
+        eprintln!("error: {e}");
+        match e {
+            EngineError::UnknownEntry(_) | EngineError::BadTarget(_) | EngineError::Solver(_) => {
+                Exit::Usage
+            }
+            EngineError::UnsupportedEntry { .. } => Exit::ProgramError,
+            EngineError::Internal(_) => Exit::Internal,
+        }
+    })
 }

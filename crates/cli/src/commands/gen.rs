@@ -31,6 +31,10 @@ pub struct GenArgs {
     /// Percent chance of a counting ("for") loop per statement.
     #[arg(long, default_value_t = GenConfig::default().for_percent, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub for_prob: u32,
+    /// Percent of counting loops whose limit is an input-dependent variable instead of a
+    /// constant (up to 2^31 - 1 iterations).
+    #[arg(long, default_value_t = GenConfig::default().input_bound_percent, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub input_bound_prob: u32,
     /// Percent chance of an `if` per statement.
     #[arg(long, default_value_t = GenConfig::default().if_percent, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub if_prob: u32,
@@ -93,6 +97,18 @@ fn toggle(on: bool, off: bool, default: bool) -> bool {
 }
 
 impl GenArgs {
+    /// The generator's configuration, or why the flags are inconsistent.
+    pub fn checked_config(&self) -> Result<GenConfig, String> {
+        let config = self.config();
+        let sum = config.loop_percent + config.for_percent + config.if_percent;
+        if sum > 100 {
+            return Err(format!(
+                "--loop-prob, --for-prob and --if-prob add up to {sum} %, more than 100 %"
+            ));
+        }
+        Ok(config)
+    }
+
     fn config(&self) -> GenConfig {
         let d = GenConfig::default();
         GenConfig {
@@ -103,6 +119,7 @@ impl GenArgs {
             max_loop_depth: self.loop_depth,
             loop_percent: self.loop_prob,
             for_percent: self.for_prob,
+            input_bound_percent: self.input_bound_prob,
             if_percent: self.if_prob,
             max_loop_bound: self.loop_bound,
             errors: self.errors,
@@ -134,7 +151,7 @@ fn header(c: &GenConfig, seed: u64) -> String {
     };
     format!(
         "// symex gen --seed {seed} --functions {} --statements {} --block-statements {} \
-         --block-depth {} --loop-depth {} --loop-prob {} --for-prob {} --if-prob {} \
+         --block-depth {} --loop-depth {} --loop-prob {} --for-prob {} --input-bound-prob {} --if-prob {} \
          --loop-bound {} --errors {}{}{}{}{}{}{}{}{}\n",
         c.functions,
         c.statements,
@@ -143,6 +160,7 @@ fn header(c: &GenConfig, seed: u64) -> String {
         c.max_loop_depth,
         c.loop_percent,
         c.for_percent,
+        c.input_bound_percent,
         c.if_percent,
         c.max_loop_bound,
         c.errors,
@@ -157,16 +175,20 @@ fn header(c: &GenConfig, seed: u64) -> String {
     )
 }
 
+/// The text `symex gen` writes for `seed`: the regenerating command line, then the program.
+pub fn program_text(config: &GenConfig, seed: u64) -> String {
+    header(config, seed) + &symex_gen::generate(config, seed)
+}
+
 pub fn run(args: &GenArgs) -> Exit {
-    let config = args.config();
-    let sum = config.loop_percent + config.for_percent + config.if_percent;
-    if sum > 100 {
-        eprintln!(
-            "error: --loop-prob, --for-prob and --if-prob add up to {sum} %, more than 100 %"
-        );
-        return Exit::Usage;
-    }
-    let program = |seed: u64| header(&config, seed) + &symex_gen::generate(&config, seed);
+    let config = match args.checked_config() {
+        Ok(config) => config,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Exit::Usage;
+        }
+    };
+    let program = |seed: u64| program_text(&config, seed);
     let Some(dir) = &args.out else {
         print!("{}", program(args.seed));
         return Exit::Success;

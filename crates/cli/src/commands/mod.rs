@@ -1,5 +1,6 @@
 //! One module per subcommand; shared steps (load, analyse, report front-end errors) live here.
 
+pub mod bench;
 pub mod cfg;
 pub mod check;
 pub mod gen;
