@@ -6,14 +6,18 @@
 //!
 //! A walk that writes a local in any other way (`x = x * 2`, a value derived from a derived
 //! value) or whose conditions or checks read a derived value or are not affine has no closed
-//! form, and the loop is left to plain execution. Nothing here talks to the solver.
+//! form, and the loop is left to plain execution. Nor has a walk that runs an inner loop from
+//! values it changes: the pseudo-locals of an inner loop's results are invariants only because
+//! the inner loop starts from the same values at every iteration (seed 002 §4.4.3 "summarize the
+//! inner loop first"; its results then are loop-invariant, and what it adds to an accumulator
+//! is a loop-invariant step). Nothing here talks to the solver.
 
 use std::rc::Rc;
 
 use symex_ir::cfg::{BinOp, LocalId, PropId, UnOp};
 
 use crate::forward::summarize::expr::{Expr, Slope};
-use crate::forward::summarize::walk::Walk;
+use crate::forward::summarize::walk::{Slot, Walk};
 
 /// How one local evolves over the iterations of a walk.
 #[derive(Clone, Debug)]
@@ -47,8 +51,8 @@ pub struct ClosedForm {
 }
 
 impl ClosedForm {
-    /// The closed form of `walk`, or why it has none.
-    pub fn of(walk: Walk) -> Result<ClosedForm, String> {
+    /// The closed form of `walk` (whose inner-loop runs are `slots`), or why it has none.
+    pub fn of(walk: Walk, slots: &[Slot]) -> Result<ClosedForm, String> {
         let locals = walk.env.len();
         let changed = |l: LocalId| {
             walk.env[l.index()]
@@ -108,6 +112,15 @@ impl ClosedForm {
         if walk.checks.iter().any(|(_, e)| e.reads(&derived)) {
             return Err("a check reads a value of the previous iteration".into());
         }
+        // Each inner loop must start from the values it starts from at the first iteration, and
+        // the same values as the summary computes its results from.
+        for segment in &walk.segments {
+            if segment.control != slots[segment.slot].control
+                || segment.control.iter().any(|e| e.reads(&changed))
+            {
+                return Err("an inner loop starts from values the outer loop changes".into());
+            }
+        }
         Ok(ClosedForm {
             checks: walk.checks.clone(),
             walk,
@@ -164,9 +177,10 @@ mod tests {
         let info = ProgramInfo::new(&module);
         let function = &module.functions[0];
         let lp = &info.functions[0].loops().loops[0];
-        body_paths(function, lp, &|l| info.functions[0].is_cell_backed(l))?
+        let body = body_paths(function, lp, &[], &|l| info.functions[0].is_cell_backed(l))?;
+        body.walks
             .into_iter()
-            .map(ClosedForm::of)
+            .map(|w| ClosedForm::of(w, &body.slots))
             .collect()
     }
 
@@ -197,7 +211,7 @@ mod tests {
             ("main() { var x; x = input; while (x < 100) { x = x + input; } return x; }", "input"),
             ("main() { var x, a; a = [1, 2]; x = 0; while (x < 2) { a[x] = 0; x = x + 1; } return x; }", "memory"),
             ("main() { var x; x = input; while (x * x < 100) { x = x + 1; } return x; }", "affine"),
-            ("main() { var i, j; i = 0; while (i < 3) { j = 0; while (j < 3) { j = j + 1; } i = i + 1; } return i; }", "another loop"),
+            ("main() { var i, j; i = 0; while (i < 3) { j = 0; while (j < 3) { j = j + 1; } i = i + 1; } return i; }", "inner loop"),
         ];
         for (source, reason) in refused {
             let err = forms(source)
