@@ -224,6 +224,10 @@ pub fn body_paths(
                 continue;
             }
             walk.steps.push((block, direction));
+            if walk.steps.len() > lp.blocks.len() {
+                // A cycle inside the body that is not a described inner loop.
+                return Err("it contains an inner loop without a summary".into());
+            }
             if target == lp.header {
                 done.push(walk);
             } else if let Some(at) = inners.iter().position(|i| i.header == target) {
