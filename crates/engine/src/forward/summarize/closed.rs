@@ -220,4 +220,73 @@ mod tests {
             assert!(err.contains(reason), "{source}: {err}");
         }
     }
+
+    /// The closed forms of the outer loop of `source`, its inner loop described by hand as
+    /// `control` / `written` / `accumulated` locals.
+    fn outer_forms(
+        source: &str,
+        control: &[u32],
+        written: &[u32],
+        accumulated: &[u32],
+    ) -> Result<(Vec<ClosedForm>, Vec<Slot>), String> {
+        use crate::forward::summarize::walk::Inner;
+        let front = symex_syntax::analyze(source).expect("valid");
+        let module = symex_ir::lower(&front.program);
+        let info = ProgramInfo::new(&module);
+        let function = &module.functions[0];
+        let forest = info.functions[0].loops();
+        let outer = &forest.loops[0];
+        let inner_id = outer.children[0];
+        let inner = forest.get(inner_id);
+        let ids = |ls: &[u32]| ls.iter().map(|&l| LocalId(l)).collect::<Vec<_>>();
+        let described = Inner {
+            id: inner_id,
+            header: inner.header,
+            blocks: inner.blocks.clone(),
+            exit: inner.exits[0].1,
+            control: ids(control),
+            written: ids(written),
+            accumulated: ids(accumulated),
+        };
+        let body = body_paths(function, outer, &[described], &|_| false)?;
+        let forms = body
+            .walks
+            .into_iter()
+            .map(|w| ClosedForm::of(w, &body.slots))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((forms, body.slots))
+    }
+
+    #[test]
+    fn an_inner_loop_from_invariant_values_gives_invariant_steps() {
+        // locals: i 0, j 1, n 2, m 3, s 4
+        let source = "main() { var i, j, n, m, s; n = input; m = input; i = 0; s = 0; \
+                      while (i < n) { j = 0; while (j < m) { s = s + 1; j = j + 1; } i = i + 1; } \
+                      return s; }";
+        let (forms, slots) = outer_forms(source, &[1, 3], &[1], &[4]).expect("summarizable");
+        assert_eq!(forms.len(), 1);
+        assert_eq!(slots.len(), 1);
+        let delta = slots[0].deltas[0];
+        let result = slots[0].results[0];
+        assert!(delta.index() >= 5 && result.index() >= 5, "pseudo-locals follow the locals");
+        let form = &forms[0];
+        match &form.forms[4] {
+            Some(Form::Induction(d)) => assert!(d.reads(&|l| l == delta), "s grows by the delta"),
+            other => panic!("s: {other:?}"),
+        }
+        assert!(matches!(form.forms[1], Some(Form::Derived(_))), "j is the inner result");
+        assert!(matches!(form.forms[0], Some(Form::Induction(_))), "i");
+        assert_eq!(slots[0].control[0].constant_value(), Some(0), "j starts at 0");
+    }
+
+    #[test]
+    fn an_inner_loop_from_changing_values_is_refused() {
+        let source = "main() { var i, j, n, s; n = input; i = 0; s = 0; \
+                      while (i < n) { j = 0; while (j < i) { s = s + 1; j = j + 1; } i = i + 1; } \
+                      return s; }";
+        let err = outer_forms(source, &[0, 1], &[1], &[3])
+            .err()
+            .expect("refused");
+        assert!(err.contains("changes"), "{err}");
+    }
 }
