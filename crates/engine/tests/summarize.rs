@@ -101,7 +101,9 @@ fn summaries_find_the_violations_plain_execution_finds() {
                 (Status::Safe | Status::SafeUpTo, Status::Violated)
                     | (Status::Violated, Status::Safe)
             ) {
-                failures.push(format!("seed {seed}: property {i} is {a:?} plainly, {b:?} with summaries\n{source}"));
+                failures.push(format!(
+                    "seed {seed}: property {i} is {a:?} plainly, {b:?} with summaries\n{source}"
+                ));
             }
         }
         let (plain_violated, plain_decided) = outcome(&plain);

@@ -326,7 +326,9 @@ fn settle(machine: &mut Machine<'_>, pc: &[TermId], value: TermId) -> Result<Ter
     let probe = machine.store.bv_var("loop.result", WIDTH)?;
     let mut asked = pc.to_vec();
     asked.push(machine.store.eq(probe, value)?);
-    let ModelResult::Sat(model) = machine.queries.get_model(&machine.store, &asked, &[probe])?
+    let ModelResult::Sat(model) = machine
+        .queries
+        .get_model(&machine.store, &asked, &[probe])?
     else {
         return Ok(value);
     };
@@ -335,10 +337,12 @@ fn settle(machine: &mut Machine<'_>, pc: &[TermId], value: TermId) -> Result<Ter
     };
     let constant = terms::int_const(&mut machine.store, number)?;
     let other = machine.store.neq(value, constant)?;
-    Ok(match machine.queries.may_be_true(&machine.store, pc, other)? {
-        Answer::No => constant,
-        _ => value,
-    })
+    Ok(
+        match machine.queries.may_be_true(&machine.store, pc, other)? {
+            Answer::No => constant,
+            _ => value,
+        },
+    )
 }
 
 /// Every way a run of `model`'s loop from `entry` under `pc` can end: the condition and the

@@ -249,7 +249,10 @@ fn inner_of(
         model.paths.iter().any(|p| {
             p.walk.conds.iter().any(|(c, _)| reads_a(c))
                 || p.walk.checks.iter().any(|(_, e)| reads_a(e))
-                || p.walk.segments.iter().any(|s| s.control.iter().any(reads_a))
+                || p.walk
+                    .segments
+                    .iter()
+                    .any(|s| s.control.iter().any(reads_a))
                 || p.walk
                     .env
                     .iter()
@@ -259,14 +262,14 @@ fn inner_of(
     };
     // Temporaries of the inner loop's expressions (lowering makes a fresh one per use, assigned
     // right before it) are dead outside it: their values before and after do not matter.
-    written.retain(|&l| {
-        model.reads.contains(&l) || function.local(l).kind != LocalKind::Temp
-    });
+    written.retain(|&l| model.reads.contains(&l) || function.local(l).kind != LocalKind::Temp);
     let (accumulated, written): (Vec<LocalId>, Vec<LocalId>) =
         written.into_iter().partition(|&a| {
-            model.paths.iter().all(|p| {
-                matches!(p.forms[a.index()], None | Some(Form::Induction(_)))
-            }) && !read_elsewhere(a)
+            model
+                .paths
+                .iter()
+                .all(|p| matches!(p.forms[a.index()], None | Some(Form::Induction(_))))
+                && !read_elsewhere(a)
         });
     let mut control: Vec<LocalId> = model
         .reads

@@ -21,7 +21,8 @@ use std::rc::Rc;
 
 use symex_ir::analysis::{Loop, LoopId};
 use symex_ir::cfg::{
-    BinOp, BlockId, Check, Function, InstKind, LocalId, Operand, PlaceBase, PropId, Rvalue, Terminator,
+    BinOp, BlockId, Check, Function, InstKind, LocalId, Operand, PlaceBase, PropId, Rvalue,
+    Terminator,
 };
 
 use crate::forward::summarize::expr::Expr;
@@ -232,7 +233,9 @@ pub fn body_paths(
                 done.push(walk);
             } else if let Some(at) = inners.iter().position(|i| i.header == target) {
                 if slots.len() == MAX_SLOTS {
-                    return Err(format!("its paths run inner loops more than {MAX_SLOTS} times"));
+                    return Err(format!(
+                        "its paths run inner loops more than {MAX_SLOTS} times"
+                    ));
                 }
                 let slot = enter_inner(&mut walk, at, &inners[at], slots.len(), &mut width);
                 slots.push(slot);
@@ -276,11 +279,7 @@ fn enter_inner(walk: &mut Walk, at: usize, inner: &Inner, slot: usize, width: &m
         walk.env[l.index()] = Some(Expr::start(result));
     }
     for ((&l, &delta), before) in inner.accumulated.iter().zip(&deltas).zip(&accumulated) {
-        walk.env[l.index()] = Some(Expr::binary(
-            BinOp::Add,
-            before.clone(),
-            Expr::start(delta),
-        ));
+        walk.env[l.index()] = Some(Expr::binary(BinOp::Add, before.clone(), Expr::start(delta)));
     }
     walk.segments.push(Segment {
         slot,
