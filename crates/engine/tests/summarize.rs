@@ -1,5 +1,6 @@
 //! Loop summarization against plain execution on generated programs with nested loops (depth
-//! 2 and 3): the same violated properties where both searches finish the property, no
+//! 2 and 3, so outer loops are summarized with their inner loops' results): the same violated
+//! properties where both searches finish the property, never a proof against a violation, no
 //! unconfirmed counterexample, and the same report twice.
 //!
 //! Generated loops run at most `LOOP_BOUND` times, so plain execution with `--unwind` one more
@@ -87,6 +88,25 @@ fn summaries_find_the_violations_plain_execution_finds() {
             }
         }
         summarized += summary.stats.loops_summarized.unwrap_or(0);
+        // A proof on one side and a violation on the other is a wrong answer, whatever the
+        // time limits left undecided elsewhere.
+        for (i, (p, q)) in plain
+            .properties()
+            .iter()
+            .zip(summary.properties())
+            .enumerate()
+        {
+            let (a, b) = (p.verdict.status(), q.verdict.status());
+            if matches!(
+                (a, b),
+                (Status::Safe | Status::SafeUpTo, Status::Violated)
+                    | (Status::Violated, Status::Safe)
+            ) {
+                failures.push(format!(
+                    "seed {seed}: property {i} is {a:?} plainly, {b:?} with summaries\n{source}"
+                ));
+            }
+        }
         let (plain_violated, plain_decided) = outcome(&plain);
         let (summary_violated, summary_decided) = outcome(&summary);
         let both: BTreeSet<usize> = plain_decided

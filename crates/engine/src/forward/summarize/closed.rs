@@ -6,14 +6,18 @@
 //!
 //! A walk that writes a local in any other way (`x = x * 2`, a value derived from a derived
 //! value) or whose conditions or checks read a derived value or are not affine has no closed
-//! form, and the loop is left to plain execution. Nothing here talks to the solver.
+//! form, and the loop is left to plain execution. Nor has a walk that runs an inner loop from
+//! values it changes: the pseudo-locals of an inner loop's results are invariants only because
+//! the inner loop starts from the same values at every iteration (seed 002 §4.4.3 "summarize the
+//! inner loop first"; its results then are loop-invariant, and what it adds to an accumulator
+//! is a loop-invariant step). Nothing here talks to the solver.
 
 use std::rc::Rc;
 
 use symex_ir::cfg::{BinOp, LocalId, PropId, UnOp};
 
 use crate::forward::summarize::expr::{Expr, Slope};
-use crate::forward::summarize::walk::Walk;
+use crate::forward::summarize::walk::{Slot, Walk};
 
 /// How one local evolves over the iterations of a walk.
 #[derive(Clone, Debug)]
@@ -47,8 +51,8 @@ pub struct ClosedForm {
 }
 
 impl ClosedForm {
-    /// The closed form of `walk`, or why it has none.
-    pub fn of(walk: Walk) -> Result<ClosedForm, String> {
+    /// The closed form of `walk` (whose inner-loop runs are `slots`), or why it has none.
+    pub fn of(walk: Walk, slots: &[Slot]) -> Result<ClosedForm, String> {
         let locals = walk.env.len();
         let changed = |l: LocalId| {
             walk.env[l.index()]
@@ -108,6 +112,15 @@ impl ClosedForm {
         if walk.checks.iter().any(|(_, e)| e.reads(&derived)) {
             return Err("a check reads a value of the previous iteration".into());
         }
+        // Each inner loop must start from the values it starts from at the first iteration, and
+        // the same values as the summary computes its results from.
+        for segment in &walk.segments {
+            if segment.control != slots[segment.slot].control
+                || segment.control.iter().any(|e| e.reads(&changed))
+            {
+                return Err("an inner loop starts from values the outer loop changes".into());
+            }
+        }
         Ok(ClosedForm {
             checks: walk.checks.clone(),
             walk,
@@ -164,9 +177,10 @@ mod tests {
         let info = ProgramInfo::new(&module);
         let function = &module.functions[0];
         let lp = &info.functions[0].loops().loops[0];
-        body_paths(function, lp, &|l| info.functions[0].is_cell_backed(l))?
+        let body = body_paths(function, lp, &[], &|l| info.functions[0].is_cell_backed(l))?;
+        body.walks
             .into_iter()
-            .map(ClosedForm::of)
+            .map(|w| ClosedForm::of(w, &body.slots))
             .collect()
     }
 
@@ -197,7 +211,7 @@ mod tests {
             ("main() { var x; x = input; while (x < 100) { x = x + input; } return x; }", "input"),
             ("main() { var x, a; a = [1, 2]; x = 0; while (x < 2) { a[x] = 0; x = x + 1; } return x; }", "memory"),
             ("main() { var x; x = input; while (x * x < 100) { x = x + 1; } return x; }", "affine"),
-            ("main() { var i, j; i = 0; while (i < 3) { j = 0; while (j < 3) { j = j + 1; } i = i + 1; } return i; }", "another loop"),
+            ("main() { var i, j; i = 0; while (i < 3) { j = 0; while (j < 3) { j = j + 1; } i = i + 1; } return i; }", "inner loop"),
         ];
         for (source, reason) in refused {
             let err = forms(source)
@@ -205,5 +219,84 @@ mod tests {
                 .unwrap_or_else(|| panic!("summarized: {source}"));
             assert!(err.contains(reason), "{source}: {err}");
         }
+    }
+
+    /// The closed forms of the outer loop of `source`, its inner loop described by hand as
+    /// `control` / `written` / `accumulated` locals.
+    fn outer_forms(
+        source: &str,
+        control: &[u32],
+        written: &[u32],
+        accumulated: &[u32],
+    ) -> Result<(Vec<ClosedForm>, Vec<Slot>), String> {
+        use crate::forward::summarize::walk::Inner;
+        let front = symex_syntax::analyze(source).expect("valid");
+        let module = symex_ir::lower(&front.program);
+        let info = ProgramInfo::new(&module);
+        let function = &module.functions[0];
+        let forest = info.functions[0].loops();
+        let outer = &forest.loops[0];
+        let inner_id = outer.children[0];
+        let inner = forest.get(inner_id);
+        let ids = |ls: &[u32]| ls.iter().map(|&l| LocalId(l)).collect::<Vec<_>>();
+        let described = Inner {
+            id: inner_id,
+            header: inner.header,
+            blocks: inner.blocks.clone(),
+            exit: inner.exits[0].1,
+            control: ids(control),
+            written: ids(written),
+            accumulated: ids(accumulated),
+        };
+        let body = body_paths(function, outer, &[described], &|_| false)?;
+        let forms = body
+            .walks
+            .into_iter()
+            .map(|w| ClosedForm::of(w, &body.slots))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((forms, body.slots))
+    }
+
+    #[test]
+    fn an_inner_loop_from_invariant_values_gives_invariant_steps() {
+        // locals: i 0, j 1, n 2, m 3, s 4
+        let source = "main() { var i, j, n, m, s; n = input; m = input; i = 0; s = 0; \
+                      while (i < n) { j = 0; while (j < m) { s = s + 1; j = j + 1; } i = i + 1; } \
+                      return s; }";
+        let (forms, slots) = outer_forms(source, &[1, 3], &[1], &[4]).expect("summarizable");
+        assert_eq!(forms.len(), 1);
+        assert_eq!(slots.len(), 1);
+        let delta = slots[0].deltas[0];
+        let result = slots[0].results[0];
+        assert!(
+            delta.index() >= 5 && result.index() >= 5,
+            "pseudo-locals follow the locals"
+        );
+        let form = &forms[0];
+        match &form.forms[4] {
+            Some(Form::Induction(d)) => assert!(d.reads(&|l| l == delta), "s grows by the delta"),
+            other => panic!("s: {other:?}"),
+        }
+        assert!(
+            matches!(form.forms[1], Some(Form::Derived(_))),
+            "j is the inner result"
+        );
+        assert!(matches!(form.forms[0], Some(Form::Induction(_))), "i");
+        assert_eq!(
+            slots[0].control[0].constant_value(),
+            Some(0),
+            "j starts at 0"
+        );
+    }
+
+    #[test]
+    fn an_inner_loop_from_changing_values_is_refused() {
+        let source = "main() { var i, j, n, s; n = input; i = 0; s = 0; \
+                      while (i < n) { j = 0; while (j < i) { s = s + 1; j = j + 1; } i = i + 1; } \
+                      return s; }";
+        let err = outer_forms(source, &[0, 1], &[1], &[3])
+            .map(|_| ())
+            .expect_err("refused");
+        assert!(err.contains("changes"), "{err}");
     }
 }

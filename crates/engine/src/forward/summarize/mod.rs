@@ -14,8 +14,11 @@
 //! Loops are analysed lazily, once, when a state first reaches their header; a loop that cannot
 //! be summarized (its reason is kept) and a state a summary cannot serve (a check in the loop
 //! may fail, a local is not a number) go on by plain execution. Summaries are exact: they never
-//! cut a path, so they add no `Cut`. Nested loops are not summarized yet (a loop containing a
-//! loop runs plainly; its inner loop is summarized on each visit).
+//! cut a path, so they add no `Cut`. Nested loops are summarized inner loop first (seed 002
+//! §4.4.3): an inner loop with a summary is a segment of the outer body's paths whose results
+//! are pseudo-locals, which `apply` obtains by running the inner summary to its end; an outer
+//! loop that cannot be summarized runs plainly, and its inner loops are summarized on each
+//! visit.
 
 mod apply;
 mod closed;
@@ -24,18 +27,19 @@ mod pda;
 mod phase;
 mod walk;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-use symex_ir::analysis::LoopId;
-use symex_ir::cfg::{FuncId, LocalId};
+use symex_ir::analysis::{Loop, LoopId};
+use symex_ir::cfg::{FuncId, Function, LocalId, LocalKind};
 use symex_smt::{ModelResult, TermId};
 
 use crate::common::terms::WIDTH;
 use crate::error::EngineError;
 use crate::forward::machine::{Machine, Outcome};
 use crate::forward::state::State;
-use crate::forward::summarize::closed::ClosedForm;
+use crate::forward::summarize::closed::{ClosedForm, Form};
+use crate::forward::summarize::walk::{Inner, Slot};
 
 type Result<T> = std::result::Result<T, EngineError>;
 
@@ -45,8 +49,26 @@ pub struct LoopModel {
     pub paths: Vec<ClosedForm>,
     /// The periodic walks of the automaton's cycles; each starts with a different path.
     pub macros: Vec<ClosedForm>,
-    /// Locals whose start values some path reads: they must hold numbers.
+    /// Locals whose start values some path reads: they must hold numbers (pseudo-locals
+    /// included, which are not the function's).
     pub reads: Vec<LocalId>,
+    /// The runs of inner loops on the paths; their results are pseudo-locals.
+    pub slots: Vec<Slot>,
+    /// The loops directly inside, with their models (`Slot::inner` indexes this).
+    pub inners: Vec<(Inner, Rc<LoopModel>)>,
+    /// The function's locals; pseudo-locals are numbered from here to `width`.
+    pub locals: usize,
+    pub width: usize,
+}
+
+impl LoopModel {
+    /// Marks this loop and every loop inside it whose summary it uses.
+    fn used(&self, func: FuncId, id: LoopId, applied: &mut BTreeMap<(FuncId, LoopId), bool>) {
+        applied.insert((func, id), true);
+        for (inner, model) in &self.inners {
+            model.used(func, inner.id, applied);
+        }
+    }
 }
 
 /// The summaries of one check: loop models, built on first use, and what became of each loop.
@@ -55,6 +77,9 @@ pub struct Summarizer {
     models: BTreeMap<(FuncId, LoopId), std::result::Result<Rc<LoopModel>, String>>,
     /// Per reached loop: whether a summary was applied at least once.
     applied: BTreeMap<(FuncId, LoopId), bool>,
+    /// Loops with inner loops whose summary a state could not use: searching the inner
+    /// loops' results is costly, so they run plainly from then on.
+    nested_refused: BTreeSet<(FuncId, LoopId)>,
 }
 
 impl Summarizer {
@@ -80,21 +105,65 @@ impl Summarizer {
         else {
             return plain(machine, state);
         };
-        let key = (func, id);
-        if let std::collections::btree_map::Entry::Vacant(slot) = self.models.entry(key) {
-            slot.insert(analyse(machine, func, id)?);
+        self.applied.entry((func, id)).or_insert(false);
+        if self.nested_refused.contains(&(func, id)) {
+            return plain(machine, state);
         }
-        let applied = self.applied.entry(key).or_insert(false);
-        let Some(Ok(model)) = self.models.get(&key) else {
+        let Ok(model) = self.model(machine, func, id)? else {
             return plain(machine, state);
         };
-        match apply::apply(machine, model, state)? {
+        match apply::apply(machine, &model, state)? {
             Some(outcome) => {
-                *applied = true;
+                model.used(func, id, &mut self.applied);
                 Ok((outcome, true))
             }
-            None => plain(machine, state),
+            None => {
+                if !model.slots.is_empty() {
+                    self.nested_refused.insert((func, id));
+                }
+                plain(machine, state)
+            }
         }
+    }
+
+    /// The model of loop `id` of `func` (analysed on first use, inner loops first), or why
+    /// it has none.
+    fn model(
+        &mut self,
+        machine: &mut Machine<'_>,
+        func: FuncId,
+        id: LoopId,
+    ) -> Result<std::result::Result<Rc<LoopModel>, String>> {
+        if let Some(known) = self.models.get(&(func, id)) {
+            return Ok(known.clone());
+        }
+        let children = machine.info.functions[func.index()]
+            .loops()
+            .get(id)
+            .children
+            .clone();
+        let mut inners = Vec::with_capacity(children.len());
+        for child in children {
+            let described = match self.model(machine, func, child)? {
+                Ok(model) => {
+                    let function = &machine.module.functions[func.index()];
+                    let lp = machine.info.functions[func.index()].loops().get(child);
+                    inner_of(function, child, lp, &model).map(|inner| (inner, model))
+                }
+                Err(reason) => Err(reason),
+            };
+            match described {
+                Ok(inner) => inners.push(inner),
+                Err(reason) => {
+                    let refused = Err(format!("an inner loop has no summary ({reason})"));
+                    self.models.insert((func, id), refused.clone());
+                    return Ok(refused);
+                }
+            }
+        }
+        let model = analyse(machine, func, id, inners)?;
+        self.models.insert((func, id), model.clone());
+        Ok(model)
     }
 
     /// (loops summarized at least once, loops reached but never summarized).
@@ -151,37 +220,119 @@ pub fn counterexample_model(
     Ok((model, !counts.is_empty()))
 }
 
-/// The model of loop `id` of `func`, or why it has none.
+/// What an outer loop needs to know of its inner loop `lp` (numbered `id`) whose model is
+/// `model`, or why the outer loop cannot use it.
+fn inner_of(
+    function: &Function,
+    id: LoopId,
+    lp: &Loop,
+    model: &LoopModel,
+) -> std::result::Result<Inner, String> {
+    let exit = match lp.exits.as_slice() {
+        [(from, to)] if *from == lp.header => *to,
+        _ => return Err("it leaves from elsewhere than its header".into()),
+    };
+    let locals = function.locals.len();
+    let mut written: Vec<LocalId> = model
+        .paths
+        .iter()
+        .flat_map(|p| p.forms.iter().enumerate().filter(|(_, f)| f.is_some()))
+        .map(|(l, _)| LocalId(l as u32))
+        .filter(|l| l.index() < locals)
+        .collect();
+    written.sort();
+    written.dedup();
+    // A local only added to: every path adds an amount to it (or leaves it), and nothing else
+    // in the inner loop reads it, so its course and the amounts do not depend on its value.
+    let read_elsewhere = |a: LocalId| {
+        let reads_a = |e: &Rc<expr::Expr>| e.reads(&|l| l == a);
+        model.paths.iter().any(|p| {
+            p.walk.conds.iter().any(|(c, _)| reads_a(c))
+                || p.walk.checks.iter().any(|(_, e)| reads_a(e))
+                || p.walk
+                    .segments
+                    .iter()
+                    .any(|s| s.control.iter().any(reads_a))
+                || p.walk
+                    .env
+                    .iter()
+                    .enumerate()
+                    .any(|(m, e)| m != a.index() && e.as_ref().is_some_and(reads_a))
+        })
+    };
+    // Temporaries of the inner loop's expressions (lowering makes a fresh one per use, assigned
+    // right before it) are dead outside it: their values before and after do not matter.
+    written.retain(|&l| model.reads.contains(&l) || function.local(l).kind != LocalKind::Temp);
+    let (accumulated, written): (Vec<LocalId>, Vec<LocalId>) =
+        written.into_iter().partition(|&a| {
+            model
+                .paths
+                .iter()
+                .all(|p| matches!(p.forms[a.index()], None | Some(Form::Induction(_))))
+                && !read_elsewhere(a)
+        });
+    let mut control: Vec<LocalId> = model
+        .reads
+        .iter()
+        .copied()
+        .filter(|l| l.index() < locals && !accumulated.contains(l))
+        .chain(written.iter().copied())
+        .collect();
+    control.sort();
+    control.dedup();
+    Ok(Inner {
+        id,
+        header: lp.header,
+        blocks: lp.blocks.clone(),
+        exit,
+        control,
+        written,
+        accumulated,
+    })
+}
+
+/// The model of loop `id` of `func`, whose inner loops are `inners`, or why it has none.
 fn analyse(
     machine: &mut Machine<'_>,
     func: FuncId,
     id: LoopId,
+    inners: Vec<(Inner, Rc<LoopModel>)>,
 ) -> Result<std::result::Result<Rc<LoopModel>, String>> {
     let function = &machine.module.functions[func.index()];
     let info = &machine.info.functions[func.index()];
     let lp = info.loops().get(id);
-    let walks = match walk::body_paths(function, lp, &|l| info.is_cell_backed(l)) {
-        Ok(walks) if walks.is_empty() => return Ok(Err("no path of its body comes back".into())),
-        Ok(walks) => walks,
+    let described: Vec<Inner> = inners.iter().map(|(i, _)| i.clone()).collect();
+    let body = match walk::body_paths(function, lp, &described, &|l| info.is_cell_backed(l)) {
+        Ok(body) if body.walks.is_empty() => {
+            return Ok(Err("no path of its body comes back".into()))
+        }
+        Ok(body) => body,
         Err(reason) => return Ok(Err(reason)),
     };
-    let mut paths = Vec::with_capacity(walks.len());
-    for walk in walks {
-        match ClosedForm::of(walk) {
+    let mut paths = Vec::with_capacity(body.walks.len());
+    for walk in body.walks {
+        match ClosedForm::of(walk, &body.slots) {
             Ok(form) => paths.push(form),
             Err(reason) => return Ok(Err(reason)),
         }
     }
-    let mut reads: Vec<LocalId> = paths.iter().flat_map(|p| p.walk.reads()).collect();
+    let mut reads: Vec<LocalId> = paths
+        .iter()
+        .flat_map(|p| p.walk.reads(&body.slots))
+        .collect();
     reads.sort();
     reads.dedup();
-    let mut general: Vec<Option<TermId>> = vec![None; function.locals.len()];
+    let locals = function.locals.len();
+    let mut general: Vec<Option<TermId>> = vec![None; body.width];
     for &l in &reads {
-        let name = format!("loop.{}", function.local(l).name);
+        let name = match function.locals.get(l.index()) {
+            Some(local) => format!("loop.{}", local.name),
+            None => format!("loop.inner{}", l.index() - locals),
+        };
         general[l.index()] = Some(machine.store.bv_var(name, WIDTH)?);
     }
     let edges = pda::edges(machine, &paths, &general)?;
-    let macros = match pda::cycles(machine, &paths, &edges, &general)? {
+    let macros = match pda::cycles(machine, &paths, &body.slots, &edges, &general)? {
         Ok(macros) => macros,
         Err(reason) => return Ok(Err(reason)),
     };
@@ -189,5 +340,9 @@ fn analyse(
         paths,
         macros,
         reads,
+        slots: body.slots,
+        inners,
+        locals,
+        width: body.width,
     })))
 }

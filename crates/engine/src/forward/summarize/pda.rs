@@ -20,6 +20,7 @@ use crate::error::EngineError;
 use crate::forward::machine::Machine;
 use crate::forward::summarize::closed::ClosedForm;
 use crate::forward::summarize::phase::Phase;
+use crate::forward::summarize::walk::Slot;
 
 type Result<T> = std::result::Result<T, EngineError>;
 
@@ -64,6 +65,7 @@ pub fn edges(
 pub fn cycles(
     machine: &mut Machine<'_>,
     paths: &[ClosedForm],
+    slots: &[Slot],
     edges: &[Vec<usize>],
     general: &[Option<TermId>],
 ) -> Result<std::result::Result<Vec<ClosedForm>, String>> {
@@ -90,7 +92,7 @@ pub fn cycles(
             let next = inner(*cycle.last().unwrap_or(&component[0]))[0];
             cycle.push(next);
         }
-        match periodic(machine, paths, &cycle, general)? {
+        match periodic(machine, paths, slots, &cycle, general)? {
             Some(periods) => {
                 for rotation in 0..cycle.len() {
                     let order: Vec<(usize, usize)> = (0..cycle.len())
@@ -99,7 +101,7 @@ pub fn cycles(
                             (cycle[at], periods[at])
                         })
                         .collect();
-                    if let Ok(form) = ClosedForm::of(unrolled(paths, &order)) {
+                    if let Ok(form) = ClosedForm::of(unrolled(paths, &order), slots) {
                         macros.push(form);
                     }
                 }
@@ -136,6 +138,7 @@ fn unrolled(
 fn periodic(
     machine: &mut Machine<'_>,
     paths: &[ClosedForm],
+    slots: &[Slot],
     cycle: &[usize],
     general: &[Option<TermId>],
 ) -> Result<Option<Vec<usize>>> {
@@ -156,7 +159,7 @@ fn periodic(
     for periods in candidates {
         let order: Vec<(usize, usize)> =
             cycle.iter().copied().zip(periods.iter().copied()).collect();
-        let Ok(form) = ClosedForm::of(unrolled(paths, &order)) else {
+        let Ok(form) = ClosedForm::of(unrolled(paths, &order), slots) else {
             continue;
         };
         let phase = Phase {

@@ -349,8 +349,8 @@ mod tests {
         let info = ProgramInfo::new(&module);
         let function = &module.functions[0];
         let loops = info.functions[0].loops();
-        let paths = body_paths(function, &loops.loops[0], &|_| false).expect("summarizable");
-        ClosedForm::of(paths[0].clone()).expect("closed form")
+        let body = body_paths(function, &loops.loops[0], &[], &|_| false).expect("summarizable");
+        ClosedForm::of(body.walks[0].clone(), &body.slots).expect("closed form")
     }
 
     fn truth(store: &TermStore, t: TermId) -> bool {

@@ -4,15 +4,25 @@
 //! automaton). A sequence of paths composes into one walk (a period of a cycle).
 //!
 //! Only bodies the closed forms can describe are enumerated: numeric assignments, `output`,
-//! `assert`, division checks and `Init` checks of plain locals, branches. Calls, `input`,
-//! memory (arrays, records, pointers, address-taken locals), `assume`, `return` and inner loops
-//! make the loop unsupported, with the reason. Nothing here asks the solver.
+//! `assert`, division checks and `Init` checks of plain locals, branches, and inner loops that
+//! have summaries (seed 002 §4.4.3). Calls, `input`, memory (arrays, records, pointers,
+//! address-taken locals), `assume`, `return` and inner loops without summaries make the loop
+//! unsupported, with the reason. Nothing here asks the solver.
+//!
+//! An inner loop on a path becomes a *segment*: its effect is a set of fresh pseudo-locals (one
+//! per local it writes, numbered after the function's own locals), which stand for its results
+//! and which nothing in the outer body writes. A local the inner loop only accumulates into
+//! (`s = s + d`, with `d` and the inner loop's course independent of `s`) becomes
+//! `s + Δ`, Δ a pseudo-local; every other local it writes becomes its pseudo-local. Which values
+//! the pseudo-locals take is the business of `apply`, which runs the inner summary from the
+//! segment's entry values.
 
 use std::rc::Rc;
 
-use symex_ir::analysis::Loop;
+use symex_ir::analysis::{Loop, LoopId};
 use symex_ir::cfg::{
-    BlockId, Check, Function, InstKind, LocalId, Operand, PlaceBase, PropId, Rvalue, Terminator,
+    BinOp, BlockId, Check, Function, InstKind, LocalId, Operand, PlaceBase, PropId, Rvalue,
+    Terminator,
 };
 
 use crate::forward::summarize::expr::Expr;
@@ -36,6 +46,50 @@ pub struct Walk {
     /// Locals an `Init` check reads before the walk writes them: their start values must be
     /// initialized.
     pub inits: Vec<LocalId>,
+    /// The inner loops run on the way, in order.
+    pub segments: Vec<Segment>,
+}
+
+/// What an outer loop's paths need to know of a loop directly inside it.
+#[derive(Clone, Debug)]
+pub struct Inner {
+    pub id: LoopId,
+    pub header: BlockId,
+    /// Every block of the inner loop.
+    pub blocks: Vec<BlockId>,
+    /// The only block the inner loop leaves to (from its header).
+    pub exit: BlockId,
+    /// Locals whose values at the inner header decide the inner loop's course and the values
+    /// it leaves in `written` (everything it reads or writes except `accumulated`).
+    pub control: Vec<LocalId>,
+    /// Locals it writes: each leaves with a value decided by `control`.
+    pub written: Vec<LocalId>,
+    /// Locals it only adds to, by amounts decided by `control`.
+    pub accumulated: Vec<LocalId>,
+}
+
+/// One run of an inner loop on a path: the pseudo-locals standing for its results.
+#[derive(Clone, Debug)]
+pub struct Slot {
+    /// Index into the outer loop's inner loops.
+    pub inner: usize,
+    /// The values of the inner loop's `control` locals at its header, over the outer
+    /// iteration's start values.
+    pub control: Vec<Rc<Expr>>,
+    /// The values of its `accumulated` locals there.
+    pub accumulated: Vec<Rc<Expr>>,
+    /// Per `written` local of the inner loop, its pseudo-local (the value it leaves with).
+    pub results: Vec<LocalId>,
+    /// Per `accumulated` local, its pseudo-local (the amount added).
+    pub deltas: Vec<LocalId>,
+}
+
+/// A slot on a walk, with its control entries as this walk sees them (composition substitutes
+/// them like conditions).
+#[derive(Clone, Debug)]
+pub struct Segment {
+    pub slot: usize,
+    pub control: Vec<Rc<Expr>>,
 }
 
 impl Walk {
@@ -47,23 +101,30 @@ impl Walk {
             steps: Vec::new(),
             paths: Vec::new(),
             inits: Vec::new(),
+            segments: Vec::new(),
         }
     }
 
     /// The current value of `local` on this walk.
     pub fn value(&self, local: LocalId) -> Rc<Expr> {
-        self.env[local.index()]
-            .clone()
+        self.env
+            .get(local.index())
+            .cloned()
+            .flatten()
             .unwrap_or_else(|| Expr::start(local))
     }
 
     /// This walk followed by `next`: `next`'s conditions, checks and values read this walk's
     /// results.
     pub fn then(&self, next: &Walk) -> Walk {
-        let subst = |l: LocalId| self.env[l.index()].clone();
+        let subst = |l: LocalId| self.env.get(l.index()).cloned().flatten();
         let mut walk = self.clone();
         walk.conds
             .extend(next.conds.iter().map(|(c, d)| (c.substitute(&subst), *d)));
+        walk.segments.extend(next.segments.iter().map(|s| Segment {
+            slot: s.slot,
+            control: s.control.iter().map(|e| e.substitute(&subst)).collect(),
+        }));
         walk.checks
             .extend(next.checks.iter().map(|(p, e)| (*p, e.substitute(&subst))));
         for (slot, value) in walk.env.iter_mut().zip(&next.env) {
@@ -81,9 +142,16 @@ impl Walk {
         walk
     }
 
-    /// The locals whose start values the walk reads (they must hold numbers when it runs).
-    pub fn reads(&self) -> Vec<LocalId> {
+    /// The locals whose start values the walk reads (they must hold numbers when it runs);
+    /// the entries of the slots on it are in `slots`.
+    pub fn reads(&self, slots: &[Slot]) -> Vec<LocalId> {
         let mut out = self.inits.clone();
+        for segment in &self.segments {
+            let slot = &slots[segment.slot];
+            for e in segment.control.iter().chain(&slot.accumulated) {
+                e.starts(&mut out);
+            }
+        }
         for (c, _) in &self.conds {
             c.starts(&mut out);
         }
@@ -98,33 +166,40 @@ impl Walk {
     }
 }
 
+/// More inner-loop runs than this on the paths of one body: left to plain execution (each
+/// multiplies the cases a summary is applied in).
+pub const MAX_SLOTS: usize = 4;
+
+/// The paths of a loop body, the inner-loop runs on them, and the number of locals and
+/// pseudo-locals the walks use.
+pub struct BodyPaths {
+    pub walks: Vec<Walk>,
+    pub slots: Vec<Slot>,
+    pub width: usize,
+}
+
 /// Every path of the loop's body from its header back to it, or why there is none to give.
+/// `inners` describes the loops directly inside it (all of which must have summaries).
 pub fn body_paths(
     function: &Function,
     lp: &Loop,
+    inners: &[Inner],
     cell_backed: &dyn Fn(LocalId) -> bool,
-) -> Result<Vec<Walk>, String> {
-    if !lp.children.is_empty() {
-        return Err("it contains another loop".into());
-    }
+) -> Result<BodyPaths, String> {
+    let locals = function.locals.len();
+    let mut slots: Vec<Slot> = Vec::new();
+    let mut width = locals;
     let mut done = Vec::new();
-    let mut work = vec![(lp.header, Walk::empty(function.locals.len()))];
-    while let Some((block, mut walk)) = work.pop() {
+    // (block, walk, the only block to leave to when `block` is an inner header just run)
+    let mut work = vec![(lp.header, Walk::empty(locals), None)];
+    while let Some((block, mut walk, leaving)) = work.pop() {
         let body = function.block(block);
         for inst in &body.insts {
             instruction(&inst.kind, &mut walk, cell_backed)?;
         }
-        let mut follow = |target: BlockId, mut walk: Walk, direction: Option<bool>| {
-            walk.steps.push((block, direction));
-            if target == lp.header {
-                done.push(walk);
-            } else if lp.contains(target) {
-                work.push((target, walk));
-            }
-            // Leaving the loop: an exit path, which plain execution follows.
-        };
+        let mut targets: Vec<(BlockId, Walk, Option<bool>)> = Vec::new();
         match body.term {
-            Terminator::Goto(target) => follow(target, walk, None),
+            Terminator::Goto(target) => targets.push((target, walk, None)),
             Terminator::Branch {
                 cond,
                 then_block,
@@ -133,16 +208,44 @@ pub fn body_paths(
                 let cond = operand(cond, &walk)?;
                 if let Expr::Const(n) = *cond {
                     let target = if n != 0 { then_block } else { else_block };
-                    follow(target, walk, Some(n != 0));
+                    targets.push((target, walk, Some(n != 0)));
                 } else {
                     let mut other = walk.clone();
                     other.conds.push((cond.clone(), false));
                     walk.conds.push((cond, true));
-                    follow(else_block, other, Some(false));
-                    follow(then_block, walk, Some(true));
+                    targets.push((else_block, other, Some(false)));
+                    targets.push((then_block, walk, Some(true)));
                 }
             }
             Terminator::Return(_) => return Err("it returns from inside".into()),
+        }
+        for (target, mut walk, direction) in targets {
+            if leaving.is_some_and(|exit| exit != target) {
+                // The inner loop's run has ended: only its exit is taken here.
+                continue;
+            }
+            walk.steps.push((block, direction));
+            if walk.steps.len() > lp.blocks.len() {
+                // A cycle inside the body that is not a described inner loop.
+                return Err("it contains an inner loop without a summary".into());
+            }
+            if target == lp.header {
+                done.push(walk);
+            } else if let Some(at) = inners.iter().position(|i| i.header == target) {
+                if slots.len() == MAX_SLOTS {
+                    return Err(format!(
+                        "its paths run inner loops more than {MAX_SLOTS} times"
+                    ));
+                }
+                let slot = enter_inner(&mut walk, at, &inners[at], slots.len(), &mut width);
+                slots.push(slot);
+                work.push((target, walk, Some(inners[at].exit)));
+            } else if inners.iter().any(|i| i.blocks.contains(&target)) {
+                return Err("it enters an inner loop elsewhere than at its header".into());
+            } else if lp.contains(target) {
+                work.push((target, walk, None));
+            }
+            // Leaving the loop: an exit path, which plain execution follows.
         }
         if done.len() + work.len() > MAX_PATHS {
             return Err(format!("its body has more than {MAX_PATHS} paths"));
@@ -150,8 +253,45 @@ pub fn body_paths(
     }
     for (i, walk) in done.iter_mut().enumerate() {
         walk.paths.push(i);
+        walk.env.resize(width, None);
     }
-    Ok(done)
+    Ok(BodyPaths {
+        walks: done,
+        slots,
+        width,
+    })
+}
+
+/// Runs inner loop `at` on `walk` as slot `slot`: its results become fresh pseudo-locals
+/// (numbered from `width` on, which grows).
+fn enter_inner(walk: &mut Walk, at: usize, inner: &Inner, slot: usize, width: &mut usize) -> Slot {
+    let mut fresh = || {
+        let l = LocalId(*width as u32);
+        *width += 1;
+        l
+    };
+    let control: Vec<Rc<Expr>> = inner.control.iter().map(|&l| walk.value(l)).collect();
+    let accumulated: Vec<Rc<Expr>> = inner.accumulated.iter().map(|&l| walk.value(l)).collect();
+    let results: Vec<LocalId> = inner.written.iter().map(|_| fresh()).collect();
+    let deltas: Vec<LocalId> = inner.accumulated.iter().map(|_| fresh()).collect();
+    walk.env.resize(*width, None);
+    for (&l, &result) in inner.written.iter().zip(&results) {
+        walk.env[l.index()] = Some(Expr::start(result));
+    }
+    for ((&l, &delta), before) in inner.accumulated.iter().zip(&deltas).zip(&accumulated) {
+        walk.env[l.index()] = Some(Expr::binary(BinOp::Add, before.clone(), Expr::start(delta)));
+    }
+    walk.segments.push(Segment {
+        slot,
+        control: control.clone(),
+    });
+    Slot {
+        inner: at,
+        control,
+        accumulated,
+        results,
+        deltas,
+    }
 }
 
 fn instruction(
