@@ -3,7 +3,7 @@
 //! run: input=0 output= result=5
 //! run: input=-4 output= error=assert line 23
 //! source: corpus (no seed listing): seed 002's listing 4.7 inside a loop
-//! note: `a` is concrete (2 or 4) on each side of the first if and the loop tests it eight times: qce keeps the states apart (a hot variable), aggressive merges them into an ite; the third side reaches the failing assert
+//! note: `a` is concrete (2 or 4) on each side of the first if and the loop tests it three times: qce keeps the states apart (a hot variable), aggressive merges them into an ite; the third side reaches the failing assert
 
 main() {
   var x, a, i, s;
@@ -15,7 +15,7 @@ main() {
   }
   s = 0;
   i = 0;
-  while (i < 8) {
+  while (i < 3) {
     if (a > 3) { s = s + 1; }
     i = i + 1;
   }
