@@ -5,7 +5,7 @@
 //! 10 a violation, 20 bounded or unknown, 101 an unconfirmed counterexample).
 
 use crate::exit::Exit;
-use crate::source::{self, ColorChoice, SourceFile};
+use crate::source::{ColorChoice, SourceFile};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -304,12 +304,9 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
             return Exit::Usage;
         }
     }
-    let file = match source::load(&args.file) {
+    let file = match super::load(&args.file) {
         Ok(file) => file,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Exit::ProgramError;
-        }
+        Err(exit) => return exit,
     };
     let report = match check_source(args, &file, color, std::io::stderr().is_terminal()) {
         Ok(report) => report,
@@ -348,10 +345,7 @@ pub fn check_source(
     color: ColorChoice,
     progress: bool,
 ) -> Result<Report, Exit> {
-    let frontend = symex_syntax::analyze(&file.text).map_err(|errors| {
-        file.emit(&errors, color);
-        Exit::ProgramError
-    })?;
+    let frontend = super::analyze(file, color)?;
     // Every analysis refuses an ill-typed program (microc.md "Types").
     let types = match &frontend.types {
         Ok(types) => types,

@@ -22,17 +22,27 @@ pub struct FileArg {
 /// Loads and analyses a program. On failure the errors are printed and the exit code returned.
 /// Type errors are left in `Frontend::types` for the caller to judge.
 pub fn load_and_analyze(path: &str, color: ColorChoice) -> Result<(SourceFile, Frontend), Exit> {
-    let file = source::load(path).map_err(|message| {
+    let file = load(path)?;
+    let frontend = analyze(&file, color)?;
+    Ok((file, frontend))
+}
+
+/// Loads a program file; a file that cannot be read is reported and ends in
+/// [`Exit::ProgramError`].
+pub fn load(path: &str) -> Result<SourceFile, Exit> {
+    source::load(path).map_err(|message| {
         eprintln!("error: {message}");
         Exit::ProgramError
-    })?;
-    match symex_syntax::analyze(&file.text) {
-        Ok(frontend) => Ok((file, frontend)),
-        Err(errors) => {
-            file.emit(&errors, color);
-            Err(Exit::ProgramError)
-        }
-    }
+    })
+}
+
+/// Analyses a loaded program; syntax and name errors are printed and end in
+/// [`Exit::ProgramError`]. Type errors are left in `Frontend::types` for the caller to judge.
+pub fn analyze(file: &SourceFile, color: ColorChoice) -> Result<Frontend, Exit> {
+    symex_syntax::analyze(&file.text).map_err(|errors| {
+        file.emit(&errors, color);
+        Exit::ProgramError
+    })
 }
 
 /// Prints type errors as warnings: for commands that work on ill-typed programs too.
