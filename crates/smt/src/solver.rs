@@ -161,6 +161,15 @@ pub trait Solver {
 
     /// What the solver has done so far.
     fn stats(&self) -> &SolverStats;
+
+    /// Bounds the work of each later check by a deterministic resource count (`None`: no
+    /// bound); a check that runs out answers `Unknown`. Unlike a time limit, the same query
+    /// under the same bound gets the same answer whatever the load. Returns whether the back
+    /// end honours the bound: one without such a count ignores it and says so.
+    fn set_resource_limit(&mut self, limit: Option<u32>) -> bool {
+        let _ = limit;
+        false
+    }
 }
 
 impl<S: Solver + ?Sized> Solver for Box<S> {
@@ -197,6 +206,9 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
     fn stats(&self) -> &SolverStats {
         (**self).stats()
+    }
+    fn set_resource_limit(&mut self, limit: Option<u32>) -> bool {
+        (**self).set_resource_limit(limit)
     }
 }
 

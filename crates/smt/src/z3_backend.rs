@@ -44,6 +44,8 @@ pub struct Z3Solver {
     level: usize,
     model_ready: bool,
     timeout: Option<Duration>,
+    /// Z3's `rlimit` per check (its deterministic resource count), applied with the time limit.
+    resource_limit: Option<u32>,
     /// Solver parameters set by [`Z3Solver::set_param`], applied with the time limit.
     params: Vec<(CString, Z3Param)>,
     params_applied: bool,
@@ -130,6 +132,7 @@ impl Z3Solver {
                 level: 0,
                 model_ready: false,
                 timeout: Some(DEFAULT_TIMEOUT),
+                resource_limit: None,
                 params: Vec::new(),
                 params_applied: false,
                 stats: SolverStats::default(),
@@ -326,6 +329,10 @@ impl Z3Solver {
             Z3_params_inc_ref(self.ctx, p);
             let sym = Z3_mk_string_symbol(self.ctx, key.as_ptr());
             Z3_params_set_uint(self.ctx, p, sym, ms);
+            // Z3 counts the limit from where the check starts (0: none).
+            let rlimit = c_string("rlimit")?;
+            let sym = Z3_mk_string_symbol(self.ctx, rlimit.as_ptr());
+            Z3_params_set_uint(self.ctx, p, sym, self.resource_limit.unwrap_or(0));
             for (name, value) in &self.params {
                 let sym = Z3_mk_string_symbol(self.ctx, name.as_ptr());
                 match *value {
@@ -627,6 +634,15 @@ impl Solver for Z3Solver {
         self.timeout
     }
 
+    fn set_resource_limit(&mut self, limit: Option<u32>) -> bool {
+        let limit = limit.filter(|&n| n > 0);
+        if limit != self.resource_limit {
+            self.resource_limit = limit;
+            self.params_applied = false;
+        }
+        true
+    }
+
     fn stats(&self) -> &SolverStats {
         &self.stats
     }
@@ -673,6 +689,30 @@ mod tests {
         let nine = s.bv_val(32, 9).expect("c");
         let below = s.bv_ult(x, nine).expect("ult");
         assert_eq!(z3.check(&s, &[below]), Ok(SatResult::Unsat));
+    }
+
+    #[test]
+    fn a_resource_limit_makes_a_hard_check_unknown_until_lifted() {
+        // Factoring a product of two 16-bit primes: far more work than a thousand resource units.
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let y = s.bv_var("y", 32).expect("var");
+        let one = s.bv_val(32, 1).expect("c");
+        let bound = s.bv_val(32, 1 << 16).expect("c");
+        let product = s.bv_mul(x, y).expect("mul");
+        let target = s.bv_val(32, 65_521 * 65_519).expect("c");
+        let mut parts = vec![s.eq(product, target).expect("eq")];
+        for v in [x, y] {
+            parts.push(s.bv_ugt(v, one).expect("ugt"));
+            parts.push(s.bv_ult(v, bound).expect("ult"));
+        }
+        let query = s.and_all(&parts).expect("and");
+        let mut z3 = Z3Solver::new().expect("z3");
+        assert!(z3.set_resource_limit(Some(1_000)));
+        z3.assert(&s, query).expect("assert");
+        assert!(matches!(z3.check(&s, &[]), Ok(SatResult::Unknown(_))));
+        assert!(z3.set_resource_limit(None));
+        assert_eq!(z3.check(&s, &[]), Ok(SatResult::Sat));
     }
 
     #[test]
