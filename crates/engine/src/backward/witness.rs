@@ -4,7 +4,9 @@
 //!
 //! Input cells are the negative references: cell `-k` is object `ok`. An object lists every
 //! field of its record type (from the inferred types), pointer fields as `null` or refs to other
-//! input objects, reached transitively from the pointer arguments. Nothing here runs anything.
+//! input objects, reached transitively from the pointer arguments. With typed cells a reference
+//! whose tag is not its pointee's is one the path never uses and is written as `null`, so each
+//! object gets exactly one type. Nothing here runs anything.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -18,6 +20,7 @@ use symex_syntax::types::Type;
 use crate::backward::encode::EntryModel;
 use crate::backward::ops::FieldSlot;
 use crate::backward::types::TypeFacts;
+use crate::backward::typing::CellTyping;
 use crate::backward::walk::HeapSnapshot;
 use crate::common::terms::{value_as_i32, WIDTH};
 
@@ -54,10 +57,32 @@ fn to_json(v: &ArgValue) -> Json {
     serde_json::to_value(v).unwrap_or(Json::Null)
 }
 
+/// How the model's input cells are typed: by the tags of `typing`, read from the model's input
+/// array at `tag_slot` (`Graph::tag_slot`).
+#[derive(Clone, Copy)]
+pub struct CellTags<'a> {
+    pub typing: Option<&'a CellTyping>,
+    pub tag_slot: FieldSlot,
+}
+
+impl CellTags<'_> {
+    /// Whether input cell `cell` can be a cell of type `target` in the model. With typed cells,
+    /// every input reference the path uses is constrained to its pointee's tag, so a reference
+    /// of another tag is one the path never uses (an unread field, an unused parameter), and
+    /// the witness gives null for it.
+    fn admits(&self, model: &EntryModel, cell: i32, target: &Type) -> bool {
+        match self.typing.and_then(|typing| typing.tag_of(target)) {
+            Some(tag) => field_value(model, self.tag_slot, cell) == tag as i32,
+            None => true,
+        }
+    }
+}
+
 /// The entry's arguments and, when it has pointer parameters, the input heap document.
 pub fn entry_arguments(
     module: &Module,
     facts: &TypeFacts<'_>,
+    tags: CellTags<'_>,
     entry: &str,
     params: &[String],
     model: &EntryModel,
@@ -70,10 +95,14 @@ pub fn entry_arguments(
         let ty = facts.local_type(entry, name).unwrap_or(Type::Unknown);
         if ty.is_pointer() {
             has_pointer = true;
-            let arg = pointer(value);
+            let mut arg = pointer(value);
             if value < 0 {
                 if let Some(target) = ty.pointee() {
-                    pending.push((value, target));
+                    if tags.admits(model, value, &target) {
+                        pending.push((value, target));
+                    } else {
+                        arg = ArgValue::Null;
+                    }
                 }
             }
             args.push(name.clone(), arg);
@@ -89,9 +118,10 @@ pub fn entry_arguments(
     let cell_slot = module.fields.len() as FieldSlot;
     while let Some((cell, ty)) = pending.pop() {
         if let Some(seen) = done.get(&cell) {
-            if *seen != ty {
-                // The array heap does not type input cells, so a model may make one cell hold
-                // records of two types; no run of the program can build that heap.
+            if !seen.equivalent(&ty) {
+                // Only cells whose type has no kind (`typing::cell_kind`) are untagged, so a
+                // model may make one of them hold two types; no run of the program can build
+                // that heap.
                 return Err(IllTypedHeap);
             }
             continue;
@@ -102,6 +132,9 @@ pub fn entry_arguments(
             if field_ty.is_pointer() {
                 if v < 0 {
                     if let Some(target) = field_ty.pointee() {
+                        if !tags.admits(model, v, &target) {
+                            return Json::Null;
+                        }
                         pending.push((v, target));
                     }
                 }
