@@ -307,7 +307,7 @@ fn line_column(source: &str, offset: usize) -> (u32, u32) {
     (line, column)
 }
 
-const ILL_TYPED: &str = "the backward engine does not model the types of input cells whose type has no kind (a pointer to an unconstrained type or nested too deep): its model gave one such cell two types";
+const ILL_TYPED: &str = "the backward engine does not model the types of input cells of this entry (its model gave one cell two kinds)";
 
 fn conclude_given_up(
     locator: &Locator<'_>,

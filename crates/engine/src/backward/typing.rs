@@ -168,7 +168,12 @@ impl CellTyping {
                     continue;
                 };
                 owners.push(owner as u32);
-                if let [Some(pointee)] = seen.iter().collect::<Vec<_>>().as_slice() {
+                // A pointer to a type variable is one the program never dereferences, compares
+                // with a typed pointer or passes on (each would give the variable a type): only its
+                // nullness is observed, so it constrains nothing and may as well point to a cell
+                // of the known kind.
+                let known: Vec<&CellKind> = seen.iter().flatten().collect();
+                if let [pointee] = known.as_slice() {
                     if let Some(p) = tag(pointee) {
                         typing.pointees.push((owner as u32, p));
                     }

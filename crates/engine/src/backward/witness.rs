@@ -20,7 +20,7 @@ use symex_syntax::types::Type;
 use crate::backward::encode::EntryModel;
 use crate::backward::ops::FieldSlot;
 use crate::backward::types::TypeFacts;
-use crate::backward::typing::CellTyping;
+use crate::backward::typing::{cell_kind, CellKind, CellTyping};
 use crate::backward::walk::HeapSnapshot;
 use crate::common::terms::{value_as_i32, WIDTH};
 
@@ -114,19 +114,22 @@ pub fn entry_arguments(
         return Ok((args, None));
     }
     let mut objects: BTreeMap<String, Json> = BTreeMap::new();
-    let mut done: BTreeMap<i32, Type> = BTreeMap::new();
+    let mut done: BTreeMap<i32, Option<CellKind>> = BTreeMap::new();
     let cell_slot = module.fields.len() as FieldSlot;
-    while let Some((cell, ty)) = pending.pop() {
+    // A pointer to a type variable may point to a cell of any kind: such cells are written only
+    // when no typed pointer reaches them, so they come last.
+    while let Some((cell, ty)) = take_typed_first(&mut pending) {
+        let kind = cell_kind(&ty);
         if let Some(seen) = done.get(&cell) {
-            if !seen.equivalent(&ty) {
-                // Only cells whose type has no kind (`typing::cell_kind`) are untagged, so a
-                // model may make one of them hold two types; no run of the program can build
-                // that heap.
-                return Err(IllTypedHeap);
+            if let (Some(seen), Some(kind)) = (seen, &kind) {
+                if seen != kind {
+                    // Possible only without tags: no run of the program can build that heap.
+                    return Err(IllTypedHeap);
+                }
             }
             continue;
         }
-        done.insert(cell, ty.clone());
+        done.insert(cell, kind);
         let mut value_of = |slot: FieldSlot, field_ty: &Type| -> Json {
             let v = field_value(model, slot, cell);
             if field_ty.is_pointer() {
@@ -164,6 +167,15 @@ pub fn entry_arguments(
     }
     let heap = json!({ "args": arg_map, "objects": objects });
     Ok((args, Some(heap)))
+}
+
+/// The next pending cell, one reached through a pointer of known kind if there is one.
+fn take_typed_first(pending: &mut Vec<(i32, Type)>) -> Option<(i32, Type)> {
+    let typed = pending
+        .iter()
+        .rposition(|(_, ty)| cell_kind(ty).is_some())
+        .unwrap_or(pending.len().checked_sub(1)?);
+    Some(pending.remove(typed))
 }
 
 /// A model whose input heap gives one cell two record types.
