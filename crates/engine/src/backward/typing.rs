@@ -236,3 +236,124 @@ pub fn input_kinds(facts: &TypeFacts<'_>, entry: &str, params: &[String]) -> BTr
     }
     kinds
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn typing_of(source: &str, entry: &str) -> Option<CellTyping> {
+        let front = symex_syntax::analyze(source).expect("parses");
+        let types = front.types.expect("well typed");
+        let module = symex_ir::lower(&front.program);
+        let facts = TypeFacts::new(&module, &types);
+        let func = module.function_by_name(entry).expect("entry");
+        let function = module.function(func);
+        let params: Vec<String> = function
+            .params()
+            .map(|l| function.local(l).name.clone())
+            .collect();
+        CellTyping::for_entry(&module, &facts, entry, &params)
+    }
+
+    fn record(names: &[&str]) -> CellKind {
+        CellKind::Record(names.iter().map(|n| n.to_string()).collect())
+    }
+
+    #[test]
+    fn one_kind_of_input_cell_needs_no_tags() {
+        // `n = n->next` makes the list type recursive: every input cell is a {next, val}.
+        let source = "f(l) { var n, s; n = l; s = 0; \
+                      while (n != null) { s = s + n->val; n = n->next; } return s; }\n\
+                      main() { var a, k; a = alloc {val: 1, next: null}; \
+                      k = alloc {key: 2}; output k->key; return f(a); }";
+        assert_eq!(typing_of(source, "f"), None);
+    }
+
+    #[test]
+    fn partial_record_types_are_kinds_of_their_own() {
+        // Records are closed: `l->next` has type {next}, so it can never be `l` itself.
+        let source = "f(l) { var n; n = l->next; if (n != null) { n = n->next; } \
+                      return l->val; }\n\
+                      main() { var a; a = alloc {val: 1, next: null}; return f(a); }";
+        let typing = typing_of(source, "f").expect("two kinds");
+        assert_eq!(
+            typing.kinds(),
+            &[record(&["next"]), record(&["next", "val"])]
+        );
+    }
+
+    #[test]
+    fn a_field_of_two_kinds_with_different_pointees_is_typed_per_owner() {
+        // `link` is a field of both {link, n} and {link, m}, pointing to {v} and {w} cells.
+        let source = "f(a, b) { var x, y; x = a->link; y = b->link; \
+                      return x->v + y->w + a->n + b->m; }\n\
+                      main() { var a, b; \
+                      a = alloc {link: alloc {v: 1}, n: 2}; \
+                      b = alloc {link: alloc {w: 3}, m: 4}; return f(a, b); }";
+        let typing = typing_of(source, "f").expect("four kinds of input cell");
+        let tag = |names: &[&str]| {
+            typing
+                .kinds()
+                .iter()
+                .position(|k| *k == record(names))
+                .expect("a kind") as u32
+        };
+        let (an, bm, v, w) = (
+            tag(&["link", "n"]),
+            tag(&["link", "m"]),
+            tag(&["v"]),
+            tag(&["w"]),
+        );
+        let front = symex_syntax::analyze(source).expect("parses");
+        let module = symex_ir::lower(&front.program);
+        let slot = |name: &str| module.fields.iter().position(|f| f == name).expect("field") as u32;
+        let link = typing.slot(slot("link")).expect("slot");
+        assert_eq!(link.owners, Some(vec![an.min(bm), an.max(bm)]));
+        let mut pointees = link.pointees.clone();
+        pointees.sort();
+        let mut expected = vec![(an, v), (bm, w)];
+        expected.sort();
+        assert_eq!(pointees, expected);
+        assert_eq!(link.uniform_pointee, None);
+        let n = typing.slot(slot("n")).expect("slot");
+        assert_eq!(n.owners, Some(vec![an]));
+        assert!(n.pointees.is_empty());
+        // The content slot never restricts owners.
+        let content = typing.slot(module.fields.len() as u32).expect("slot");
+        assert_eq!(content.owners, None);
+    }
+
+    #[test]
+    fn a_list_and_a_tree_sharing_a_field_name() {
+        let source = "f(l, t) { var n, s, r; n = l->next; s = t->left; r = 0; \
+                      if (n != null && s != null) { r = n->val + s->val; } return r; }\n\
+                      main() { return f(alloc {val: 1, next: null}, \
+                      alloc {val: 2, left: null, right: null}); }";
+        let typing = typing_of(source, "f").expect("three kinds");
+        let tag = |names: &[&str]| {
+            typing
+                .kinds()
+                .iter()
+                .position(|k| *k == record(names))
+                .expect("a kind") as u32
+        };
+        let (list, tree, cell) = (
+            tag(&["next", "val"]),
+            tag(&["left", "right", "val"]),
+            tag(&["val"]),
+        );
+        let front = symex_syntax::analyze(source).expect("parses");
+        let module = symex_ir::lower(&front.program);
+        let slot = |name: &str| module.fields.iter().position(|f| f == name).expect("field") as u32;
+        let next = typing.slot(slot("next")).expect("slot");
+        assert_eq!(next.owners, Some(vec![list]));
+        // `n` and `s` read only `val`: their cells are {val} records (closed record types), which
+        // a list's `next` and a tree's `left` may share.
+        assert_eq!(next.uniform_pointee, Some(cell));
+        let left = typing.slot(slot("left")).expect("slot");
+        assert_eq!(left.owners, Some(vec![tree]));
+        assert_eq!(left.uniform_pointee, Some(cell));
+        // `val` is a field of every kind: no owner constraint, one array for both.
+        assert_eq!(typing.slot(slot("val")).expect("slot").owners, None);
+    }
+}
