@@ -270,6 +270,13 @@ mod tests {
     }
 
     #[test]
+    fn degree_counting_needs_no_tags() {
+        // Table 3's benchmark must not pay for typed cells: one kind of cell, no tag constraint.
+        let source = symex_gen::degree::degree_counting(3);
+        assert_eq!(typing_of(&source, "degree_counting"), None);
+    }
+
+    #[test]
     fn partial_record_types_are_kinds_of_their_own() {
         // Records are closed: `l->next` has type {next}, so it can never be `l` itself.
         let source = "f(l) { var n; n = l->next; if (n != null) { n = n->next; } \
