@@ -11,7 +11,9 @@
 //! references to be input references, as temporary assumptions: going further back may still
 //! show that a reference was allocated. Reference variables are versioned like numbers by the
 //! searches (their η is the search's variable map), so this module owns only the fields.
-//! Nothing here decides which assumptions to make permanent or when to solve.
+//! When the entry reaches several kinds of input cell, a tag array `tag_in` types them (the
+//! constraints of `typing::CellTyping`: the kind of a dereferenced cell, of a pointer read, of an
+//! input reference). Nothing here decides which assumptions to make permanent or when to solve.
 
 use std::collections::BTreeMap;
 
