@@ -1,6 +1,7 @@
 //! Differential test of the backward engine against the forward one on generated heap programs:
 //! `symex_gen` programs with local heaps and calls (entry `main`, small loop bounds) and
-//! `symex_gen::lists` functions whose pointer parameters are input heaps (entry `f`). For every
+//! `symex_gen::lists` functions whose pointer parameters are input heaps (entry `f`, lists; entry
+//! `g`, a list and a tree: typed input cells). For every
 //! property, a violation one engine finds must not be `safe` in the other, and neither engine
 //! may report a counterexample the interpreter does not replay (`violated` is only ever a
 //! replayed witness; an unconfirmed one is a failure here).
@@ -128,6 +129,11 @@ fn backward_and_forward_agree_on_generated_heap_programs() {
     for seed in 0..6 {
         let source = symex_gen::lists::pointer_entry_program(seed);
         agreed += compare(&source, "f", seed, &mut failures);
+    }
+    // Two record types from the parameters: typed input cells.
+    for seed in 0..4 {
+        let source = symex_gen::lists::two_kind_entry_program(seed);
+        agreed += compare(&source, "g", seed, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(

@@ -1,6 +1,7 @@
 //! Functions whose inputs are heaps: `f(p, q)` over lists `{val, next}` that may be null,
 //! aliased or cyclic (reads and writes through aliases, null fields, assertions over values and
-//! aliasing), and a `main` that fixes the record type. The input-heap engines are tested on them
+//! aliasing), and a `main` that fixes the record type; `g(p, t)` over a list and a tree
+//! `{val, left, right}` (two record types sharing `val`, for typed input cells). The input-heap engines are tested on them
 //! (heap models against each other, the backward engine against the forward one).
 //!
 //! Deterministic (a SplitMix64 stream per seed) and small: the body has 4 to 6 statements, one
@@ -62,6 +63,68 @@ fn statement(rng: &mut Rng, depth: u32, out: &mut String, indent: &str) {
         }
     };
     out.push_str(&format!("{indent}{line}\n"));
+}
+
+const LISTS: [&str; 2] = ["p", "a"];
+const TREES: [&str; 2] = ["t", "c"];
+
+fn two_kind_statement(rng: &mut Rng, depth: u32, out: &mut String, indent: &str) {
+    let x = rng.pick(&LISTS);
+    let y = rng.pick(&LISTS);
+    let t = rng.pick(&TREES);
+    let u = rng.pick(&TREES);
+    let side = rng.pick(&["left", "right"]);
+    let k = rng.below(5) as i32 - 1;
+    let choice = if depth == 0 {
+        rng.below(9)
+    } else {
+        rng.below(11)
+    };
+    let line = match choice {
+        0 => format!("{x} = {y}->next;"),
+        1 => format!("{t} = {u}->{side};"),
+        2 => format!("{x}->val = {k};"),
+        3 => format!("{t}->val = {k};"),
+        4 => format!("{t}->{side} = {u};"),
+        5 => format!("n = n + {x}->val - {t}->val;"),
+        6 => format!("assert({x}->val != {t}->val || n < {k});"),
+        7 => format!("assert({t} != {u} || n != {k});"),
+        8 => format!("{x}->next = null;"),
+        _ => {
+            let cond = match rng.below(3) {
+                0 => format!("{x} != null"),
+                1 => format!("{t} != null"),
+                _ => format!("{t} != null && {t}->val > {k}"),
+            };
+            out.push_str(&format!(
+                "{indent}if ({cond}) {{
+"
+            ));
+            let inner = format!("{indent}  ");
+            for _ in 0..1 + rng.below(2) {
+                two_kind_statement(rng, depth - 1, out, &inner);
+            }
+            out.push_str(&format!("{indent}}}\n"));
+            return;
+        }
+    };
+    out.push_str(&format!("{indent}{line}\n"));
+}
+
+/// `g(p, t)` over a list `{val, next}` and a tree `{val, left, right}` (each possibly null,
+/// aliased within its type or cyclic), and a `main` that fixes both record types.
+pub fn two_kind_entry_program(seed: u64) -> String {
+    let mut rng = Rng(seed);
+    let mut body = String::new();
+    for _ in 0..4 + rng.below(3) {
+        two_kind_statement(&mut rng, 1, &mut body, "  ");
+    }
+    format!(
+        "g(p, t) {{\n  var a, c, n;\n  n = 0;\n  a = p;\n  c = t;\n{body}  return n;\n}}\n\n\
+         main() {{\n  var x, y;\n  x = alloc {{val: 1, next: null}};\n  x->next = x;\n  \
+         y = alloc {{val: 2, left: null, right: null}};\n  y->left = y;\n  y->right = y;\n  \
+         return g(x, y);\n}}\n"
+    )
 }
 
 /// `f(p, q)` over lists `{val, next}` (possibly null, aliased or cyclic), and a `main` that

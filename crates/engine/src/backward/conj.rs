@@ -28,7 +28,7 @@ use symex_smt::{SatResult, Solver, TermId, TermStore};
 
 use crate::backward::disj::{entry_params, set_remaining};
 use crate::backward::encode::{self, InputSymbols, SearchOutcome, SearchStats};
-use crate::backward::heap::SymbolicHeap;
+use crate::backward::heap::{InputRef, SymbolicHeap};
 use crate::backward::model::read_entry_model;
 use crate::backward::ops::{Atom, Expr, Graph, Op, VarId};
 use crate::backward::options::BseVariant;
@@ -207,11 +207,14 @@ pub fn search<H: SymbolicHeap>(
             continue;
         }
         // GetConditionConjHeap: c_n with the temporary input-heap assumptions.
-        let input_refs: Vec<TermId> = state
+        let input_refs: Vec<InputRef> = state
             .env
             .iter()
             .filter(|(v, _)| graph.vars[**v as usize].is_ref)
-            .map(|(_, &t)| t)
+            .map(|(v, &term)| InputRef {
+                term,
+                tag: graph.vars[*v as usize].pointee_tag,
+            })
             .collect();
         let assumptions = heap.assumptions(store, &state.heap, &input_refs)?;
         stats.solver_calls += 1;
@@ -339,12 +342,12 @@ fn operation<H: SymbolicHeap>(
             let target = env.remove(&dst);
             let mut var = |s: &mut TermStore, v: VarId| current(s, graph, versions, env, v);
             let base = encode::atom(store, base, &mut var)?;
-            let (value, conds) = heap.read(store, heap_state, base, field)?;
-            // Non-null always; the closed-input constraint only when the value matters.
-            body.push(conds[0]);
+            let read = heap.read(store, heap_state, base, field)?;
+            // The dereference's constraints always; the value's only when it matters.
+            body.extend(read.access);
             if let Some(target) = target {
-                body.push(store.eq(target, value)?);
-                body.extend(conds[1..].iter().copied());
+                body.push(store.eq(target, read.value)?);
+                body.extend(read.content);
             }
         }
         Op::Store { base, field, value } => {

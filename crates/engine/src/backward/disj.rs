@@ -13,7 +13,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use symex_smt::{SatResult, Solver, TermId, TermStore};
 
 use crate::backward::encode::{self, EntryModel, InputSymbols, SearchOutcome, SearchStats};
-use crate::backward::heap::{non_null, ArrayHeap, FieldVersions, SymbolicHeap};
+use crate::backward::heap::{ArrayHeap, FieldVersions, InputRef, SymbolicHeap};
 use crate::backward::model::read_entry_model;
 use crate::backward::ops::{Graph, Op, VarId};
 use crate::backward::options::BseVariant;
@@ -83,11 +83,17 @@ pub fn search(
         .into_iter()
         .map(|v| store.var_info(v).term)
         .collect();
-    let input_refs: Vec<TermId> = symbols
+    let input_refs: Vec<InputRef> = symbols
         .vars
         .iter()
         .enumerate()
-        .filter_map(|(v, t)| t.filter(|t| graph.vars[v].is_ref && present.contains(t)))
+        .filter_map(|(v, t)| {
+            t.filter(|t| graph.vars[v].is_ref && present.contains(t))
+                .map(|term| InputRef {
+                    term,
+                    tag: graph.vars[v].pointee_tag,
+                })
+        })
         .collect();
     let assumptions = heap.assumptions(store, &no_fields, &input_refs)?;
     stats.solver_calls += 1;
@@ -251,9 +257,10 @@ fn step(
         Op::Load { dst, base, field } => {
             let target = var(store, dst)?;
             let base = encode::atom(store, base, &mut var)?;
-            let (value, conds) = heap.read(store, fields, base, field)?;
-            map.insert(target, value);
-            facts.extend(conds);
+            let read = heap.read(store, fields, base, field)?;
+            map.insert(target, read.value);
+            facts.extend(read.access);
+            facts.extend(read.content);
         }
         Op::Store { base, field, value } => {
             let base = encode::atom(store, base, &mut var)?;
@@ -261,7 +268,7 @@ fn step(
             let array = heap.array(store, field, 0)?;
             let written = store.store(array, base, value)?;
             map.insert(array, written);
-            facts.push(non_null(store, base)?);
+            facts.extend(heap.access(store, base, field)?);
         }
         Op::Alloc { dst, site } => {
             let target = var(store, dst)?;

@@ -16,6 +16,7 @@ use crate::backward::heap::ArrayHeap;
 use crate::backward::ops::Graph;
 use crate::backward::options::{BackwardOptions, Target, DEFAULT_UNWIND};
 use crate::backward::types::TypeFacts;
+use crate::backward::typing::CellTyping;
 use crate::backward::walk::{walk, HeapSnapshot};
 use crate::backward::{conj, disj, graph, witness};
 use crate::common::options::CheckOptions;
@@ -76,6 +77,7 @@ pub fn check_backward_traced(
         .function_by_name(entry)
         .ok_or_else(|| EngineError::UnknownEntry(entry.to_string()))?;
     let params = entry_parameters(module, &facts, entry)?;
+    let typing = CellTyping::for_entry(module, &facts, entry, &params);
     let locator = Locator::new(module, source);
     let unwind = options.unwind.unwrap_or(DEFAULT_UNWIND);
     let mut properties = Vec::with_capacity(module.properties.len());
@@ -95,7 +97,8 @@ pub fn check_backward_traced(
         } else if let Some(reason) = unmodelled_check(module, prop) {
             Finding::GaveUp { reason }
         } else {
-            let (graph, graph_cuts) = graph::build(module, &facts, entry_func, prop, unwind);
+            let (graph, graph_cuts) =
+                graph::build(module, &facts, typing.as_ref(), entry_func, prop, unwind);
             cuts.merge(&graph_cuts);
             let (outcome, stats) = search(&graph, backward, options, deadline)?;
             totals.nodes += stats.nodes;
@@ -118,11 +121,15 @@ pub fn check_backward_traced(
                 SearchOutcome::Reached(model) => {
                     let kind = module.properties[p].kind;
                     let path = walk(&graph, &model, &locator, Some(kind))?;
+                    let tags = witness::CellTags {
+                        typing: graph.typing.as_ref(),
+                        tag_slot: graph.tag_slot(),
+                    };
                     let Ok((args, heap)) =
-                        witness::entry_arguments(module, &facts, entry, &params, &model)
+                        witness::entry_arguments(module, &facts, tags, entry, &params, &model)
                     else {
-                        // The array heap does not type input cells; such a model is no heap a
-                        // run can build, so the property stays open rather than unconfirmed.
+                        // A cell of a type without a kind got two types: such a model is no
+                        // heap a run can build, so the property stays open, not unconfirmed.
                         properties.push(conclude_given_up(&locator, prop, ILL_TYPED, &cuts)?);
                         continue;
                     };
@@ -184,7 +191,8 @@ pub fn search(
     for f in 0..graph.field_slots {
         names.push(field_name(graph, f));
     }
-    let mut heap = ArrayHeap::new(names, graph.ref_fields.clone());
+    let mut heap =
+        ArrayHeap::new(names, graph.ref_fields.clone()).with_typing(graph.typing.clone());
     let new_solver = || -> Result<Box<dyn symex_smt::Solver>, EngineError> {
         let mut solver = solver_backend_tuned(&options.solver, BACKWARD_Z3_PARAMS)?;
         solver.set_timeout(options.query.timeout.or(Some(Duration::from_secs(3600))));
@@ -250,53 +258,7 @@ fn entry_parameters(
         }
         params.push(name);
     }
-    let shapes = input_record_shapes(module, facts, entry, &params);
-    if shapes.len() > 1 {
-        let listed: Vec<String> = shapes
-            .iter()
-            .map(|f| format!("{{{}}}", f.join(", ")))
-            .collect();
-        return Err(EngineError::UnsupportedEntry {
-            function: entry.to_string(),
-            parameter: params.join(", "),
-            reason: format!(
-                "the backward engine models input heaps of one record type only (the array heap \
-                 does not type input cells, which is unsound with several); this entry reaches {}",
-                listed.join(" and ")
-            ),
-        });
-    }
     Ok(params)
-}
-
-/// The field-name sets of the record types reachable from the entry's pointer parameters.
-fn input_record_shapes(
-    _module: &Module,
-    facts: &TypeFacts<'_>,
-    entry: &str,
-    params: &[String],
-) -> std::collections::BTreeSet<Vec<String>> {
-    let mut shapes = std::collections::BTreeSet::new();
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut work: Vec<Type> = params
-        .iter()
-        .filter_map(|name| facts.local_type(entry, name))
-        .filter(|ty| ty.is_pointer())
-        .collect();
-    while let Some(ty) = work.pop() {
-        if !seen.insert(ty.clone()) || seen.len() > 256 {
-            continue;
-        }
-        if let Some(target) = ty.pointee() {
-            work.push(target);
-        } else if let Some(fields) = ty.record_fields() {
-            let mut names: Vec<String> = fields.iter().map(|(n, _)| n.clone()).collect();
-            names.sort();
-            shapes.insert(names);
-            work.extend(fields.into_iter().map(|(_, t)| t));
-        }
-    }
-    shapes
 }
 
 /// Why the check of `prop` cannot be a target, if it cannot.
@@ -345,8 +307,7 @@ fn line_column(source: &str, offset: usize) -> (u32, u32) {
     (line, column)
 }
 
-const ILL_TYPED: &str =
-    "the backward engine does not model the record types of input cells (its model put two record types in one cell)";
+const ILL_TYPED: &str = "the backward engine does not model the types of input cells of this entry (its model gave one cell two kinds)";
 
 fn conclude_given_up(
     locator: &Locator<'_>,

@@ -22,6 +22,7 @@ use crate::backward::ops::{
     VarKind,
 };
 use crate::backward::types::TypeFacts;
+use crate::backward::typing::CellTyping;
 
 /// A point of the unwinding: activation, block, first instruction, loop iteration counters.
 type Key = (u32, BlockId, usize, Vec<u32>);
@@ -46,11 +47,12 @@ struct FunctionFacts {
 pub fn build(
     module: &Module,
     facts: &TypeFacts<'_>,
+    typing: Option<&CellTyping>,
     entry: FuncId,
     target: PropId,
     unwind: u32,
 ) -> (Graph, Cuts) {
-    let mut builder = Builder::new(module, facts, target, unwind);
+    let mut builder = Builder::new(module, facts, typing, target, unwind);
     let graph = builder.run(entry);
     (graph, builder.cuts)
 }
@@ -58,6 +60,7 @@ pub fn build(
 struct Builder<'a> {
     module: &'a Module,
     facts: &'a TypeFacts<'a>,
+    typing: Option<&'a CellTyping>,
     target: PropId,
     unwind: u32,
     functions: Vec<FunctionFacts>,
@@ -78,6 +81,7 @@ impl<'a> Builder<'a> {
     fn new(
         module: &'a Module,
         facts: &'a TypeFacts<'a>,
+        typing: Option<&'a CellTyping>,
         target: PropId,
         unwind: u32,
     ) -> Builder<'a> {
@@ -85,6 +89,7 @@ impl<'a> Builder<'a> {
         Builder {
             module,
             facts,
+            typing,
             target,
             unwind,
             functions,
@@ -141,6 +146,7 @@ impl<'a> Builder<'a> {
             field_slots,
             ref_fields,
             target_origin: self.target_origin,
+            typing: self.typing.cloned(),
         }
     }
 
@@ -177,11 +183,18 @@ impl<'a> Builder<'a> {
         }
         let func = self.frames[frame as usize].func;
         let function = self.module.function(func);
+        let mut pointee_tag = None;
         let (base, is_ref) = match kind {
             VarKind::Local(l) => {
                 let local = function.local(l);
                 let is_ref = local.kind != LocalKind::Temp
                     && self.facts.is_ref_local(&function.name, &local.name);
+                if is_ref {
+                    pointee_tag = self.typing.and_then(|typing| {
+                        let ty = self.facts.local_type(&function.name, &local.name)?;
+                        typing.tag_of(&ty.pointee()?)
+                    });
+                }
                 (local.name.clone(), is_ref)
             }
             VarKind::Init(l) => (format!("init({})", function.local(l).name), false),
@@ -207,6 +220,7 @@ impl<'a> Builder<'a> {
             func,
             kind,
             is_ref,
+            pointee_tag,
             entry_param: None,
         });
         self.var_ids.insert((frame, kind), v);

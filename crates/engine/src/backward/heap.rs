@@ -11,7 +11,9 @@
 //! references to be input references, as temporary assumptions: going further back may still
 //! show that a reference was allocated. Reference variables are versioned like numbers by the
 //! searches (their η is the search's variable map), so this module owns only the fields.
-//! Nothing here decides which assumptions to make permanent or when to solve.
+//! When the entry reaches several kinds of input cell, a tag array `tag_in` types them (the
+//! constraints of `typing::CellTyping`: the kind of a dereferenced cell, of a pointer read, of an
+//! input reference). Nothing here decides which assumptions to make permanent or when to solve.
 
 use std::collections::BTreeMap;
 
@@ -19,6 +21,7 @@ use rustc_hash::FxHashMap;
 use symex_smt::{Sort, TermId, TermResult, TermStore};
 
 use crate::backward::ops::FieldSlot;
+use crate::backward::typing::CellTyping;
 use crate::common::terms::{int_const, WIDTH};
 use crate::error::EngineError;
 
@@ -28,15 +31,14 @@ pub trait SymbolicHeap {
     /// What the heap knows at one node.
     type State: Clone + Default;
 
-    /// READ←: the value of `base.field` at `state`, with the read's constraints (the base is not
-    /// null; a pointer read comes from a closed input heap).
+    /// READ←: the value of `base.field` at `state`, with the read's constraints.
     fn read(
         &mut self,
         store: &mut TermStore,
         state: &Self::State,
         base: TermId,
         field: FieldSlot,
-    ) -> Result<(TermId, Vec<TermId>), EngineError>;
+    ) -> Result<HeapRead, EngineError>;
 
     /// WRITE←: `base.field = value` going backwards: the state moves to the earlier heap and the
     /// constraints relating the two are returned.
@@ -64,13 +66,31 @@ pub trait SymbolicHeap {
     fn input_arrays(&self) -> Vec<(FieldSlot, TermId)>;
 
     /// GETASSUMPTIONS←: the heap at `state` is the input heap and `input_refs` (the references
-    /// not yet assigned going backwards) point into it or are null.
+    /// not yet assigned going backwards) point into it, to cells of their tag, or are null.
     fn assumptions(
         &mut self,
         store: &mut TermStore,
         state: &Self::State,
-        input_refs: &[TermId],
+        input_refs: &[InputRef],
     ) -> Result<Vec<TermId>, EngineError>;
+}
+
+/// What a field read gives and requires.
+pub struct HeapRead {
+    pub value: TermId,
+    /// Required by the dereference itself: the base is not null (and of a kind with the field).
+    pub access: Vec<TermId>,
+    /// Required of the value, wherever it is used: a pointer comes from a closed input heap (and
+    /// points to cells of the field's pointee kind).
+    pub content: Vec<TermId>,
+}
+
+/// A reference not yet assigned at a solver call, and the tag of the cells it points to when
+/// input cells are typed (`typing`).
+#[derive(Clone, Copy, Debug)]
+pub struct InputRef {
+    pub term: TermId,
+    pub tag: Option<u32>,
 }
 
 /// The current version of every field array (absent: version 0).
@@ -86,6 +106,10 @@ pub struct ArrayHeap {
     /// Fields any operation touched: the assumptions equate only these with their `f_in`.
     used: Vec<bool>,
     array_sort: Option<Sort>,
+    /// The kinds of input cells, when they need telling apart; `tags` is their array `tag_in`
+    /// (input reference -> tag), made on first use.
+    typing: Option<CellTyping>,
+    tags: Option<TermId>,
 }
 
 impl ArrayHeap {
@@ -100,7 +124,90 @@ impl ArrayHeap {
             ref_fields,
             used: vec![false; n],
             array_sort: None,
+            typing: None,
+            tags: None,
         }
+    }
+
+    /// The same heap with typed input cells (`None`: untyped, for entries that reach one kind).
+    pub fn with_typing(mut self, typing: Option<CellTyping>) -> ArrayHeap {
+        self.typing = typing;
+        self
+    }
+
+    /// `select(tag_in, r) = tag`: `r` is a cell of kind `tag`.
+    fn has_tag(
+        &mut self,
+        store: &mut TermStore,
+        r: TermId,
+        tag: u32,
+    ) -> Result<TermId, EngineError> {
+        let tags = match self.tags {
+            Some(t) => t,
+            None => {
+                let sort = self.sort(store)?;
+                let t = store.var("tag_in".to_string(), sort)?;
+                self.tags = Some(t);
+                t
+            }
+        };
+        let read = store.select(tags, r)?;
+        let tag = int_const(store, tag as i32)?;
+        Ok(store.eq(read, tag)?)
+    }
+
+    /// What dereferencing `base` for `field` requires: `base` is not null and, with typed cells,
+    /// of a kind that has the field.
+    pub fn access(
+        &mut self,
+        store: &mut TermStore,
+        base: TermId,
+        field: FieldSlot,
+    ) -> Result<Vec<TermId>, EngineError> {
+        let mut out = vec![non_null(store, base)?];
+        let owners = self
+            .typing
+            .as_ref()
+            .and_then(|t| t.slot(field))
+            .and_then(|slot| slot.owners.clone());
+        if let Some(owners) = owners {
+            let mut any = Vec::with_capacity(owners.len());
+            for owner in owners {
+                any.push(self.has_tag(store, base, owner)?);
+            }
+            out.push(store.or_all(&any)?);
+        }
+        Ok(out)
+    }
+
+    /// With typed cells: `value`, read from `base.field`, is an input reference only of the
+    /// field's pointee kind (per kind of `base` where the kinds having the field disagree).
+    fn pointee_facts(
+        &mut self,
+        store: &mut TermStore,
+        base: TermId,
+        field: FieldSlot,
+        value: TermId,
+    ) -> Result<Vec<TermId>, EngineError> {
+        let Some(slot) = self.typing.as_ref().and_then(|t| t.slot(field)).cloned() else {
+            return Ok(Vec::new());
+        };
+        if slot.pointees.is_empty() {
+            return Ok(Vec::new());
+        }
+        let input = is_input(store, value)?;
+        if let Some(pointee) = slot.uniform_pointee {
+            let typed = self.has_tag(store, value, pointee)?;
+            return Ok(vec![store.implies(input, typed)?]);
+        }
+        let mut out = Vec::with_capacity(slot.pointees.len());
+        for (owner, pointee) in slot.pointees {
+            let of_owner = self.has_tag(store, base, owner)?;
+            let typed = self.has_tag(store, value, pointee)?;
+            let typed = store.implies(input, typed)?;
+            out.push(store.implies(of_owner, typed)?);
+        }
+        Ok(out)
     }
 
     fn sort(&mut self, store: &mut TermStore) -> Result<Sort, EngineError> {
@@ -176,6 +283,12 @@ pub fn at_most_zero(store: &mut TermStore, t: TermId) -> TermResult {
     store.bv_sle(t, zero)
 }
 
+/// `t < 0` (signed): an input reference.
+fn is_input(store: &mut TermStore, t: TermId) -> TermResult {
+    let zero = int_const(store, 0)?;
+    store.bv_slt(t, zero)
+}
+
 /// `t != 0`: not null.
 pub fn non_null(store: &mut TermStore, t: TermId) -> TermResult {
     let zero = int_const(store, 0)?;
@@ -191,14 +304,20 @@ impl SymbolicHeap for ArrayHeap {
         state: &FieldVersions,
         base: TermId,
         field: FieldSlot,
-    ) -> Result<(TermId, Vec<TermId>), EngineError> {
+    ) -> Result<HeapRead, EngineError> {
         let array = self.array(store, field, Self::version(state, field))?;
         let value = store.select(array, base)?;
-        let mut constraints = vec![non_null(store, base)?];
+        let access = self.access(store, base, field)?;
+        let mut content = Vec::new();
         if self.is_ref_field(field) {
-            constraints.push(self.closed_input(store, base, field)?);
+            content.push(self.closed_input(store, base, field)?);
         }
-        Ok((value, constraints))
+        content.extend(self.pointee_facts(store, base, field, value)?);
+        Ok(HeapRead {
+            value,
+            access,
+            content,
+        })
     }
 
     fn write(
@@ -215,7 +334,9 @@ impl SymbolicHeap for ArrayHeap {
         let after = self.array(store, field, later)?;
         let before = self.array(store, field, earlier)?;
         let written = store.store(before, base, value)?;
-        Ok(vec![store.eq(after, written)?, non_null(store, base)?])
+        let mut out = vec![store.eq(after, written)?];
+        out.extend(self.access(store, base, field)?);
+        Ok(out)
     }
 
     fn alloc(&mut self, store: &mut TermStore, site: u32) -> TermResult {
@@ -250,11 +371,15 @@ impl SymbolicHeap for ArrayHeap {
         Ok((merged, joins))
     }
 
+    /// With typed cells, `tag_in` comes last, as the pseudo-slot after the content
+    /// (`Graph::tag_slot`).
     fn input_arrays(&self) -> Vec<(FieldSlot, TermId)> {
+        let tag_slot = self.names.len() as FieldSlot;
         self.input
             .iter()
             .enumerate()
             .filter_map(|(f, t)| t.map(|t| (f as FieldSlot, t)))
+            .chain(self.tags.map(|t| (tag_slot, t)))
             .collect()
     }
 
@@ -262,7 +387,7 @@ impl SymbolicHeap for ArrayHeap {
         &mut self,
         store: &mut TermStore,
         state: &FieldVersions,
-        input_refs: &[TermId],
+        input_refs: &[InputRef],
     ) -> Result<Vec<TermId>, EngineError> {
         let mut out = Vec::new();
         for f in 0..self.used.len() {
@@ -274,8 +399,13 @@ impl SymbolicHeap for ArrayHeap {
             let input = self.input_array(store, field)?;
             out.push(store.eq(current, input)?);
         }
-        for &r in input_refs {
-            out.push(at_most_zero(store, r)?);
+        for r in input_refs {
+            out.push(at_most_zero(store, r.term)?);
+            if let (Some(tag), true) = (r.tag, self.typing.is_some()) {
+                let input = is_input(store, r.term)?;
+                let typed = self.has_tag(store, r.term, tag)?;
+                out.push(store.implies(input, typed)?);
+            }
         }
         Ok(out)
     }
@@ -307,8 +437,9 @@ mod tests {
         assert_eq!(merged.get(&0), Some(&1));
         assert!(joins[0].is_empty());
         assert_eq!(joins[1], vec![store.eq(next0, next1).unwrap()]);
-        let (value, read_conds) = heap.read(&mut store, &merged, r, 0).unwrap();
-        assert!(matches!(store.node(value), Node::App2(..)));
-        assert_eq!(read_conds.len(), 2, "non-null and closed input heap");
+        let read = heap.read(&mut store, &merged, r, 0).unwrap();
+        assert!(matches!(store.node(read.value), Node::App2(..)));
+        assert_eq!(read.access.len(), 1, "non-null");
+        assert_eq!(read.content.len(), 1, "closed input heap");
     }
 }

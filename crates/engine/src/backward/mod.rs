@@ -5,7 +5,8 @@
 //! * `options`: `--bse-variant` (the six algorithms of the paper's Table 3), `--target`;
 //! * `ops`, `graph`, `types`: the unwound graph of atomic operations (loops unwound and calls
 //!   inlined to `--unwind` K, cuts recorded);
-//! * `heap`: the [`heap::SymbolicHeap`] trait and the array model of P §4;
+//! * `heap`: the [`heap::SymbolicHeap`] trait and the array model of P §4; `typing`: the tags
+//!   of input cells when the entry reaches several kinds of cell;
 //! * `encode`, `disj`, `conj`: disjunct propagation and conjunct combination;
 //! * `model`, `walk`, `witness`: the counterexample (arguments, input heap document, path, heap
 //!   graphs);
@@ -25,6 +26,7 @@ pub mod options;
 #[cfg(test)]
 mod paper_tables;
 mod types;
+pub mod typing;
 mod walk;
 mod witness;
 

@@ -10,6 +10,8 @@
 use symex_ir::cfg::{BinOp, FuncId, LocalId, UnOp};
 use symex_syntax::span::Span;
 
+use crate::backward::typing::CellTyping;
+
 /// A program variable of the unwound graph.
 pub type VarId = u32;
 /// A node of the unwound graph.
@@ -39,6 +41,9 @@ pub struct VarInfo {
     pub kind: VarKind,
     /// Known to hold a pointer (from the inferred types): input-heap assumptions apply to it.
     pub is_ref: bool,
+    /// For a pointer whose cells are typed (`typing`): the tag of the cells it points to, so an
+    /// input reference it holds is of that tag.
+    pub pointee_tag: Option<u32>,
     /// A parameter of the entry function: an input of the check.
     pub entry_param: Option<usize>,
 }
@@ -149,12 +154,19 @@ pub struct Graph {
     pub ref_fields: Vec<bool>,
     /// The target's origin, for the trace's last step.
     pub target_origin: Option<(FuncId, Span)>,
+    /// The tags of input cells, when the entry reaches more than one kind of cell.
+    pub typing: Option<CellTyping>,
 }
 
 impl Graph {
     /// The slot of a cell's plain content.
     pub fn cell_slot(&self) -> FieldSlot {
         self.field_slots - 1
+    }
+
+    /// The pseudo-slot of the input cells' tags among a model's input arrays (after the content).
+    pub fn tag_slot(&self) -> FieldSlot {
+        self.field_slots
     }
 
     /// The nodes in an order where every edge goes forward (the graph is acyclic by

@@ -171,6 +171,7 @@ fn add_smaller() -> Graph {
             func: FuncId(0),
             kind: VarKind::Local(LocalId(i as u32)),
             is_ref: refs.contains(name),
+            pointee_tag: None,
             entry_param: match *name {
                 "this" => Some(0),
                 "v" => Some(1),
@@ -187,6 +188,7 @@ fn add_smaller() -> Graph {
         field_slots: 3,
         ref_fields: vec![false, true, false],
         target_origin: None,
+        typing: None,
     }
 }
 

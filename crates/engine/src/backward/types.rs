@@ -1,7 +1,7 @@
 //! What the backward engine needs from the inferred types: which named locals hold pointers (the
 //! input-heap assumptions apply to them), which fields hold pointers (reads of them get the
-//! closed-input-heap constraint), and the record shape behind a pointer (to write an input
-//! heap's objects).
+//! closed-input-heap constraint), the record shape behind a pointer (to write an input
+//! heap's objects), and the types pointers point to (the cell kinds of `typing`).
 //!
 //! Temporaries have no named type; they are never assumed to be pointers, which only weakens the
 //! assumptions made at intermediate solver calls (see `conj`). Nothing here builds terms.
@@ -21,6 +21,8 @@ struct FieldUse {
 pub struct TypeFacts<'t> {
     types: &'t TypeTable,
     fields: FxHashMap<String, FieldUse>,
+    /// Every type some pointer of the program points to, in the order first met.
+    pointees: Vec<Type>,
 }
 
 impl<'t> TypeFacts<'t> {
@@ -28,6 +30,7 @@ impl<'t> TypeFacts<'t> {
         let mut facts = TypeFacts {
             types,
             fields: FxHashMap::default(),
+            pointees: Vec::new(),
         };
         let mut seen = FxHashSet::default();
         for function in &module.functions {
@@ -52,7 +55,12 @@ impl<'t> TypeFacts<'t> {
         }
         let unfolded = ty.unfold().into_owned();
         match &unfolded {
-            Type::Pointer(target) => self.visit(target, seen, depth + 1),
+            Type::Pointer(target) => {
+                if !self.pointees.contains(target) {
+                    self.pointees.push(target.as_ref().clone());
+                }
+                self.visit(target, seen, depth + 1)
+            }
             Type::Record(fields) => {
                 for (name, field_ty) in fields {
                     let entry = self.fields.entry(name.clone()).or_default();
@@ -66,6 +74,11 @@ impl<'t> TypeFacts<'t> {
             }
             _ => {}
         }
+    }
+
+    /// Every type a pointer of the program points to (named variables' and results' types).
+    pub fn pointee_types(&self) -> &[Type] {
+        &self.pointees
     }
 
     /// Whether `name` holds a pointer in every record type that has it.

@@ -4,7 +4,9 @@
 //!
 //! Input cells are the negative references: cell `-k` is object `ok`. An object lists every
 //! field of its record type (from the inferred types), pointer fields as `null` or refs to other
-//! input objects, reached transitively from the pointer arguments. Nothing here runs anything.
+//! input objects, reached transitively from the pointer arguments. With typed cells a reference
+//! whose tag is not its pointee's is one the path never uses and is written as `null`, so each
+//! object gets exactly one type. Nothing here runs anything.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -18,6 +20,7 @@ use symex_syntax::types::Type;
 use crate::backward::encode::EntryModel;
 use crate::backward::ops::FieldSlot;
 use crate::backward::types::TypeFacts;
+use crate::backward::typing::{cell_kind, CellKind, CellTyping};
 use crate::backward::walk::HeapSnapshot;
 use crate::common::terms::{value_as_i32, WIDTH};
 
@@ -54,10 +57,32 @@ fn to_json(v: &ArgValue) -> Json {
     serde_json::to_value(v).unwrap_or(Json::Null)
 }
 
+/// How the model's input cells are typed: by the tags of `typing`, read from the model's input
+/// array at `tag_slot` (`Graph::tag_slot`).
+#[derive(Clone, Copy)]
+pub struct CellTags<'a> {
+    pub typing: Option<&'a CellTyping>,
+    pub tag_slot: FieldSlot,
+}
+
+impl CellTags<'_> {
+    /// Whether input cell `cell` can be a cell of type `target` in the model. With typed cells,
+    /// every input reference the path uses is constrained to its pointee's tag, so a reference
+    /// of another tag is one the path never uses (an unread field, an unused parameter), and
+    /// the witness gives null for it.
+    fn admits(&self, model: &EntryModel, cell: i32, target: &Type) -> bool {
+        match self.typing.and_then(|typing| typing.tag_of(target)) {
+            Some(tag) => field_value(model, self.tag_slot, cell) == tag as i32,
+            None => true,
+        }
+    }
+}
+
 /// The entry's arguments and, when it has pointer parameters, the input heap document.
 pub fn entry_arguments(
     module: &Module,
     facts: &TypeFacts<'_>,
+    tags: CellTags<'_>,
     entry: &str,
     params: &[String],
     model: &EntryModel,
@@ -70,10 +95,14 @@ pub fn entry_arguments(
         let ty = facts.local_type(entry, name).unwrap_or(Type::Unknown);
         if ty.is_pointer() {
             has_pointer = true;
-            let arg = pointer(value);
+            let mut arg = pointer(value);
             if value < 0 {
                 if let Some(target) = ty.pointee() {
-                    pending.push((value, target));
+                    if tags.admits(model, value, &target) {
+                        pending.push((value, target));
+                    } else {
+                        arg = ArgValue::Null;
+                    }
                 }
             }
             args.push(name.clone(), arg);
@@ -85,23 +114,30 @@ pub fn entry_arguments(
         return Ok((args, None));
     }
     let mut objects: BTreeMap<String, Json> = BTreeMap::new();
-    let mut done: BTreeMap<i32, Type> = BTreeMap::new();
+    let mut done: BTreeMap<i32, Option<CellKind>> = BTreeMap::new();
     let cell_slot = module.fields.len() as FieldSlot;
-    while let Some((cell, ty)) = pending.pop() {
+    // A pointer to a type variable may point to a cell of any kind: such cells are written only
+    // when no typed pointer reaches them, so they come last.
+    while let Some((cell, ty)) = take_typed_first(&mut pending) {
+        let kind = cell_kind(&ty);
         if let Some(seen) = done.get(&cell) {
-            if *seen != ty {
-                // The array heap does not type input cells, so a model may make one cell hold
-                // records of two types; no run of the program can build that heap.
-                return Err(IllTypedHeap);
+            if let (Some(seen), Some(kind)) = (seen, &kind) {
+                if seen != kind {
+                    // Possible only without tags: no run of the program can build that heap.
+                    return Err(IllTypedHeap);
+                }
             }
             continue;
         }
-        done.insert(cell, ty.clone());
+        done.insert(cell, kind);
         let mut value_of = |slot: FieldSlot, field_ty: &Type| -> Json {
             let v = field_value(model, slot, cell);
             if field_ty.is_pointer() {
                 if v < 0 {
                     if let Some(target) = field_ty.pointee() {
+                        if !tags.admits(model, v, &target) {
+                            return Json::Null;
+                        }
                         pending.push((v, target));
                     }
                 }
@@ -131,6 +167,15 @@ pub fn entry_arguments(
     }
     let heap = json!({ "args": arg_map, "objects": objects });
     Ok((args, Some(heap)))
+}
+
+/// The next pending cell, one reached through a pointer of known kind if there is one.
+fn take_typed_first(pending: &mut Vec<(i32, Type)>) -> Option<(i32, Type)> {
+    let typed = pending
+        .iter()
+        .rposition(|(_, ty)| cell_kind(ty).is_some())
+        .unwrap_or(pending.len().checked_sub(1)?);
+    Some(pending.remove(typed))
 }
 
 /// A model whose input heap gives one cell two record types.
