@@ -591,7 +591,7 @@ fn set(
 }
 
 /// The arguments of nested `op` applications at the top of `t` (`t` itself if it is not one).
-fn flatten(store: &TermStore, t: TermId, op: Op, out: &mut Vec<TermId>) {
+pub fn flatten(store: &TermStore, t: TermId, op: Op, out: &mut Vec<TermId>) {
     match *store.node(t) {
         Node::App2(o, a, b) if o == op => {
             flatten(store, a, op, out);

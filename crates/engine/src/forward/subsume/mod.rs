@@ -312,7 +312,15 @@ impl Subsumption {
     /// Adds a disjunct to a location's annotation.
     fn add(&mut self, store: &mut TermStore, location: Location, a: TermId) -> Result<()> {
         let joined = match self.annotations.get(&location) {
-            Some(&old) => store.or(old, a)?,
+            Some(&old) => {
+                // A disjunct it has already (a header proved again with the same invariant).
+                let mut disjuncts = Vec::new();
+                induction::flatten(store, old, symex_smt::Op::Or, &mut disjuncts);
+                if disjuncts.contains(&a) {
+                    return Ok(());
+                }
+                store.or(old, a)?
+            }
             None => a,
         };
         if self.annotations.get(&location) != Some(&joined) {
