@@ -46,7 +46,7 @@ const MAX_BLOCK_RUNS: usize = 4096;
 
 /// Solver queries one attempt may ask. Past it every question is answered "not shown", which
 /// only drops candidates or keeps a stronger invariant: never a wrong one.
-pub const QUERY_BUDGET: u32 = 1000;
+pub const QUERY_BUDGET: u32 = 500;
 
 /// The locals of the loop's frame along one segment.
 #[derive(Clone)]
@@ -187,6 +187,13 @@ impl Induction<'_> {
                 continue;
             }
             for h in 0..kept.len() {
+                // Often none of the atoms is needed: one try drops them all.
+                let mut none = kept.clone();
+                none[h].atoms.clear();
+                if !kept[h].atoms.is_empty() && self.from_header_ok(h, &none, &nest)? {
+                    kept = none;
+                    continue;
+                }
                 let mut i = kept[h].atoms.len();
                 while i > 0 {
                     i -= 1;
