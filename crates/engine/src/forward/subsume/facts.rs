@@ -106,7 +106,10 @@ impl FunctionFacts {
             .iter()
             .enumerate()
             .filter(|&(l, &init)| {
-                init && function.locals.get(l).is_some_and(|i| i.kind == LocalKind::Var)
+                init && function
+                    .locals
+                    .get(l)
+                    .is_some_and(|i| i.kind == LocalKind::Var)
             })
             .map(|(l, _)| LocalId(l as u32))
             .collect()

@@ -289,9 +289,7 @@ impl Induction<'_> {
             let checks = self.store.and_all(&segment.walked.checks)?;
             let at_end = match segment.end {
                 End::Returned => self.store.bool_val(true)?,
-                End::Header(to) if !nest.opaque[to] => {
-                    self.store.and_all(&candidates[to].all())?
-                }
+                End::Header(to) if !nest.opaque[to] => self.store.and_all(&candidates[to].all())?,
                 End::Header(to) => match self.annotation_at(nest.headers.get(to).copied()) {
                     Some(a) => a,
                     None => return Ok(false),
