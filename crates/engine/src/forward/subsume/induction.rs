@@ -190,7 +190,7 @@ impl Induction<'_> {
                 // Often none of the atoms is needed: one try drops them all.
                 let mut none = kept.clone();
                 none[h].atoms.clear();
-                if !kept[h].atoms.is_empty() && self.from_header_ok(h, &none, &nest)? {
+                if !kept[h].atoms.is_empty() && self.segments_hold_from(h, &none, &nest)? {
                     kept = none;
                     continue;
                 }
@@ -199,7 +199,7 @@ impl Induction<'_> {
                     i -= 1;
                     let mut weaker = kept.clone();
                     weaker[h].atoms.remove(i);
-                    if self.from_header_ok(h, &weaker, &nest)? {
+                    if self.segments_hold_from(h, &weaker, &nest)? {
                         kept = weaker;
                     }
                 }
@@ -274,7 +274,7 @@ impl Induction<'_> {
     /// its end's candidates (or the annotation there) hold.
     fn all_safe(&mut self, candidates: &[Candidates], nest: &Nest) -> Result<bool> {
         for h in 0..candidates.len() {
-            if !nest.opaque[h] && !self.from_header_ok(h, candidates, nest)? {
+            if !nest.opaque[h] && !self.segments_hold_from(h, candidates, nest)? {
                 return Ok(false);
             }
         }
@@ -283,7 +283,12 @@ impl Induction<'_> {
 
     /// Whether every segment from header `h` passes its checks under `h`'s candidates and
     /// arrives where its end's candidates (or the annotation there) hold.
-    fn from_header_ok(&mut self, h: usize, candidates: &[Candidates], nest: &Nest) -> Result<bool> {
+    fn segments_hold_from(
+        &mut self,
+        h: usize,
+        candidates: &[Candidates],
+        nest: &Nest,
+    ) -> Result<bool> {
         let assumed = self.store.and_all(&candidates[h].all())?;
         for segment in nest.segments.iter().filter(|s| s.from == h) {
             let checks = self.store.and_all(&segment.walked.checks)?;
