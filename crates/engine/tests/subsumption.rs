@@ -4,6 +4,7 @@
 //! same violated properties under the same unwinding, and every counterexample replays.
 
 use std::collections::BTreeSet;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use symex_engine::{check_forward, CheckOptions, MergeMode, SearchStrategy};
@@ -107,8 +108,13 @@ fn undecided(report: &Report) -> bool {
         .any(|p| p.verdict.status() == Status::Unknown)
 }
 
+/// The differential tests run time-limited checks: they take turns, so that one does not slow
+/// the other's runs into their limits (on two cores).
+static TIME_LIMITED: Mutex<()> = Mutex::new(());
+
 #[test]
 fn subsumption_finds_the_errors_plain_execution_finds() {
+    let _turn = TIME_LIMITED.lock().unwrap_or_else(|e| e.into_inner());
     let mut failures = Vec::new();
     let mut compared = 0;
     for seed in 0..16 {
@@ -188,6 +194,7 @@ fn input_bounded_config(seed: u64) -> GenConfig {
 
 #[test]
 fn subsumption_proves_no_error_away_on_input_bounded_loops() {
+    let _turn = TIME_LIMITED.lock().unwrap_or_else(|e| e.into_inner());
     let mut failures = Vec::new();
     let (mut decided, mut proved, mut errors) = (0, 0, 0);
     for seed in 0..10 {

@@ -52,26 +52,39 @@ impl FunctionFacts {
                 holds[l] = Holds::Unknown;
             }
         }
-        for inst in function.blocks.iter().flat_map(|b| &b.insts) {
-            let (dst, held) = match &inst.kind {
-                InstKind::Assign { dst, value } => (
-                    *dst,
-                    match value {
-                        Rvalue::Alloc(_) | Rvalue::AddrOf(_) => Holds::Cells,
-                        Rvalue::Array(items) => Holds::Arrays(items.len() as u64),
-                        _ => Holds::Unknown,
+        // A copy `p = q` holds what `q` holds: iterate to the fixed point (the joins only go
+        // up a finite lattice).
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for inst in function.blocks.iter().flat_map(|b| &b.insts) {
+                let (dst, held) = match &inst.kind {
+                    InstKind::Assign { dst, value } => (
+                        *dst,
+                        match value {
+                            Rvalue::Alloc(_) | Rvalue::AddrOf(_) => Holds::Cells,
+                            Rvalue::Array(items) => Holds::Arrays(items.len() as u64),
+                            Rvalue::Use(Operand::Local(from)) => {
+                                holds.get(from.index()).copied().unwrap_or(Holds::Unknown)
+                            }
+                            _ => Holds::Unknown,
+                        },
+                    ),
+                    InstKind::Store { place, .. } => match super::semantics::plain_local(place) {
+                        Some(l) => (l, Holds::Unknown),
+                        // A part of an aggregate: its length and address stay.
+                        None => continue,
                     },
-                ),
-                InstKind::Store { place, .. } => match super::semantics::plain_local(place) {
-                    Some(l) => (l, Holds::Unknown),
-                    // A part of an aggregate: its length and address stay.
-                    None => continue,
-                },
-                InstKind::Input { dst } | InstKind::Call { dst, .. } => (*dst, Holds::Unknown),
-                _ => continue,
-            };
-            if let Some(h) = holds.get_mut(dst.index()) {
-                *h = h.join(held);
+                    InstKind::Input { dst } | InstKind::Call { dst, .. } => (*dst, Holds::Unknown),
+                    _ => continue,
+                };
+                if let Some(h) = holds.get_mut(dst.index()) {
+                    let joined = h.join(held);
+                    if joined != *h {
+                        *h = joined;
+                        changed = true;
+                    }
+                }
             }
         }
         FunctionFacts {
