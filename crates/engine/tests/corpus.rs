@@ -28,6 +28,8 @@ const NEEDS_LOOP_TECHNIQUES: &[&str] = &[
     "summarize_invariant_step.uc",
     "summarize_two_phases.uc",
     "summarize_nested_constant_inner.uc",
+    "subsume_nested_init.uc",
+    "subsume_memory_facts.uc",
 ];
 
 /// With `--summarize`, the safe files whose loops the summaries cannot prove: an irregular
@@ -39,21 +41,31 @@ const NEEDS_LOOP_TECHNIQUES_WITH_SUMMARIES: &[&str] = &[
     "loops_nested_4_13.uc",
     "loops_niv_4_12.uc",
     "interp_input_exhausted.uc",
+    "subsume_memory_facts.uc",
 ];
 
 /// The files of [`NEEDS_LOOP_TECHNIQUES`] that path subsumption proves: their loop headers get
-/// inductive annotations (seed 002 §4.2.1).
+/// inductive annotations (seed 002 §4.2.1), nested and sequential headers together.
 const PROVED_BY_SUBSUMPTION: &[&str] = &[
     "loops_listing_3_2.uc",
     "loops_niv_4_12.uc",
     "loops_subsumption_4_3_nowrap.uc",
+    "interp_input_exhausted.uc",
+    "summarize_invariant_step.uc",
+    "subsume_nested_init.uc",
+    "subsume_memory_facts.uc",
 ];
 
 /// Files that plain execution finishes within its limit but path subsumption does not: its
 /// invariant attempts at loop headers cost hundreds of queries (summarize_nested_unsummarized:
 /// 0.1 s plain, 0.8 s subsumed, over 1 s under a loaded test run). They get 10 s under
 /// `--subsume`, so that the overhead does not turn a `safe` verdict `unknown`.
-const SLOW_UNDER_SUBSUMPTION: &[&str] = &["summarize_nested_unsummarized.uc"];
+/// subsume_late_division: 0.3 s plain, 0.5 s subsumed (failed invariant attempts at each visit
+/// of the header until the 21st iteration), over 1 s with merging or summaries under load.
+const SLOW_UNDER_SUBSUMPTION: &[&str] = &[
+    "summarize_nested_unsummarized.uc",
+    "subsume_late_division.uc",
+];
 
 /// Whether the file may end `unknown` on its time limit under these options.
 fn may_run_out_of_time(file: &CorpusFile, options: &CheckOptions) -> bool {

@@ -4,10 +4,12 @@
 //! same violated properties under the same unwinding, and every counterexample replays.
 
 use std::collections::BTreeSet;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use symex_engine::{check_forward, CheckOptions, MergeMode, SearchStrategy};
 use symex_gen::{generate, GenConfig};
+use symex_ir::cfg::PropertyKind;
 use symex_report::{Report, Status};
 
 fn check(source: &str, options: &CheckOptions) -> Report {
@@ -106,8 +108,13 @@ fn undecided(report: &Report) -> bool {
         .any(|p| p.verdict.status() == Status::Unknown)
 }
 
+/// The differential tests run time-limited checks: they take turns, so that one does not slow
+/// the other's runs into their limits (on two cores).
+static TIME_LIMITED: Mutex<()> = Mutex::new(());
+
 #[test]
 fn subsumption_finds_the_errors_plain_execution_finds() {
+    let _turn = TIME_LIMITED.lock().unwrap_or_else(|e| e.into_inner());
     let mut failures = Vec::new();
     let mut compared = 0;
     for seed in 0..16 {
@@ -156,4 +163,101 @@ fn subsumption_finds_the_errors_plain_execution_finds() {
         compared >= 16,
         "only {compared} runs decided every property"
     );
+}
+
+/// Programs shaped like the seed-002 §6.3.3 experiment (counting loops up to input values,
+/// nested), with a guaranteed error and divisions by computed values: plain execution can only
+/// unwind them, subsumption proves loop headers. What subsumption calls `safe` must not be
+/// violated under plain execution, and where it decides every property it must find every error
+/// plain execution finds.
+fn input_bounded_config(seed: u64) -> GenConfig {
+    GenConfig {
+        functions: 0,
+        statements: 3,
+        nested_statements: 2,
+        max_block_depth: 3,
+        max_loop_depth: 2,
+        loop_percent: 10,
+        for_percent: 50,
+        input_bound_percent: 100,
+        if_percent: 20,
+        errors: 1,
+        divisions: true,
+        linear: true,
+        heap: seed % 2 == 1,
+        null_pointers: false,
+        symbolic_indices: false,
+        asserts: false,
+        ..GenConfig::default()
+    }
+}
+
+#[test]
+fn subsumption_proves_no_error_away_on_input_bounded_loops() {
+    let _turn = TIME_LIMITED.lock().unwrap_or_else(|e| e.into_inner());
+    let mut failures = Vec::new();
+    let (mut decided, mut proved, mut errors) = (0, 0, 0);
+    for seed in 0..10 {
+        let source = generate(&input_bounded_config(seed), seed);
+        let limit = Some(Duration::from_secs(1));
+        let plain = check(
+            &source,
+            &CheckOptions {
+                unwind: Some(2),
+                timeout: limit,
+                ..CheckOptions::default()
+            },
+        );
+        let subsumed = check(
+            &source,
+            &CheckOptions {
+                subsume: true,
+                timeout: limit,
+                ..CheckOptions::default()
+            },
+        );
+        let plain_violated = violated_properties(&plain);
+        for p in subsumed.properties() {
+            let status = p.verdict.status();
+            if p.verdict.witness().is_some_and(|(_, confirmed)| !confirmed) {
+                failures.push(format!("seed {seed}: unconfirmed at line {}", p.line));
+            }
+            if status == Status::Safe && plain_violated.contains(&(p.kind, p.line, p.column)) {
+                failures.push(format!(
+                    "seed {seed}: {:?} at line {} proved safe, violated under plain execution\n{source}",
+                    p.kind, p.line
+                ));
+            }
+            if status == Status::Safe {
+                proved += 1;
+            }
+        }
+        let subsumed_violated = violated_properties(&subsumed);
+        errors += subsumed_violated.len();
+        if !undecided(&subsumed) {
+            decided += 1;
+            if !plain_violated.is_subset(&subsumed_violated) {
+                failures.push(format!(
+                    "seed {seed}: plain {plain_violated:?}, subsumption {subsumed_violated:?}\n{source}"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The comparison means something only if subsumption proved programs and found errors.
+    assert!(
+        decided >= 2 && proved > 0 && errors > 0,
+        "decided {decided}, proved {proved}, errors {errors}"
+    );
+}
+
+/// The violated properties, told apart by kind (two checks may share a location: `a[4]` checks
+/// both `uninit a` and the bounds).
+fn violated_properties(report: &Report) -> BTreeSet<(PropertyKind, u32, u32)> {
+    report
+        .properties()
+        .iter()
+        .filter(|p| p.verdict.status() == Status::Violated)
+        .map(|p| (p.kind, p.line, p.column))
+        .collect()
 }

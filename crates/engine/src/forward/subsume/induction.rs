@@ -1,39 +1,54 @@
-//! Loop headers: turning the annotation the explored paths left at a header into an inductive
-//! invariant that covers every number of iterations (seed 002 §4.2.1, §5.4.2).
+//! Loop headers: turning the annotations the explored paths left at loop headers into inductive
+//! invariants that cover every number of iterations (seed 002 §4.2.1, §5.4.2).
 //!
-//! The candidates are the atoms of the header's annotation (the conjuncts of its disjuncts).
-//! Every path of the loop body is run once from a *general* state whose locals are the
-//! placeholders themselves; a path ends when it comes back to the header, leaves the loop, or
-//! reaches the header of a nested loop. Houdini-style, candidates that some body path does not
-//! preserve are dropped until the rest, `I`, is preserved by every path. `I` is an annotation
-//! (no state satisfying it reaches an error) when, in addition, every body path passes its
-//! checks under `I`, and every path that leaves the loop or enters a nested loop arrives where
-//! the annotation there holds. By induction on the iterations, a state satisfying `I` at the
-//! header can fail no check. The thesis's per-loop counter `_t` is not needed: states that come
-//! round a back edge wait (the driver parks them) instead of being counted.
-//! Nothing here changes annotations (the caller adds `I`) or runs states.
+//! The loop headers of a function are cut points. From the tried header, every *segment* (a
+//! path from a header to the next header, to the entry's return, or to where it leaves the
+//! tried loop just before something this check cannot follow) is run once from a *general*
+//! state whose locals are the placeholders themselves; every header a segment reaches is added
+//! and its segments are run too. Nested and sequential loops are so proved together: an outer
+//! loop's proof needs the inner header's invariant, and the inner loop's exit needs the outer
+//! one's. Each header's candidates are its initialization facts (locals initialized on every
+//! way to it, `facts.rs`) and the atoms of its annotation (the conjuncts of its disjuncts).
+//! Houdini-style, candidates some segment does not establish at its end are dropped until every
+//! segment establishes what its end header keeps. The invariants `I_h` are annotations (no state
+//! satisfying one reaches an error) when, in addition, every segment passes its checks under its
+//! start's invariant and a segment that stops elsewhere arrives where the annotation there holds.
+//! By induction on the number of segments run, a state satisfying `I_h` at `h` fails no check.
+//! Memory reads give any value, so segments over-approximate what runs: never a wrong proof.
+//! The thesis's per-loop counter `_t` is not needed: states that come round a back edge wait
+//! (the driver parks them) instead of being counted.
+//! Nothing here changes annotations (the caller adds the invariants) or runs states.
+
+use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
-use symex_ir::cfg::{BlockId, InstKind, LocalId, Module, Terminator};
+use symex_ir::cfg::{BlockId, InstKind, LocalId, Module, Rvalue, Terminator};
 use symex_smt::{Node, Op, SatResult, TermId, TermStore};
 
 use crate::common::solver::Queries;
 use crate::error::EngineError;
 use crate::forward::program::ProgramInfo;
+use crate::forward::subsume::facts::FunctionFacts;
 use crate::forward::subsume::placeholders::{Placeholders, Role};
 use crate::forward::subsume::semantics::{self, Locals};
 use crate::forward::subsume::Location;
 
 type Result<T> = std::result::Result<T, EngineError>;
 
-/// Body paths enumerated at most; a bigger body is not tried.
-const MAX_PATHS: usize = 256;
+/// Segments enumerated at most over all headers of one attempt; a bigger nest is not tried.
+const MAX_SEGMENTS: usize = 256;
+
+/// Loop headers proved together at most.
+const MAX_HEADERS: usize = 24;
+
+/// Block runs at most while enumerating the segments of one header.
+const MAX_BLOCK_RUNS: usize = 4096;
 
 /// Solver queries one attempt may ask. Past it every question is answered "not shown", which
 /// only drops candidates or keeps a stronger invariant: never a wrong one.
-pub const QUERY_BUDGET: u32 = 300;
+pub const QUERY_BUDGET: u32 = 500;
 
-/// The locals of the loop's frame along one body path.
+/// The locals of the loop's frame along one segment.
 #[derive(Clone)]
 struct PathLocals {
     /// Per local: its number (`None`: not a number) and whether it is initialized.
@@ -57,15 +72,45 @@ impl Locals for PathLocals {
     }
 }
 
-/// One path from the header.
-struct LoopPath {
+/// Where a segment ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum End {
+    /// At the start of this header (an index into the attempt's headers).
+    Header(usize),
+    /// The entry function returned: nothing more can fail.
+    Returned,
+    /// At the start of this block, after leaving the loop, because what follows is beyond this
+    /// check: the annotation there must hold.
+    Left(BlockId),
+}
+
+/// A segment's state so far.
+#[derive(Clone)]
+struct Walked {
     locals: PathLocals,
     /// Branch and `assume` conditions taken.
     conditions: Vec<TermId>,
-    /// The conditions of the checks passed on the way.
+    /// Conditions under which the checks on the way pass.
     checks: Vec<TermId>,
-    /// `None`: back at the header; otherwise the block where the path left the body.
-    left_at: Option<BlockId>,
+    /// The state where the segment first stepped out of its header's loop (with a number that
+    /// identifies it): the segment ends there if it later meets what this check cannot follow.
+    left: Option<Rc<(usize, BlockId, Walked)>>,
+}
+
+/// The headers of one attempt and their segments.
+struct Nest {
+    headers: Vec<BlockId>,
+    /// Per header: its segments could not be enumerated, so it is no cut point of the proof
+    /// but a goal (the annotation there must hold where a segment reaches it).
+    opaque: Vec<bool>,
+    segments: Vec<Segment>,
+}
+
+struct Segment {
+    /// The header it starts at (an index into the attempt's headers).
+    from: usize,
+    walked: Walked,
+    end: End,
 }
 
 pub struct Induction<'a> {
@@ -74,6 +119,7 @@ pub struct Induction<'a> {
     pub ph: &'a mut Placeholders,
     pub module: &'a Module,
     pub info: &'a ProgramInfo,
+    pub facts: &'a FunctionFacts,
     pub annotations: &'a FxHashMap<Location, TermId>,
     pub location: Location,
     /// The loop's frame (0 = the entry's).
@@ -82,108 +128,207 @@ pub struct Induction<'a> {
     pub budget: u32,
 }
 
+/// The candidates of one header: facts every reachable state satisfies there (never weakened
+/// away: that would cover no more states), then atoms of its annotation.
+#[derive(Clone)]
+struct Candidates {
+    facts: Vec<TermId>,
+    atoms: Vec<TermId>,
+}
+
+impl Candidates {
+    fn all(&self) -> Vec<TermId> {
+        self.facts.iter().chain(&self.atoms).copied().collect()
+    }
+}
+
 impl Induction<'_> {
-    /// An inductive annotation for the header, if one of the candidates gives one.
+    /// Inductive annotations for the tried header and the headers its segments reach, if the
+    /// candidates give them.
     ///
-    /// Houdini gives the strongest inductive subset of the candidates; it may hold only where
-    /// the loop exits at once (a candidate like `¬(i < n)` is preserved vacuously), so the
-    /// subset is then weakened, candidate by candidate, as long as it stays inductive and safe.
-    pub fn invariant(&mut self, annotation: TermId) -> Result<Option<TermId>> {
-        let Some(paths) = self.body_paths()? else {
+    /// The weakest candidates (the facts alone) are tried first. Otherwise Houdini gives the
+    /// strongest inductive subset of all candidates; it may hold only where a loop exits at
+    /// once (a candidate like `¬(i < n)` is preserved vacuously), so it is then weakened, atom
+    /// by atom, as long as it stays inductive and safe.
+    pub fn invariants(&mut self) -> Result<Option<Vec<(BlockId, TermId)>>> {
+        let Some(nest) = self.nest()? else {
             return Ok(None);
         };
-        let mut candidates = self.atoms(annotation);
-        loop {
-            let kept = self.preserved(&candidates, &paths)?;
-            if kept.is_empty() {
-                return Ok(None);
-            }
-            if kept.len() == candidates.len() {
-                break;
-            }
-            candidates = kept;
-        }
-        if !self.safe(&candidates, &paths)? {
-            return Ok(None);
-        }
-        let mut i = candidates.len();
-        while i > 0 {
-            i -= 1;
-            let mut weaker = candidates.clone();
-            weaker.remove(i);
-            if self.preserved(&weaker, &paths)?.len() == weaker.len()
-                && self.safe(&weaker, &paths)?
-            {
-                candidates = weaker;
-            }
-        }
-        Ok(Some(self.store.and_all(&candidates)?))
-    }
-
-    /// The candidates that every path back to the header preserves, assuming all of them.
-    fn preserved(&mut self, candidates: &[TermId], paths: &[LoopPath]) -> Result<Vec<TermId>> {
-        let invariant = self.store.and_all(candidates)?;
-        // Usually all of them are: one query per path shows it.
-        let mut all = true;
-        for path in paths.iter().filter(|p| p.left_at.is_none()) {
-            let after = self.at_end_of(path, invariant)?;
-            if !self.valid(invariant, path, after, true)? {
-                all = false;
-                break;
-            }
-        }
-        if all {
-            return Ok(candidates.to_vec());
-        }
-        let mut kept = Vec::with_capacity(candidates.len());
-        for &atom in candidates {
-            let mut preserved = true;
-            for path in paths.iter().filter(|p| p.left_at.is_none()) {
-                let after = self.at_end_of(path, atom)?;
-                if !self.valid(invariant, path, after, true)? {
-                    preserved = false;
-                    break;
+        let headers = &nest.headers;
+        let (context, func, _) = self.location;
+        let function = &self.module.functions[func.index()];
+        let mut full = Vec::with_capacity(headers.len());
+        for &h in headers {
+            let mut facts = Vec::new();
+            for local in self.facts.initialized_at(function, h) {
+                let cell_backed = self.info.functions[func.index()].is_cell_backed(local);
+                if !cell_backed {
+                    facts.push(self.ph.init(self.store, self.frame, local)?);
                 }
             }
-            if preserved {
-                kept.push(atom);
-            }
-        }
-        Ok(kept)
-    }
-
-    /// Whether, under the candidates, every path passes its checks and every path that leaves
-    /// the loop (or enters a nested one) arrives where the annotation holds.
-    fn safe(&mut self, candidates: &[TermId], paths: &[LoopPath]) -> Result<bool> {
-        let invariant = self.store.and_all(candidates)?;
-        for path in paths {
-            let checks = self.store.and_all(&path.checks)?;
-            let goal = match path.left_at {
-                None => checks,
-                Some(block) => {
-                    let (context, func, _) = self.location;
-                    let Some(&there) = self.annotations.get(&(context, func, block)) else {
-                        return Ok(false);
-                    };
-                    let there = self.at_end_of(path, there)?;
-                    self.store.and(checks, there)?
-                }
+            let atoms = match self.annotations.get(&(context, func, h)) {
+                Some(&a) => self.atoms(a),
+                None => Vec::new(),
             };
-            if !self.valid(invariant, path, goal, false)? {
+            full.push(Candidates { facts, atoms });
+        }
+        let weakest: Vec<Candidates> = full
+            .iter()
+            .map(|c| Candidates {
+                facts: c.facts.clone(),
+                atoms: Vec::new(),
+            })
+            .collect();
+        for start in [weakest, full] {
+            let Some(mut kept) = self.houdini(start, &nest)? else {
+                continue;
+            };
+            if !self.all_safe(&kept, &nest)? {
+                continue;
+            }
+            for h in 0..kept.len() {
+                // Often none of the atoms is needed: one try drops them all.
+                let mut none = kept.clone();
+                none[h].atoms.clear();
+                if !kept[h].atoms.is_empty() && self.segments_hold_from(h, &none, &nest)? {
+                    kept = none;
+                    continue;
+                }
+                let mut i = kept[h].atoms.len();
+                while i > 0 {
+                    i -= 1;
+                    let mut weaker = kept.clone();
+                    weaker[h].atoms.remove(i);
+                    if self.segments_hold_from(h, &weaker, &nest)? {
+                        kept = weaker;
+                    }
+                }
+            }
+            let mut proved = Vec::with_capacity(headers.len());
+            for ((h, c), &opaque) in headers.iter().zip(&kept).zip(&nest.opaque) {
+                if !opaque {
+                    proved.push((*h, self.store.and_all(&c.all())?));
+                }
+            }
+            return Ok(Some(proved));
+        }
+        Ok(None)
+    }
+
+    /// Drops the candidates some segment does not establish at its end header (assuming its
+    /// start's candidates and its checks) until none is dropped.
+    fn houdini(
+        &mut self,
+        mut candidates: Vec<Candidates>,
+        nest: &Nest,
+    ) -> Result<Option<Vec<Candidates>>> {
+        loop {
+            let mut changed = false;
+            for segment in &nest.segments {
+                let End::Header(to) = segment.end else {
+                    continue;
+                };
+                if nest.opaque[to] {
+                    continue;
+                }
+                let assumed = self.store.and_all(&candidates[segment.from].all())?;
+                let goal = self.store.and_all(&candidates[to].all())?;
+                let goal = self.at_end_of(&segment.walked, goal)?;
+                if self.valid(assumed, &segment.walked, goal, true)? {
+                    continue;
+                }
+                // Usually all are kept: the one query above shows it. Otherwise atom by atom.
+                let mut kept = Candidates {
+                    facts: Vec::new(),
+                    atoms: Vec::new(),
+                };
+                for (is_fact, list) in [
+                    (true, candidates[to].facts.clone()),
+                    (false, candidates[to].atoms.clone()),
+                ] {
+                    for atom in list {
+                        let goal = self.at_end_of(&segment.walked, atom)?;
+                        if self.valid(assumed, &segment.walked, goal, true)? {
+                            if is_fact {
+                                kept.facts.push(atom);
+                            } else {
+                                kept.atoms.push(atom);
+                            }
+                        } else {
+                            changed = true;
+                        }
+                    }
+                }
+                if self.budget == 0 {
+                    return Ok(None);
+                }
+                candidates[to] = kept;
+            }
+            if !changed {
+                return Ok(Some(candidates));
+            }
+        }
+    }
+
+    /// Whether every segment passes its checks under its start's candidates and arrives where
+    /// its end's candidates (or the annotation there) hold.
+    fn all_safe(&mut self, candidates: &[Candidates], nest: &Nest) -> Result<bool> {
+        for h in 0..candidates.len() {
+            if !nest.opaque[h] && !self.segments_hold_from(h, candidates, nest)? {
                 return Ok(false);
             }
         }
         Ok(true)
     }
 
+    /// Whether every segment from header `h` passes its checks under `h`'s candidates and
+    /// arrives where its end's candidates (or the annotation there) hold.
+    fn segments_hold_from(
+        &mut self,
+        h: usize,
+        candidates: &[Candidates],
+        nest: &Nest,
+    ) -> Result<bool> {
+        let assumed = self.store.and_all(&candidates[h].all())?;
+        for segment in nest.segments.iter().filter(|s| s.from == h) {
+            let checks = self.store.and_all(&segment.walked.checks)?;
+            let at_end = match segment.end {
+                End::Returned => self.store.bool_val(true)?,
+                End::Header(to) if !nest.opaque[to] => self.store.and_all(&candidates[to].all())?,
+                End::Header(to) => match self.annotation_at(nest.headers.get(to).copied()) {
+                    Some(a) => a,
+                    None => return Ok(false),
+                },
+                End::Left(block) => match self.annotation_at(Some(block)) {
+                    Some(a) => a,
+                    None => return Ok(false),
+                },
+            };
+            let at_end = self.at_end_of(&segment.walked, at_end)?;
+            let goal = self.store.and(checks, at_end)?;
+            if !self.valid(assumed, &segment.walked, goal, false)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn annotation_at(&self, block: Option<BlockId>) -> Option<TermId> {
+        let (context, func, _) = self.location;
+        self.annotations.get(&(context, func, block?)).copied()
+    }
+
     /// Does `invariant ∧ path ⇒ goal` hold (assuming the path's checks pass when `assume_checks`)?
     fn valid(
         &mut self,
         invariant: TermId,
-        path: &LoopPath,
+        path: &Walked,
         goal: TermId,
         assume_checks: bool,
     ) -> Result<bool> {
+        if self.store.as_bool(goal) == Some(true) {
+            return Ok(true);
+        }
         if self.budget == 0 {
             return Ok(false);
         }
@@ -201,8 +346,8 @@ impl Induction<'_> {
         ))
     }
 
-    /// `t` (about the header's state) about the state at the end of `path`.
-    fn at_end_of(&mut self, path: &LoopPath, t: TermId) -> Result<TermId> {
+    /// `t` (about the state at a segment's start) about the state at its end.
+    fn at_end_of(&mut self, path: &Walked, t: TermId) -> Result<TermId> {
         let mut map = FxHashMap::default();
         for var in self.store.vars_of(&[t]) {
             let term = self.store.var_info(var).term;
@@ -229,6 +374,196 @@ impl Induction<'_> {
         Ok(self.store.substitute(t, &map)?)
     }
 
+    /// The tried header, the headers its segments reach (transitively) and all their segments;
+    /// `None` when the tried header's own segments cannot be enumerated or the nest is too big.
+    fn nest(&mut self) -> Result<Option<Nest>> {
+        let (_, func, header) = self.location;
+        let info = &self.info.functions[func.index()];
+        if !info.loops().is_reducible() || info.loops().loop_of_header(header).is_none() {
+            return Ok(None);
+        }
+        let mut nest = Nest {
+            headers: vec![header],
+            opaque: vec![false],
+            segments: Vec::new(),
+        };
+        let mut next = 0;
+        while next < nest.headers.len() {
+            match self.segments_from(next, &mut nest)? {
+                Some(found) => nest.segments.extend(found),
+                None if next == 0 => return Ok(None),
+                None => nest.opaque[next] = true,
+            }
+            if nest.segments.len() > MAX_SEGMENTS || nest.headers.len() > MAX_HEADERS {
+                return Ok(None);
+            }
+            next += 1;
+        }
+        Ok(Some(nest))
+    }
+
+    /// The segments from header `from` of the nest (headers they reach are added to it), or
+    /// `None` when one meets something this check cannot follow before leaving the loop.
+    fn segments_from(&mut self, from: usize, nest: &mut Nest) -> Result<Option<Vec<Segment>>> {
+        let (_, func, _) = self.location;
+        let header = nest.headers[from];
+        let info = &self.info.functions[func.index()];
+        let Some(id) = info.loops().loop_of_header(header) else {
+            return Ok(None);
+        };
+        let body = info.loops().get(id);
+        let function = &self.module.functions[func.index()];
+        let mut values = Vec::with_capacity(function.locals.len());
+        for l in 0..function.locals.len() {
+            let local = LocalId(l as u32);
+            let value = self.ph.value(self.store, self.frame, local)?;
+            let init = self.ph.init(self.store, self.frame, local)?;
+            values.push((Some(value), init));
+        }
+        let start = Walked {
+            locals: PathLocals {
+                values,
+                cell_backed: info.cell_backed.clone(),
+            },
+            conditions: Vec::new(),
+            checks: Vec::new(),
+            left: None,
+        };
+        let mut done: Vec<Segment> = Vec::new();
+        // Snapshots already turned into segments.
+        let mut used_snapshots: Vec<usize> = Vec::new();
+        let mut snapshots = 0usize;
+        let mut runs = 0usize;
+        let mut work = vec![(header, start)];
+        'paths: while let Some((block_id, mut path)) = work.pop() {
+            runs += 1;
+            if runs > MAX_BLOCK_RUNS || done.len() + work.len() > MAX_SEGMENTS {
+                return Ok(None);
+            }
+            let block = function.block(block_id);
+            let mut beyond = false;
+            for inst in &block.insts {
+                let env = &mut path.locals;
+                match &inst.kind {
+                    InstKind::Assign { dst, value } => {
+                        let v = match (semantics::rvalue(self.store, env, value)?, value) {
+                            // What memory holds is not tracked: any value.
+                            (None, Rvalue::Read(_)) => Some(self.ph.any_value(self.store)?),
+                            (v, _) => v,
+                        };
+                        set(self.store, env, *dst, v)?;
+                    }
+                    InstKind::Store { place, value } => {
+                        if let Some(l) = semantics::plain_local(place) {
+                            let v = semantics::operand(self.store, env, *value)?;
+                            set(self.store, env, l, v)?;
+                        }
+                    }
+                    InstKind::Input { dst } => {
+                        let v = self.ph.any_value(self.store)?;
+                        set(self.store, env, *dst, Some(v))?;
+                    }
+                    InstKind::Output(_) => {}
+                    InstKind::Check { check, .. } => {
+                        match semantics::check_passes(self.store, env, self.facts, check)? {
+                            Some(c) => path.checks.push(c),
+                            None => {
+                                beyond = true;
+                                break;
+                            }
+                        }
+                    }
+                    // An `assume` not about numbers only keeps fewer runs: ignoring it keeps more.
+                    InstKind::Assume(op) => {
+                        if let Some(c) = semantics::condition(self.store, env, *op)? {
+                            path.conditions.push(c);
+                        }
+                    }
+                    InstKind::Call { .. } => {
+                        beyond = true;
+                        break;
+                    }
+                }
+            }
+            let mut targets: Vec<(BlockId, Option<TermId>)> = Vec::new();
+            if !beyond {
+                match block.term {
+                    Terminator::Goto(t) => targets.push((t, None)),
+                    Terminator::Branch {
+                        cond,
+                        then_block,
+                        else_block,
+                    } => match semantics::condition(self.store, &mut path.locals, cond)? {
+                        Some(c) => {
+                            let not_c = self.store.not(c)?;
+                            targets.push((then_block, Some(c)));
+                            targets.push((else_block, Some(not_c)));
+                        }
+                        // Not about numbers: both ways, as if the condition were unknown.
+                        None => {
+                            targets.push((then_block, None));
+                            targets.push((else_block, None));
+                        }
+                    },
+                    Terminator::Return(_) if self.frame == 0 => {
+                        done.push(Segment {
+                            from,
+                            walked: path,
+                            end: End::Returned,
+                        });
+                        continue 'paths;
+                    }
+                    Terminator::Return(_) => beyond = true,
+                }
+            }
+            if beyond {
+                let Some(left) = path.left.clone() else {
+                    return Ok(None);
+                };
+                let (number, block, walked) = &*left;
+                if !used_snapshots.contains(number) {
+                    used_snapshots.push(*number);
+                    done.push(Segment {
+                        from,
+                        walked: walked.clone(),
+                        end: End::Left(*block),
+                    });
+                }
+                continue;
+            }
+            for (target, condition) in targets {
+                if condition.is_some_and(|c| self.store.as_bool(c) == Some(false)) {
+                    continue;
+                }
+                let mut next = path.clone();
+                next.conditions.extend(condition);
+                if info.loops().loop_of_header(target).is_some() {
+                    let to = match nest.headers.iter().position(|&h| h == target) {
+                        Some(to) => to,
+                        None => {
+                            nest.headers.push(target);
+                            nest.opaque.push(false);
+                            nest.headers.len() - 1
+                        }
+                    };
+                    done.push(Segment {
+                        from,
+                        walked: next,
+                        end: End::Header(to),
+                    });
+                    continue;
+                }
+                if next.left.is_none() && !body.contains(target) {
+                    snapshots += 1;
+                    let snapshot = next.clone();
+                    next.left = Some(Rc::new((snapshots, target, snapshot)));
+                }
+                work.push((target, next));
+            }
+        }
+        Ok(Some(done))
+    }
+
     /// The conjuncts of the disjuncts of `annotation` that speak only of locals (no inputs, no
     /// unknown values), without repetition, in a fixed order.
     fn atoms(&self, annotation: TermId) -> Vec<TermId> {
@@ -251,112 +586,6 @@ impl Induction<'_> {
         }
         atoms
     }
-
-    /// Every path of the loop from its header, or `None` when the loop is beyond this check
-    /// (calls, returns, memory checks, too many paths).
-    fn body_paths(&mut self) -> Result<Option<Vec<LoopPath>>> {
-        let (_, func, header) = self.location;
-        let info = &self.info.functions[func.index()];
-        let Some(id) = info.loops().loop_of_header(header) else {
-            return Ok(None);
-        };
-        let body = info.loops().get(id);
-        let function = &self.module.functions[func.index()];
-        let mut values = Vec::with_capacity(function.locals.len());
-        for l in 0..function.locals.len() {
-            let local = LocalId(l as u32);
-            let value = self.ph.value(self.store, self.frame, local)?;
-            let init = self.ph.init(self.store, self.frame, local)?;
-            values.push((Some(value), init));
-        }
-        let start = LoopPath {
-            locals: PathLocals {
-                values,
-                cell_backed: info.cell_backed.clone(),
-            },
-            conditions: Vec::new(),
-            checks: Vec::new(),
-            left_at: None,
-        };
-        let mut done = Vec::new();
-        let mut work = vec![(header, start)];
-        while let Some((block_id, mut path)) = work.pop() {
-            if done.len() + work.len() > MAX_PATHS {
-                return Ok(None);
-            }
-            let block = function.block(block_id);
-            for inst in &block.insts {
-                let env = &mut path.locals;
-                match &inst.kind {
-                    InstKind::Assign { dst, value } => {
-                        let v = semantics::rvalue(self.store, env, value)?;
-                        set(self.store, env, *dst, v)?;
-                    }
-                    InstKind::Store { place, value } => {
-                        if let Some(l) = semantics::plain_local(place) {
-                            let v = semantics::operand(self.store, env, *value)?;
-                            set(self.store, env, l, v)?;
-                        }
-                    }
-                    InstKind::Input { dst } => {
-                        let v = self.ph.any_value(self.store)?;
-                        set(self.store, env, *dst, Some(v))?;
-                    }
-                    InstKind::Output(_) => {}
-                    InstKind::Check { check, .. } => {
-                        match semantics::check_passes(self.store, env, check)? {
-                            Some(c) => path.checks.push(c),
-                            None => return Ok(None),
-                        }
-                    }
-                    InstKind::Assume(op) => match semantics::condition(self.store, env, *op)? {
-                        Some(c) => path.conditions.push(c),
-                        None => return Ok(None),
-                    },
-                    InstKind::Call { .. } => return Ok(None),
-                }
-            }
-            let mut targets: Vec<(BlockId, Option<TermId>)> = Vec::new();
-            match block.term {
-                Terminator::Goto(t) => targets.push((t, None)),
-                Terminator::Branch {
-                    cond,
-                    then_block,
-                    else_block,
-                } => {
-                    let Some(c) = semantics::condition(self.store, &mut path.locals, cond)? else {
-                        return Ok(None);
-                    };
-                    let not_c = self.store.not(c)?;
-                    targets.push((then_block, Some(c)));
-                    targets.push((else_block, Some(not_c)));
-                }
-                Terminator::Return(_) => return Ok(None),
-            }
-            for (target, condition) in targets {
-                if condition.is_some_and(|c| self.store.as_bool(c) == Some(false)) {
-                    continue;
-                }
-                let mut next = LoopPath {
-                    locals: path.locals.clone(),
-                    conditions: path.conditions.clone(),
-                    checks: path.checks.clone(),
-                    left_at: None,
-                };
-                next.conditions.extend(condition);
-                let nested = target != header && info.loops().loop_of_header(target).is_some();
-                if target == header {
-                    done.push(next);
-                } else if !body.contains(target) || nested {
-                    next.left_at = Some(target);
-                    done.push(next);
-                } else {
-                    work.push((target, next));
-                }
-            }
-        }
-        Ok(Some(done))
-    }
 }
 
 fn set(
@@ -372,7 +601,7 @@ fn set(
 }
 
 /// The arguments of nested `op` applications at the top of `t` (`t` itself if it is not one).
-fn flatten(store: &TermStore, t: TermId, op: Op, out: &mut Vec<TermId>) {
+pub fn flatten(store: &TermStore, t: TermId, op: Op, out: &mut Vec<TermId>) {
     match *store.node(t) {
         Node::App2(o, a, b) if o == op => {
             flatten(store, a, op, out);

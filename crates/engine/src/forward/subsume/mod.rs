@@ -15,6 +15,7 @@
 //! iterations, and the parked states are checked against it and go on if it does not cover them.
 //! Nothing here executes instructions or picks states.
 
+mod facts;
 mod induction;
 mod placeholders;
 mod semantics;
@@ -32,6 +33,7 @@ use crate::error::EngineError;
 use crate::forward::program::ProgramInfo;
 use crate::forward::state::State;
 use crate::forward::value::SymValue;
+use facts::FunctionFacts;
 use placeholders::{Placeholders, Role};
 pub use track::{begins_visit, Track, Visit};
 use wp::{After, Walk, WalkLimits};
@@ -77,6 +79,8 @@ pub struct Subsumption {
     /// Loop headers whose exit condition was symbolic for some state (a fork there): only
     /// these are worth an invariant; a loop with a concrete bound just runs.
     symbolic_headers: rustc_hash::FxHashSet<Location>,
+    /// Per function of the module, computed at the first use.
+    facts: Vec<FunctionFacts>,
     /// States pruned.
     pub pruned: u64,
     /// Loop headers that got an inductive annotation.
@@ -88,6 +92,18 @@ impl Subsumption {
         Subsumption {
             deadline,
             ..Subsumption::default()
+        }
+    }
+
+    /// Computes the functions' facts, once.
+    fn ensure_facts(&mut self, module: &Module, info: &ProgramInfo) {
+        if self.facts.is_empty() {
+            self.facts = module
+                .functions
+                .iter()
+                .zip(&info.functions)
+                .map(|(function, info)| FunctionFacts::compute(function, info))
+                .collect();
         }
     }
 
@@ -268,6 +284,7 @@ impl Subsumption {
                 (After::Visit(visit), at_path)
             }
         };
+        self.ensure_facts(module, info);
         let track = state.annotation_track.clone();
         let mut recorded: Vec<(Location, TermId)> = Vec::new();
         let mut walk = Walk {
@@ -275,6 +292,7 @@ impl Subsumption {
             ph: &mut self.ph,
             module,
             info,
+            facts: &self.facts,
         };
         let limits = WalkLimits {
             max_visits: MAX_WALK_VISITS,
@@ -294,7 +312,15 @@ impl Subsumption {
     /// Adds a disjunct to a location's annotation.
     fn add(&mut self, store: &mut TermStore, location: Location, a: TermId) -> Result<()> {
         let joined = match self.annotations.get(&location) {
-            Some(&old) => store.or(old, a)?,
+            Some(&old) => {
+                // A disjunct it has already (a header proved again with the same invariant).
+                let mut disjuncts = Vec::new();
+                induction::flatten(store, old, symex_smt::Op::Or, &mut disjuncts);
+                if disjuncts.contains(&a) {
+                    return Ok(());
+                }
+                store.or(old, a)?
+            }
             None => a,
         };
         if self.annotations.get(&location) != Some(&joined) {
@@ -355,8 +381,12 @@ impl Subsumption {
         location: Location,
         frame: usize,
     ) -> Result<bool> {
-        let Some(&annotation) = self.annotations.get(&location) else {
-            return Ok(false);
+        self.ensure_facts(module, info);
+        let (context, func, _) = location;
+        let Some(facts) = self.facts.get(func.index()) else {
+            return Err(EngineError::Internal(
+                "subsumption: a loop outside the module".into(),
+            ));
         };
         let mut check = induction::Induction {
             store,
@@ -364,17 +394,25 @@ impl Subsumption {
             ph: &mut self.ph,
             module,
             info,
+            facts,
             annotations: &self.annotations,
             location,
             frame,
             budget: induction::QUERY_BUDGET,
         };
-        let Some(invariant) = check.invariant(annotation)? else {
+        let Some(invariants) = check.invariants()? else {
             return Ok(false);
         };
-        self.invariants += 1;
-        self.add(store, location, invariant)?;
-        Ok(true)
+        let mut grew = false;
+        for (header, invariant) in invariants {
+            let version = self.version;
+            self.add(store, (context, func, header), invariant)?;
+            if self.version != version {
+                self.invariants += 1;
+                grew = true;
+            }
+        }
+        Ok(grew)
     }
 }
 

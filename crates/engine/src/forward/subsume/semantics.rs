@@ -4,7 +4,9 @@
 //!
 //! Only what can be said about numbers held in plain (not cell-backed) locals is translated;
 //! everything else (pointers, memory, records, arrays) answers `None`, and callers then refuse to
-//! annotate rather than guess. Nothing here walks paths.
+//! annotate rather than guess. The exceptions are checks that static facts (`facts.rs`) decide:
+//! a dereference of a local that only ever holds fresh cells, an index into a local that only
+//! ever holds array literals. Nothing here walks paths.
 
 use symex_ir::cfg::LocalId;
 use symex_ir::cfg::{Check, Operand, Place, PlaceBase, Rvalue};
@@ -12,6 +14,7 @@ use symex_smt::{TermId, TermStore};
 
 use crate::common::terms;
 use crate::error::EngineError;
+use crate::forward::subsume::facts::{never_null_operand, FunctionFacts};
 
 type Result<T> = std::result::Result<T, EngineError>;
 
@@ -65,10 +68,13 @@ pub fn plain_local(place: &Place) -> Option<LocalId> {
     }
 }
 
-/// The condition under which a check passes, when it is about numbers in plain locals.
+/// A condition under which a check passes, when it is about numbers in plain locals or decided
+/// by the function's facts. For those it is sufficient, not necessary (an array may be longer
+/// than the shortest literal its local is assigned): an annotation may only be stronger.
 pub fn check_passes(
     store: &mut TermStore,
     env: &mut impl Locals,
+    facts: &FunctionFacts,
     check: &Check,
 ) -> Result<Option<TermId>> {
     Ok(match check {
@@ -81,7 +87,27 @@ pub fn check_passes(
             None => None,
         },
         Check::Reach => Some(store.bool_val(false)?),
-        Check::NonNull(_) | Check::InBounds { .. } => None,
+        Check::NonNull(op) => match never_null_operand(facts, *op) {
+            Some(l) => env.initialized(store, l)?,
+            None => None,
+        },
+        Check::InBounds { array, index } => {
+            let known = plain_local(array).and_then(|l| Some((l, facts.array_len(l)?)));
+            match (known, operand(store, env, *index)?) {
+                (Some((l, len)), Some(index)) => match env.initialized(store, l)? {
+                    Some(init) => {
+                        let len = terms::int_const(store, i32::try_from(len).unwrap_or(i32::MAX))?;
+                        let zero = terms::int_const(store, 0)?;
+                        let above = store.bv_sle(zero, index)?;
+                        let below = store.bv_slt(index, len)?;
+                        let inside = store.and(above, below)?;
+                        Some(store.and(init, inside)?)
+                    }
+                    None => None,
+                },
+                _ => None,
+            }
+        }
     })
 }
 

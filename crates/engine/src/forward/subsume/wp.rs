@@ -11,11 +11,12 @@
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
-use symex_ir::cfg::{FuncId, Inst, InstKind, LocalId, Module, Operand, Terminator};
+use symex_ir::cfg::{FuncId, Inst, InstKind, LocalId, Module, Operand, Rvalue, Terminator};
 use symex_smt::{TermId, TermStore, VarId};
 
 use crate::error::EngineError;
 use crate::forward::program::ProgramInfo;
+use crate::forward::subsume::facts::FunctionFacts;
 use crate::forward::subsume::placeholders::{Placeholders, Role};
 use crate::forward::subsume::semantics::{self, Locals};
 use crate::forward::subsume::track::{Track, Visit};
@@ -72,6 +73,8 @@ pub struct Walk<'a> {
     pub ph: &'a mut Placeholders,
     pub module: &'a Module,
     pub info: &'a ProgramInfo,
+    /// Per function of the module.
+    pub facts: &'a [FunctionFacts],
 }
 
 impl Walk<'_> {
@@ -227,12 +230,18 @@ impl Walk<'_> {
     ) -> Result<TermId> {
         match &inst.kind {
             InstKind::Assign { dst, value } => {
-                let value = semantics::rvalue(
+                let number = semantics::rvalue(
                     self.store,
                     &mut Self::locals(self.ph, self.info, frame, func),
                     value,
                 )?;
-                self.assign(a, frame, func, *dst, value)
+                // What memory held is not tracked: any value (the annotation must then hold
+                // for every one).
+                let number = match (number, value) {
+                    (None, Rvalue::Read(_)) => Some(self.ph.any_value(self.store)?),
+                    (number, _) => number,
+                };
+                self.assign(a, frame, func, *dst, number)
             }
             InstKind::Store { place, value } => match semantics::plain_local(place) {
                 Some(local) => {
@@ -252,9 +261,14 @@ impl Walk<'_> {
             }
             InstKind::Output(_) => Ok(a),
             InstKind::Check { check, .. } => {
+                let facts = self
+                    .facts
+                    .get(func.index())
+                    .ok_or_else(|| internal("a function without facts"))?;
                 match semantics::check_passes(
                     self.store,
                     &mut Self::locals(self.ph, self.info, frame, func),
+                    facts,
                     check,
                 )? {
                     Some(c) => Ok(self.store.and(c, a)?),

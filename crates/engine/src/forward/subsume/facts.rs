@@ -1,0 +1,192 @@
+//! Facts about a function's plain locals that hold in every run, read off its instructions:
+//! which locals are initialized on every way to a block, and which locals can only ever hold a
+//! fresh allocation (never null) or an array literal of at least some length. Subsumption uses
+//! them to decide `null-deref` and `out-of-bounds` checks on such locals and to propose
+//! initialization atoms as loop-invariant candidates.
+//!
+//! Every fact must hold for every state of every run (initialization is monotone: no IR
+//! instruction makes a local uninitialized again). Nothing here looks at states or terms.
+
+use symex_ir::cfg::{Function, InstKind, LocalId, LocalKind, Operand, Rvalue};
+
+use crate::forward::program::FunctionInfo;
+
+/// What a plain local can hold, over all of its whole assignments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Holds {
+    /// Not assigned as a whole yet (by the instructions scanned so far).
+    Nothing,
+    /// Only fresh cells (`alloc`, `&x`): never null.
+    Cells,
+    /// Only array literals, the shortest of this length.
+    Arrays(u64),
+    /// Anything else.
+    Unknown,
+}
+
+impl Holds {
+    fn join(self, other: Holds) -> Holds {
+        match (self, other) {
+            (Holds::Nothing, x) | (x, Holds::Nothing) => x,
+            (Holds::Cells, Holds::Cells) => Holds::Cells,
+            (Holds::Arrays(a), Holds::Arrays(b)) => Holds::Arrays(a.min(b)),
+            _ => Holds::Unknown,
+        }
+    }
+}
+
+pub struct FunctionFacts {
+    holds: Vec<Holds>,
+    /// Per block: per local, whether it is initialized on every way to the block's start.
+    init_at: Vec<Vec<bool>>,
+}
+
+impl FunctionFacts {
+    pub fn compute(function: &Function, info: &FunctionInfo) -> FunctionFacts {
+        let locals = function.locals.len();
+        let mut holds = vec![Holds::Nothing; locals];
+        for (l, local) in function.locals.iter().enumerate() {
+            // A parameter holds whatever the caller passed; a cell-backed local may be written
+            // through a pointer.
+            if local.kind == LocalKind::Param || info.is_cell_backed(LocalId(l as u32)) {
+                holds[l] = Holds::Unknown;
+            }
+        }
+        // A copy `p = q` holds what `q` holds: iterate to the fixed point (the joins only go
+        // up a finite lattice).
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for inst in function.blocks.iter().flat_map(|b| &b.insts) {
+                let (dst, held) = match &inst.kind {
+                    InstKind::Assign { dst, value } => (
+                        *dst,
+                        match value {
+                            Rvalue::Alloc(_) | Rvalue::AddrOf(_) => Holds::Cells,
+                            Rvalue::Array(items) => Holds::Arrays(items.len() as u64),
+                            Rvalue::Use(Operand::Local(from)) => {
+                                holds.get(from.index()).copied().unwrap_or(Holds::Unknown)
+                            }
+                            _ => Holds::Unknown,
+                        },
+                    ),
+                    InstKind::Store { place, .. } => match super::semantics::plain_local(place) {
+                        Some(l) => (l, Holds::Unknown),
+                        // A part of an aggregate: its length and address stay.
+                        None => continue,
+                    },
+                    InstKind::Input { dst } | InstKind::Call { dst, .. } => (*dst, Holds::Unknown),
+                    _ => continue,
+                };
+                if let Some(h) = holds.get_mut(dst.index()) {
+                    let joined = h.join(held);
+                    if joined != *h {
+                        *h = joined;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        FunctionFacts {
+            holds,
+            init_at: definitely_initialized(function),
+        }
+    }
+
+    /// Whether the local, once initialized, is never null.
+    pub fn never_null(&self, local: LocalId) -> bool {
+        self.holds.get(local.index()) == Some(&Holds::Cells)
+    }
+
+    /// The least length of the arrays the local can hold, once initialized.
+    pub fn array_len(&self, local: LocalId) -> Option<u64> {
+        match self.holds.get(local.index()) {
+            Some(Holds::Arrays(n)) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The `var` locals initialized on every way to the block's start.
+    pub fn initialized_at(
+        &self,
+        function: &Function,
+        block: symex_ir::cfg::BlockId,
+    ) -> Vec<LocalId> {
+        let Some(flags) = self.init_at.get(block.index()) else {
+            return Vec::new();
+        };
+        flags
+            .iter()
+            .enumerate()
+            .filter(|&(l, &init)| {
+                init && function
+                    .locals
+                    .get(l)
+                    .is_some_and(|i| i.kind == LocalKind::Var)
+            })
+            .map(|(l, _)| LocalId(l as u32))
+            .collect()
+    }
+}
+
+/// Must-initialization: a forward data flow, meet = intersection, from the parameters.
+fn definitely_initialized(function: &Function) -> Vec<Vec<bool>> {
+    let locals = function.locals.len();
+    let blocks = function.blocks.len();
+    // Blocks not reached yet start at "everything" (the top of the meet).
+    let mut at_start: Vec<Option<Vec<bool>>> = vec![None; blocks];
+    if blocks == 0 {
+        return Vec::new();
+    }
+    let entry: Vec<bool> = (0..locals)
+        .map(|l| l < function.param_count as usize)
+        .collect();
+    at_start[0] = Some(entry);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in 0..blocks {
+            let Some(mut flags) = at_start[b].clone() else {
+                continue;
+            };
+            let block = &function.blocks[b];
+            for inst in &block.insts {
+                let dst = match &inst.kind {
+                    InstKind::Assign { dst, .. }
+                    | InstKind::Input { dst }
+                    | InstKind::Call { dst, .. } => Some(*dst),
+                    InstKind::Store { place, .. } => super::semantics::plain_local(place),
+                    _ => None,
+                };
+                if let Some(flag) = dst.and_then(|d| flags.get_mut(d.index())) {
+                    *flag = true;
+                }
+            }
+            for succ in block.term.successors() {
+                let Some(slot) = at_start.get_mut(succ.index()) else {
+                    continue;
+                };
+                let met = match slot {
+                    None => flags.clone(),
+                    Some(old) => old.iter().zip(&flags).map(|(a, b)| *a && *b).collect(),
+                };
+                if slot.as_ref() != Some(&met) {
+                    *slot = Some(met);
+                    changed = true;
+                }
+            }
+        }
+    }
+    at_start
+        .into_iter()
+        .map(|flags| flags.unwrap_or_else(|| vec![false; locals]))
+        .collect()
+}
+
+/// Whether an operand is a local known never to be null once initialized.
+pub fn never_null_operand(facts: &FunctionFacts, op: Operand) -> Option<LocalId> {
+    match op {
+        Operand::Local(l) if facts.never_null(l) => Some(l),
+        _ => None,
+    }
+}
