@@ -37,6 +37,7 @@ fn config(seed: u64) -> GenConfig {
         asserts: true,
         linear: true,
         input_bound_percent: 0,
+        variables: None,
     }
 }
 

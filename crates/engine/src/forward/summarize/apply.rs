@@ -392,6 +392,13 @@ fn start_values(
             _ => return Ok(None),
         }
     }
+    // A replaced value must replace a number: then the local is assigned before and after,
+    // as in every run the summary stands for.
+    for &l in &model.havoc {
+        if !matches!(machine.read_local(state, l)?, SymValue::Int(_)) {
+            return Ok(None);
+        }
+    }
     Ok(Some(start))
 }
 

@@ -27,6 +27,9 @@ pub enum Form {
     /// After an iteration it holds this expression of the iteration's start values (which
     /// reads invariants and induction variables only).
     Derived(Rc<Expr>),
+    /// Its value is never observed after the loop nor by the loop's conditions, checks or
+    /// other values (see `live`): after the walk it holds a fresh, unconstrained number.
+    Havoc,
 }
 
 /// A condition of the walk in the form `a op b` (signed comparison), with the slopes of both
@@ -51,8 +54,10 @@ pub struct ClosedForm {
 }
 
 impl ClosedForm {
-    /// The closed form of `walk` (whose inner-loop runs are `slots`), or why it has none.
-    pub fn of(walk: Walk, slots: &[Slot]) -> Result<ClosedForm, String> {
+    /// The closed form of `walk` (whose inner-loop runs are `slots`), or why it has none;
+    /// the locals of `havoc` that the walk changes get [`Form::Havoc`] (the caller has made
+    /// sure that nothing but other locals of `havoc` reads them).
+    pub fn of(walk: Walk, slots: &[Slot], havoc: &[LocalId]) -> Result<ClosedForm, String> {
         let locals = walk.env.len();
         let changed = |l: LocalId| {
             walk.env[l.index()]
@@ -60,8 +65,13 @@ impl ClosedForm {
                 .is_some_and(|e| **e != Expr::Start(l))
         };
         let mut forms: Vec<Option<Form>> = vec![None; locals];
+        for &l in havoc {
+            if changed(l) {
+                forms[l.index()] = Some(Form::Havoc);
+            }
+        }
         for l in (0..locals as u32).map(LocalId) {
-            if !changed(l) {
+            if !changed(l) || forms[l.index()].is_some() {
                 continue;
             }
             let value = walk.value(l);
@@ -91,7 +101,7 @@ impl ClosedForm {
             match &forms[l.index()] {
                 None => Some(None),
                 Some(Form::Induction(d)) => Some(Some(d.clone())),
-                Some(Form::Derived(_)) => None,
+                Some(Form::Derived(_) | Form::Havoc) => None,
             }
         };
         let mut atoms = Vec::new();
@@ -108,7 +118,7 @@ impl ClosedForm {
                 slope_b,
             });
         }
-        let derived = |l: LocalId| matches!(forms[l.index()], Some(Form::Derived(_)));
+        let derived = |l: LocalId| matches!(forms[l.index()], Some(Form::Derived(_) | Form::Havoc));
         if walk.checks.iter().any(|(_, e)| e.reads(&derived)) {
             return Err("a check reads a value of the previous iteration".into());
         }
@@ -180,7 +190,7 @@ mod tests {
         let body = body_paths(function, lp, &[], &|l| info.functions[0].is_cell_backed(l))?;
         body.walks
             .into_iter()
-            .map(|w| ClosedForm::of(w, &body.slots))
+            .map(|w| ClosedForm::of(w, &body.slots, &[]))
             .collect()
     }
 
@@ -252,7 +262,7 @@ mod tests {
         let forms = body
             .walks
             .into_iter()
-            .map(|w| ClosedForm::of(w, &body.slots))
+            .map(|w| ClosedForm::of(w, &body.slots, &[]))
             .collect::<Result<Vec<_>, _>>()?;
         Ok((forms, body.slots))
     }
