@@ -257,6 +257,7 @@ mod tests {
             control: ids(control),
             written: ids(written),
             accumulated: ids(accumulated),
+            fixed: Vec::new(),
         };
         let body = body_paths(function, outer, &[described], &|_| false)?;
         let forms = body

@@ -33,7 +33,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use symex_ir::analysis::{Loop, LoopId};
-use symex_ir::cfg::{FuncId, Function, LocalId, LocalKind};
+use symex_ir::cfg::{Check, FuncId, Function, LocalId, LocalKind, Place, PlaceBase};
 use symex_smt::{ModelResult, TermId};
 
 use crate::common::terms::WIDTH;
@@ -42,7 +42,7 @@ use crate::forward::machine::{Machine, Outcome};
 use crate::forward::state::State;
 use crate::forward::summarize::closed::{ClosedForm, Form};
 use crate::forward::summarize::live::Liveness;
-use crate::forward::summarize::walk::{BodyPaths, Inner, Slot};
+use crate::forward::summarize::walk::{BodyPaths, Inner, MemoryReads, Slot};
 
 type Result<T> = std::result::Result<T, EngineError>;
 
@@ -63,12 +63,30 @@ pub struct LoopModel {
     /// observed after the loop (see `live`). They must hold numbers at the header, so that
     /// whether they are assigned stays exact.
     pub havoc: Vec<LocalId>,
+    /// The memory the body reads (loop-invariant places) and the checks guarding it.
+    pub memory: MemoryReads,
     /// The function's locals; pseudo-locals are numbered from here to `width`.
     pub locals: usize,
     pub width: usize,
 }
 
 impl LoopModel {
+    /// Whether this loop or a loop inside it reads memory.
+    fn reads_memory(&self) -> bool {
+        !self.memory.places.is_empty()
+            || !self.memory.checks.is_empty()
+            || self.inners.iter().any(|(_, m)| m.reads_memory())
+    }
+
+    /// The checks guarding the memory reads of this loop and of the loops inside it.
+    fn memory_checks(&self) -> Vec<Check> {
+        let mut out = self.memory.checks.clone();
+        for (_, m) in &self.inners {
+            out.extend(m.memory_checks());
+        }
+        out
+    }
+
     /// Marks this loop and every loop inside it whose summary it uses.
     fn used(&self, func: FuncId, id: LoopId, applied: &mut BTreeMap<(FuncId, LoopId), bool>) {
         applied.insert((func, id), true);
@@ -312,6 +330,7 @@ fn inner_of(
         control,
         written,
         accumulated,
+        fixed: model.memory.fixed.clone(),
     })
 }
 
@@ -342,11 +361,28 @@ fn analyse(
             Err(reason) => return Ok(Err(reason)),
         }
     }
-    let mut reads: Vec<LocalId> = paths
+    // Arrays and pointers the body reads memory through are read by `Init` checks too; their
+    // values are not numbers, and they do not change in the loop, so those checks join the
+    // memory checks (asked once at the header) instead of requiring numbers.
+    let values_read: BTreeSet<LocalId> = paths
         .iter()
-        .flat_map(|p| p.walk.reads(&body.slots))
-        .filter(|l| !own_havoc.contains(l))
+        .flat_map(|p| p.walk.value_reads(&body.slots))
         .collect();
+    let mut memory = body.memory;
+    let mut reads: Vec<LocalId> = Vec::new();
+    for l in paths.iter().flat_map(|p| p.walk.reads(&body.slots)) {
+        if own_havoc.contains(&l) {
+            continue;
+        }
+        if memory.fixed.contains(&l) && !values_read.contains(&l) {
+            memory.check(&Check::Init(Place {
+                base: PlaceBase::Local(l),
+                projections: Vec::new(),
+            }));
+        } else {
+            reads.push(l);
+        }
+    }
     let mut havoc = own_havoc.clone();
     havoc.extend(inners.iter().flat_map(|(_, m)| m.havoc.iter().copied()));
     havoc.sort();
@@ -374,6 +410,7 @@ fn analyse(
         slots: body.slots,
         inners,
         havoc,
+        memory,
         locals,
         width: body.width,
     })))

@@ -4,10 +4,17 @@
 //! automaton). A sequence of paths composes into one walk (a period of a cycle).
 //!
 //! Only bodies the closed forms can describe are enumerated: numeric assignments, `output`,
-//! `assert`, division checks and `Init` checks of plain locals, branches, and inner loops that
-//! have summaries (seed 002 §4.4.3). Calls, `input`, memory (arrays, records, pointers,
-//! address-taken locals), `assume`, `return` and inner loops without summaries make the loop
+//! `assert`, division checks and `Init` checks of plain locals, branches, reads of memory, and
+//! inner loops that have summaries (seed 002 §4.4.3). Calls, `input`, writes to memory or to
+//! address-taken locals, `assume`, `return` and inner loops without summaries make the loop
 //! unsupported, with the reason. Nothing here asks the solver.
+//!
+//! A summarized body never writes memory, so a read of memory is loop-invariant when its
+//! address is: the locals it names (the array or pointer, the indices) must be written nowhere
+//! in the loop (`fixed`). Each distinct place read becomes one pseudo-local (a *memory read*)
+//! whose value `apply` reads from the state at the header; the checks guarding such reads
+//! (null, bounds, initialization of memory) are invariant too, and `apply` requires that none
+//! can fail there.
 //!
 //! An inner loop on a path becomes a *segment*: its effect is a set of fresh pseudo-locals (one
 //! per local it writes, numbered after the function's own locals), which stand for its results
@@ -21,8 +28,8 @@ use std::rc::Rc;
 
 use symex_ir::analysis::{Loop, LoopId};
 use symex_ir::cfg::{
-    BinOp, BlockId, Check, Function, InstKind, LocalId, Operand, PlaceBase, PropId, Rvalue,
-    Terminator,
+    BinOp, BlockId, Check, Function, InstKind, LocalId, Operand, Place, PlaceBase, Projection,
+    PropId, Rvalue, Terminator,
 };
 
 use crate::forward::summarize::expr::Expr;
@@ -50,6 +57,43 @@ pub struct Walk {
     pub segments: Vec<Segment>,
 }
 
+/// The memory a loop body reads: each distinct place read, with its pseudo-local, the checks
+/// guarding the reads, and the locals the addresses name (which nothing in the loop may write).
+#[derive(Clone, Debug, Default)]
+pub struct MemoryReads {
+    pub places: Vec<(Place, LocalId)>,
+    pub checks: Vec<Check>,
+    pub fixed: Vec<LocalId>,
+}
+
+impl MemoryReads {
+    fn fix(&mut self, local: LocalId) {
+        if !self.fixed.contains(&local) {
+            self.fixed.push(local);
+        }
+    }
+
+    /// Notes the locals `place` names as fixed.
+    fn fix_place(&mut self, place: &Place) {
+        match place.base {
+            PlaceBase::Local(l) => self.fix(l),
+            PlaceBase::Deref(Operand::Local(l)) => self.fix(l),
+            PlaceBase::Deref(_) => {}
+        }
+        for p in &place.projections {
+            if let Projection::Index(Operand::Local(l)) = p {
+                self.fix(*l);
+            }
+        }
+    }
+
+    pub fn check(&mut self, check: &Check) {
+        if !self.checks.contains(check) {
+            self.checks.push(check.clone());
+        }
+    }
+}
+
 /// What an outer loop's paths need to know of a loop directly inside it.
 #[derive(Clone, Debug)]
 pub struct Inner {
@@ -66,6 +110,8 @@ pub struct Inner {
     pub written: Vec<LocalId>,
     /// Locals it only adds to, by amounts decided by `control`.
     pub accumulated: Vec<LocalId>,
+    /// Locals its memory reads name: the outer loop must not write them either.
+    pub fixed: Vec<LocalId>,
 }
 
 /// One run of an inner loop on a path: the pseudo-locals standing for its results.
@@ -145,7 +191,20 @@ impl Walk {
     /// The locals whose start values the walk reads (they must hold numbers when it runs);
     /// the entries of the slots on it are in `slots`.
     pub fn reads(&self, slots: &[Slot]) -> Vec<LocalId> {
-        let mut out = self.inits.clone();
+        let mut out = self.value_reads(slots);
+        for &l in &self.inits {
+            if !out.contains(&l) {
+                out.push(l);
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// The locals whose start values the walk computes with ([`Walk::reads`] without those
+    /// only checked for initialization).
+    pub fn value_reads(&self, slots: &[Slot]) -> Vec<LocalId> {
+        let mut out = Vec::new();
         for segment in &self.segments {
             let slot = &slots[segment.slot];
             for e in segment.control.iter().chain(&slot.accumulated) {
@@ -175,6 +234,7 @@ pub const MAX_SLOTS: usize = 4;
 pub struct BodyPaths {
     pub walks: Vec<Walk>,
     pub slots: Vec<Slot>,
+    pub memory: MemoryReads,
     pub width: usize,
 }
 
@@ -188,6 +248,7 @@ pub fn body_paths(
 ) -> Result<BodyPaths, String> {
     let locals = function.locals.len();
     let mut slots: Vec<Slot> = Vec::new();
+    let mut memory = MemoryReads::default();
     let mut width = locals;
     let mut done = Vec::new();
     // (block, walk, the only block to leave to when `block` is an inner header just run)
@@ -195,7 +256,7 @@ pub fn body_paths(
     while let Some((block, mut walk, leaving)) = work.pop() {
         let body = function.block(block);
         for inst in &body.insts {
-            instruction(&inst.kind, &mut walk, cell_backed)?;
+            instruction(&inst.kind, &mut walk, &mut memory, &mut width, cell_backed)?;
         }
         let mut targets: Vec<(BlockId, Walk, Option<bool>)> = Vec::new();
         match body.term {
@@ -255,9 +316,29 @@ pub fn body_paths(
         walk.paths.push(i);
         walk.env.resize(width, None);
     }
+    for inner in inners {
+        memory.fixed.extend(inner.fixed.iter().copied());
+    }
+    memory.fixed.sort();
+    memory.fixed.dedup();
+    // The addresses read must not change: no write to a fixed local anywhere in the loop.
+    for &block in &lp.blocks {
+        for inst in &function.block(block).insts {
+            let written = match inst.kind {
+                InstKind::Assign { dst, .. }
+                | InstKind::Call { dst, .. }
+                | InstKind::Input { dst } => Some(dst),
+                _ => None,
+            };
+            if written.is_some_and(|l| memory.fixed.contains(&l)) {
+                return Err("it changes an array or pointer it reads memory through".into());
+            }
+        }
+    }
     Ok(BodyPaths {
         walks: done,
         slots,
+        memory,
         width,
     })
 }
@@ -297,6 +378,8 @@ fn enter_inner(walk: &mut Walk, at: usize, inner: &Inner, slot: usize, width: &m
 fn instruction(
     kind: &InstKind,
     walk: &mut Walk,
+    memory: &mut MemoryReads,
+    width: &mut usize,
     cell_backed: &dyn Fn(LocalId) -> bool,
 ) -> Result<(), String> {
     match kind {
@@ -310,8 +393,10 @@ fn instruction(
                 Rvalue::Binary(op, a, b) => {
                     Expr::binary(*op, operand(*a, walk)?, operand(*b, walk)?)
                 }
-                _ => return Err("it uses memory (arrays, records or pointers)".into()),
+                Rvalue::Read(place) => Expr::start(memory_read(place, memory, width, cell_backed)?),
+                _ => return Err("it builds records, arrays or pointers".into()),
             };
+            walk.env.resize(*width, None);
             walk.env[dst.index()] = Some(value);
         }
         InstKind::Output(op) => {
@@ -329,9 +414,23 @@ fn instruction(
                         walk.inits.push(l);
                     }
                 }
-                _ => return Err("it checks memory for initialization".into()),
+                _ => guard(check, place_base_local(place), memory, cell_backed)?,
             },
-            _ => return Err("it uses memory (arrays, records or pointers)".into()),
+            Check::NonNull(op) => guard(check, None, memory, cell_backed).and_then(|()| {
+                match op {
+                    Operand::Local(l) => memory.fix(*l),
+                    _ => return Err("it dereferences a constant".into()),
+                }
+                Ok(())
+            })?,
+            Check::InBounds { array, index } => {
+                guard(check, place_base_local(array), memory, cell_backed)?;
+                memory.fix_place(array);
+                if let Operand::Local(l) = index {
+                    memory.fix(*l);
+                }
+            }
+            Check::Reach => return Err("it holds a reachability target".into()),
         },
         InstKind::Call { .. } => return Err("it calls a function".into()),
         InstKind::Input { .. } => return Err("it reads input".into()),
@@ -339,6 +438,54 @@ fn instruction(
         InstKind::Assume(_) => return Err("it contains an assume".into()),
     }
     Ok(())
+}
+
+/// The local at the base of `place`, if it is one.
+fn place_base_local(place: &Place) -> Option<LocalId> {
+    match place.base {
+        PlaceBase::Local(l) => Some(l),
+        PlaceBase::Deref(_) => None,
+    }
+}
+
+/// Records a check guarding a memory read (invariant, like the read).
+fn guard(
+    check: &Check,
+    base: Option<LocalId>,
+    memory: &mut MemoryReads,
+    cell_backed: &dyn Fn(LocalId) -> bool,
+) -> Result<(), String> {
+    if base.is_some_and(cell_backed) {
+        return Err("it reads a local whose address is taken".into());
+    }
+    if let Check::Init(place) = check {
+        memory.fix_place(place);
+    }
+    memory.check(check);
+    Ok(())
+}
+
+/// The pseudo-local of a read of `place` (one per distinct place; numbered from `width` on).
+fn memory_read(
+    place: &Place,
+    memory: &mut MemoryReads,
+    width: &mut usize,
+    cell_backed: &dyn Fn(LocalId) -> bool,
+) -> Result<LocalId, String> {
+    if place_base_local(place).is_some_and(cell_backed) {
+        return Err("it reads a local whose address is taken".into());
+    }
+    if matches!(place.base, PlaceBase::Deref(Operand::Const(_) | Operand::Null)) {
+        return Err("it dereferences a constant".into());
+    }
+    memory.fix_place(place);
+    if let Some((_, l)) = memory.places.iter().find(|(p, _)| p == place) {
+        return Ok(*l);
+    }
+    let l = LocalId(*width as u32);
+    *width += 1;
+    memory.places.push((place.clone(), l));
+    Ok(l)
 }
 
 fn operand(op: Operand, walk: &Walk) -> Result<Rc<Expr>, String> {
