@@ -59,9 +59,9 @@ pub struct LoopModel {
     pub slots: Vec<Slot>,
     /// The loops directly inside, with their models (`Slot::inner` indexes this).
     pub inners: Vec<(Inner, Rc<LoopModel>)>,
-    /// Locals whose values the summary (or an inner loop's) replaces by fresh numbers: never
-    /// observed after the loop (see `live`). They must hold numbers at the header, so that
-    /// whether they are assigned stays exact.
+    /// Locals (not temporaries) whose values the summary (or an inner loop's) replaces by
+    /// fresh numbers: never observed after the loop (see `live`). They must hold numbers at
+    /// the header, so that whether they are assigned stays exact.
     pub havoc: Vec<LocalId>,
     /// The memory the body reads (loop-invariant places) and the checks guarding it.
     pub memory: MemoryReads,
@@ -383,7 +383,13 @@ fn analyse(
             reads.push(l);
         }
     }
-    let mut havoc = own_havoc.clone();
+    // Temporaries are assigned before every use (an IR invariant) and have no `Init` checks,
+    // so whether they are assigned needs no care.
+    let mut havoc: Vec<LocalId> = own_havoc
+        .iter()
+        .copied()
+        .filter(|&l| function.local(l).kind != LocalKind::Temp)
+        .collect();
     havoc.extend(inners.iter().flat_map(|(_, m)| m.havoc.iter().copied()));
     havoc.sort();
     havoc.dedup();
