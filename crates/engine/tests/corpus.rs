@@ -28,6 +28,7 @@ const NEEDS_LOOP_TECHNIQUES: &[&str] = &[
     "summarize_invariant_step.uc",
     "summarize_two_phases.uc",
     "summarize_nested_constant_inner.uc",
+    "summarize_dead_variable.uc",
 ];
 
 /// With `--summarize`, the safe files whose loops the summaries cannot prove: an irregular
