@@ -680,6 +680,28 @@ mod tests {
     }
 
     #[test]
+    fn the_variables_knob_fixes_the_number_variables_of_every_function() {
+        for count in [1, 5, 16] {
+            let config = GenConfig {
+                variables: Some(count),
+                ..GenConfig::default()
+            };
+            for p in programs(&config) {
+                for function in p.split("\n}\n").filter(|f| f.contains("var ")) {
+                    let declared = function
+                        .lines()
+                        .find(|l| l.trim_start().starts_with("var "))
+                        .unwrap_or("");
+                    let last = format!(" x{},", count - 1);
+                    let beyond = format!(" x{},", count);
+                    assert!(declared.contains(&last), "{declared}");
+                    assert!(!declared.contains(&beyond), "{declared}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn loop_nesting_never_exceeds_its_limit() {
         for limit in 0..4 {
             let config = GenConfig {

@@ -220,6 +220,8 @@ mod tests {
             ("main() { var x, y; x = input; y = 0; while (x < 100) { x = x + y; y = y + 1; } return x; }", "closed form"),
             ("main() { var x; x = input; while (x < 100) { x = x + input; } return x; }", "input"),
             ("main() { var x, a; a = [1, 2]; x = 0; while (x < 2) { a[x] = 0; x = x + 1; } return x; }", "memory"),
+            ("main() { var x, h; h = alloc {val: 1, next: null}; x = 0; while (x < 2) { x = x + h->val; h = h->next; } return x; }", "changes an array or pointer"),
+            ("main() { var x, a; a = [1, 2]; x = 0; while (x < 2) { x = x + a[x]; } return x; }", "changes an array or pointer"),
             ("main() { var x; x = input; while (x * x < 100) { x = x + 1; } return x; }", "affine"),
             ("main() { var i, j; i = 0; while (i < 3) { j = 0; while (j < 3) { j = j + 1; } i = i + 1; } return i; }", "inner loop"),
         ];
@@ -228,6 +230,25 @@ mod tests {
                 .err()
                 .unwrap_or_else(|| panic!("summarized: {source}"));
             assert!(err.contains(reason), "{source}: {err}");
+        }
+    }
+
+    #[test]
+    fn reads_of_memory_the_loop_never_writes_are_invariants() {
+        // locals: i 0, n 1, s 2, a 3, h 4; the two reads become pseudo-locals 5 and 6.
+        let source = "main() { var i, n, s, a, h; n = input; a = [1, 2, 3]; \
+                      h = alloc {val: 4, next: null}; s = 0; i = 0; \
+                      while (i < n) { s = s + a[2] * h->val; i = i + a[0]; } return s; }";
+        let forms = forms(source).expect("summarizable");
+        assert_eq!(forms.len(), 1);
+        let reads_memory = |e: &Rc<Expr>| e.reads(&|l| l.index() >= 5);
+        match &forms[0].forms[2] {
+            Some(Form::Induction(d)) => assert!(reads_memory(d), "s grows by a[2] * h->val"),
+            other => panic!("s: {other:?}"),
+        }
+        match &forms[0].forms[0] {
+            Some(Form::Induction(d)) => assert!(reads_memory(d), "i grows by a[0]"),
+            other => panic!("i: {other:?}"),
         }
     }
 
