@@ -470,6 +470,15 @@ fn enter(
         }
         machine.write_local(state, local, SymValue::Int(value))?;
     }
+    // What the walk writes to memory: the value of its last write (a derived value).
+    for (place, l) in &model.memory.writes {
+        if form.forms[l.index()].is_some() {
+            let value = values[l.index()].ok_or_else(|| {
+                EngineError::Internal(format!("no closed-form value for memory write %{}", l.0))
+            })?;
+            machine.write_place(state, place, SymValue::Int(value))?;
+        }
+    }
     let function = &machine.module.functions[func.index()];
     for &(block, direction) in &form.walk.steps {
         for index in 0..=function.block(block).insts.len() {

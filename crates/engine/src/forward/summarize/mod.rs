@@ -266,6 +266,10 @@ fn inner_of(
     lp: &Loop,
     model: &LoopModel,
 ) -> std::result::Result<Inner, String> {
+    if !model.memory.writes.is_empty() {
+        // Its writes would be results too; not modelled.
+        return Err("it writes memory".into());
+    }
     let exit = match lp.exits.as_slice() {
         [(from, to)] if *from == lp.header => *to,
         _ => return Err("it leaves from elsewhere than its header".into()),

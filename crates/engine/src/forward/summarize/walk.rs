@@ -57,11 +57,14 @@ pub struct Walk {
     pub segments: Vec<Segment>,
 }
 
-/// The memory a loop body reads: each distinct place read, with its pseudo-local, the checks
-/// guarding the reads, and the locals the addresses name (which nothing in the loop may write).
+/// The memory a loop body reads and writes: each distinct place read or written, with its
+/// pseudo-local, the checks guarding the accesses, and the locals the addresses name (which
+/// nothing in the loop may assign).
 #[derive(Clone, Debug, Default)]
 pub struct MemoryReads {
     pub places: Vec<(Place, LocalId)>,
+    /// Each distinct place written, with the pseudo-local holding the value written last.
+    pub writes: Vec<(Place, LocalId)>,
     pub checks: Vec<Check>,
     pub fixed: Vec<LocalId>,
 }
@@ -321,6 +324,22 @@ pub fn body_paths(
     }
     memory.fixed.sort();
     memory.fixed.dedup();
+    // Reads stand for the values at the header: nothing the loop writes may reach them, and
+    // two pointers written through may alias (the order of the writes would matter). Checks
+    // need no such care: writes only initialize, and never change a length or a pointer.
+    for (read, _) in &memory.places {
+        if memory.writes.iter().any(|(w, _)| overlaps(read, w)) {
+            return Err("it reads memory it writes".into());
+        }
+    }
+    let through_pointers = memory
+        .writes
+        .iter()
+        .filter(|(w, _)| matches!(w.base, PlaceBase::Deref(_)))
+        .count();
+    if through_pointers > 1 {
+        return Err("it writes through more than one pointer".into());
+    }
     // The addresses read must not change: no write to a fixed local anywhere in the loop.
     for &block in &lp.blocks {
         for inst in &function.block(block).insts {
@@ -434,7 +453,12 @@ fn instruction(
         },
         InstKind::Call { .. } => return Err("it calls a function".into()),
         InstKind::Input { .. } => return Err("it reads input".into()),
-        InstKind::Store { .. } => return Err("it writes memory".into()),
+        InstKind::Store { place, value } => {
+            let value = operand(*value, walk)?;
+            let written = memory_write(place, memory, width, cell_backed)?;
+            walk.env.resize(*width, None);
+            walk.env[written.index()] = Some(value);
+        }
         InstKind::Assume(_) => return Err("it contains an assume".into()),
     }
     Ok(())
@@ -463,6 +487,53 @@ fn guard(
     }
     memory.check(check);
     Ok(())
+}
+
+/// The pseudo-local of the value a write to `place` leaves (one per distinct place; numbered
+/// from `width` on). Only places at constant positions: a local's element or field, or a field
+/// of the cell a fixed pointer points to.
+fn memory_write(
+    place: &Place,
+    memory: &mut MemoryReads,
+    width: &mut usize,
+    cell_backed: &dyn Fn(LocalId) -> bool,
+) -> Result<LocalId, String> {
+    if place_base_local(place).is_some_and(cell_backed) {
+        return Err("it writes a local whose address is taken".into());
+    }
+    if !matches!(place.base, PlaceBase::Local(_) | PlaceBase::Deref(Operand::Local(_))) {
+        return Err("it writes through a constant".into());
+    }
+    if !place.projections.iter().all(constant_projection) {
+        return Err("it writes memory at an index the loop computes".into());
+    }
+    memory.fix_place(place);
+    if let Some((_, l)) = memory.writes.iter().find(|(p, _)| p == place) {
+        return Ok(*l);
+    }
+    let l = LocalId(*width as u32);
+    *width += 1;
+    memory.writes.push((place.clone(), l));
+    Ok(l)
+}
+
+fn constant_projection(p: &Projection) -> bool {
+    matches!(p, Projection::Field(_) | Projection::Index(Operand::Const(_)))
+}
+
+/// Whether a read of `read` may see what a write to `written` stored: the same local with
+/// overlapping constant positions or a computed one, or any two dereferences (pointers may
+/// alias).
+fn overlaps(read: &Place, written: &Place) -> bool {
+    match (read.base, written.base) {
+        (PlaceBase::Local(a), PlaceBase::Local(b)) => {
+            a == b
+                && (!read.projections.iter().all(constant_projection)
+                    || read.projections.iter().zip(&written.projections).all(|(x, y)| x == y))
+        }
+        (PlaceBase::Deref(_), PlaceBase::Deref(_)) => true,
+        _ => false,
+    }
 }
 
 /// The pseudo-local of a read of `place` (one per distinct place; numbered from `width` on).
