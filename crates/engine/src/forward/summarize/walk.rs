@@ -4,17 +4,19 @@
 //! automaton). A sequence of paths composes into one walk (a period of a cycle).
 //!
 //! Only bodies the closed forms can describe are enumerated: numeric assignments, `output`,
-//! `assert`, division checks and `Init` checks of plain locals, branches, reads of memory, and
-//! inner loops that have summaries (seed 002 §4.4.3). Calls, `input`, writes to memory or to
-//! address-taken locals, `assume`, `return` and inner loops without summaries make the loop
-//! unsupported, with the reason. Nothing here asks the solver.
+//! `assert`, division checks and `Init` checks of plain locals, branches, memory accesses (below),
+//! and inner loops that have summaries (seed 002 §4.4.3). Calls, `input`, writes to
+//! address-taken locals, construction of arrays, records and pointers, `assume`, `return` and
+//! inner loops without summaries make the loop unsupported, with the reason. Nothing here asks
+//! the solver.
 //!
-//! A summarized body never writes memory, so a read of memory is loop-invariant when its
-//! address is: the locals it names (the array or pointer, the indices) must be written nowhere
-//! in the loop (`fixed`). Each distinct place read becomes one pseudo-local (a *memory read*)
-//! whose value `apply` reads from the state at the header; the checks guarding such reads
-//! (null, bounds, initialization of memory) are invariant too, and `apply` requires that none
-//! can fail there.
+//! Memory: the locals an access names (the array or pointer, the indices) must be assigned
+//! nowhere in the loop (`fixed`). Each distinct place read becomes a pseudo-local whose value
+//! `apply` reads from the state at the header; each distinct place written (constant positions
+//! only) a pseudo-local holding the last value written, which `apply` stores. No read may see a
+//! write of the loop, so reads are loop-invariant. The checks guarding accesses (null, bounds,
+//! initialization of memory) are invariant too, and `apply` requires that none can fail at the
+//! header.
 //!
 //! An inner loop on a path becomes a *segment*: its effect is a set of fresh pseudo-locals (one
 //! per local it writes, numbered after the function's own locals), which stand for its results
