@@ -403,7 +403,7 @@ fn start_values(
     }
     // A replaced value must replace a number: then the local is assigned before and after,
     // as in every run the summary stands for.
-    for &l in &model.havoc {
+    for &l in &model.numbers {
         if !matches!(machine.read_local(state, l)?, SymValue::Int(_)) {
             return Ok(None);
         }

@@ -279,6 +279,7 @@ mod tests {
             written: ids(written),
             accumulated: ids(accumulated),
             fixed: Vec::new(),
+            reads: Vec::new(),
         };
         let body = body_paths(function, outer, &[described], &|_| false)?;
         let forms = body

@@ -59,10 +59,14 @@ pub struct LoopModel {
     pub slots: Vec<Slot>,
     /// The loops directly inside, with their models (`Slot::inner` indexes this).
     pub inners: Vec<(Inner, Rc<LoopModel>)>,
-    /// Locals (not temporaries) whose values the summary (or an inner loop's) replaces by
-    /// fresh numbers: never observed after the loop (see `live`). They must hold numbers at
-    /// the header, so that whether they are assigned stays exact.
+    /// Locals (not temporaries) whose values the summary replaces by fresh numbers: never
+    /// observed after the loop (see `live`).
     pub havoc: Vec<LocalId>,
+    /// Locals that must hold numbers at the header, so that whether they are assigned stays
+    /// exact: those of `havoc` that some path checks before writing, and every local an inner
+    /// loop's summary replaces (the outer body keeps a stale value for it, which must at least
+    /// be assigned when the real one is).
+    pub numbers: Vec<LocalId>,
     /// The memory the body reads (loop-invariant places) and the checks guarding it.
     pub memory: MemoryReads,
     /// The function's locals; pseudo-locals are numbered from here to `width`.
@@ -76,6 +80,15 @@ impl LoopModel {
         !self.memory.places.is_empty()
             || !self.memory.checks.is_empty()
             || self.inners.iter().any(|(_, m)| m.reads_memory())
+    }
+
+    /// The places this loop and the loops inside it read.
+    fn places_read(&self) -> Vec<Place> {
+        let mut out: Vec<Place> = self.memory.places.iter().map(|(p, _)| p.clone()).collect();
+        for (inner, _) in &self.inners {
+            out.extend(inner.reads.iter().cloned());
+        }
+        out
     }
 
     /// The checks guarding the memory reads of this loop and of the loops inside it.
@@ -335,6 +348,7 @@ fn inner_of(
         written,
         accumulated,
         fixed: model.memory.fixed.clone(),
+        reads: model.places_read(),
     })
 }
 
@@ -389,14 +403,23 @@ fn analyse(
     }
     // Temporaries are assigned before every use (an IR invariant) and have no `Init` checks,
     // so whether they are assigned needs no care.
-    let mut havoc: Vec<LocalId> = own_havoc
+    let havoc: Vec<LocalId> = own_havoc
         .iter()
         .copied()
         .filter(|&l| function.local(l).kind != LocalKind::Temp)
         .collect();
-    havoc.extend(inners.iter().flat_map(|(_, m)| m.havoc.iter().copied()));
-    havoc.sort();
-    havoc.dedup();
+    // A local every path writes before checking it is assigned after any run that writes it,
+    // as the fresh value is; one checked first must be assigned already.
+    let mut numbers: Vec<LocalId> = havoc
+        .iter()
+        .copied()
+        .filter(|l| paths.iter().any(|p| p.walk.inits.contains(l)))
+        .collect();
+    for (_, inner) in &inners {
+        numbers.extend(inner.havoc.iter().chain(&inner.numbers).copied());
+    }
+    numbers.sort();
+    numbers.dedup();
     reads.sort();
     reads.dedup();
     let locals = function.locals.len();
@@ -420,6 +443,7 @@ fn analyse(
         slots: body.slots,
         inners,
         havoc,
+        numbers,
         memory,
         locals,
         width: body.width,

@@ -115,8 +115,10 @@ pub struct Inner {
     pub written: Vec<LocalId>,
     /// Locals it only adds to, by amounts decided by `control`.
     pub accumulated: Vec<LocalId>,
-    /// Locals its memory reads name: the outer loop must not write them either.
+    /// Locals its memory accesses name: the outer loop must not assign them either.
     pub fixed: Vec<LocalId>,
+    /// The places it and the loops inside it read: the outer loop must not write them.
+    pub reads: Vec<Place>,
 }
 
 /// One run of an inner loop on a path: the pseudo-locals standing for its results.
@@ -329,7 +331,8 @@ pub fn body_paths(
     // Reads stand for the values at the header: nothing the loop writes may reach them, and
     // two pointers written through may alias (the order of the writes would matter). Checks
     // need no such care: writes only initialize, and never change a length or a pointer.
-    for (read, _) in &memory.places {
+    let inner_reads = inners.iter().flat_map(|i| i.reads.iter());
+    for read in memory.places.iter().map(|(p, _)| p).chain(inner_reads) {
         if memory.writes.iter().any(|(w, _)| overlaps(read, w)) {
             return Err("it reads memory it writes".into());
         }
