@@ -102,6 +102,7 @@ fn summaries_find_the_violations_plain_execution_finds_with_many_variables() {
 fn compare(config: &dyn Fn(u64) -> GenConfig, seeds: std::ops::Range<u64>) {
     let mut failures = Vec::new();
     let mut summarized = 0;
+    let mut found = 0;
     for seed in seeds {
         let source = generate(&config(seed), seed);
         let plain = check(&source, false, 2);
@@ -134,6 +135,7 @@ fn compare(config: &dyn Fn(u64) -> GenConfig, seeds: std::ops::Range<u64>) {
             }
         }
         let (plain_violated, plain_decided) = outcome(&plain);
+        found += plain_violated.len();
         let (summary_violated, summary_decided) = outcome(&summary);
         let both: BTreeSet<usize> = plain_decided
             .intersection(&summary_decided)
@@ -155,6 +157,10 @@ fn compare(config: &dyn Fn(u64) -> GenConfig, seeds: std::ops::Range<u64>) {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(summarized > 0, "no generated loop was summarized");
+    assert!(
+        found > 0,
+        "no violation to compare: the guaranteed errors were not reached"
+    );
 }
 
 #[test]

@@ -416,7 +416,11 @@ fn start_values(
         }
         for check in model.memory_checks() {
             let fails = machine.failure_condition(state, &check)?;
-            if machine.queries.may_be_true(&machine.store, &state.pc, fails)? != Answer::No {
+            if machine
+                .queries
+                .may_be_true(&machine.store, &state.pc, fails)?
+                != Answer::No
+            {
                 return Ok(None);
             }
         }

@@ -11,8 +11,8 @@
 //! requires it to hold a number before). Locals whose address is taken live in memory and are
 //! always live. Nothing here decides what a summary does.
 
-use symex_ir::cfg::{Check, Function, InstKind, LocalId, Operand, Place, PlaceBase, Projection};
 use symex_ir::cfg::{BlockId, Rvalue, Terminator};
+use symex_ir::cfg::{Check, Function, InstKind, LocalId, Operand, Place, PlaceBase, Projection};
 
 /// A set of locals, one bit per local.
 #[derive(Clone, PartialEq, Eq)]
@@ -119,9 +119,7 @@ fn transfer(inst: &InstKind, live: &mut Bits, always: &Bits) {
         }
         InstKind::Output(op) | InstKind::Assume(op) => use_operand(live, *op),
         InstKind::Check { check, .. } => match check {
-            Check::Assert(op) | Check::NonZero(op) | Check::NonNull(op) => {
-                use_operand(live, *op)
-            }
+            Check::Assert(op) | Check::NonZero(op) | Check::NonNull(op) => use_operand(live, *op),
             Check::InBounds { array, index } => {
                 use_place(live, array);
                 use_operand(live, *index);
@@ -214,8 +212,16 @@ mod tests {
         let function = &module.functions[0];
         let live = Liveness::of(function, &|_| false);
         let forest = info.functions[0].loops();
-        let inner = forest.loops.iter().find(|l| l.depth == 2).expect("inner loop");
-        let y = function.locals.iter().position(|l| l.name == "y").expect("y");
+        let inner = forest
+            .loops
+            .iter()
+            .find(|l| l.depth == 2)
+            .expect("inner loop");
+        let y = function
+            .locals
+            .iter()
+            .position(|l| l.name == "y")
+            .expect("y");
         assert!(live.live_at(inner.exits[0].1, LocalId(y as u32)));
     }
 }

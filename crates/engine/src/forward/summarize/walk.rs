@@ -506,7 +506,10 @@ fn memory_write(
     if place_base_local(place).is_some_and(cell_backed) {
         return Err("it writes a local whose address is taken".into());
     }
-    if !matches!(place.base, PlaceBase::Local(_) | PlaceBase::Deref(Operand::Local(_))) {
+    if !matches!(
+        place.base,
+        PlaceBase::Local(_) | PlaceBase::Deref(Operand::Local(_))
+    ) {
         return Err("it writes through a constant".into());
     }
     if !place.projections.iter().all(constant_projection) {
@@ -523,7 +526,10 @@ fn memory_write(
 }
 
 fn constant_projection(p: &Projection) -> bool {
-    matches!(p, Projection::Field(_) | Projection::Index(Operand::Const(_)))
+    matches!(
+        p,
+        Projection::Field(_) | Projection::Index(Operand::Const(_))
+    )
 }
 
 /// Whether a read of `read` may see what a write to `written` stored: the same local with
@@ -534,7 +540,11 @@ fn overlaps(read: &Place, written: &Place) -> bool {
         (PlaceBase::Local(a), PlaceBase::Local(b)) => {
             a == b
                 && (!read.projections.iter().all(constant_projection)
-                    || read.projections.iter().zip(&written.projections).all(|(x, y)| x == y))
+                    || read
+                        .projections
+                        .iter()
+                        .zip(&written.projections)
+                        .all(|(x, y)| x == y))
         }
         (PlaceBase::Deref(_), PlaceBase::Deref(_)) => true,
         _ => false,
@@ -551,7 +561,10 @@ fn memory_read(
     if place_base_local(place).is_some_and(cell_backed) {
         return Err("it reads a local whose address is taken".into());
     }
-    if matches!(place.base, PlaceBase::Deref(Operand::Const(_) | Operand::Null)) {
+    if matches!(
+        place.base,
+        PlaceBase::Deref(Operand::Const(_) | Operand::Null)
+    ) {
         return Err("it dereferences a constant".into());
     }
     memory.fix_place(place);
