@@ -249,9 +249,11 @@ proptest! {
         max_block_depth in 0..4usize,
         (max_loop_depth, loop_percent, for_percent, input_bound_percent, errors) in (0..4usize, 0..40u32, 0..40u32, 0..=100u32, 0..4usize),
         [heap, arrays, null_pointers, symbolic_indices, calls, divisions, linear] in prop::array::uniform7(any::<bool>()),
+        variables in prop::option::of(1..20usize),
     ) {
         let config = symex_gen::GenConfig {
             functions,
+            variables,
             statements,
             max_block_depth,
             max_loop_depth,

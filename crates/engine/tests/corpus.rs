@@ -30,6 +30,7 @@ const NEEDS_LOOP_TECHNIQUES: &[&str] = &[
     "summarize_nested_constant_inner.uc",
     "subsume_nested_init.uc",
     "subsume_memory_facts.uc",
+    "summarize_dead_variable.uc",
 ];
 
 /// With `--summarize`, the safe files whose loops the summaries cannot prove: an irregular

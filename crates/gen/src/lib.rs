@@ -22,6 +22,11 @@ use std::fmt::Write;
 pub struct GenConfig {
     /// Functions besides `main`.
     pub functions: usize,
+    /// Number variables `x0 …` of each function; `None` draws 2 to 4 per function (the
+    /// generator's original shape: programs generated without this knob stay byte-identical).
+    /// The thesis's programs have 16 to 30 variables, so that a loop body's few assignments
+    /// mostly touch variables nothing else reads.
+    pub variables: Option<usize>,
     /// Statements at the top level of each function body (guaranteed errors come on top).
     pub statements: usize,
     /// Maximum statements in a nested block (`if`/`while` bodies); each block has 1 to this many.
@@ -74,6 +79,7 @@ impl Default for GenConfig {
     fn default() -> GenConfig {
         GenConfig {
             functions: 3,
+            variables: None,
             statements: 8,
             nested_statements: 4,
             max_block_depth: 2,
@@ -212,7 +218,13 @@ impl Generator<'_> {
             let _ = writeln!(init, "  {SELECTOR} = input;");
             locals.push(SELECTOR.to_string());
         }
-        for i in 0..2 + self.rng.below(3) {
+        // A fixed count consults no random number, so the stream after it is the same for
+        // every count; a drawn count is what programs before the knob used.
+        let variables = match self.config.variables {
+            Some(count) => count as u64,
+            None => 2 + self.rng.below(3),
+        };
+        for i in 0..variables {
             let v = format!("x{i}");
             let value = if is_main {
                 "input".to_string()
@@ -665,6 +677,28 @@ mod tests {
             }
         }
         assert!(any_contains(&input_bounded, "n0 = x"));
+    }
+
+    #[test]
+    fn the_variables_knob_fixes_the_number_variables_of_every_function() {
+        for count in [1, 5, 16] {
+            let config = GenConfig {
+                variables: Some(count),
+                ..GenConfig::default()
+            };
+            for p in programs(&config) {
+                for function in p.split("\n}\n").filter(|f| f.contains("var ")) {
+                    let declared = function
+                        .lines()
+                        .find(|l| l.trim_start().starts_with("var "))
+                        .unwrap_or("");
+                    let last = format!(" x{},", count - 1);
+                    let beyond = format!(" x{},", count);
+                    assert!(declared.contains(&last), "{declared}");
+                    assert!(!declared.contains(&beyond), "{declared}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -13,6 +13,9 @@ pub struct GenArgs {
     /// Functions besides `main`.
     #[arg(long, default_value_t = GenConfig::default().functions)]
     pub functions: usize,
+    /// Number variables per function (default: 2 to 4, drawn per function).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub variables: Option<u64>,
     /// Statements at the top level of each function.
     #[arg(long, default_value_t = GenConfig::default().statements)]
     pub statements: usize,
@@ -113,6 +116,7 @@ impl GenArgs {
         let d = GenConfig::default();
         GenConfig {
             functions: self.functions,
+            variables: self.variables.map(|n| n as usize),
             statements: self.statements,
             nested_statements: self.block_statements,
             max_block_depth: self.block_depth,
@@ -149,8 +153,13 @@ fn header(c: &GenConfig, seed: u64) -> String {
             format!(" --no-{name}")
         }
     };
+    // Spelled out only when set, so headers of programs made without it stay as they were.
+    let variables = c
+        .variables
+        .map(|n| format!(" --variables {n}"))
+        .unwrap_or_default();
     format!(
-        "// symex gen --seed {seed} --functions {} --statements {} --block-statements {} \
+        "// symex gen --seed {seed} --functions {}{variables} --statements {} --block-statements {} \
          --block-depth {} --loop-depth {} --loop-prob {} --for-prob {} --input-bound-prob {} --if-prob {} \
          --loop-bound {} --errors {}{}{}{}{}{}{}{}{}\n",
         c.functions,

@@ -87,7 +87,7 @@ impl Machine<'_> {
     }
 
     /// The condition under which the check fails.
-    fn failure_condition(&mut self, state: &State, check: &Check) -> Result<TermId> {
+    pub(crate) fn failure_condition(&mut self, state: &State, check: &Check) -> Result<TermId> {
         match check {
             Check::Assert(op) | Check::NonZero(op) => {
                 let value = self.int_operand(state, *op)?;

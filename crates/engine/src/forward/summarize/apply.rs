@@ -77,7 +77,7 @@ pub fn apply(
         return Ok(None);
     };
     let mut budget = INNER_PHASES;
-    let Some(split) = split(machine, model, &start, &state.pc, false, &mut budget)? else {
+    let Some(split) = split(machine, model, state, &start, &state.pc, false, &mut budget)? else {
         return Ok(None);
     };
     let forms: Vec<&ClosedForm> = model.paths.iter().chain(&model.macros).collect();
@@ -116,12 +116,13 @@ pub fn apply(
 fn split(
     machine: &mut Machine<'_>,
     model: &LoopModel,
+    header: &State,
     start: &[Option<TermId>],
     pc: &[TermId],
     ending: bool,
     budget: &mut usize,
 ) -> Result<Option<Split>> {
-    let Some(cases) = cases(machine, model, start, pc, budget)? else {
+    let Some(cases) = cases(machine, model, header, start, pc, budget)? else {
         return Ok(None);
     };
     let mut forks = Vec::new();
@@ -258,6 +259,7 @@ fn split_case(
 fn cases(
     machine: &mut Machine<'_>,
     model: &LoopModel,
+    header: &State,
     start: &[Option<TermId>],
     pc: &[TermId],
     budget: &mut usize,
@@ -281,7 +283,11 @@ fn cases(
             }
             let mut case_pc = pc.to_vec();
             case_pc.push(case);
-            let Some(results) = outcomes(machine, inner_model, entry, &case_pc, budget)? else {
+            let Some(entry) = memory_values(machine, inner_model, header, entry)? else {
+                return Ok(None);
+            };
+            let Some(results) = outcomes(machine, inner_model, header, entry, &case_pc, budget)?
+            else {
                 return Ok(None);
             };
             for (result, out) in results {
@@ -351,6 +357,7 @@ fn settle(machine: &mut Machine<'_>, pc: &[TermId], value: TermId) -> Result<Ter
 fn outcomes(
     machine: &mut Machine<'_>,
     model: &LoopModel,
+    header: &State,
     entry: Vec<Option<TermId>>,
     pc: &[TermId],
     budget: &mut usize,
@@ -364,7 +371,7 @@ fn outcomes(
         *budget -= 1;
         let mut here = pc.to_vec();
         here.push(reached);
-        let Some(split) = split(machine, model, &values, &here, true, budget)? else {
+        let Some(split) = split(machine, model, header, &values, &here, true, budget)? else {
             return Ok(None);
         };
         let leaves = machine.store.and_all(&[reached, split.leaves])?;
@@ -379,7 +386,9 @@ fn outcomes(
     Ok(Some(ends))
 }
 
-/// The start value of every local the loop reads, `None` if one is not a number.
+/// The start value of every local the loop reads and of every memory read of its body, `None`
+/// if one is not a number, if a value the summary replaces is not a number, or if a check
+/// guarding a memory read of this loop or of a loop inside it may fail.
 fn start_values(
     machine: &mut Machine<'_>,
     model: &LoopModel,
@@ -392,7 +401,48 @@ fn start_values(
             _ => return Ok(None),
         }
     }
-    Ok(Some(start))
+    // A replaced value must replace a number: then the local is assigned before and after,
+    // as in every run the summary stands for.
+    for &l in &model.numbers {
+        if !matches!(machine.read_local(state, l)?, SymValue::Int(_)) {
+            return Ok(None);
+        }
+    }
+    // Nothing in the loop writes memory or the locals naming the places read, so each guard
+    // fails at its first execution or never: it must not be able to fail here.
+    if model.reads_memory() {
+        if machine.heap.is_some() {
+            return Ok(None);
+        }
+        for check in model.memory_checks() {
+            let fails = machine.failure_condition(state, &check)?;
+            if machine
+                .queries
+                .may_be_true(&machine.store, &state.pc, fails)?
+                != Answer::No
+            {
+                return Ok(None);
+            }
+        }
+    }
+    memory_values(machine, model, state, start)
+}
+
+/// `values` with the value of every memory read of `model`'s body (read from `header`: the
+/// places do not change in the loop), `None` if one is not a number.
+fn memory_values(
+    machine: &mut Machine<'_>,
+    model: &LoopModel,
+    header: &State,
+    mut values: Vec<Option<TermId>>,
+) -> Result<Option<Vec<Option<TermId>>>> {
+    for (place, l) in &model.memory.places {
+        match machine.read_place(header, place)? {
+            SymValue::Int(t) => values[l.index()] = Some(t),
+            _ => return Ok(None),
+        }
+    }
+    Ok(Some(values))
 }
 
 /// Puts the values of a phase into `state`, traces the source variables it changed and covers
@@ -423,6 +473,15 @@ fn enter(
                 .push(func, span, SymEvent::Assign { var: local, value });
         }
         machine.write_local(state, local, SymValue::Int(value))?;
+    }
+    // What the walk writes to memory: the value of its last write (a derived value).
+    for (place, l) in &model.memory.writes {
+        if form.forms[l.index()].is_some() {
+            let value = values[l.index()].ok_or_else(|| {
+                EngineError::Internal(format!("no closed-form value for memory write %{}", l.0))
+            })?;
+            machine.write_place(state, place, SymValue::Int(value))?;
+        }
     }
     let function = &machine.module.functions[func.index()];
     for &(block, direction) in &form.walk.steps {

@@ -27,6 +27,9 @@ pub enum Form {
     /// After an iteration it holds this expression of the iteration's start values (which
     /// reads invariants and induction variables only).
     Derived(Rc<Expr>),
+    /// Its value is never observed after the loop nor by the loop's conditions, checks or
+    /// other values (see `live`): after the walk it holds a fresh, unconstrained number.
+    Havoc,
 }
 
 /// A condition of the walk in the form `a op b` (signed comparison), with the slopes of both
@@ -51,8 +54,10 @@ pub struct ClosedForm {
 }
 
 impl ClosedForm {
-    /// The closed form of `walk` (whose inner-loop runs are `slots`), or why it has none.
-    pub fn of(walk: Walk, slots: &[Slot]) -> Result<ClosedForm, String> {
+    /// The closed form of `walk` (whose inner-loop runs are `slots`), or why it has none;
+    /// the locals of `havoc` that the walk changes get [`Form::Havoc`] (the caller has made
+    /// sure that nothing but other locals of `havoc` reads them).
+    pub fn of(walk: Walk, slots: &[Slot], havoc: &[LocalId]) -> Result<ClosedForm, String> {
         let locals = walk.env.len();
         let changed = |l: LocalId| {
             walk.env[l.index()]
@@ -60,8 +65,13 @@ impl ClosedForm {
                 .is_some_and(|e| **e != Expr::Start(l))
         };
         let mut forms: Vec<Option<Form>> = vec![None; locals];
+        for &l in havoc {
+            if changed(l) {
+                forms[l.index()] = Some(Form::Havoc);
+            }
+        }
         for l in (0..locals as u32).map(LocalId) {
-            if !changed(l) {
+            if !changed(l) || forms[l.index()].is_some() {
                 continue;
             }
             let value = walk.value(l);
@@ -91,7 +101,7 @@ impl ClosedForm {
             match &forms[l.index()] {
                 None => Some(None),
                 Some(Form::Induction(d)) => Some(Some(d.clone())),
-                Some(Form::Derived(_)) => None,
+                Some(Form::Derived(_) | Form::Havoc) => None,
             }
         };
         let mut atoms = Vec::new();
@@ -108,7 +118,7 @@ impl ClosedForm {
                 slope_b,
             });
         }
-        let derived = |l: LocalId| matches!(forms[l.index()], Some(Form::Derived(_)));
+        let derived = |l: LocalId| matches!(forms[l.index()], Some(Form::Derived(_) | Form::Havoc));
         if walk.checks.iter().any(|(_, e)| e.reads(&derived)) {
             return Err("a check reads a value of the previous iteration".into());
         }
@@ -180,7 +190,7 @@ mod tests {
         let body = body_paths(function, lp, &[], &|l| info.functions[0].is_cell_backed(l))?;
         body.walks
             .into_iter()
-            .map(|w| ClosedForm::of(w, &body.slots))
+            .map(|w| ClosedForm::of(w, &body.slots, &[]))
             .collect()
     }
 
@@ -210,6 +220,8 @@ mod tests {
             ("main() { var x, y; x = input; y = 0; while (x < 100) { x = x + y; y = y + 1; } return x; }", "closed form"),
             ("main() { var x; x = input; while (x < 100) { x = x + input; } return x; }", "input"),
             ("main() { var x, a; a = [1, 2]; x = 0; while (x < 2) { a[x] = 0; x = x + 1; } return x; }", "memory"),
+            ("main() { var x, h; h = alloc {val: 1, next: null}; x = 0; while (x < 2) { x = x + h->val; h = h->next; } return x; }", "changes an array or pointer"),
+            ("main() { var x, a; a = [1, 2]; x = 0; while (x < 2) { x = x + a[x]; } return x; }", "changes an array or pointer"),
             ("main() { var x; x = input; while (x * x < 100) { x = x + 1; } return x; }", "affine"),
             ("main() { var i, j; i = 0; while (i < 3) { j = 0; while (j < 3) { j = j + 1; } i = i + 1; } return i; }", "inner loop"),
         ];
@@ -218,6 +230,25 @@ mod tests {
                 .err()
                 .unwrap_or_else(|| panic!("summarized: {source}"));
             assert!(err.contains(reason), "{source}: {err}");
+        }
+    }
+
+    #[test]
+    fn reads_of_memory_the_loop_never_writes_are_invariants() {
+        // locals: i 0, n 1, s 2, a 3, h 4; the two reads become pseudo-locals 5 and 6.
+        let source = "main() { var i, n, s, a, h; n = input; a = [1, 2, 3]; \
+                      h = alloc {val: 4, next: null}; s = 0; i = 0; \
+                      while (i < n) { s = s + a[2] * h->val; i = i + a[0]; } return s; }";
+        let forms = forms(source).expect("summarizable");
+        assert_eq!(forms.len(), 1);
+        let reads_memory = |e: &Rc<Expr>| e.reads(&|l| l.index() >= 5);
+        match &forms[0].forms[2] {
+            Some(Form::Induction(d)) => assert!(reads_memory(d), "s grows by a[2] * h->val"),
+            other => panic!("s: {other:?}"),
+        }
+        match &forms[0].forms[0] {
+            Some(Form::Induction(d)) => assert!(reads_memory(d), "i grows by a[0]"),
+            other => panic!("i: {other:?}"),
         }
     }
 
@@ -247,12 +278,14 @@ mod tests {
             control: ids(control),
             written: ids(written),
             accumulated: ids(accumulated),
+            fixed: Vec::new(),
+            reads: Vec::new(),
         };
         let body = body_paths(function, outer, &[described], &|_| false)?;
         let forms = body
             .walks
             .into_iter()
-            .map(|w| ClosedForm::of(w, &body.slots))
+            .map(|w| ClosedForm::of(w, &body.slots, &[]))
             .collect::<Result<Vec<_>, _>>()?;
         Ok((forms, body.slots))
     }

@@ -4,6 +4,7 @@
 //!
 //! * `expr`: the body's numbers as expressions over the iteration's start values;
 //! * `walk`: the paths of the body (the automaton's vertices), composable into macro steps;
+//! * `live`: strong liveness, which says whose values a summary may replace by fresh ones;
 //! * `closed`: closed forms of a walk repeated k times (induction variables `x ± c` and
 //!   `x ± invariant`, derived values) and its conditions as affine atoms;
 //! * `phase`: the exact 32-bit formulas of "this walk k times from these values";
@@ -23,6 +24,7 @@
 mod apply;
 mod closed;
 mod expr;
+mod live;
 mod pda;
 mod phase;
 mod walk;
@@ -31,7 +33,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use symex_ir::analysis::{Loop, LoopId};
-use symex_ir::cfg::{FuncId, Function, LocalId, LocalKind};
+use symex_ir::cfg::{Check, FuncId, Function, LocalId, LocalKind, Place, PlaceBase};
 use symex_smt::{ModelResult, TermId};
 
 use crate::common::terms::WIDTH;
@@ -39,7 +41,8 @@ use crate::error::EngineError;
 use crate::forward::machine::{Machine, Outcome};
 use crate::forward::state::State;
 use crate::forward::summarize::closed::{ClosedForm, Form};
-use crate::forward::summarize::walk::{Inner, Slot};
+use crate::forward::summarize::live::Liveness;
+use crate::forward::summarize::walk::{BodyPaths, Inner, MemoryReads, Slot};
 
 type Result<T> = std::result::Result<T, EngineError>;
 
@@ -56,12 +59,47 @@ pub struct LoopModel {
     pub slots: Vec<Slot>,
     /// The loops directly inside, with their models (`Slot::inner` indexes this).
     pub inners: Vec<(Inner, Rc<LoopModel>)>,
+    /// Locals (not temporaries) whose values the summary replaces by fresh numbers: never
+    /// observed after the loop (see `live`).
+    pub havoc: Vec<LocalId>,
+    /// Locals that must hold numbers at the header, so that whether they are assigned stays
+    /// exact: those of `havoc` that some path checks before writing, and every local an inner
+    /// loop's summary replaces (the outer body keeps a stale value for it, which must at least
+    /// be assigned when the real one is).
+    pub numbers: Vec<LocalId>,
+    /// The memory the body reads (loop-invariant places) and the checks guarding it.
+    pub memory: MemoryReads,
     /// The function's locals; pseudo-locals are numbered from here to `width`.
     pub locals: usize,
     pub width: usize,
 }
 
 impl LoopModel {
+    /// Whether this loop or a loop inside it reads memory.
+    fn reads_memory(&self) -> bool {
+        !self.memory.places.is_empty()
+            || !self.memory.checks.is_empty()
+            || self.inners.iter().any(|(_, m)| m.reads_memory())
+    }
+
+    /// The places this loop and the loops inside it read.
+    fn places_read(&self) -> Vec<Place> {
+        let mut out: Vec<Place> = self.memory.places.iter().map(|(p, _)| p.clone()).collect();
+        for (inner, _) in &self.inners {
+            out.extend(inner.reads.iter().cloned());
+        }
+        out
+    }
+
+    /// The checks guarding the memory reads of this loop and of the loops inside it.
+    fn memory_checks(&self) -> Vec<Check> {
+        let mut out = self.memory.checks.clone();
+        for (_, m) in &self.inners {
+            out.extend(m.memory_checks());
+        }
+        out
+    }
+
     /// Marks this loop and every loop inside it whose summary it uses.
     fn used(&self, func: FuncId, id: LoopId, applied: &mut BTreeMap<(FuncId, LoopId), bool>) {
         applied.insert((func, id), true);
@@ -80,6 +118,8 @@ pub struct Summarizer {
     /// Loops with inner loops whose summary a state could not use: searching the inner
     /// loops' results is costly, so they run plainly from then on.
     nested_refused: BTreeSet<(FuncId, LoopId)>,
+    /// Strong liveness per function, computed when a loop of it is first analysed.
+    liveness: BTreeMap<FuncId, Rc<Liveness>>,
 }
 
 impl Summarizer {
@@ -161,7 +201,18 @@ impl Summarizer {
                 }
             }
         }
-        let model = analyse(machine, func, id, inners)?;
+        let liveness = self
+            .liveness
+            .entry(func)
+            .or_insert_with(|| {
+                let info = &machine.info.functions[func.index()];
+                Rc::new(Liveness::of(
+                    &machine.module.functions[func.index()],
+                    &|l| info.is_cell_backed(l),
+                ))
+            })
+            .clone();
+        let model = analyse(machine, func, id, inners, &liveness)?;
         self.models.insert((func, id), model.clone());
         Ok(model)
     }
@@ -228,6 +279,10 @@ fn inner_of(
     lp: &Loop,
     model: &LoopModel,
 ) -> std::result::Result<Inner, String> {
+    if !model.memory.writes.is_empty() {
+        // Its writes would be results too; not modelled.
+        return Err("it writes memory".into());
+    }
     let exit = match lp.exits.as_slice() {
         [(from, to)] if *from == lp.header => *to,
         _ => return Err("it leaves from elsewhere than its header".into()),
@@ -263,6 +318,10 @@ fn inner_of(
     // Temporaries of the inner loop's expressions (lowering makes a fresh one per use, assigned
     // right before it) are dead outside it: their values before and after do not matter.
     written.retain(|&l| model.reads.contains(&l) || function.local(l).kind != LocalKind::Temp);
+    // Values the inner summary replaces by fresh ones are never observed after it: the outer
+    // loop keeps no result for them (`apply` requires them to hold numbers, so that they stay
+    // assigned).
+    written.retain(|l| !model.havoc.contains(l));
     let (accumulated, written): (Vec<LocalId>, Vec<LocalId>) =
         written.into_iter().partition(|&a| {
             model
@@ -288,6 +347,8 @@ fn inner_of(
         control,
         written,
         accumulated,
+        fixed: model.memory.fixed.clone(),
+        reads: model.places_read(),
     })
 }
 
@@ -297,6 +358,7 @@ fn analyse(
     func: FuncId,
     id: LoopId,
     inners: Vec<(Inner, Rc<LoopModel>)>,
+    liveness: &Liveness,
 ) -> Result<std::result::Result<Rc<LoopModel>, String>> {
     let function = &machine.module.functions[func.index()];
     let info = &machine.info.functions[func.index()];
@@ -309,17 +371,55 @@ fn analyse(
         Ok(body) => body,
         Err(reason) => return Ok(Err(reason)),
     };
+    let own_havoc = unobserved(function, lp, &body, liveness, &|l| info.is_cell_backed(l));
     let mut paths = Vec::with_capacity(body.walks.len());
     for walk in body.walks {
-        match ClosedForm::of(walk, &body.slots) {
+        match ClosedForm::of(walk, &body.slots, &own_havoc) {
             Ok(form) => paths.push(form),
             Err(reason) => return Ok(Err(reason)),
         }
     }
-    let mut reads: Vec<LocalId> = paths
+    // Arrays and pointers the body reads memory through are read by `Init` checks too; their
+    // values are not numbers, and they do not change in the loop, so those checks join the
+    // memory checks (asked once at the header) instead of requiring numbers.
+    let values_read: BTreeSet<LocalId> = paths
         .iter()
-        .flat_map(|p| p.walk.reads(&body.slots))
+        .flat_map(|p| p.walk.value_reads(&body.slots))
         .collect();
+    let mut memory = body.memory;
+    let mut reads: Vec<LocalId> = Vec::new();
+    for l in paths.iter().flat_map(|p| p.walk.reads(&body.slots)) {
+        if own_havoc.contains(&l) {
+            continue;
+        }
+        if memory.fixed.contains(&l) && !values_read.contains(&l) {
+            memory.check(&Check::Init(Place {
+                base: PlaceBase::Local(l),
+                projections: Vec::new(),
+            }));
+        } else {
+            reads.push(l);
+        }
+    }
+    // Temporaries are assigned before every use (an IR invariant) and have no `Init` checks,
+    // so whether they are assigned needs no care.
+    let havoc: Vec<LocalId> = own_havoc
+        .iter()
+        .copied()
+        .filter(|&l| function.local(l).kind != LocalKind::Temp)
+        .collect();
+    // A local every path writes before checking it is assigned after any run that writes it,
+    // as the fresh value is; one checked first must be assigned already.
+    let mut numbers: Vec<LocalId> = havoc
+        .iter()
+        .copied()
+        .filter(|l| paths.iter().any(|p| p.walk.inits.contains(l)))
+        .collect();
+    for (_, inner) in &inners {
+        numbers.extend(inner.havoc.iter().chain(&inner.numbers).copied());
+    }
+    numbers.sort();
+    numbers.dedup();
     reads.sort();
     reads.dedup();
     let locals = function.locals.len();
@@ -332,7 +432,7 @@ fn analyse(
         general[l.index()] = Some(machine.store.bv_var(name, WIDTH)?);
     }
     let edges = pda::edges(machine, &paths, &general)?;
-    let macros = match pda::cycles(machine, &paths, &body.slots, &edges, &general)? {
+    let macros = match pda::cycles(machine, &paths, &body.slots, &own_havoc, &edges, &general)? {
         Ok(macros) => macros,
         Err(reason) => return Ok(Err(reason)),
     };
@@ -342,7 +442,75 @@ fn analyse(
         reads,
         slots: body.slots,
         inners,
+        havoc,
+        numbers,
+        memory,
         locals,
         width: body.width,
     })))
+}
+
+/// The locals a summary of `lp` may replace by fresh numbers: written on some body path, not
+/// strongly live where the loop exits, and read by no condition, check or inner-loop entry of
+/// the body, nor by the value of any local outside the set (the largest such set, found by
+/// removing what is read from the candidates until nothing changes). Their values are observed
+/// by nothing, so the summary stays exact for every property.
+fn unobserved(
+    function: &Function,
+    lp: &Loop,
+    body: &BodyPaths,
+    liveness: &Liveness,
+    cell_backed: &dyn Fn(LocalId) -> bool,
+) -> Vec<LocalId> {
+    let locals = function.locals.len();
+    let changed = |w: &walk::Walk, l: usize| {
+        w.env[l]
+            .as_ref()
+            .is_some_and(|e| **e != expr::Expr::Start(LocalId(l as u32)))
+    };
+    let mut set: BTreeSet<LocalId> = (0..locals)
+        .filter(|&l| body.walks.iter().any(|w| changed(w, l)))
+        .map(|l| LocalId(l as u32))
+        .filter(|&l| !cell_backed(l))
+        .filter(|&l| !lp.exits.iter().any(|&(_, to)| liveness.live_at(to, l)))
+        .collect();
+    let mut observed = Vec::new();
+    for w in &body.walks {
+        for (c, _) in &w.conds {
+            c.starts(&mut observed);
+        }
+        for (_, e) in &w.checks {
+            e.starts(&mut observed);
+        }
+        for segment in &w.segments {
+            segment.control.iter().for_each(|e| e.starts(&mut observed));
+        }
+    }
+    for slot in &body.slots {
+        for e in slot.control.iter().chain(&slot.accumulated) {
+            e.starts(&mut observed);
+        }
+    }
+    for l in &observed {
+        set.remove(l);
+    }
+    loop {
+        let mut read = Vec::new();
+        for w in &body.walks {
+            for (m, e) in w.env.iter().enumerate() {
+                if let Some(e) = e {
+                    if !set.contains(&LocalId(m as u32)) && changed(w, m) {
+                        e.starts(&mut read);
+                    }
+                }
+            }
+        }
+        let before = set.len();
+        for l in &read {
+            set.remove(l);
+        }
+        if set.len() == before {
+            return set.into_iter().collect();
+        }
+    }
 }

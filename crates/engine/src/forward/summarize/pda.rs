@@ -13,6 +13,7 @@
 //! construction (the walk's condition says what happens), so a wrong guess costs only a
 //! fallback.
 
+use symex_ir::cfg::LocalId;
 use symex_smt::{Answer, TermId};
 
 use crate::common::terms::{self, WIDTH};
@@ -66,6 +67,7 @@ pub fn cycles(
     machine: &mut Machine<'_>,
     paths: &[ClosedForm],
     slots: &[Slot],
+    havoc: &[LocalId],
     edges: &[Vec<usize>],
     general: &[Option<TermId>],
 ) -> Result<std::result::Result<Vec<ClosedForm>, String>> {
@@ -92,7 +94,7 @@ pub fn cycles(
             let next = inner(*cycle.last().unwrap_or(&component[0]))[0];
             cycle.push(next);
         }
-        match periodic(machine, paths, slots, &cycle, general)? {
+        match periodic(machine, paths, slots, havoc, &cycle, general)? {
             Some(periods) => {
                 for rotation in 0..cycle.len() {
                     let order: Vec<(usize, usize)> = (0..cycle.len())
@@ -101,7 +103,7 @@ pub fn cycles(
                             (cycle[at], periods[at])
                         })
                         .collect();
-                    if let Ok(form) = ClosedForm::of(unrolled(paths, &order), slots) {
+                    if let Ok(form) = ClosedForm::of(unrolled(paths, &order), slots, havoc) {
                         macros.push(form);
                     }
                 }
@@ -139,6 +141,7 @@ fn periodic(
     machine: &mut Machine<'_>,
     paths: &[ClosedForm],
     slots: &[Slot],
+    havoc: &[LocalId],
     cycle: &[usize],
     general: &[Option<TermId>],
 ) -> Result<Option<Vec<usize>>> {
@@ -159,7 +162,7 @@ fn periodic(
     for periods in candidates {
         let order: Vec<(usize, usize)> =
             cycle.iter().copied().zip(periods.iter().copied()).collect();
-        let Ok(form) = ClosedForm::of(unrolled(paths, &order), slots) else {
+        let Ok(form) = ClosedForm::of(unrolled(paths, &order), slots, havoc) else {
             continue;
         };
         let phase = Phase {

@@ -25,6 +25,9 @@ use crate::forward::summarize::expr::Slope;
 
 type Result<T> = std::result::Result<T, EngineError>;
 
+/// The display name of the fresh values of [`Form::Havoc`] locals.
+const HAVOC_NAME: &str = "loop.havoc";
+
 /// Width of the integer lifts of sides with symbolic slopes.
 const WIDE: u32 = 72;
 
@@ -75,8 +78,12 @@ impl Phase<'_> {
         let mut values = self.inductions_at(store, count)?;
         let before = self.inductions_at(store, last)?;
         for (l, form) in self.form.forms.iter().enumerate() {
-            if let Some(Form::Derived(e)) = form {
-                values[l] = Some(e.to_term(store, &|m: LocalId| before[m.index()])?);
+            match form {
+                Some(Form::Derived(e)) => {
+                    values[l] = Some(e.to_term(store, &|m: LocalId| before[m.index()])?);
+                }
+                Some(Form::Havoc) => values[l] = Some(store.bv_var(HAVOC_NAME, WIDTH)?),
+                _ => {}
             }
         }
         Ok(values)
@@ -350,7 +357,7 @@ mod tests {
         let function = &module.functions[0];
         let loops = info.functions[0].loops();
         let body = body_paths(function, &loops.loops[0], &[], &|_| false).expect("summarizable");
-        ClosedForm::of(body.walks[0].clone(), &body.slots).expect("closed form")
+        ClosedForm::of(body.walks[0].clone(), &body.slots, &[]).expect("closed form")
     }
 
     fn truth(store: &TermStore, t: TermId) -> bool {

@@ -4,10 +4,19 @@
 //! automaton). A sequence of paths composes into one walk (a period of a cycle).
 //!
 //! Only bodies the closed forms can describe are enumerated: numeric assignments, `output`,
-//! `assert`, division checks and `Init` checks of plain locals, branches, and inner loops that
-//! have summaries (seed 002 §4.4.3). Calls, `input`, memory (arrays, records, pointers,
-//! address-taken locals), `assume`, `return` and inner loops without summaries make the loop
-//! unsupported, with the reason. Nothing here asks the solver.
+//! `assert`, division checks and `Init` checks of plain locals, branches, memory accesses (below),
+//! and inner loops that have summaries (seed 002 §4.4.3). Calls, `input`, writes to
+//! address-taken locals, construction of arrays, records and pointers, `assume`, `return` and
+//! inner loops without summaries make the loop unsupported, with the reason. Nothing here asks
+//! the solver.
+//!
+//! Memory: the locals an access names (the array or pointer, the indices) must be assigned
+//! nowhere in the loop (`fixed`). Each distinct place read becomes a pseudo-local whose value
+//! `apply` reads from the state at the header; each distinct place written (constant positions
+//! only) a pseudo-local holding the last value written, which `apply` stores. No read may see a
+//! write of the loop, so reads are loop-invariant. The checks guarding accesses (null, bounds,
+//! initialization of memory) are invariant too, and `apply` requires that none can fail at the
+//! header.
 //!
 //! An inner loop on a path becomes a *segment*: its effect is a set of fresh pseudo-locals (one
 //! per local it writes, numbered after the function's own locals), which stand for its results
@@ -21,8 +30,8 @@ use std::rc::Rc;
 
 use symex_ir::analysis::{Loop, LoopId};
 use symex_ir::cfg::{
-    BinOp, BlockId, Check, Function, InstKind, LocalId, Operand, PlaceBase, PropId, Rvalue,
-    Terminator,
+    BinOp, BlockId, Check, Function, InstKind, LocalId, Operand, Place, PlaceBase, Projection,
+    PropId, Rvalue, Terminator,
 };
 
 use crate::forward::summarize::expr::Expr;
@@ -50,6 +59,46 @@ pub struct Walk {
     pub segments: Vec<Segment>,
 }
 
+/// The memory a loop body reads and writes: each distinct place read or written, with its
+/// pseudo-local, the checks guarding the accesses, and the locals the addresses name (which
+/// nothing in the loop may assign).
+#[derive(Clone, Debug, Default)]
+pub struct MemoryReads {
+    pub places: Vec<(Place, LocalId)>,
+    /// Each distinct place written, with the pseudo-local holding the value written last.
+    pub writes: Vec<(Place, LocalId)>,
+    pub checks: Vec<Check>,
+    pub fixed: Vec<LocalId>,
+}
+
+impl MemoryReads {
+    fn fix(&mut self, local: LocalId) {
+        if !self.fixed.contains(&local) {
+            self.fixed.push(local);
+        }
+    }
+
+    /// Notes the locals `place` names as fixed.
+    fn fix_place(&mut self, place: &Place) {
+        match place.base {
+            PlaceBase::Local(l) => self.fix(l),
+            PlaceBase::Deref(Operand::Local(l)) => self.fix(l),
+            PlaceBase::Deref(_) => {}
+        }
+        for p in &place.projections {
+            if let Projection::Index(Operand::Local(l)) = p {
+                self.fix(*l);
+            }
+        }
+    }
+
+    pub fn check(&mut self, check: &Check) {
+        if !self.checks.contains(check) {
+            self.checks.push(check.clone());
+        }
+    }
+}
+
 /// What an outer loop's paths need to know of a loop directly inside it.
 #[derive(Clone, Debug)]
 pub struct Inner {
@@ -66,6 +115,10 @@ pub struct Inner {
     pub written: Vec<LocalId>,
     /// Locals it only adds to, by amounts decided by `control`.
     pub accumulated: Vec<LocalId>,
+    /// Locals its memory accesses name: the outer loop must not assign them either.
+    pub fixed: Vec<LocalId>,
+    /// The places it and the loops inside it read: the outer loop must not write them.
+    pub reads: Vec<Place>,
 }
 
 /// One run of an inner loop on a path: the pseudo-locals standing for its results.
@@ -145,7 +198,20 @@ impl Walk {
     /// The locals whose start values the walk reads (they must hold numbers when it runs);
     /// the entries of the slots on it are in `slots`.
     pub fn reads(&self, slots: &[Slot]) -> Vec<LocalId> {
-        let mut out = self.inits.clone();
+        let mut out = self.value_reads(slots);
+        for &l in &self.inits {
+            if !out.contains(&l) {
+                out.push(l);
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// The locals whose start values the walk computes with ([`Walk::reads`] without those
+    /// only checked for initialization).
+    pub fn value_reads(&self, slots: &[Slot]) -> Vec<LocalId> {
+        let mut out = Vec::new();
         for segment in &self.segments {
             let slot = &slots[segment.slot];
             for e in segment.control.iter().chain(&slot.accumulated) {
@@ -175,6 +241,7 @@ pub const MAX_SLOTS: usize = 4;
 pub struct BodyPaths {
     pub walks: Vec<Walk>,
     pub slots: Vec<Slot>,
+    pub memory: MemoryReads,
     pub width: usize,
 }
 
@@ -188,6 +255,7 @@ pub fn body_paths(
 ) -> Result<BodyPaths, String> {
     let locals = function.locals.len();
     let mut slots: Vec<Slot> = Vec::new();
+    let mut memory = MemoryReads::default();
     let mut width = locals;
     let mut done = Vec::new();
     // (block, walk, the only block to leave to when `block` is an inner header just run)
@@ -195,7 +263,7 @@ pub fn body_paths(
     while let Some((block, mut walk, leaving)) = work.pop() {
         let body = function.block(block);
         for inst in &body.insts {
-            instruction(&inst.kind, &mut walk, cell_backed)?;
+            instruction(&inst.kind, &mut walk, &mut memory, &mut width, cell_backed)?;
         }
         let mut targets: Vec<(BlockId, Walk, Option<bool>)> = Vec::new();
         match body.term {
@@ -255,9 +323,46 @@ pub fn body_paths(
         walk.paths.push(i);
         walk.env.resize(width, None);
     }
+    for inner in inners {
+        memory.fixed.extend(inner.fixed.iter().copied());
+    }
+    memory.fixed.sort();
+    memory.fixed.dedup();
+    // Reads stand for the values at the header: nothing the loop writes may reach them, and
+    // two pointers written through may alias (the order of the writes would matter). Checks
+    // need no such care: writes only initialize, and never change a length or a pointer.
+    let inner_reads = inners.iter().flat_map(|i| i.reads.iter());
+    for read in memory.places.iter().map(|(p, _)| p).chain(inner_reads) {
+        if memory.writes.iter().any(|(w, _)| overlaps(read, w)) {
+            return Err("it reads memory it writes".into());
+        }
+    }
+    let through_pointers = memory
+        .writes
+        .iter()
+        .filter(|(w, _)| matches!(w.base, PlaceBase::Deref(_)))
+        .count();
+    if through_pointers > 1 {
+        return Err("it writes through more than one pointer".into());
+    }
+    // The addresses read must not change: no write to a fixed local anywhere in the loop.
+    for &block in &lp.blocks {
+        for inst in &function.block(block).insts {
+            let written = match inst.kind {
+                InstKind::Assign { dst, .. }
+                | InstKind::Call { dst, .. }
+                | InstKind::Input { dst } => Some(dst),
+                _ => None,
+            };
+            if written.is_some_and(|l| memory.fixed.contains(&l)) {
+                return Err("it changes an array or pointer it reads memory through".into());
+            }
+        }
+    }
     Ok(BodyPaths {
         walks: done,
         slots,
+        memory,
         width,
     })
 }
@@ -297,6 +402,8 @@ fn enter_inner(walk: &mut Walk, at: usize, inner: &Inner, slot: usize, width: &m
 fn instruction(
     kind: &InstKind,
     walk: &mut Walk,
+    memory: &mut MemoryReads,
+    width: &mut usize,
     cell_backed: &dyn Fn(LocalId) -> bool,
 ) -> Result<(), String> {
     match kind {
@@ -310,8 +417,10 @@ fn instruction(
                 Rvalue::Binary(op, a, b) => {
                     Expr::binary(*op, operand(*a, walk)?, operand(*b, walk)?)
                 }
-                _ => return Err("it uses memory (arrays, records or pointers)".into()),
+                Rvalue::Read(place) => Expr::start(memory_read(place, memory, width, cell_backed)?),
+                _ => return Err("it builds records, arrays or pointers".into()),
             };
+            walk.env.resize(*width, None);
             walk.env[dst.index()] = Some(value);
         }
         InstKind::Output(op) => {
@@ -329,16 +438,143 @@ fn instruction(
                         walk.inits.push(l);
                     }
                 }
-                _ => return Err("it checks memory for initialization".into()),
+                _ => guard(check, place_base_local(place), memory, cell_backed)?,
             },
-            _ => return Err("it uses memory (arrays, records or pointers)".into()),
+            Check::NonNull(op) => guard(check, None, memory, cell_backed).and_then(|()| {
+                match op {
+                    Operand::Local(l) => memory.fix(*l),
+                    _ => return Err("it dereferences a constant".into()),
+                }
+                Ok(())
+            })?,
+            Check::InBounds { array, index } => {
+                guard(check, place_base_local(array), memory, cell_backed)?;
+                memory.fix_place(array);
+                if let Operand::Local(l) = index {
+                    memory.fix(*l);
+                }
+            }
+            Check::Reach => return Err("it holds a reachability target".into()),
         },
         InstKind::Call { .. } => return Err("it calls a function".into()),
         InstKind::Input { .. } => return Err("it reads input".into()),
-        InstKind::Store { .. } => return Err("it writes memory".into()),
+        InstKind::Store { place, value } => {
+            let value = operand(*value, walk)?;
+            let written = memory_write(place, memory, width, cell_backed)?;
+            walk.env.resize(*width, None);
+            walk.env[written.index()] = Some(value);
+        }
         InstKind::Assume(_) => return Err("it contains an assume".into()),
     }
     Ok(())
+}
+
+/// The local at the base of `place`, if it is one.
+fn place_base_local(place: &Place) -> Option<LocalId> {
+    match place.base {
+        PlaceBase::Local(l) => Some(l),
+        PlaceBase::Deref(_) => None,
+    }
+}
+
+/// Records a check guarding a memory read (invariant, like the read).
+fn guard(
+    check: &Check,
+    base: Option<LocalId>,
+    memory: &mut MemoryReads,
+    cell_backed: &dyn Fn(LocalId) -> bool,
+) -> Result<(), String> {
+    if base.is_some_and(cell_backed) {
+        return Err("it reads a local whose address is taken".into());
+    }
+    if let Check::Init(place) = check {
+        memory.fix_place(place);
+    }
+    memory.check(check);
+    Ok(())
+}
+
+/// The pseudo-local of the value a write to `place` leaves (one per distinct place; numbered
+/// from `width` on). Only places at constant positions: a local's element or field, or a field
+/// of the cell a fixed pointer points to.
+fn memory_write(
+    place: &Place,
+    memory: &mut MemoryReads,
+    width: &mut usize,
+    cell_backed: &dyn Fn(LocalId) -> bool,
+) -> Result<LocalId, String> {
+    if place_base_local(place).is_some_and(cell_backed) {
+        return Err("it writes a local whose address is taken".into());
+    }
+    if !matches!(
+        place.base,
+        PlaceBase::Local(_) | PlaceBase::Deref(Operand::Local(_))
+    ) {
+        return Err("it writes through a constant".into());
+    }
+    if !place.projections.iter().all(constant_projection) {
+        return Err("it writes memory at an index the loop computes".into());
+    }
+    memory.fix_place(place);
+    if let Some((_, l)) = memory.writes.iter().find(|(p, _)| p == place) {
+        return Ok(*l);
+    }
+    let l = LocalId(*width as u32);
+    *width += 1;
+    memory.writes.push((place.clone(), l));
+    Ok(l)
+}
+
+fn constant_projection(p: &Projection) -> bool {
+    matches!(
+        p,
+        Projection::Field(_) | Projection::Index(Operand::Const(_))
+    )
+}
+
+/// Whether a read of `read` may see what a write to `written` stored: the same local with
+/// overlapping constant positions or a computed one, or any two dereferences (pointers may
+/// alias).
+fn overlaps(read: &Place, written: &Place) -> bool {
+    match (read.base, written.base) {
+        (PlaceBase::Local(a), PlaceBase::Local(b)) => {
+            a == b
+                && (!read.projections.iter().all(constant_projection)
+                    || read
+                        .projections
+                        .iter()
+                        .zip(&written.projections)
+                        .all(|(x, y)| x == y))
+        }
+        (PlaceBase::Deref(_), PlaceBase::Deref(_)) => true,
+        _ => false,
+    }
+}
+
+/// The pseudo-local of a read of `place` (one per distinct place; numbered from `width` on).
+fn memory_read(
+    place: &Place,
+    memory: &mut MemoryReads,
+    width: &mut usize,
+    cell_backed: &dyn Fn(LocalId) -> bool,
+) -> Result<LocalId, String> {
+    if place_base_local(place).is_some_and(cell_backed) {
+        return Err("it reads a local whose address is taken".into());
+    }
+    if matches!(
+        place.base,
+        PlaceBase::Deref(Operand::Const(_) | Operand::Null)
+    ) {
+        return Err("it dereferences a constant".into());
+    }
+    memory.fix_place(place);
+    if let Some((_, l)) = memory.places.iter().find(|(p, _)| p == place) {
+        return Ok(*l);
+    }
+    let l = LocalId(*width as u32);
+    *width += 1;
+    memory.places.push((place.clone(), l));
+    Ok(l)
 }
 
 fn operand(op: Operand, walk: &Walk) -> Result<Rc<Expr>, String> {
