@@ -12,14 +12,25 @@ use symex_engine::backward::{check_backward, BackwardOptions, BseVariant};
 use symex_engine::{CheckOptions, EngineError};
 use symex_report::{Report, Status};
 
+/// Unbounded files whose violation lies deeper than the engine's default unwinding, with the
+/// unwinding that reaches it (and a longer limit: the conj variants need about 2 s there).
+/// subsume_late_division: the division fails in the loop's 21st iteration.
+const DEEP_VIOLATIONS: &[(&str, u32)] = &[("subsume_late_division.uc", 22)];
+
 fn options(variant: BseVariant, file: &CorpusFile) -> CheckOptions {
-    let seconds = if variant.is_disjunct_propagation() {
+    let deep = DEEP_VIOLATIONS
+        .iter()
+        .find(|(name, _)| *name == file.name)
+        .map(|&(_, unwind)| unwind);
+    let seconds = if deep.is_some() {
+        10.0
+    } else if variant.is_disjunct_propagation() {
         1.0
     } else {
         2.0
     };
     CheckOptions {
-        unwind: file.bound,
+        unwind: file.bound.or(deep),
         timeout: Some(Duration::from_secs_f64(seconds)),
         ..CheckOptions::default()
     }
@@ -93,10 +104,11 @@ fn check_report(file: &CorpusFile, report: &Report) -> Vec<String> {
                 .filter(|p| p.kind == *kind && p.line == *line)
                 .collect();
             let found = at.iter().any(|p| p.verdict.status() == Status::Violated);
-            let allowed = !at.is_empty()
-                && at
-                    .iter()
-                    .all(|p| p.verdict.status() == Status::Unknown && excused(p.verdict.reason()));
+            // Several properties may share the kind and line (e.g. two dereferences): the
+            // expected violation may be any one of them that ran out of time.
+            let allowed = at
+                .iter()
+                .any(|p| p.verdict.status() == Status::Unknown && excused(p.verdict.reason()));
             if !found && !allowed {
                 problems.push(format!(
                     "missed violated {} line {line}: {:?}",
