@@ -108,6 +108,9 @@ pub struct SolverStats {
     pub time: Duration,
     /// Times a solver process was (re)started after a fault (process back end only).
     pub restarts: u64,
+    /// Checks that Z3's incremental core left undecided in its share of the time and that
+    /// Z3's one-shot solver was asked again (in-process Z3 only).
+    pub one_shot: u64,
 }
 
 impl SolverStats {

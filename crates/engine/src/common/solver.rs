@@ -3,6 +3,8 @@
 //! The engine talks only to a [`QueryEngine`] over a boxed [`Solver`], so every back end is
 //! interchangeable. Nothing here asks a query.
 
+use std::time::Duration;
+
 use symex_smt::{
     ProcessConfig, ProcessSolver, QueryEngine, QueryOptions, Solver, Z3Param, Z3Solver,
 };
@@ -14,10 +16,25 @@ use crate::error::EngineError;
 pub type Queries = QueryEngine<Box<dyn Solver>>;
 
 /// A fresh solver of the chosen kind behind a query layer with `options`.
+///
+/// Z3 hands a query that its incremental core has not decided within [`ONE_SHOT_AFTER`] to its
+/// one-shot solver: the query engine's questions are independent of each other, and the hard
+/// ones (loop summaries' chained phases) are decided several times faster from scratch.
 pub fn query_engine(choice: &SolverChoice, options: &QueryOptions) -> Result<Queries, EngineError> {
-    let solver = solver_backend(choice)?;
+    let solver: Box<dyn Solver> = match choice {
+        SolverChoice::Z3 => {
+            let mut z3 = Z3Solver::new()?;
+            z3.set_one_shot_after(Some(ONE_SHOT_AFTER));
+            Box::new(z3)
+        }
+        _ => solver_backend(choice)?,
+    };
     Ok(QueryEngine::new(solver, options.clone())?)
 }
+
+/// How long Z3's incremental core may try a query before its one-shot solver takes over.
+/// Almost every query is decided well within it.
+pub const ONE_SHOT_AFTER: Duration = Duration::from_millis(500);
 
 /// A fresh solver of the chosen kind with no query layer, for engines that drive the assertion
 /// stack themselves (the backward engine's incremental conjunct combination).

@@ -28,8 +28,10 @@
 //! otherwise the outer summary is refused for the state (its inner loops are then summarized
 //! on each visit by plain execution of the outer loop).
 
-use symex_ir::cfg::LocalId;
-use symex_smt::{Answer, ModelResult, TermId};
+use rustc_hash::{FxHashMap, FxHashSet};
+use symex_ir::analysis::LoopId;
+use symex_ir::cfg::{FuncId, LocalId};
+use symex_smt::{eval_all, Answer, Assignment, ModelResult, Node, Op, Sort, TermId, TermStore};
 
 use crate::common::terms::{self, WIDTH};
 use crate::error::EngineError;
@@ -37,6 +39,7 @@ use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::state::State;
 use crate::forward::summarize::closed::ClosedForm;
 use crate::forward::summarize::phase::Phase;
+use crate::forward::summarize::walk::Inner;
 use crate::forward::summarize::{LoopModel, COUNT_NAME};
 use crate::forward::trace::SymEvent;
 use crate::forward::value::SymValue;
@@ -50,11 +53,16 @@ const INNER_PHASES: usize = 16;
 /// The most cases (combinations of inner-loop results) a summary is applied in.
 const MAX_CASES: usize = 16;
 
+/// The most candidates [`settle`] tries to prove equal to a value.
+const SETTLE_PROOFS: usize = 3;
+
 /// One way the runs from the header can begin, and the constraint to add to it.
 struct Fork {
     constraint: TermId,
     values: Vec<Option<TermId>>,
     form: usize,
+    /// The fresh iteration count of the fork.
+    count: TermId,
 }
 
 /// The runs from a loop header, split by their first walk: the forks that may happen and the
@@ -67,22 +75,64 @@ struct Split {
 /// A condition on the inputs and the values it gives to some locals.
 type Case = (TermId, Vec<Option<TermId>>);
 
+/// An inner loop and the values it starts from.
+type RunKey = (FuncId, LoopId, Vec<Option<TermId>>);
+
+/// The ways an inner run ends: conditions and the values of the slot's pseudo-locals.
+type Ends = Vec<(TermId, Vec<TermId>)>;
+
+/// The inner-loop runs searched so far in one check, by function, loop and entry values: the
+/// path condition each search ran under and the ways the runs end (conditions and the slot's
+/// pseudo-local values, see [`InnerRun::ends`]). The ways hold under every
+/// path condition that includes that one (a stronger condition only makes some impossible),
+/// so an outer loop whose states reach its header again with the same inner entry values
+/// (every state a summary forks does) does not search again.
+#[derive(Default)]
+pub struct InnerRuns {
+    found: FxHashMap<RunKey, Vec<(Vec<TermId>, Ends)>>,
+}
+
+impl InnerRuns {
+    /// The ways a run from `entry` ends, if a search under a path condition included in `pc`
+    /// found them.
+    fn get(&self, key: &RunKey, pc: &[TermId]) -> Option<Ends> {
+        let known = self.found.get(key)?;
+        let here: FxHashSet<TermId> = pc.iter().copied().collect();
+        known
+            .iter()
+            .find(|(under, _)| under.iter().all(|c| here.contains(c)))
+            .map(|(_, ends)| ends.clone())
+    }
+}
+
+/// What one application may spend and reuse while it searches inner-loop runs.
+struct Search<'a> {
+    /// Summary phases it may still examine.
+    budget: usize,
+    runs: &'a mut InnerRuns,
+}
+
 /// The summary's outcome for `state` at the loop header, or `None` if it cannot serve it.
 pub fn apply(
     machine: &mut Machine<'_>,
     model: &LoopModel,
     state: &mut State,
+    runs: &mut InnerRuns,
 ) -> Result<Option<Outcome>> {
     let Some(start) = start_values(machine, model, state)? else {
         return Ok(None);
     };
-    let mut budget = INNER_PHASES;
-    let Some(split) = split(machine, model, state, &start, &state.pc, false, &mut budget)? else {
+    let mut search = Search {
+        budget: INNER_PHASES,
+        runs,
+    };
+    let Some(split) = split(machine, model, state, &start, &state.pc, false, &mut search)? else {
         return Ok(None);
     };
     let forms: Vec<&ClosedForm> = model.paths.iter().chain(&model.macros).collect();
     let mut outcome_forks = Vec::new();
     for fork in split.forks {
+        let fork = settle_count(machine, &state.pc, &start, fork)?;
         let mut next = state.clone();
         next.pc.push(fork.constraint);
         next.depth += 1;
@@ -120,16 +170,16 @@ fn split(
     start: &[Option<TermId>],
     pc: &[TermId],
     ending: bool,
-    budget: &mut usize,
+    search: &mut Search<'_>,
 ) -> Result<Option<Split>> {
-    let Some(cases) = cases(machine, model, header, start, pc, budget)? else {
+    let Some(cases) = cases(machine, model, header, start, pc, search)? else {
         return Ok(None);
     };
     let mut forks = Vec::new();
     let mut leaves = Vec::with_capacity(cases.len());
     for (case, start) in cases {
         let mut case_pc = pc.to_vec();
-        case_pc.push(case);
+        push_conjuncts(&machine.store, case, &mut case_pc);
         let Some(part) = split_case(machine, model, &start, &case_pc, ending)? else {
             return Ok(None);
         };
@@ -215,6 +265,7 @@ fn split_case(
             constraint: store.and_all(&parts)?,
             values: after,
             form: i,
+            count: last,
         });
         let last_in = store.bv_var(COUNT_NAME, WIDTH)?;
         let upto = phase.taken_throughout(store, last_in)?;
@@ -227,6 +278,7 @@ fn split_case(
             constraint: store.and_all(&parts)?,
             values: escaped,
             form: i,
+            count: last_in,
         });
     }
     let mut feasible = Vec::with_capacity(forks.len());
@@ -262,8 +314,11 @@ fn cases(
     header: &State,
     start: &[Option<TermId>],
     pc: &[TermId],
-    budget: &mut usize,
+    search: &mut Search<'_>,
 ) -> Result<Option<Vec<Case>>> {
+    let Some((func, _, _)) = header.location() else {
+        return Err(EngineError::Internal("a state without a frame".into()));
+    };
     let mut cases = vec![(machine.store.bool_val(true)?, start.to_vec())];
     for slot in &model.slots {
         let (inner, inner_model) = &model.inners[slot.inner];
@@ -286,34 +341,35 @@ fn cases(
             let Some(entry) = memory_values(machine, inner_model, header, entry)? else {
                 return Ok(None);
             };
-            let Some(results) = outcomes(machine, inner_model, header, entry, &case_pc, budget)?
-            else {
-                return Ok(None);
+            let key = (func, inner.id, entry);
+            let ends = match search.runs.get(&key, &case_pc) {
+                Some(known) => known,
+                None => {
+                    let bases = distinct_numbers(machine, &values);
+                    let run = InnerRun {
+                        inner,
+                        model: inner_model,
+                        added_to: &added_to,
+                        bases: &bases,
+                    };
+                    let entry = key.2.clone();
+                    let Some(found) = run.ends(machine, header, entry, &case_pc, search)? else {
+                        return Ok(None);
+                    };
+                    let known = search.runs.found.entry(key).or_default();
+                    known.push((case_pc, found.clone()));
+                    found
+                }
             };
-            for (result, out) in results {
+            for (result, pseudo_values) in ends {
                 let mut extended = values.clone();
-                let value = |l: LocalId| {
-                    out.get(l.index()).copied().flatten().ok_or_else(|| {
-                        EngineError::Internal(format!("no inner-loop result for local %{}", l.0))
-                    })
-                };
-                let condition = machine.store.and_all(&[case, result])?;
-                let mut here = pc.to_vec();
-                here.push(condition);
-                for (&l, &pseudo) in inner.written.iter().zip(&slot.results) {
-                    let result = settle(machine, &here, value(l)?)?;
-                    extended[pseudo.index()] = Some(result);
+                for (&pseudo, &v) in slot.results.iter().chain(&slot.deltas).zip(&pseudo_values) {
+                    extended[pseudo.index()] = Some(v);
                 }
-                for ((&l, &pseudo), &before) in
-                    inner.accumulated.iter().zip(&slot.deltas).zip(&added_to)
-                {
-                    let after = value(l)?;
-                    let delta = machine.store.bv_sub(after, before)?;
-                    extended[pseudo.index()] = Some(settle(machine, &here, delta)?);
-                }
-                next.push((condition, extended));
+                next.push((machine.store.and_all(&[case, result])?, extended));
             }
         }
+        let next = merge_equal(machine, next)?;
         if next.len() > MAX_CASES {
             return Ok(None);
         }
@@ -322,56 +378,227 @@ fn cases(
     Ok(Some(cases))
 }
 
-/// `value`, or the constant it equals whenever `pc` holds: an inner loop's result written
-/// with iteration counts is often one number (a loop to a constant bound), and a constant keeps
-/// the outer loop's closed forms linear for the solver.
-fn settle(machine: &mut Machine<'_>, pc: &[TermId], value: TermId) -> Result<TermId> {
+/// One run of an inner loop in an outer body path.
+struct InnerRun<'a> {
+    inner: &'a Inner,
+    model: &'a LoopModel,
+    /// The values the accumulated locals have before the run.
+    added_to: &'a [TermId],
+    /// Terms the results may be settled to (the outer loop's start values).
+    bases: &'a [TermId],
+}
+
+impl InnerRun<'_> {
+    /// Every way the run from `entry` under `pc` can end: its condition and the values of the
+    /// slot's pseudo-locals (results, then deltas), each settled to a simpler equal term where
+    /// one is found; `None` if the run's ends are out of reach (see [`outcomes`]).
+    fn ends(
+        &self,
+        machine: &mut Machine<'_>,
+        header: &State,
+        entry: Vec<Option<TermId>>,
+        pc: &[TermId],
+        search: &mut Search<'_>,
+    ) -> Result<Option<Ends>> {
+        let Some(found) = outcomes(machine, self.model, header, entry, pc, search)? else {
+            return Ok(None);
+        };
+        let mut ends = Vec::with_capacity(found.len());
+        for (result, out) in found {
+            let value = |l: LocalId| {
+                out.get(l.index()).copied().flatten().ok_or_else(|| {
+                    EngineError::Internal(format!("no inner-loop result for local %{}", l.0))
+                })
+            };
+            let mut here = pc.to_vec();
+            here.push(result);
+            let mut pseudo_values = Vec::new();
+            for &l in &self.inner.written {
+                pseudo_values.push(settle(machine, &here, value(l)?, self.bases, false)?);
+            }
+            for (&l, &before) in self.inner.accumulated.iter().zip(self.added_to) {
+                let delta = machine.store.bv_sub(value(l)?, before)?;
+                pseudo_values.push(settle(machine, &here, delta, self.bases, false)?);
+            }
+            ends.push((result, pseudo_values));
+        }
+        Ok(Some(ends))
+    }
+}
+
+/// `cases` (complete: together they always hold) with the cases that give the same values
+/// joined into one whose condition is their disjunction, in order of first appearance. A loop
+/// to a bound ends with the same values however its phases went (listing 4.13's inner loop
+/// ends at `x = z = n` in five ways); one case left holds always, and the outer summary's
+/// queries no longer carry the inner phases' conditions.
+fn merge_equal(machine: &mut Machine<'_>, cases: Vec<Case>) -> Result<Vec<Case>> {
+    let mut groups: Vec<(Vec<TermId>, Vec<Option<TermId>>)> = Vec::new();
+    for (condition, values) in cases {
+        match groups.iter_mut().find(|(_, v)| *v == values) {
+            Some((conditions, _)) => conditions.push(condition),
+            None => groups.push((vec![condition], values)),
+        }
+    }
+    if let [(_, values)] = groups.as_mut_slice() {
+        let values = std::mem::take(values);
+        return Ok(vec![(machine.store.bool_val(true)?, values)]);
+    }
+    groups
+        .into_iter()
+        .map(|(conditions, values)| Ok((machine.store.or_all(&conditions)?, values)))
+        .collect()
+}
+
+/// `fork` with its iteration count replaced in the closed forms by a term of the start values
+/// it equals whenever the fork is taken (`n - 1 - i` for a loop counting `i` up to `n`), if
+/// [`settle`] finds one: `res + n * n` instead of a product of a count and `n`. The constraint
+/// keeps the count, with the equation added, so that counterexamples can still prefer small
+/// counts (`counterexample_model`), which the interpreter can replay.
+fn settle_count(
+    machine: &mut Machine<'_>,
+    pc: &[TermId],
+    start: &[Option<TermId>],
+    fork: Fork,
+) -> Result<Fork> {
+    let bases = distinct_numbers(machine, start);
+    let mut asked = pc.to_vec();
+    asked.push(fork.constraint);
+    let count = settle(machine, &asked, fork.count, &bases, true)?;
+    if count == fork.count {
+        return Ok(fork);
+    }
+    let replace = FxHashMap::from_iter([(fork.count, count)]);
+    let store = &mut machine.store;
+    let values = fork
+        .values
+        .iter()
+        .map(|v| v.map(|t| store.substitute(t, &replace)).transpose())
+        .collect::<std::result::Result<_, _>>()?;
+    let equation = store.eq(fork.count, count)?;
+    Ok(Fork {
+        constraint: store.and(fork.constraint, equation)?,
+        values,
+        form: fork.form,
+        count: fork.count,
+    })
+}
+
+/// The distinct 32-bit terms among `values`.
+fn distinct_numbers(machine: &Machine<'_>, values: &[Option<TermId>]) -> Vec<TermId> {
+    let mut out: Vec<TermId> = values
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|&t| machine.store.sort(t) == Sort::BitVec(WIDTH))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `value`, or a simpler term it equals whenever `pc` holds: a constant, one of `bases`, or
+/// (with `differences`) `a - b + d` or `a + d` for bases a and b and d in -1..=1. An inner loop's result written
+/// with iteration counts is often one number (a loop to a constant bound) or a start value (a
+/// loop to the bound `n` ends at `n`), and a simpler term keeps the outer loop's closed forms
+/// linear for the solver (`10 * n` instead of a product of two counts). Candidates are chosen
+/// by their value in one model of `pc`, so few are proved (at most [`SETTLE_PROOFS`]).
+fn settle(
+    machine: &mut Machine<'_>,
+    pc: &[TermId],
+    value: TermId,
+    bases: &[TermId],
+    differences: bool,
+) -> Result<TermId> {
     if machine.store.as_bv(value).is_some() {
         return Ok(value);
     }
-    let probe = machine.store.bv_var("loop.result", WIDTH)?;
-    let mut asked = pc.to_vec();
-    asked.push(machine.store.eq(probe, value)?);
-    let ModelResult::Sat(model) = machine
-        .queries
-        .get_model(&machine.store, &asked, &[probe])?
-    else {
+    let store = &machine.store;
+    let mut roots = vec![value];
+    roots.extend(bases);
+    let vars: Vec<TermId> = store
+        .vars_of(&roots)
+        .into_iter()
+        .map(|v| store.var_info(v).term)
+        .collect();
+    let ModelResult::Sat(model) = machine.queries.get_model(store, pc, &vars)? else {
         return Ok(value);
     };
-    let Some(number) = model.get(probe).and_then(terms::value_as_i32) else {
+    let mut assignment = Assignment::new();
+    for &t in &vars {
+        if let (Some(v), Some(x)) = (store.var_id(t), model.get(t)) {
+            assignment.insert(v, x.clone());
+        }
+    }
+    let Ok(numbers) = eval_all(store, &roots, &assignment) else {
         return Ok(value);
     };
-    let constant = terms::int_const(&mut machine.store, number)?;
-    let other = machine.store.neq(value, constant)?;
-    Ok(
-        match machine.queries.may_be_true(&machine.store, pc, other)? {
-            Answer::No => constant,
-            _ => value,
-        },
-    )
+    let numbers: Vec<Option<i32>> = numbers.iter().map(terms::value_as_i32).collect();
+    let Some(target) = numbers[0] else {
+        return Ok(value);
+    };
+    let base = |i: usize| numbers[i + 1];
+    let mut tries = vec![terms::int_const(&mut machine.store, target)?];
+    if !differences {
+        for (i, &a) in bases.iter().enumerate() {
+            if base(i) == Some(target) {
+                tries.push(a);
+            }
+        }
+    } else {
+        // Iteration counts: `a - b + d` (a count from `b` up to `a`) or `a + d`, d in -1..=1.
+        let zero = terms::int_const(&mut machine.store, 0)?;
+        let mut pairs = vec![(None, 0)];
+        pairs.extend(bases.iter().enumerate().map(|(j, &b)| (Some(b), j + 1)));
+        for (i, &a) in bases.iter().enumerate() {
+            for &(b, j) in &pairs {
+                if tries.len() > SETTLE_PROOFS || j == i + 1 {
+                    continue;
+                }
+                let (Some(x), Some(y)) = (base(i), if j == 0 { Some(0) } else { base(j - 1) })
+                else {
+                    continue;
+                };
+                let d = target.wrapping_sub(x.wrapping_sub(y));
+                if !(-1..=1).contains(&d) {
+                    continue;
+                }
+                let store = &mut machine.store;
+                let gap = store.bv_sub(a, b.unwrap_or(zero))?;
+                let d = terms::int_const(store, d)?;
+                tries.push(store.bv_add(gap, d)?);
+            }
+        }
+    }
+    for candidate in tries.into_iter().take(SETTLE_PROOFS) {
+        let other = machine.store.neq(value, candidate)?;
+        if machine.queries.may_be_true(&machine.store, pc, other)? == Answer::No {
+            return Ok(candidate);
+        }
+    }
+    Ok(value)
 }
 
 /// Every way a run of `model`'s loop from `entry` under `pc` can end: the condition and the
 /// values at the header when it leaves; `None` if a run may not end, a check in it may fail,
-/// or the search needs more phases than `budget` allows.
+/// or the search needs more phases than its budget allows.
 fn outcomes(
     machine: &mut Machine<'_>,
     model: &LoopModel,
     header: &State,
     entry: Vec<Option<TermId>>,
     pc: &[TermId],
-    budget: &mut usize,
+    search: &mut Search<'_>,
 ) -> Result<Option<Vec<Case>>> {
     let mut work = vec![(machine.store.bool_val(true)?, entry)];
     let mut ends = Vec::new();
     while let Some((reached, values)) = work.pop() {
-        if *budget == 0 {
+        if search.budget == 0 {
             return Ok(None);
         }
-        *budget -= 1;
+        search.budget -= 1;
         let mut here = pc.to_vec();
-        here.push(reached);
-        let Some(split) = split(machine, model, header, &values, &here, true, budget)? else {
+        push_conjuncts(&machine.store, reached, &mut here);
+        let Some(split) = split(machine, model, header, &values, &here, true, search)? else {
             return Ok(None);
         };
         let leaves = machine.store.and_all(&[reached, split.leaves])?;
@@ -384,6 +611,20 @@ fn outcomes(
         }
     }
     Ok(Some(ends))
+}
+
+/// Appends the conjuncts of `t` to `pc`: a phase's "stops" (`¬ taken again`) then stands
+/// alone, and the query layer's fast path answers the next phase's "can this walk begin" for
+/// the same walk without the solver.
+fn push_conjuncts(store: &TermStore, t: TermId, pc: &mut Vec<TermId>) {
+    let mut todo = vec![t];
+    while let Some(t) = todo.pop() {
+        match *store.node(t) {
+            Node::App2(Op::And, a, b) => todo.extend([b, a]),
+            _ if store.as_bool(t) == Some(true) => {}
+            _ => pc.push(t),
+        }
+    }
 }
 
 /// The start value of every local the loop reads and of every memory read of its body, `None`

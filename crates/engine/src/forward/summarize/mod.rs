@@ -120,6 +120,8 @@ pub struct Summarizer {
     nested_refused: BTreeSet<(FuncId, LoopId)>,
     /// Strong liveness per function, computed when a loop of it is first analysed.
     liveness: BTreeMap<FuncId, Rc<Liveness>>,
+    /// The inner-loop runs outer summaries have searched.
+    inner_runs: apply::InnerRuns,
 }
 
 impl Summarizer {
@@ -152,7 +154,7 @@ impl Summarizer {
         let Ok(model) = self.model(machine, func, id)? else {
             return plain(machine, state);
         };
-        match apply::apply(machine, &model, state)? {
+        match apply::apply(machine, &model, state, &mut self.inner_runs)? {
             Some(outcome) => {
                 model.used(func, id, &mut self.applied);
                 Ok((outcome, true))

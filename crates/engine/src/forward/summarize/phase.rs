@@ -143,12 +143,40 @@ impl Phase<'_> {
     /// Some side of some condition leaves the 32-bit range at iteration `last + 1`, having been
     /// in range on `0..=last`.
     pub fn out_of_range_after(&self, store: &mut TermStore, last: TermId) -> Result<TermId> {
+        // Sides (start value, constant slope) that some atom keeps strictly below (above)
+        // another side at every iteration the walk is taken: at most MAX - 1 (at least MIN + 1).
+        let mut below_max = Vec::new();
+        let mut above_min = Vec::new();
+        for atom in &self.form.atoms {
+            for first in [true, false] {
+                if let SideSlope::Constant(s) = self.side(store, atom, first)?.slope {
+                    let v0 = self.side(store, atom, first)?.v0;
+                    match side_op(atom.op, first) {
+                        BinOp::Lt => below_max.push((v0, s)),
+                        BinOp::Gt => above_min.push((v0, s)),
+                        _ => {}
+                    }
+                }
+            }
+        }
         let mut parts = Vec::new();
         for atom in &self.form.atoms {
             for first in [true, false] {
                 let side = self.side(store, atom, first)?;
+                let other = self.side(store, atom, !first)?;
+                let other = match other.slope {
+                    SideSlope::Constant(t) => Some((other.v0, t)),
+                    SideSlope::Symbolic(_) => None,
+                };
+                // `a <= b` with `b <= MAX - 1`: a step of 1 keeps `a` in range (`>=` likewise).
+                let bounded = |s: i32| match side_op(atom.op, first) {
+                    BinOp::Le => s == 1 && other.is_some_and(|o| below_max.contains(&o)),
+                    BinOp::Ge => s == -1 && other.is_some_and(|o| above_min.contains(&o)),
+                    _ => false,
+                };
                 match side.slope {
                     SideSlope::Constant(0) => {}
+                    SideSlope::Constant(s) if stays_in_range(atom.op, first, s) || bounded(s) => {}
                     SideSlope::Constant(s) => {
                         let limit = steps_in_range(store, side.v0, s)?;
                         parts.push(store.bv_uge(last, limit)?);
@@ -245,6 +273,30 @@ fn steps_in_range(store: &mut TermStore, v0: TermId, s: i32) -> Result<TermId> {
     }
     let divisor = store.bv_val(WIDTH, u128::from(magnitude))?;
     Ok(store.bv_udiv(room, divisor)?)
+}
+
+/// The comparison `a op b` seen from the side it names (`first`: `a`), e.g. `b > a` for `b`.
+fn side_op(op: BinOp, first: bool) -> BinOp {
+    match (op, first) {
+        (op, true) => op,
+        (BinOp::Lt, false) => BinOp::Gt,
+        (BinOp::Gt, false) => BinOp::Lt,
+        (BinOp::Le, false) => BinOp::Ge,
+        (BinOp::Ge, false) => BinOp::Le,
+        (op, false) => op,
+    }
+}
+
+/// Whether a side with the constant slope `s` (the atom's first side if `first`) cannot leave
+/// the 32-bit range one iteration after the atom held with both sides in range: `a < b` bounds
+/// `a` by `MAX - 1`, so a step of 1 keeps it in range (`a > b` likewise bounds it from below).
+/// Such sides need no escape case, which saves the solver its hardest questions.
+fn stays_in_range(op: BinOp, first: bool, s: i32) -> bool {
+    match side_op(op, first) {
+        BinOp::Lt => (0..=1).contains(&s),
+        BinOp::Gt => (-1..=0).contains(&s),
+        _ => s == 0,
+    }
 }
 
 /// The side stays in the 32-bit range on iterations `0..=last`.
