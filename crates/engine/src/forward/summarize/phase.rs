@@ -487,6 +487,52 @@ mod tests {
     }
 
     #[test]
+    fn a_side_said_to_stay_in_range_does_after_one_more_step() {
+        let edges = [
+            i32::MIN,
+            i32::MIN + 1,
+            i32::MIN + 2,
+            -1,
+            0,
+            1,
+            i32::MAX - 2,
+            i32::MAX - 1,
+            i32::MAX,
+        ];
+        let holds = |op: BinOp, a: i32, b: i32| match op {
+            BinOp::Lt => a < b,
+            BinOp::Le => a <= b,
+            BinOp::Gt => a > b,
+            _ => a >= b,
+        };
+        let mut kept = 0;
+        for op in [BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge] {
+            for first in [true, false] {
+                for step in -2..=2 {
+                    if !stays_in_range(op, first, step) {
+                        continue;
+                    }
+                    kept += 1;
+                    for a in edges {
+                        for b in edges {
+                            let side = if first { a } else { b };
+                            if holds(op, a, b) {
+                                assert!(
+                                    side.checked_add(step).is_some(),
+                                    "{a} {op:?} {b}: side {side} + {step} leaves the range"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // A strict comparison keeps two slopes per side (0 and one step towards the other
+        // side); `<=` and `>=` keep only 0.
+        assert_eq!(kept, 2 * 2 * 2 + 2 * 2);
+    }
+
+    #[test]
     fn constant_slopes_match_iteration() {
         agree(
             "main() { var x, n; x = input; n = input; while (x < n) { x = x + 3; } return x; }",
