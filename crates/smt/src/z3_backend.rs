@@ -772,34 +772,9 @@ mod tests {
         assert_eq!(z3.check(&s, &[below]), Ok(SatResult::Unsat));
     }
 
-    #[test]
-    fn a_resource_limit_makes_a_hard_check_unknown_until_lifted() {
-        // Factoring a product of two 16-bit primes: far more work than a thousand resource units.
-        let mut s = TermStore::new();
-        let x = s.bv_var("x", 32).expect("var");
-        let y = s.bv_var("y", 32).expect("var");
-        let one = s.bv_val(32, 1).expect("c");
-        let bound = s.bv_val(32, 1 << 16).expect("c");
-        let product = s.bv_mul(x, y).expect("mul");
-        let target = s.bv_val(32, 65_521 * 65_519).expect("c");
-        let mut parts = vec![s.eq(product, target).expect("eq")];
-        for v in [x, y] {
-            parts.push(s.bv_ugt(v, one).expect("ugt"));
-            parts.push(s.bv_ult(v, bound).expect("ult"));
-        }
-        let query = s.and_all(&parts).expect("and");
-        let mut z3 = Z3Solver::new().expect("z3");
-        assert!(z3.set_resource_limit(Some(1_000)));
-        z3.assert(&s, query).expect("assert");
-        assert!(matches!(z3.check(&s, &[]), Ok(SatResult::Unknown(_))));
-        assert!(z3.set_resource_limit(None));
-        assert_eq!(z3.check(&s, &[]), Ok(SatResult::Sat));
-    }
-
-    #[test]
-    fn a_check_handed_to_the_one_shot_solver_keeps_the_stack_and_gives_a_model() {
-        // Factoring a product of two 16-bit primes takes Z3 well over a millisecond.
-        let mut s = TermStore::new();
+    /// Factoring the product of two 16-bit primes: `(x, y, 1 < x, y < 2^16, x * y == product)`.
+    /// Far more work than a thousand resource units or a millisecond.
+    fn factoring(s: &mut TermStore) -> (TermId, TermId, TermId, TermId) {
         let x = s.bv_var("x", 32).expect("var");
         let y = s.bv_var("y", 32).expect("var");
         let one = s.bv_val(32, 1).expect("c");
@@ -812,7 +787,27 @@ mod tests {
         let bounds = s.and_all(&bounds).expect("and");
         let product = s.bv_mul(x, y).expect("mul");
         let target = s.bv_val(32, 65_521 * 65_519).expect("c");
-        let factors = s.eq(product, target).expect("eq");
+        (x, y, bounds, s.eq(product, target).expect("eq"))
+    }
+
+    #[test]
+    fn a_resource_limit_makes_a_hard_check_unknown_until_lifted() {
+        let mut s = TermStore::new();
+        let (_, _, bounds, factors) = factoring(&mut s);
+        let query = s.and(bounds, factors).expect("and");
+        let mut z3 = Z3Solver::new().expect("z3");
+        assert!(z3.set_resource_limit(Some(1_000)));
+        z3.assert(&s, query).expect("assert");
+        assert!(matches!(z3.check(&s, &[]), Ok(SatResult::Unknown(_))));
+        assert!(z3.set_resource_limit(None));
+        assert_eq!(z3.check(&s, &[]), Ok(SatResult::Sat));
+    }
+
+    #[test]
+    fn a_check_handed_to_the_one_shot_solver_keeps_the_stack_and_gives_a_model() {
+        let mut s = TermStore::new();
+        let (x, y, bounds, factors) = factoring(&mut s);
+        let bound = s.bv_val(32, 1 << 16).expect("c");
         let mut z3 = Z3Solver::new().expect("z3");
         z3.set_one_shot_after(Some(Duration::from_millis(1)));
         z3.push().expect("push");

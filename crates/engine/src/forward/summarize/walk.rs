@@ -516,13 +516,18 @@ fn memory_write(
         return Err("it writes memory at an index the loop computes".into());
     }
     memory.fix_place(place);
-    if let Some((_, l)) = memory.writes.iter().find(|(p, _)| p == place) {
-        return Ok(*l);
+    Ok(pseudo_local(&mut memory.writes, place, width))
+}
+
+/// The pseudo-local of `place` in `places`, a new one (numbered `width`) if it has none yet.
+fn pseudo_local(places: &mut Vec<(Place, LocalId)>, place: &Place, width: &mut usize) -> LocalId {
+    if let Some((_, l)) = places.iter().find(|(p, _)| p == place) {
+        return *l;
     }
     let l = LocalId(*width as u32);
     *width += 1;
-    memory.writes.push((place.clone(), l));
-    Ok(l)
+    places.push((place.clone(), l));
+    l
 }
 
 fn constant_projection(p: &Projection) -> bool {
@@ -568,13 +573,7 @@ fn memory_read(
         return Err("it dereferences a constant".into());
     }
     memory.fix_place(place);
-    if let Some((_, l)) = memory.places.iter().find(|(p, _)| p == place) {
-        return Ok(*l);
-    }
-    let l = LocalId(*width as u32);
-    *width += 1;
-    memory.places.push((place.clone(), l));
-    Ok(l)
+    Ok(pseudo_local(&mut memory.places, place, width))
 }
 
 fn operand(op: Operand, walk: &Walk) -> Result<Rc<Expr>, String> {
