@@ -54,21 +54,32 @@ fn mismatches(file: &CorpusFile, variant: BseVariant) -> Vec<String> {
         variant,
         ..BackwardOptions::default()
     };
-    let result = check_backward(
-        &module,
-        &types,
-        &file.source,
-        &file.name,
-        file.entry_function(),
-        &options(variant, file),
-        &backward,
-    );
+    let result = run_backward(&module, &types, file, &options(variant, file), &backward);
     let report = match result {
         Ok(report) => report,
         Err(EngineError::UnsupportedEntry { .. }) => return Vec::new(),
         Err(e) => return vec![format!("engine error: {e}")],
     };
     check_report(file, &report)
+}
+
+/// The backward engine on `file`'s entry function.
+fn run_backward(
+    module: &symex_ir::cfg::Module,
+    types: &symex_syntax::types::TypeTable,
+    file: &CorpusFile,
+    options: &CheckOptions,
+    backward: &BackwardOptions,
+) -> Result<Report, EngineError> {
+    check_backward(
+        module,
+        types,
+        &file.source,
+        &file.name,
+        file.entry_function(),
+        options,
+        backward,
+    )
 }
 
 fn check_report(file: &CorpusFile, report: &Report) -> Vec<String> {
@@ -178,12 +189,10 @@ fn the_seed_examples_get_their_verdicts() {
         let front = symex_syntax::analyze(&file.source).expect("parses");
         let types = front.types.expect("well typed");
         let module = symex_ir::lower(&front.program);
-        let report = check_backward(
+        let report = run_backward(
             &module,
             &types,
-            &file.source,
-            &file.name,
-            file.entry_function(),
+            file,
             &CheckOptions::default(),
             &BackwardOptions::default(),
         )
@@ -259,16 +268,8 @@ fn typed_input_cells_under_all_six_variants() {
                     timeout: Some(Duration::from_secs(60)),
                     ..CheckOptions::default()
                 };
-                let report = check_backward(
-                    &module,
-                    &types,
-                    &file.source,
-                    &file.name,
-                    file.entry_function(),
-                    &options,
-                    &backward,
-                )
-                .expect("the engine runs");
+                let report = run_backward(&module, &types, file, &options, &backward)
+                    .expect("the engine runs");
                 let at: Vec<_> = report
                     .properties()
                     .iter()

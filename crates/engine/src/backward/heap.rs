@@ -437,7 +437,7 @@ mod tests {
         assert_eq!(merged.get(&0), Some(&1));
         assert!(joins[0].is_empty());
         assert_eq!(joins[1], vec![store.eq(next0, next1).unwrap()]);
-        let read = heap.read(&mut store, &merged, r, 0).unwrap();
+        let read = heap.read(&mut store, &merged, r, 0).expect("read");
         assert!(matches!(store.node(read.value), Node::App2(..)));
         assert_eq!(read.access.len(), 1, "non-null");
         assert_eq!(read.content.len(), 1, "closed input heap");

@@ -259,6 +259,15 @@ mod tests {
         CellKind::Record(names.iter().map(|n| n.to_string()).collect())
     }
 
+    /// The tag of the record kind with fields `names`.
+    fn tag_of(typing: &CellTyping, names: &[&str]) -> u32 {
+        typing
+            .kinds()
+            .iter()
+            .position(|k| *k == record(names))
+            .expect("a kind") as u32
+    }
+
     #[test]
     fn one_kind_of_input_cell_needs_no_tags() {
         // `n = n->next` makes the list type recursive: every input cell is a {next, val}.
@@ -298,13 +307,7 @@ mod tests {
                       a = alloc {link: alloc {v: 1}, n: 2}; \
                       b = alloc {link: alloc {w: 3}, m: 4}; return f(a, b); }";
         let typing = typing_of(source, "f").expect("four kinds of input cell");
-        let tag = |names: &[&str]| {
-            typing
-                .kinds()
-                .iter()
-                .position(|k| *k == record(names))
-                .expect("a kind") as u32
-        };
+        let tag = |names: &[&str]| tag_of(&typing, names);
         let (an, bm, v, w) = (
             tag(&["link", "n"]),
             tag(&["link", "m"]),
@@ -337,13 +340,7 @@ mod tests {
                       main() { return f(alloc {val: 1, next: null}, \
                       alloc {val: 2, left: null, right: null}); }";
         let typing = typing_of(source, "f").expect("three kinds");
-        let tag = |names: &[&str]| {
-            typing
-                .kinds()
-                .iter()
-                .position(|k| *k == record(names))
-                .expect("a kind") as u32
-        };
+        let tag = |names: &[&str]| tag_of(&typing, names);
         let (list, tree, cell) = (
             tag(&["next", "val"]),
             tag(&["left", "right", "val"]),

@@ -503,9 +503,7 @@ fn memory_write(
     width: &mut usize,
     cell_backed: &dyn Fn(LocalId) -> bool,
 ) -> Result<LocalId, String> {
-    if place_base_local(place).is_some_and(cell_backed) {
-        return Err("it writes a local whose address is taken".into());
-    }
+    not_cell_backed(place, cell_backed, "writes")?;
     if !matches!(
         place.base,
         PlaceBase::Local(_) | PlaceBase::Deref(Operand::Local(_))
@@ -517,6 +515,18 @@ fn memory_write(
     }
     memory.fix_place(place);
     Ok(pseudo_local(&mut memory.writes, place, width))
+}
+
+/// Refuses a place in a local whose address is taken: its cell may change through pointers.
+fn not_cell_backed(
+    place: &Place,
+    cell_backed: &dyn Fn(LocalId) -> bool,
+    verb: &str,
+) -> Result<(), String> {
+    match place_base_local(place).is_some_and(cell_backed) {
+        true => Err(format!("it {verb} a local whose address is taken")),
+        false => Ok(()),
+    }
 }
 
 /// The pseudo-local of `place` in `places`, a new one (numbered `width`) if it has none yet.
@@ -563,9 +573,7 @@ fn memory_read(
     width: &mut usize,
     cell_backed: &dyn Fn(LocalId) -> bool,
 ) -> Result<LocalId, String> {
-    if place_base_local(place).is_some_and(cell_backed) {
-        return Err("it reads a local whose address is taken".into());
-    }
+    not_cell_backed(place, cell_backed, "reads")?;
     if matches!(
         place.base,
         PlaceBase::Deref(Operand::Const(_) | Operand::Null)
