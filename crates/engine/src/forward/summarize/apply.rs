@@ -131,8 +131,9 @@ pub fn apply(
     };
     let forms: Vec<&ClosedForm> = model.paths.iter().chain(&model.macros).collect();
     let mut outcome_forks = Vec::new();
+    let bases = distinct_numbers(machine, &start);
     for fork in split.forks {
-        let fork = settle_count(machine, &state.pc, &start, fork)?;
+        let fork = settle_count(machine, &state.pc, &bases, fork)?;
         let mut next = state.clone();
         next.pc.push(fork.constraint);
         next.depth += 1;
@@ -457,13 +458,12 @@ fn merge_equal(machine: &mut Machine<'_>, cases: Vec<Case>) -> Result<Vec<Case>>
 fn settle_count(
     machine: &mut Machine<'_>,
     pc: &[TermId],
-    start: &[Option<TermId>],
+    bases: &[TermId],
     fork: Fork,
 ) -> Result<Fork> {
-    let bases = distinct_numbers(machine, start);
     let mut asked = pc.to_vec();
     asked.push(fork.constraint);
-    let count = settle(machine, &asked, fork.count, &bases, true)?;
+    let count = settle(machine, &asked, fork.count, bases, true)?;
     if count == fork.count {
         return Ok(fork);
     }
