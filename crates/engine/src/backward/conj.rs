@@ -30,7 +30,7 @@ use crate::backward::disj::{entry_params, set_remaining};
 use crate::backward::encode::{self, InputSymbols, SearchOutcome, SearchStats};
 use crate::backward::heap::{InputRef, SymbolicHeap};
 use crate::backward::model::read_entry_model;
-use crate::backward::ops::{Atom, Expr, Graph, Op, VarId};
+use crate::backward::ops::{Atom, Edge, Expr, Graph, Op, VarId};
 use crate::backward::options::BseVariant;
 use crate::common::terms::WIDTH;
 use crate::error::EngineError;
@@ -122,24 +122,18 @@ pub fn search<H: SymbolicHeap>(
         }
         let node = &graph.nodes[n as usize];
         // MergeConj: the successors' environments, conditions and heaps.
-        let mut deps = Vec::new();
-        for edge in &node.succs {
-            let Some(dep) = &states[edge.to as usize] else {
-                continue;
-            };
-            let mut env = dep.env.clone();
-            let mut var =
-                |s: &mut TermStore, v: VarId| current(s, graph, &mut versions, &mut env, v);
-            let cond = encode::cond(store, edge.cond, &mut var)?;
-            deps.push((dep.control, cond, env, &dep.heap));
-        }
+        let deps: Vec<(&Edge, &ConjState<H::State>)> = node
+            .succs
+            .iter()
+            .filter_map(|edge| Some((edge, states[edge.to as usize].as_ref()?)))
+            .collect();
         if deps.is_empty() {
             continue;
         }
         stats.nodes += 1;
         let mut bindings: BTreeMap<VarId, Vec<(usize, TermId)>> = BTreeMap::new();
-        for (d, (_, _, env, _)) in deps.iter().enumerate() {
-            for (&v, &t) in env {
+        for (d, (_, dep)) in deps.iter().enumerate() {
+            for (&v, &t) in &dep.env {
                 bindings.entry(v).or_default().push((d, t));
             }
         }
@@ -159,11 +153,21 @@ pub fn search<H: SymbolicHeap>(
             }
             env.insert(v, merged);
         }
-        let heap_states: Vec<&H::State> = deps.iter().map(|d| d.3).collect();
+        // The edge conditions read the node's exit values: the merged symbols (equal to each
+        // successor's in its own disjunct), and one symbol per variable first read by a
+        // condition, whichever edge reads it. Encoding them per successor would give a branch
+        // variable one symbol per edge and a third joining them.
+        let mut conds = Vec::with_capacity(deps.len());
+        for (edge, _) in &deps {
+            let mut var =
+                |s: &mut TermStore, v: VarId| current(s, graph, &mut versions, &mut env, v);
+            conds.push(encode::cond(store, edge.cond, &mut var)?);
+        }
+        let heap_states: Vec<&H::State> = deps.iter().map(|(_, dep)| &dep.heap).collect();
         let (mut heap_state, heap_joins) = heap.merge(store, &heap_states)?;
         let mut disjuncts = Vec::with_capacity(deps.len());
-        for (d, (control, cond, _, _)) in deps.iter().enumerate() {
-            let mut parts = vec![*control, *cond];
+        for (d, ((_, dep), cond)) in deps.iter().zip(&conds).enumerate() {
+            let mut parts = vec![dep.control, *cond];
             parts.extend(joins[d].iter().copied());
             parts.extend(heap_joins[d].iter().copied());
             disjuncts.push(store.and_all(&parts)?);

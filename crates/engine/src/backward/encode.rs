@@ -38,12 +38,12 @@ pub fn expr(store: &mut TermStore, e: Expr, var: &mut VarTerm<'_>) -> Result<Ter
 pub fn cond(store: &mut TermStore, c: Cond, var: &mut VarTerm<'_>) -> Result<TermId, EngineError> {
     match c {
         Cond::True => Ok(store.bool_val(true)?),
-        Cond::NonZero(a) => {
-            let t = atom(store, a, var)?;
+        Cond::NonZero(e) => {
+            let t = expr(store, e, var)?;
             Ok(truth(store, t)?)
         }
-        Cond::Zero(a) => {
-            let t = atom(store, a, var)?;
+        Cond::Zero(e) => {
+            let t = expr(store, e, var)?;
             let nonzero = truth(store, t)?;
             Ok(store.not(nonzero)?)
         }

@@ -21,6 +21,7 @@ use crate::backward::ops::{
     Atom, CallSite, Cond, Edge, Expr, FieldSlot, Graph, Located, Node, NodeId, Op, VarId, VarInfo,
     VarKind,
 };
+use crate::backward::simplify;
 use crate::backward::types::TypeFacts;
 use crate::backward::typing::CellTyping;
 
@@ -53,7 +54,8 @@ pub fn build(
     unwind: u32,
 ) -> (Graph, Cuts) {
     let mut builder = Builder::new(module, facts, typing, target, unwind);
-    let graph = builder.run(entry);
+    let mut graph = builder.run(entry);
+    simplify::simplify(&mut graph);
     (graph, builder.cuts)
 }
 
@@ -311,17 +313,17 @@ impl<'a> Builder<'a> {
     fn check_condition(&mut self, frame: u32, check: &Check) -> Option<Cond> {
         match check {
             Check::Assert(op) | Check::NonZero(op) | Check::NonNull(op) => {
-                Some(Cond::NonZero(self.atom(frame, *op)?))
+                Some(Cond::nonzero(self.atom(frame, *op)?))
             }
             // Reaching it is the failure: it never passes.
-            Check::Reach => Some(Cond::Zero(Atom::Const(1))),
+            Check::Reach => Some(Cond::zero(Atom::Const(1))),
             Check::Init(Place {
                 base: PlaceBase::Local(l),
                 projections,
             }) if projections.is_empty() => {
                 let func = self.frames[frame as usize].func;
                 if self.module.function(func).local(*l).kind == LocalKind::Var {
-                    Some(Cond::NonZero(Atom::Var(self.var(frame, VarKind::Init(*l)))))
+                    Some(Cond::nonzero(Atom::Var(self.var(frame, VarKind::Init(*l)))))
                 } else {
                     Some(Cond::True)
                 }
@@ -501,7 +503,7 @@ impl<'a> Builder<'a> {
             }
             InstKind::Assume(op) => {
                 let atom = self.atom(frame, *op).ok_or_else(unsupported_local)?;
-                out.push(Op::Require(Cond::NonZero(atom)));
+                out.push(Op::Require(Cond::nonzero(atom)));
             }
             InstKind::Call { .. } => return Err("a call in an unexpected position".into()),
         }
@@ -654,9 +656,9 @@ impl<'a> Builder<'a> {
                     if let Some(to) = self.successor(frame, block_id, target, counters) {
                         succs.push(Edge {
                             cond: if taken {
-                                Cond::NonZero(atom)
+                                Cond::nonzero(atom)
                             } else {
-                                Cond::Zero(atom)
+                                Cond::zero(atom)
                             },
                             to,
                             branch: Some((func, span, taken)),
@@ -803,7 +805,7 @@ fn reachable_blocks(function: &Function, from: BlockId) -> Vec<bool> {
 
 fn negate(cond: Cond) -> Cond {
     match cond {
-        Cond::True => Cond::Zero(Atom::Const(1)),
+        Cond::True => Cond::zero(Atom::Const(1)),
         Cond::NonZero(a) => Cond::Zero(a),
         Cond::Zero(a) => Cond::NonZero(a),
     }

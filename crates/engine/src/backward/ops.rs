@@ -48,6 +48,13 @@ pub struct VarInfo {
     pub entry_param: Option<usize>,
 }
 
+impl VarInfo {
+    /// A temporary of the lowering (`%k`): its value is never shown in a trace.
+    pub fn is_temporary(&self) -> bool {
+        matches!(self.kind, VarKind::Local(_)) && self.name.starts_with('%')
+    }
+}
+
 /// A value an operation reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Atom {
@@ -64,12 +71,25 @@ pub enum Expr {
     Binary(BinOp, Atom, Atom),
 }
 
-/// An edge condition or a required fact.
+/// An edge condition or a required fact: a value tested against zero. The graph builder tests
+/// variables; `simplify` folds the expressions of temporaries into the tests that read them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cond {
     True,
-    NonZero(Atom),
-    Zero(Atom),
+    NonZero(Expr),
+    Zero(Expr),
+}
+
+impl Cond {
+    /// `a != 0`.
+    pub fn nonzero(a: Atom) -> Cond {
+        Cond::NonZero(Expr::Use(a))
+    }
+
+    /// `a == 0`.
+    pub fn zero(a: Atom) -> Cond {
+        Cond::Zero(Expr::Use(a))
+    }
 }
 
 /// One atomic operation of P §3.1 (with `input` and passing checks added).

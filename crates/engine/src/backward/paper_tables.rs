@@ -126,7 +126,7 @@ fn add_smaller() -> Graph {
         vec![(Cond::True, 1)],
         vec![(Cond::True, 2)],
         vec![(Cond::True, 3)],
-        vec![(Cond::NonZero(at("lt")), 4), (Cond::Zero(at("lt")), 6)],
+        vec![(Cond::nonzero(at("lt")), 4), (Cond::zero(at("lt")), 6)],
         vec![(Cond::True, 5)],
         vec![(Cond::True, 10)],
         vec![(Cond::True, 7)],
@@ -135,7 +135,7 @@ fn add_smaller() -> Graph {
         vec![(Cond::True, 10)],
         vec![(Cond::True, 11)],
         vec![(Cond::True, 12)],
-        vec![(Cond::NonZero(at("gt")), 13), (Cond::Zero(at("gt")), 14)],
+        vec![(Cond::nonzero(at("gt")), 13), (Cond::zero(at("gt")), 14)],
         vec![],
         vec![],
     ];
@@ -592,15 +592,16 @@ fn table_2() -> Vec<(u32, Vec<&'static str>)> {
             vec!["c5", "next^0 = write(next^1, r^0, this^0)", "r^0 ≠ 0"],
         ),
         // MergeHeaps joins next^1 = next^2 in the then-branch. The environments disagree on `n`
-        // (then r^0, else n^0) and `this` (then this^0, else r^0), and each edge's `lt` is first
-        // met there: each gets a fresh version equated in each branch (the paper's `r = n`
-        // and `r = this`, without reusing one branch's symbol).
+        // (then r^0, else n^0) and `this` (then this^0, else r^0): each gets a fresh version
+        // equated in each branch (the paper's `r = n` and `r = this`, without reusing one
+        // branch's symbol). Both edges test the node's one `lt`, as the paper's `v < tv` and
+        // `v ≥ tv` test one comparison.
         (
             3,
             vec![
-                "{c4, lt^0 = lt^2, lt^0 ≠ 0, next^1 = next^2, r^0 = n^1, this^0 = this^1} ∨ \
-                 {c6, lt^1 = 0, lt^1 = lt^2, n^0 = n^1, r^0 = this^1}",
-                "lt^2 = [v^0 < tv^0]",
+                "{c4, lt^0 ≠ 0, next^1 = next^2, r^0 = n^1, this^0 = this^1} ∨ \
+                 {c6, lt^0 = 0, n^0 = n^1, r^0 = this^1}",
+                "lt^0 = [v^0 < tv^0]",
                 "tv^0 = read(val^0, this^1)",
                 "this^1 ≠ 0",
             ],

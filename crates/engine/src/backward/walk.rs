@@ -51,12 +51,12 @@ impl Run<'_> {
         }
     }
 
-    fn holds(&self, c: Cond) -> bool {
-        match c {
+    fn holds(&mut self, c: Cond) -> Result<bool, EngineError> {
+        Ok(match c {
             Cond::True => true,
-            Cond::NonZero(a) => self.atom(a) != 0,
-            Cond::Zero(a) => self.atom(a) == 0,
-        }
+            Cond::NonZero(e) => self.eval(e)? != 0,
+            Cond::Zero(e) => self.eval(e)? == 0,
+        })
     }
 
     /// A cell's field: written during the run, else the input heap's value.
@@ -159,7 +159,7 @@ pub fn walk(
                     assigned = Some((dst, site as i32));
                 }
                 Op::Require(c) => {
-                    if !run.holds(c) {
+                    if !run.holds(c)? {
                         return Ok(out);
                     }
                 }
@@ -168,7 +168,7 @@ pub fn walk(
             if let Some((v, value)) = assigned {
                 let info = &graph.vars[v as usize];
                 let function = locator.function_name(info.func);
-                let named = matches!(info.kind, VarKind::Local(_)) && !info.name.starts_with('%');
+                let named = matches!(info.kind, VarKind::Local(_)) && !info.is_temporary();
                 if named && !function.is_empty() {
                     out.trace.push(locator.step(
                         located.func,
@@ -187,10 +187,13 @@ pub fn walk(
                 });
             }
         }
-        let next = run.graph.nodes[node as usize]
-            .succs
-            .iter()
-            .find(|edge| run.holds(edge.cond));
+        let mut next = None;
+        for edge in &graph.nodes[node as usize].succs {
+            if run.holds(edge.cond)? {
+                next = Some(edge);
+                break;
+            }
+        }
         let Some(edge) = next else {
             return Ok(out);
         };
