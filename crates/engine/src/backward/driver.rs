@@ -193,6 +193,7 @@ pub fn search(
     }
     let mut heap =
         ArrayHeap::new(names, graph.ref_fields.clone()).with_typing(graph.typing.clone());
+    heap.declare_inputs(&mut store)?;
     let new_solver = || -> Result<Box<dyn symex_smt::Solver>, EngineError> {
         let mut solver = solver_backend_tuned(&options.solver, BACKWARD_Z3_PARAMS)?;
         solver.set_timeout(options.query.timeout.or(Some(Duration::from_secs(3600))));

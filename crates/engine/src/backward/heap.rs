@@ -101,6 +101,8 @@ pub struct ArrayHeap {
     /// `arrays[f][i]` is the array variable `f^i`.
     arrays: Vec<FxHashMap<u32, TermId>>,
     input: Vec<Option<TermId>>,
+    /// The `f_in` arrays a constraint has used: the ones a model must give.
+    input_used: Vec<bool>,
     names: Vec<String>,
     ref_fields: Vec<bool>,
     /// Fields any operation touched: the assumptions equate only these with their `f_in`.
@@ -110,6 +112,7 @@ pub struct ArrayHeap {
     /// (input reference -> tag), made on first use.
     typing: Option<CellTyping>,
     tags: Option<TermId>,
+    tags_used: bool,
 }
 
 impl ArrayHeap {
@@ -120,12 +123,14 @@ impl ArrayHeap {
         ArrayHeap {
             arrays: vec![FxHashMap::default(); n],
             input: vec![None; n],
+            input_used: vec![false; n],
             names,
             ref_fields,
             used: vec![false; n],
             array_sort: None,
             typing: None,
             tags: None,
+            tags_used: false,
         }
     }
 
@@ -135,6 +140,31 @@ impl ArrayHeap {
         self
     }
 
+    /// Makes the input arrays (`f_in` of every field, `tag_in` with typed cells) before any
+    /// constraint needs them. Z3's search depends on the order in which symbols are made (its
+    /// time on one degree-counting query varied 7× under a mere renaming), so symbols made when
+    /// a check first needs them would make the formula at the entry depend on which checks came
+    /// before; made first, `conj-loops`' entry formula is `conj-never`'s when nothing was pruned.
+    pub fn declare_inputs(&mut self, store: &mut TermStore) -> Result<(), EngineError> {
+        for f in 0..self.names.len() {
+            self.input_term(store, f)?;
+        }
+        if self.typing.is_some() {
+            self.tag_term(store)?;
+        }
+        Ok(())
+    }
+
+    fn tag_term(&mut self, store: &mut TermStore) -> Result<TermId, EngineError> {
+        if let Some(t) = self.tags {
+            return Ok(t);
+        }
+        let sort = self.sort(store)?;
+        let t = store.var("tag_in".to_string(), sort)?;
+        self.tags = Some(t);
+        Ok(t)
+    }
+
     /// `select(tag_in, r) = tag`: `r` is a cell of kind `tag`.
     fn has_tag(
         &mut self,
@@ -142,15 +172,8 @@ impl ArrayHeap {
         r: TermId,
         tag: u32,
     ) -> Result<TermId, EngineError> {
-        let tags = match self.tags {
-            Some(t) => t,
-            None => {
-                let sort = self.sort(store)?;
-                let t = store.var("tag_in".to_string(), sort)?;
-                self.tags = Some(t);
-                t
-            }
-        };
+        let tags = self.tag_term(store)?;
+        self.tags_used = true;
         let read = store.select(tags, r)?;
         let tag = int_const(store, tag as i32)?;
         Ok(store.eq(read, tag)?)
@@ -244,6 +267,11 @@ impl ArrayHeap {
         field: FieldSlot,
     ) -> Result<TermId, EngineError> {
         let f = field as usize;
+        self.input_used[f] = true;
+        self.input_term(store, f)
+    }
+
+    fn input_term(&mut self, store: &mut TermStore, f: usize) -> Result<TermId, EngineError> {
         if let Some(t) = self.input[f] {
             return Ok(t);
         }
@@ -377,9 +405,10 @@ impl SymbolicHeap for ArrayHeap {
         let tag_slot = self.names.len() as FieldSlot;
         self.input
             .iter()
+            .zip(&self.input_used)
             .enumerate()
-            .filter_map(|(f, t)| t.map(|t| (f as FieldSlot, t)))
-            .chain(self.tags.map(|t| (tag_slot, t)))
+            .filter_map(|(f, (t, &used))| t.filter(|_| used).map(|t| (f as FieldSlot, t)))
+            .chain(self.tags.filter(|_| self.tags_used).map(|t| (tag_slot, t)))
             .collect()
     }
 
