@@ -649,3 +649,32 @@ fn reach_answers_with_exit_codes_and_refuses_lines_without_statements() {
     ]);
     assert_eq!(both.status.code(), Some(2));
 }
+
+#[test]
+fn dump_smt_writes_every_check_of_both_engines() {
+    let path = program(
+        "dump.uc",
+        b"main() {\n  var a;\n  a = input;\n  assert(a * 3 != 21);\n  return 0;\n}\n",
+    );
+    for engine in ["forward", "backward"] {
+        let dir = std::env::temp_dir().join(format!("symex-dump-{engine}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let dir_arg = dir.to_string_lossy().into_owned();
+        let out = symex(&["check", &path, "--engine", engine, "--dump-smt", &dir_arg]);
+        assert_eq!(out.status.code(), Some(10), "{engine}: {}", stderr(&out));
+        let files: Vec<_> = std::fs::read_dir(&dir)
+            .expect("the dump directory exists")
+            .map(|e| e.expect("a directory entry").path())
+            .collect();
+        assert!(!files.is_empty(), "{engine}: no query written");
+        for file in &files {
+            let text = std::fs::read_to_string(file).expect("a query file");
+            assert!(
+                text.contains("(check-sat)") && text.contains("(assert"),
+                "{engine}: {}: {text}",
+                file.display()
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

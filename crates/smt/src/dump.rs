@@ -3,13 +3,16 @@
 //! Each file holds one satisfiability query: `set-logic`, the declarations of the variables it
 //! uses, one `assert` per constraint, `check-sat`. Any SMT-LIB2 solver (z3, cvc5, ...) can
 //! replay it. Files are numbered in the order written (`query-000001.smt2`, ...). This module
-//! writes files; it does not solve.
+//! writes files; it does not solve ([`DumpingSolver`] passes every check on to the solver it
+//! wraps).
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::error::SolverError;
 use crate::printer;
+use crate::solver::{Model, SatResult, Solver, SolverStats};
 use crate::term::{TermId, TermStore};
 
 /// The text of a standalone query: is the conjunction of `constraints` satisfiable?
@@ -70,6 +73,101 @@ impl Dumper {
     /// The directory written into.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+}
+
+/// A [`Dumper`] shared by the solvers of one run, so that their files are numbered in one
+/// sequence.
+pub type SharedDumper = std::sync::Arc<std::sync::Mutex<Dumper>>;
+
+/// A solver that writes every check it is asked, the assertions of all open scopes and the
+/// check's assumptions, as a standalone query file before passing the check on: `--dump-smt`
+/// for engines that drive a solver's assertion stack themselves instead of asking queries.
+pub struct DumpingSolver<S> {
+    inner: S,
+    dumper: SharedDumper,
+    /// The assertions of each open scope, the base level first.
+    scopes: Vec<Vec<TermId>>,
+}
+
+impl<S: Solver> DumpingSolver<S> {
+    pub fn new(inner: S, dumper: SharedDumper) -> Self {
+        DumpingSolver {
+            inner,
+            dumper,
+            scopes: vec![Vec::new()],
+        }
+    }
+}
+
+impl<S: Solver> Solver for DumpingSolver<S> {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+
+    fn push(&mut self) -> Result<(), SolverError> {
+        self.inner.push()?;
+        self.scopes.push(Vec::new());
+        Ok(())
+    }
+
+    fn pop(&mut self) -> Result<(), SolverError> {
+        self.inner.pop()?;
+        if self.scopes.len() > 1 {
+            self.scopes.pop();
+        }
+        Ok(())
+    }
+
+    fn level(&self) -> usize {
+        self.inner.level()
+    }
+
+    fn assert(&mut self, store: &TermStore, term: TermId) -> Result<(), SolverError> {
+        self.inner.assert(store, term)?;
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(term);
+        }
+        Ok(())
+    }
+
+    fn check(
+        &mut self,
+        store: &TermStore,
+        assumptions: &[TermId],
+    ) -> Result<SatResult, SolverError> {
+        let query: Vec<TermId> = self
+            .scopes
+            .iter()
+            .flatten()
+            .chain(assumptions)
+            .copied()
+            .collect();
+        self.dumper
+            .lock()
+            .map_err(|_| SolverError::Dump("another thread failed while writing a query".into()))?
+            .dump(store, &query)?;
+        self.inner.check(store, assumptions)
+    }
+
+    fn model(&mut self, store: &TermStore, vars: &[TermId]) -> Result<Model, SolverError> {
+        self.inner.model(store, vars)
+    }
+
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.inner.set_timeout(timeout);
+    }
+
+    fn timeout(&self) -> Option<Duration> {
+        self.inner.timeout()
+    }
+
+    fn stats(&self) -> &SolverStats {
+        self.inner.stats()
+    }
+
+    fn set_resource_limit(&mut self, limit: Option<u32>) -> bool {
+        self.inner.set_resource_limit(limit)
     }
 }
 

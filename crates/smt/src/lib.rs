@@ -41,7 +41,7 @@ mod z3_ffi;
 
 pub use build::TermResult;
 pub use bv::{BvConst, MAX_BV_WIDTH};
-pub use dump::Dumper;
+pub use dump::{Dumper, DumpingSolver, SharedDumper};
 pub use error::{EvalError, SolverError, TermError};
 pub use eval::{eval, eval_all, Assignment};
 pub use process::{Dialect, ProcessConfig, ProcessSolver};

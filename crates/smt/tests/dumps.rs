@@ -74,3 +74,64 @@ fn dumped_queries_replay_in_z3_and_cvc5() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A solver wrapped for dumping writes each check as what it was asked: the assertions of the
+/// open scopes (not those of popped ones) and the check's assumptions, numbered in one sequence
+/// across solvers sharing the dumper; the binaries answer each file as the solver did.
+#[test]
+fn a_dumping_solver_writes_each_check_with_its_open_scopes_and_assumptions() {
+    use std::sync::{Arc, Mutex};
+    use symex_smt::{Dumper, DumpingSolver, Solver};
+
+    let dir = std::env::temp_dir().join(format!("symex-smt-solver-dumps-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let dumper = Arc::new(Mutex::new(Dumper::new(&dir).expect("dumper")));
+    let mut st = TermStore::new();
+    let x = st.bv_var("x", 32).expect("var");
+    let five = st.bv_val(32, 5).expect("c");
+    let big = st.bv_sgt(x, five).expect("c");
+    let small = st.bv_slt(x, five).expect("c");
+    let is_five = st.eq(x, five).expect("c");
+
+    let mut first = DumpingSolver::new(common::z3_api(), Arc::clone(&dumper));
+    first.assert(&st, big).expect("assert");
+    first.push().expect("push");
+    first.assert(&st, small).expect("assert");
+    let mut answers = vec![first.check(&st, &[]).expect("check")];
+    first.pop().expect("pop");
+    answers.push(first.check(&st, &[is_five]).expect("check"));
+    let mut second = DumpingSolver::new(common::z3_api(), Arc::clone(&dumper));
+    second.assert(&st, small).expect("assert");
+    answers.push(second.check(&st, &[]).expect("check"));
+    assert_eq!(
+        answers,
+        [SatResult::Unsat, SatResult::Unsat, SatResult::Sat]
+    );
+
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dump dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), answers.len());
+    let asserts = |text: &str| text.matches("(assert").count();
+    let texts: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).expect("read"))
+        .collect();
+    // Both scopes; the base scope and the assumption; the second solver's own assertion.
+    assert_eq!(
+        texts.iter().map(|t| asserts(t)).collect::<Vec<_>>(),
+        [2, 2, 1]
+    );
+    for ((file, answer), text) in files.iter().zip(&answers).zip(&texts) {
+        let want = if *answer == SatResult::Sat {
+            "sat"
+        } else {
+            "unsat"
+        };
+        let z3 = common::run_binary("z3", &[file.to_str().expect("utf-8 path")]);
+        assert_eq!(z3, want, "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,11 +4,12 @@
 //! A reached target's model becomes a witness (arguments, input heap, inputs, path) that the
 //! interpreter replays. Nothing here builds terms or decides a verdict.
 
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use symex_ir::cfg::{Check, InstKind, Module, PlaceBase, PropId};
 use symex_report::{Cut, Cuts, Finding, Locator, Report, Stats, Verdict, Witness};
-use symex_smt::{TermStore, Z3Param};
+use symex_smt::{Dumper, DumpingSolver, SharedDumper, TermStore, Z3Param};
 use symex_syntax::types::{Type, TypeTable};
 
 use crate::backward::encode::{SearchOutcome, SearchStats};
@@ -80,6 +81,10 @@ pub fn check_backward_traced(
     let typing = CellTyping::for_entry(module, &facts, entry, &params);
     let locator = Locator::new(module, source);
     let unwind = options.unwind.unwrap_or(DEFAULT_UNWIND);
+    let dumper = match &options.query.dump_dir {
+        Some(dir) => Some(Arc::new(Mutex::new(Dumper::new(dir)?))),
+        None => None,
+    };
     let mut properties = Vec::with_capacity(module.properties.len());
     let mut totals = SearchStats::default();
     let mut heap_dot = None;
@@ -100,7 +105,7 @@ pub fn check_backward_traced(
             let (graph, graph_cuts) =
                 graph::build(module, &facts, typing.as_ref(), entry_func, prop, unwind);
             cuts.merge(&graph_cuts);
-            let (outcome, stats) = search(&graph, backward, options, deadline)?;
+            let (outcome, stats) = search(&graph, backward, options, deadline, dumper.as_ref())?;
             totals.nodes += stats.nodes;
             totals.solver_calls += stats.solver_calls;
             match outcome {
@@ -179,12 +184,14 @@ const BACKWARD_Z3_PARAMS: &[(&str, Z3Param)] = &[
     ("smt.phase_selection", Z3Param::Uint(0)),
 ];
 
-/// Runs the chosen variant on one graph with a fresh solver and term store.
+/// Runs the chosen variant on one graph with a fresh solver and term store; with `dumper`, every
+/// check is also written as a query file (`--dump-smt`).
 pub fn search(
     graph: &Graph,
     backward: &BackwardOptions,
     options: &CheckOptions,
     deadline: Option<Instant>,
+    dumper: Option<&SharedDumper>,
 ) -> Result<(SearchOutcome, SearchStats), EngineError> {
     let mut store = TermStore::new();
     let mut names = Vec::new();
@@ -197,7 +204,10 @@ pub fn search(
     let new_solver = || -> Result<Box<dyn symex_smt::Solver>, EngineError> {
         let mut solver = solver_backend_tuned(&options.solver, BACKWARD_Z3_PARAMS)?;
         solver.set_timeout(options.query.timeout.or(Some(Duration::from_secs(3600))));
-        Ok(solver)
+        Ok(match dumper {
+            Some(d) => Box::new(DumpingSolver::new(solver, Arc::clone(d))),
+            None => solver,
+        })
     };
     let mut solver = new_solver()?;
     if backward.variant.is_disjunct_propagation() {

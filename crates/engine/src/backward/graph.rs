@@ -6,7 +6,8 @@
 //! would take a loop's back edge for the (K+1)-th time since it entered the loop, or where a call
 //! would make K+1 activations of one function active. Every such stop is recorded as a [`Cut`]
 //! when the target might lie beyond it, so no verdict can be `safe` where the bound cut the
-//! search. Nothing here builds terms or asks a solver.
+//! search. The graph is handed to `simplify` before it is returned. Nothing here builds terms or
+//! asks a solver.
 
 use rustc_hash::FxHashMap;
 use symex_ir::analysis::{Dominators, LoopForest};

@@ -206,6 +206,7 @@ fn fold_temporaries(graph: &mut Graph) {
             .iter()
             .filter_map(|edge| tested_var(edge.cond))
             .collect();
+        tested.sort_unstable();
         tested.dedup();
         for t in tested {
             let node = &graph.nodes[n];
@@ -437,12 +438,17 @@ mod tests {
         Expr::Binary(symex_ir::cfg::BinOp::Lt, a, b)
     }
 
-    #[test]
-    fn a_temporary_read_after_the_node_is_kept() {
-        let define = Op::Assign {
+    /// `%t = a < b`.
+    fn define_t() -> Op {
+        Op::Assign {
             dst: T,
             value: less(A, B),
-        };
+        }
+    }
+
+    #[test]
+    fn a_temporary_read_after_the_node_is_kept() {
+        let define = define_t();
         let read_later = Op::Require(Cond::nonzero(Atom::Var(T)));
         let mut graph = branching(vec![define.clone()], T, vec![read_later]);
         fold_temporaries(&mut graph);
@@ -452,10 +458,7 @@ mod tests {
 
     #[test]
     fn a_temporary_whose_operand_changes_before_the_test_is_kept() {
-        let define = Op::Assign {
-            dst: T,
-            value: less(A, B),
-        };
+        let define = define_t();
         let change_a = Op::Assign {
             dst: 0,
             value: Expr::Use(Atom::Const(5)),
@@ -468,11 +471,7 @@ mod tests {
 
     #[test]
     fn a_temporary_only_the_branch_reads_is_folded_into_both_edges() {
-        let define = Op::Assign {
-            dst: T,
-            value: less(A, B),
-        };
-        let mut graph = branching(vec![define], T, vec![]);
+        let mut graph = branching(vec![define_t()], T, vec![]);
         fold_temporaries(&mut graph);
         assert!(graph.nodes[0].ops.is_empty());
         assert_eq!(graph.nodes[0].succs[0].cond, Cond::NonZero(less(A, B)));
