@@ -70,6 +70,31 @@ fn an_error_after_a_join_is_not_hidden() {
     }
 }
 
+#[test]
+fn a_local_assigned_on_one_side_of_a_merge_is_not_taken_as_assigned() {
+    // The inner `if` merges a state where x is assigned with one where it is not (`c ? 1 :
+    // uninit`); the else branch reaches the return first (bfs) and leaves the annotation
+    // "x is assigned", which the merged state must not be taken to imply.
+    let source = "main() {\n  var x, c;\n  if (input > 0) {\n    if (input > 0) { x = 1; }\n  } else { x = 1; c = input; c = input; }\n  return x;\n}\n";
+    for merge in [MergeMode::Aggressive, MergeMode::Qce] {
+        let report = check(
+            source,
+            &CheckOptions {
+                search: SearchStrategy::Bfs,
+                merge,
+                subsume: true,
+                ..CheckOptions::default()
+            },
+        );
+        let uninit = report
+            .properties()
+            .iter()
+            .find(|p| p.kind == PropertyKind::Uninit && p.line == 6)
+            .expect("the read of x is checked");
+        assert_eq!(uninit.verdict.status(), Status::Violated, "merge {merge}");
+    }
+}
+
 fn config(seed: u64) -> GenConfig {
     GenConfig {
         functions: (seed % 2) as usize,

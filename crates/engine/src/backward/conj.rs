@@ -261,7 +261,9 @@ pub fn search<H: SymbolicHeap>(
         let bounded = !is_entry && variant == BseVariant::ConjLoops;
         solver.set_resource_limit(bounded.then_some(LOOP_ENTRY_CHECK_RLIMIT));
         set_remaining(solver, deadline);
+        let started = Instant::now();
         let result = solver.check(store, &assumed)?;
+        stats.solver_time += started.elapsed();
         let model = match (&result, is_entry) {
             (SatResult::Sat, true) => {
                 let terms: Vec<Option<TermId>> = (0..graph.vars.len() as VarId)

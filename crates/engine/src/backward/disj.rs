@@ -104,7 +104,9 @@ pub fn search(
         solver.assert(store, a)?;
     }
     set_remaining(solver, deadline);
+    let started = Instant::now();
     let result = solver.check(store, &[])?;
+    stats.solver_time += started.elapsed();
     let outcome = match result {
         SatResult::Unsat => SearchOutcome::Unreachable,
         SatResult::Unknown(reason) => SearchOutcome::Unknown(reason),

@@ -108,6 +108,7 @@ pub fn check_backward_traced(
             let (outcome, stats) = search(&graph, backward, options, deadline, dumper.as_ref())?;
             totals.nodes += stats.nodes;
             totals.solver_calls += stats.solver_calls;
+            totals.solver_time += stats.solver_time;
             match outcome {
                 SearchOutcome::Unreachable => Finding::NotReached,
                 SearchOutcome::Unknown(reason) => {
@@ -165,6 +166,7 @@ pub fn check_backward_traced(
         paths: 0,
         states: totals.nodes,
         queries: totals.solver_calls,
+        solver_ms: totals.solver_time.as_millis() as u64,
         time_ms: start.elapsed().as_millis() as u64,
         ..Stats::default()
     };

@@ -4,6 +4,8 @@
 //! How a program variable becomes a term is the family's business (a fixed symbol substituted
 //! away, or the current version); it is passed in as a closure. Nothing here searches.
 
+use std::time::Duration;
+
 use symex_smt::{ArrayValue, TermId, TermStore};
 
 use crate::backward::ops::{Atom, Cond, Expr, FieldSlot, VarId};
@@ -110,4 +112,6 @@ pub struct SearchStats {
     pub nodes: u64,
     /// Solver checks.
     pub solver_calls: u64,
+    /// Wall-clock time spent in those checks.
+    pub solver_time: Duration,
 }

@@ -224,9 +224,13 @@ impl Subsumption {
                     }
                     Some(_) => return Ok(None),
                 },
+                // A merged local can be assigned on one side only (`c ? x : uninit`): it is
+                // assigned exactly where its value is not `Uninit`, a condition, not a constant.
                 Role::Init(frame, l) => match local(frame, l) {
-                    Some(SymValue::Uninit) => store.bool_val(false)?,
-                    Some(_) => store.bool_val(true)?,
+                    Some(value) => {
+                        let uninit = value.uninit_at(&[], store)?;
+                        store.not(uninit)?
+                    }
                     None => {
                         truths += 1;
                         self.ph.scratch(store, truths - 1, true)?

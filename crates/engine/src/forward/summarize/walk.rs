@@ -273,7 +273,7 @@ pub fn body_paths(
                 then_block,
                 else_block,
             } => {
-                let cond = operand(cond, &walk)?;
+                let cond = operand(cond, &walk, cell_backed)?;
                 if let Expr::Const(n) = *cond {
                     let target = if n != 0 { then_block } else { else_block };
                     targets.push((target, walk, Some(n != 0)));
@@ -345,7 +345,11 @@ pub fn body_paths(
     if through_pointers > 1 {
         return Err("it writes through more than one pointer".into());
     }
-    // The addresses read must not change: no write to a fixed local anywhere in the loop.
+    // The addresses read must not change: no write to a fixed local anywhere in the loop. A
+    // local whose address is taken can change through any pointer write, so it is never fixed.
+    if memory.fixed.iter().any(|&l| cell_backed(l)) {
+        return Err("it reads memory through a local whose address is taken".into());
+    }
     for &block in &lp.blocks {
         for inst in &function.block(block).insts {
             let written = match inst.kind {
@@ -412,11 +416,13 @@ fn instruction(
                 return Err("it writes a local whose address is taken".into());
             }
             let value = match value {
-                Rvalue::Use(op) => operand(*op, walk)?,
-                Rvalue::Unary(op, a) => Rc::new(Expr::Unary(*op, operand(*a, walk)?)),
-                Rvalue::Binary(op, a, b) => {
-                    Expr::binary(*op, operand(*a, walk)?, operand(*b, walk)?)
-                }
+                Rvalue::Use(op) => operand(*op, walk, cell_backed)?,
+                Rvalue::Unary(op, a) => Rc::new(Expr::Unary(*op, operand(*a, walk, cell_backed)?)),
+                Rvalue::Binary(op, a, b) => Expr::binary(
+                    *op,
+                    operand(*a, walk, cell_backed)?,
+                    operand(*b, walk, cell_backed)?,
+                ),
                 Rvalue::Read(place) => Expr::start(memory_read(place, memory, width, cell_backed)?),
                 _ => return Err("it builds records, arrays or pointers".into()),
             };
@@ -424,11 +430,11 @@ fn instruction(
             walk.env[dst.index()] = Some(value);
         }
         InstKind::Output(op) => {
-            operand(*op, walk)?;
+            operand(*op, walk, cell_backed)?;
         }
         InstKind::Check { check, prop } => match check {
             Check::Assert(op) | Check::NonZero(op) => {
-                let value = operand(*op, walk)?;
+                let value = operand(*op, walk, cell_backed)?;
                 walk.checks.push((*prop, value));
             }
             Check::Init(place) => match (place.base, place.projections.is_empty()) {
@@ -459,7 +465,7 @@ fn instruction(
         InstKind::Call { .. } => return Err("it calls a function".into()),
         InstKind::Input { .. } => return Err("it reads input".into()),
         InstKind::Store { place, value } => {
-            let value = operand(*value, walk)?;
+            let value = operand(*value, walk, cell_backed)?;
             let written = memory_write(place, memory, width, cell_backed)?;
             walk.env.resize(*width, None);
             walk.env[written.index()] = Some(value);
@@ -584,9 +590,18 @@ fn memory_read(
     Ok(pseudo_local(&mut memory.places, place, width))
 }
 
-fn operand(op: Operand, walk: &Walk) -> Result<Rc<Expr>, String> {
+/// The value of `op` on `walk`. A local whose address is taken is refused: a write through a
+/// pointer can change it, and the walk would take its start value for an invariant.
+fn operand(
+    op: Operand,
+    walk: &Walk,
+    cell_backed: &dyn Fn(LocalId) -> bool,
+) -> Result<Rc<Expr>, String> {
     match op {
         Operand::Const(n) => Ok(Expr::constant(n)),
+        Operand::Local(l) if cell_backed(l) => {
+            Err("it reads a local whose address is taken".into())
+        }
         Operand::Local(l) => Ok(walk.value(l)),
         Operand::Null => Err("it compares pointers".into()),
     }
