@@ -14,7 +14,7 @@ use symex_syntax::types::{Type, TypeTable};
 
 use crate::backward::encode::{SearchOutcome, SearchStats};
 use crate::backward::heap::ArrayHeap;
-use crate::backward::ops::Graph;
+use crate::backward::ops::{Graph, Op};
 use crate::backward::options::{BackwardOptions, Target, DEFAULT_UNWIND};
 use crate::backward::types::TypeFacts;
 use crate::backward::typing::CellTyping;
@@ -106,6 +106,15 @@ pub fn check_backward_traced(
                 graph::build(module, &facts, typing.as_ref(), entry_func, prop, unwind);
             cuts.merge(&graph_cuts);
             let (outcome, stats) = search(&graph, backward, options, deadline, dumper.as_ref())?;
+            // A search may prune every path before it meets an operation it does not model,
+            // yet that operation (a write through `&x`) may be what makes the target
+            // reachable: only a found violation (replayed) is trusted on such a graph.
+            let outcome = match (unmodelled_operation(&graph), outcome) {
+                (Some(reason), SearchOutcome::Unreachable | SearchOutcome::Unknown(_)) => {
+                    SearchOutcome::Unsupported(reason)
+                }
+                (_, outcome) => outcome,
+            };
             totals.nodes += stats.nodes;
             totals.solver_calls += stats.solver_calls;
             totals.solver_time += stats.solver_time;
@@ -272,6 +281,18 @@ fn entry_parameters(
         params.push(name);
     }
     Ok(params)
+}
+
+/// The first operation of `graph` the engine does not model, if there is one.
+fn unmodelled_operation(graph: &Graph) -> Option<String> {
+    graph
+        .nodes
+        .iter()
+        .flat_map(|node| &node.ops)
+        .find_map(|located| match &located.op {
+            Op::Unsupported(reason) => Some(reason.clone()),
+            _ => None,
+        })
 }
 
 /// Why the check of `prop` cannot be a target, if it cannot.
