@@ -345,10 +345,12 @@ pub fn body_paths(
     if through_pointers > 1 {
         return Err("it writes through more than one pointer".into());
     }
-    // The addresses read must not change: no write to a fixed local anywhere in the loop. A
-    // local whose address is taken can change through any pointer write, so it is never fixed.
+    // The addresses accessed must not change: no write to a fixed local anywhere in the loop.
+    // A local whose address is taken can change through any pointer write (and an array held
+    // in one is memory itself), so it is never fixed: this is the one address-taken test for
+    // memory accesses and their guards.
     if memory.fixed.iter().any(|&l| cell_backed(l)) {
-        return Err("it reads memory through a local whose address is taken".into());
+        return Err("it accesses memory through a local whose address is taken".into());
     }
     for &block in &lp.blocks {
         for inst in &function.block(block).insts {
@@ -423,7 +425,7 @@ fn instruction(
                     operand(*a, walk, cell_backed)?,
                     operand(*b, walk, cell_backed)?,
                 ),
-                Rvalue::Read(place) => Expr::start(memory_read(place, memory, width, cell_backed)?),
+                Rvalue::Read(place) => Expr::start(memory_read(place, memory, width)?),
                 _ => return Err("it builds records, arrays or pointers".into()),
             };
             walk.env.resize(*width, None);
@@ -444,17 +446,17 @@ fn instruction(
                         walk.inits.push(l);
                     }
                 }
-                _ => guard(check, place_base_local(place), memory, cell_backed)?,
+                _ => guard(check, memory),
             },
-            Check::NonNull(op) => guard(check, None, memory, cell_backed).and_then(|()| {
+            Check::NonNull(op) => {
+                guard(check, memory);
                 match op {
                     Operand::Local(l) => memory.fix(*l),
                     _ => return Err("it dereferences a constant".into()),
                 }
-                Ok(())
-            })?,
+            }
             Check::InBounds { array, index } => {
-                guard(check, place_base_local(array), memory, cell_backed)?;
+                guard(check, memory);
                 memory.fix_place(array);
                 if let Operand::Local(l) = index {
                     memory.fix(*l);
@@ -466,7 +468,7 @@ fn instruction(
         InstKind::Input { .. } => return Err("it reads input".into()),
         InstKind::Store { place, value } => {
             let value = operand(*value, walk, cell_backed)?;
-            let written = memory_write(place, memory, width, cell_backed)?;
+            let written = memory_write(place, memory, width)?;
             walk.env.resize(*width, None);
             walk.env[written.index()] = Some(value);
         }
@@ -475,29 +477,12 @@ fn instruction(
     Ok(())
 }
 
-/// The local at the base of `place`, if it is one.
-fn place_base_local(place: &Place) -> Option<LocalId> {
-    match place.base {
-        PlaceBase::Local(l) => Some(l),
-        PlaceBase::Deref(_) => None,
-    }
-}
-
 /// Records a check guarding a memory read (invariant, like the read).
-fn guard(
-    check: &Check,
-    base: Option<LocalId>,
-    memory: &mut MemoryReads,
-    cell_backed: &dyn Fn(LocalId) -> bool,
-) -> Result<(), String> {
-    if base.is_some_and(cell_backed) {
-        return Err("it reads a local whose address is taken".into());
-    }
+fn guard(check: &Check, memory: &mut MemoryReads) {
     if let Check::Init(place) = check {
         memory.fix_place(place);
     }
     memory.check(check);
-    Ok(())
 }
 
 /// The pseudo-local of the value a write to `place` leaves (one per distinct place; numbered
@@ -507,9 +492,7 @@ fn memory_write(
     place: &Place,
     memory: &mut MemoryReads,
     width: &mut usize,
-    cell_backed: &dyn Fn(LocalId) -> bool,
 ) -> Result<LocalId, String> {
-    not_cell_backed(place, cell_backed, "writes")?;
     if !matches!(
         place.base,
         PlaceBase::Local(_) | PlaceBase::Deref(Operand::Local(_))
@@ -521,18 +504,6 @@ fn memory_write(
     }
     memory.fix_place(place);
     Ok(pseudo_local(&mut memory.writes, place, width))
-}
-
-/// Refuses a place in a local whose address is taken: its cell may change through pointers.
-fn not_cell_backed(
-    place: &Place,
-    cell_backed: &dyn Fn(LocalId) -> bool,
-    verb: &str,
-) -> Result<(), String> {
-    match place_base_local(place).is_some_and(cell_backed) {
-        true => Err(format!("it {verb} a local whose address is taken")),
-        false => Ok(()),
-    }
 }
 
 /// The pseudo-local of `place` in `places`, a new one (numbered `width`) if it has none yet.
@@ -577,9 +548,7 @@ fn memory_read(
     place: &Place,
     memory: &mut MemoryReads,
     width: &mut usize,
-    cell_backed: &dyn Fn(LocalId) -> bool,
 ) -> Result<LocalId, String> {
-    not_cell_backed(place, cell_backed, "reads")?;
     if matches!(
         place.base,
         PlaceBase::Deref(Operand::Const(_) | Operand::Null)
