@@ -1,8 +1,11 @@
 //! Functions whose inputs are heaps: `f(p, q)` over lists `{val, next}` that may be null,
 //! aliased or cyclic (reads and writes through aliases, null fields, assertions over values and
 //! aliasing), and a `main` that fixes the record type; `g(p, t)` over a list and a tree
-//! `{val, left, right}` (two record types sharing `val`, for typed input cells). The input-heap engines are tested on them
-//! (heap models against each other, the backward engine against the forward one).
+//! `{val, left, right}` (two record types sharing `val`, for typed input cells); and `f(p, q)`
+//! with no `main` to fix its types, so that its pointers keep *open* record types (`{val}`,
+//! `{data, next}`, …) that may still be one input object. The input-heap engines are tested on
+//! them (heap models against each other and against concrete runs, the backward engine against
+//! the forward one).
 //!
 //! Deterministic (a SplitMix64 stream per seed) and small: the body has 4 to 6 statements, one
 //! level of `if`. Every program type-checks; nothing here runs them.
@@ -30,7 +33,23 @@ impl Rng {
 
 const POINTERS: [&str; 4] = ["p", "q", "a", "b"];
 
-fn statement(rng: &mut Rng, depth: u32, out: &mut String, indent: &str) {
+/// One statement over `p, q, a, b` and `n`; with `data`, also statements on a third field that
+/// only some pointers meet and a write-write-read that fails only through an alias (the draws
+/// of the other statements are the same either way).
+fn statement(rng: &mut Rng, depth: u32, out: &mut String, indent: &str, data: bool) {
+    if data && rng.below(4) == 0 {
+        let x = rng.pick(&POINTERS);
+        let y = rng.pick(&POINTERS);
+        let field = rng.pick(&["val", "data"]);
+        let line = match rng.below(3) {
+            0 => format!("{x}->data = {};", rng.below(3)),
+            1 => format!("n = n + {x}->data;"),
+            // Fails exactly when `x` and `y` are one object, which nothing else relates.
+            _ => format!("{x}->{field} = 1; {y}->{field} = 2; assert({x}->{field} == 1);"),
+        };
+        out.push_str(&format!("{indent}{line}\n"));
+        return;
+    }
     let x = rng.pick(&POINTERS);
     let y = rng.pick(&POINTERS);
     let k = rng.below(5) as i32 - 1;
@@ -56,7 +75,7 @@ fn statement(rng: &mut Rng, depth: u32, out: &mut String, indent: &str) {
             out.push_str(&format!("{indent}if ({cond}) {{\n"));
             let inner = format!("{indent}  ");
             for _ in 0..1 + rng.below(2) {
-                statement(rng, depth - 1, out, &inner);
+                statement(rng, depth - 1, out, &inner, data);
             }
             out.push_str(&format!("{indent}}}\n"));
             return;
@@ -133,10 +152,25 @@ pub fn pointer_entry_program(seed: u64) -> String {
     let mut rng = Rng(seed);
     let mut body = String::new();
     for _ in 0..4 + rng.below(3) {
-        statement(&mut rng, 1, &mut body, "  ");
+        statement(&mut rng, 1, &mut body, "  ", false);
     }
     format!(
         "f(p, q) {{\n  var a, b, n;\n  n = 0;\n  a = p;\n  b = q;\n{body}  return n;\n}}\n\n\
          main() {{\n  var x;\n  x = alloc {{val: 1, next: null}};\n  x->next = x;\n  return f(x, x);\n}}\n"
+    )
+}
+
+/// `f(p, q)` over records with fields among `val`, `next` and `data`, whose types only the body
+/// constrains (`main` does not call `f`): pointers that no statement relates keep different open
+/// record types, yet a well-typed input heap may make them one object.
+pub fn open_record_program(seed: u64) -> String {
+    let mut rng = Rng(seed);
+    let mut body = String::new();
+    for _ in 0..4 + rng.below(3) {
+        statement(&mut rng, 1, &mut body, "  ", true);
+    }
+    format!(
+        "f(p, q) {{\n  var a, b, n;\n  n = 0;\n  a = p;\n  b = q;\n{body}  return n;\n}}\n\n\
+         main() {{\n  return 0;\n}}\n"
     )
 }

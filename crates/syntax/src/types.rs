@@ -35,6 +35,7 @@
 
 mod export;
 mod infer;
+mod input_heap;
 mod store;
 
 use std::borrow::Cow;
@@ -45,9 +46,10 @@ use crate::ast::{NodeId, Program};
 use crate::diag::Diagnostic;
 
 use export::{export, Shape, ShapeSource};
-use store::Term;
+use store::{Store, Term};
 
 pub use export::{MAX_TYPE_DEPTH, MAX_TYPE_NODES};
+pub use input_heap::AmbiguousInputHeap;
 
 /// A micro-c type, as read out of the solved graph.
 ///
@@ -290,6 +292,8 @@ impl Type {
 #[derive(Clone, Debug)]
 pub struct TypeTable {
     shapes: Vec<Shape>,
+    /// Whether each class is a closed record (made by a record literal).
+    closed: Vec<bool>,
     /// Class of each expression, indexed by [`NodeId`].
     expr_classes: Vec<Option<u32>>,
     /// In source order.
@@ -328,23 +332,29 @@ pub fn infer(program: &Program) -> Result<TypeTable, Vec<Diagnostic>> {
     Ok(TypeTable::freeze(program, solution))
 }
 
-impl TypeTable {
-    /// Copies the solved graph into dense classes, numbering type variables in node order.
-    fn freeze(program: &Program, solution: infer::Solution<'_>) -> TypeTable {
-        let store = &solution.store;
+/// A solved graph copied into dense classes: the shape of each class, which classes are closed
+/// records (kept so that [`TypeTable::input_heap_view`] can unify again), and the class of each
+/// graph node.
+struct FrozenGraph {
+    shapes: Vec<Shape>,
+    closed: Vec<bool>,
+    class_of_node: Vec<u32>,
+}
+
+impl FrozenGraph {
+    /// Numbers classes in node order and type variables in class order.
+    fn new(store: &Store<'_>) -> FrozenGraph {
         let mut class_of_root: HashMap<u32, u32> = HashMap::new();
         for node in 0..store.len() as u32 {
             let root = store.root(node);
             let next = class_of_root.len() as u32;
             class_of_root.entry(root).or_insert(next);
         }
-        let class = |node: u32| {
-            class_of_root
-                .get(&store.root(node))
-                .copied()
-                .unwrap_or(u32::MAX)
-        };
+        let class_of_node: Vec<u32> = (0..store.len() as u32)
+            .map(|node| class_of_root[&store.root(node)])
+            .collect();
         let mut shapes = vec![Shape::Unknown; class_of_root.len()];
+        let mut closed = vec![false; class_of_root.len()];
         let mut variables = 0;
         let mut roots: Vec<(u32, u32)> = class_of_root
             .iter()
@@ -352,7 +362,8 @@ impl TypeTable {
             .collect();
         roots.sort_unstable();
         for (id, root) in roots {
-            let shape = match store.term(root) {
+            let class = |node: u32| class_of_node[node as usize];
+            shapes[id as usize] = match store.term(root) {
                 Term::Var => {
                     variables += 1;
                     Shape::Unconstrained(variables - 1)
@@ -360,22 +371,41 @@ impl TypeTable {
                 Term::Int => Shape::Int,
                 Term::Pointer(target) => Shape::Pointer(class(*target)),
                 Term::Array(element) => Shape::Array(class(*element)),
-                Term::Record(record) => Shape::Record(
-                    record
-                        .fields
-                        .iter()
-                        .map(|slot| (slot.name.to_string(), class(slot.ty)))
-                        .collect(),
-                ),
+                Term::Record(record) => {
+                    closed[id as usize] = record.closed_at.is_some();
+                    Shape::Record(
+                        record
+                            .fields
+                            .iter()
+                            .map(|slot| (slot.name.to_string(), class(slot.ty)))
+                            .collect(),
+                    )
+                }
             };
-            if let Some(slot) = shapes.get_mut(id as usize) {
-                *slot = shape;
-            }
         }
+        FrozenGraph {
+            shapes,
+            closed,
+            class_of_node,
+        }
+    }
+
+    fn class(&self, node: u32) -> u32 {
+        self.class_of_node
+            .get(node as usize)
+            .copied()
+            .unwrap_or(u32::MAX)
+    }
+}
+
+impl TypeTable {
+    /// Copies the solved graph into dense classes.
+    fn freeze(program: &Program, solution: infer::Solution<'_>) -> TypeTable {
+        let graph = FrozenGraph::new(&solution.store);
         let expr_classes = solution
             .expr_nodes
             .iter()
-            .map(|node| node.map(class))
+            .map(|node| node.map(|node| graph.class(node)))
             .collect();
         let functions = program
             .functions
@@ -383,18 +413,49 @@ impl TypeTable {
             .zip(&solution.functions)
             .map(|(function, nodes)| FunctionTypes {
                 name: function.name.name.clone(),
-                params: nodes.params.iter().map(|&node| class(node)).collect(),
-                result: class(nodes.result),
+                params: nodes.params.iter().map(|&node| graph.class(node)).collect(),
+                result: graph.class(nodes.result),
                 locals: nodes
                     .locals
                     .iter()
-                    .map(|&(name, node)| (name.to_string(), class(node)))
+                    .map(|&(name, node)| (name.to_string(), graph.class(node)))
                     .collect(),
             })
             .collect();
         TypeTable {
-            shapes,
+            shapes: graph.shapes,
+            closed: graph.closed,
             expr_classes,
+            functions,
+        }
+    }
+
+    /// This table with its classes merged as `store` (built over them, one node per class)
+    /// merged them.
+    fn refreeze(&self, store: &Store<'_>) -> TypeTable {
+        let graph = FrozenGraph::new(store);
+        let functions = self
+            .functions
+            .iter()
+            .map(|function| FunctionTypes {
+                name: function.name.clone(),
+                params: function.params.iter().map(|&c| graph.class(c)).collect(),
+                result: graph.class(function.result),
+                locals: function
+                    .locals
+                    .iter()
+                    .map(|(name, c)| (name.clone(), graph.class(*c)))
+                    .collect(),
+            })
+            .collect();
+        TypeTable {
+            expr_classes: self
+                .expr_classes
+                .iter()
+                .map(|class| class.map(|c| graph.class(c)))
+                .collect(),
+            shapes: graph.shapes,
+            closed: graph.closed,
             functions,
         }
     }

@@ -20,6 +20,7 @@ use crate::backward::types::TypeFacts;
 use crate::backward::typing::CellTyping;
 use crate::backward::walk::{walk, HeapSnapshot};
 use crate::backward::{conj, disj, graph, witness};
+use crate::common::entry::input_heap_types;
 use crate::common::options::CheckOptions;
 use crate::common::reach::reach_module;
 use crate::common::replay::replay_witness;
@@ -73,7 +74,8 @@ pub fn check_backward_traced(
     let module = reach
         .as_ref()
         .map_or(module, |(instrumented, _)| instrumented);
-    let facts = TypeFacts::new(module, types);
+    let types = input_heap_types(types, entry)?;
+    let facts = TypeFacts::new(module, &types);
     let entry_func = module
         .function_by_name(entry)
         .ok_or_else(|| EngineError::UnknownEntry(entry.to_string()))?;

@@ -2,8 +2,11 @@
 //!
 //! Integer parameters become fresh symbols named after the parameter; pointer parameters point
 //! into a symbolic input heap (`crate::heap`), so their pointee type is kept. Record and array
-//! parameters, and pointees holding arrays, are refused with a clear error. Nothing here creates
-//! terms or runs anything.
+//! parameters, and pointees holding arrays, are refused with a clear error. The types are those
+//! of [`input_heap_types`]: input records that may be one object have one type. Nothing here
+//! creates terms or runs anything.
+
+use std::borrow::Cow;
 
 use symex_ir::cfg::{FuncId, Module};
 use symex_syntax::types::{Type, TypeTable};
@@ -28,7 +31,24 @@ impl EntrySetup {
     }
 }
 
-/// Resolves `entry` in `module`, checking its parameter types in `types`.
+/// The types every engine analyses `entry` with: `types` with the record types of its input
+/// heap merged wherever two may be one object ([`TypeTable::input_heap_view`]), so that "may
+/// alias" is "has an equal pointee type"; refused when one type per object cannot say it.
+pub fn input_heap_types<'t>(
+    types: &'t TypeTable,
+    entry: &str,
+) -> Result<Cow<'t, TypeTable>, EngineError> {
+    types
+        .input_heap_view(entry)
+        .map_err(|ambiguous| EngineError::UnsupportedEntry {
+            function: entry.to_string(),
+            parameter: ambiguous.parameter.clone(),
+            reason: ambiguous.to_string(),
+        })
+}
+
+/// Resolves `entry` in `module`, checking its parameter types in `types` (as
+/// [`input_heap_types`] gives them).
 pub fn resolve_entry(
     module: &Module,
     types: &TypeTable,
@@ -38,6 +58,7 @@ pub fn resolve_entry(
         .function_by_name(entry)
         .ok_or_else(|| EngineError::UnknownEntry(entry.to_string()))?;
     let function = module.function(func);
+    let types = input_heap_types(types, entry)?;
     let mut params = Vec::with_capacity(function.param_count as usize);
     let mut pointees = Vec::with_capacity(function.param_count as usize);
     for local in function.params() {
@@ -134,6 +155,31 @@ mod tests {
         assert!(s.has_pointers());
         assert!(s.pointees[0].as_ref().is_some_and(|t| t.is_record()));
         assert_eq!(s.pointees[1], None);
+    }
+
+    #[test]
+    fn pointees_are_those_of_the_input_heap_view() {
+        // `q`'s open record `{val}` may be `p`'s own object: the view gives both one type.
+        let source = "g(p) { var q; q = p->next; q->val = 1; return 0; } main() { return 0; }";
+        let s = setup(source, "g").unwrap();
+        let pointee = s.pointees[0].as_ref().expect("a pointer");
+        let next = pointee
+            .field("next")
+            .and_then(|t| t.pointee())
+            .expect("a pointer field");
+        assert!(pointee.equivalent(&next), "{pointee} and {next}");
+    }
+
+    #[test]
+    fn input_objects_that_would_need_two_types_are_refused() {
+        let source = "h(p) { var s, t; s = p->a; t = p->b; s->x = 1; t->x = null; return 0; } \
+                      main() { return 0; }";
+        let err = setup(source, "h").unwrap_err();
+        assert!(
+            matches!(&err, EngineError::UnsupportedEntry { parameter, reason, .. }
+                if parameter == "p" && reason.starts_with("not supported")),
+            "{err:?}"
+        );
     }
 
     #[test]

@@ -147,6 +147,11 @@ impl<'p> Store<'p> {
         self.push(term, Some(Origin { span, why }))
     }
 
+    /// A class with `term` and no origin (a graph rebuilt from a frozen table).
+    pub(super) fn add(&mut self, term: Term<'p>) -> Node {
+        self.push(term, None)
+    }
+
     fn push(&mut self, term: Term<'p>, origin: Option<Origin<'p>>) -> Node {
         let node = self.parent.len() as Node;
         self.parent.push(node);
@@ -218,10 +223,20 @@ impl<'p> Store<'p> {
 
     /// Unifies or changes nothing: on a conflict, every change is undone.
     pub(super) fn unify(&mut self, a: Node, b: Node) -> Result<(), Conflict<'p>> {
+        self.transaction(a, b, false)
+    }
+
+    /// Whether the two classes unify; changes nothing either way.
+    pub(super) fn unifiable(&mut self, a: Node, b: Node) -> bool {
+        self.transaction(a, b, true).is_ok()
+    }
+
+    /// A strict unification, undone on a conflict and, if `dry_run`, on success too.
+    fn transaction(&mut self, a: Node, b: Node, dry_run: bool) -> Result<(), Conflict<'p>> {
         self.recording = true;
         self.undo.clear();
         let result = self.unify_all(a, b, false);
-        if result.is_err() {
+        if result.is_err() || dry_run {
             while let Some(change) = self.undo.pop() {
                 match change {
                     Undo::Parent(node, parent) => self.parent[node as usize] = parent,
