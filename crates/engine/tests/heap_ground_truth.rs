@@ -2,7 +2,8 @@
 //! open record types (`symex_gen::lists::open_record_program`), every input heap of at most two
 //! objects (all shapes: arguments and `next` fields null or any object; field values sampled) is
 //! run by the interpreter, and a property that some run fails must not be `safe` or
-//! `safe up to K` under lazy initialization, lazier#, POSE or the backward engine.
+//! `safe up to K` under lazy initialization, lazier#, POSE (also with aggressive state merging,
+//! and lazy initialization with path subsumption) or the backward engine.
 //!
 //! This is rule 2 checked against ground truth rather than against another engine: the three
 //! heap models and the backward engine once shared a flaw (objects of unequal open record types
@@ -14,7 +15,7 @@ use std::time::Duration;
 use serde_json::{json, Map, Value};
 use symex_engine::backward::{check_backward, BackwardOptions};
 use symex_engine::common::replay::replay_witness;
-use symex_engine::{check_forward, CheckOptions, EngineError, HeapModel};
+use symex_engine::{check_forward, CheckOptions, EngineError, HeapModel, MergeMode};
 use symex_ir::cfg::{Module, PropId};
 use symex_report::{Replay, Report, Status, Witness};
 
@@ -149,6 +150,22 @@ fn no_engine_calls_safe_what_a_small_input_heap_fails() {
         for model in HeapModel::ALL {
             let report = check_forward(&module, &types, &source, "gen.uc", "f", &options(model));
             reports.push((model.to_string(), report));
+        }
+        // The path-explosion techniques on input heaps: merged states and pruned ones.
+        let merged = CheckOptions {
+            merge: MergeMode::Aggressive,
+            ..options(HeapModel::Pose)
+        };
+        let subsumed = CheckOptions {
+            subsume: true,
+            ..options(HeapModel::Li)
+        };
+        for (name, options) in [
+            ("pose --merge aggressive", merged),
+            ("li --subsume", subsumed),
+        ] {
+            let report = check_forward(&module, &types, &source, "gen.uc", "f", &options);
+            reports.push((name.to_string(), report));
         }
         let backward = check_backward(
             &module,
