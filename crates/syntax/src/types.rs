@@ -49,7 +49,7 @@ use export::{export, Shape, ShapeSource};
 use store::{Store, Term};
 
 pub use export::{MAX_TYPE_DEPTH, MAX_TYPE_NODES};
-pub use input_heap::AmbiguousInputHeap;
+pub use input_heap::UnsupportedInputHeap;
 
 /// A micro-c type, as read out of the solved graph.
 ///

@@ -40,10 +40,10 @@ pub fn input_heap_types<'t>(
 ) -> Result<Cow<'t, TypeTable>, EngineError> {
     types
         .input_heap_view(entry)
-        .map_err(|ambiguous| EngineError::UnsupportedEntry {
+        .map_err(|unsupported| EngineError::UnsupportedEntry {
             function: entry.to_string(),
-            parameter: ambiguous.parameter.clone(),
-            reason: ambiguous.to_string(),
+            parameter: unsupported.parameter.clone(),
+            reason: unsupported.reason,
         })
 }
 

@@ -1,19 +1,24 @@
-//! The types an analysis gives the input heap of an entry function: every pair of input record
+//! The types an analysis gives the input heap of an entry function: every pair of input cell
 //! types that may be one object merged into one type.
 //!
 //! Inference types a record by the fields the program names, and a field access makes an *open*
 //! record ("at least these fields"). Two pointers whose record types never meet in the program
 //! may still point to one object of an input heap: with `q = p->next`, `p` is `↑{next: ↑R, val}`
-//! and `R = {val}` is open, so `p->next == p` is a well-typed input. The heap engines let two
-//! input references alias only when their pointee types are equal, so they need the types of
-//! such references made equal first. [`TypeTable::input_heap_view`] unifies every pair of record
-//! types reachable from the entry's parameters that unify in the program's own graph (exactly
-//! the pairs some well-typed input heap makes one object), and refuses when merging one pair
-//! spoils another (`A` may be a `B` or a `C`, but no object is both): one type per input object
-//! cannot describe that heap.
+//! and `R = {val}` is open, so `p->next == p` is a well-typed input. Likewise a cell holding `↑α`
+//! and one holding `↑{val}` may be one cell. The heap engines let two input references alias only
+//! when their pointee types are equal, so they need the types of such references made equal
+//! first. [`TypeTable::input_heap_view`] unifies every pair of cell types reachable from the
+//! entry's parameters that unify in the program's own graph (exactly the pairs some well-typed
+//! input heap makes one object), and refuses when merging one pair spoils another (`A` may be a
+//! `B` or a `C`, but no object is both): one type per input object cannot describe that heap.
 //!
-//! Type variables are left as they are: a pointer to one is never dereferenced, and the engines
-//! let it alias anything. This module changes no table in place and reports nothing itself.
+//! A pointer to a type variable `α` is left free (the engines let it alias anything), which is
+//! sound only while no construct reads or writes an `α` cell's content: then the program sees
+//! nothing of the cell but its address, which only meets other `↑α` pointers and null. So the
+//! merge may bind `α` (a cell type unified with another): that picks one type for cells whose
+//! type nobody observes. An entry that does touch such content (`t = *p` with `p : ↑α`, there is
+//! an expression of type `α`) is refused: that cell may be a record another pointer writes. This
+//! module changes no table in place and reports nothing itself.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -23,58 +28,75 @@ use crate::span::Span;
 
 use super::export::{export, Shape};
 use super::store::{FieldSlot, RecordTerm, Store, Term};
-use super::{Type, TypeTable};
+use super::TypeTable;
 
-/// Two input record types that may each be one object with a third, but not all three at once.
+/// Why an entry's input heap cannot be given one type per object.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AmbiguousInputHeap {
-    /// The parameter through which the first type is reached.
+pub struct UnsupportedInputHeap {
+    /// The parameter through which the offending type is reached.
     pub parameter: String,
-    pub first: Type,
-    pub second: Type,
+    /// Starts with "not supported: ".
+    pub reason: String,
 }
 
-impl fmt::Display for AmbiguousInputHeap {
+impl fmt::Display for UnsupportedInputHeap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "not supported: an object of its input heap of type `{}` may be one of type `{}`, \
-             or one of a type that never is; symex gives each input object one record type, \
-             which cannot describe both",
-            self.first, self.second
-        )
+        f.write_str(&self.reason)
     }
 }
 
 impl TypeTable {
-    /// This table with the record types reachable from `function`'s parameters merged wherever
-    /// two of them may be one input object (the table itself when nothing merges).
+    /// This table with the cell types reachable from `function`'s parameters merged wherever two
+    /// of them may be one input object (the table itself when nothing merges).
     pub fn input_heap_view(
         &self,
         function: &str,
-    ) -> Result<Cow<'_, TypeTable>, AmbiguousInputHeap> {
+    ) -> Result<Cow<'_, TypeTable>, UnsupportedInputHeap> {
         let Some(types) = self.function_types(function) else {
             return Ok(Cow::Borrowed(self));
         };
-        let records = self.reachable_records(&types.params);
-        if records.len() < 2 {
+        let pointees = self.reachable_pointees(&types.params);
+        let mut cells = Vec::with_capacity(pointees.len());
+        for &(class, root) in &pointees {
+            match self.shapes.get(class as usize) {
+                Some(Shape::Unconstrained(_)) if self.has_values_of(class) => {
+                    return Err(UnsupportedInputHeap {
+                        parameter: self.param_name(function, root),
+                        reason: format!(
+                            "not supported: it reads or writes the content of input cells whose \
+                             type nothing constrains (`{}`); such a cell may be any other input \
+                             cell, which symex cannot model",
+                            export(self, class)
+                        ),
+                    });
+                }
+                Some(Shape::Unconstrained(_) | Shape::Unknown) | None => {}
+                Some(_) => cells.push((class, root)),
+            }
+        }
+        if cells.len() < 2 {
             return Ok(Cow::Borrowed(self));
         }
         let mut merged = self.graph();
         let mut pristine = self.graph();
         let mut changed = false;
-        for (i, &(first, root)) in records.iter().enumerate() {
-            for &(second, _) in &records[i + 1..] {
+        for (i, &(first, root)) in cells.iter().enumerate() {
+            for &(second, _) in &cells[i + 1..] {
                 if merged.find(first) == merged.find(second) {
                     continue;
                 }
                 if merged.unify(first, second).is_ok() {
                     changed = true;
                 } else if pristine.unifiable(first, second) {
-                    return Err(AmbiguousInputHeap {
+                    return Err(UnsupportedInputHeap {
                         parameter: self.param_name(function, root),
-                        first: export(self, first),
-                        second: export(self, second),
+                        reason: format!(
+                            "not supported: an object of its input heap of type `{}` may be one \
+                             of type `{}`, or one of a type that never is; symex gives each \
+                             input object one type, which cannot describe both",
+                            export(self, first),
+                            export(self, second)
+                        ),
                     });
                 }
             }
@@ -86,12 +108,12 @@ impl TypeTable {
         })
     }
 
-    /// The record classes reachable from the parameter classes `params` through pointers, array
-    /// elements and fields, in breadth-first order, each with the index of the first parameter
-    /// reaching it.
-    fn reachable_records(&self, params: &[u32]) -> Vec<(u32, usize)> {
+    /// The classes pointers reachable from the parameter classes `params` point to (through
+    /// pointers, array elements and fields), in breadth-first order, each with the index of the
+    /// first parameter reaching it.
+    fn reachable_pointees(&self, params: &[u32]) -> Vec<(u32, usize)> {
         let mut seen = HashSet::new();
-        let mut records = Vec::new();
+        let mut pointees = Vec::new();
         let mut queue: std::collections::VecDeque<(u32, usize)> =
             params.iter().enumerate().map(|(i, &c)| (c, i)).collect();
         while let Some((class, root)) = queue.pop_front() {
@@ -99,17 +121,30 @@ impl TypeTable {
                 continue;
             }
             match self.shapes.get(class as usize) {
-                Some(Shape::Pointer(child) | Shape::Array(child)) => {
-                    queue.push_back((*child, root))
+                Some(Shape::Pointer(child)) => {
+                    if !pointees.iter().any(|&(c, _)| c == *child) {
+                        pointees.push((*child, root));
+                    }
+                    queue.push_back((*child, root));
                 }
+                Some(Shape::Array(child)) => queue.push_back((*child, root)),
                 Some(Shape::Record(fields)) => {
-                    records.push((class, root));
                     queue.extend(fields.iter().map(|&(_, child)| (child, root)));
                 }
                 _ => {}
             }
         }
-        records
+        pointees
+    }
+
+    /// Whether some expression, variable, parameter or result has the type `class` itself.
+    fn has_values_of(&self, class: u32) -> bool {
+        self.expr_classes.contains(&Some(class))
+            || self.functions.iter().any(|function| {
+                function.result == class
+                    || function.params.contains(&class)
+                    || function.locals.iter().any(|&(_, c)| c == class)
+            })
     }
 
     /// The table's classes as a fresh graph, node `i` being class `i`.
@@ -216,6 +251,28 @@ mod tests {
         let err = table(source).input_heap_view("h").unwrap_err();
         assert_eq!(err.parameter, "p");
         assert!(err.to_string().starts_with("not supported: "), "{err}");
+    }
+
+    #[test]
+    fn pointer_cells_of_unifiable_types_get_one_type() {
+        let source = "f(pp, qq) { var r; *qq = alloc {val: 1}; *pp = null; r = *qq; \
+                      r->val = 2; return 0; } main() { return 0; }";
+        let pp = view_type(source, "f", "pp");
+        let qq = view_type(source, "f", "qq");
+        assert!(pp.equivalent(&qq), "{pp} and {qq}");
+    }
+
+    #[test]
+    fn the_content_of_unconstrained_cells_is_refused() {
+        // `t = *p` reads a cell whose type nothing constrains; `q`'s record may be that cell.
+        let source = "h(p, q) { var t; t = *p; q->val = 7; *p = t; return 0; } \
+                      main() { return 0; }";
+        let err = table(source).input_heap_view("h").unwrap_err();
+        assert_eq!(err.parameter, "p");
+        assert!(err.reason.contains("nothing constrains"), "{err}");
+        // Compared with null only, such a pointer is fine.
+        let source = "h(p, q) { if (p == null) { q->val = 7; } return 0; } main() { return 0; }";
+        assert!(table(source).input_heap_view("h").is_ok());
     }
 
     #[test]
