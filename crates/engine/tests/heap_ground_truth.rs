@@ -24,19 +24,6 @@ const VALUES: [i64; 5] = [-1, 0, 1, 2, 3];
 /// Value assignments tried per heap shape.
 const SAMPLES: u64 = 12;
 
-/// A small deterministic stream (SplitMix64) for the sampled field values.
-struct Stream(u64);
-
-impl Stream {
-    fn pick(&mut self) -> i64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        VALUES[((z ^ (z >> 31)) % VALUES.len() as u64) as usize]
-    }
-}
-
 /// Null or one of the first `objects` objects, for each of `count` places.
 fn pointer_choices(objects: usize, count: usize) -> Vec<Vec<Value>> {
     let options: Vec<Value> = std::iter::once(Value::Null)
@@ -62,7 +49,8 @@ fn pointer_choices(objects: usize, count: usize) -> Vec<Vec<Value>> {
 /// `SAMPLES` value assignments of the integer fields the program names.
 fn small_heaps(module: &Module, seed: u64) -> Vec<Value> {
     let has = |name: &str| module.fields.iter().any(|f| f == name);
-    let mut stream = Stream(seed);
+    let mut rng = symex_gen::Rng::new(seed);
+    let mut pick = || VALUES[rng.below(VALUES.len() as u64) as usize];
     let mut heaps = Vec::new();
     for objects in 0..=2 {
         let next_count = if has("next") { objects } else { 0 };
@@ -73,7 +61,7 @@ fn small_heaps(module: &Module, seed: u64) -> Vec<Value> {
                     let mut record = Map::new();
                     for field in ["val", "data"] {
                         if has(field) {
-                            record.insert(field.into(), json!(stream.pick()));
+                            record.insert(field.into(), json!(pick()));
                         }
                     }
                     if has("next") {

@@ -13,7 +13,7 @@ pub mod degree;
 pub mod lists;
 mod rng;
 
-use rng::Rng;
+pub use rng::Rng;
 use std::fmt::Write;
 
 /// What to generate. Probabilities are in percent; `docs/generator.md` shows what each knob
