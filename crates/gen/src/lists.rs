@@ -149,14 +149,10 @@ pub fn two_kind_entry_program(seed: u64) -> String {
 /// `f(p, q)` over lists `{val, next}` (possibly null, aliased or cyclic), and a `main` that
 /// fixes the record type.
 pub fn pointer_entry_program(seed: u64) -> String {
-    let mut rng = Rng(seed);
-    let mut body = String::new();
-    for _ in 0..4 + rng.below(3) {
-        statement(&mut rng, 1, &mut body, "  ", false);
-    }
-    format!(
-        "f(p, q) {{\n  var a, b, n;\n  n = 0;\n  a = p;\n  b = q;\n{body}  return n;\n}}\n\n\
-         main() {{\n  var x;\n  x = alloc {{val: 1, next: null}};\n  x->next = x;\n  return f(x, x);\n}}\n"
+    two_pointer_function(
+        seed,
+        false,
+        "var x;\n  x = alloc {val: 1, next: null};\n  x->next = x;\n  return f(x, x);",
     )
 }
 
@@ -164,13 +160,18 @@ pub fn pointer_entry_program(seed: u64) -> String {
 /// constrains (`main` does not call `f`): pointers that no statement relates keep different open
 /// record types, yet a well-typed input heap may make them one object.
 pub fn open_record_program(seed: u64) -> String {
+    two_pointer_function(seed, true, "return 0;")
+}
+
+/// `f(p, q)` with 4 to 6 statements (`data`: also on the third field) and `main` doing `main_body`.
+fn two_pointer_function(seed: u64, data: bool, main_body: &str) -> String {
     let mut rng = Rng(seed);
     let mut body = String::new();
     for _ in 0..4 + rng.below(3) {
-        statement(&mut rng, 1, &mut body, "  ", true);
+        statement(&mut rng, 1, &mut body, "  ", data);
     }
     format!(
         "f(p, q) {{\n  var a, b, n;\n  n = 0;\n  a = p;\n  b = q;\n{body}  return n;\n}}\n\n\
-         main() {{\n  return 0;\n}}\n"
+         main() {{\n  {main_body}\n}}\n"
     )
 }

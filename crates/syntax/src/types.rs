@@ -309,6 +309,20 @@ struct FunctionTypes {
     locals: Vec<(String, u32)>,
 }
 
+impl FunctionTypes {
+    /// The same names with every class (or graph node) `c` replaced by `class(c)`.
+    fn map_classes(&self, class: impl Fn(u32) -> u32) -> FunctionTypes {
+        FunctionTypes {
+            name: self.name.clone(),
+            params: self.params.iter().map(|&c| class(c)).collect(),
+            result: class(self.result),
+            locals: (self.locals.iter())
+                .map(|(name, c)| (name.clone(), class(*c)))
+                .collect(),
+        }
+    }
+}
+
 impl ShapeSource for TypeTable {
     fn canonical(&self, id: u32) -> u32 {
         id
@@ -411,15 +425,16 @@ impl TypeTable {
             .functions
             .iter()
             .zip(&solution.functions)
-            .map(|(function, nodes)| FunctionTypes {
-                name: function.name.name.clone(),
-                params: nodes.params.iter().map(|&node| graph.class(node)).collect(),
-                result: graph.class(nodes.result),
-                locals: nodes
-                    .locals
-                    .iter()
-                    .map(|&(name, node)| (name.to_string(), graph.class(node)))
-                    .collect(),
+            .map(|(function, nodes)| {
+                FunctionTypes {
+                    name: function.name.name.clone(),
+                    params: nodes.params.clone(),
+                    result: nodes.result,
+                    locals: (nodes.locals.iter())
+                        .map(|&(name, node)| (name.to_string(), node))
+                        .collect(),
+                }
+                .map_classes(|node| graph.class(node))
             })
             .collect();
         TypeTable {
@@ -430,33 +445,21 @@ impl TypeTable {
         }
     }
 
-    /// This table with its classes merged as `store` (built over them, one node per class)
-    /// merged them.
+    /// This table over the classes of `store`, a graph with one node per class of this table in
+    /// which some classes were unified since.
     fn refreeze(&self, store: &Store<'_>) -> TypeTable {
         let graph = FrozenGraph::new(store);
-        let functions = self
-            .functions
-            .iter()
-            .map(|function| FunctionTypes {
-                name: function.name.clone(),
-                params: function.params.iter().map(|&c| graph.class(c)).collect(),
-                result: graph.class(function.result),
-                locals: function
-                    .locals
-                    .iter()
-                    .map(|(name, c)| (name.clone(), graph.class(*c)))
-                    .collect(),
-            })
-            .collect();
         TypeTable {
             expr_classes: self
                 .expr_classes
                 .iter()
                 .map(|class| class.map(|c| graph.class(c)))
                 .collect(),
+            functions: (self.functions.iter())
+                .map(|function| function.map_classes(|c| graph.class(c)))
+                .collect(),
             shapes: graph.shapes,
             closed: graph.closed,
-            functions,
         }
     }
 
