@@ -89,7 +89,7 @@ impl<'p> Resolver<'p> {
                 self.report(
                     Diagnostic::error(at, "no `main` function: execution starts at `main()`")
                         .with_label("`main` is missing")
-                        .with_note("help: add `main() { ... return 0; }`, or analyse another function with `symex check --entry f`"),
+                        .with_note("help: add `main() { ... return 0; }`; every program needs one, also when `--entry f` analyses another function"),
                 );
             }
             Some(main) if !main.params.is_empty() => {

@@ -472,6 +472,14 @@ impl TypeTable {
         }
     }
 
+    /// The types of the program's expressions, each distinct class once, in class order.
+    pub fn expression_types(&self) -> impl Iterator<Item = Type> + '_ {
+        let mut classes: Vec<u32> = self.expr_classes.iter().flatten().copied().collect();
+        classes.sort_unstable();
+        classes.dedup();
+        classes.into_iter().map(|class| export(self, class))
+    }
+
     /// The type of a parameter or `var` variable of `function`.
     pub fn local_type(&self, function: &str, name: &str) -> Option<Type> {
         let function = self.function_types(function)?;

@@ -6,7 +6,8 @@
 //! the input heap is negative. A field write going backwards makes the field's array a new
 //! version: `f^i = store(f^(i+1), r, v)` (the higher version is the earlier state). Reading a
 //! pointer field adds `select(f_in, r) <= 0` permanently (input cells point to null or input
-//! cells; for an allocated `r` it only constrains garbage that `alloc` overwrites). At a solver
+//! cells; for an allocated `r` it only constrains garbage that `alloc` overwrites); with typed
+//! cells, a slot that holds pointers in some kinds of cell only gets it for `r` of those kinds. At a solver
 //! call the current versions are assumed equal to the `f_in` arrays and the unassigned
 //! references to be input references, as temporary assumptions: going further back may still
 //! show that a reference was allocated. Reference variables are versioned like numbers by the
@@ -300,6 +301,31 @@ impl ArrayHeap {
         Ok(at_most_zero(store, read)?)
     }
 
+    /// The closed input heap at a read of `base.field`: unconditional for a pointer field, and
+    /// per kind of `base` for a slot that holds pointers in some kinds of cell only (a cell's
+    /// content, a field name that is a number in another record type).
+    fn closed_input_facts(
+        &mut self,
+        store: &mut TermStore,
+        base: TermId,
+        field: FieldSlot,
+    ) -> Result<Vec<TermId>, EngineError> {
+        let slot = self.typing.as_ref().and_then(|t| t.slot(field));
+        if self.is_ref_field(field) || slot.is_some_and(|slot| slot.only_pointers) {
+            return Ok(vec![self.closed_input(store, base, field)?]);
+        }
+        let owners = slot
+            .map(|slot| slot.pointer_owners.clone())
+            .unwrap_or_default();
+        let mut out = Vec::with_capacity(owners.len());
+        for owner in owners {
+            let of_owner = self.has_tag(store, base, owner)?;
+            let closed = self.closed_input(store, base, field)?;
+            out.push(store.implies(of_owner, closed)?);
+        }
+        Ok(out)
+    }
+
     fn version(state: &FieldVersions, field: FieldSlot) -> u32 {
         state.get(&field).copied().unwrap_or(0)
     }
@@ -336,10 +362,7 @@ impl SymbolicHeap for ArrayHeap {
         let array = self.array(store, field, Self::version(state, field))?;
         let value = store.select(array, base)?;
         let access = self.access(store, base, field)?;
-        let mut content = Vec::new();
-        if self.is_ref_field(field) {
-            content.push(self.closed_input(store, base, field)?);
-        }
+        let mut content = self.closed_input_facts(store, base, field)?;
         content.extend(self.pointee_facts(store, base, field, value)?);
         Ok(HeapRead {
             value,

@@ -46,6 +46,11 @@ impl<'t> TypeFacts<'t> {
                 facts.visit(&result, &mut seen, 0);
             }
         }
+        // Every cell a run makes is the pointee of an `alloc` or `&x` expression, so the
+        // expressions' types cover the cells no named variable reaches (`(alloc {f: 1})->f`).
+        for ty in types.expression_types() {
+            facts.visit(&ty, &mut seen, 0);
+        }
         facts
     }
 
@@ -76,7 +81,8 @@ impl<'t> TypeFacts<'t> {
         }
     }
 
-    /// Every type a pointer of the program points to (named variables' and results' types).
+    /// Every type a pointer of the program points to (named variables', results' and
+    /// expressions' types).
     pub fn pointee_types(&self) -> &[Type] {
         &self.pointees
     }

@@ -64,6 +64,36 @@ pub struct SlotTyping {
     pub pointees: Vec<(u32, u32)>,
     /// Whether every owner has the same pointee, so the constraint needs no test of the owner.
     pub uniform_pointee: Option<u32>,
+    /// The owners whose cells hold a pointer in the slot in every type of theirs: an input cell
+    /// of such a tag holds null or an input reference there (the closed input heap).
+    pub pointer_owners: Vec<u32>,
+    /// Whether every owner is a pointer owner (and there is one), so the closed-input
+    /// constraint needs no test of the owner.
+    pub only_pointers: bool,
+}
+
+/// What the types of one kind put in one slot.
+#[derive(Clone, Debug, Default)]
+struct SlotUse {
+    /// The pointee kinds of the pointers seen there (`None`: a pointer of unknown kind).
+    pointees: BTreeSet<Option<CellKind>>,
+    /// Whether some type puts something else there (a number, an array, a type variable).
+    other: bool,
+}
+
+impl SlotUse {
+    fn holds(&mut self, ty: &Type) {
+        match ty.pointee() {
+            Some(target) => {
+                self.pointees.insert(cell_kind(&target));
+            }
+            None => self.other = true,
+        }
+    }
+
+    fn holds_only_pointers(&self) -> bool {
+        !self.pointees.is_empty() && !self.other
+    }
 }
 
 /// The cell kinds of one module and entry, numbered (tag = index in `kinds`), and what each field
@@ -90,9 +120,7 @@ impl CellTyping {
     }
 
     fn new(module: &Module, facts: &TypeFacts<'_>) -> CellTyping {
-        // kind -> slot -> the pointee kinds seen for it (None: a pointer of unknown kind).
-        let mut shapes: BTreeMap<CellKind, BTreeMap<FieldSlot, BTreeSet<Option<CellKind>>>> =
-            BTreeMap::new();
+        let mut shapes: BTreeMap<CellKind, BTreeMap<FieldSlot, SlotUse>> = BTreeMap::new();
         let cell_slot = module.fields.len() as FieldSlot;
         let slot_of = |name: &str| {
             module
@@ -112,24 +140,13 @@ impl CellTyping {
                         let Some(slot) = slot_of(&name) else {
                             continue;
                         };
-                        let seen = slots.entry(slot).or_default();
-                        if let Some(target) = field_ty.pointee() {
-                            seen.insert(cell_kind(&target));
-                        }
+                        slots.entry(slot).or_default().holds(&field_ty);
                     }
                 }
-                (CellKind::Pointer(inner), _) => {
-                    slots
-                        .entry(cell_slot)
-                        .or_default()
-                        .insert(Some(inner.as_ref().clone()));
-                }
-                _ => {
-                    slots.entry(cell_slot).or_default();
-                }
+                _ => slots.entry(cell_slot).or_default().holds(pointee),
             }
         }
-        // Every record a run can allocate is a kind, even one no named variable has.
+        // Every record a run can allocate is a kind, even one no expression's type shows.
         for function in &module.functions {
             for inst in function.blocks.iter().flat_map(|b| &b.insts) {
                 if let InstKind::Assign {
@@ -152,7 +169,12 @@ impl CellTyping {
         // Pointee kinds are kinds too (they are visited as pointees, but be sure).
         let pointee_kinds: Vec<CellKind> = shapes
             .values()
-            .flat_map(|slots| slots.values().flatten().flatten().cloned())
+            .flat_map(|slots| {
+                slots
+                    .values()
+                    .flat_map(|u| u.pointees.iter().flatten())
+                    .cloned()
+            })
             .collect();
         for kind in pointee_kinds {
             shapes.entry(kind).or_default();
@@ -168,11 +190,14 @@ impl CellTyping {
                     continue;
                 };
                 owners.push(owner as u32);
+                if seen.holds_only_pointers() {
+                    typing.pointer_owners.push(owner as u32);
+                }
                 // A pointer to a type variable is one the program never dereferences, compares
                 // with a typed pointer or passes on (each would give the variable a type): only its
                 // nullness is observed, so it constrains nothing and may as well point to a cell
                 // of the known kind.
-                let known: Vec<&CellKind> = seen.iter().flatten().collect();
+                let known: Vec<&CellKind> = seen.pointees.iter().flatten().collect();
                 if let [pointee] = known.as_slice() {
                     if let Some(p) = tag(pointee) {
                         typing.pointees.push((owner as u32, p));
@@ -185,6 +210,8 @@ impl CellTyping {
             {
                 typing.uniform_pointee = first;
             }
+            typing.only_pointers =
+                !owners.is_empty() && typing.pointer_owners.len() == owners.len();
             // The content slot is never an owner constraint: a cell holding a plain value may have
             // a type no named variable shows (`*(alloc 5)`).
             if slot != cell_slot && !owners.is_empty() && owners.len() < kinds.len() {
@@ -331,6 +358,38 @@ mod tests {
         // The content slot never restricts owners.
         let content = typing.slot(module.fields.len() as u32).expect("slot");
         assert_eq!(content.owners, None);
+    }
+
+    #[test]
+    fn slots_holding_pointers_in_some_kinds_only_name_those_kinds() {
+        // The content slot holds a pointer in `↑int` cells, a number in `int` cells; `f` is a
+        // pointer in {f} and a number in {f, g}, a type only an expression has.
+        let source = "h(qq, p) { var t, u; t = *qq; u = p->f; return *t + *u; }\n\
+                      main() { output (alloc {f: 1, g: 2})->f; \
+                      return h(alloc alloc 3, alloc {f: alloc 5}); }";
+        let typing = typing_of(source, "h").expect("several kinds");
+        let tag = |kind: &CellKind| typing.kinds().iter().position(|k| k == kind).unwrap() as u32;
+        let front = symex_syntax::analyze(source).expect("parses");
+        let module = symex_ir::lower(&front.program);
+        let slot = |name: &str| module.fields.iter().position(|f| f == name).expect("field") as u32;
+        let content = typing.slot(module.fields.len() as u32).expect("slot");
+        assert_eq!(
+            content.pointer_owners,
+            vec![tag(&CellKind::Pointer(Box::new(CellKind::Int)))]
+        );
+        assert!(!content.only_pointers);
+        let f = typing.slot(slot("f")).expect("slot");
+        assert_eq!(f.pointer_owners, vec![tag(&record(&["f"]))]);
+        assert!(!f.only_pointers);
+        assert!(typing.kinds().contains(&record(&["f", "g"])));
+        // A record of kind {f} holding a number, made only by an expression: an allocated cell
+        // that may stand for an input one at an intermediate check, so {f} is no longer one.
+        let source = source.replace("{f: 1, g: 2}", "{f: 1}");
+        let typing = typing_of(&source, "h").expect("several kinds");
+        let front = symex_syntax::analyze(&source).expect("parses");
+        let module = symex_ir::lower(&front.program);
+        let f = module.fields.iter().position(|f| f == "f").expect("field") as u32;
+        assert!(typing.slot(f).expect("slot").pointer_owners.is_empty());
     }
 
     #[test]

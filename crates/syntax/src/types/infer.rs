@@ -5,7 +5,7 @@
 //! Analysis* ch. 3, with the record rules of [`super::store::RecordTerm`]). A failed
 //! unification becomes a diagnostic showing both types (as they were before it) and the
 //! constructs that forced them, and the walk goes on. At the end, records stored in record
-//! fields are reported. Unknown names get fresh variables silently: resolution reports them.
+//! fields and `==`/`!=` on records or arrays are reported. Unknown names get fresh variables silently: resolution reports them.
 
 use std::collections::HashMap;
 
@@ -98,6 +98,7 @@ pub(super) fn solve(program: &Program) -> (Solution<'_>, Vec<Diagnostic>) {
         functions: Vec::with_capacity(program.functions.len()),
         by_name: HashMap::new(),
         locals: HashMap::new(),
+        comparisons: Vec::new(),
         diagnostics: Vec::new(),
     };
     for (index, function) in program.functions.iter().enumerate() {
@@ -111,6 +112,7 @@ pub(super) fn solve(program: &Program) -> (Solution<'_>, Vec<Diagnostic>) {
         inferencer.function(index, function);
     }
     inferencer.check_nested_records();
+    inferencer.check_comparisons();
     let Inferencer {
         store,
         expr_nodes,
@@ -137,6 +139,8 @@ struct Inferencer<'p> {
     by_name: HashMap<&'p str, usize>,
     /// The locals of the function being walked.
     locals: HashMap<&'p str, Node>,
+    /// Each `==`/`!=`: its span, operator and left operand's node (both operands share a type).
+    comparisons: Vec<(Span, &'static str, Node)>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -267,6 +271,7 @@ impl<'p> Inferencer<'p> {
                     let left_node = self.expr(left);
                     let right_node = self.expr(right);
                     self.unify(left_node, right_node, e.span, Reason::Compare(symbol));
+                    self.comparisons.push((e.span, symbol, left_node));
                 } else {
                     self.require_int(left, Why::Operand(symbol), Reason::Operand(symbol));
                     self.require_int(right, Why::Operand(symbol), Reason::Operand(symbol));
@@ -524,6 +529,35 @@ impl<'p> Inferencer<'p> {
                 "help: store a pointer to the record in the field (`{field}: alloc {{…}}`) and reach it with `->`"
             ));
             self.diagnostics.push(diagnostic);
+        }
+    }
+
+    /// `==` and `!=` compare numbers or pointers (as the interpreter does); records and arrays
+    /// are values, and comparing them whole is rejected here rather than at run time.
+    fn check_comparisons(&mut self) {
+        for index in 0..self.comparisons.len() {
+            let (at, op, operand) = self.comparisons[index];
+            let (kind, help) = match self.store.term(operand) {
+                Term::Record(_) => ("records", "compare the fields one by one"),
+                Term::Array(_) => ("arrays", "compare the elements one by one"),
+                _ => continue,
+            };
+            let operand_type = self.show(operand);
+            let mut diagnostic = Diagnostic::error(
+                at,
+                format!("`{op}` compares numbers or pointers, not {kind}"),
+            )
+            .with_label(format!("both sides are `{operand_type}`"));
+            if let Some(origin) = self.store.origin(operand) {
+                if origin.span != at {
+                    diagnostic = diagnostic.with_secondary(
+                        origin.span,
+                        format!("`{operand_type}` from this {}", origin.why.describe()),
+                    );
+                }
+            }
+            self.diagnostics
+                .push(diagnostic.with_note(format!("help: {help}")));
         }
     }
 }

@@ -394,6 +394,43 @@ fn a_record_stored_in_a_field_is_rejected_with_use_a_pointer() {
 }
 
 #[test]
+fn comparing_records_or_arrays_is_rejected_where_the_interpreter_would_stop() {
+    let source = "f(p, q) { var a; a = [1, 2]; assert(*p == *q); p->x = 1; return a != [3]; }
+main() { return 0; }";
+    let errors = type_errors(source);
+    let found: Vec<(&str, &str, &str)> = errors
+        .iter()
+        .map(|e| {
+            (
+                e.message.as_str(),
+                text(source, e.primary.span),
+                e.primary.message.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            (
+                "`==` compares numbers or pointers, not records",
+                "*p == *q",
+                "both sides are `{x: int}`"
+            ),
+            (
+                "`!=` compares numbers or pointers, not arrays",
+                "a != [3]",
+                "both sides are `[int]`"
+            ),
+        ]
+    );
+    assert_eq!(errors[0].notes, vec!["help: compare the fields one by one"]);
+    // Numbers, pointers and values nothing constrains still compare.
+    let fine = "f(p, q, x) { var u, v; assert(p == q && x != 1 && u == v); return *p; }
+main() { return 0; }";
+    typed(fine);
+}
+
+#[test]
 fn a_record_stored_through_a_field_write_is_rejected_too() {
     let source = "set(p) { p->inner = {x: 1}; return 0; }
 main() { var c; c = alloc {inner: null}; c->inner = null; return set(alloc {inner: {x: 2}}); }";
