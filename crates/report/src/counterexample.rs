@@ -19,8 +19,8 @@ pub struct Witness {
     pub inputs: Vec<i32>,
     /// The entry function's arguments (empty for `main`).
     pub args: Args,
-    /// Reserved for the input-heap form of `--entry` functions with pointer parameters; absent
-    /// while arguments are numbers.
+    /// The input heap document (docs/heap-json.md) of an entry with pointer parameters; absent
+    /// when every argument is a number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heap: Option<serde_json::Value>,
     /// The path, ending with the failing check.
@@ -136,7 +136,7 @@ mod tests {
     }
 
     #[test]
-    fn heap_is_absent_from_json_until_set() {
+    fn heap_is_absent_from_json_unless_set() {
         let json = serde_json::to_string(&witness()).unwrap();
         assert_eq!(json, r#"{"inputs":[2],"args":{},"trace":[]}"#);
     }

@@ -239,6 +239,32 @@ impl fmt::Display for Type {
     }
 }
 
+/// Two types printed with one naming of their variables, so that a variable they share gets the
+/// same letter in both (each printed alone, both would start at `α`).
+pub fn display_pair(first: &Type, second: &Type) -> (String, String) {
+    struct Shared<'a> {
+        ty: &'a Type,
+        names: &'a std::cell::RefCell<VariableNames>,
+    }
+    impl fmt::Display for Shared<'_> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            self.ty.write(f, &mut self.names.borrow_mut())
+        }
+    }
+    let names = std::cell::RefCell::new(VariableNames::default());
+    let first = Shared {
+        ty: first,
+        names: &names,
+    }
+    .to_string();
+    let second = Shared {
+        ty: second,
+        names: &names,
+    }
+    .to_string();
+    (first, second)
+}
+
 impl Type {
     fn write(&self, f: &mut fmt::Formatter<'_>, names: &mut VariableNames) -> fmt::Result {
         match self {

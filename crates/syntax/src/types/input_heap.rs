@@ -28,7 +28,7 @@ use crate::span::Span;
 
 use super::export::{export, Shape};
 use super::store::{FieldSlot, RecordTerm, Store, Term};
-use super::TypeTable;
+use super::{display_pair, TypeTable};
 
 /// Why an entry's input heap cannot be given one type per object.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,14 +88,13 @@ impl TypeTable {
                 if merged.unify(first, second).is_ok() {
                     changed = true;
                 } else if pristine.unifiable(first, second) {
+                    let (first, second) = display_pair(&export(self, first), &export(self, second));
                     return Err(UnsupportedInputHeap {
                         parameter: self.param_name(function, root),
                         reason: format!(
-                            "not supported: an object of its input heap of type `{}` may be one \
-                             of type `{}`, or one of a type that never is; symex gives each \
-                             input object one type, which cannot describe both",
-                            export(self, first),
-                            export(self, second)
+                            "not supported: an object of its input heap of type `{first}` may be \
+                             one of type `{second}`, or one of a type that never is; symex gives \
+                             each input object one type, which cannot describe both"
                         ),
                     });
                 }
@@ -251,6 +250,12 @@ mod tests {
         let err = table(source).input_heap_view("h").unwrap_err();
         assert_eq!(err.parameter, "p");
         assert!(err.to_string().starts_with("not supported: "), "{err}");
+        // One naming for both types: the `α` of the second is the first's.
+        assert!(
+            err.to_string()
+                .contains("`{a: ↑{x: int}, b: ↑{x: ↑α}}` may be one of type `{x: ↑α}`"),
+            "{err}"
+        );
     }
 
     #[test]

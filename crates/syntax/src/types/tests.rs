@@ -394,6 +394,19 @@ fn a_record_stored_in_a_field_is_rejected_with_use_a_pointer() {
 }
 
 #[test]
+fn a_pair_of_types_shares_its_variable_names() {
+    let pointer = |ty: Type| Type::Pointer(Box::new(ty));
+    assert_eq!(
+        display_pair(&pointer(Type::Var(7)), &pointer(Type::Var(3))),
+        ("↑α".to_string(), "↑β".to_string())
+    );
+    assert_eq!(
+        display_pair(&Type::Var(3), &pointer(Type::Var(3))),
+        ("α".to_string(), "↑α".to_string())
+    );
+}
+
+#[test]
 fn comparing_records_or_arrays_is_rejected_where_the_interpreter_would_stop() {
     let source = "f(p, q) { var a; a = [1, 2]; assert(*p == *q); p->x = 1; return a != [3]; }
 main() { return 0; }";
