@@ -1,6 +1,6 @@
-//! verdict: violated null-deref line 14
-//! verdict: violated null-deref line 16
-//! verdict: violated assert line 18
+//! verdict: violated null-deref line 13
+//! verdict: violated null-deref line 15
+//! verdict: violated assert line 17
 //! entry: h
 //! run: input= output=1 result=0
 //! note: `*qq` reads a cell holding a pointer and `p->f` a field that holds a pointer here but a number in `{f, g}`; the backward engine put the closed-input constraint on pointer fields only, so a model could make `t` or `u` a positive (allocated) reference that no input heap has, and the assertion's witness did not replay

@@ -169,6 +169,10 @@ impl<S: Solver> Solver for DumpingSolver<S> {
     fn set_resource_limit(&mut self, limit: Option<u32>) -> bool {
         self.inner.set_resource_limit(limit)
     }
+
+    fn set_conflict_limit(&mut self, limit: Option<u32>) -> bool {
+        self.inner.set_conflict_limit(limit)
+    }
 }
 
 #[cfg(test)]

@@ -173,6 +173,15 @@ pub trait Solver {
         let _ = limit;
         false
     }
+
+    /// Bounds each later check by a number of conflicts of the solver's search (`None`: no
+    /// bound); a check that runs out answers `Unknown`. Deterministic like
+    /// [`Solver::set_resource_limit`], and honoured by Z3 where its `rlimit` is not (checks
+    /// without assumptions in Z3's one-shot mode). Returns whether the back end honours it.
+    fn set_conflict_limit(&mut self, limit: Option<u32>) -> bool {
+        let _ = limit;
+        false
+    }
 }
 
 impl<S: Solver + ?Sized> Solver for Box<S> {
@@ -212,6 +221,10 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
     fn set_resource_limit(&mut self, limit: Option<u32>) -> bool {
         (**self).set_resource_limit(limit)
+    }
+
+    fn set_conflict_limit(&mut self, limit: Option<u32>) -> bool {
+        (**self).set_conflict_limit(limit)
     }
 }
 

@@ -57,6 +57,8 @@ pub struct Z3Solver {
     one_shot_after: Option<Duration>,
     /// Z3's `rlimit` per check (its deterministic resource count), applied with the time limit.
     resource_limit: Option<u32>,
+    /// Z3's `max_conflicts` per check, applied with the time limit.
+    conflict_limit: Option<u32>,
     /// Solver parameters set by [`Z3Solver::set_param`], applied with the time limit.
     params: Vec<(CString, Z3Param)>,
     /// The time limit and `solver2_timeout` last given to Z3 (`None`: give them again).
@@ -152,6 +154,7 @@ impl Z3Solver {
                 timeout: Some(DEFAULT_TIMEOUT),
                 one_shot_after: None,
                 resource_limit: None,
+                conflict_limit: None,
                 params: Vec::new(),
                 applied: None,
                 stats: SolverStats::default(),
@@ -367,6 +370,9 @@ impl Z3Solver {
             let rlimit = c_string("rlimit")?;
             let sym = Z3_mk_string_symbol(self.ctx, rlimit.as_ptr());
             Z3_params_set_uint(self.ctx, p, sym, self.resource_limit.unwrap_or(0));
+            let conflicts = c_string("max_conflicts")?;
+            let sym = Z3_mk_string_symbol(self.ctx, conflicts.as_ptr());
+            Z3_params_set_uint(self.ctx, p, sym, self.conflict_limit.unwrap_or(u32::MAX));
             let handover = c_string("solver2_timeout")?;
             let sym = Z3_mk_string_symbol(self.ctx, handover.as_ptr());
             Z3_params_set_uint(self.ctx, p, sym, incremental_ms);
@@ -631,7 +637,9 @@ impl Solver for Z3Solver {
             .collect::<Result<Vec<_>, _>>()?;
         let start = Instant::now();
         let handover = self.one_shot_after.filter(|&after| {
-            self.resource_limit.is_none() && self.timeout.is_none_or(|t| after < t)
+            self.resource_limit.is_none()
+                && self.conflict_limit.is_none()
+                && self.timeout.is_none_or(|t| after < t)
         });
         let mut result = match handover {
             Some(after) => {
@@ -724,6 +732,14 @@ impl Solver for Z3Solver {
         true
     }
 
+    fn set_conflict_limit(&mut self, limit: Option<u32>) -> bool {
+        if limit != self.conflict_limit {
+            self.conflict_limit = limit;
+            self.applied = None;
+        }
+        true
+    }
+
     fn stats(&self) -> &SolverStats {
         &self.stats
     }
@@ -788,6 +804,19 @@ mod tests {
         let product = s.bv_mul(x, y).expect("mul");
         let target = s.bv_val(32, 65_521 * 65_519).expect("c");
         (x, y, bounds, s.eq(product, target).expect("eq"))
+    }
+
+    #[test]
+    fn a_conflict_limit_makes_a_hard_check_unknown_until_lifted() {
+        let mut s = TermStore::new();
+        let (_, _, bounds, factors) = factoring(&mut s);
+        let query = s.and(bounds, factors).expect("and");
+        let mut z3 = Z3Solver::new().expect("z3");
+        assert!(z3.set_conflict_limit(Some(10)));
+        z3.assert(&s, query).expect("assert");
+        assert!(matches!(z3.check(&s, &[]), Ok(SatResult::Unknown(_))));
+        assert!(z3.set_conflict_limit(None));
+        assert_eq!(z3.check(&s, &[]), Ok(SatResult::Sat));
     }
 
     #[test]

@@ -32,6 +32,7 @@ use crate::backward::heap::{InputRef, SymbolicHeap};
 use crate::backward::model::read_entry_model;
 use crate::backward::ops::{Atom, Edge, Expr, Graph, Op, VarId};
 use crate::backward::options::BseVariant;
+use crate::backward::restarts::{self, FreshSolver};
 use crate::common::terms::WIDTH;
 use crate::error::EngineError;
 
@@ -85,9 +86,6 @@ fn current(
     Ok(t)
 }
 
-/// A solver that has never been checked, for the entry check after intermediate ones.
-pub type FreshSolver<'a> = dyn Fn() -> Result<Box<dyn Solver>, EngineError> + 'a;
-
 /// Runs one conjunct-combination search of `graph` with the heap model `heap`.
 pub fn search<H: SymbolicHeap>(
     graph: &Graph,
@@ -100,7 +98,6 @@ pub fn search<H: SymbolicHeap>(
 ) -> Result<(SearchOutcome, SearchStats), EngineError> {
     // Everything asserted so far, for moving to a fresh solver at the entry.
     let mut asserted: Vec<TermId> = Vec::new();
-    let mut entry_solver: Option<Box<dyn Solver>> = None;
     let mut stats = SearchStats::default();
     let mut versions = Versions {
         next: vec![0; graph.vars.len()],
@@ -235,73 +232,62 @@ pub fn search<H: SymbolicHeap>(
         let mut assumed = assumptions;
         assumed.push(control);
         if is_entry {
-            if stats.solver_calls > 1 {
-                let mut fresh = fresh_solver()?;
+            let mut fresh: Box<dyn Solver>;
+            let first: &mut dyn Solver = if stats.solver_calls > 1 {
+                fresh = fresh_solver()?;
                 for &a in &asserted {
                     fresh.assert(store, a)?;
                 }
-                entry_solver = Some(fresh);
-            }
-            let target: &mut dyn Solver = match entry_solver.as_deref_mut() {
-                Some(fresh) => fresh,
-                None => &mut *solver,
+                &mut *fresh
+            } else {
+                &mut *solver
             };
             for &a in &assumed {
-                target.assert(store, a)?;
+                first.assert(store, a)?;
             }
-            assumed.clear();
+            let all: Vec<TermId> = asserted.iter().chain(&assumed).copied().collect();
+            let (result, mut restarted) =
+                restarts::check_entry(first, &all, fresh_solver, store, deadline, &mut stats)?;
+            let outcome = match result {
+                SatResult::Unsat => SearchOutcome::Unreachable,
+                SatResult::Unknown(reason) => SearchOutcome::Unknown(reason),
+                SatResult::Sat => {
+                    let terms: Vec<Option<TermId>> = (0..graph.vars.len() as VarId)
+                        .map(|v| state.env.get(&v).copied())
+                        .collect();
+                    let params = entry_params(graph, &terms);
+                    let answering: &mut dyn Solver = match restarted.as_deref_mut() {
+                        Some(restarted) => restarted,
+                        None => first,
+                    };
+                    SearchOutcome::Reached(read_entry_model(
+                        answering,
+                        store,
+                        &params,
+                        &inputs,
+                        graph.inputs,
+                        &heap.input_arrays(),
+                    )?)
+                }
+            };
+            return Ok((outcome, stats));
         }
-        let solver: &mut dyn Solver = match entry_solver.as_deref_mut() {
-            Some(fresh) => fresh,
-            None => &mut *solver,
-        };
         // `conj-loops`' checks before the entry are bounded by a resource count: only `unsat`
         // prunes, so one that runs out is taken like a `sat` one (no pruning), which is sound.
         // A count, not a time limit, so that the report does not depend on the load.
-        let bounded = !is_entry && variant == BseVariant::ConjLoops;
+        let bounded = variant == BseVariant::ConjLoops;
         solver.set_resource_limit(bounded.then_some(LOOP_ENTRY_CHECK_RLIMIT));
         set_remaining(solver, deadline);
         let started = Instant::now();
         let result = solver.check(store, &assumed)?;
         stats.solver_time += started.elapsed();
-        let model = match (&result, is_entry) {
-            (SatResult::Sat, true) => {
-                let terms: Vec<Option<TermId>> = (0..graph.vars.len() as VarId)
-                    .map(|v| state.env.get(&v).copied())
-                    .collect();
-                let params = entry_params(graph, &terms);
-                Some(read_entry_model(
-                    solver,
-                    store,
-                    &params,
-                    &inputs,
-                    graph.inputs,
-                    &heap.input_arrays(),
-                )?)
-            }
-            _ => None,
-        };
         match result {
             SatResult::Unsat => {
                 let pruned = store.not(control)?;
                 solver.assert(store, pruned)?;
                 asserted.push(pruned);
-                if is_entry {
-                    return Ok((SearchOutcome::Unreachable, stats));
-                }
             }
-            SatResult::Sat => {
-                if let Some(model) = model {
-                    return Ok((SearchOutcome::Reached(model), stats));
-                }
-                states[n as usize] = Some(state);
-            }
-            SatResult::Unknown(reason) => {
-                if is_entry {
-                    return Ok((SearchOutcome::Unknown(reason), stats));
-                }
-                states[n as usize] = Some(state);
-            }
+            SatResult::Sat | SatResult::Unknown(_) => states[n as usize] = Some(state),
         }
     }
     Ok((SearchOutcome::Unreachable, stats))

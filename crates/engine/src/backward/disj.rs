@@ -17,6 +17,7 @@ use crate::backward::heap::{ArrayHeap, FieldVersions, InputRef, SymbolicHeap};
 use crate::backward::model::read_entry_model;
 use crate::backward::ops::{Graph, Op, VarId};
 use crate::backward::options::BseVariant;
+use crate::backward::restarts::{self, FreshSolver};
 use crate::common::terms::WIDTH;
 use crate::error::EngineError;
 
@@ -56,6 +57,7 @@ pub fn search(
     store: &mut TermStore,
     heap: &mut ArrayHeap,
     solver: &mut dyn Solver,
+    fresh_solver: &FreshSolver<'_>,
     deadline: Option<Instant>,
 ) -> Result<(SearchOutcome, SearchStats), EngineError> {
     let mut stats = SearchStats::default();
@@ -99,14 +101,17 @@ pub fn search(
     stats.solver_calls += 1;
     // The only check of this solver: everything is asserted, so Z3 answers in its
     // non-incremental mode (as in conj's entry check).
-    solver.assert(store, formula)?;
-    for a in assumptions {
+    let mut all = vec![formula];
+    all.extend(assumptions);
+    for &a in &all {
         solver.assert(store, a)?;
     }
-    set_remaining(solver, deadline);
-    let started = Instant::now();
-    let result = solver.check(store, &[])?;
-    stats.solver_time += started.elapsed();
+    let (result, mut restarted) =
+        restarts::check_entry(solver, &all, fresh_solver, store, deadline, &mut stats)?;
+    let solver: &mut dyn Solver = match restarted.as_deref_mut() {
+        Some(restarted) => restarted,
+        None => solver,
+    };
     let outcome = match result {
         SatResult::Unsat => SearchOutcome::Unreachable,
         SatResult::Unknown(reason) => SearchOutcome::Unknown(reason),

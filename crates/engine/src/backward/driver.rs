@@ -230,6 +230,7 @@ pub fn search(
             &mut store,
             &mut heap,
             &mut *solver,
+            &new_solver,
             deadline,
         )
     } else {

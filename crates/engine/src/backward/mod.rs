@@ -25,6 +25,7 @@ pub mod ops;
 pub mod options;
 #[cfg(test)]
 mod paper_tables;
+mod restarts;
 mod simplify;
 mod types;
 pub mod typing;

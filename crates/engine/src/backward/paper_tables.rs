@@ -687,7 +687,16 @@ fn both_families_prove_the_assertion() {
         let mut heap = heap();
         let mut solver = solver_backend(&SolverChoice::Z3).unwrap();
         let (outcome, _) = if variant.is_disjunct_propagation() {
-            disj::search(&graph, variant, &mut store, &mut heap, &mut *solver, None).unwrap()
+            disj::search(
+                &graph,
+                variant,
+                &mut store,
+                &mut heap,
+                &mut *solver,
+                &fresh_z3,
+                None,
+            )
+            .unwrap()
         } else {
             conj::search(
                 &graph,
