@@ -19,7 +19,8 @@ use symex_syntax::types::Type;
 use crate::backward::ops::FieldSlot;
 use crate::backward::types::TypeFacts;
 
-/// How deep pointers to pointers are told apart (`***int` and deeper all get no kind).
+/// How deep pointers to pointers are told apart: cells holding pointers nested deeper are one
+/// kind, [`CellKind::Deep`] inside [`MAX_POINTER_DEPTH`] + 1 pointers.
 const MAX_POINTER_DEPTH: u32 = 4;
 
 /// What an input cell holds, as far as the interpreter and the heap document can tell apart.
@@ -32,6 +33,9 @@ pub enum CellKind {
     Int,
     /// A cell holding a pointer to cells of the inner kind (`alloc p`).
     Pointer(Box<CellKind>),
+    /// Whatever lies behind [`MAX_POINTER_DEPTH`] pointers (`μα.↑α`, `↑↑↑↑↑int`): only ever the
+    /// inner kind of a `Pointer`, never a kind of its own, so no cell is told it is not one.
+    Deep,
 }
 
 /// The kind of cell a pointer to `pointee` points to; `None` when the type does not say (a type
@@ -49,6 +53,8 @@ fn kind_at(ty: &Type, depth: u32) -> Option<CellKind> {
         Type::Pointer(target) if depth < MAX_POINTER_DEPTH => {
             kind_at(target, depth + 1).map(|k| CellKind::Pointer(Box::new(k)))
         }
+        // A cell holding a pointer is never a record or a number, however deep the chain.
+        Type::Pointer(_) => Some(CellKind::Pointer(Box::new(CellKind::Deep))),
         _ => None,
     }
 }
@@ -293,6 +299,20 @@ mod tests {
             .iter()
             .position(|k| *k == record(names))
             .expect("a kind") as u32
+    }
+
+    #[test]
+    fn pointers_nested_deeper_than_the_limit_are_one_kind_of_pointer_cell() {
+        let deep = symex_syntax::types::Type::Recursive(
+            0,
+            Box::new(Type::Pointer(Box::new(Type::RecVar(0)))),
+        );
+        let mut expected = CellKind::Pointer(Box::new(CellKind::Deep));
+        for _ in 0..MAX_POINTER_DEPTH {
+            expected = CellKind::Pointer(Box::new(expected));
+        }
+        assert_eq!(cell_kind(&deep), Some(expected));
+        assert_eq!(cell_kind(&Type::Pointer(Box::new(Type::Var(0)))), None);
     }
 
     #[test]
