@@ -246,8 +246,15 @@ pub fn search<H: SymbolicHeap>(
                 first.assert(store, a)?;
             }
             let all: Vec<TermId> = asserted.iter().chain(&assumed).copied().collect();
-            let (result, mut restarted) =
-                restarts::check_entry(first, &all, fresh_solver, store, deadline, &mut stats)?;
+            let (result, mut restarted) = restarts::check_entry(
+                true,
+                first,
+                &all,
+                fresh_solver,
+                store,
+                deadline,
+                &mut stats,
+            )?;
             let outcome = match result {
                 SatResult::Unsat => SearchOutcome::Unreachable,
                 SatResult::Unknown(reason) => SearchOutcome::Unknown(reason),

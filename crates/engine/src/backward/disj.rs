@@ -106,8 +106,15 @@ pub fn search(
     for &a in &all {
         solver.assert(store, a)?;
     }
-    let (result, mut restarted) =
-        restarts::check_entry(solver, &all, fresh_solver, store, deadline, &mut stats)?;
+    let (result, mut restarted) = restarts::check_entry(
+        false,
+        solver,
+        &all,
+        fresh_solver,
+        store,
+        deadline,
+        &mut stats,
+    )?;
     let solver: &mut dyn Solver = match restarted.as_deref_mut() {
         Some(restarted) => restarted,
         None => solver,
