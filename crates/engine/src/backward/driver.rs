@@ -9,13 +9,14 @@ use std::time::{Duration, Instant};
 
 use symex_ir::cfg::{Check, InstKind, Module, PlaceBase, PropId};
 use symex_report::{Cut, Cuts, Finding, Locator, Report, Stats, Verdict, Witness};
-use symex_smt::{Dumper, DumpingSolver, SharedDumper, TermStore, Z3Param};
+use symex_smt::{Dumper, DumpingSolver, SharedDumper, Solver, TermStore, Z3Param};
 use symex_syntax::types::{Type, TypeTable};
 
 use crate::backward::encode::{SearchOutcome, SearchStats};
 use crate::backward::heap::ArrayHeap;
 use crate::backward::ops::{Graph, Op};
-use crate::backward::options::{BackwardOptions, Target, DEFAULT_UNWIND};
+use crate::backward::options::{BackwardOptions, BseVariant, Target, DEFAULT_UNWIND};
+use crate::backward::restarts::FreshSolver;
 use crate::backward::types::TypeFacts;
 use crate::backward::typing::CellTyping;
 use crate::backward::walk::{walk, HeapSnapshot};
@@ -223,26 +224,31 @@ pub fn search(
         })
     };
     let mut solver = new_solver()?;
-    if backward.variant.is_disjunct_propagation() {
-        disj::search(
-            graph,
-            backward.variant,
-            &mut store,
-            &mut heap,
-            &mut *solver,
-            &new_solver,
-            deadline,
-        )
+    search_variant(
+        graph,
+        backward.variant,
+        &mut store,
+        &mut heap,
+        &mut *solver,
+        &new_solver,
+        deadline,
+    )
+}
+
+/// Runs `variant`'s search of `graph`: disjunct propagation or conjunct combination.
+pub(super) fn search_variant(
+    graph: &Graph,
+    variant: BseVariant,
+    store: &mut TermStore,
+    heap: &mut ArrayHeap,
+    solver: &mut dyn Solver,
+    fresh_solver: &FreshSolver<'_>,
+    deadline: Option<Instant>,
+) -> Result<(SearchOutcome, SearchStats), EngineError> {
+    if variant.is_disjunct_propagation() {
+        disj::search(graph, variant, store, heap, solver, fresh_solver, deadline)
     } else {
-        conj::search(
-            graph,
-            backward.variant,
-            &mut store,
-            &mut heap,
-            &mut *solver,
-            &new_solver,
-            deadline,
-        )
+        conj::search(graph, variant, store, heap, solver, fresh_solver, deadline)
     }
 }
 

@@ -20,6 +20,7 @@ use symex_syntax::span::Span;
 
 use crate::backward::conj;
 use crate::backward::disj::{self, Symbols};
+use crate::backward::driver::search_variant;
 use crate::backward::encode::{SearchOutcome, SearchStats};
 use crate::backward::heap::ArrayHeap;
 use crate::backward::ops::{
@@ -686,29 +687,16 @@ fn both_families_prove_the_assertion() {
         let mut store = TermStore::new();
         let mut heap = heap();
         let mut solver = solver_backend(&SolverChoice::Z3).unwrap();
-        let (outcome, _) = if variant.is_disjunct_propagation() {
-            disj::search(
-                &graph,
-                variant,
-                &mut store,
-                &mut heap,
-                &mut *solver,
-                &fresh_z3,
-                None,
-            )
-            .unwrap()
-        } else {
-            conj::search(
-                &graph,
-                variant,
-                &mut store,
-                &mut heap,
-                &mut *solver,
-                &fresh_z3,
-                None,
-            )
-            .unwrap()
-        };
+        let (outcome, _) = search_variant(
+            &graph,
+            variant,
+            &mut store,
+            &mut heap,
+            &mut *solver,
+            &fresh_z3,
+            None,
+        )
+        .unwrap();
         assert!(matches!(outcome, SearchOutcome::Unreachable), "{variant}");
     }
 }
