@@ -10,6 +10,8 @@
 //!   back ends [`Z3Solver`] (Z3's C API, in process, the system `libz3`) and [`ProcessSolver`]
 //!   (any SMT-LIB2 solver over pipes: [`ProcessConfig::z3`], [`ProcessConfig::cvc5`],
 //!   [`ProcessConfig::yices`], or any command with a [`Dialect`]);
+//! * [`IntEncodingSolver`]: bit-vector queries decided exactly as integer arithmetic where they
+//!   are linear, falling back to bit-vectors where not;
 //! * [`QueryEngine`]: what engines call (`is_satisfiable`, `must_be_true`, `may_be_true`,
 //!   `get_model`), with a fast path, constraint independence and a query cache
 //!   ([`QueryOptions`], [`QueryStats`]).
@@ -26,6 +28,7 @@ pub mod dump;
 mod error;
 mod eval;
 mod independence;
+mod int_encoding;
 pub mod printer;
 mod process;
 mod query;
@@ -44,6 +47,7 @@ pub use bv::{BvConst, MAX_BV_WIDTH};
 pub use dump::{Dumper, DumpingSolver, SharedDumper};
 pub use error::{EvalError, SolverError, TermError};
 pub use eval::{eval, eval_all, Assignment};
+pub use int_encoding::{IntEncodingSolver, SolverFactory};
 pub use process::{Dialect, ProcessConfig, ProcessSolver};
 pub use query::{Answer, ModelResult, QueryEngine, QueryOptions, QueryStats};
 pub use solver::{Model, SatResult, Solver, SolverStats, DEFAULT_TIMEOUT};

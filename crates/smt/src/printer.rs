@@ -199,7 +199,10 @@ fn write_head(store: &TermStore, node: &Node, out: &mut String) {
     }
 }
 
-/// The narrowest standard logic covering `terms` (quantifier-free), or `ALL`.
+/// The narrowest standard logic covering `terms` (quantifier-free), or `ALL`; but integer
+/// arrays are `QF_AUFLIA`, not the narrower `QF_ALIA`: Z3 sets its solvers up by the logic,
+/// and decides the backward engine's integer-encoded queries about 5x faster under
+/// `QF_AUFLIA` (see `Z3Solver::for_logic`).
 pub fn logic_for(store: &TermStore, terms: &[TermId]) -> &'static str {
     let (mut bv, mut int, mut arrays, mut nonlinear, mut odd_arrays) =
         (false, false, false, false, false);
@@ -236,7 +239,7 @@ pub fn logic_for(store: &TermStore, terms: &[TermId]) -> &'static str {
         (true, _, false, _) => "QF_ABV",
         (false, false, true, false) => "QF_LIA",
         (false, false, true, true) => "QF_NIA",
-        (true, false, true, false) => "QF_ALIA",
+        (true, false, true, false) => "QF_AUFLIA",
         _ => "QF_ANIA",
     }
 }
@@ -323,7 +326,7 @@ mod tests {
             "(- (select (store ((as const (Array Int Int)) 0) |n!0| (- 2)) 0))"
         );
         let le = s.int_le(neg, n).expect("le");
-        assert_eq!(logic_for(&s, &[le]), "QF_ALIA");
+        assert_eq!(logic_for(&s, &[le]), "QF_AUFLIA");
         let sq = s.int_mul(n, n).expect("mul");
         let gt = s.int_lt(zero, sq).expect("lt");
         assert_eq!(logic_for(&s, &[gt]), "QF_NIA");

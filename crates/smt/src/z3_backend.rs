@@ -120,6 +120,19 @@ impl Z3Solver {
     /// A fresh Z3 solver (general-purpose incremental solver, models enabled, time limit
     /// [`DEFAULT_TIMEOUT`]).
     pub fn new() -> Result<Self, SolverError> {
+        Self::create(None)
+    }
+
+    /// [`Z3Solver::new`] set up for the SMT-LIB logic `logic`. Z3 configures its theory
+    /// solvers by the logic, and for some formulas that matters: the backward engine's
+    /// integer-encoded array queries are decided about 5x faster as `QF_AUFLIA` than as
+    /// `QF_ALIA` or with no logic (BENCHMARKS.md).
+    pub fn for_logic(logic: &str) -> Result<Self, SolverError> {
+        Self::create(Some(logic))
+    }
+
+    fn create(logic: Option<&str>) -> Result<Self, SolverError> {
+        let logic = logic.map(c_string).transpose()?;
         // SAFETY: plain calls into the C API with valid arguments; each result is checked
         // before use.
         unsafe {
@@ -136,7 +149,10 @@ impl Z3Solver {
                 return Err(SolverError::Z3("Z3_mk_context_rc failed".into()));
             }
             Z3_set_error_handler(ctx, ignore_error);
-            let solver = Z3_mk_solver(ctx);
+            let solver = match &logic {
+                None => Z3_mk_solver(ctx),
+                Some(name) => Z3_mk_solver_for_logic(ctx, Z3_mk_string_symbol(ctx, name.as_ptr())),
+            };
             if solver.is_null() {
                 Z3_del_context(ctx);
                 return Err(SolverError::Z3("Z3_mk_solver failed".into()));

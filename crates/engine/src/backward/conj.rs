@@ -38,11 +38,12 @@ use crate::error::EngineError;
 
 type Env = BTreeMap<VarId, TermId>;
 
-/// Z3's resource count allowed to each of `conj-loops`' checks at loop entries (about a quarter
-/// of the whole entry check of the smallest degree-counting row, 436 000 units on (0, 3)):
-/// enough for the small formulas near the target, where pruning is cheap, and far less than the
-/// whole query, which the check at the outermost loop's entry already is.
-const LOOP_ENTRY_CHECK_RLIMIT: u32 = 100_000;
+/// Z3's resource count allowed to each of `conj-loops`' checks at loop entries: enough for the
+/// small formulas near the target, where pruning is cheap, and far less than the whole query,
+/// which the check at the outermost loop's entry already is. Measured on degree counting with
+/// the integer encoding (BENCHMARKS.md): 100 000 units (a quarter of the bit-vector entry check
+/// of (0, 3)) made `conj-loops` 1.2–1.8× `conj-never` on the b = 3 and 4 rows, 10 000 1.06–1.26×.
+const LOOP_ENTRY_CHECK_RLIMIT: u32 = 10_000;
 
 /// What conjunct combination knows at one node.
 #[derive(Clone)]

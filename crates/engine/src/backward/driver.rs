@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 
 use symex_ir::cfg::{Check, InstKind, Module, PlaceBase, PropId};
 use symex_report::{Cut, Cuts, Finding, Locator, Report, Stats, Verdict, Witness};
-use symex_smt::{Dumper, DumpingSolver, SharedDumper, Solver, TermStore, Z3Param};
+use symex_smt::{
+    Dumper, DumpingSolver, IntEncodingSolver, SharedDumper, Solver, SolverError, TermStore, Z3Param,
+};
 use symex_syntax::types::{Type, TypeTable};
 
 use crate::backward::encode::{SearchOutcome, SearchStats};
@@ -198,6 +200,10 @@ const BACKWARD_Z3_PARAMS: &[(&str, Z3Param)] = &[
     ("smt.phase_selection", Z3Param::Uint(0)),
 ];
 
+/// The logic Z3 is set up for when conjunct combination's queries go to it as integer
+/// arithmetic (`IntEncodingSolver`; see `Z3Solver::for_logic` for why this one).
+const INTEGER_LOGIC: &str = "QF_AUFLIA";
+
 /// Runs the chosen variant on one graph with a fresh solver and term store; with `dumper`, every
 /// check is also written as a query file (`--dump-smt`).
 pub fn search(
@@ -215,13 +221,34 @@ pub fn search(
     let mut heap =
         ArrayHeap::new(names, graph.ref_fields.clone()).with_typing(graph.typing.clone());
     heap.declare_inputs(&mut store)?;
-    let new_solver = || -> Result<Box<dyn symex_smt::Solver>, EngineError> {
-        let mut solver = solver_backend_tuned(&options.solver, BACKWARD_Z3_PARAMS)?;
-        solver.set_timeout(options.query.timeout.or(Some(Duration::from_secs(3600))));
-        Ok(match dumper {
+    let choice = options.solver.clone();
+    let timeout = options.query.timeout.or(Some(Duration::from_secs(3600)));
+    let dumper = dumper.cloned();
+    let backend = move |logic: Option<&str>| -> Result<Box<dyn Solver>, SolverError> {
+        let mut solver = solver_backend_tuned(&choice, logic, BACKWARD_Z3_PARAMS)?;
+        solver.set_timeout(timeout);
+        Ok(match &dumper {
             Some(d) => Box::new(DumpingSolver::new(solver, Arc::clone(d))),
             None => solver,
         })
+    };
+    // Measured on degree counting (BENCHMARKS.md): conjunct combination's entry checks and
+    // `conj-loops`' bounded loop-entry checks are decided many times faster over the integers;
+    // `conj-always`' unbounded checks under assumptions near the entry (Z3's incremental core)
+    // are several times slower, and disjunct propagation's deep formulas slower still.
+    let integers = matches!(
+        backward.variant,
+        BseVariant::ConjNever | BseVariant::ConjLoops
+    );
+    let new_solver = || -> Result<Box<dyn Solver>, EngineError> {
+        if !integers {
+            return Ok(backend(None)?);
+        }
+        let bit_vectors = backend.clone();
+        Ok(Box::new(IntEncodingSolver::new(
+            backend(Some(INTEGER_LOGIC))?,
+            Box::new(move || bit_vectors(None)),
+        )))
     };
     let mut solver = new_solver()?;
     search_variant(

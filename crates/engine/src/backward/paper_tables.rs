@@ -195,7 +195,7 @@ fn add_smaller() -> Graph {
 
 /// A fresh Z3 solver, for the entry check after intermediate ones.
 fn fresh_z3() -> Result<Box<dyn Solver>, EngineError> {
-    solver_backend(&SolverChoice::Z3)
+    Ok(solver_backend(&SolverChoice::Z3)?)
 }
 
 fn heap() -> ArrayHeap {

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use symex_smt::{
-    ProcessConfig, ProcessSolver, QueryEngine, QueryOptions, Solver, Z3Param, Z3Solver,
+    ProcessConfig, ProcessSolver, QueryEngine, QueryOptions, Solver, SolverError, Z3Param, Z3Solver,
 };
 
 use crate::common::options::SolverChoice;
@@ -38,19 +38,24 @@ pub const ONE_SHOT_AFTER: Duration = Duration::from_millis(500);
 
 /// A fresh solver of the chosen kind with no query layer, for engines that drive the assertion
 /// stack themselves (the backward engine's incremental conjunct combination).
-pub fn solver_backend(choice: &SolverChoice) -> Result<Box<dyn Solver>, EngineError> {
-    solver_backend_tuned(choice, &[])
+pub fn solver_backend(choice: &SolverChoice) -> Result<Box<dyn Solver>, SolverError> {
+    solver_backend_tuned(choice, None, &[])
 }
 
-/// [`solver_backend`] with parameters for Z3 (ignored by a process solver): only ones that
-/// change how Z3 searches, never what it answers.
+/// [`solver_backend`] with an SMT-LIB logic and parameters for Z3 (ignored by a process
+/// solver, which is told the logic of each query's terms): only ones that change how Z3
+/// searches, never what it answers.
 pub fn solver_backend_tuned(
     choice: &SolverChoice,
+    z3_logic: Option<&str>,
     z3_params: &[(&str, Z3Param)],
-) -> Result<Box<dyn Solver>, EngineError> {
+) -> Result<Box<dyn Solver>, SolverError> {
     Ok(match choice {
         SolverChoice::Z3 => {
-            let mut z3 = Z3Solver::new()?;
+            let mut z3 = match z3_logic {
+                Some(logic) => Z3Solver::for_logic(logic)?,
+                None => Z3Solver::new()?,
+            };
             for &(name, value) in z3_params {
                 z3.set_param(name, value)?;
             }
@@ -58,8 +63,9 @@ pub fn solver_backend_tuned(
         }
         SolverChoice::Process { command, dialect } => {
             let mut words = command.split_whitespace();
-            let program = words.next().ok_or_else(|| {
-                EngineError::Solver("the solver command line is empty".to_string())
+            let program = words.next().ok_or_else(|| SolverError::Spawn {
+                program: command.clone(),
+                message: "the solver command line is empty".to_string(),
             })?;
             let args: Vec<&str> = words.collect();
             Box::new(ProcessSolver::new(ProcessConfig::new(
