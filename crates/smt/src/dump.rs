@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use crate::error::SolverError;
 use crate::printer;
-use crate::solver::{Model, SatResult, Solver, SolverStats};
+use crate::solver::{AssertionStack, Model, SatResult, Solver, SolverStats};
 use crate::term::{TermId, TermStore};
 
 /// The text of a standalone query: is the conjunction of `constraints` satisfiable?
@@ -86,8 +86,7 @@ pub type SharedDumper = std::sync::Arc<std::sync::Mutex<Dumper>>;
 pub struct DumpingSolver<S> {
     inner: S,
     dumper: SharedDumper,
-    /// The assertions of each open scope, the base level first.
-    scopes: Vec<Vec<TermId>>,
+    assertions: AssertionStack,
 }
 
 impl<S: Solver> DumpingSolver<S> {
@@ -95,7 +94,7 @@ impl<S: Solver> DumpingSolver<S> {
         DumpingSolver {
             inner,
             dumper,
-            scopes: vec![Vec::new()],
+            assertions: AssertionStack::default(),
         }
     }
 }
@@ -107,15 +106,13 @@ impl<S: Solver> Solver for DumpingSolver<S> {
 
     fn push(&mut self) -> Result<(), SolverError> {
         self.inner.push()?;
-        self.scopes.push(Vec::new());
+        self.assertions.push();
         Ok(())
     }
 
     fn pop(&mut self) -> Result<(), SolverError> {
         self.inner.pop()?;
-        if self.scopes.len() > 1 {
-            self.scopes.pop();
-        }
+        self.assertions.pop();
         Ok(())
     }
 
@@ -125,9 +122,7 @@ impl<S: Solver> Solver for DumpingSolver<S> {
 
     fn assert(&mut self, store: &TermStore, term: TermId) -> Result<(), SolverError> {
         self.inner.assert(store, term)?;
-        if let Some(scope) = self.scopes.last_mut() {
-            scope.push(term);
-        }
+        self.assertions.assert(term);
         Ok(())
     }
 
@@ -137,11 +132,9 @@ impl<S: Solver> Solver for DumpingSolver<S> {
         assumptions: &[TermId],
     ) -> Result<SatResult, SolverError> {
         let query: Vec<TermId> = self
-            .scopes
-            .iter()
-            .flatten()
-            .chain(assumptions)
-            .copied()
+            .assertions
+            .all()
+            .chain(assumptions.iter().copied())
             .collect();
         self.dumper
             .lock()

@@ -228,6 +228,55 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
 }
 
+/// The terms asserted in each open scope, the base level first: for solver wrappers that must
+/// replay or print the whole assertion stack of the solver they wrap.
+#[derive(Clone, Debug)]
+pub(crate) struct AssertionStack {
+    scopes: Vec<Vec<TermId>>,
+}
+
+impl Default for AssertionStack {
+    fn default() -> Self {
+        AssertionStack {
+            scopes: vec![Vec::new()],
+        }
+    }
+}
+
+impl AssertionStack {
+    pub(crate) fn push(&mut self) {
+        self.scopes.push(Vec::new());
+    }
+
+    /// Drops the innermost scope; the base level stays.
+    pub(crate) fn pop(&mut self) {
+        if self.scopes.len() > 1 {
+            self.scopes.pop();
+        }
+    }
+
+    pub(crate) fn assert(&mut self, term: TermId) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(term);
+        }
+    }
+
+    /// The number of open scopes above the base level.
+    pub(crate) fn level(&self) -> usize {
+        self.scopes.len() - 1
+    }
+
+    /// The assertions of each level, the base level first.
+    pub(crate) fn scopes(&self) -> impl Iterator<Item = &[TermId]> {
+        self.scopes.iter().map(Vec::as_slice)
+    }
+
+    /// Every assertion, oldest first.
+    pub(crate) fn all(&self) -> impl Iterator<Item = TermId> + '_ {
+        self.scopes.iter().flatten().copied()
+    }
+}
+
 /// Ties a solver to the first store it sees and validates incoming terms.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct StoreBinding {
@@ -290,6 +339,27 @@ impl StoreBinding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_assertion_stack_follows_push_and_pop_and_keeps_its_base() {
+        let mut store = TermStore::new();
+        let [a, b, c] = ["a", "b", "c"].map(|n| store.bool_var(n).expect("var"));
+        let mut stack = AssertionStack::default();
+        stack.assert(a);
+        stack.push();
+        stack.assert(b);
+        stack.push();
+        stack.assert(c);
+        assert_eq!(stack.level(), 2);
+        assert_eq!(stack.all().collect::<Vec<_>>(), vec![a, b, c]);
+        stack.pop();
+        let scopes: Vec<&[TermId]> = stack.scopes().collect();
+        assert_eq!(scopes, vec![&[a][..], &[b][..]]);
+        stack.pop();
+        stack.pop();
+        assert_eq!(stack.level(), 0);
+        assert_eq!(stack.all().collect::<Vec<_>>(), vec![a]);
+    }
 
     #[test]
     fn stats_count_answers() {

@@ -282,6 +282,51 @@ fn ranges_hold_again_after_a_pop() {
 }
 
 #[test]
+fn a_range_asserted_in_a_popped_scope_is_enforced_again() {
+    // x's range is deferred at the base level. Only a model that breaks it satisfies
+    // `7 <s x` over the integers, so the check inside the scope asserts it there; after the
+    // pop the solver has forgotten that assertion and must enforce the range again.
+    let mut st = TermStore::new();
+    let x = st.bv_var("x", W).expect("x");
+    let seven = st.bv_val(W, 7).expect("7");
+    let three = st.bv_val(W, 3).expect("3");
+    let mut s = encoding_solver();
+    let not_three = st.neq(x, three).expect("neq");
+    s.assert(&st, not_three).expect("assert");
+    let beyond = st.bv_slt(seven, x).expect("lt");
+    for _ in 0..2 {
+        s.push().expect("push");
+        s.assert(&st, beyond).expect("assert");
+        assert_eq!(s.check(&st, &[]).expect("check"), SatResult::Unsat);
+        s.pop().expect("pop");
+    }
+    // The same under an assumption, and a model that keeps the range afterwards.
+    assert_eq!(s.check(&st, &[beyond]).expect("check"), SatResult::Unsat);
+    assert_eq!(s.check(&st, &[]).expect("check"), SatResult::Sat);
+    let model = s.model(&st, &[x]).expect("model");
+    assert_ne!(model.get(x), Some(&Value::Bv(bv(3))));
+}
+
+#[test]
+fn a_resource_limited_check_does_not_refine() {
+    // Under a resource limit the caller takes `unknown` for an answer: a first model that
+    // breaks a range answers `unknown` instead of starting another round.
+    let mut st = TermStore::new();
+    let x = st.bv_var("x", W).expect("x");
+    let seven = st.bv_val(W, 7).expect("7");
+    let mut s = encoding_solver();
+    let beyond = st.bv_slt(seven, x).expect("lt");
+    s.assert(&st, beyond).expect("assert");
+    s.set_resource_limit(Some(1_000_000));
+    assert!(matches!(
+        s.check(&st, &[]).expect("check"),
+        SatResult::Unknown(_)
+    ));
+    s.set_resource_limit(None);
+    assert_eq!(s.check(&st, &[]).expect("check"), SatResult::Unsat);
+}
+
+#[test]
 fn falling_back_replays_every_open_scope() {
     let mut st = TermStore::new();
     let x = st.bv_var("x", W).expect("x");
