@@ -7,12 +7,20 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use symex_engine::backward::{check_backward, BackwardOptions, BseVariant, Target};
-use symex_engine::CheckOptions;
+use symex_engine::{CheckOptions, SolverChoice};
 use symex_gen::degree::{degree_counting, refutable, ASSERT_COLUMN, ASSERT_LINE};
 use symex_report::{Report, Status};
+use symex_smt::Dialect;
 
-/// The report of row `(a, b)` under `variant`, with every solver check written to `dump` if given.
-fn degree_report(a: u32, b: u32, variant: BseVariant, dump: Option<PathBuf>) -> Report {
+/// The report of row `(a, b)` under `variant` with `solver`, with every solver check written to
+/// `dump` if given.
+fn degree_report(
+    a: u32,
+    b: u32,
+    variant: BseVariant,
+    solver: SolverChoice,
+    dump: Option<PathBuf>,
+) -> Report {
     let source = degree_counting(a);
     let front = symex_syntax::analyze(&source).expect("the generated program parses");
     let types = front.types.expect("and type-checks");
@@ -23,6 +31,7 @@ fn degree_report(a: u32, b: u32, variant: BseVariant, dump: Option<PathBuf>) -> 
     let mut options = CheckOptions {
         unwind: Some(b),
         timeout: Some(limit),
+        solver,
         ..CheckOptions::default()
     };
     options.query.timeout = Some(limit);
@@ -50,8 +59,13 @@ fn degree_report(a: u32, b: u32, variant: BseVariant, dump: Option<PathBuf>) -> 
 }
 
 /// The assertion's status and whether its counterexample (if any) was replayed.
-fn assertion_verdict(a: u32, b: u32, variant: BseVariant) -> (Status, Option<bool>, String) {
-    let report = degree_report(a, b, variant, None);
+fn assertion_verdict(
+    a: u32,
+    b: u32,
+    variant: BseVariant,
+    solver: &SolverChoice,
+) -> (Status, Option<bool>, String) {
+    let report = degree_report(a, b, variant, solver.clone(), None);
     let property = report
         .properties()
         .iter()
@@ -65,8 +79,12 @@ fn assertion_verdict(a: u32, b: u32, variant: BseVariant) -> (Status, Option<boo
 }
 
 fn check_row(a: u32, b: u32, variants: &[BseVariant]) {
+    check_row_with(a, b, variants, &SolverChoice::Z3);
+}
+
+fn check_row_with(a: u32, b: u32, variants: &[BseVariant], solver: &SolverChoice) {
     for &variant in variants {
-        let (status, replayed, reason) = assertion_verdict(a, b, variant);
+        let (status, replayed, reason) = assertion_verdict(a, b, variant, solver);
         if refutable(a, b) {
             assert_eq!(
                 (status, replayed),
@@ -109,7 +127,7 @@ fn dumped_queries(a: u32, b: u32, variant: BseVariant) -> Vec<String> {
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&dir);
-    degree_report(a, b, variant, Some(dir.clone()));
+    degree_report(a, b, variant, SolverChoice::Z3, Some(dir.clone()));
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("the dump directory")
         .map(|e| e.expect("an entry").path())
@@ -156,6 +174,19 @@ fn without_let_numbers(text: &str) -> String {
 /// Where nothing is pruned, `conj-loops`' entry check asks exactly `conj-never`'s query, however
 /// many loop-entry checks came first: the input arrays are made before the search, so no symbol
 /// is numbered by when a check happened (Z3's time on these queries changes under a renaming).
+#[test]
+fn the_integer_queries_follow_the_rule_through_a_z3_process() {
+    // conj-never and conj-loops hand their integer-encoded queries to a Z3 process too, told
+    // `QF_AUFLIA` like the in-process one.
+    let z3 = SolverChoice::Process {
+        command: "z3 -in -smt2".to_string(),
+        dialect: Dialect::Z3,
+    };
+    let integers = [BseVariant::ConjNever, BseVariant::ConjLoops];
+    check_row_with(0, 3, &integers, &z3);
+    check_row_with(2, 3, &integers, &z3);
+}
+
 #[test]
 fn conj_loops_asks_conj_never_s_entry_query_when_nothing_is_pruned() {
     let never = dumped_queries(0, 3, BseVariant::ConjNever);

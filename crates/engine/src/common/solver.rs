@@ -6,7 +6,8 @@
 use std::time::Duration;
 
 use symex_smt::{
-    ProcessConfig, ProcessSolver, QueryEngine, QueryOptions, Solver, SolverError, Z3Param, Z3Solver,
+    Dialect, ProcessConfig, ProcessSolver, QueryEngine, QueryOptions, Solver, SolverError, Z3Param,
+    Z3Solver,
 };
 
 use crate::common::options::SolverChoice;
@@ -42,9 +43,10 @@ pub fn solver_backend(choice: &SolverChoice) -> Result<Box<dyn Solver>, SolverEr
     solver_backend_tuned(choice, None, &[])
 }
 
-/// [`solver_backend`] with an SMT-LIB logic and parameters for Z3 (ignored by a process
-/// solver, which is told the logic of each query's terms): only ones that change how Z3
-/// searches, never what it answers.
+/// [`solver_backend`] with an SMT-LIB logic and parameters for Z3: only ones that change how Z3
+/// searches, never what it answers. A Z3 process is told the logic too (`set-logic`, so that it
+/// configures itself the same way); other processes keep their dialect's logic, and no process
+/// gets the parameters.
 pub fn solver_backend_tuned(
     choice: &SolverChoice,
     z3_logic: Option<&str>,
@@ -68,9 +70,11 @@ pub fn solver_backend_tuned(
                 message: "the solver command line is empty".to_string(),
             })?;
             let args: Vec<&str> = words.collect();
-            Box::new(ProcessSolver::new(ProcessConfig::new(
-                program, &args, *dialect,
-            ))?)
+            let mut config = ProcessConfig::new(program, &args, *dialect);
+            if let (Dialect::Z3, Some(logic)) = (dialect, z3_logic) {
+                config.logic = Some(logic.to_string());
+            }
+            Box::new(ProcessSolver::new(config)?)
         }
     })
 }
