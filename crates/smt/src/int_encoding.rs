@@ -233,7 +233,13 @@ impl Solver for IntEncodingSolver {
                         Undo::Deferred => {
                             e.deferred.pop();
                         }
-                        Undo::Asserted(i) => e.deferred[i].asserted = false,
+                        Undo::Asserted(i) => {
+                            // Still there (deferred before it was asserted, undone newest
+                            // first); `get_mut` keeps a broken invariant from panicking.
+                            if let Some(range) = e.deferred.get_mut(i) {
+                                range.asserted = false;
+                            }
+                        }
                     }
                 }
             }
