@@ -8,7 +8,8 @@
 //! * a variable gets its range as a side constraint, a constant its signed value;
 //! * `+`, `-`, negation, and multiplication or left shift by a constant wrap: the integer result
 //!   `s` becomes `s - k·2^w` for a fresh integer `k`, with the range as a side constraint (one
-//!   `k` puts it in range);
+//!   `k` puts it in range) and `k` bounded by what `s` can be (`x + 1`: `0 ≤ k ≤ 1`; no `k`
+//!   where only one is possible);
 //! * `bvnot x` is `-x - 1`; signed comparisons are integer ones; unsigned ones compare
 //!   `ite(x < 0, x + 2^w, x)`; sign extension keeps the value, zero extension is the unsigned
 //!   value, extracting the low bits wraps;
@@ -335,6 +336,11 @@ fn modulus(width: u32) -> i128 {
     1i128 << width
 }
 
+/// `⌈a / m⌉` for `m > 0`.
+fn div_ceil(a: i128, m: i128) -> i128 {
+    -(-a).div_euclid(m)
+}
+
 /// The signed range of `w`-bit numbers.
 fn range(width: u32) -> (i128, i128) {
     let half = 1i128 << (width - 1);
@@ -536,6 +542,10 @@ impl Encoder {
     /// from the `width`-bit numbers `inputs`, whose ranges are required up front too (see the
     /// module documentation; measured on the (4, 6) degree-counting query: 4.5 s with them
     /// deferred, 0.57 s up front).
+    ///
+    /// `k` is bounded by the interval of `s` over those ranges (`x + 1` wraps by `k ∈ {0, 1}`):
+    /// the range of the result implies the bounds, but Z3 finds them only by branching and cuts
+    /// (BENCHMARKS.md "Bounded wrap counts"). Where the interval fixes `k`, there is no `k`.
     fn wrap(
         &mut self,
         s: TermId,
@@ -551,13 +561,68 @@ impl Encoder {
             let wrapped = BvConst::from_i128(w, n)?.to_i128();
             return Ok(self.ints.int_val(wrapped)?);
         }
+        let m = modulus(w);
+        let (lo, hi) = range(w);
+        let ks = self.interval(s, inputs, width).and_then(|(s_lo, s_hi)| {
+            let k_lo = div_ceil(s_lo.checked_sub(hi)?, m);
+            Some((k_lo, s_hi.checked_sub(lo)?.div_euclid(m)))
+        });
+        if let Some((k, _)) = ks.filter(|(k_lo, k_hi)| k_lo == k_hi) {
+            let km = self.ints.int_val(k * m)?;
+            return Ok(self.ints.int_sub(s, km)?);
+        }
         self.fresh += 1;
         let k = self.ints.int_var(format!("wrap!{}", self.fresh))?;
-        let m = self.ints.int_val(modulus(w))?;
+        if let Some((k_lo, k_hi)) = ks {
+            let (k_lo, k_hi) = (self.ints.int_val(k_lo)?, self.ints.int_val(k_hi)?);
+            let above = self.ints.int_le(k_lo, k)?;
+            let below = self.ints.int_le(k, k_hi)?;
+            let bounded = self.ints.and(above, below)?;
+            self.pending.push(bounded);
+        }
+        let m = self.ints.int_val(m)?;
         let km = self.ints.int_mul(m, k)?;
         let r = self.ints.int_sub(s, km)?;
         self.require_range(r, w)?;
         Ok(r)
+    }
+
+    /// The values `s` takes when each of `inputs` is a `width`-bit number, if `s` is built from
+    /// them and constants by `+`, `-`, negation and products by constants (what [`Self::wrap`]
+    /// is given), and nothing overflows `i128`.
+    fn interval(&self, s: TermId, inputs: &[TermId], width: u32) -> Option<(i128, i128)> {
+        if let Some(n) = self.ints.as_int(s) {
+            return Some((n, n));
+        }
+        if inputs.contains(&s) {
+            return Some(range(width));
+        }
+        let of = |t: TermId| self.interval(t, inputs, width);
+        match *self.ints.node(s) {
+            Node::App1(Op::IntNeg, a) => {
+                let (lo, hi) = of(a)?;
+                Some((hi.checked_neg()?, lo.checked_neg()?))
+            }
+            Node::App2(Op::IntAdd, a, b) => {
+                let ((a_lo, a_hi), (b_lo, b_hi)) = (of(a)?, of(b)?);
+                Some((a_lo.checked_add(b_lo)?, a_hi.checked_add(b_hi)?))
+            }
+            Node::App2(Op::IntSub, a, b) => {
+                let ((a_lo, a_hi), (b_lo, b_hi)) = (of(a)?, of(b)?);
+                Some((a_lo.checked_sub(b_hi)?, a_hi.checked_sub(b_lo)?))
+            }
+            Node::App2(Op::IntMul, a, b) => {
+                let (c, x) = match (self.ints.as_int(a), self.ints.as_int(b)) {
+                    (Some(c), _) => (c, b),
+                    (_, Some(c)) => (c, a),
+                    (None, None) => return None,
+                };
+                let (lo, hi) = of(x)?;
+                let (p, q) = (c.checked_mul(lo)?, c.checked_mul(hi)?);
+                Some((p.min(q), p.max(q)))
+            }
+            _ => None,
+        }
     }
 
     /// The unsigned value of the `w`-bit number `x`.
@@ -604,7 +669,9 @@ impl Encoder {
     /// Checks the integer query under `assumptions` until a model keeps every deferred range
     /// (asserting those a model breaks) or the answer is not `sat`. The time limit covers all
     /// the rounds together. Without `refine` (a check under a resource limit, whose caller
-    /// takes `unknown` for an answer) a model that breaks a range answers `unknown` at once.
+    /// takes `unknown` for an answer) a `sat` with ranges still deferred answers `unknown` at
+    /// once: finding out whether the model keeps them means having Z3 build it, a good part of
+    /// a small check (0.4–0.8 ms of `conj-loops`' 1.5–1.7 ms loop-entry checks, BENCHMARKS.md).
     fn check_in_range(
         &mut self,
         assumptions: &[TermId],
@@ -614,11 +681,15 @@ impl Encoder {
         let start = Instant::now();
         let result = loop {
             let result = self.inner.check(&self.ints, assumptions)?;
-            if result != SatResult::Sat || !self.assert_broken_ranges()? {
+            let open = self.deferred.iter().any(|range| !range.asserted);
+            if result != SatResult::Sat || !open {
                 break result;
             }
             if !refine {
-                break SatResult::Unknown("a model breaks a deferred range".into());
+                break SatResult::Unknown("sat without the deferred ranges".into());
+            }
+            if !self.assert_broken_ranges()? {
+                break result;
             }
             if let Some(limit) = limit {
                 match limit.checked_sub(start.elapsed()) {

@@ -200,9 +200,9 @@ fn write_head(store: &TermStore, node: &Node, out: &mut String) {
 }
 
 /// The narrowest standard logic covering `terms` (quantifier-free), or `ALL`; but integer
-/// arrays are `QF_AUFLIA`, not the narrower `QF_ALIA`: Z3 sets its solvers up by the logic,
-/// and decides the backward engine's integer-encoded queries about 5x faster under
-/// `QF_AUFLIA` (see `Z3Solver::for_logic`).
+/// arrays are `QF_AUFLIA`, not the narrower `QF_ALIA`: a Z3 process sets its solvers up by the
+/// logic, and decides the backward engine's integer-encoded queries about 5x faster under
+/// `QF_AUFLIA` (BENCHMARKS.md).
 pub fn logic_for(store: &TermStore, terms: &[TermId]) -> &'static str {
     let (mut bv, mut int, mut arrays, mut nonlinear, mut odd_arrays) =
         (false, false, false, false, false);

@@ -29,7 +29,8 @@ pub struct CheckArgs {
     /// Search strategy of the forward engine.
     #[arg(long, value_enum, default_value_t = SearchArg::Dfs)]
     pub search: SearchArg,
-    /// Seed of the random choices of `random`, `random-path` and `klee`.
+    /// Seed of the random choices of `random`, `random-path` and `klee`, and of Z3's search in
+    /// the backward engine.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Bound every loop's iterations and the recursion depth by K (verdicts become `safe-up-to K`).

@@ -200,8 +200,22 @@ const BACKWARD_Z3_PARAMS: &[(&str, Z3Param)] = &[
     ("smt.phase_selection", Z3Param::Uint(0)),
 ];
 
-/// The logic Z3 is set up for when conjunct combination's queries go to it as integer
-/// arithmetic (`IntEncodingSolver`; see `Z3Solver::for_logic` for why this one).
+/// Search settings of Z3's bare core for the integer-encoded queries, measured on degree
+/// counting (BENCHMARKS.md "Z3's core and settings for the integer queries"): `false` first
+/// (`smt.phase_selection` 0) as above, Z3's older simplex-based arithmetic solver
+/// (`smt.arith.solver` 2), and no extensionality axioms (`smt.array.extensional`): the encoding
+/// gives every array equality in a negative position its own witness index
+/// (`IntEncodingSolver`), and a positive one needs no axiom, so they would only repeat what the
+/// formula says. None changes an answer.
+const INTEGER_Z3_PARAMS: &[(&str, Z3Param)] = &[
+    ("smt.phase_selection", Z3Param::Uint(0)),
+    ("smt.arith.solver", Z3Param::Uint(2)),
+    ("smt.array.extensional", Z3Param::Bool(false)),
+];
+
+/// The logic of conjunct combination's queries as integer arithmetic (`IntEncodingSolver`):
+/// an in-process Z3 is then its bare core with [`INTEGER_Z3_PARAMS`], a Z3 process is told the
+/// logic (`solver_backend_tuned`).
 const INTEGER_LOGIC: &str = "QF_AUFLIA";
 
 /// Runs the chosen variant on one graph with a fresh solver and term store; with `dumper`, every
@@ -224,8 +238,18 @@ pub fn search(
     let choice = options.solver.clone();
     let timeout = options.query.timeout.or(Some(Duration::from_secs(3600)));
     let dumper = dumper.cloned();
+    // `--seed` seeds Z3's search too (its low 32 bits). Seed 0 leaves Z3's own default alone:
+    // Z3 4.8.12 searches differently when given `smt.random_seed` 0 than when not given it.
+    let seed =
+        (options.seed != 0).then_some(("smt.random_seed", Z3Param::Uint(options.seed as u32)));
+    let integer_params: Vec<_> = INTEGER_Z3_PARAMS.iter().copied().chain(seed).collect();
+    let backward_params: Vec<_> = BACKWARD_Z3_PARAMS.iter().copied().chain(seed).collect();
     let backend = move |logic: Option<&str>| -> Result<Box<dyn Solver>, SolverError> {
-        let mut solver = solver_backend_tuned(&choice, logic, BACKWARD_Z3_PARAMS)?;
+        let params = match logic {
+            Some(_) => &integer_params,
+            None => &backward_params,
+        };
+        let mut solver = solver_backend_tuned(&choice, logic, params)?;
         solver.set_timeout(timeout);
         Ok(match &dumper {
             Some(d) => Box::new(DumpingSolver::new(solver, Arc::clone(d))),

@@ -216,6 +216,29 @@ impl Graph {
         order
     }
 
+    /// The nodes on the entry's one path up to its first branch among the nodes that reach the
+    /// sink (`relevant`, from [`Graph::reaches_sink`]): the entry, each node whose only
+    /// relevant predecessor is one of them with no other relevant successor, and the node where
+    /// the path branches. Nothing but these lies between such a node and the entry, so a check
+    /// there can prune nothing that the entry's check would not.
+    pub fn entry_path(&self, relevant: &[bool]) -> Vec<bool> {
+        let mut on_path = vec![false; self.nodes.len()];
+        let mut n = self.entry;
+        while relevant[n as usize] && !on_path[n as usize] {
+            on_path[n as usize] = true;
+            let mut next = self.nodes[n as usize]
+                .succs
+                .iter()
+                .map(|edge| edge.to)
+                .filter(|&to| relevant[to as usize]);
+            match (next.next(), next.next()) {
+                (Some(only), None) => n = only,
+                _ => break,
+            }
+        }
+        on_path
+    }
+
     /// Which nodes have a path to the sink (the only ones the backward search visits).
     pub fn reaches_sink(&self) -> Vec<bool> {
         let mut preds: Vec<Vec<NodeId>> = vec![Vec::new(); self.nodes.len()];
@@ -236,5 +259,52 @@ impl Graph {
             }
         }
         seen
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A graph of bare nodes with the edges `edges`, entered at node 0, failing at `sink`.
+    fn graph(nodes: usize, edges: &[(NodeId, NodeId)], sink: NodeId) -> Graph {
+        let mut g = Graph {
+            nodes: vec![Node::default(); nodes],
+            entry: 0,
+            sink,
+            vars: Vec::new(),
+            inputs: 0,
+            field_slots: 1,
+            ref_fields: vec![false],
+            target_origin: None,
+            typing: None,
+        };
+        for &(from, to) in edges {
+            g.nodes[from as usize].succs.push(Edge {
+                cond: Cond::True,
+                to,
+                branch: None,
+                call: None,
+            });
+        }
+        g
+    }
+
+    #[test]
+    fn the_entry_path_ends_where_it_branches_towards_the_sink() {
+        // 0 → 1 → 2 ⇉ {3, 4} → 5 (sink); 1 → 6 does not reach the sink.
+        let g = graph(
+            7,
+            &[(0, 1), (1, 2), (1, 6), (2, 3), (2, 4), (3, 5), (4, 5)],
+            5,
+        );
+        let path = g.entry_path(&g.reaches_sink());
+        assert_eq!(path, [true, true, true, false, false, false, false]);
+    }
+
+    #[test]
+    fn a_straight_graph_is_all_entry_path() {
+        let g = graph(3, &[(0, 1), (1, 2)], 2);
+        assert_eq!(g.entry_path(&g.reaches_sink()), [true, true, true]);
     }
 }

@@ -352,7 +352,8 @@ pub enum SolverChoice {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CheckOptions {
     pub search: SearchStrategy,
-    /// Seeds every random choice (random, random-path, coverage ties, klee).
+    /// Seeds every random choice (random, random-path, coverage ties, klee) and, in the
+    /// backward engine, Z3's search (`smt.random_seed`).
     pub seed: u64,
     /// Wall-clock limit of the whole check.
     pub timeout: Option<Duration>,

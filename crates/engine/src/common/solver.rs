@@ -43,10 +43,11 @@ pub fn solver_backend(choice: &SolverChoice) -> Result<Box<dyn Solver>, SolverEr
     solver_backend_tuned(choice, None, &[])
 }
 
-/// [`solver_backend`] with an SMT-LIB logic and parameters for Z3: only ones that change how Z3
-/// searches, never what it answers. A Z3 process is told the logic too (`set-logic`, so that it
-/// configures itself the same way); other processes keep their dialect's logic, and no process
-/// gets the parameters.
+/// [`solver_backend`] for queries of one SMT-LIB logic, with parameters for Z3: only ones that
+/// change how Z3 searches, never what it answers. With a logic, an in-process Z3 is its bare
+/// SMT core ([`Z3Solver::core`]) set up by the parameters, and a Z3 process is told the logic
+/// (`set-logic`, so that it configures itself for it); other processes keep their dialect's
+/// logic, and no process gets the parameters.
 pub fn solver_backend_tuned(
     choice: &SolverChoice,
     z3_logic: Option<&str>,
@@ -55,7 +56,7 @@ pub fn solver_backend_tuned(
     Ok(match choice {
         SolverChoice::Z3 => {
             let mut z3 = match z3_logic {
-                Some(logic) => Z3Solver::for_logic(logic)?,
+                Some(_) => Z3Solver::core()?,
                 None => Z3Solver::new()?,
             };
             for &(name, value) in z3_params {
