@@ -15,9 +15,11 @@
 //!   value, extracting the low bits wraps;
 //! * arrays become integer-indexed arrays. Every read gets its element's range as a side
 //!   constraint, and an array equality that may be false in a model (it occurs under a
-//!   negation, an `ite` condition, ...) gets a witness: an index in range where the two arrays
-//!   differ. Without it two integer arrays could differ only outside the range, where no
-//!   bit-vector index reaches, and be "different" for the integers but equal as bit-vectors.
+//!   negation, an `ite` condition, ...) gets a witness: an index (in range, for a bit-vector
+//!   index) where the two arrays differ. Without it two integer arrays could differ only
+//!   outside the range, where no bit-vector index reaches, and be "different" for the integers
+//!   but equal as bit-vectors. The witnesses also make Z3's extensionality axioms redundant:
+//!   the backward engine turns them off (`smt.array.extensional`).
 //!
 //! The ranges of variables and array reads are *deferred*: they are not asserted up front but
 //! checked against each `sat` model, and only those the model breaks are asserted before the

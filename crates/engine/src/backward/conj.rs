@@ -146,6 +146,9 @@ pub fn search<H: SymbolicHeap>(
             .filter_map(|edge| Some((edge, states[edge.to as usize].as_ref()?)))
             .collect();
         if deps.is_empty() {
+            if checked_early(n) {
+                early_left -= 1;
+            }
             continue;
         }
         stats.nodes += 1;

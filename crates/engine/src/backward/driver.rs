@@ -206,7 +206,8 @@ const BACKWARD_Z3_PARAMS: &[(&str, Z3Param)] = &[
 /// (`smt.arith.solver` 2), and no extensionality axioms (`smt.array.extensional`): the encoding
 /// gives every array equality in a negative position its own witness index
 /// (`IntEncodingSolver`), and a positive one needs no axiom, so they would only repeat what the
-/// formula says. None changes an answer.
+/// formula says. None changes an answer on these queries; the last one would on formulas
+/// without the witnesses, so it belongs to `IntEncodingSolver`'s inner solver only.
 const INTEGER_Z3_PARAMS: &[(&str, Z3Param)] = &[
     ("smt.phase_selection", Z3Param::Uint(0)),
     ("smt.arith.solver", Z3Param::Uint(2)),
@@ -217,6 +218,15 @@ const INTEGER_Z3_PARAMS: &[(&str, Z3Param)] = &[
 /// an in-process Z3 is then its bare core with [`INTEGER_Z3_PARAMS`], a Z3 process is told the
 /// logic (`solver_backend_tuned`).
 const INTEGER_LOGIC: &str = "QF_AUFLIA";
+
+/// `base` and `--seed`, which seeds Z3's search too (its low 32 bits). Those being 0 leaves Z3's
+/// own default alone: Z3 4.8.12 searches differently when given `smt.random_seed` 0 than when
+/// not.
+fn z3_params(base: &[(&'static str, Z3Param)], seed: u64) -> Vec<(&'static str, Z3Param)> {
+    let low_bits = seed as u32;
+    let seed = (low_bits != 0).then_some(("smt.random_seed", Z3Param::Uint(low_bits)));
+    base.iter().copied().chain(seed).collect()
+}
 
 /// Runs the chosen variant on one graph with a fresh solver and term store; with `dumper`, every
 /// check is also written as a query file (`--dump-smt`).
@@ -238,12 +248,8 @@ pub fn search(
     let choice = options.solver.clone();
     let timeout = options.query.timeout.or(Some(Duration::from_secs(3600)));
     let dumper = dumper.cloned();
-    // `--seed` seeds Z3's search too (its low 32 bits). Seed 0 leaves Z3's own default alone:
-    // Z3 4.8.12 searches differently when given `smt.random_seed` 0 than when not given it.
-    let seed =
-        (options.seed != 0).then_some(("smt.random_seed", Z3Param::Uint(options.seed as u32)));
-    let integer_params: Vec<_> = INTEGER_Z3_PARAMS.iter().copied().chain(seed).collect();
-    let backward_params: Vec<_> = BACKWARD_Z3_PARAMS.iter().copied().chain(seed).collect();
+    let integer_params = z3_params(INTEGER_Z3_PARAMS, options.seed);
+    let backward_params = z3_params(BACKWARD_Z3_PARAMS, options.seed);
     let backend = move |logic: Option<&str>| -> Result<Box<dyn Solver>, SolverError> {
         let params = match logic {
             Some(_) => &integer_params,
@@ -415,4 +421,40 @@ fn conclude_given_up(
     locator
         .property(prop, Verdict::conclude(prop, finding, cuts))
         .ok_or_else(|| EngineError::Internal(format!("no property #{}", prop.0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use symex_smt::{SatResult, TermStore};
+
+    use super::*;
+    use crate::common::options::SolverChoice;
+
+    /// Z3 drops every parameter given with one it does not know, the limits too: the integer
+    /// solver, set up as `search` sets it up, must still honour a conflict limit.
+    #[test]
+    fn the_integer_solver_keeps_its_limits_under_the_engine_parameters() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let y = s.bv_var("y", 32).expect("var");
+        let one = s.bv_val(32, 1).expect("c");
+        let bound = s.bv_val(32, 1 << 16).expect("c");
+        let mut parts = Vec::new();
+        for v in [x, y] {
+            parts.push(s.bv_ugt(v, one).expect("ugt"));
+            parts.push(s.bv_ult(v, bound).expect("ult"));
+        }
+        let product = s.bv_mul(x, y).expect("mul");
+        let target = s.bv_val(32, 65_521 * 65_519).expect("c");
+        parts.push(s.eq(product, target).expect("eq"));
+        let query = s.and_all(&parts).expect("and");
+        let params = z3_params(INTEGER_Z3_PARAMS, 7);
+        let mut z3 =
+            solver_backend_tuned(&SolverChoice::Z3, Some(INTEGER_LOGIC), &params).expect("z3");
+        assert!(z3.set_conflict_limit(Some(10)));
+        z3.assert(&s, query).expect("assert");
+        assert!(matches!(z3.check(&s, &[]), Ok(SatResult::Unknown(_))));
+        assert!(z3.set_conflict_limit(None));
+        assert_eq!(z3.check(&s, &[]), Ok(SatResult::Sat));
+    }
 }

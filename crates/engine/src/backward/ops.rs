@@ -216,11 +216,11 @@ impl Graph {
         order
     }
 
-    /// The nodes on the entry's one path up to its first branch among the nodes that reach the
-    /// sink (`relevant`, from [`Graph::reaches_sink`]): the entry, each node whose only
-    /// relevant predecessor is one of them with no other relevant successor, and the node where
-    /// the path branches. Nothing but these lies between such a node and the entry, so a check
-    /// there can prune nothing that the entry's check would not.
+    /// The nodes on the entry's one path among the nodes that reach the sink (`relevant`, from
+    /// [`Graph::reaches_sink`]): the entry, then, while the last node has exactly one relevant
+    /// successor, that successor; the node where the path branches is the last one on it.
+    /// Nothing but these lies between such a node and the entry, so a check there can prune
+    /// nothing that the entry's check would not.
     pub fn entry_path(&self, relevant: &[bool]) -> Vec<bool> {
         let mut on_path = vec![false; self.nodes.len()];
         let mut n = self.entry;
