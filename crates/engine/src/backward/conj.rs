@@ -120,18 +120,17 @@ pub fn search<H: SymbolicHeap>(
                 _ => false,
             }
     };
-    // Once none is left, the entry check goes to a fresh solver (below), and asserting into
+    let order: Vec<NodeId> = graph.topological_order().into_iter().rev().collect();
+    // Past the last of them, the entry check goes to a fresh solver (below), and asserting into
     // this one would only translate terms that no check reads.
-    let mut early_left = (0..graph.nodes.len() as NodeId)
-        .filter(|&n| checked_early(n))
-        .count();
+    let last_early = order.iter().rposition(|&n| checked_early(n));
     let mut states: Vec<Option<ConjState<H::State>>> = vec![None; graph.nodes.len()];
     states[graph.sink as usize] = Some(ConjState {
         control: store.bool_var(format!("c{}", graph.sink))?,
         env: Env::new(),
         heap: H::State::default(),
     });
-    for &n in graph.topological_order().iter().rev() {
+    for (position, &n) in order.iter().enumerate() {
         if n == graph.sink || !relevant[n as usize] {
             continue;
         }
@@ -146,9 +145,6 @@ pub fn search<H: SymbolicHeap>(
             .filter_map(|edge| Some((edge, states[edge.to as usize].as_ref()?)))
             .collect();
         if deps.is_empty() {
-            if checked_early(n) {
-                early_left -= 1;
-            }
             continue;
         }
         stats.nodes += 1;
@@ -213,7 +209,7 @@ pub fn search<H: SymbolicHeap>(
         let control = store.bool_var(format!("c{n}"))?;
         let condition = store.and_all(&body)?;
         let psi = store.implies(control, condition)?;
-        if early_left > 0 || stats.solver_calls == 0 {
+        if stats.solver_calls == 0 || last_early.is_some_and(|last| position <= last) {
             solver.assert(store, psi)?;
         }
         asserted.push(psi);
@@ -310,7 +306,6 @@ pub fn search<H: SymbolicHeap>(
         let started = Instant::now();
         let result = solver.check(store, &assumed)?;
         stats.solver_time += started.elapsed();
-        early_left -= 1;
         match result {
             SatResult::Unsat => {
                 let pruned = store.not(control)?;
