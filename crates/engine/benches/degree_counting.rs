@@ -1,19 +1,29 @@
 //! The AskTheCode paper's Table 3 (seed 001, §5): the degree-counting benchmark under the six
 //! backward variants, all twelve `(a, b)` rows, our times beside the paper's.
 //!
-//! Each cell runs `check_backward` in process on `symex_gen::degree::degree_counting(a)` with
-//! loops unwound `b` times, targeting the assertion, under a per-cell time limit (the whole
-//! check and every solver call, wall clock). A cell's time is the CPU time of the thread that
-//! ran it (engine and in-process Z3, `CLOCK_THREAD_CPUTIME_ID`), so that other jobs on a
-//! shared machine do not count; it is the median of `--runs` runs, or the single run when it
-//! took longer than two seconds. With `--seeds N` each cell runs under the seeds 0 to N − 1
-//! (`CheckOptions::seed`, which seeds Z3's search) and its time is the median over the seeds:
-//! Z3's time on a satisfiable query moves 2–5× with its seed, so one seed is one draw. A cell
-//! longer than two seconds keeps its first seed's time. Without that clock wall time is used and said. Every finished
-//! cell's verdict is checked against the paper's rule (violated, with a replayed
-//! counterexample, iff `a + 2 <= b`; otherwise `safe-up-to b`); a wrong verdict makes the
-//! runner exit 1. A cell that ran out of time is
-//! shown as `≥ T (limit)`, T its CPU time until then, and counts as at least T in the ratios.
+//! Each cell runs `check_backward` on `symex_gen::degree::degree_counting(a)` with loops
+//! unwound `b` times, targeting the assertion, under a per-cell time limit (the whole check and
+//! every solver call, wall clock). Every cell and seed runs in a **fresh process** (this binary,
+//! started again with `--cell`), after two warm-up checks of row (0, 1) under the same variant:
+//! Z3's allocations and global tables carry over between checks in one process and moved small
+//! cells by up to 1.7× depending on which cells ran before, and the first two checks of a
+//! process pay for new memory (Z3 4.8.12 fills two 8 MB tables for every context: about 8 ms of
+//! page faults while the memory is new, 1 ms later; BENCHMARKS.md). A row's variants are
+//! measured seed by seed in turn, so that the cells a ratio compares are measured minutes
+//! apart at most. A process that overruns the limit by ten seconds is killed (Z3 can sit in one
+//! call long past its limit).
+//!
+//! A cell's time is the CPU time of the thread that ran it (engine and in-process Z3,
+//! `CLOCK_THREAD_CPUTIME_ID`), so that other jobs on a shared machine do not count; it is the
+//! median of `--runs` runs, or the single run when it took longer than two seconds. With
+//! `--seeds N` each cell runs under the seeds 0 to N − 1 (`CheckOptions::seed`, which seeds Z3's
+//! search) and its time is the median over the seeds: Z3's time on a satisfiable query moves
+//! 2–5× with its seed, so one seed is one draw. A cell longer than two seconds keeps its first
+//! seed's time. Without that clock wall time is used and said. Every finished cell's verdict is
+//! checked against the paper's rule (violated, with a replayed counterexample, iff
+//! `a + 2 <= b`; otherwise `safe-up-to b`); a wrong verdict makes the runner exit 1. A cell that
+//! ran out of time is shown as `≥ T (limit)`, T its CPU time until then, and counts as at least
+//! T in the ratios.
 //!
 //! ```sh
 //! cargo bench -p symex-engine --bench degree_counting -- [--timeout S] [--runs N] [--seeds N] [--rows A:B,..] [--variants V,..]
@@ -22,7 +32,9 @@
 //! Defaults: 60 s per cell, 3 runs, 1 seed, all rows, all variants. The table is Markdown for
 //! BENCHMARKS.md. This is a long runner (tens of minutes with the defaults), not a test.
 
-use std::process::ExitCode;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, ExitCode, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use symex_engine::backward::{check_backward, BackwardOptions, BseVariant, Target};
@@ -35,12 +47,32 @@ use symex_report::Status;
 /// A single run longer than this is not repeated.
 const LONG_RUN: Duration = Duration::from_secs(2);
 
+/// How long past its limit a cell's process may run before it is killed.
+const OVERRUN: Duration = Duration::from_secs(10);
+
+/// The row of the warm-up checks each cell's process runs first (their times are not counted).
+const WARM_UP: (u32, u32) = (0, 1);
+
+/// How many warm-up checks: the first two checks of a process pay for new memory (page faults
+/// in Z3's context tables, about 8 ms each on degree counting), later ones reuse it.
+const WARM_UPS: usize = 2;
+
 struct Config {
     timeout: Duration,
     runs: usize,
     seeds: u64,
     rows: Vec<(u32, u32)>,
     variants: Vec<BseVariant>,
+    /// Set in a cell's own process: the row, variant and seed to run.
+    cell: Option<CellJob>,
+}
+
+#[derive(Clone, Copy)]
+struct CellJob {
+    a: u32,
+    b: u32,
+    variant: BseVariant,
+    seed: u64,
 }
 
 /// What one cell came to.
@@ -65,6 +97,7 @@ fn parse_args() -> Result<Config, String> {
         seeds: 1,
         rows: TABLE3_ROWS.to_vec(),
         variants: BseVariant::ALL.to_vec(),
+        cell: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -107,6 +140,19 @@ fn parse_args() -> Result<Config, String> {
                     .split(',')
                     .map(str::parse)
                     .collect::<Result<_, String>>()?;
+            }
+            "--cell" => {
+                let job = value()?;
+                let parts: Vec<&str> = job.split(':').collect();
+                let [a, b, variant, seed] = parts[..] else {
+                    return Err(format!("--cell `{job}` is not A:B:VARIANT:SEED"));
+                };
+                config.cell = Some(CellJob {
+                    a: a.parse().map_err(|e| format!("--cell `{job}`: {e}"))?,
+                    b: b.parse().map_err(|e| format!("--cell `{job}`: {e}"))?,
+                    variant: variant.parse()?,
+                    seed: seed.parse().map_err(|e| format!("--cell `{job}`: {e}"))?,
+                });
             }
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -198,32 +244,175 @@ fn run_once(
     })
 }
 
-/// The median over the seeds of each seed's median of up to `runs` runs; one run, and one
-/// seed, when it is long.
-fn measure(a: u32, b: u32, variant: BseVariant, config: &Config) -> Result<Cell, String> {
-    let mut per_seed = Vec::new();
-    for seed in 0..config.seeds {
-        let mut times = Vec::new();
-        for _ in 0..config.runs {
-            match run_once(a, b, variant, config.timeout, seed)? {
-                Cell::Agrees(t) => {
-                    times.push(t);
-                    if t > LONG_RUN {
-                        break;
-                    }
-                }
-                other => return Ok(other),
-            }
+/// A cell's process: the warm-up check, then up to `runs` runs of the cell (one when it is
+/// long), each written to stdout as one line for [`parse_run`].
+fn run_cell(job: CellJob, config: &Config) -> ExitCode {
+    let (a, b) = WARM_UP;
+    for _ in 0..WARM_UPS {
+        if let Err(e) = run_once(a, b, job.variant, config.timeout, job.seed) {
+            println!("wrong warm-up: {e}");
+            return ExitCode::SUCCESS;
         }
-        times.sort();
-        let time = times[times.len() / 2];
-        per_seed.push(time);
-        if time > LONG_RUN {
+    }
+    let mut stdout = std::io::stdout();
+    for _ in 0..config.runs {
+        let cell = run_once(job.a, job.b, job.variant, config.timeout, job.seed)
+            .unwrap_or_else(Cell::Wrong);
+        let (line, again) = match cell {
+            Cell::Agrees(t) => (format!("agrees {}", t.as_nanos()), t <= LONG_RUN),
+            Cell::NoAnswer { wall, cpu, reason } => (
+                format!("noanswer {} {} {reason}", wall.as_nanos(), cpu.as_nanos()),
+                false,
+            ),
+            Cell::Wrong(what) => (format!("wrong {what}"), false),
+            Cell::NotRun => ("wrong the run did not happen".to_string(), false),
+        };
+        // A line per run, flushed, so that the runner has the runs done before a kill.
+        if writeln!(stdout, "{}", line.replace('\n', " "))
+            .and_then(|()| stdout.flush())
+            .is_err()
+            || !again
+        {
             break;
         }
     }
-    per_seed.sort();
-    Ok(Cell::Agrees(per_seed[per_seed.len() / 2]))
+    ExitCode::SUCCESS
+}
+
+/// One line of a cell's process.
+fn parse_run(line: &str) -> Cell {
+    let nanos = |text: &str| text.parse().map(Duration::from_nanos);
+    let (kind, rest) = line.split_once(' ').unwrap_or((line, ""));
+    let parsed = match kind {
+        "agrees" => nanos(rest).map(Cell::Agrees).ok(),
+        "noanswer" => {
+            let mut fields = rest.splitn(3, ' ');
+            match (fields.next().map(nanos), fields.next().map(nanos)) {
+                (Some(Ok(wall)), Some(Ok(cpu))) => Some(Cell::NoAnswer {
+                    wall,
+                    cpu,
+                    reason: fields.next().unwrap_or("").to_string(),
+                }),
+                _ => None,
+            }
+        }
+        "wrong" => Some(Cell::Wrong(rest.to_string())),
+        _ => None,
+    };
+    parsed.unwrap_or_else(|| Cell::Wrong(format!("unreadable line from a cell's process: {line}")))
+}
+
+/// The runs of one cell under one seed, each in the cell's own process; a process that
+/// overruns the limit is killed and its run counts as no answer after the limit.
+fn runs_in_process(job: CellJob, config: &Config) -> Result<Vec<Cell>, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("this runner's path: {e}"))?;
+    let mut child = Command::new(exe)
+        .args([
+            "--cell",
+            &format!("{}:{}:{}:{}", job.a, job.b, job.variant.name(), job.seed),
+            "--timeout",
+            &config.timeout.as_secs_f64().to_string(),
+            "--runs",
+            &config.runs.to_string(),
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("starting a cell's process: {e}"))?;
+    let stdout = child
+        .stdout
+        .take()
+        .ok_or("a cell's process without stdout")?;
+    let (lines_tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if lines_tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut cells = Vec::new();
+    // The warm-up and then each run get the limit and the overrun allowance.
+    let mut waited = Instant::now();
+    let allowance = 2 * (config.timeout + OVERRUN);
+    loop {
+        match lines.recv_timeout(allowance.saturating_sub(waited.elapsed())) {
+            Ok(line) => {
+                cells.push(parse_run(&line));
+                waited = Instant::now();
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                // Killing may fail only when the process just ended.
+                let _ = child.kill();
+                cells.push(Cell::NoAnswer {
+                    wall: config.timeout + OVERRUN,
+                    cpu: config.timeout,
+                    reason: "killed: the process overran the limit".into(),
+                });
+                break;
+            }
+        }
+    }
+    let status = child.wait().map_err(|e| format!("a cell's process: {e}"))?;
+    if cells.is_empty() {
+        return Err(format!("a cell's process ended without a run ({status})"));
+    }
+    Ok(cells)
+}
+
+/// One seed's time of a cell: the median of its runs, or the run that did not agree.
+fn seed_time(job: CellJob, config: &Config) -> Result<Duration, Cell> {
+    let mut times = Vec::new();
+    for cell in runs_in_process(job, config).map_err(Cell::Wrong)? {
+        match cell {
+            Cell::Agrees(t) => times.push(t),
+            other => return Err(other),
+        }
+    }
+    Ok(median(&mut times))
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+/// The cells of one row, in the order of `config.variants`: seed by seed, every variant in turn,
+/// so that the variants of a row are measured close together in time (the host's speed drifts
+/// by up to 2× over minutes, and the ratios compare cells of one row). A cell's time is the
+/// median over its seeds; a variant takes no more seeds after a long one, or after a run
+/// without the rule's verdict (which is then the cell).
+fn measure_row(a: u32, b: u32, config: &Config) -> Vec<Cell> {
+    let variants = &config.variants;
+    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); variants.len()];
+    let mut ended: Vec<Option<Cell>> = variants.iter().map(|_| None).collect();
+    for seed in 0..config.seeds {
+        for (i, &variant) in variants.iter().enumerate() {
+            if ended[i].is_some() {
+                continue;
+            }
+            let job = CellJob {
+                a,
+                b,
+                variant,
+                seed,
+            };
+            match seed_time(job, config) {
+                Ok(time) => {
+                    times[i].push(time);
+                    if time > LONG_RUN {
+                        ended[i] = Some(Cell::Agrees(median(&mut times[i])));
+                    }
+                }
+                Err(cell) => ended[i] = Some(cell),
+            }
+        }
+    }
+    ended
+        .into_iter()
+        .zip(&mut times)
+        .map(|(cell, times)| cell.unwrap_or_else(|| Cell::Agrees(median(times))))
+        .collect()
 }
 
 fn ms(d: Duration) -> f64 {
@@ -256,13 +445,16 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(job) = config.cell {
+        return run_cell(job, &config);
+    }
     let clock = if thread_cpu().is_some() {
         "CPU time of the checking thread"
     } else {
         "wall time (no thread CPU clock)"
     };
     println!(
-        "Degree counting (P Table 3): {clock}; per-cell limit {:.0} s (wall), median of {} run(s) (one if longer than {} s), median over {} seed(s) (the first if longer).\n",
+        "Degree counting (P Table 3): {clock}; each cell and seed in a fresh process after {WARM_UPS} warm-up checks, a row's variants seed by seed; per-cell limit {:.0} s (wall), median of {} run(s) (one if longer than {} s), median over {} seed(s) (the first if longer).\n",
         config.timeout.as_secs_f64(),
         config.runs,
         LONG_RUN.as_secs(),
@@ -292,8 +484,7 @@ fn main() -> ExitCode {
         };
         let mut row = format!("| ({a}, {b}) | {rule} |");
         let mut cells = Vec::new();
-        for &variant in &config.variants {
-            let cell = measure(a, b, variant, &config).unwrap_or_else(Cell::Wrong);
+        for (&variant, cell) in config.variants.iter().zip(measure_row(a, b, &config)) {
             let paper_ms = paper
                 .and_then(|p| {
                     BseVariant::ALL
