@@ -7,19 +7,20 @@
 //! started again with `--cell`), after two warm-up checks of row (0, 1) under the same variant:
 //! Z3's allocations and global tables carry over between checks in one process and moved small
 //! cells by up to 1.7× depending on which cells ran before, and the first two checks of a
-//! process pay for new memory (Z3 4.8.12 fills two 8 MB tables for every context: about 8 ms of
-//! page faults while the memory is new, 1 ms later; BENCHMARKS.md). A row's variants are
+//! process pay for new memory (Z3 4.8.12 fills two 8.5 MB tables for every context: about 9 ms
+//! of page faults while the memory is new, 1 ms later; BENCHMARKS.md). A row's variants are
 //! measured seed by seed in turn, so that the cells a ratio compares are measured minutes
-//! apart at most. A process that overruns the limit by ten seconds is killed (Z3 can sit in one
-//! call long past its limit).
+//! apart at most. A process whose next run is ten seconds past the limit is killed (Z3 can sit
+//! in one call long past its limit); the run counts as the limit, `(limit, killed)`.
 //!
 //! A cell's time is the CPU time of the thread that ran it (engine and in-process Z3,
 //! `CLOCK_THREAD_CPUTIME_ID`), so that other jobs on a shared machine do not count; it is the
 //! median of `--runs` runs, or the single run when it took longer than two seconds. With
 //! `--seeds N` each cell runs under the seeds 0 to N − 1 (`CheckOptions::seed`, which seeds Z3's
 //! search) and its time is the median over the seeds: Z3's time on a satisfiable query moves
-//! 2–5× with its seed, so one seed is one draw. A cell longer than two seconds keeps its first
-//! seed's time. Without that clock wall time is used and said. Every finished cell's verdict is
+//! 2–5× with its seed, so one seed is one draw. A variant takes no more seeds once one took
+//! longer than two seconds (its cell is the median of the seeds run, the upper middle of an
+//! even number). Without that clock wall time is used and said. Every finished cell's verdict is
 //! checked against the paper's rule (violated, with a replayed counterexample, iff
 //! `a + 2 <= b`; otherwise `safe-up-to b`); a wrong verdict makes the runner exit 1. A cell that
 //! ran out of time is shown as `≥ T (limit)`, T its CPU time until then, and counts as at least
@@ -32,8 +33,10 @@
 //! Defaults: 60 s per cell, 3 runs, 1 seed, all rows, all variants. The table is Markdown for
 //! BENCHMARKS.md. This is a long runner (tens of minutes with the defaults), not a test.
 
+use std::fmt::Display;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, ExitCode, Stdio};
+use std::str::FromStr;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -87,7 +90,14 @@ enum Cell {
     },
     /// A verdict against the rule: a soundness or completeness bug.
     Wrong(String),
-    NotRun,
+}
+
+/// `text` parsed, or an error that says where it came from.
+fn parse_in<T: FromStr>(text: &str, context: &str) -> Result<T, String>
+where
+    T::Err: Display,
+{
+    text.parse().map_err(|e| format!("{context}: {e}"))
 }
 
 fn parse_args() -> Result<Config, String> {
@@ -129,8 +139,9 @@ fn parse_args() -> Result<Config, String> {
                         let (a, b) = row
                             .split_once(':')
                             .ok_or_else(|| format!("row `{row}` is not A:B"))?;
-                        let a = a.parse().map_err(|e| format!("row `{row}`: {e}"))?;
-                        let b = b.parse().map_err(|e| format!("row `{row}`: {e}"))?;
+                        let context = format!("row `{row}`");
+                        let a = parse_in(a, &context)?;
+                        let b = parse_in(b, &context)?;
                         Ok((a, b))
                     })
                     .collect::<Result<_, String>>()?;
@@ -147,11 +158,12 @@ fn parse_args() -> Result<Config, String> {
                 let [a, b, variant, seed] = parts[..] else {
                     return Err(format!("--cell `{job}` is not A:B:VARIANT:SEED"));
                 };
+                let context = format!("--cell `{job}`");
                 config.cell = Some(CellJob {
-                    a: a.parse().map_err(|e| format!("--cell `{job}`: {e}"))?,
-                    b: b.parse().map_err(|e| format!("--cell `{job}`: {e}"))?,
-                    variant: variant.parse()?,
-                    seed: seed.parse().map_err(|e| format!("--cell `{job}`: {e}"))?,
+                    a: parse_in(a, &context)?,
+                    b: parse_in(b, &context)?,
+                    variant: parse_in(variant, &context)?,
+                    seed: parse_in(seed, &context)?,
                 });
             }
             other => return Err(format!("unknown argument `{other}`")),
@@ -244,42 +256,55 @@ fn run_once(
     })
 }
 
-/// A cell's process: the warm-up check, then up to `runs` runs of the cell (one when it is
-/// long), each written to stdout as one line for [`parse_run`].
+/// The prefix of the lines a cell's process writes for the runner; the runner passes any other
+/// line of its stdout on to stderr.
+const PROTOCOL: &str = "@cell ";
+
+/// Whether a cell's process goes on to another run after this one.
+fn continues(cell: &Cell) -> bool {
+    matches!(cell, Cell::Agrees(t) if *t <= LONG_RUN)
+}
+
+/// Writes `cell` for the runner, flushed, so that the runner has the runs done before a kill;
+/// whether it could.
+fn report(cell: &Cell) -> bool {
+    let text = match cell {
+        Cell::Agrees(t) => format!("agrees {}", t.as_nanos()),
+        Cell::NoAnswer { wall, cpu, reason } => {
+            format!("noanswer {} {} {reason}", wall.as_nanos(), cpu.as_nanos())
+        }
+        Cell::Wrong(what) => format!("wrong {what}"),
+    };
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{PROTOCOL}{}", text.replace('\n', " "))
+        .and_then(|()| stdout.flush())
+        .is_ok()
+}
+
+/// A cell's process: the warm-up checks, then up to `runs` runs of the cell (one when it is
+/// long), each reported as one line for [`parse_run`].
 fn run_cell(job: CellJob, config: &Config) -> ExitCode {
     let (a, b) = WARM_UP;
     for _ in 0..WARM_UPS {
-        if let Err(e) = run_once(a, b, job.variant, config.timeout, job.seed) {
-            println!("wrong warm-up: {e}");
-            return ExitCode::SUCCESS;
+        // The rule holds for the warm-up row too; a verdict against it is reported as the cell's.
+        if let Cell::Wrong(what) =
+            run_once(a, b, job.variant, config.timeout, job.seed).unwrap_or_else(Cell::Wrong)
+        {
+            report(&Cell::Wrong(format!("warm-up row ({a}, {b}): {what}")));
+            return ExitCode::FAILURE;
         }
     }
-    let mut stdout = std::io::stdout();
     for _ in 0..config.runs {
         let cell = run_once(job.a, job.b, job.variant, config.timeout, job.seed)
             .unwrap_or_else(Cell::Wrong);
-        let (line, again) = match cell {
-            Cell::Agrees(t) => (format!("agrees {}", t.as_nanos()), t <= LONG_RUN),
-            Cell::NoAnswer { wall, cpu, reason } => (
-                format!("noanswer {} {} {reason}", wall.as_nanos(), cpu.as_nanos()),
-                false,
-            ),
-            Cell::Wrong(what) => (format!("wrong {what}"), false),
-            Cell::NotRun => ("wrong the run did not happen".to_string(), false),
-        };
-        // A line per run, flushed, so that the runner has the runs done before a kill.
-        if writeln!(stdout, "{}", line.replace('\n', " "))
-            .and_then(|()| stdout.flush())
-            .is_err()
-            || !again
-        {
+        if !report(&cell) || !continues(&cell) {
             break;
         }
     }
     ExitCode::SUCCESS
 }
 
-/// One line of a cell's process.
+/// One protocol line of a cell's process, without its prefix.
 fn parse_run(line: &str) -> Cell {
     let nanos = |text: &str| text.parse().map(Duration::from_nanos);
     let (kind, rest) = line.split_once(' ').unwrap_or((line, ""));
@@ -302,8 +327,9 @@ fn parse_run(line: &str) -> Cell {
     parsed.unwrap_or_else(|| Cell::Wrong(format!("unreadable line from a cell's process: {line}")))
 }
 
-/// The runs of one cell under one seed, each in the cell's own process; a process that
-/// overruns the limit is killed and its run counts as no answer after the limit.
+/// The runs of one cell under one seed, in the cell's own process; a process that overruns the
+/// limit is killed and its run counts as no answer after the limit, and one that fails is a
+/// wrong cell.
 fn runs_in_process(job: CellJob, config: &Config) -> Result<Vec<Cell>, String> {
     let exe = std::env::current_exe().map_err(|e| format!("this runner's path: {e}"))?;
     let mut child = Command::new(exe)
@@ -330,30 +356,41 @@ fn runs_in_process(job: CellJob, config: &Config) -> Result<Vec<Cell>, String> {
             }
         }
     });
-    let mut cells = Vec::new();
-    // The warm-up and then each run get the limit and the overrun allowance.
-    let mut waited = Instant::now();
-    let allowance = 2 * (config.timeout + OVERRUN);
-    loop {
-        match lines.recv_timeout(allowance.saturating_sub(waited.elapsed())) {
-            Ok(line) => {
-                cells.push(parse_run(&line));
-                waited = Instant::now();
-            }
+    let mut cells: Vec<Cell> = Vec::new();
+    // The first run comes after the warm-ups; each gets the limit and the overrun allowance.
+    let mut since = Instant::now();
+    let mut allowance = (WARM_UPS as u32 + 1) * config.timeout + OVERRUN;
+    let mut killed = false;
+    while cells.len() < config.runs && cells.last().is_none_or(continues) {
+        match lines.recv_timeout(allowance.saturating_sub(since.elapsed())) {
+            Ok(line) => match line.strip_prefix(PROTOCOL) {
+                Some(text) => {
+                    cells.push(parse_run(text));
+                    since = Instant::now();
+                    allowance = config.timeout + OVERRUN;
+                }
+                None => eprintln!("{line}"),
+            },
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 // Killing may fail only when the process just ended.
                 let _ = child.kill();
+                killed = true;
                 cells.push(Cell::NoAnswer {
-                    wall: config.timeout + OVERRUN,
+                    wall: since.elapsed(),
                     cpu: config.timeout,
                     reason: "killed: the process overran the limit".into(),
                 });
-                break;
             }
         }
     }
     let status = child.wait().map_err(|e| format!("a cell's process: {e}"))?;
+    if !status.success() && !killed && !matches!(cells.last(), Some(Cell::Wrong(_))) {
+        cells.push(Cell::Wrong(format!(
+            "a cell's process ended with {status} after {} run(s)",
+            cells.len()
+        )));
+    }
     if cells.is_empty() {
         return Err(format!("a cell's process ended without a run ({status})"));
     }
@@ -495,10 +532,15 @@ fn main() -> ExitCode {
                 .map_or("–".to_string(), |p| p.to_string());
             let text = match &cell {
                 Cell::Agrees(t) => show(*t),
-                Cell::NoAnswer { wall, cpu, .. }
+                Cell::NoAnswer { wall, cpu, reason }
                     if *wall + Duration::from_millis(500) >= config.timeout =>
                 {
-                    format!("≥ {} (limit)", show(*cpu))
+                    let killed = if reason.starts_with("killed") {
+                        ", killed"
+                    } else {
+                        ""
+                    };
+                    format!("≥ {} (limit{killed})", show(*cpu))
                 }
                 Cell::NoAnswer { cpu, reason, .. } => {
                     format!("unknown after {} ({reason})", show(*cpu))
@@ -507,18 +549,12 @@ fn main() -> ExitCode {
                     wrong += 1;
                     format!("**WRONG: {what}**")
                 }
-                Cell::NotRun => "–".to_string(),
             };
             row.push_str(&format!(" {text} ({paper_ms}) |"));
             cells.push((variant, cell));
         }
-        let find = |v: BseVariant| {
-            cells
-                .iter()
-                .find(|(w, _)| *w == v)
-                .map_or(&Cell::NotRun, |(_, c)| c)
-        };
-        let never = bound(find(BseVariant::ConjNever));
+        let find = |v: BseVariant| cells.iter().find(|(w, _)| *w == v).map(|(_, c)| c);
+        let never = find(BseVariant::ConjNever).and_then(bound);
         let best_disj = cells
             .iter()
             .filter(|(v, _)| v.is_disjunct_propagation())
@@ -531,7 +567,7 @@ fn main() -> ExitCode {
             }
             _ => "–".to_string(),
         };
-        let loops = match (bound(find(BseVariant::ConjLoops)), never) {
+        let loops = match (find(BseVariant::ConjLoops).and_then(bound), never) {
             (Some((l, true)), Some((n, true))) => {
                 loops_ratios.push(l / n);
                 format!("{:.2}", l / n)
