@@ -156,12 +156,14 @@ pub(super) fn node_conditions(
     let top = store.bool_val(true)?;
     states[graph.sink as usize] = Some(vec![top]);
     let no_fields = FieldVersions::new();
+    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
+    let time_limit = || Ok(Err(SearchOutcome::Unknown("time limit reached".into())));
     for &n in graph.topological_order().iter().rev() {
         if n == graph.sink || !relevant[n as usize] {
             continue;
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Ok(Err(SearchOutcome::Unknown("time limit reached".into())));
+        if out_of_time() {
+            return time_limit();
         }
         stats.nodes += 1;
         let node = &graph.nodes[n as usize];
@@ -191,6 +193,11 @@ pub(super) fn node_conditions(
             };
             let mut next = Vec::with_capacity(items.len());
             for t in items {
+                // One node can hold thousands of disjuncts (`disj-set` on degree counting with
+                // b >= 5: seconds per node), so the limit is looked at per disjunct.
+                if out_of_time() {
+                    return time_limit();
+                }
                 let mut u = if rewrite.map.is_empty() {
                     t
                 } else {
