@@ -57,7 +57,7 @@ const OVERRUN: Duration = Duration::from_secs(10);
 const WARM_UP: (u32, u32) = (0, 1);
 
 /// How many warm-up checks: the first two checks of a process pay for new memory (page faults
-/// in Z3's context tables, about 8 ms each on degree counting), later ones reuse it.
+/// in Z3's context tables, about 9 ms each on degree counting), later ones reuse it.
 const WARM_UPS: usize = 2;
 
 struct Config {

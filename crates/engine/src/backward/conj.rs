@@ -44,8 +44,8 @@ type Env = BTreeMap<VarId, TermId>;
 /// the integer encoding (BENCHMARKS.md): 100 000 units (a quarter of the bit-vector entry check
 /// of (0, 3)) made `conj-loops` 1.2–1.8× `conj-never` on the b = 3 and 4 rows, 10 000 1.06–1.26×
 /// (session 10; `conj-never` has got faster since, and the ratio there is now 1.25–1.6, the
-/// loop checks' fixed cost). Less would be cheaper still, but loses the pruning: over both corpora, 678 of 886 loop-entry
-/// checks prune at 10 000 units, 224 of 950 at 1 000.
+/// loop checks' fixed cost). Less would be cheaper still, but loses the pruning: over both
+/// corpora, 678 of 886 loop-entry checks prune at 10 000 units, 224 of 950 at 1 000.
 const LOOP_ENTRY_CHECK_RLIMIT: u32 = 10_000;
 
 /// What conjunct combination knows at one node.

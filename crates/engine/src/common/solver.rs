@@ -44,10 +44,10 @@ pub fn solver_backend(choice: &SolverChoice) -> Result<Box<dyn Solver>, SolverEr
 }
 
 /// [`solver_backend`] for queries of one SMT-LIB logic, with parameters for Z3: only ones that
-/// change how Z3 searches, never what it answers on the queries the solver is for. With a logic, an in-process Z3 is its bare
-/// SMT core ([`Z3Solver::core`]) set up by the parameters, and a Z3 process is told the logic
-/// (`set-logic`, so that it configures itself for it); other processes keep their dialect's
-/// logic, and no process gets the parameters.
+/// change how Z3 searches, never what it answers on the queries the solver is for. With a
+/// logic, an in-process Z3 is its bare SMT core ([`Z3Solver::core`]) set up by the parameters,
+/// and a Z3 process is told the logic (`set-logic`, so that it configures itself for it); other
+/// processes keep their dialect's logic, and no process gets the parameters.
 pub fn solver_backend_tuned(
     choice: &SolverChoice,
     z3_logic: Option<&str>,
