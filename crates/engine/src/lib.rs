@@ -9,6 +9,8 @@
 //!   and 001, AskTheCode), behind [`check_backward`].
 //! * [`heap`]: symbolic input heaps for entries with pointer parameters (seed 003): lazy
 //!   initialization, lazier#, POSE, as heap models of the forward engine (`--heap`).
+//! * [`structural`]: structure-preserving symbolic execution with structural abstraction and
+//!   refinement (seed 004, Calysto), behind [`check_structural`].
 //!
 //! An engine never decides a verdict itself: it reports findings and cuts, and
 //! `symex_report::Verdict::conclude` applies the two rules (no `safe` after a cut, no
@@ -24,6 +26,7 @@ pub mod common;
 mod error;
 pub mod forward;
 pub mod heap;
+pub mod structural;
 
 pub use backward::{check_backward, BackwardOptions, BseVariant};
 pub use common::options::{
@@ -32,3 +35,4 @@ pub use common::options::{
 };
 pub use error::EngineError;
 pub use forward::{check_forward, check_forward_reach};
+pub use structural::{check_structural, RefineMode, StructuralOptions};

@@ -12,6 +12,9 @@ use symex_engine::backward::{check_backward, BackwardOptions, BseVariant};
 use symex_engine::{CheckOptions, EngineError};
 use symex_report::{Report, Status};
 
+mod support;
+use support::check_report;
+
 /// Unbounded files whose violation lies deeper than the engine's default unwinding, with the
 /// unwinding that reaches it (and a longer limit: the conj variants need about 2 s there).
 /// subsume_late_division: the division fails in the loop's 21st iteration.
@@ -60,7 +63,7 @@ fn mismatches(file: &CorpusFile, variant: BseVariant) -> Vec<String> {
         Err(EngineError::UnsupportedEntry { .. }) => return Vec::new(),
         Err(e) => return vec![format!("engine error: {e}")],
     };
-    check_report(file, &report)
+    check_report(file, &report, excused)
 }
 
 /// The backward engine on `file`'s entry function.
@@ -80,86 +83,6 @@ fn run_backward(
         options,
         backward,
     )
-}
-
-fn check_report(file: &CorpusFile, report: &Report) -> Vec<String> {
-    let mut problems = Vec::new();
-    for p in report.properties() {
-        if let Some((_, false)) = p.verdict.witness() {
-            problems.push(format!(
-                "unconfirmed counterexample for {} line {}: {:?}",
-                p.kind.name(),
-                p.line,
-                p.verdict.reason()
-            ));
-        }
-        let expected_violation = file.verdicts.iter().any(
-            |v| matches!(v, Expected::Violated { kind, line } if *kind == p.kind && *line == p.line),
-        );
-        if p.verdict.status() == Status::Violated
-            && !expected_violation
-            && !file.verdicts.is_empty()
-        {
-            problems.push(format!(
-                "unexpected violation {} line {}",
-                p.kind.name(),
-                p.line
-            ));
-        }
-    }
-    for expected in &file.verdicts {
-        if let Expected::Violated { kind, line } = expected {
-            let at: Vec<_> = report
-                .properties()
-                .iter()
-                .filter(|p| p.kind == *kind && p.line == *line)
-                .collect();
-            let found = at.iter().any(|p| p.verdict.status() == Status::Violated);
-            // Several properties may share the kind and line (e.g. two dereferences): the
-            // expected violation may be any one of them that ran out of time.
-            let allowed = at
-                .iter()
-                .any(|p| p.verdict.status() == Status::Unknown && excused(p.verdict.reason()));
-            if !found && !allowed {
-                problems.push(format!(
-                    "missed violated {} line {line}: {:?}",
-                    kind.name(),
-                    at.iter()
-                        .map(|p| (p.verdict.status().name(), p.verdict.reason()))
-                        .collect::<Vec<_>>()
-                ));
-            }
-        }
-    }
-    if file.is_safe() {
-        for p in report.properties() {
-            let status = p.verdict.status();
-            let ok = match status {
-                Status::Safe | Status::SafeUpTo => true,
-                Status::Unknown => excused(p.verdict.reason()),
-                Status::Violated => false,
-            };
-            if !ok {
-                problems.push(format!(
-                    "{} line {}: {} ({:?})",
-                    p.kind.name(),
-                    p.line,
-                    status.name(),
-                    p.verdict.reason()
-                ));
-            }
-        }
-        // The bound of a bounded safe file cuts the search somewhere: that must show.
-        if file.bound.is_some()
-            && !report
-                .properties()
-                .iter()
-                .any(|p| matches!(p.verdict.status(), Status::SafeUpTo | Status::Unknown))
-        {
-            problems.push("a bounded safe file came out safe everywhere".into());
-        }
-    }
-    problems
 }
 
 #[test]

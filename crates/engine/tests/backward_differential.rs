@@ -6,43 +6,15 @@
 //! may report a counterexample the interpreter does not replay (`violated` is only ever a
 //! replayed witness; an unconfirmed one is a failure here).
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use symex_engine::backward::{check_backward, BackwardOptions};
 use symex_engine::{check_forward, CheckOptions, EngineError};
 use symex_gen::{generate, GenConfig};
-use symex_report::{Report, Status};
 
-/// A property's identity across the two reports.
-type Site = (String, u32, u32);
+mod support;
 
 const UNWIND: u32 = 2;
-
-fn statuses(
-    report: &Report,
-    engine: &str,
-    seed: u64,
-    failures: &mut Vec<String>,
-) -> BTreeMap<Site, Status> {
-    let mut out = BTreeMap::new();
-    for p in report.properties() {
-        if let Some((_, false)) = p.verdict.witness() {
-            failures.push(format!(
-                "seed {seed} {engine}: unconfirmed counterexample for {} at {}:{}: {:?}",
-                p.kind.name(),
-                p.line,
-                p.column,
-                p.verdict.reason()
-            ));
-        }
-        out.insert(
-            (p.kind.name().to_string(), p.line, p.column),
-            p.verdict.status(),
-        );
-    }
-    out
-}
 
 /// Compares the two engines on one program; returns how many violations they agreed on.
 fn compare(source: &str, entry: &str, seed: u64, failures: &mut Vec<String>) -> usize {
@@ -72,30 +44,14 @@ fn compare(source: &str, entry: &str, seed: u64, failures: &mut Vec<String>) -> 
             return 0;
         }
     };
-    let f = statuses(&forward, "forward", seed, failures);
-    let b = statuses(&backward, "backward", seed, failures);
-    let mut agreed = 0;
-    for (site, &fs) in &f {
-        let Some(&bs) = b.get(site) else {
-            failures.push(format!(
-                "seed {seed}: {site:?} missing from the backward report"
-            ));
-            continue;
-        };
-        let contradiction = (fs == Status::Violated && bs == Status::Safe)
-            || (bs == Status::Violated && fs == Status::Safe);
-        if contradiction {
-            failures.push(format!(
-                "seed {seed} entry {entry}: {site:?} is {} forward but {} backward\n{source}",
-                fs.name(),
-                bs.name()
-            ));
-        }
-        if fs == Status::Violated && bs == Status::Violated {
-            agreed += 1;
-        }
-    }
-    agreed
+    support::agreeing_violations(
+        &forward,
+        &backward,
+        ["forward", "backward"],
+        seed,
+        source,
+        failures,
+    )
 }
 
 /// Local heaps, calls (inlined by the backward engine), loops of at most two iterations; no

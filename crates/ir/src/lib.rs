@@ -6,6 +6,7 @@
 //! * [`verify()`]: checks the invariants of [`mod@cfg`] (used by tests on every lowered program);
 //! * [`analysis`]: reverse postorder, dominators, post-dominators, dominance frontiers, natural
 //!   loops and their nesting;
+//! * [`transform`]: loop unwinding into an acyclic graph (engines that work on whole graphs);
 //! * [`reach`]: a `--reach LINE` target added to a module as a property of kind `reach`;
 //! * [`mod@print`] and [`dot`]: deterministic text and Graphviz renderings (`symex cfg`).
 //!
@@ -18,6 +19,7 @@ pub mod dot;
 pub mod lower;
 pub mod print;
 pub mod reach;
+pub mod transform;
 pub mod verify;
 mod visit;
 

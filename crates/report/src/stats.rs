@@ -46,6 +46,21 @@ pub struct Stats {
     /// Loops reached but run by plain execution only (`--summarize`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loops_not_summarized: Option<u64>,
+    /// Verification conditions decided (structural engine: one per property and cut goal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vcs: Option<u64>,
+    /// Summary operators expanded one at a time by refinement (structural engine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refinements: Option<u64>,
+    /// Summary operators (side effects of calls in context) defined so far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summaries_expanded: Option<u64>,
+    /// Summary operators created.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summaries_total: Option<u64>,
+    /// Term nodes of the functions' summaries (the maximally shared graph).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub term_nodes: Option<u64>,
 }
 
 /// Instruction and branch coverage of the explored paths.
@@ -112,6 +127,18 @@ impl Stats {
         }
         if let Some(n) = self.loops_not_summarized {
             rows.push(("loops not summarized", n.to_string()));
+        }
+        if let Some(n) = self.vcs {
+            rows.push(("verification conditions", n.to_string()));
+        }
+        if let Some(n) = self.refinements {
+            rows.push(("refinements", n.to_string()));
+        }
+        if let (Some(done), Some(all)) = (self.summaries_expanded, self.summaries_total) {
+            rows.push(("summaries expanded", format!("{done} of {all}")));
+        }
+        if let Some(n) = self.term_nodes {
+            rows.push(("term nodes", n.to_string()));
         }
         let width = rows.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
         rows.iter()

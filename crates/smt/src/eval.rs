@@ -55,12 +55,12 @@ pub fn eval(store: &TermStore, t: TermId, asg: &Assignment) -> Result<Value, Eva
         .ok_or_else(|| EvalError::Term("nothing was evaluated".into()))
 }
 
-/// The values of `terms` under `asg`, in order, sharing the work on common subterms.
-pub fn eval_all(
+/// The value of every subterm of `terms` under `asg` (for walks guided by a model).
+pub fn eval_subterms(
     store: &TermStore,
     terms: &[TermId],
     asg: &Assignment,
-) -> Result<Vec<Value>, EvalError> {
+) -> Result<FxHashMap<TermId, Value>, EvalError> {
     for &t in terms {
         store
             .check_term(t)
@@ -71,6 +71,16 @@ pub fn eval_all(
         let v = eval_node(store, t, asg, &memo)?;
         memo.insert(t, v);
     }
+    Ok(memo)
+}
+
+/// The values of `terms` under `asg`, in order, sharing the work on common subterms.
+pub fn eval_all(
+    store: &TermStore,
+    terms: &[TermId],
+    asg: &Assignment,
+) -> Result<Vec<Value>, EvalError> {
+    let memo = eval_subterms(store, terms, asg)?;
     terms
         .iter()
         .map(|t| {

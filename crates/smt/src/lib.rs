@@ -46,7 +46,7 @@ pub use build::TermResult;
 pub use bv::{BvConst, MAX_BV_WIDTH};
 pub use dump::{Dumper, DumpingSolver, SharedDumper};
 pub use error::{EvalError, SolverError, TermError};
-pub use eval::{eval, eval_all, Assignment};
+pub use eval::{eval, eval_all, eval_subterms, Assignment};
 pub use int_encoding::{IntEncodingSolver, SolverFactory};
 pub use process::{Dialect, ProcessConfig, ProcessSolver};
 pub use query::{Answer, ModelResult, QueryEngine, QueryOptions, QueryStats};

@@ -132,6 +132,9 @@ pub struct CheckArgs {
     /// witness; the report holds only this `reach` property.)
     #[arg(long, value_name = "LINE", value_parser = clap::value_parser!(u32).range(1..))]
     pub reach: Option<u32>,
+    /// Structural engine: expand call summaries on demand (lazy) or all up front (eager).
+    #[arg(long, value_enum, default_value_t = RefineArg::Lazy)]
+    pub refine: RefineArg,
     /// Write heap graphs as Graphviz to FILE: the counterexamples' input heaps (forward engine),
     /// or the heap at each step of the first counterexample's path (backward engine).
     #[arg(long, value_name = "FILE")]
@@ -165,6 +168,17 @@ pub enum EngineChoice {
     Forward,
     /// Backward symbolic execution with a heap in the theory of arrays (seeds 000/001).
     Backward,
+    /// Structure-preserving symbolic execution with function summaries and structural
+    /// abstraction/refinement (seed 004, Calysto).
+    Structural,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RefineArg {
+    /// Expand a call's summary only when a falsifying model depends on it.
+    Lazy,
+    /// Inline every summary a VC can reach before its first check (for comparison).
+    Eager,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -405,6 +419,24 @@ pub fn check_source(
                 }
                 Ok(outcome.report)
             })
+        }
+        EngineChoice::Structural => {
+            let structural = symex_engine::StructuralOptions {
+                refine: match args.refine {
+                    RefineArg::Lazy => symex_engine::RefineMode::Lazy,
+                    RefineArg::Eager => symex_engine::RefineMode::Eager,
+                },
+                reach: args.reach,
+            };
+            symex_engine::check_structural(
+                &module,
+                types,
+                &file.text,
+                &file.name,
+                &args.entry,
+                &args.options(progress),
+                &structural,
+            )
         }
     };
     report.map_err(|e| {

@@ -103,6 +103,7 @@ pub fn check_forward(
         peak_rss_kb: machine.heap.as_ref().and_then(|_| peak_rss_kb()),
         loops_summarized: summary.loops.map(|(summarized, _)| summarized),
         loops_not_summarized: summary.loops.map(|(_, plain)| plain),
+        ..Stats::default()
     };
     Ok(Report::new(
         program_name,

@@ -1,0 +1,534 @@
+//! The structural engine's entry point: every function unwound and summarized once, then one
+//! VC per property (its calling contexts are summary operators, expanded on demand), decided by
+//! abstraction and refinement on one incremental solver; a falsifying model becomes inputs
+//! that the interpreter replays.
+//!
+//! After a property's VC holds, the cut goals say what it holds *for*: if an instruction the
+//! engine does not model can be reached the property is `unknown`; if a loop iteration or a
+//! recursive call beyond K can be reached it is `safe up to K`. Each cut goal is decided once
+//! per check. Nothing here builds summaries or decides a verdict: `Verdict::conclude` does.
+
+use std::time::{Duration, Instant};
+
+use symex_ir::cfg::{FuncId, Module, PropId};
+use symex_ir::transform::{unwind, UnwindError};
+use symex_report::{
+    ArgValue, Args, Cut, Cuts, Event, Finding, Locator, Report, Stats, Verdict, Witness,
+};
+use symex_smt::{Dumper, DumpingSolver, Model, TermId, TermStore, Value};
+use symex_syntax::types::TypeTable;
+
+use crate::common::options::CheckOptions;
+use crate::common::reach::{reach_module, reach_report};
+use crate::common::replay::replay_witness;
+use crate::common::solver::solver_backend;
+use crate::common::terms::value_as_i32;
+use crate::error::EngineError;
+use crate::structural::effects::{CutKind, Effect, Goal, Signatures};
+use crate::structural::exec::summarize;
+use crate::structural::instances::Instances;
+use crate::structural::refine::{Decision, Refiner};
+use crate::structural::summary::{Summary, Vocabulary};
+
+/// How long Z3's incremental core may try a VC's query before its one-shot bit-blasting solver
+/// takes it over. Measured (BENCHMARKS.md, "Structural engine: solver set-up"): the incremental
+/// core is slow on the heap arrays of generated programs (10 s for a program the one-shot
+/// solver decides in 5 s), the one-shot solver on chains of products (recursive factorial).
+const ONE_SHOT_AFTER: Duration = Duration::from_millis(30);
+
+/// The thesis's limit for one VC.
+const VC_LIMIT: Duration = Duration::from_secs(10);
+
+/// The thesis unwinds every loop once.
+pub const DEFAULT_UNWIND: u32 = 1;
+
+/// Blocks one function may have after unwinding (beyond it the check gives up, not hangs).
+const MAX_UNWOUND_BLOCKS: usize = 2_000_000;
+
+/// How summary operators are expanded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RefineMode {
+    /// On demand, guided by falsifying models (the thesis's structural refinement).
+    #[default]
+    Lazy,
+    /// Every operator of a VC's cone before its first check (inlining, for comparison).
+    Eager,
+}
+
+impl RefineMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            RefineMode::Lazy => "lazy",
+            RefineMode::Eager => "eager",
+        }
+    }
+}
+
+/// Options of the structural engine beside [`CheckOptions`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StructuralOptions {
+    pub refine: RefineMode,
+    /// `--reach LINE`: decide only whether a statement of the line runs.
+    pub reach: Option<u32>,
+}
+
+/// Checks every property of `module` reachable from `entry` by structure-preserving symbolic
+/// execution with structural abstraction and refinement.
+pub fn check_structural(
+    module: &Module,
+    types: &TypeTable,
+    source: &str,
+    program_name: &str,
+    entry: &str,
+    options: &CheckOptions,
+    structural: &StructuralOptions,
+) -> Result<Report, EngineError> {
+    match structural.reach {
+        Some(line) => {
+            let (instrumented, target) = reach_module(module, source, line)?;
+            let report = check_properties(
+                &instrumented,
+                types,
+                source,
+                program_name,
+                entry,
+                options,
+                structural,
+                Some(target),
+            )?;
+            Ok(reach_report(report))
+        }
+        None => check_properties(
+            module,
+            types,
+            source,
+            program_name,
+            entry,
+            options,
+            structural,
+            None,
+        ),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_properties(
+    module: &Module,
+    types: &TypeTable,
+    source: &str,
+    program_name: &str,
+    entry: &str,
+    options: &CheckOptions,
+    structural: &StructuralOptions,
+    only: Option<PropId>,
+) -> Result<Report, EngineError> {
+    let start = Instant::now();
+    let deadline = options.timeout.map(|limit| start + limit);
+    let entry_func = module
+        .function_by_name(entry)
+        .ok_or_else(|| EngineError::UnknownEntry(entry.to_string()))?;
+    let locator = Locator::new(module, source);
+    let unwind_bound = options.unwind.unwrap_or(DEFAULT_UNWIND);
+    let give_up_all = |reason: String| -> Result<Report, EngineError> {
+        let mut properties = Vec::new();
+        for p in 0..module.properties.len() {
+            let verdict = Verdict::conclude(
+                PropId(p as u32),
+                Finding::GaveUp {
+                    reason: reason.clone(),
+                },
+                &Cuts::new(),
+            );
+            properties.extend(locator.property(PropId(p as u32), verdict));
+        }
+        let stats = Stats {
+            time_ms: start.elapsed().as_millis() as u64,
+            ..Stats::default()
+        };
+        Ok(Report::new(
+            program_name,
+            "structural",
+            entry,
+            properties,
+            stats,
+        ))
+    };
+    if let Some(param) = pointer_parameter(module, types, entry_func) {
+        return give_up_all(format!(
+            "the structural engine does not model input heaps (parameter `{param}` of `{entry}` is not a number)"
+        ));
+    }
+
+    let mut store = TermStore::new();
+    let vocab = Vocabulary::new(&mut store)?;
+    let sigs = Signatures::new(module);
+    let mut known: Vec<Option<Summary>> = vec![None; module.functions.len()];
+    for func in callees_first(module) {
+        let function = module.function(func);
+        let unwound = match unwind(function, unwind_bound, MAX_UNWOUND_BLOCKS) {
+            Ok(u) => u,
+            Err(UnwindError::Irreducible) => {
+                return give_up_all(format!(
+                    "the structural engine does not model the irreducible loops of `{}`",
+                    function.name
+                ))
+            }
+            Err(UnwindError::TooLarge { blocks }) => {
+                return give_up_all(format!(
+                    "the structural engine does not model `{}` unwound {unwind_bound} times: more than {blocks} blocks",
+                    function.name
+                ))
+            }
+        };
+        let summary = summarize(module, &sigs, &known, &vocab, &mut store, func, &unwound)?;
+        known[func.index()] = Some(summary);
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return give_up_all("time limit reached while building summaries".into());
+        }
+    }
+    let summaries: Vec<Summary> = known.into_iter().flatten().collect();
+    let summary_nodes = store.len();
+    let unmodelled: Vec<String> = {
+        let mut all: Vec<String> = summaries
+            .iter()
+            .flat_map(|s| s.unmodelled.iter().cloned())
+            .collect();
+        all.sort();
+        all.dedup();
+        all
+    };
+
+    let mut instances = Instances::new(&summaries, unwind_bound);
+    let root = instances.root(&mut store, entry_func)?;
+    let params = summaries[entry_func.index()].formals.params.clone();
+    let mut wanted = params.clone();
+    wanted.push(vocab.input);
+    let mut solver: Box<dyn symex_smt::Solver> = match options.solver {
+        crate::common::options::SolverChoice::Z3 => {
+            let mut z3 = symex_smt::Z3Solver::new()?;
+            z3.set_one_shot_after(Some(ONE_SHOT_AFTER));
+            Box::new(z3)
+        }
+        _ => solver_backend(&options.solver)?,
+    };
+    if let Some(dir) = &options.query.dump_dir {
+        let dumper = std::sync::Arc::new(std::sync::Mutex::new(Dumper::new(dir)?));
+        solver = Box::new(DumpingSolver::new(solver, dumper));
+    }
+    solver.set_timeout(options.query.timeout);
+    let mut refiner = Refiner::new(
+        store,
+        solver,
+        instances,
+        structural.refine == RefineMode::Eager,
+    );
+    refiner.deadline = deadline;
+    refiner.total_limit = options.timeout.unwrap_or(Duration::MAX);
+    refiner.query_timeout = options.query.timeout;
+    // The thesis gives each VC 10 s; under a shorter time limit, half of it, so that one hard
+    // VC leaves time for the others.
+    refiner.vc_limit = options
+        .timeout
+        .map_or(VC_LIMIT, |limit| VC_LIMIT.min(limit / 2));
+
+    let mut cut_answers: Vec<(CutKind, Option<Decision>)> = Vec::new();
+    let mut properties = Vec::with_capacity(module.properties.len());
+    for p in 0..module.properties.len() {
+        let prop = PropId(p as u32);
+        if only.is_some_and(|target| target != prop) {
+            continue;
+        }
+        let mut cuts = Cuts::new();
+        let decision = match holds_in_every_context(&mut refiner, module, entry_func, prop)? {
+            true => Decision::Unreachable,
+            false => {
+                let goal = refiner.instances.instantiate(
+                    &mut refiner.store,
+                    root,
+                    Effect::Goal(Goal::Fail(prop)),
+                )?;
+                refiner.decide(goal, &wanted)?
+            }
+        };
+        let finding = match decision {
+            Decision::Reached(model) => {
+                let (witness, pad) = witness(
+                    module,
+                    entry_func,
+                    &params,
+                    vocab.input,
+                    &model,
+                    &locator,
+                    prop,
+                );
+                let replay = replay_with_padding(module, entry, witness, pad, prop);
+                Finding::Reached {
+                    witness: replay.0,
+                    replay: replay.1,
+                }
+            }
+            Decision::OutOfTime(limit) => {
+                cuts.hit(Cut::Timeout {
+                    ms: limit.as_millis() as u64,
+                });
+                Finding::NotReached
+            }
+            Decision::Unknown(reason) => {
+                cuts.hit(Cut::SolverUnknown { reason });
+                Finding::NotReached
+            }
+            Decision::Unreachable => {
+                let mut finding = Finding::NotReached;
+                let kinds = [CutKind::Unmodelled, CutKind::Unwind, CutKind::Recursion]
+                    .into_iter()
+                    .filter(|&k| k != CutKind::Unmodelled || !unmodelled.is_empty());
+                for kind in kinds {
+                    let reachable = cut_reachable(&mut refiner, &mut cut_answers, root, kind)?;
+                    match (kind, reachable) {
+                        (_, CutAnswer::No) => {}
+                        (CutKind::Unmodelled, _) => {
+                            finding = Finding::GaveUp {
+                                reason: format!(
+                                    "the structural engine does not model {}",
+                                    unmodelled.join(", ")
+                                ),
+                            }
+                        }
+                        (CutKind::Unwind, _) => cuts.hit(Cut::Unwind(unwind_bound)),
+                        (CutKind::Recursion, _) => cuts.hit(Cut::Inline(unwind_bound)),
+                    }
+                }
+                finding
+            }
+        };
+        let verdict = Verdict::conclude(prop, finding, &cuts);
+        properties.extend(locator.property(prop, verdict));
+    }
+    let (total, expanded) = refiner.instances.counts();
+    let stats = Stats {
+        paths: 0,
+        states: 0,
+        queries: refiner.stats.queries,
+        solver_ms: refiner.stats.solver_time.as_millis() as u64,
+        time_ms: start.elapsed().as_millis() as u64,
+        vcs: Some(refiner.stats.vcs),
+        refinements: Some(refiner.stats.refinements),
+        summaries_expanded: Some(expanded as u64),
+        summaries_total: Some(total as u64),
+        term_nodes: Some(summary_nodes as u64),
+        ..Stats::default()
+    };
+    Ok(Report::new(
+        program_name,
+        "structural",
+        entry,
+        properties,
+        stats,
+    ))
+}
+
+/// Whether the property's VC holds in its own function whatever the function is given (then it
+/// is not lifted into the callers: §4.2.4). A VC of the entry function is never checked twice.
+fn holds_in_every_context(
+    refiner: &mut Refiner<'_>,
+    module: &Module,
+    entry: FuncId,
+    prop: PropId,
+) -> Result<bool, EngineError> {
+    let func = module.property(prop).func;
+    if func == entry {
+        return Ok(false);
+    }
+    let free = refiner.instances.free(&mut refiner.store, func)?;
+    let goal =
+        refiner
+            .instances
+            .instantiate(&mut refiner.store, free, Effect::Goal(Goal::Fail(prop)))?;
+    Ok(matches!(refiner.decide(goal, &[])?, Decision::Unreachable))
+}
+
+/// Every function, each after the functions it calls (except along recursion): a postorder of
+/// the call graph from each function in turn.
+fn callees_first(module: &Module) -> Vec<FuncId> {
+    let mut order = Vec::with_capacity(module.functions.len());
+    let mut state = vec![0u8; module.functions.len()];
+    for root in 0..module.functions.len() {
+        if state[root] != 0 {
+            continue;
+        }
+        // (function, next call to look at); 1 = on the stack, 2 = done.
+        let mut stack: Vec<(usize, Vec<FuncId>)> =
+            vec![(root, callees(module, FuncId(root as u32)))];
+        state[root] = 1;
+        while let Some((f, pending)) = stack.last_mut() {
+            match pending.pop() {
+                Some(c) if state[c.index()] == 0 => {
+                    state[c.index()] = 1;
+                    let next = callees(module, c);
+                    stack.push((c.index(), next));
+                }
+                Some(_) => {}
+                None => {
+                    state[*f] = 2;
+                    order.push(FuncId(*f as u32));
+                    stack.pop();
+                }
+            }
+        }
+    }
+    order
+}
+
+fn callees(module: &Module, func: FuncId) -> Vec<FuncId> {
+    let mut out: Vec<FuncId> = module
+        .function(func)
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|i| match i.kind {
+            symex_ir::cfg::InstKind::Call { func, .. } => Some(func),
+            _ => None,
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out.reverse();
+    out
+}
+
+/// A parameter of the entry that holds a pointer, record or array.
+fn pointer_parameter(module: &Module, types: &TypeTable, entry: FuncId) -> Option<String> {
+    let f = module.function(entry);
+    f.params().map(|p| f.local(p).name.clone()).find(|name| {
+        types.local_type(&f.name, name).is_some_and(|ty| {
+            let ty = ty.unfold().into_owned();
+            ty.is_pointer() || ty.is_record() || ty.is_array()
+        })
+    })
+}
+
+enum CutAnswer {
+    No,
+    Maybe,
+}
+
+/// Whether some path of the entry reaches a cut of `kind` (decided once per check; a goal the
+/// solver could not decide counts as reachable).
+fn cut_reachable(
+    refiner: &mut Refiner<'_>,
+    answers: &mut Vec<(CutKind, Option<Decision>)>,
+    root: usize,
+    kind: CutKind,
+) -> Result<CutAnswer, EngineError> {
+    if let Some((_, known)) = answers.iter().find(|(k, _)| *k == kind) {
+        return Ok(match known {
+            Some(Decision::Unreachable) => CutAnswer::No,
+            _ => CutAnswer::Maybe,
+        });
+    }
+    let goal =
+        refiner
+            .instances
+            .instantiate(&mut refiner.store, root, Effect::Goal(Goal::Cut(kind)))?;
+    let decision = refiner.decide(goal, &[])?;
+    let answer = match decision {
+        Decision::Unreachable => CutAnswer::No,
+        _ => CutAnswer::Maybe,
+    };
+    answers.push((kind, Some(decision)));
+    Ok(answer)
+}
+
+/// The entry's arguments and inputs in `model`, a trace of the inputs read and the failure, and
+/// the value the model gives every input past the explicit ones.
+fn witness(
+    module: &Module,
+    entry: FuncId,
+    params: &[TermId],
+    input: TermId,
+    model: &Model,
+    locator: &Locator<'_>,
+    prop: PropId,
+) -> (Witness, i32) {
+    let f = module.function(entry);
+    let mut args = Args::new();
+    for (p, &t) in f.params().zip(params) {
+        let n = model.get(t).and_then(value_as_i32).unwrap_or(0);
+        args.push(f.local(p).name.clone(), ArgValue::Int(n));
+    }
+    let mut pad = 0;
+    let inputs = match model.get(input) {
+        Some(Value::Array(array)) => {
+            let mut explicit: Vec<(i32, i32)> = array
+                .entries()
+                .filter_map(|(i, v)| Some((value_as_i32(i)?, value_as_i32(v)?)))
+                .filter(|&(i, _)| i >= 0)
+                .collect();
+            explicit.sort();
+            let default = value_as_i32(array.default_value()).unwrap_or(0);
+            pad = default;
+            let len = explicit.last().map_or(0, |&(i, _)| i as usize + 1);
+            let mut inputs = vec![default; len.min(1 << 20)];
+            for (i, v) in explicit {
+                if let Some(slot) = inputs.get_mut(i as usize) {
+                    *slot = v;
+                }
+            }
+            inputs
+        }
+        _ => Vec::new(),
+    };
+    let property = module.property(prop);
+    let mut trace: Vec<_> = inputs
+        .iter()
+        .enumerate()
+        .map(|(index, &value)| {
+            locator.step(
+                entry,
+                f.span,
+                Event::Input {
+                    index: index as u32,
+                    value,
+                },
+            )
+        })
+        .collect();
+    trace.push(locator.step(
+        property.func,
+        property.span,
+        Event::Fail {
+            kind: property.kind,
+        },
+    ));
+    let witness = Witness {
+        inputs,
+        args,
+        heap: None,
+        trace,
+    };
+    (witness, pad)
+}
+
+/// Replays `witness`; where the model left later inputs at the array's default, a run that
+/// reads past the explicit ones gets -1 from the interpreter instead, so the default is also
+/// tried as further inputs.
+fn replay_with_padding(
+    module: &Module,
+    entry: &str,
+    witness: Witness,
+    pad: i32,
+    prop: PropId,
+) -> (Witness, symex_report::Replay) {
+    let first = replay_witness(module, entry, &witness);
+    if first == symex_report::Replay::Failed(prop) {
+        return (witness, first);
+    }
+    let mut padded = witness.clone();
+    padded.inputs.extend(std::iter::repeat_n(pad, 64));
+    let second = replay_witness(module, entry, &padded);
+    if second == symex_report::Replay::Failed(prop) {
+        (padded, second)
+    } else {
+        (witness, first)
+    }
+}

@@ -1,0 +1,95 @@
+//! A function's summary: for each side effect (`effects`), one root in the shared term graph,
+//! over the function's formal inputs ([`Formals`]) and the summary operators of its calls.
+//!
+//! A summary operator is a variable standing for one side effect of one call site
+//! (`g:ret@f#2`); [`CallRecord`] keeps what the call passed (its actuals, in the callee's formal
+//! order) so that `instances` can replace the operator by the callee's summary later; a side
+//! effect whose summary was already known to be a constant or an input has no operator. Plain
+//! data: `exec` builds it, `instances` reads it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap;
+use symex_ir::cfg::FuncId;
+use symex_smt::{Sort, TermId, TermStore};
+
+use crate::common::terms::WIDTH;
+use crate::structural::effects::{Effect, Slot};
+
+/// The sorts and global variables every summary shares.
+pub struct Vocabulary {
+    /// 32-bit words indexed by 32-bit addresses: one heap slot.
+    pub word_array: Sort,
+    /// The program's input numbers, by position.
+    pub input: TermId,
+}
+
+impl Vocabulary {
+    pub fn new(store: &mut TermStore) -> Result<Vocabulary, symex_smt::TermError> {
+        let word = Sort::BitVec(WIDTH);
+        let word_array = store.array_sort(word, word)?;
+        let input = store.var("input", word_array)?;
+        Ok(Vocabulary { word_array, input })
+    }
+
+    /// The sort of a heap slot's array (every slot holds words: flags are 0 or 1, since Z3's
+    /// one-shot solver describes Boolean arrays in its models by lambdas).
+    pub fn slot_sort(&self, _slot: Slot) -> Sort {
+        self.word_array
+    }
+
+    /// The sort of a side effect's root.
+    pub fn effect_sort(&self, effect: Effect) -> Sort {
+        match effect {
+            Effect::Ret | Effect::Next | Effect::Cursor => Sort::BitVec(WIDTH),
+            Effect::Heap(slot) => self.slot_sort(slot),
+            Effect::Cfc | Effect::Goal(_) => Sort::Bool,
+        }
+    }
+}
+
+/// The inputs of a function's summaries: parameters, the heap on entry (one array per slot),
+/// the next free address and the number of inputs read before the call.
+#[derive(Clone, Debug)]
+pub struct Formals {
+    pub params: Vec<TermId>,
+    pub heap: Vec<(Slot, TermId)>,
+    pub next: TermId,
+    pub cursor: TermId,
+}
+
+impl Formals {
+    /// Every formal, in the order of [`CallRecord::actuals`].
+    pub fn all(&self) -> Vec<TermId> {
+        let mut all = self.params.clone();
+        all.extend(self.heap.iter().map(|&(_, t)| t));
+        all.push(self.next);
+        all.push(self.cursor);
+        all
+    }
+
+    pub fn heap(&self, slot: Slot) -> Option<TermId> {
+        self.heap.iter().find(|(s, _)| *s == slot).map(|&(_, t)| t)
+    }
+}
+
+/// One call site of a summarized function.
+#[derive(Clone, Debug)]
+pub struct CallRecord {
+    pub callee: FuncId,
+    /// What the call passes for each of the callee's formals ([`Formals::all`] order).
+    pub actuals: Vec<TermId>,
+}
+
+/// The summaries of one function.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub formals: Formals,
+    /// One root per side effect; a goal with no root is never met (`false`).
+    pub effects: BTreeMap<Effect, TermId>,
+    pub calls: Vec<CallRecord>,
+    /// Summary operator -> (call site index, side effect).
+    pub operators: FxHashMap<TermId, (usize, Effect)>,
+    /// What the function does that the engine does not model (the `Unmodelled` cut's reasons).
+    pub unmodelled: BTreeSet<String>,
+}

@@ -1,0 +1,87 @@
+//! The expectation corpus checked with the structural engine, with lazy refinement and with
+//! eager inlining: every expected violation found within the file's bound (or an unwinding of
+//! 4) and replayed, no violation the header does not list, no unconfirmed counterexample, and
+//! every bounded safe file answered `safe-up-to` (never `safe`) where the unwinding cut it.
+//! Properties in code the engine does not model (arrays, input heaps, records read whole
+//! through pointers) must say so (`unknown`), and a time limit may end a search `unknown`;
+//! nothing else is excused.
+
+use std::time::Duration;
+
+use symex_corpus::CorpusFile;
+use symex_engine::{check_structural, CheckOptions, RefineMode, StructuralOptions};
+
+mod support;
+use support::check_report;
+
+/// The unwinding for files whose header gives no bound: deep enough for every unbounded file's
+/// violations, and the backward engine's default.
+const UNBOUNDED_UNWIND: u32 = 4;
+
+/// Unbounded files whose violation lies deeper than that, with the unwinding that reaches it.
+/// subsume_late_division: the division fails in the loop's 21st iteration.
+const DEEP_VIOLATIONS: &[(&str, u32)] = &[("subsume_late_division.uc", 22)];
+
+/// Files whose violation needs more time than the others' 10 s: wrap_factorial_monotone
+/// expands two chains of 16 nested calls one side effect at a time (about 8 s).
+const SLOW: &[(&str, u64)] = &[("wrap_factorial_monotone.uc", 30)];
+
+fn excused(reason: Option<&str>) -> bool {
+    reason.is_some_and(|r| r.contains("does not model") || r.contains("time limit"))
+}
+
+fn mismatches(file: &CorpusFile, refine: RefineMode) -> Vec<String> {
+    let front = match symex_syntax::analyze(&file.source) {
+        Ok(front) => front,
+        Err(e) => return vec![format!("does not parse: {e:?}")],
+    };
+    let Ok(types) = front.types else {
+        return vec!["does not type-check".into()];
+    };
+    let module = symex_ir::lower(&front.program);
+    let options = CheckOptions {
+        unwind: Some(file.bound.unwrap_or_else(|| {
+            DEEP_VIOLATIONS
+                .iter()
+                .find(|(name, _)| *name == file.name)
+                .map_or(UNBOUNDED_UNWIND, |&(_, k)| k)
+        })),
+        timeout: Some(Duration::from_secs(
+            SLOW.iter()
+                .find(|(name, _)| *name == file.name)
+                .map_or(10, |&(_, s)| s),
+        )),
+        ..CheckOptions::default()
+    };
+    let structural = StructuralOptions {
+        refine,
+        ..StructuralOptions::default()
+    };
+    match check_structural(
+        &module,
+        &types,
+        &file.source,
+        &file.name,
+        file.entry_function(),
+        &options,
+        &structural,
+    ) {
+        Ok(report) => check_report(file, &report, excused),
+        Err(e) => vec![format!("engine error: {e}")],
+    }
+}
+
+#[test]
+fn corpus_with_lazy_refinement_and_eager_inlining() {
+    let files = symex_corpus::all_files().expect("the corpus loads");
+    assert!(!files.is_empty());
+    let mut failures = Vec::new();
+    for refine in [RefineMode::Lazy, RefineMode::Eager] {
+        for file in &files {
+            for problem in mismatches(file, refine) {
+                failures.push(format!("{} [{}]: {problem}", file.label(), refine.name()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

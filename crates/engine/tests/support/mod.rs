@@ -1,0 +1,165 @@
+//! What the engines' corpus tests share: the comparison of a report with a file's header.
+
+// Each test binary uses a part of this module.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use symex_corpus::{CorpusFile, Verdict as Expected};
+
+use symex_report::{Report, Status};
+
+/// What is wrong with `report` for `file`: an unconfirmed counterexample, a violation the
+/// header does not list, a listed violation not found (unless its property is `unknown` for a
+/// reason `excused` accepts), a safe file's property violated or unknown without excuse, or a
+/// bounded safe file answered `safe` everywhere.
+pub fn check_report(
+    file: &CorpusFile,
+    report: &Report,
+    excused: fn(Option<&str>) -> bool,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for p in report.properties() {
+        if let Some((_, false)) = p.verdict.witness() {
+            problems.push(format!(
+                "unconfirmed counterexample for {} line {}: {:?}",
+                p.kind.name(),
+                p.line,
+                p.verdict.reason()
+            ));
+        }
+        let expected_violation = file.verdicts.iter().any(
+            |v| matches!(v, Expected::Violated { kind, line } if *kind == p.kind && *line == p.line),
+        );
+        if p.verdict.status() == Status::Violated
+            && !expected_violation
+            && !file.verdicts.is_empty()
+        {
+            problems.push(format!(
+                "unexpected violation {} line {}",
+                p.kind.name(),
+                p.line
+            ));
+        }
+    }
+    for expected in &file.verdicts {
+        if let Expected::Violated { kind, line } = expected {
+            let at: Vec<_> = report
+                .properties()
+                .iter()
+                .filter(|p| p.kind == *kind && p.line == *line)
+                .collect();
+            let found = at.iter().any(|p| p.verdict.status() == Status::Violated);
+            // Several properties may share the kind and line (e.g. two dereferences): the
+            // expected violation may be any one of them that ran out of time.
+            let allowed = at
+                .iter()
+                .any(|p| p.verdict.status() == Status::Unknown && excused(p.verdict.reason()));
+            if !found && !allowed {
+                problems.push(format!(
+                    "missed violated {} line {line}: {:?}",
+                    kind.name(),
+                    at.iter()
+                        .map(|p| (p.verdict.status().name(), p.verdict.reason()))
+                        .collect::<Vec<_>>()
+                ));
+            }
+        }
+    }
+    if file.is_safe() {
+        for p in report.properties() {
+            let status = p.verdict.status();
+            let ok = match status {
+                Status::Safe | Status::SafeUpTo => true,
+                Status::Unknown => excused(p.verdict.reason()),
+                Status::Violated => false,
+            };
+            if !ok {
+                problems.push(format!(
+                    "{} line {}: {} ({:?})",
+                    p.kind.name(),
+                    p.line,
+                    status.name(),
+                    p.verdict.reason()
+                ));
+            }
+        }
+        // The bound of a bounded safe file cuts the search somewhere: that must show.
+        if file.bound.is_some()
+            && !report
+                .properties()
+                .iter()
+                .any(|p| matches!(p.verdict.status(), Status::SafeUpTo | Status::Unknown))
+        {
+            problems.push("a bounded safe file came out safe everywhere".into());
+        }
+    }
+    problems
+}
+
+/// A property's identity across the two reports.
+type Site = (String, u32, u32);
+
+pub fn statuses(
+    report: &Report,
+    engine: &str,
+    seed: u64,
+    failures: &mut Vec<String>,
+) -> BTreeMap<Site, Status> {
+    let mut out = BTreeMap::new();
+    for p in report.properties() {
+        if let Some((_, false)) = p.verdict.witness() {
+            failures.push(format!(
+                "seed {seed} {engine}: unconfirmed counterexample for {} at {}:{}: {:?}",
+                p.kind.name(),
+                p.line,
+                p.column,
+                p.verdict.reason()
+            ));
+        }
+        out.insert(
+            (p.kind.name().to_string(), p.line, p.column),
+            p.verdict.status(),
+        );
+    }
+    out
+}
+
+/// Compares two engines' reports of one program: a property violated in one and `safe` in the
+/// other, a property missing from the second, or an unconfirmed counterexample is a failure.
+/// Returns how many violations both found.
+pub fn agreeing_violations(
+    first: &Report,
+    second: &Report,
+    engines: [&str; 2],
+    seed: u64,
+    source: &str,
+    failures: &mut Vec<String>,
+) -> usize {
+    let a = statuses(first, engines[0], seed, failures);
+    let b = statuses(second, engines[1], seed, failures);
+    let mut agreed = 0;
+    for (site, &fs) in &a {
+        let Some(&bs) = b.get(site) else {
+            failures.push(format!(
+                "seed {seed}: {site:?} missing from the {} report",
+                engines[1]
+            ));
+            continue;
+        };
+        let contradiction = (fs == Status::Violated && bs == Status::Safe)
+            || (bs == Status::Violated && fs == Status::Safe);
+        if contradiction {
+            failures.push(format!(
+                "seed {seed}: {site:?} is {} {} but {} {}\n{source}",
+                fs.name(),
+                engines[0],
+                bs.name(),
+                engines[1]
+            ));
+        }
+        if fs == Status::Violated && bs == Status::Violated {
+            agreed += 1;
+        }
+    }
+    agreed
+}
