@@ -95,6 +95,7 @@ impl<'r> Machine<'r> {
             outputs: self.outputs,
             end,
             steps: self.steps,
+            inputs_read: self.next_input,
             path: self.path,
         }
     }

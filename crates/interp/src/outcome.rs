@@ -14,6 +14,8 @@ pub struct RunOutcome {
     pub end: RunEnd,
     /// IR instructions executed, terminators included.
     pub steps: u64,
+    /// Input numbers consumed (reads past the end, which give -1, not counted).
+    pub inputs_read: usize,
     /// The blocks entered, in order, when [`crate::RunConfig::record_path`] was set.
     pub path: Option<Vec<PathStep>>,
 }

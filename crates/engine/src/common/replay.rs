@@ -19,7 +19,7 @@ pub fn replay(module: &Module, entry: &str, args: &[i32], inputs: &[i32]) -> Rep
         entry,
         args.iter().map(|&a| ArgValue::Int(a)).collect(),
     ) {
-        Ok(entry) => run(module, &entry, inputs),
+        Ok(entry) => run(module, &entry, inputs).0,
         Err(e) => Replay::Other(format!("the interpreter refused the entry: {e}")),
     }
 }
@@ -27,35 +27,57 @@ pub fn replay(module: &Module, entry: &str, args: &[i32], inputs: &[i32]) -> Rep
 /// Runs a witness: with its input heap document (`docs/heap-json.md`) when it has one, which then
 /// holds every argument; otherwise with its numeric arguments.
 pub fn replay_witness(module: &Module, entry: &str, witness: &Witness) -> Replay {
+    replay_counting(module, entry, witness).0
+}
+
+/// [`replay_witness`], also saying how many of the witness's inputs the run read (`None` when
+/// the run could not start).
+pub fn replay_counting(module: &Module, entry: &str, witness: &Witness) -> (Replay, Option<usize>) {
     let Some(heap) = &witness.heap else {
         let mut args = Vec::with_capacity(witness.args.len());
         for (name, value) in witness.args.iter() {
             match value {
                 symex_report::ArgValue::Int(n) => args.push(*n),
                 other => {
-                    return Replay::Other(format!(
+                    let why = format!(
                         "argument `{name}` is the pointer {other} but the witness has no input heap"
-                    ))
+                    );
+                    return (Replay::Other(why), None);
                 }
             }
         }
-        return replay(module, entry, &args, &witness.inputs);
+        return match Entry::new(module, entry, args.into_iter().map(ArgValue::Int).collect()) {
+            Ok(entry) => run(module, &entry, &witness.inputs),
+            Err(e) => (
+                Replay::Other(format!("the interpreter refused the entry: {e}")),
+                None,
+            ),
+        };
     };
     match Entry::with_heap_value(module, entry, heap) {
         Ok(entry) => run(module, &entry, &witness.inputs),
-        Err(e) => Replay::Other(format!("the interpreter refused the input heap: {e}")),
+        Err(e) => (
+            Replay::Other(format!("the interpreter refused the input heap: {e}")),
+            None,
+        ),
     }
 }
 
-fn run(module: &Module, entry: &Entry, inputs: &[i32]) -> Replay {
+fn run(module: &Module, entry: &Entry, inputs: &[i32]) -> (Replay, Option<usize>) {
     let interpreter = match Interpreter::new(module) {
         Ok(interpreter) => interpreter,
-        Err(e) => return Replay::Other(format!("the interpreter refused the module: {e:?}")),
+        Err(e) => {
+            let why = format!("the interpreter refused the module: {e:?}");
+            return (Replay::Other(why), None);
+        }
     };
     let config = RunConfig::default().with_max_steps(REPLAY_STEP_LIMIT);
     match interpreter.run(entry, inputs, &config) {
-        Ok(outcome) => describe(outcome.end),
-        Err(e) => Replay::Other(format!("the interpreter refused the entry: {e}")),
+        Ok(outcome) => (describe(outcome.end), Some(outcome.inputs_read)),
+        Err(e) => (
+            Replay::Other(format!("the interpreter refused the entry: {e}")),
+            None,
+        ),
     }
 }
 

@@ -20,7 +20,7 @@ use symex_syntax::types::TypeTable;
 
 use crate::common::options::CheckOptions;
 use crate::common::reach::{reach_module, reach_report};
-use crate::common::replay::replay_witness;
+use crate::common::replay::{replay_counting, replay_witness};
 use crate::common::solver::solver_backend;
 use crate::common::terms::value_as_i32;
 use crate::error::EngineError;
@@ -35,6 +35,12 @@ use crate::structural::summary::{Summary, Vocabulary};
 /// core is slow on the heap arrays of generated programs (10 s for a program the one-shot
 /// solver decides in 5 s), the one-shot solver on chains of products (recursive factorial).
 const ONE_SHOT_AFTER: Duration = Duration::from_millis(30);
+
+/// Inputs past the model's explicit ones offered to a replay (it keeps those it reads).
+const INPUT_PADDING: usize = 1024;
+
+/// Positions of the input array read from a model (no run reads more within the bounds).
+const MAX_EXPLICIT_INPUTS: i32 = 1 << 20;
 
 /// The thesis's limit for one VC.
 const VC_LIMIT: Duration = Duration::from_secs(10);
@@ -252,20 +258,11 @@ fn check_properties(
         };
         let finding = match decision {
             Decision::Reached(model) => {
-                let (witness, pad) = witness(
-                    module,
-                    entry_func,
-                    &params,
-                    vocab.input,
-                    &model,
-                    &locator,
-                    prop,
-                );
-                let replay = replay_with_padding(module, entry, witness, pad, prop);
-                Finding::Reached {
-                    witness: replay.0,
-                    replay: replay.1,
-                }
+                let (args, inputs, pad) =
+                    model_inputs(module, entry_func, &params, vocab.input, &model);
+                let (witness, replay) =
+                    replayed_witness(module, entry, entry_func, &locator, prop, args, inputs, pad);
+                Finding::Reached { witness, replay }
             }
             Decision::OutOfTime(limit) => {
                 cuts.hit(Cut::Timeout {
@@ -439,96 +436,85 @@ fn cut_reachable(
     Ok(answer)
 }
 
-/// The entry's arguments and inputs in `model`, a trace of the inputs read and the failure, and
-/// the value the model gives every input past the explicit ones.
-fn witness(
+/// The entry's arguments and the explicit inputs in `model`, and the value the model gives every
+/// later input.
+fn model_inputs(
     module: &Module,
     entry: FuncId,
     params: &[TermId],
     input: TermId,
     model: &Model,
-    locator: &Locator<'_>,
-    prop: PropId,
-) -> (Witness, i32) {
+) -> (Args, Vec<i32>, i32) {
     let f = module.function(entry);
     let mut args = Args::new();
     for (p, &t) in f.params().zip(params) {
         let n = model.get(t).and_then(value_as_i32).unwrap_or(0);
         args.push(f.local(p).name.clone(), ArgValue::Int(n));
     }
-    let mut pad = 0;
-    let inputs = match model.get(input) {
-        Some(Value::Array(array)) => {
-            let mut explicit: Vec<(i32, i32)> = array
-                .entries()
-                .filter_map(|(i, v)| Some((value_as_i32(i)?, value_as_i32(v)?)))
-                .filter(|&(i, _)| i >= 0)
-                .collect();
-            explicit.sort();
-            let default = value_as_i32(array.default_value()).unwrap_or(0);
-            pad = default;
-            let len = explicit.last().map_or(0, |&(i, _)| i as usize + 1);
-            let mut inputs = vec![default; len.min(1 << 20)];
-            for (i, v) in explicit {
-                if let Some(slot) = inputs.get_mut(i as usize) {
-                    *slot = v;
-                }
-            }
-            inputs
-        }
-        _ => Vec::new(),
+    let Some(Value::Array(array)) = model.get(input) else {
+        return (args, Vec::new(), 0);
     };
-    let property = module.property(prop);
-    let mut trace: Vec<_> = inputs
-        .iter()
-        .enumerate()
-        .map(|(index, &value)| {
-            locator.step(
-                entry,
-                f.span,
-                Event::Input {
-                    index: index as u32,
-                    value,
-                },
-            )
-        })
+    let mut explicit: Vec<(i32, i32)> = array
+        .entries()
+        .filter_map(|(i, v)| Some((value_as_i32(i)?, value_as_i32(v)?)))
+        .filter(|&(i, _)| (0..MAX_EXPLICIT_INPUTS).contains(&i))
         .collect();
-    trace.push(locator.step(
-        property.func,
-        property.span,
-        Event::Fail {
-            kind: property.kind,
-        },
-    ));
-    let witness = Witness {
+    explicit.sort();
+    let pad = value_as_i32(array.default_value()).unwrap_or(0);
+    let len = explicit.last().map_or(0, |&(i, _)| i as usize + 1);
+    let mut inputs = vec![pad; len];
+    for (i, v) in explicit {
+        inputs[i as usize] = v;
+    }
+    (args, inputs, pad)
+}
+
+/// The counterexample of `model`, replayed: the model's explicit inputs and then its default
+/// value (`pad`) are offered, the run keeps those it reads, and that is replayed again. The
+/// trace lists the inputs read and the failing check.
+#[allow(clippy::too_many_arguments)]
+fn replayed_witness(
+    module: &Module,
+    entry: &str,
+    entry_func: FuncId,
+    locator: &Locator<'_>,
+    prop: PropId,
+    args: Args,
+    mut inputs: Vec<i32>,
+    pad: i32,
+) -> (Witness, symex_report::Replay) {
+    inputs.extend(std::iter::repeat_n(pad, INPUT_PADDING));
+    let mut witness = Witness {
         inputs,
         args,
         heap: None,
-        trace,
+        trace: Vec::new(),
     };
-    (witness, pad)
-}
-
-/// Replays `witness`; where the model left later inputs at the array's default, a run that
-/// reads past the explicit ones gets -1 from the interpreter instead, so the default is also
-/// tried as further inputs.
-fn replay_with_padding(
-    module: &Module,
-    entry: &str,
-    witness: Witness,
-    pad: i32,
-    prop: PropId,
-) -> (Witness, symex_report::Replay) {
-    let first = replay_witness(module, entry, &witness);
-    if first == symex_report::Replay::Failed(prop) {
-        return (witness, first);
+    let (first, read) = replay_counting(module, entry, &witness);
+    let mut replay = first;
+    if let Some(read) = read.filter(|&n| n < witness.inputs.len()) {
+        witness.inputs.truncate(read);
+        replay = replay_witness(module, entry, &witness);
     }
-    let mut padded = witness.clone();
-    padded.inputs.extend(std::iter::repeat_n(pad, 64));
-    let second = replay_witness(module, entry, &padded);
-    if second == symex_report::Replay::Failed(prop) {
-        (padded, second)
-    } else {
-        (witness, first)
-    }
+    let f = module.function(entry_func);
+    let property = module.property(prop);
+    witness.trace = witness
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(index, &value)| {
+            let event = Event::Input {
+                index: index as u32,
+                value,
+            };
+            locator.step(entry_func, f.span, event)
+        })
+        .collect();
+    let fail = Event::Fail {
+        kind: property.kind,
+    };
+    witness
+        .trace
+        .push(locator.step(property.func, property.span, fail));
+    (witness, replay)
 }
