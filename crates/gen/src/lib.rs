@@ -7,8 +7,11 @@
 //! of bounds, failed assertions) are possible on purpose. The same [`GenConfig`] and seed give the
 //! same program on every machine and every version of the dependencies (see [`rng`]).
 //! `symex gen` exposes every knob; `docs/generator.md` describes what each one generates.
-//! [`lists`] generates functions whose inputs are list heaps (pointer parameters).
+//! [`lists`] generates functions whose inputs are list heaps (pointer parameters); [`calls`]
+//! generates call trees in the shape of seed 004's Example 6 (the structural engine's scale
+//! benchmark).
 
+pub mod calls;
 pub mod degree;
 pub mod lists;
 mod rng;

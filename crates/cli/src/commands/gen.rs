@@ -2,6 +2,7 @@
 //! stdout or `--count N` files in `--out DIR`; the same flags and seed give the same text.
 
 use crate::exit::Exit;
+use symex_gen::calls::{call_tree_program, CallTree};
 use symex_gen::GenConfig;
 
 /// Every knob of [`GenConfig`]; a knob left out keeps `GenConfig::default()`'s value.
@@ -86,6 +87,20 @@ pub struct GenArgs {
     /// Linear arithmetic only: constant factors and dividends (default off).
     #[arg(long)]
     pub linear: bool,
+    /// Instead of a random program: a call tree in the shape of seed 004's Example 6 with at
+    /// least this many lines (expensive pure callees, a writing callee, an assertion that holds
+    /// by local reasoning; `docs/generator.md`).
+    #[arg(long, value_name = "LINES", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub call_tree: Option<u64>,
+    /// Calls per inner function of `--call-tree`.
+    #[arg(long, default_value_t = 4, requires = "call_tree", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub fan_out: u32,
+    /// Lines of arithmetic in each expensive callee of `--call-tree`.
+    #[arg(long, default_value_t = 40, requires = "call_tree", value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    pub callee_lines: u32,
+    /// In `--call-tree`, one leaf (chosen by the seed) asserts what only its callee can break.
+    #[arg(long, requires = "call_tree")]
+    pub call_bug: bool,
     /// Number of programs to write (needs --out).
     #[arg(long, default_value_t = 1, requires = "out")]
     pub count: u64,
@@ -197,7 +212,20 @@ pub fn run(args: &GenArgs) -> Exit {
             return Exit::Usage;
         }
     };
-    let program = |seed: u64| program_text(&config, seed);
+    let program = |seed: u64| match args.call_tree {
+        Some(lines) => {
+            let tree = CallTree::with_lines(lines, args.fan_out, args.callee_lines, args.call_bug);
+            format!(
+                "// symex gen --seed {seed} --call-tree {lines} --fan-out {} --callee-lines {}{} (depth {})\n{}",
+                tree.fan_out,
+                tree.callee_lines,
+                if tree.bug { " --call-bug" } else { "" },
+                tree.depth,
+                call_tree_program(&tree, seed)
+            )
+        }
+        None => program_text(&config, seed),
+    };
     let Some(dir) = &args.out else {
         print!("{}", program(args.seed));
         return Exit::Success;

@@ -227,6 +227,7 @@ fn check_properties(
         solver,
         instances,
         structural.refine == RefineMode::Eager,
+        vocab.strict,
     );
     refiner.deadline = deadline;
     refiner.total_limit = options.timeout.unwrap_or(Duration::MAX);
@@ -245,23 +246,37 @@ fn check_properties(
             continue;
         }
         let mut cuts = Cuts::new();
-        let decision = match holds_in_every_context(&mut refiner, module, entry_func, prop)? {
-            true => Decision::Unreachable,
-            false => {
-                let goal = refiner.instances.instantiate(
-                    &mut refiner.store,
-                    root,
-                    Effect::Goal(Goal::Fail(prop)),
-                )?;
-                refiner.decide(goal, &wanted)?
+        let witness_of = |model: &Model| {
+            let (args, inputs, pad) = model_inputs(module, entry_func, &params, vocab.input, model);
+            replayed_witness(module, entry, entry_func, &locator, prop, args, inputs, pad)
+        };
+        let mut confirmed = None;
+        let decision = if holds_in_every_context(&mut refiner, module, entry_func, prop)? {
+            Decision::Unreachable
+        } else {
+            let goal = refiner.instances.instantiate(
+                &mut refiner.store,
+                root,
+                Effect::Goal(Goal::Fail(prop)),
+            )?;
+            // The weak VC first: its `Unreachable` is final, and its model is a counterexample
+            // whenever the replay confirms it; otherwise the callees' checks must count.
+            match refiner.decide(goal, &wanted, false)? {
+                Decision::Reached(model) => {
+                    let (witness, replay) = witness_of(&model);
+                    if replay == symex_report::Replay::Failed(prop) {
+                        confirmed = Some((witness, replay));
+                        Decision::Reached(model)
+                    } else {
+                        refiner.decide(goal, &wanted, true)?
+                    }
+                }
+                other => other,
             }
         };
         let finding = match decision {
             Decision::Reached(model) => {
-                let (args, inputs, pad) =
-                    model_inputs(module, entry_func, &params, vocab.input, &model);
-                let (witness, replay) =
-                    replayed_witness(module, entry, entry_func, &locator, prop, args, inputs, pad);
+                let (witness, replay) = confirmed.unwrap_or_else(|| witness_of(&model));
                 Finding::Reached { witness, replay }
             }
             Decision::OutOfTime(limit) => {
@@ -341,7 +356,10 @@ fn holds_in_every_context(
         refiner
             .instances
             .instantiate(&mut refiner.store, free, Effect::Goal(Goal::Fail(prop)))?;
-    Ok(matches!(refiner.decide(goal, &[])?, Decision::Unreachable))
+    Ok(matches!(
+        refiner.decide(goal, &[], false)?,
+        Decision::Unreachable
+    ))
 }
 
 /// Every function, each after the functions it calls (except along recursion): a postorder of
@@ -427,7 +445,7 @@ fn cut_reachable(
         refiner
             .instances
             .instantiate(&mut refiner.store, root, Effect::Goal(Goal::Cut(kind)))?;
-    let decision = refiner.decide(goal, &[])?;
+    let decision = refiner.decide(goal, &[], false)?;
     let answer = match decision {
         Decision::Unreachable => CutAnswer::No,
         _ => CutAnswer::Maybe,

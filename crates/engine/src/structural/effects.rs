@@ -55,8 +55,10 @@ pub enum Effect {
     Next,
     /// The number of inputs read after the call.
     Cursor,
-    /// Whether the call returns at all (its assumptions and passing checks).
+    /// Whether the call returns, as far as its assumptions (and cuts) go.
     Cfc,
+    /// Whether the call's checks all pass.
+    Passed,
     /// Whether the goal is met inside the call.
     Goal(Goal),
 }
@@ -73,6 +75,7 @@ impl Effect {
             Effect::Next => "next".into(),
             Effect::Cursor => "cursor".into(),
             Effect::Cfc => "cfc".into(),
+            Effect::Passed => "passed".into(),
             Effect::Goal(Goal::Fail(p)) => format!("fail#{}", p.0),
             Effect::Goal(Goal::Cut(k)) => format!("cut-{k:?}").to_lowercase(),
         }
@@ -194,7 +197,7 @@ impl Signatures {
     /// The side effects of `func`, in a fixed order.
     pub fn effects(&self, func: FuncId) -> Vec<Effect> {
         let sig = &self.functions[func.index()];
-        let mut effects = vec![Effect::Ret, Effect::Cfc];
+        let mut effects = vec![Effect::Ret, Effect::Cfc, Effect::Passed];
         if sig.writes_heap {
             effects.extend(self.slots.iter().map(|&s| Effect::Heap(s)));
         }

@@ -13,11 +13,12 @@
 //! writes are `store`s, so writes through pointers defined by γ need no restriction operator
 //! of their own (the array term *is* the thesis's `e|_p^d[Λ ← Def_p]` for every `p` at once).
 //!
-//! Branch conditions become assumptions of the branch's targets (the unwinding splits critical
-//! edges), so the control-flow context location is the path condition; checks add
-//! `cfc ∧ ¬cond` to their property's goal and then assume `cond` (code after a failed check
-//! does not run). An instruction the engine does not model adds `cfc` to the `Unmodelled` goal
-//! and ends the path. Calls become summary operators (fresh variables, one per callee side
+//! The control-flow context of §3.2 is split in three: each block's *reachability* through
+//! branch conditions (a join's is its dominator's and its gating condition, so a join every
+//! path from its dominator reaches needs no branch condition at all), the *assumptions* met
+//! (a location, `Cfc`), and the *checks passed* (a location, `Passed`: code after a failed
+//! check does not run). A check adds `context ∧ ¬cond` to its property's goal. An instruction
+//! the engine does not model adds the context to the `Unmodelled` goal and ends the path. Calls become summary operators (fresh variables, one per callee side
 //! effect). Nothing here asks a solver.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -47,8 +48,12 @@ enum Loc {
     Heap(Slot),
     Next,
     Cursor,
-    /// The control-flow context: the condition under which control is here.
+    /// The assumptions met so far (`assume`, a cut, what callees assume): with the block's
+    /// reachability, the condition under which control is here.
     Cfc,
+    /// The checks passed so far (a failed check stops the run): kept apart from `Cfc` so that
+    /// a callee's checks can be left out of a first, weaker VC (see `refine`).
+    Passed,
 }
 
 type Step<T> = Result<T, Shape>;
@@ -102,6 +107,8 @@ pub fn summarize(
         current: FxHashMap::default(),
         written: BTreeSet::new(),
         conds: vec![None; f.blocks.len()],
+        reach: vec![None; f.blocks.len()],
+        gp_conds: FxHashMap::default(),
         block: BlockId(0),
         addresses: FxHashMap::default(),
         goals: BTreeMap::new(),
@@ -138,6 +145,12 @@ struct Exec<'a> {
     written: BTreeSet<Loc>,
     /// Each branching block's condition, as a Boolean.
     conds: Vec<Option<TermId>>,
+    /// Each block's reachability from the entry through branch conditions: for a join,
+    /// its dominator's and the condition of its gating path expression, so a join that every
+    /// path from its dominator reaches is exactly as reachable as the dominator.
+    reach: Vec<Option<TermId>>,
+    /// The condition under which a gating path expression leads to its block.
+    gp_conds: FxHashMap<GpId, TermId>,
     block: BlockId,
     /// Cell addresses of address-taken locals.
     addresses: FxHashMap<LocalId, TermId>,
@@ -167,10 +180,10 @@ impl Exec<'_> {
                 self.lift(|this| this.enter_function(&address_taken))?;
             }
             self.perform_merges()?;
-            self.lift(|this| this.assume_edge())?;
+            self.reach[b.index()] = Some(self.block_reach()?);
             if cuts.contains(&b) {
-                let cfc = self.cfc().map_err(into_engine)?;
-                self.add_goal(Goal::Cut(CutKind::Unwind), cfc);
+                let here = self.context().map_err(into_engine)?;
+                self.add_goal(Goal::Cut(CutKind::Unwind), here);
             }
             let unwound = self.unwound;
             let block = &unwound.func.blocks[b.index()];
@@ -191,8 +204,8 @@ impl Exec<'_> {
             Ok(()) => Ok(()),
             Err(Shape::Engine(e)) => Err(e),
             Err(Shape::Unmodelled(reason)) => {
-                let cfc = self.cfc().map_err(into_engine)?;
-                self.add_goal(Goal::Cut(CutKind::Unmodelled), cfc);
+                let here = self.context().map_err(into_engine)?;
+                self.add_goal(Goal::Cut(CutKind::Unmodelled), here);
                 let no = self.store.bool_val(false)?;
                 self.write(Loc::Cfc, Val::Term(no));
                 self.unmodelled.insert(reason);
@@ -210,18 +223,22 @@ impl Exec<'_> {
             Ok(t) => t,
             Err(_) => {
                 // A record returned: the callers cannot use it.
-                let cfc = self.cfc().map_err(into_engine)?;
-                self.add_goal(Goal::Cut(CutKind::Unmodelled), cfc);
+                let here = self.context().map_err(into_engine)?;
+                self.add_goal(Goal::Cut(CutKind::Unmodelled), here);
                 self.unmodelled
                     .insert("a record returned from a function".into());
                 int_const(self.store, 0)?
             }
         };
-        let cfc = self.cfc().map_err(into_engine)?;
+        let assumed = self.cfc().map_err(into_engine)?;
+        let reach = self.reach[self.unwound.exit.index()].unwrap_or(assumed);
+        let returns = self.store.and(reach, assumed)?;
+        let passed = self.term(Loc::Passed).map_err(into_engine)?;
         for effect in self.sigs.effects(self.func) {
             let root = match effect {
                 Effect::Ret => ret,
-                Effect::Cfc => cfc,
+                Effect::Cfc => returns,
+                Effect::Passed => passed,
                 Effect::Heap(slot) => self.term(Loc::Heap(slot)).map_err(into_engine)?,
                 Effect::Next => self.term(Loc::Next).map_err(into_engine)?,
                 Effect::Cursor => self.term(Loc::Cursor).map_err(into_engine)?,
@@ -339,7 +356,7 @@ impl Exec<'_> {
                 Val::Term(self.store.bv_add(self.formals.next, cells)?)
             }
             Loc::Cursor => Val::Term(self.formals.cursor),
-            Loc::Cfc => Val::Term(self.store.bool_val(true)?),
+            Loc::Cfc | Loc::Passed => Val::Term(self.store.bool_val(true)?),
         })
     }
 
@@ -383,10 +400,26 @@ impl Exec<'_> {
     }
 
     fn assume(&mut self, cond: TermId) -> Step<()> {
-        let cfc = self.cfc()?;
-        let both = self.store.and(cfc, cond)?;
-        self.write(Loc::Cfc, Val::Term(both));
+        self.conjoin(Loc::Cfc, cond)
+    }
+
+    fn conjoin(&mut self, loc: Loc, cond: TermId) -> Step<()> {
+        let old = self.term(loc)?;
+        let both = self.store.and(old, cond)?;
+        self.write(loc, Val::Term(both));
         Ok(())
+    }
+
+    /// Whether control is here: the block is reached, its assumptions hold and its checks
+    /// passed.
+    fn context(&mut self) -> Step<TermId> {
+        let reach = self.reach[self.block.index()].ok_or_else(|| {
+            EngineError::Internal("a block's reachability not yet computed".into())
+        })?;
+        let assumed = self.cfc()?;
+        let passed = self.term(Loc::Passed)?;
+        let both = self.store.and(assumed, passed)?;
+        Ok(self.store.and(reach, both)?)
     }
 
     fn add_goal(&mut self, goal: Goal, cond: TermId) {
@@ -414,24 +447,77 @@ impl Exec<'_> {
         Ok(())
     }
 
-    /// The branch that leads here, as an assumption (targets of branches have one predecessor).
-    fn assume_edge(&mut self) -> Step<()> {
-        let [p] = self.preds[self.block.index()].as_slice() else {
-            return Ok(());
+    /// The block's reachability: the entry's is true; a single predecessor's, with the branch
+    /// taken to get here (targets of branches have one predecessor); a join's, its immediate
+    /// dominator's and the condition of its gating path expression.
+    fn block_reach(&mut self) -> Result<TermId, EngineError> {
+        let b = self.block;
+        let preds = &self.preds[b.index()];
+        let reach_of = |this: &Self, p: BlockId| {
+            this.reach[p.index()].ok_or_else(|| {
+                EngineError::Internal("a predecessor's reachability not yet computed".into())
+            })
         };
-        let p = *p;
-        if let Terminator::Branch { then_block, .. } = self.unwound.func.blocks[p.index()].term {
-            let c = self.conds[p.index()].ok_or_else(|| {
-                EngineError::Internal("a branch condition not yet computed".into())
-            })?;
-            let c = if then_block == self.block {
-                c
-            } else {
-                self.store.not(c)?
-            };
-            self.assume(c)?;
+        match preds.as_slice() {
+            [] => Ok(self.store.bool_val(true)?),
+            [p] => {
+                let p = *p;
+                let before = reach_of(self, p)?;
+                let Terminator::Branch { then_block, .. } =
+                    self.unwound.func.blocks[p.index()].term
+                else {
+                    return Ok(before);
+                };
+                let c = self.branch_cond(p)?;
+                let c = if then_block == b {
+                    c
+                } else {
+                    self.store.not(c)?
+                };
+                Ok(self.store.and(before, c)?)
+            }
+            _ => {
+                let d = self
+                    .dom
+                    .idom(b)
+                    .ok_or_else(|| EngineError::Internal("a join without a dominator".into()))?;
+                let before = reach_of(self, d)?;
+                let gp = self
+                    .gating
+                    .of(b)
+                    .ok_or_else(|| EngineError::Internal("a join without a gating path".into()))?;
+                let leads = self.gp_cond(gp)?;
+                Ok(self.store.and(before, leads)?)
+            }
         }
-        Ok(())
+    }
+
+    fn branch_cond(&self, p: BlockId) -> Result<TermId, EngineError> {
+        self.conds[p.index()]
+            .ok_or_else(|| EngineError::Internal("a branch condition not yet computed".into()))
+    }
+
+    /// The condition under which a gating path expression reaches a predecessor (not ∅).
+    fn gp_cond(&mut self, gp: GpId) -> Result<TermId, EngineError> {
+        if let Some(&c) = self.gp_conds.get(&gp) {
+            return Ok(c);
+        }
+        let c = match self.gating.node(gp) {
+            Gp::Empty => self.store.bool_val(false)?,
+            Gp::Pred(_) => self.store.bool_val(true)?,
+            Gp::Gamma {
+                branch,
+                then,
+                otherwise,
+            } => {
+                let a = self.gp_cond(then)?;
+                let b = self.gp_cond(otherwise)?;
+                let c = self.branch_cond(branch)?;
+                self.store.ite(c, a, b)?
+            }
+        };
+        self.gp_conds.insert(gp, c);
+        Ok(c)
     }
 
     fn terminator(&mut self, term: &Terminator) -> Step<()> {
@@ -472,11 +558,11 @@ impl Exec<'_> {
             }
             InstKind::Check { check, prop } => {
                 let holds = self.check(check)?;
-                let cfc = self.cfc()?;
+                let here = self.context()?;
                 let fails = self.store.not(holds)?;
-                let failing = self.store.and(fails, cfc)?;
+                let failing = self.store.and(fails, here)?;
                 self.add_goal(Goal::Fail(*prop), failing);
-                self.assume(holds)
+                self.conjoin(Loc::Passed, holds)
             }
         }
     }
@@ -521,7 +607,7 @@ impl Exec<'_> {
         if args.len() != self.module.function(callee).param_count as usize {
             return Err(unmodelled("a call with the wrong number of arguments"));
         }
-        let cfc = self.cfc()?;
+        let here = self.context()?;
         let mut actuals = Vec::new();
         for &a in args {
             actuals.push(
@@ -556,14 +642,18 @@ impl Exec<'_> {
                 Effect::Next => self.write(Loc::Next, Val::Term(v)),
                 Effect::Cursor => self.write(Loc::Cursor, Val::Term(v)),
                 Effect::Goal(goal) => {
-                    let met = self.store.and(cfc, v)?;
+                    let met = self.store.and(here, v)?;
                     self.add_goal(goal, met);
                 }
-                Effect::Ret | Effect::Cfc => {}
+                Effect::Cfc => self.assume(v)?,
+                // The callee's checks count only in strict VCs (`refine`).
+                Effect::Passed => {
+                    let checked = self.store.implies(self.vocab.strict, v)?;
+                    self.conjoin(Loc::Passed, checked)?;
+                }
+                Effect::Ret => {}
             }
         }
-        let returns = self.store.and(cfc, results[&Effect::Cfc])?;
-        self.write(Loc::Cfc, Val::Term(returns));
         self.calls.push(CallRecord { callee, actuals });
         self.assign(dst, Val::Term(results[&Effect::Ret]))
     }
@@ -699,9 +789,9 @@ impl Exec<'_> {
                     let shape = self.select(Slot::Shape, addr)?;
                     let zero = int_const(self.store, 0)?;
                     let plain = self.store.eq(shape, zero)?;
-                    let cfc = self.cfc()?;
+                    let here = self.context()?;
                     let other = self.store.not(plain)?;
-                    let record = self.store.and(cfc, other)?;
+                    let record = self.store.and(here, other)?;
                     self.add_goal(Goal::Cut(CutKind::Unmodelled), record);
                     if self.store.as_bool(record) != Some(false) {
                         self.unmodelled

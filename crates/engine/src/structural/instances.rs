@@ -43,6 +43,8 @@ pub struct Instances<'s> {
     keys: FxHashMap<(FuncId, u32, Vec<TermId>), usize>,
     /// Summary operator -> (instance, side effect).
     owners: FxHashMap<TermId, (usize, Effect)>,
+    /// Term nodes of each function's side effect (what expanding one adds at most).
+    costs: FxHashMap<(FuncId, Effect), usize>,
     /// Expanded operators and their definitions (`None`: left unconstrained, a cut instance).
     definitions: FxHashMap<TermId, Option<TermId>>,
 }
@@ -56,6 +58,7 @@ impl<'s> Instances<'s> {
             list: Vec::new(),
             keys: FxHashMap::default(),
             owners: FxHashMap::default(),
+            costs: FxHashMap::default(),
             definitions: FxHashMap::default(),
         }
     }
@@ -185,6 +188,21 @@ impl<'s> Instances<'s> {
         Ok(c)
     }
 
+    /// How many term nodes the summary behind operator `v` has (0 for no operator).
+    pub fn cost(&mut self, store: &TermStore, v: TermId) -> usize {
+        let Some(&(i, effect)) = self.owners.get(&v) else {
+            return 0;
+        };
+        let func = self.list[i].func;
+        let summaries = self.summaries;
+        *self.costs.entry((func, effect)).or_insert_with(|| {
+            summaries[func.index()]
+                .effects
+                .get(&effect)
+                .map_or(0, |&root| store.postorder(&[root]).len())
+        })
+    }
+
     /// Whether `t` is a summary operator.
     pub fn is_operator(&self, t: TermId) -> bool {
         self.owners.contains_key(&t)
@@ -211,6 +229,7 @@ impl<'s> Instances<'s> {
         let definition = if self.list[i].cut {
             match effect {
                 Effect::Cfc | Effect::Goal(Goal::Fail(_)) => Some(store.bool_val(false)?),
+                Effect::Passed => Some(store.bool_val(true)?),
                 Effect::Goal(Goal::Cut(kind)) => Some(store.bool_val(kind == CutKind::Recursion)?),
                 _ => None,
             }

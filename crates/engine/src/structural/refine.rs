@@ -6,8 +6,9 @@
 //!
 //! The walk follows the absorptive elements of the model (Definition 9): of a false
 //! conjunction only one false conjunct, of a true disjunction one true disjunct, of an `ite`
-//! the condition and the branch taken, of a true implication its true consequent or its false
-//! antecedent; every child elsewhere. Consequents go first (§4.2.4): of two conjuncts the one
+//! the condition and the branch taken (both branches and not the condition where they have
+//! the same value), of a true implication its true consequent or its false antecedent; every
+//! child elsewhere. Consequents go first (§4.2.4): of two conjuncts the one
 //! that is not itself a conjunction (the asserted condition, not the control-flow context) is
 //! walked first. Definitions are valid facts, so they stay asserted for every later VC; the VC
 //! itself is only an assumption of each check. `--refine eager` expands every operator in the
@@ -46,6 +47,8 @@ pub struct RefineStats {
 }
 
 pub struct Refiner<'s> {
+    /// The Boolean that makes callees' checks count (`Vocabulary::strict`).
+    strict: TermId,
     pub store: TermStore,
     pub solver: Box<dyn Solver>,
     pub instances: Instances<'s>,
@@ -68,8 +71,10 @@ impl<'s> Refiner<'s> {
         solver: Box<dyn Solver>,
         instances: Instances<'s>,
         eager: bool,
+        strict: TermId,
     ) -> Refiner<'s> {
         Refiner {
+            strict,
             store,
             solver,
             instances,
@@ -84,14 +89,29 @@ impl<'s> Refiner<'s> {
     }
 
     /// Decides whether `root` is satisfiable under the summaries' definitions; a model also
-    /// gives the values of `wanted`. The definitions asserted for it are dropped afterwards
-    /// (kept in `instances`, so a later VC that needs one asserts it without rebuilding it):
-    /// each VC's query holds only the summaries its own falsifications needed.
-    pub fn decide(&mut self, root: TermId, wanted: &[TermId]) -> Result<Decision, EngineError> {
+    /// gives the values of `wanted`. A *weak* VC (`strict` false) lets callees fail their
+    /// checks and still return: it over-approximates the paths, so `Unreachable` is final, but
+    /// a model may stop on another property first (the replay says so), and never needs the
+    /// callees' checks, which are often their expensive part. The definitions asserted for a
+    /// VC are dropped afterwards (kept in `instances`, so a later VC that needs one asserts it
+    /// without rebuilding it): each VC's query holds only the summaries its falsifications
+    /// needed.
+    pub fn decide(
+        &mut self,
+        root: TermId,
+        wanted: &[TermId],
+        strict: bool,
+    ) -> Result<Decision, EngineError> {
         self.stats.vcs += 1;
         if self.store.as_bool(root) == Some(false) {
             return Ok(Decision::Unreachable);
         }
+        let mode = if strict {
+            self.strict
+        } else {
+            self.store.not(self.strict)?
+        };
+        let root = self.store.and(root, mode)?;
         self.solver.push()?;
         let decision = self.refine_until_decided(root, wanted);
         self.solver.pop()?;
@@ -248,15 +268,18 @@ impl<'s> Refiner<'s> {
         }
     }
 
-    /// Algorithms 4 and 5: the first unexpanded operator the falsification depends on.
+    /// Algorithms 4 and 5: an unexpanded operator the falsification depends on; of several,
+    /// the one whose summary is smallest (cheapest to add to the query), the first met among
+    /// equals.
     fn candidate(
-        &self,
+        &mut self,
         root: TermId,
         values: &rustc_hash::FxHashMap<TermId, symex_smt::Value>,
     ) -> Option<TermId> {
         let truth = |t: TermId| values.get(&t).and_then(|v| v.as_bool());
         let mut stack = vec![root];
         let mut seen: FxHashSet<TermId> = FxHashSet::default();
+        let mut found: Vec<TermId> = Vec::new();
         while let Some(t) = stack.pop() {
             if !seen.insert(t) {
                 continue;
@@ -265,7 +288,7 @@ impl<'s> Refiner<'s> {
                 match self.defined(t) {
                     Some(Some(definition)) => stack.push(definition),
                     Some(None) => {}
-                    None => return Some(t),
+                    None => found.push(t),
                 }
                 continue;
             }
@@ -300,6 +323,14 @@ impl<'s> Refiner<'s> {
                         stack.push(b);
                     }
                 }
+                // Where both branches have the same value the condition cannot matter, so
+                // neither can the operators only it reads (Algorithm 5's rule for ITE).
+                Node::App3(Op::Ite, _, a, b)
+                    if values.get(&a).is_some() && values.get(&a) == values.get(&b) =>
+                {
+                    stack.push(b);
+                    stack.push(a);
+                }
                 Node::App3(Op::Ite, c, a, b) => {
                     stack.push(if truth(c) == Some(true) { a } else { b });
                     stack.push(c);
@@ -307,7 +338,11 @@ impl<'s> Refiner<'s> {
                 node => stack.extend(node.args().iter().rev().copied()),
             }
         }
-        None
+        found
+            .into_iter()
+            .enumerate()
+            .min_by_key(|&(order, operator)| (self.instances.cost(&self.store, operator), order))
+            .map(|(_, operator)| operator)
     }
 }
 

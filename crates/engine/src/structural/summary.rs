@@ -22,6 +22,9 @@ pub struct Vocabulary {
     pub word_array: Sort,
     /// The program's input numbers, by position.
     pub input: TermId,
+    /// Whether callees' checks count in the control-flow context (a strict VC) or not (a weak
+    /// one, which only over-approximates the paths: see `refine`).
+    pub strict: TermId,
 }
 
 impl Vocabulary {
@@ -29,7 +32,12 @@ impl Vocabulary {
         let word = Sort::BitVec(WIDTH);
         let word_array = store.array_sort(word, word)?;
         let input = store.var("input", word_array)?;
-        Ok(Vocabulary { word_array, input })
+        let strict = store.bool_var("strict")?;
+        Ok(Vocabulary {
+            word_array,
+            input,
+            strict,
+        })
     }
 
     /// The sort of a heap slot's array (every slot holds words: flags are 0 or 1, since Z3's
@@ -43,7 +51,7 @@ impl Vocabulary {
         match effect {
             Effect::Ret | Effect::Next | Effect::Cursor => Sort::BitVec(WIDTH),
             Effect::Heap(slot) => self.slot_sort(slot),
-            Effect::Cfc | Effect::Goal(_) => Sort::Bool,
+            Effect::Cfc | Effect::Passed | Effect::Goal(_) => Sort::Bool,
         }
     }
 }
