@@ -7,7 +7,7 @@
 # term nodes, refinements, and how many properties were decided.
 #
 #   bench/structural_scale.sh [SIZES...]      (default: 1000 2000 5000 10000 20000 50000)
-#   TIMEOUT=60 SEED=1 BUG=1 bench/structural_scale.sh 5000
+#   TIMEOUT=60 SEED=1 BUG=1 CONFIGS="structural eager" bench/structural_scale.sh 5000
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q
@@ -35,11 +35,14 @@ for size in "${sizes[@]}"; do
   for entry in "${configs[@]}"; do
     name=${entry%%|*}
     flags=${entry#*|}
+    if [ -n "${CONFIGS:-}" ] && [[ " $CONFIGS " != *" $name "* ]]; then
+      continue
+    fi
     # shellcheck disable=SC2086
     /usr/bin/time -f "%e %M" -o "$work/time" \
       timeout $((timeout_s + 30)) $symex check $flags --timeout "$timeout_s" --format json "$program" \
       > "$work/report.json" 2> /dev/null || true
-    read -r seconds kb < "$work/time" || { seconds=-; kb=0; }
+    read -r seconds kb < <(tail -1 "$work/time") || { seconds=-; kb=0; }
     python3 - "$work/report.json" "$lines" "$name" "$seconds" "$kb" <<'PY'
 import json, sys
 path, lines, name, seconds, kb = sys.argv[1:]
