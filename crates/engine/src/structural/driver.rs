@@ -135,6 +135,8 @@ fn check_properties(
         .ok_or_else(|| EngineError::UnknownEntry(entry.to_string()))?;
     let locator = Locator::new(module, source);
     let unwind_bound = options.unwind.unwrap_or(DEFAULT_UNWIND);
+    let report =
+        |properties, stats| Report::new(program_name, "structural", entry, properties, stats);
     let give_up_all = |reason: String| -> Result<Report, EngineError> {
         let mut properties = Vec::new();
         for p in 0..module.properties.len() {
@@ -151,13 +153,7 @@ fn check_properties(
             time_ms: start.elapsed().as_millis() as u64,
             ..Stats::default()
         };
-        Ok(Report::new(
-            program_name,
-            "structural",
-            entry,
-            properties,
-            stats,
-        ))
+        Ok(report(properties, stats))
     };
     if let Some(param) = pointer_parameter(module, types, entry_func) {
         return give_up_all(format!(
@@ -330,13 +326,7 @@ fn check_properties(
         term_nodes: Some(summary_nodes as u64),
         ..Stats::default()
     };
-    Ok(Report::new(
-        program_name,
-        "structural",
-        entry,
-        properties,
-        stats,
-    ))
+    Ok(report(properties, stats))
 }
 
 /// Whether the property's VC holds in its own function whatever the function is given (then it
