@@ -10,7 +10,10 @@
 
 use std::collections::BTreeSet;
 
-use symex_ir::cfg::{FieldId, FuncId, InstKind, Module, PlaceBase, PropId, Rvalue};
+use symex_ir::analysis::reverse_postorder;
+use symex_ir::cfg::{
+    FieldId, FuncId, Function, InstKind, LocalId, LocalKind, Module, PlaceBase, PropId, Rvalue,
+};
 
 /// A part of the heap, kept as one SMT array indexed by cell address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -88,6 +91,11 @@ pub struct Signatures {
     pub slots: Vec<Slot>,
     /// Whether some cell may hold a record (then whole-cell reads are checked with `Shape`).
     pub records_in_cells: bool,
+    /// Whether cells need the `Init` slot: only where some address-taken `var` local may be
+    /// unassigned when its address is taken. Otherwise every cell a pointer reaches is assigned
+    /// (`alloc` assigns, and `&x` comes after `x = …`), and an address-taken local's own reads
+    /// are checked by its `Assigned` location like any local's.
+    pub tracks_init: bool,
     functions: Vec<Signature>,
 }
 
@@ -113,7 +121,11 @@ impl Signatures {
                 )
             })
         });
-        let mut slots = vec![Slot::Cell, Slot::Init];
+        let tracks_init = module.functions.iter().any(address_taken_before_assigned);
+        let mut slots = vec![Slot::Cell];
+        if tracks_init {
+            slots.push(Slot::Init);
+        }
         slots.extend((0..module.fields.len() as u32).map(|f| Slot::Field(FieldId(f))));
         if records {
             slots.push(Slot::Shape);
@@ -190,6 +202,7 @@ impl Signatures {
         Signatures {
             slots,
             records_in_cells: records,
+            tracks_init,
             functions,
         }
     }
@@ -223,6 +236,59 @@ impl Signatures {
     }
 }
 
+/// Whether `&x` may be taken of a `var` local `x` that is not assigned on every path to it (a
+/// must-analysis over the function's graph, loops included).
+fn address_taken_before_assigned(f: &Function) -> bool {
+    let var = |l: LocalId| f.local(l).kind == LocalKind::Var;
+    if !f
+        .locals
+        .iter()
+        .any(|l| l.address_taken && l.kind == LocalKind::Var)
+    {
+        return false;
+    }
+    let order = reverse_postorder(f);
+    let preds = f.predecessors();
+    let all = vec![true; f.locals.len()];
+    // Locals assigned on every path to each block's end; `None` until the block is reached.
+    let mut out: Vec<Option<Vec<bool>>> = vec![None; f.blocks.len()];
+    let mut early = false;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in &order {
+            let mut assigned = if b == Function::ENTRY {
+                vec![false; f.locals.len()]
+            } else {
+                let mut meet = all.clone();
+                for p in &preds[b.index()] {
+                    if let Some(o) = &out[p.index()] {
+                        meet.iter_mut().zip(o).for_each(|(m, &x)| *m &= x);
+                    }
+                }
+                meet
+            };
+            for inst in &f.block(b).insts {
+                if let InstKind::Assign {
+                    value: Rvalue::AddrOf(l),
+                    ..
+                } = inst.kind
+                {
+                    early |= var(l) && !assigned[l.index()];
+                }
+                if let Some(l) = inst.kind.defined_local() {
+                    assigned[l.index()] = true;
+                }
+            }
+            if out[b.index()].as_ref() != Some(&assigned) {
+                out[b.index()] = Some(assigned);
+                changed = true;
+            }
+        }
+    }
+    early
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,5 +315,15 @@ mod tests {
             s.effects(id("main")).contains(&Effect::Next),
             "&x makes a cell"
         );
+        assert!(s.tracks_init, "x is unassigned when &x is taken");
+    }
+
+    #[test]
+    fn cells_need_no_assigned_flags_when_every_address_taken_local_is_assigned_first() {
+        let assigned = module("main() { var x, p; x = 1; if (x) { p = &x; } return 0; }");
+        assert!(!Signatures::new(&assigned).tracks_init);
+        let one_path =
+            module("main() { var x, p, c; c = input; if (c) { x = 1; } p = &x; return 0; }");
+        assert!(Signatures::new(&one_path).tracks_init);
     }
 }

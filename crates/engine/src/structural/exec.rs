@@ -440,8 +440,10 @@ impl Exec<'_> {
                 let v = Val::Term(self.formals.params[l.index()]);
                 self.store_through(addr, &[], v)?;
             } else {
-                let no = int_const(self.store, 0)?;
-                self.update_slot(Slot::Init, addr, no)?;
+                if self.sigs.tracks_init {
+                    let no = int_const(self.store, 0)?;
+                    self.update_slot(Slot::Init, addr, no)?;
+                }
             }
         }
         Ok(())
@@ -579,6 +581,9 @@ impl Exec<'_> {
                 self.store.neq(w, zero)?
             }
             Check::Init(place) => match (place.base, self.cell_of_local(place)) {
+                (PlaceBase::Local(l), Some(_)) if !self.sigs.tracks_init => {
+                    self.term(Loc::Assigned(l))?
+                }
                 (_, Some(addr)) => self.assigned_cell(addr)?,
                 (PlaceBase::Local(l), None) => self.term(Loc::Assigned(l))?,
                 (PlaceBase::Deref(p), None) => {
@@ -808,6 +813,9 @@ impl Exec<'_> {
 
     /// Whether the cell at `addr` has been assigned.
     fn assigned_cell(&mut self, addr: TermId) -> Step<TermId> {
+        if !self.sigs.tracks_init {
+            return Ok(self.store.bool_val(true)?);
+        }
         let flag = self.select(Slot::Init, addr)?;
         Ok(terms::truth(self.store, flag)?)
     }
@@ -830,6 +838,12 @@ impl Exec<'_> {
 
     fn store_place(&mut self, place: &Place, v: Val) -> Step<()> {
         if let Some(addr) = self.cell_of_local(place) {
+            if let PlaceBase::Local(l) = place.base {
+                if self.unwound.func.local(l).kind == LocalKind::Var {
+                    let yes = self.store.bool_val(true)?;
+                    self.write(Loc::Assigned(l), Val::Term(yes));
+                }
+            }
             return self.store_through(addr, &place.projections, v);
         }
         match place.base {
@@ -875,6 +889,9 @@ impl Exec<'_> {
                 if self.sigs.records_in_cells {
                     let s = int_const(self.store, shape)?;
                     self.update_slot(Slot::Shape, addr, s)?;
+                }
+                if !self.sigs.tracks_init {
+                    return Ok(());
                 }
                 let yes = int_const(self.store, 1)?;
                 self.update_slot(Slot::Init, addr, yes)
