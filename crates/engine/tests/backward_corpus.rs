@@ -15,17 +15,12 @@ use symex_report::{Report, Status};
 mod support;
 use support::check_report;
 
-/// Unbounded files whose violation lies deeper than the engine's default unwinding, with the
-/// unwinding that reaches it (and a longer limit: the conj variants need about 2 s there).
-/// subsume_late_division: the division fails in the loop's 21st iteration.
-const DEEP_VIOLATIONS: &[(&str, u32)] = &[("subsume_late_division.uc", 22)];
-
 fn options(variant: BseVariant, file: &CorpusFile) -> CheckOptions {
-    let deep = DEEP_VIOLATIONS
-        .iter()
-        .find(|(name, _)| *name == file.name)
-        .map(|&(_, unwind)| unwind);
-    let seconds = if deep.is_some() {
+    let unwind = support::unwind_for(file);
+    // A violation deeper than the default unwinding gets a longer limit: the conj variants
+    // need about 2 s there.
+    let deep = file.bound.is_none() && unwind.is_some();
+    let seconds = if deep {
         10.0
     } else if variant.is_disjunct_propagation() {
         1.0
@@ -33,7 +28,7 @@ fn options(variant: BseVariant, file: &CorpusFile) -> CheckOptions {
         2.0
     };
     CheckOptions {
-        unwind: file.bound.or(deep),
+        unwind,
         timeout: Some(Duration::from_secs_f64(seconds)),
         ..CheckOptions::default()
     }

@@ -18,10 +18,6 @@ use support::check_report;
 /// violations, and the backward engine's default.
 const UNBOUNDED_UNWIND: u32 = 4;
 
-/// Unbounded files whose violation lies deeper than that, with the unwinding that reaches it.
-/// subsume_late_division: the division fails in the loop's 21st iteration.
-const DEEP_VIOLATIONS: &[(&str, u32)] = &[("subsume_late_division.uc", 22)];
-
 /// Files whose violation needs more time than the others' 5 s (every other file with a
 /// violation takes under 1 s; course_brainfuck, with none listed, runs to the limit):
 /// wrap_factorial_monotone expands two chains of 16 nested calls one side effect at a time
@@ -42,12 +38,7 @@ fn mismatches(file: &CorpusFile, refine: RefineMode) -> Vec<String> {
     };
     let module = symex_ir::lower(&front.program);
     let options = CheckOptions {
-        unwind: Some(file.bound.unwrap_or_else(|| {
-            DEEP_VIOLATIONS
-                .iter()
-                .find(|(name, _)| *name == file.name)
-                .map_or(UNBOUNDED_UNWIND, |&(_, k)| k)
-        })),
+        unwind: Some(support::unwind_for(file).unwrap_or(UNBOUNDED_UNWIND)),
         timeout: Some(Duration::from_secs(
             SLOW.iter()
                 .find(|(name, _)| *name == file.name)

@@ -22,15 +22,24 @@ pub type Queries = QueryEngine<Box<dyn Solver>>;
 /// one-shot solver: the query engine's questions are independent of each other, and the hard
 /// ones (loop summaries' chained phases) are decided several times faster from scratch.
 pub fn query_engine(choice: &SolverChoice, options: &QueryOptions) -> Result<Queries, EngineError> {
-    let solver: Box<dyn Solver> = match choice {
+    let solver = solver_with_handover(choice, ONE_SHOT_AFTER)?;
+    Ok(QueryEngine::new(solver, options.clone())?)
+}
+
+/// A fresh solver of the chosen kind; an in-process Z3 hands a check its incremental core has
+/// not decided within `after` to its one-shot solver.
+pub fn solver_with_handover(
+    choice: &SolverChoice,
+    after: Duration,
+) -> Result<Box<dyn Solver>, SolverError> {
+    Ok(match choice {
         SolverChoice::Z3 => {
             let mut z3 = Z3Solver::new()?;
-            z3.set_one_shot_after(Some(ONE_SHOT_AFTER));
+            z3.set_one_shot_after(Some(after));
             Box::new(z3)
         }
         _ => solver_backend(choice)?,
-    };
-    Ok(QueryEngine::new(solver, options.clone())?)
+    })
 }
 
 /// How long Z3's incremental core may try a query before its one-shot solver takes over.

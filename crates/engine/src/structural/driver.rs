@@ -21,7 +21,7 @@ use symex_syntax::types::TypeTable;
 use crate::common::options::CheckOptions;
 use crate::common::reach::{reach_module, reach_report};
 use crate::common::replay::{replay_counting, replay_witness};
-use crate::common::solver::solver_backend;
+use crate::common::solver::solver_with_handover;
 use crate::common::terms::value_as_i32;
 use crate::error::EngineError;
 use crate::structural::effects::{CutKind, Effect, Goal, Signatures};
@@ -205,14 +205,7 @@ fn check_properties(
     let params = summaries[entry_func.index()].formals.params.clone();
     let mut wanted = params.clone();
     wanted.push(vocab.input);
-    let mut solver: Box<dyn symex_smt::Solver> = match options.solver {
-        crate::common::options::SolverChoice::Z3 => {
-            let mut z3 = symex_smt::Z3Solver::new()?;
-            z3.set_one_shot_after(Some(ONE_SHOT_AFTER));
-            Box::new(z3)
-        }
-        _ => solver_backend(&options.solver)?,
-    };
+    let mut solver = solver_with_handover(&options.solver, ONE_SHOT_AFTER)?;
     if let Some(dir) = &options.query.dump_dir {
         let dumper = std::sync::Arc::new(std::sync::Mutex::new(Dumper::new(dir)?));
         solver = Box::new(DumpingSolver::new(solver, dumper));

@@ -76,7 +76,7 @@ pub fn summarize(
     }
     let mut heap = Vec::new();
     for &slot in &sigs.slots {
-        let sort = vocab.slot_sort(slot);
+        let sort = vocab.word_array;
         heap.push((slot, store.var(format!("{name}.heap{slot:?}"), sort)?));
     }
     let formals = Formals {
@@ -87,7 +87,7 @@ pub fn summarize(
     };
     let dom = Dominators::compute(f);
     let preds = f.predecessors();
-    let gating = Gating::new(f, &dom, &preds);
+    let gating = Gating::new(f, &dom, &preds)?;
     let frontiers = dom.frontiers();
     let exec = Exec {
         module,
@@ -660,7 +660,11 @@ impl Exec<'_> {
             }
         }
         self.calls.push(CallRecord { callee, actuals });
-        self.assign(dst, Val::Term(results[&Effect::Ret]))
+        let ret = results
+            .get(&Effect::Ret)
+            .copied()
+            .ok_or_else(|| EngineError::Internal("a callee without a return effect".into()))?;
+        self.assign(dst, Val::Term(ret))
     }
 
     /// The callee's side effect as the caller's term, when its summary (made before this

@@ -13,6 +13,8 @@ use rustc_hash::FxHashMap;
 use symex_ir::analysis::Dominators;
 use symex_ir::cfg::{BlockId, Function, Terminator};
 
+use crate::error::EngineError;
+
 /// A node of a gating path expression.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Gp {
@@ -42,7 +44,11 @@ pub struct Gating {
 impl Gating {
     /// The expressions of every block of `func`, whose blocks must be numbered in reverse
     /// postorder (every edge goes to a higher number), as [`symex_ir::transform::unwind`] does.
-    pub fn new(func: &Function, dom: &Dominators, preds: &[Vec<BlockId>]) -> Gating {
+    pub fn new(
+        func: &Function,
+        dom: &Dominators,
+        preds: &[Vec<BlockId>],
+    ) -> Result<Gating, EngineError> {
         let mut gating = Gating {
             nodes: Vec::new(),
             ids: FxHashMap::default(),
@@ -54,12 +60,14 @@ impl Gating {
                 [] => None,
                 [p] => Some(gating.intern(Gp::Pred(*p))),
                 _ => {
-                    let d = dom.idom(b).expect("a join below the entry has a dominator");
+                    let d = dom.idom(b).ok_or_else(|| {
+                        EngineError::Internal(format!("join block {} has no dominator", b.0))
+                    })?;
                     Some(gating.join(func, d, b, empty))
                 }
             };
         }
-        gating
+        Ok(gating)
     }
 
     /// `GP(b)` for a join `b` whose immediate dominator is `d`.
@@ -134,7 +142,7 @@ mod tests {
         let u = unwind(&module.functions[0], 1, 10_000).expect("unwinds");
         let dom = Dominators::compute(&u.func);
         let preds = u.func.predecessors();
-        let g = Gating::new(&u.func, &dom, &preds);
+        let g = Gating::new(&u.func, &dom, &preds).expect("an unwound graph");
         (u.func, g)
     }
 

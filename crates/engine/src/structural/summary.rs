@@ -18,7 +18,8 @@ use crate::structural::effects::{Effect, Slot};
 
 /// The sorts and global variables every summary shares.
 pub struct Vocabulary {
-    /// 32-bit words indexed by 32-bit addresses: one heap slot.
+    /// 32-bit words indexed by 32-bit addresses: every heap slot (flags are 0 or 1, since Z3's
+    /// one-shot solver describes Boolean arrays in its models by lambdas).
     pub word_array: Sort,
     /// The program's input numbers, by position.
     pub input: TermId,
@@ -40,17 +41,11 @@ impl Vocabulary {
         })
     }
 
-    /// The sort of a heap slot's array (every slot holds words: flags are 0 or 1, since Z3's
-    /// one-shot solver describes Boolean arrays in its models by lambdas).
-    pub fn slot_sort(&self, _slot: Slot) -> Sort {
-        self.word_array
-    }
-
     /// The sort of a side effect's root.
     pub fn effect_sort(&self, effect: Effect) -> Sort {
         match effect {
             Effect::Ret | Effect::Next | Effect::Cursor => Sort::BitVec(WIDTH),
-            Effect::Heap(slot) => self.slot_sort(slot),
+            Effect::Heap(_) => self.word_array,
             Effect::Cfc | Effect::Passed | Effect::Goal(_) => Sort::Bool,
         }
     }

@@ -8,6 +8,22 @@ use symex_corpus::{CorpusFile, Verdict as Expected};
 
 use symex_report::{Report, Status};
 
+/// Unbounded files whose violation lies deeper than the engines' default unwindings, with the
+/// unwinding that reaches it. subsume_late_division: the division fails in the loop's 21st
+/// iteration.
+const DEEP_VIOLATIONS: &[(&str, u32)] = &[("subsume_late_division.uc", 22)];
+
+/// The unwinding a bounded engine needs for `file`: its header's bound, else a deep
+/// violation's, else none (the engine's own default).
+pub fn unwind_for(file: &CorpusFile) -> Option<u32> {
+    file.bound.or_else(|| {
+        DEEP_VIOLATIONS
+            .iter()
+            .find(|(name, _)| *name == file.name)
+            .map(|&(_, unwind)| unwind)
+    })
+}
+
 /// What is wrong with `report` for `file`: an unconfirmed counterexample, a violation the
 /// header does not list, a listed violation not found (unless its property is `unknown` for a
 /// reason `excused` accepts), a safe file's property violated or unknown without excuse, or a

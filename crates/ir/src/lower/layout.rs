@@ -6,7 +6,13 @@
 use crate::analysis::reverse_postorder;
 use crate::cfg::*;
 
-pub(super) fn in_reverse_postorder(mut func: Function) -> Function {
+pub(super) fn in_reverse_postorder(func: Function) -> Function {
+    renumbered(func).0
+}
+
+/// `func` with its blocks in reverse postorder, and each old block's new id (`None` for a
+/// block unreachable from the entry, which is dropped). Also used by `transform::unwind`.
+pub(crate) fn renumbered(mut func: Function) -> (Function, Vec<Option<BlockId>>) {
     let order = reverse_postorder(&func);
     let mut new_id = vec![None; func.blocks.len()];
     for (i, &old) in order.iter().enumerate() {
@@ -34,5 +40,5 @@ pub(super) fn in_reverse_postorder(mut func: Function) -> Function {
             block
         })
         .collect();
-    func
+    (func, new_id)
 }

@@ -29,7 +29,7 @@
 
 mod builder;
 mod expr;
-mod layout;
+pub(crate) mod layout;
 mod place;
 mod scan;
 mod stmt;

@@ -32,8 +32,6 @@ pub struct Unwound {
     pub ret: LocalId,
     /// Blocks standing for a loop iteration beyond K (they assume false).
     pub cuts: Vec<BlockId>,
-    /// For each block, the original block it copies (`None` for the blocks this pass adds).
-    pub origin: Vec<Option<BlockId>>,
 }
 
 /// Why a function cannot be unwound.
@@ -58,7 +56,6 @@ pub fn unwind(func: &Function, k: u32, max_blocks: usize) -> Result<Unwound, Unw
         k,
         max_blocks,
         blocks: Vec::new(),
-        origin: Vec::new(),
         keys: FxHashMap::default(),
         work: Vec::new(),
         cuts: Vec::new(),
@@ -89,7 +86,6 @@ struct Builder<'a> {
     k: u32,
     max_blocks: usize,
     blocks: Vec<(Block, Option<Pending>)>,
-    origin: Vec<Option<BlockId>>,
     keys: FxHashMap<Key, usize>,
     work: Vec<Key>,
     cuts: Vec<usize>,
@@ -136,27 +132,23 @@ impl Builder<'_> {
             return Ok(i);
         }
         let original = self.func.block(key.0);
-        let i = self.push(
-            Block {
-                insts: original.insts.clone(),
-                term: Terminator::Return(Operand::Const(0)),
-                term_span: original.term_span,
-            },
-            Some(key.0),
-        )?;
+        let i = self.push(Block {
+            insts: original.insts.clone(),
+            term: Terminator::Return(Operand::Const(0)),
+            term_span: original.term_span,
+        })?;
         self.keys.insert(key.clone(), i);
         self.work.push(key);
         Ok(i)
     }
 
-    fn push(&mut self, block: Block, origin: Option<BlockId>) -> Result<usize, UnwindError> {
+    fn push(&mut self, block: Block) -> Result<usize, UnwindError> {
         if self.blocks.len() >= self.max_blocks {
             return Err(UnwindError::TooLarge {
                 blocks: self.max_blocks,
             });
         }
         self.blocks.push((block, None));
-        self.origin.push(origin);
         Ok(self.blocks.len() - 1)
     }
 
@@ -196,14 +188,11 @@ impl Builder<'_> {
 
     fn finish(&mut self) -> Result<Unwound, UnwindError> {
         let span = self.func.span;
-        let exit = self.push(
-            Block {
-                insts: Vec::new(),
-                term: Terminator::Return(Operand::Local(self.ret)),
-                term_span: span,
-            },
-            None,
-        )?;
+        let exit = self.push(Block {
+            insts: Vec::new(),
+            term: Terminator::Return(Operand::Local(self.ret)),
+            term_span: span,
+        })?;
         // Resolve targets; cut edges get a block each, and so do critical edges.
         let mut preds = vec![0usize; self.blocks.len()];
         let resolved: Vec<Option<Pending>> =
@@ -277,14 +266,14 @@ impl Builder<'_> {
                     kind: InstKind::Assume(Operand::Const(0)),
                     span,
                 });
-                let i = self.push(block, None)?;
+                let i = self.push(block)?;
                 self.cuts.push(i);
                 i as u32
             }
             Target::Copy(key) => {
                 let i = self.keys[key];
                 if from_branch && preds[i] > 1 {
-                    self.push(goto(i), None)? as u32
+                    self.push(goto(i))? as u32
                 } else {
                     i as u32
                 }
@@ -292,7 +281,7 @@ impl Builder<'_> {
         }))
     }
 
-    /// The function with blocks in reverse postorder.
+    /// The function with blocks in reverse postorder (the lowering's own renumbering).
     fn renumber(&mut self, exit: usize) -> Unwound {
         let mut locals = self.func.locals.clone();
         locals.push(LocalInfo {
@@ -306,42 +295,19 @@ impl Builder<'_> {
             span: self.func.span,
             param_count: self.func.param_count,
             locals,
-            blocks: self.blocks.iter().map(|(b, _)| b.clone()).collect(),
+            blocks: self.blocks.drain(..).map(|(b, _)| b).collect(),
         };
-        let order = crate::analysis::reverse_postorder(&raw);
-        let mut number = vec![BlockId(u32::MAX); raw.blocks.len()];
-        for (i, b) in order.iter().enumerate() {
-            number[b.index()] = BlockId(i as u32);
-        }
-        let map = |b: BlockId| number[b.index()];
-        let mut blocks = Vec::with_capacity(order.len());
-        let mut origin = Vec::with_capacity(order.len());
-        for b in &order {
-            let mut block = raw.blocks[b.index()].clone();
-            block.term = match block.term {
-                Terminator::Goto(t) => Terminator::Goto(map(t)),
-                Terminator::Branch {
-                    cond,
-                    then_block,
-                    else_block,
-                } => Terminator::Branch {
-                    cond,
-                    then_block: map(then_block),
-                    else_block: map(else_block),
-                },
-                other => other,
-            };
-            blocks.push(block);
-            origin.push(self.origin[b.index()]);
-        }
-        let mut cuts: Vec<BlockId> = self.cuts.iter().map(|&c| map(BlockId(c as u32))).collect();
+        let (func, new_id) = crate::lower::layout::renumbered(raw);
+        // Every block made here is reachable: copies are made for edges, cut and split
+        // blocks for edges, and the exit for returns and cuts.
+        let map = |b: usize| new_id[b].unwrap_or(BlockId(b as u32));
+        let mut cuts: Vec<BlockId> = self.cuts.iter().map(|&c| map(c)).collect();
         cuts.sort();
         Unwound {
-            func: Function { blocks, ..raw },
-            exit: map(BlockId(exit as u32)),
+            func,
+            exit: map(exit),
             ret: self.ret,
             cuts,
-            origin,
         }
     }
 }
