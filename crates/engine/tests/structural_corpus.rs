@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use symex_corpus::CorpusFile;
 use symex_engine::{check_structural, CheckOptions, RefineMode, StructuralOptions};
+use symex_report::{Event, Report, Verdict};
 
 mod support;
 use support::check_report;
@@ -59,9 +60,44 @@ fn mismatches(file: &CorpusFile, refine: RefineMode) -> Vec<String> {
         &options,
         &structural,
     ) {
-        Ok(report) => check_report(file, &report, excused),
+        Ok(report) => {
+            let mut problems = check_report(file, &report, excused);
+            problems.extend(untraced_violations(&report));
+            problems
+        }
         Err(e) => vec![format!("engine error: {e}")],
     }
+}
+
+/// Every counterexample's trace (the replay's events) must read the witness's inputs, in order,
+/// and lead to the failing check.
+fn untraced_violations(report: &Report) -> Vec<String> {
+    let mut problems = Vec::new();
+    for p in report.properties() {
+        let Verdict::Violated(cex) = &p.verdict else {
+            continue;
+        };
+        let witness = cex.witness();
+        let read: Vec<i32> = witness
+            .trace
+            .iter()
+            .filter_map(|step| match step.event {
+                Event::Input { value, .. } => Some(value),
+                _ => None,
+            })
+            .collect();
+        let ends_there = witness.trace.last().is_some_and(|step| {
+            step.event == Event::Fail { kind: p.kind }
+                && (step.line, step.column) == (p.line, p.column)
+        });
+        if read != witness.inputs || !ends_there {
+            problems.push(format!(
+                "{}:{}: the trace does not read the inputs and end in the failure",
+                p.line, p.column
+            ));
+        }
+    }
+    problems
 }
 
 #[test]

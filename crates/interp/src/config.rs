@@ -1,4 +1,5 @@
-//! Run configuration: the resource limits of one run and whether to record the executed path.
+//! Run configuration: the resource limits of one run and whether to record the executed path
+//! and its events.
 //!
 //! Every limit turns what would be a hang, a crash or an out-of-memory into a clean
 //! [`crate::RunEnd::LimitExceeded`] outcome. This module only holds numbers; `exec` enforces them.
@@ -29,6 +30,8 @@ pub struct RunConfig {
     pub max_nesting: u32,
     /// Record the executed path (every block entered) in the outcome.
     pub record_path: bool,
+    /// Record the run's events (branches, calls, returns, assignments, inputs) in the outcome.
+    pub record_events: bool,
 }
 
 impl Default for RunConfig {
@@ -39,6 +42,7 @@ impl Default for RunConfig {
             max_cells: DEFAULT_MAX_CELLS,
             max_nesting: DEFAULT_MAX_NESTING,
             record_path: false,
+            record_events: false,
         }
     }
 }
@@ -56,6 +60,11 @@ impl RunConfig {
 
     pub fn with_path(mut self) -> RunConfig {
         self.record_path = true;
+        self
+    }
+
+    pub fn with_events(mut self) -> RunConfig {
+        self.record_events = true;
         self
     }
 }

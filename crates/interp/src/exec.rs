@@ -14,9 +14,10 @@ use crate::config::{Limit, RunConfig};
 use crate::entry::Entry;
 use crate::fault::{expect_int, Fault};
 use crate::memory::Memory;
-use crate::outcome::{PathStep, RunEnd, RunOutcome};
+use crate::outcome::{RunEnd, RunOutcome};
 use crate::place::Step;
 use crate::prepare::FunctionInfo;
+use crate::record::Recorder;
 use crate::value::Value;
 
 /// A suspended caller: where to resume and where to put the callee's result.
@@ -47,7 +48,7 @@ pub(crate) struct Machine<'r> {
     step_limit: u64,
     max_call_depth: usize,
     pub(crate) max_nesting: u32,
-    path: Option<Vec<PathStep>>,
+    pub(crate) recorder: Recorder,
     /// Scratch buffer of `store` (see `place.rs`).
     pub(crate) store_steps: Vec<Step>,
 }
@@ -76,7 +77,10 @@ impl<'r> Machine<'r> {
             step_limit: config.max_steps.unwrap_or(u64::MAX),
             max_call_depth: config.max_call_depth,
             max_nesting: config.max_nesting,
-            path: config.record_path.then(Vec::new),
+            recorder: Recorder {
+                path: config.record_path.then(Vec::new),
+                events: config.record_events.then(Vec::new),
+            },
             store_steps: Vec::new(),
         }
     }
@@ -96,7 +100,8 @@ impl<'r> Machine<'r> {
             end,
             steps: self.steps,
             inputs_read: self.next_input,
-            path: self.path,
+            path: self.recorder.path,
+            events: self.recorder.events,
         }
     }
 
@@ -145,7 +150,7 @@ impl<'r> Machine<'r> {
         let mut block_id = Function::ENTRY;
         let mut block = func.block(block_id);
         let mut pc = 0;
-        self.record(func_id, block_id);
+        self.record_block(func_id, block_id);
         loop {
             while let Some(inst) = block.insts.get(pc) {
                 pc += 1;
@@ -158,14 +163,21 @@ impl<'r> Machine<'r> {
                 {
                     self.call(*callee, args, *dst, func_id, block_id, pc)
                         .map_err(|f| (f, inst.span))?;
+                    if self.records_events() {
+                        self.record_call(func_id, inst.span, *callee);
+                    }
                     func_id = *callee;
                     func = &module.functions[callee.index()];
                     block_id = Function::ENTRY;
                     block = func.block(block_id);
                     pc = 0;
-                    self.record(func_id, block_id);
+                    self.record_block(func_id, block_id);
                 } else {
+                    let inputs_before = self.next_input;
                     self.step(&inst.kind).map_err(|f| (f, inst.span))?;
+                    if self.records_events() {
+                        self.record_inst(func_id, inst, inputs_before);
+                    }
                 }
             }
             let term_span = block.term_span;
@@ -180,6 +192,9 @@ impl<'r> Machine<'r> {
                     let cond = self
                         .int_operand(cond, "the condition")
                         .map_err(|f| (f, term_span))?;
+                    if self.records_events() {
+                        self.record_branch(func_id, term_span, cond != 0);
+                    }
                     if cond != 0 {
                         *then_block
                     } else {
@@ -188,6 +203,9 @@ impl<'r> Machine<'r> {
                 }
                 Terminator::Return(op) => {
                     let value = self.operand(op).map_err(|f| (f, term_span))?;
+                    if self.records_events() {
+                        self.record_return(func_id, term_span, &value);
+                    }
                     let Some(caller) = self.frames.pop() else {
                         return Ok(value);
                     };
@@ -205,12 +223,15 @@ impl<'r> Machine<'r> {
                         .map_or(block.term_span, |call| call.span);
                     self.set_local(caller.result, value)
                         .map_err(|f| (f, call_span))?;
+                    if self.records_events() {
+                        self.record_assign(func_id, call_span, caller.result);
+                    }
                     continue;
                 }
             };
             block = func.block(block_id);
             pc = 0;
-            self.record(func_id, block_id);
+            self.record_block(func_id, block_id);
         }
     }
 
@@ -222,13 +243,6 @@ impl<'r> Machine<'r> {
         }
         self.steps += 1;
         Ok(())
-    }
-
-    #[inline]
-    fn record(&mut self, func: FuncId, block: BlockId) {
-        if let Some(path) = &mut self.path {
-            path.push(PathStep { func, block });
-        }
     }
 
     /// Suspends the current frame (resuming at `next_inst` of `block`) and activates `callee`.

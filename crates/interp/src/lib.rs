@@ -31,6 +31,7 @@ mod ops;
 mod outcome;
 mod place;
 mod prepare;
+mod record;
 mod step;
 #[cfg(test)]
 mod testing;
@@ -42,6 +43,7 @@ pub use config::{
 pub use entry::{ArgValue, Entry, EntryError};
 pub use heap::{HeapContents, HeapError, HeapObject, HeapSite, InputHeap, ObjectId};
 pub use interpreter::Interpreter;
-pub use outcome::{PathStep, RunEnd, RunOutcome};
+pub use outcome::{EventKind, PathStep, RunEnd, RunEvent, RunOutcome};
 pub use prepare::ModuleError;
+pub use record::MAX_EVENTS;
 pub use value::{Array, CellId, Record, Value};

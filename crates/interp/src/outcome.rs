@@ -1,7 +1,7 @@
 //! What a run produces: the printed numbers, how the run ended, how many instructions it took,
-//! and optionally the path it took. Plain data; nothing here executes.
+//! and optionally the path it took and the events along it. Plain data; nothing here executes.
 
-use symex_ir::cfg::{BlockId, FuncId, PropId, PropertyKind};
+use symex_ir::cfg::{BlockId, FuncId, LocalId, PropId, PropertyKind};
 use symex_syntax::span::Span;
 
 use crate::config::Limit;
@@ -18,6 +18,9 @@ pub struct RunOutcome {
     pub inputs_read: usize,
     /// The blocks entered, in order, when [`crate::RunConfig::record_path`] was set.
     pub path: Option<Vec<PathStep>>,
+    /// What happened along the run, in order, when [`crate::RunConfig::record_events`] was set
+    /// (the first [`crate::MAX_EVENTS`] events).
+    pub events: Option<Vec<RunEvent>>,
 }
 
 /// How a run ended.
@@ -77,6 +80,31 @@ impl RunEnd {
 pub struct PathStep {
     pub func: FuncId,
     pub block: BlockId,
+}
+
+/// One event of a run, at the source span of the instruction or terminator that caused it, in
+/// the function `func` executing it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunEvent {
+    pub func: FuncId,
+    pub span: Span,
+    pub kind: EventKind,
+}
+
+/// What happened. Only source variables (never the lowering's temporaries) are assigned here.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EventKind {
+    /// A two-way branch went to its `then` side (`true`) or its `else` side.
+    Branch { condition: bool },
+    /// `callee` was called with these argument values.
+    Call { callee: FuncId, args: Vec<Value> },
+    /// The event's function returned this value.
+    Return { value: Value },
+    /// The source variable `var` of the event's function now holds `value` (a whole-variable
+    /// write: assignment, `input`, or a call's result).
+    Assign { var: LocalId, value: Value },
+    /// `input` read the `index`-th input number (0-based); past the end it reads -1.
+    Input { index: u32, value: i32 },
 }
 
 #[cfg(test)]

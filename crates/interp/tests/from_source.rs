@@ -4,7 +4,9 @@
 //! programs, limits, entry functions with arguments, returned pointers, spans of endings.
 //! (The corpus `run:` lines are checked by `crates/corpus/tests/run_lines.rs`.)
 
-use symex_interp::{ArgValue, Entry, Interpreter, Limit, RunConfig, RunEnd, RunOutcome, Value};
+use symex_interp::{
+    ArgValue, Entry, EventKind, Interpreter, Limit, RunConfig, RunEnd, RunOutcome, Value,
+};
 use symex_ir::cfg::{Module, PropertyKind};
 use symex_syntax::span::LineIndex;
 
@@ -242,6 +244,52 @@ fn the_recorded_path_follows_the_branches_taken() {
     assert_eq!(positive.len(), negative.len());
     assert_ne!(positive, negative);
     assert_eq!(positive[0], negative[0]);
+}
+
+#[test]
+fn events_record_inputs_assignments_calls_branches_and_returns() {
+    let source = "twice(v) {\n  var t;\n  t = v + v;\n  return t;\n}\nmain() {\n  var x, p, y;\n  x = input;\n  p = &y;\n  *p = 3;\n  if (x > 0) { x = twice(x); }\n  return x;\n}";
+    let module = module(source);
+    let names = |f: usize, l: u32| module.functions[f].locals[l as usize].name.clone();
+    let outcome = Interpreter::new(&module)
+        .unwrap()
+        .run_main(&[4], &RunConfig::default().with_events())
+        .unwrap();
+    let lines = LineIndex::new(source);
+    let events: Vec<String> = outcome
+        .events
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let line = lines.start(e.span).line;
+            let what = match &e.kind {
+                EventKind::Input { index, value } => format!("input #{index}={value}"),
+                EventKind::Assign { var, value } => {
+                    format!("{}={value:?}", names(e.func.index(), var.0))
+                }
+                EventKind::Call { callee, args } => format!("call {}{args:?}", callee.0),
+                EventKind::Branch { condition } => format!("branch {condition}"),
+                EventKind::Return { value } => format!("return {value:?}"),
+            };
+            format!("{line}: {what}")
+        })
+        .collect();
+    assert_eq!(
+        events,
+        [
+            "8: input #0=4",
+            "8: x=Int(4)",
+            "9: p=Ptr(CellId(0))",
+            "11: branch true",
+            "11: call 0[Int(4)]",
+            "3: t=Int(8)",
+            "4: return Int(8)",
+            "11: x=Int(8)",
+            "12: return Int(8)",
+        ]
+    );
+    // `*p = 3` writes memory, not a variable; nothing is recorded without `with_events`.
+    assert_eq!(run(source, &[4]).events, None);
 }
 
 #[test]

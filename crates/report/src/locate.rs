@@ -4,7 +4,7 @@
 //! that they stand alone. A [`Locator`] holds the module and the source's line index and builds
 //! [`PropertyReport`]s and [`TraceStep`]s. Nothing here decides a verdict.
 
-use symex_ir::cfg::{FuncId, Module, PropId};
+use symex_ir::cfg::{FuncId, LocalId, Module, PropId};
 use symex_syntax::span::{LineIndex, Span};
 
 use crate::property::PropertyReport;
@@ -31,6 +31,15 @@ impl<'m> Locator<'m> {
             .functions
             .get(func.index())
             .map_or("?", |f| f.name.as_str())
+    }
+
+    /// The source name of `local` in `func` (`?` for an id outside the module).
+    pub fn local_name(&self, func: FuncId, local: LocalId) -> &'m str {
+        self.module
+            .functions
+            .get(func.index())
+            .and_then(|f| f.locals.get(local.index()))
+            .map_or("?", |l| l.name.as_str())
     }
 
     /// A trace step at `span` in `func`.

@@ -1,12 +1,13 @@
 //! The judge: a counterexample's inputs and arguments run through the concrete interpreter,
-//! and the run's end described as a [`Replay`] for `Verdict::conclude`.
+//! and the run's end described as a [`Replay`] for `Verdict::conclude`; on request, the run's
+//! events as the counterexample's trace.
 //!
 //! The engine never decides whether its own witness is right: a witness the interpreter does
 //! not reproduce becomes an internal error in the report. Nothing here builds witnesses.
 
-use symex_interp::{ArgValue, Entry, Interpreter, RunConfig, RunEnd};
+use symex_interp::{ArgValue, Entry, EventKind, Interpreter, RunConfig, RunEnd, RunEvent, Value};
 use symex_ir::cfg::Module;
-use symex_report::{Replay, Witness};
+use symex_report::{Event, Locator, Replay, TraceStep, Witness};
 
 /// Instructions a replay may execute: far more than any path the engine explores in a check,
 /// so that only a genuinely diverging replay (an engine bug) hits it.
@@ -19,20 +20,44 @@ pub fn replay(module: &Module, entry: &str, args: &[i32], inputs: &[i32]) -> Rep
         entry,
         args.iter().map(|&a| ArgValue::Int(a)).collect(),
     ) {
-        Ok(entry) => run(module, &entry, inputs).0,
+        Ok(entry) => run(module, &entry, inputs, None).replay,
         Err(e) => Replay::Other(format!("the interpreter refused the entry: {e}")),
+    }
+}
+
+/// Everything one replay tells.
+pub struct Replayed {
+    pub replay: Replay,
+    /// How many of the witness's inputs the run read (`None` when the run could not start).
+    pub inputs_read: Option<usize>,
+    /// The run's events, ending with the failing check, when a locator was given (else empty).
+    pub trace: Vec<TraceStep>,
+}
+
+impl Replayed {
+    fn refused(why: String) -> Replayed {
+        Replayed {
+            replay: Replay::Other(why),
+            inputs_read: None,
+            trace: Vec::new(),
+        }
     }
 }
 
 /// Runs a witness: with its input heap document (`docs/heap-json.md`) when it has one, which then
 /// holds every argument; otherwise with its numeric arguments.
 pub fn replay_witness(module: &Module, entry: &str, witness: &Witness) -> Replay {
-    replay_counting(module, entry, witness).0
+    replay_full(module, entry, witness, None).replay
 }
 
-/// [`replay_witness`], also saying how many of the witness's inputs the run read (`None` when
-/// the run could not start).
-pub fn replay_counting(module: &Module, entry: &str, witness: &Witness) -> (Replay, Option<usize>) {
+/// [`replay_witness`], also saying how many of the witness's inputs the run read and, with a
+/// `locator`, recording the run's trace.
+pub fn replay_full(
+    module: &Module,
+    entry: &str,
+    witness: &Witness,
+    locator: Option<&Locator<'_>>,
+) -> Replayed {
     let Some(heap) = &witness.heap else {
         let mut args = Vec::with_capacity(witness.args.len());
         for (name, value) in witness.args.iter() {
@@ -42,43 +67,78 @@ pub fn replay_counting(module: &Module, entry: &str, witness: &Witness) -> (Repl
                     let why = format!(
                         "argument `{name}` is the pointer {other} but the witness has no input heap"
                     );
-                    return (Replay::Other(why), None);
+                    return Replayed::refused(why);
                 }
             }
         }
         return match Entry::new(module, entry, args.into_iter().map(ArgValue::Int).collect()) {
-            Ok(entry) => run(module, &entry, &witness.inputs),
-            Err(e) => (
-                Replay::Other(format!("the interpreter refused the entry: {e}")),
-                None,
-            ),
+            Ok(entry) => run(module, &entry, &witness.inputs, locator),
+            Err(e) => Replayed::refused(format!("the interpreter refused the entry: {e}")),
         };
     };
     match Entry::with_heap_value(module, entry, heap) {
-        Ok(entry) => run(module, &entry, &witness.inputs),
-        Err(e) => (
-            Replay::Other(format!("the interpreter refused the input heap: {e}")),
-            None,
-        ),
+        Ok(entry) => run(module, &entry, &witness.inputs, locator),
+        Err(e) => Replayed::refused(format!("the interpreter refused the input heap: {e}")),
     }
 }
 
-fn run(module: &Module, entry: &Entry, inputs: &[i32]) -> (Replay, Option<usize>) {
+fn run(module: &Module, entry: &Entry, inputs: &[i32], locator: Option<&Locator<'_>>) -> Replayed {
     let interpreter = match Interpreter::new(module) {
         Ok(interpreter) => interpreter,
-        Err(e) => {
-            let why = format!("the interpreter refused the module: {e:?}");
-            return (Replay::Other(why), None);
-        }
+        Err(e) => return Replayed::refused(format!("the interpreter refused the module: {e:?}")),
     };
-    let config = RunConfig::default().with_max_steps(REPLAY_STEP_LIMIT);
+    let mut config = RunConfig::default().with_max_steps(REPLAY_STEP_LIMIT);
+    config.record_events = locator.is_some();
     match interpreter.run(entry, inputs, &config) {
-        Ok(outcome) => (describe(outcome.end), Some(outcome.inputs_read)),
-        Err(e) => (
-            Replay::Other(format!("the interpreter refused the entry: {e}")),
-            None,
-        ),
+        Ok(outcome) => {
+            let mut trace = Vec::new();
+            if let Some(locator) = locator {
+                let events = outcome.events.as_deref().unwrap_or_default();
+                trace = events.iter().filter_map(|e| step_of(e, locator)).collect();
+                if let RunEnd::RuntimeError { prop, kind, .. } = &outcome.end {
+                    let site = module.property(*prop);
+                    trace.push(locator.step(site.func, site.span, Event::Fail { kind: *kind }));
+                }
+            }
+            Replayed {
+                replay: describe(outcome.end),
+                inputs_read: Some(outcome.inputs_read),
+                trace,
+            }
+        }
+        Err(e) => Replayed::refused(format!("the interpreter refused the entry: {e}")),
     }
+}
+
+/// The report's form of a run event; values without one (pointers, records, arrays,
+/// uninitialized) leave their event, or their call argument, out.
+fn step_of(event: &RunEvent, locator: &Locator<'_>) -> Option<TraceStep> {
+    let shown = |value: &Value| match value {
+        Value::Int(n) => Some(symex_report::ArgValue::Int(*n)),
+        Value::Null => Some(symex_report::ArgValue::Null),
+        _ => None,
+    };
+    let event_of = match &event.kind {
+        EventKind::Branch { condition } => Event::Branch {
+            condition: *condition,
+        },
+        EventKind::Call { callee, args } => Event::Call {
+            callee: locator.function_name(*callee).to_string(),
+            args: args.iter().filter_map(shown).collect(),
+        },
+        EventKind::Return { value } => Event::Return {
+            value: shown(value)?,
+        },
+        EventKind::Assign { var, value } => Event::Assign {
+            var: locator.local_name(event.func, *var).to_string(),
+            value: shown(value)?,
+        },
+        EventKind::Input { index, value } => Event::Input {
+            index: *index,
+            value: *value,
+        },
+    };
+    Some(locator.step(event.func, event.span, event_of))
 }
 
 fn describe(end: RunEnd) -> Replay {

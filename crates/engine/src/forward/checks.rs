@@ -10,17 +10,16 @@
 
 use symex_ir::cfg::{Check, Operand, PropId};
 use symex_report::{ArgValue, Args, Finding, Witness};
-use symex_smt::{Answer, BvConst, ModelResult, TermId, Value};
+use symex_smt::{Answer, ModelResult, TermId};
 
 use crate::common::options::IndexMode;
 use crate::common::options::TraceRules;
-use crate::common::replay::{replay, replay_witness};
-use crate::common::terms::{self, value_as_i32, WIDTH};
+use crate::common::replay::replay_full;
+use crate::common::terms::{self, value_as_i32};
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::state::State;
 use crate::forward::summarize::{counterexample_model, LONG_REPLAY};
-use crate::forward::trace::SymEvent;
 use crate::forward::value::SymValue;
 
 type Result<T> = std::result::Result<T, EngineError>;
@@ -131,21 +130,6 @@ impl Machine<'_> {
         let number = |t: &TermId| model.get(*t).and_then(value_as_i32).unwrap_or(0);
         let inputs: Vec<i32> = vars[..inputs_read].iter().map(number).collect();
         let args: Vec<i32> = self.arg_vars.iter().map(number).collect();
-        let site = self.module.property(prop);
-        let mut trace = state.trace.clone();
-        trace.push(site.func, site.span, SymEvent::Fail { kind: site.kind });
-        let mut assignment = model.to_assignment(&self.store);
-        // The values the witness uses for unconstrained symbols, so a merged state's trace
-        // follows the constituent the replayed inputs take.
-        for (&var, &value) in vars.iter().zip(inputs.iter().chain(&args)) {
-            if let Some(id) = self.store.var_id(var) {
-                if assignment.get(id).is_none() {
-                    let bits = BvConst::from_i128(WIDTH, i128::from(value))?;
-                    assignment.insert(id, Value::Bv(bits));
-                }
-            }
-        }
-        let steps = trace.to_steps(self.module, &self.store, &assignment, &self.locator);
         let mut witness = Witness {
             inputs: inputs.clone(),
             args: self
@@ -156,25 +140,24 @@ impl Machine<'_> {
                 .map(|(name, &v)| (name.clone(), ArgValue::Int(v)))
                 .collect::<Args>(),
             heap: None,
-            trace: steps,
+            trace: Vec::new(),
         };
-        let replay = match self.heap.as_mut() {
-            Some(ctx) => {
-                let named: Vec<(String, SymValue)> = self
-                    .entry
-                    .params
-                    .iter()
-                    .cloned()
-                    .zip(self.entry_args.iter().cloned())
-                    .collect();
-                let value_of = |t: TermId| model.get(t).and_then(value_as_i32);
-                let heap = ctx.witness(&self.store, &state.heap, &named, &value_of);
-                witness.args = heap.args;
-                witness.heap = Some(heap.heap);
-                replay_witness(self.module, &self.entry.name, &witness)
-            }
-            None => replay(self.module, &self.entry.name, &args, &inputs),
-        };
+        if let Some(ctx) = self.heap.as_mut() {
+            let named: Vec<(String, SymValue)> = self
+                .entry
+                .params
+                .iter()
+                .cloned()
+                .zip(self.entry_args.iter().cloned())
+                .collect();
+            let value_of = |t: TermId| model.get(t).and_then(value_as_i32);
+            let heap = ctx.witness(&self.store, &state.heap, &named, &value_of);
+            witness.args = heap.args;
+            witness.heap = Some(heap.heap);
+        }
+        let replayed = replay_full(self.module, &self.entry.name, &witness, Some(&self.locator));
+        witness.trace = replayed.trace;
+        let replay = replayed.replay;
         if long_runs && replay != symex_report::Replay::Failed(prop) {
             // The replay cannot confirm it within its step limit: unknown, not violated.
             self.solver_unknown(LONG_REPLAY.into(), Some(prop.index()));

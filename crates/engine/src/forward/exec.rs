@@ -9,18 +9,16 @@
 //! Properties are in `checks.rs`; nothing here picks the next state.
 
 use symex_ir::cfg::{
-    BinOp, BlockId, FuncId, Inst, InstKind, LocalId, Operand, PlaceBase, Rvalue, Terminator,
+    BinOp, BlockId, FuncId, Inst, InstKind, Operand, PlaceBase, Rvalue, Terminator,
 };
 use symex_report::Cut;
 use symex_smt::{Answer, TermId};
-use symex_syntax::span::Span;
 
 use crate::common::terms;
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::program::EdgeKind;
 use crate::forward::state::State;
-use crate::forward::trace::SymEvent;
 use crate::forward::value::SymValue;
 
 type Result<T> = std::result::Result<T, EngineError>;
@@ -50,23 +48,23 @@ impl Machine<'_> {
                     }
                 }
                 state.frame_mut().ok_or_else(|| internal("no frame"))?.inst += 1;
-                self.instruction(state, func, inst)
+                self.instruction(state, inst)
             }
-            None => self.terminator(state, func, block, &body.term, body.term_span),
+            None => self.terminator(state, func, block, &body.term),
         }
     }
 
-    fn instruction(&mut self, state: &mut State, func: FuncId, inst: &Inst) -> Result<Outcome> {
+    fn instruction(&mut self, state: &mut State, inst: &Inst) -> Result<Outcome> {
         match &inst.kind {
             InstKind::Assign { dst, value } => {
                 let value = self.rvalue(state, value)?;
-                self.assign(state, func, inst.span, *dst, value)?;
+                self.write_local(state, *dst, value)?;
             }
             InstKind::Store { place, value } => {
                 let value = self.operand(state, *value)?;
                 if let (PlaceBase::Local(local), true) = (place.base, place.projections.is_empty())
                 {
-                    self.assign(state, func, inst.span, local, value)?;
+                    self.write_local(state, local, value)?;
                 } else {
                     self.write_place(state, place, value)?;
                 }
@@ -85,58 +83,19 @@ impl Machine<'_> {
                     .iter()
                     .map(|&a| self.operand(state, a))
                     .collect::<Result<Vec<_>>>()?;
-                let numbers = values
-                    .iter()
-                    .filter_map(|v| v.int_if_any(&mut self.store))
-                    .collect();
-                state.trace.push(
-                    func,
-                    inst.span,
-                    SymEvent::Call {
-                        callee: *callee,
-                        args: numbers,
-                    },
-                );
                 self.push_frame(state, *callee, values, Some(*dst))?;
             }
             InstKind::Input { dst } => {
                 let index = state.inputs_read;
                 let symbol = self.input_var(index)?;
                 state.inputs_read += 1;
-                state.trace.push(
-                    func,
-                    inst.span,
-                    SymEvent::Input {
-                        index,
-                        value: symbol,
-                    },
-                );
-                self.assign(state, func, inst.span, *dst, SymValue::Int(symbol))?;
+                self.write_local(state, *dst, SymValue::Int(symbol))?;
             }
             InstKind::Output(_) => {}
             InstKind::Check { check, prop } => return self.check(state, check, *prop),
             InstKind::Assume(op) => return self.assume(state, *op),
         }
         Ok(Outcome::go_on())
-    }
-
-    /// Writes a whole local, tracing it if it is a source variable holding a number.
-    fn assign(
-        &mut self,
-        state: &mut State,
-        func: FuncId,
-        span: Span,
-        dst: LocalId,
-        value: SymValue,
-    ) -> Result<()> {
-        if self.info.functions[func.index()].is_traced(dst) {
-            if let Some(t) = value.int_if_any(&mut self.store) {
-                state
-                    .trace
-                    .push(func, span, SymEvent::Assign { var: dst, value: t });
-            }
-        }
-        self.write_local(state, dst, value)
     }
 
     fn rvalue(&mut self, state: &mut State, value: &Rvalue) -> Result<SymValue> {
@@ -212,7 +171,6 @@ impl Machine<'_> {
         func: FuncId,
         block: BlockId,
         term: &Terminator,
-        span: Span,
     ) -> Result<Outcome> {
         match *term {
             Terminator::Goto(target) => Ok(self.move_or_cut(state, func, target)),
@@ -226,38 +184,31 @@ impl Machine<'_> {
                 let targets = [(true, then_block), (false, else_block)];
                 if let Some(direction) = self.store.as_bool(cond) {
                     let (_, target) = targets[usize::from(!direction)];
-                    return Ok(self.take(state, func, block, span, direction, None, target));
+                    return Ok(self.take(state, func, block, direction, None, target));
                 }
                 let negated = self.store.not(cond)?;
                 let then_possible = self.queries.may_be_true(&self.store, &state.pc, cond)?;
                 if then_possible == Answer::No {
                     // The path condition is satisfiable, so the else side is implied.
-                    return Ok(self.take(state, func, block, span, false, None, else_block));
+                    return Ok(self.take(state, func, block, false, None, else_block));
                 }
                 let else_possible = self.queries.may_be_true(&self.store, &state.pc, negated)?;
                 if else_possible == Answer::No {
-                    return Ok(self.take(state, func, block, span, true, None, then_block));
+                    return Ok(self.take(state, func, block, true, None, then_block));
                 }
                 if let Some(limit) = self.options.max_depth {
                     if state.depth >= limit {
                         self.cuts.hit(Cut::Depth(limit));
                         let choice = Some(cond);
-                        return Ok(self.take(state, func, block, span, true, choice, then_block));
+                        return Ok(self.take(state, func, block, true, choice, then_block));
                     }
                 }
                 self.forks += 1;
                 state.depth += 1;
                 let mut other = state.clone();
-                let mut outcome = self.take(state, func, block, span, true, Some(cond), then_block);
-                let other_outcome = self.take(
-                    &mut other,
-                    func,
-                    block,
-                    span,
-                    false,
-                    Some(negated),
-                    else_block,
-                );
+                let mut outcome = self.take(state, func, block, true, Some(cond), then_block);
+                let other_outcome =
+                    self.take(&mut other, func, block, false, Some(negated), else_block);
                 match other_outcome.end {
                     Some(End::Cut(cut)) => self.cuts.hit(cut),
                     _ => outcome.forked.push(other),
@@ -266,15 +217,12 @@ impl Machine<'_> {
             }
             Terminator::Return(op) => {
                 let value = self.operand(state, op)?;
-                if let Some(t) = value.int_if_any(&mut self.store) {
-                    state.trace.push(func, span, SymEvent::Return { value: t });
-                }
                 let frame = state.stack.pop().ok_or_else(|| internal("no frame"))?;
-                let Some(caller) = state.frame().map(|f| f.func) else {
+                if state.frame().is_none() {
                     return Ok(Outcome::ended(End::Returned));
-                };
+                }
                 if let Some(dst) = frame.return_to {
-                    self.assign(state, caller, span, dst, value)?;
+                    self.write_local(state, dst, value)?;
                 }
                 Ok(Outcome::go_on())
             }
@@ -289,7 +237,6 @@ impl Machine<'_> {
         state: &mut State,
         func: FuncId,
         block: BlockId,
-        span: Span,
         direction: bool,
         constraint: Option<TermId>,
         target: BlockId,
@@ -297,13 +244,6 @@ impl Machine<'_> {
         if let Some(c) = constraint {
             state.pc.push(c);
         }
-        state.trace.push(
-            func,
-            span,
-            SymEvent::Branch {
-                condition: direction,
-            },
-        );
         self.coverage.cover_branch(func, block, direction);
         self.move_or_cut(state, func, target)
     }

@@ -23,7 +23,6 @@ use crate::forward::memory::Memory;
 use crate::forward::merge::PathCount;
 use crate::forward::program::ProgramInfo;
 use crate::forward::state::{Frame, State};
-use crate::forward::trace::Trace;
 use crate::forward::value::SymValue;
 use crate::heap::{HeapContext, HeapState};
 
@@ -150,7 +149,6 @@ impl<'m> Machine<'m> {
             pc: Vec::new(),
             inputs_read: 0,
             depth: 0,
-            trace: Trace::default(),
             paths: PathCount::default(),
             annotation_track: Default::default(),
             heap: HeapState::default(),

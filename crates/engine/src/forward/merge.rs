@@ -6,8 +6,7 @@
 //! (a bit-vector ite for numbers, `SymValue::Ite` for pointers, aggregates and uninitialized
 //! values). Cell ids are per-state addresses, so merging memory cell by cell under the same
 //! condition keeps each side's aliasing exactly: under `c1` the merged state *is* the first
-//! state, under `¬c1` the second. The trace keeps both predecessors' traces behind a join that
-//! a model resolves, and [`PathCount`] remembers which paths the state stands for.
+//! state, under `¬c1` the second. [`PathCount`] remembers which paths the state stands for.
 //!
 //! The merge is exact because live states stand for disjoint sets of inputs: a fork pushes `c`
 //! on one side and `¬c` on the other, and a merge unites two disjoint sets. So the suffixes of
@@ -27,7 +26,6 @@ use crate::common::terms::WIDTH;
 use crate::error::EngineError;
 use crate::forward::machine::Machine;
 use crate::forward::state::{Frame, State};
-use crate::forward::trace::Trace;
 use crate::forward::value::SymValue;
 
 type Result<T> = std::result::Result<T, EngineError>;
@@ -171,7 +169,6 @@ impl Machine<'_> {
             inputs_read: a.inputs_read,
             // The larger depth: `--max-depth` may cut the merged state earlier, never later.
             depth: a.depth.max(b.depth),
-            trace: Trace::join(c1, &a.trace, &b.trace),
             paths,
             // One constituent's blocks: annotations carried back along them hold for that
             // constituent's prefix; the other prefix just leaves none.

@@ -1,7 +1,7 @@
 //! The forward engine (seed 002, Rozhoň; KLEE): states run forward from the entry, fork at
 //! feasible branches, and every check is a solver query on the path condition.
 //!
-//! * `state`, `memory`, `value`, `trace`: what a state is, shared structurally between forks;
+//! * `state`, `memory`, `value`: what a state is, shared structurally between forks;
 //! * `machine`, `exec`, `access`, `checks`: one step of one state;
 //! * `program`: per-function facts computed once (cell-backed locals, loops for `--unwind`);
 //! * `tree`, `search`: the execution tree and the strategies that pick the next state;
@@ -29,7 +29,6 @@ mod search;
 mod state;
 mod subsume;
 mod summarize;
-mod trace;
 mod tree;
 pub(crate) mod value;
 

@@ -4,7 +4,7 @@
 //! Nothing here executes or changes the IR.
 
 use symex_ir::analysis::{Dominators, LoopForest};
-use symex_ir::cfg::{BlockId, Function, InstKind, LocalId, LocalKind, Module, Rvalue};
+use symex_ir::cfg::{BlockId, Function, InstKind, LocalId, Module, Rvalue};
 
 /// How a control-flow edge relates to the loops of its function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,8 +19,6 @@ pub enum EdgeKind {
 pub struct FunctionInfo {
     /// Locals that live in a memory cell (their address is taken).
     pub cell_backed: Vec<bool>,
-    /// Locals that are source variables (parameters and `var`s), whose assignments are traced.
-    pub traced: Vec<bool>,
     /// Blocks with more than one way in (the entry counts the call as one): where states merge.
     pub joins: Vec<bool>,
     /// Reverse-postorder position per block (unreachable blocks last): which parked state
@@ -62,11 +60,6 @@ impl FunctionInfo {
                 .map(|b| dominators.rpo_index(BlockId(b as u32)).unwrap_or(u32::MAX))
                 .collect(),
             cell_backed,
-            traced: function
-                .locals
-                .iter()
-                .map(|l| l.kind != LocalKind::Temp)
-                .collect(),
             loops: LoopForest::compute(&dominators),
         }
     }
@@ -97,10 +90,6 @@ impl FunctionInfo {
 
     pub fn is_join(&self, block: BlockId) -> bool {
         self.joins.get(block.index()).copied().unwrap_or(false)
-    }
-
-    pub fn is_traced(&self, local: LocalId) -> bool {
-        self.traced.get(local.index()).copied().unwrap_or(false)
     }
 }
 

@@ -2,7 +2,7 @@
 //! condition and what it has read and done so far.
 //!
 //! Forking clones a state cheaply: frames are `Rc`-shared and copied on their first write,
-//! memory is shared by chunks, the trace is a shared list. Nothing here executes instructions.
+//! memory is shared by chunks. Nothing here executes instructions.
 
 use std::rc::Rc;
 
@@ -12,7 +12,6 @@ use symex_smt::TermId;
 use crate::forward::memory::Memory;
 use crate::forward::merge::PathCount;
 use crate::forward::subsume::Track;
-use crate::forward::trace::Trace;
 use crate::forward::value::SymValue;
 use crate::heap::HeapState;
 
@@ -43,7 +42,6 @@ pub struct State {
     pub inputs_read: u32,
     /// Symbolic branch forks on this path (for `--max-depth`).
     pub depth: u32,
-    pub trace: Trace,
     /// The paths this state stands for (more than one after `--merge`).
     pub paths: PathCount,
     /// The blocks run so far, kept only with `--subsume`.

@@ -12,15 +12,13 @@ use std::time::{Duration, Instant};
 
 use symex_ir::cfg::{FuncId, Module, PropId};
 use symex_ir::transform::{unwind, UnwindError};
-use symex_report::{
-    ArgValue, Args, Cut, Cuts, Event, Finding, Locator, Report, Stats, Verdict, Witness,
-};
+use symex_report::{ArgValue, Args, Cut, Cuts, Finding, Locator, Report, Stats, Verdict, Witness};
 use symex_smt::{Dumper, DumpingSolver, Model, TermId, TermStore, Value};
 use symex_syntax::types::TypeTable;
 
 use crate::common::options::CheckOptions;
 use crate::common::reach::{reach_module, reach_report};
-use crate::common::replay::{replay_counting, replay_witness};
+use crate::common::replay::replay_full;
 use crate::common::solver::solver_with_handover;
 use crate::common::terms::value_as_i32;
 use crate::error::EngineError;
@@ -235,7 +233,7 @@ fn check_properties(
         let mut cuts = Cuts::new();
         let witness_of = |model: &Model| {
             let (args, inputs, pad) = model_inputs(module, entry_func, &params, vocab.input, model);
-            replayed_witness(module, entry, entry_func, &locator, prop, args, inputs, pad)
+            replayed_witness(module, entry, &locator, args, inputs, pad)
         };
         let mut confirmed = None;
         let decision = if holds_in_every_context(&mut refiner, module, entry_func, prop)? {
@@ -469,15 +467,12 @@ fn model_inputs(
 }
 
 /// The counterexample of `model`, replayed: the model's explicit inputs and then its default
-/// value (`pad`) are offered, the run keeps those it reads, and that is replayed again. The
-/// trace lists the inputs read and the failing check.
-#[allow(clippy::too_many_arguments)]
+/// value (`pad`) are offered, the run keeps those it reads, and that is replayed again; the
+/// final replay's events are the trace.
 fn replayed_witness(
     module: &Module,
     entry: &str,
-    entry_func: FuncId,
     locator: &Locator<'_>,
-    prop: PropId,
     args: Args,
     mut inputs: Vec<i32>,
     pad: i32,
@@ -489,31 +484,11 @@ fn replayed_witness(
         heap: None,
         trace: Vec::new(),
     };
-    let (first, read) = replay_counting(module, entry, &witness);
-    let mut replay = first;
-    if let Some(read) = read.filter(|&n| n < witness.inputs.len()) {
+    let mut replayed = replay_full(module, entry, &witness, Some(locator));
+    if let Some(read) = replayed.inputs_read.filter(|&n| n < witness.inputs.len()) {
         witness.inputs.truncate(read);
-        replay = replay_witness(module, entry, &witness);
+        replayed = replay_full(module, entry, &witness, Some(locator));
     }
-    let f = module.function(entry_func);
-    let property = module.property(prop);
-    witness.trace = witness
-        .inputs
-        .iter()
-        .enumerate()
-        .map(|(index, &value)| {
-            let event = Event::Input {
-                index: index as u32,
-                value,
-            };
-            locator.step(entry_func, f.span, event)
-        })
-        .collect();
-    let fail = Event::Fail {
-        kind: property.kind,
-    };
-    witness
-        .trace
-        .push(locator.step(property.func, property.span, fail));
-    (witness, replay)
+    witness.trace = replayed.trace;
+    (witness, replayed.replay)
 }

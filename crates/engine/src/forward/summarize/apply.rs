@@ -41,7 +41,6 @@ use crate::forward::summarize::closed::ClosedForm;
 use crate::forward::summarize::phase::Phase;
 use crate::forward::summarize::walk::Inner;
 use crate::forward::summarize::{LoopModel, COUNT_NAME};
-use crate::forward::trace::SymEvent;
 use crate::forward::value::SymValue;
 
 type Result<T> = std::result::Result<T, EngineError>;
@@ -686,8 +685,7 @@ fn memory_values(
     Ok(Some(values))
 }
 
-/// Puts the values of a phase into `state`, traces the source variables it changed and covers
-/// the walk's blocks.
+/// Puts the values of a phase into `state` and covers the walk's blocks.
 fn enter(
     machine: &mut Machine<'_>,
     model: &LoopModel,
@@ -695,12 +693,9 @@ fn enter(
     values: &[Option<TermId>],
     state: &mut State,
 ) -> Result<()> {
-    let Some((func, header, _)) = state.location() else {
+    let Some((func, _, _)) = state.location() else {
         return Err(EngineError::Internal("a state without a frame".into()));
     };
-    let span = machine.module.functions[func.index()]
-        .block(header)
-        .term_span;
     for (l, f) in form.forms.iter().enumerate().take(model.locals) {
         if f.is_none() {
             continue;
@@ -708,11 +703,6 @@ fn enter(
         let local = LocalId(l as u32);
         let value = values[l]
             .ok_or_else(|| EngineError::Internal(format!("no closed-form value for local %{l}")))?;
-        if machine.info.functions[func.index()].is_traced(local) {
-            state
-                .trace
-                .push(func, span, SymEvent::Assign { var: local, value });
-        }
         machine.write_local(state, local, SymValue::Int(value))?;
     }
     // What the walk writes to memory: the value of its last write (a derived value).

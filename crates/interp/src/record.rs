@@ -1,0 +1,107 @@
+//! What a run leaves behind besides its result: the blocks it entered and its events, each
+//! recorded only when [`crate::RunConfig`] asks for it.
+//!
+//! The execution loop calls these hooks after an instruction or terminator has taken effect, so
+//! a recorded value is the value the program actually holds. Nothing here changes the run: a hook
+//! only reads the machine.
+
+use symex_ir::cfg::{BlockId, FuncId, Inst, InstKind, LocalId, LocalKind, PlaceBase};
+use symex_syntax::span::Span;
+
+use crate::exec::Machine;
+use crate::outcome::{EventKind, PathStep, RunEvent};
+use crate::value::Value;
+
+/// At most this many events are kept: a replay may run millions of loop iterations (a
+/// summarized loop's witness), and a trace is for reading. Later events are dropped.
+pub const MAX_EVENTS: usize = 100_000;
+
+/// The recordings a run keeps; `None` where the configuration did not ask.
+#[derive(Default)]
+pub(crate) struct Recorder {
+    pub(crate) path: Option<Vec<PathStep>>,
+    pub(crate) events: Option<Vec<RunEvent>>,
+}
+
+impl Machine<'_> {
+    #[inline]
+    pub(crate) fn record_block(&mut self, func: FuncId, block: BlockId) {
+        if let Some(path) = &mut self.recorder.path {
+            path.push(PathStep { func, block });
+        }
+    }
+
+    #[inline]
+    pub(crate) fn records_events(&self) -> bool {
+        self.recorder.events.is_some()
+    }
+
+    fn push_event(&mut self, func: FuncId, span: Span, kind: EventKind) {
+        if let Some(events) = &mut self.recorder.events {
+            if events.len() < MAX_EVENTS {
+                events.push(RunEvent { func, span, kind });
+            }
+        }
+    }
+
+    /// After the non-call instruction `inst` of `func` ran; `inputs_before` is how many inputs
+    /// had been read before it.
+    pub(crate) fn record_inst(&mut self, func: FuncId, inst: &Inst, inputs_before: usize) {
+        let written = match &inst.kind {
+            InstKind::Assign { dst, .. } => *dst,
+            InstKind::Store { place, .. } => match place.base {
+                PlaceBase::Local(local) if place.projections.is_empty() => local,
+                _ => return,
+            },
+            InstKind::Input { dst } => {
+                if let Ok(&Value::Int(value)) = self.local(*dst) {
+                    let index = inputs_before as u32;
+                    self.push_event(func, inst.span, EventKind::Input { index, value });
+                }
+                *dst
+            }
+            _ => return,
+        };
+        self.record_assign(func, inst.span, written);
+    }
+
+    /// After `local` of the current frame (a frame of `func`) was written as a whole.
+    pub(crate) fn record_assign(&mut self, func: FuncId, span: Span, local: LocalId) {
+        let is_source = self.module.functions[func.index()]
+            .locals
+            .get(local.index())
+            .is_some_and(|l| l.kind != LocalKind::Temp);
+        if is_source {
+            if let Ok(value) = self.local(local) {
+                let value = value.clone();
+                self.push_event(func, span, EventKind::Assign { var: local, value });
+            }
+        }
+    }
+
+    /// After `caller` called `callee` at `span`: the callee's frame is current and its first
+    /// locals are the arguments.
+    pub(crate) fn record_call(&mut self, caller: FuncId, span: Span, callee: FuncId) {
+        let count = self.module.functions[callee.index()].param_count as usize;
+        let args = self.stack[self.base..self.base + count]
+            .iter()
+            .enumerate()
+            .map(|(i, slot)| match slot {
+                Value::Ptr(cell) if self.cell_backed[i] => {
+                    self.memory.get(*cell).cloned().unwrap_or_default()
+                }
+                other => other.clone(),
+            })
+            .collect();
+        self.push_event(caller, span, EventKind::Call { callee, args });
+    }
+
+    pub(crate) fn record_branch(&mut self, func: FuncId, span: Span, condition: bool) {
+        self.push_event(func, span, EventKind::Branch { condition });
+    }
+
+    pub(crate) fn record_return(&mut self, func: FuncId, span: Span, value: &Value) {
+        let value = value.clone();
+        self.push_event(func, span, EventKind::Return { value });
+    }
+}
