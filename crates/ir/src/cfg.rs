@@ -95,6 +95,9 @@ pub enum LocalKind {
     Var,
     /// Introduced by lowering; always assigned before use.
     Temp,
+    /// A source variable that every path from the entry assigns before each read (a C local
+    /// with an initializer, see [`crate::promote`]): no `Init` check guards its reads.
+    Assigned,
 }
 
 #[derive(Clone, Debug)]

@@ -3,6 +3,9 @@
 //!
 //! * [`mod@cfg`]: the data contract shared by the interpreter and every engine;
 //! * [`lower()`]: a resolved AST ([`symex_syntax::analyze`]) becomes a [`Module`];
+//! * [`build`]: the block and check bookkeeping every front end's lowering shares;
+//!   [`promote`]: the removal of `Init` checks that every path passes (front ends other than
+//!   micro-c);
 //! * [`verify()`]: checks the invariants of [`mod@cfg`] (used by tests on every lowered program);
 //! * [`analysis`]: reverse postorder, dominators, post-dominators, dominance frontiers, natural
 //!   loops and their nesting;
@@ -14,10 +17,12 @@
 //! ill-typed programs lower like any other, because the concrete interpreter runs them.
 
 pub mod analysis;
+pub mod build;
 pub mod cfg;
 pub mod dot;
 pub mod lower;
 pub mod print;
+pub mod promote;
 pub mod reach;
 pub mod transform;
 pub mod verify;
@@ -28,5 +33,6 @@ mod test_support;
 
 pub use cfg::*;
 pub use lower::lower;
+pub use promote::promote_assigned_vars;
 pub use reach::{instrument_reach, NoStatement};
 pub use verify::verify;

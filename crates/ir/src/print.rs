@@ -81,6 +81,7 @@ fn locals_summary(func: &Function) -> String {
         let kind = match local.kind {
             LocalKind::Param => "param",
             LocalKind::Var => "var",
+            LocalKind::Assigned => "local",
             LocalKind::Temp => {
                 temps.push(local.name.as_str());
                 continue;

@@ -439,6 +439,34 @@ impl FrozenGraph {
 }
 
 impl TypeTable {
+    /// The table of a program whose every parameter, local and result is `int`, declared rather
+    /// than inferred (a front end whose source language states its types, such as C's integer
+    /// subset). Each function is given by its name, its parameter names and its other locals.
+    pub fn all_int<'a>(
+        functions: impl IntoIterator<Item = (&'a str, &'a [String], &'a [String])>,
+    ) -> TypeTable {
+        const INT: u32 = 0;
+        let functions = functions
+            .into_iter()
+            .map(|(name, params, locals)| FunctionTypes {
+                name: name.to_string(),
+                params: vec![INT; params.len()],
+                result: INT,
+                locals: params
+                    .iter()
+                    .chain(locals)
+                    .map(|local| (local.clone(), INT))
+                    .collect(),
+            })
+            .collect();
+        TypeTable {
+            shapes: vec![Shape::Int],
+            closed: vec![false],
+            expr_classes: Vec::new(),
+            functions,
+        }
+    }
+
     /// Copies the solved graph into dense classes.
     fn freeze(program: &Program, solution: infer::Solution<'_>) -> TypeTable {
         let graph = FrozenGraph::new(&solution.store);

@@ -1,6 +1,6 @@
 //! `symex cfg FILE [--dot]`: the control-flow-graph IR, as text or Graphviz.
 
-use super::{load_and_analyze, warn_type_errors};
+use super::load_program;
 use crate::exit::Exit;
 use crate::source::ColorChoice;
 use symex_syntax::span::LineIndex;
@@ -15,13 +15,13 @@ pub struct CfgArgs {
 }
 
 pub fn run(args: &CfgArgs, color: ColorChoice) -> Exit {
-    let (file, frontend) = match load_and_analyze(&args.file, color) {
+    let (file, lowered) = match load_program(&args.file, color) {
         Ok(loaded) => loaded,
         Err(exit) => return exit,
     };
     // The IR does not depend on types; show it for ill-typed programs too, with the warnings.
-    warn_type_errors(&file, &frontend, color);
-    let module = symex_ir::lower(&frontend.program);
+    lowered.warn_type_errors(&file, color);
+    let module = lowered.module;
     if args.dot {
         print!("{}", symex_ir::dot::to_dot(&module));
     } else {

@@ -360,16 +360,16 @@ pub fn check_source(
     color: ColorChoice,
     progress: bool,
 ) -> Result<Report, Exit> {
-    let frontend = super::analyze(file, color)?;
+    let lowered = super::lower_file(file, color)?;
     // Every analysis refuses an ill-typed program (microc.md "Types").
-    let types = match &frontend.types {
+    let types = match &lowered.types {
         Ok(types) => types,
         Err(errors) => {
             file.emit(errors, color);
             return Err(Exit::ProgramError);
         }
     };
-    let module = symex_ir::lower(&frontend.program);
+    let module = lowered.module;
     let report = match args.engine {
         EngineChoice::Forward => match args.reach {
             Some(line) => symex_engine::check_forward_reach(

@@ -19,6 +19,61 @@ pub struct FileArg {
     pub file: String,
 }
 
+/// A program lowered for the interpreter and the engines, by either front end: micro-c, or C
+/// (`.c`, `.i`) through `symex-c`.
+pub struct Lowered {
+    pub module: symex_ir::Module,
+    /// The static types; micro-c's type errors are kept for the caller to judge (`run` and `cfg`
+    /// only warn, `check` refuses). C's types are declared, never in error.
+    pub types: Result<symex_syntax::types::TypeTable, Vec<Diagnostic>>,
+}
+
+impl Lowered {
+    /// Prints type errors as warnings: for commands that work on ill-typed programs too.
+    pub fn warn_type_errors(&self, file: &SourceFile, color: ColorChoice) {
+        if let Err(errors) = &self.types {
+            let warnings: Vec<Diagnostic> = errors
+                .iter()
+                .cloned()
+                .map(|d| Diagnostic {
+                    severity: symex_syntax::diag::Severity::Warning,
+                    ..d
+                })
+                .collect();
+            file.emit(&warnings, color);
+        }
+    }
+}
+
+/// Loads a program file and lowers it (see [`lower_file`]).
+pub fn load_program(path: &str, color: ColorChoice) -> Result<(SourceFile, Lowered), Exit> {
+    let file = load(path)?;
+    let lowered = lower_file(&file, color)?;
+    Ok((file, lowered))
+}
+
+/// Lowers a loaded program with the front end its extension names. Errors are printed
+/// (`unsupported: ... at file:line:col` for C) and end in [`Exit::ProgramError`].
+pub fn lower_file(file: &SourceFile, color: ColorChoice) -> Result<Lowered, Exit> {
+    if symex_c::is_c_file(&file.name) {
+        return match symex_c::translate(&file.name, &file.text) {
+            Ok(translated) => Ok(Lowered {
+                module: translated.module,
+                types: Ok(translated.types),
+            }),
+            Err(e) => {
+                eprintln!("{}", e.render(&file.name, &file.text));
+                Err(Exit::ProgramError)
+            }
+        };
+    }
+    let frontend = analyze(file, color)?;
+    Ok(Lowered {
+        module: symex_ir::lower(&frontend.program),
+        types: frontend.types,
+    })
+}
+
 /// Loads and analyses a program. On failure the errors are printed and the exit code returned.
 /// Type errors are left in `Frontend::types` for the caller to judge.
 pub fn load_and_analyze(path: &str, color: ColorChoice) -> Result<(SourceFile, Frontend), Exit> {
@@ -43,19 +98,4 @@ pub fn analyze(file: &SourceFile, color: ColorChoice) -> Result<Frontend, Exit> 
         file.emit(&errors, color);
         Exit::ProgramError
     })
-}
-
-/// Prints type errors as warnings: for commands that work on ill-typed programs too.
-pub fn warn_type_errors(file: &SourceFile, frontend: &Frontend, color: ColorChoice) {
-    if let Err(errors) = &frontend.types {
-        let warnings: Vec<Diagnostic> = errors
-            .iter()
-            .cloned()
-            .map(|d| Diagnostic {
-                severity: symex_syntax::diag::Severity::Warning,
-                ..d
-            })
-            .collect();
-        file.emit(&warnings, color);
-    }
 }

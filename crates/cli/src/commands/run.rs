@@ -4,7 +4,7 @@
 //! `output` numbers stream to stdout as they happen; the result and any stop reason go to
 //! stderr, so stdout is exactly the program's output.
 
-use super::{load_and_analyze, warn_type_errors};
+use super::load_program;
 use crate::exit::Exit;
 use crate::source::{ColorChoice, SourceFile};
 use std::io::Write;
@@ -44,12 +44,12 @@ pub struct RunArgs {
 }
 
 pub fn run(args: &RunArgs, color: ColorChoice) -> Exit {
-    let (file, frontend) = match load_and_analyze(&args.file, color) {
+    let (file, lowered) = match load_program(&args.file, color) {
         Ok(loaded) => loaded,
         Err(exit) => return exit,
     };
-    warn_type_errors(&file, &frontend, color);
-    let module = symex_ir::lower(&frontend.program);
+    lowered.warn_type_errors(&file, color);
+    let module = lowered.module;
     let interpreter = match Interpreter::new(&module) {
         Ok(interpreter) => interpreter,
         Err(e) => {

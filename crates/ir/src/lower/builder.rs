@@ -1,15 +1,18 @@
-//! The state of lowering one function: its locals, the blocks built so far, the block being
-//! filled, and the module-wide tables (field names, property sites) it appends to.
+//! The state of lowering one micro-c function: its names (scope), the shared
+//! [`FunctionBuilder`] that holds its blocks, and the module-wide tables (field names, property
+//! sites) it appends to.
 //!
 //! Only bookkeeping lives here; what to emit for each construct is in `expr`, `place` and
 //! `stmt`. Every block created is later filled and terminated by those modules.
 
 use std::collections::HashMap;
+use std::ops::{Deref, DerefMut};
 
 use symex_syntax::ast::Ident;
 use symex_syntax::span::Span;
 
 use super::scan::{Scan, Scope};
+use crate::build::FunctionBuilder;
 use crate::cfg::*;
 
 /// Module-wide tables shared by the lowering of all functions.
@@ -41,20 +44,26 @@ impl Shared {
     }
 }
 
-struct OpenBlock {
-    insts: Vec<Inst>,
-    term: Option<(Terminator, Span)>,
-}
-
 pub(super) struct FnLowerer<'a, 'p> {
     pub scan: &'a Scan<'p>,
     scope: &'a Scope<'p>,
     shared: &'a mut Shared,
-    pub func: FuncId,
-    pub locals: Vec<LocalInfo>,
-    blocks: Vec<OpenBlock>,
-    current: BlockId,
-    temp_count: u32,
+    builder: FunctionBuilder,
+}
+
+/// The block and instruction bookkeeping is the shared [`FunctionBuilder`]'s.
+impl Deref for FnLowerer<'_, '_> {
+    type Target = FunctionBuilder;
+
+    fn deref(&self) -> &FunctionBuilder {
+        &self.builder
+    }
+}
+
+impl DerefMut for FnLowerer<'_, '_> {
+    fn deref_mut(&mut self) -> &mut FunctionBuilder {
+        &mut self.builder
+    }
 }
 
 impl<'a, 'p> FnLowerer<'a, 'p> {
@@ -64,14 +73,7 @@ impl<'a, 'p> FnLowerer<'a, 'p> {
             scan,
             scope,
             shared,
-            func,
-            locals: scope.locals.clone(),
-            blocks: vec![OpenBlock {
-                insts: Vec::new(),
-                term: None,
-            }],
-            current: Function::ENTRY,
-            temp_count: 0,
+            builder: FunctionBuilder::new(func, scope.locals.clone()),
         }
     }
 
@@ -116,86 +118,13 @@ impl<'a, 'p> FnLowerer<'a, 'p> {
         self.shared.intern_field(name)
     }
 
-    pub fn new_temp(&mut self, span: Span) -> LocalId {
-        let id = LocalId(self.locals.len() as u32);
-        self.locals.push(LocalInfo {
-            name: format!("%{}", self.temp_count),
-            kind: LocalKind::Temp,
-            span,
-            address_taken: false,
-        });
-        self.temp_count += 1;
-        id
-    }
-
-    pub fn new_block(&mut self) -> BlockId {
-        self.blocks.push(OpenBlock {
-            insts: Vec::new(),
-            term: None,
-        });
-        BlockId(self.blocks.len() as u32 - 1)
-    }
-
-    /// Continues emitting into `block` (a fresh one, or one whose predecessors are all built).
-    pub fn switch_to(&mut self, block: BlockId) {
-        debug_assert!(self.blocks[block.index()].term.is_none());
-        self.current = block;
-    }
-
-    pub fn emit(&mut self, kind: InstKind, span: Span) {
-        let block = &mut self.blocks[self.current.index()];
-        debug_assert!(block.term.is_none(), "emitting into a terminated block");
-        block.insts.push(Inst { kind, span });
-    }
-
-    /// `dst = value` into a fresh temporary.
-    pub fn assign_temp(&mut self, value: Rvalue, span: Span) -> LocalId {
-        let dst = self.new_temp(span);
-        self.emit(InstKind::Assign { dst, value }, span);
-        dst
-    }
-
     /// Emits a check and registers its property site, spanning the construct that fails.
     pub fn emit_check(&mut self, check: Check, span: Span) {
-        let prop = PropId(self.shared.properties.len() as u32);
-        self.shared.properties.push(Property {
-            kind: check.kind(),
-            func: self.func,
-            span,
-        });
-        self.emit(InstKind::Check { check, prop }, span);
-    }
-
-    /// Ends the current block; the next emission needs a [`FnLowerer::switch_to`].
-    pub fn terminate(&mut self, term: Terminator, span: Span) {
-        let block = &mut self.blocks[self.current.index()];
-        debug_assert!(block.term.is_none(), "block terminated twice");
-        block.term = Some((term, span));
-    }
-
-    pub fn goto(&mut self, target: BlockId, span: Span) {
-        self.terminate(Terminator::Goto(target), span);
+        self.builder
+            .emit_check(&mut self.shared.properties, check, span);
     }
 
     pub fn finish(self, name: &Ident, span: Span, param_count: u32) -> Function {
-        let blocks = self
-            .blocks
-            .into_iter()
-            .map(|b| {
-                let (term, term_span) = b.term.expect("lowering terminates every block it creates");
-                Block {
-                    insts: b.insts,
-                    term,
-                    term_span,
-                }
-            })
-            .collect();
-        Function {
-            name: name.name.clone(),
-            span,
-            param_count,
-            locals: self.locals,
-            blocks,
-        }
+        self.builder.finish(name.name.clone(), span, param_count)
     }
 }

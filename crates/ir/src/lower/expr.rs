@@ -87,7 +87,7 @@ impl FnLowerer<'_, '_> {
         let snapshot = match self.kind_of(local) {
             LocalKind::Temp => false,
             LocalKind::Var => later.branches || may_change,
-            LocalKind::Param => may_change,
+            LocalKind::Param | LocalKind::Assigned => may_change,
         };
         if snapshot {
             Operand::Local(self.assign_temp(Rvalue::Use(op), span))

@@ -6,7 +6,8 @@
 use crate::analysis::reverse_postorder;
 use crate::cfg::*;
 
-pub(super) fn in_reverse_postorder(func: Function) -> Function {
+/// `func` with its blocks renumbered in reverse postorder, unreachable blocks dropped.
+pub fn in_reverse_postorder(func: Function) -> Function {
     renumbered(func).0
 }
 

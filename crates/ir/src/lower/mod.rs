@@ -30,6 +30,8 @@
 mod builder;
 mod expr;
 pub(crate) mod layout;
+
+pub use layout::in_reverse_postorder;
 mod place;
 mod scan;
 mod stmt;

@@ -19,7 +19,7 @@ struct Exposed {
 }
 
 pub(super) fn check_function(func: &Function, report: &mut Report) {
-    let is_temp = |l: LocalId| func.local(l).kind == LocalKind::Temp;
+    let is_temp = |l: LocalId| matches!(func.local(l).kind, LocalKind::Temp | LocalKind::Assigned);
     let mut exposed = Vec::new();
     // (block, temp) for every temporary a block assigns.
     let mut assigns: HashSet<(BlockId, LocalId)> = HashSet::new();

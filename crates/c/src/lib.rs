@@ -1,0 +1,101 @@
+//! The C front end: a C file (`.c`, run through the system preprocessor, or an already
+//! preprocessed `.i`) parsed with `lang-c` and lowered into the same IR as micro-c, so that the
+//! interpreter and every engine check it unchanged (layer 1 of `docs/architecture.md`).
+//!
+//! **The subset** (docs/c-frontend.md): functions over `int` (32-bit signed, two's complement
+//! wrap-around like micro-c), local variables in nested scopes, every statement of C except
+//! inline assembly (`if`, `while`, `do`, `for`, `switch`, `break`, `continue`, `goto`,
+//! `return`), the arithmetic, comparison and logical operators, assignments and compound
+//! assignments, `++`/`--`, `?:`, the comma operator, casts to `int` and `void`, and SV-COMP's
+//! conventions: `__VERIFIER_nondet_int()` is an input, `__VERIFIER_assume(e)` an assumption,
+//! a call of `reach_error()`, `__VERIFIER_error()` or `__assert_fail(...)` a failing assertion,
+//! `abort()` and `exit(e)` end the run without an error. Everything else is refused with
+//! "unsupported: <construct> at file:line:col" — never translated approximately.
+//!
+//! **Checks**: `/` and `%` check their divisor (`div-by-zero`); a read of a local variable that
+//! may be uninitialized is an `uninit` check (reads that every path assigns first are not).
+//!
+//! Nothing here executes or checks a program.
+
+mod error;
+mod lower;
+mod preprocess;
+mod source_map;
+
+use std::path::Path;
+
+use symex_ir::cfg::Module;
+use symex_syntax::types::TypeTable;
+
+pub use error::{CError, ErrorKind};
+use source_map::SourceMap;
+
+/// A translated C program: its IR and the types of its functions' locals.
+pub struct Translated {
+    pub module: Module,
+    pub types: TypeTable,
+}
+
+/// Whether `path` names a C file (`.c` or `.i`).
+pub fn is_c_file(path: &str) -> bool {
+    matches!(
+        Path::new(path).extension().and_then(|e| e.to_str()),
+        Some("c" | "i")
+    )
+}
+
+/// Translates the C file at `path` whose text is `text`. A `.c` file is preprocessed first; IR
+/// spans are byte offsets in `text`.
+pub fn translate(path: &str, text: &str) -> Result<Translated, CError> {
+    let (preprocessed, map) = if path.ends_with(".c") {
+        let preprocessed = preprocess::preprocess(Path::new(path))?;
+        let map = SourceMap::from_markers(&preprocessed, text);
+        (preprocessed, map)
+    } else {
+        (text.to_string(), SourceMap::identity(text))
+    };
+    translate_preprocessed(preprocessed, &map)
+}
+
+/// Translates already preprocessed text that is its own original (tests, `.i` files).
+pub fn translate_text(text: &str) -> Result<Translated, CError> {
+    translate_preprocessed(text.to_string(), &SourceMap::identity(text))
+}
+
+/// The parser is recursive: it runs on a thread with a large stack, so that deeply nested input
+/// is a clean error from the lowering's depth limit rather than a stack overflow.
+const PARSER_STACK: usize = 256 * 1024 * 1024;
+
+fn translate_preprocessed(preprocessed: String, map: &SourceMap) -> Result<Translated, CError> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(PARSER_STACK)
+            .spawn_scoped(scope, move || {
+                let config = lang_c::driver::Config::with_gcc();
+                let parse =
+                    lang_c::driver::parse_preprocessed(&config, preprocessed).map_err(|e| {
+                        let mut expected: Vec<&str> = e.expected.iter().copied().collect();
+                        expected.sort_unstable();
+                        CError {
+                            kind: ErrorKind::Syntax,
+                            message: format!("expected one of {}", expected.join(" ")),
+                            offset: Some(map.offset(e.offset)),
+                        }
+                    })?;
+                lower::lower_unit(&parse.unit, map)
+            })
+            .map_err(|e| CError {
+                kind: ErrorKind::Preprocessor,
+                message: format!("cannot start the parser thread: {e}"),
+                offset: None,
+            })?
+            .join()
+            .unwrap_or_else(|_| {
+                Err(CError {
+                    kind: ErrorKind::Syntax,
+                    message: "the parser failed on this input".into(),
+                    offset: None,
+                })
+            })
+    })
+}

@@ -1,0 +1,306 @@
+//! One function definition lowered: its signature, its scopes of local variables, the targets of
+//! `break`, `continue` and `goto`, and the block bookkeeping of the shared
+//! [`FunctionBuilder`]. Statements are in `stmt`, expressions in `expr`.
+//!
+//! Every local is a `var` of the IR (it may be read before it is assigned: an `uninit` check);
+//! the IR pass `promote_assigned_vars` afterwards drops the checks of locals that every path
+//! assigns before reading. Nothing here decides what a statement means.
+
+use std::collections::HashMap;
+
+use lang_c::ast::{DeclarationSpecifier, Ellipsis};
+use lang_c::ast::{FunctionDefinition, ParameterDeclaration, StorageClassSpecifier};
+use lang_c::span::Node;
+use symex_ir::build::FunctionBuilder;
+use symex_ir::cfg::{
+    BlockId, Check, FuncId, Function, LocalId, LocalInfo, LocalKind, Operand, Property, Terminator,
+};
+use symex_syntax::span::Span;
+
+use super::types::{base_type, declarator_shape, CType, Shape};
+use super::Unit;
+use crate::error::CError;
+
+/// Statements and expressions nested deeper than this are refused (the lowering recurses).
+pub(super) const MAX_NESTING: u32 = 2_000;
+
+pub(super) struct Lowered {
+    pub function: Function,
+    /// Parameter names and other local names, for the type table.
+    pub locals: (Vec<String>, Vec<String>),
+}
+
+/// Where `break` and `continue` go inside the innermost loop or `switch`.
+#[derive(Clone, Copy)]
+pub(super) struct Jumps {
+    pub brk: BlockId,
+    /// `None` inside a `switch` that is not in a loop.
+    pub cont: Option<BlockId>,
+}
+
+/// The cases of the `switch` being lowered.
+#[derive(Default)]
+pub(super) struct Cases {
+    pub values: Vec<(i32, BlockId)>,
+    pub default: Option<BlockId>,
+}
+
+pub(super) struct FnCx<'u, 'a> {
+    pub unit: &'u Unit<'a>,
+    pub properties: &'u mut Vec<Property>,
+    pub b: FunctionBuilder,
+    scopes: Vec<HashMap<String, LocalId>>,
+    pub jumps: Vec<Jumps>,
+    pub cases: Vec<Cases>,
+    labels: HashMap<String, (BlockId, bool)>,
+    depth: u32,
+}
+
+/// The name and parameter count of a definition, with its types checked.
+pub(super) fn signature(
+    unit: &Unit<'_>,
+    definition: &Node<FunctionDefinition>,
+) -> Result<(String, usize), CError> {
+    let (name, params) = parameters(unit, definition)?;
+    Ok((name, params.len()))
+}
+
+/// The name and the parameters `(name, span)` of a definition.
+fn parameters(
+    unit: &Unit<'_>,
+    definition: &Node<FunctionDefinition>,
+) -> Result<(String, Vec<(String, Span)>), CError> {
+    let at = unit.at(definition.span);
+    let def = &definition.node;
+    if !def.declarations.is_empty() {
+        return Err(CError::unsupported("K&R-style parameter declarations", at));
+    }
+    let (name, shape) = declarator_shape(&def.declarator.node);
+    let Some(name) = name else {
+        return Err(CError::invalid("a function definition without a name", at));
+    };
+    let Shape::Function(declarator) = shape else {
+        return Err(CError::unsupported(
+            format!("the declarator of `{name}` ({})", shape.describe()),
+            at,
+        ));
+    };
+    base_type(unit, &def.specifiers)?;
+    let mut params = Vec::new();
+    let Some(declarator) = declarator else {
+        return Ok((name, params));
+    };
+    if declarator.node.ellipsis == Ellipsis::Some {
+        return Err(CError::unsupported(
+            format!("variadic function `{name}`"),
+            unit.at(declarator.span),
+        ));
+    }
+    for param in &declarator.node.parameters {
+        if let Some(p) = parameter(unit, param)? {
+            params.push(p);
+        }
+    }
+    Ok((name, params))
+}
+
+/// One parameter; `None` for the `void` of `f(void)`.
+fn parameter(
+    unit: &Unit<'_>,
+    param: &Node<ParameterDeclaration>,
+) -> Result<Option<(String, Span)>, CError> {
+    let at = unit.at(param.span);
+    let ty = base_type(unit, &param.node.specifiers)?;
+    let Some(declarator) = &param.node.declarator else {
+        return match ty {
+            CType::Void => Ok(None),
+            CType::Int => Err(CError::invalid("a parameter without a name", at)),
+        };
+    };
+    let (name, shape) = declarator_shape(&declarator.node);
+    match (name, shape, ty) {
+        (Some(name), Shape::Plain, CType::Int) => Ok(Some((name, unit.map.span(param.span)))),
+        (None, Shape::Plain, CType::Void) => Ok(None),
+        (_, Shape::Plain, _) => Err(CError::invalid("a parameter of type `void`", at)),
+        (_, shape, _) => Err(CError::unsupported(
+            format!("parameters of {}", shape.describe()),
+            at,
+        )),
+    }
+}
+
+pub(super) fn lower_function(
+    unit: &Unit<'_>,
+    properties: &mut Vec<Property>,
+    id: FuncId,
+    definition: &Node<FunctionDefinition>,
+) -> Result<Lowered, CError> {
+    let (name, params) = parameters(unit, definition)?;
+    let locals = params
+        .iter()
+        .map(|(name, span)| LocalInfo {
+            name: name.clone(),
+            kind: LocalKind::Param,
+            span: *span,
+            address_taken: false,
+        })
+        .collect();
+    let mut cx = FnCx {
+        unit,
+        properties,
+        b: FunctionBuilder::new(id, locals),
+        scopes: vec![HashMap::new()],
+        jumps: Vec::new(),
+        cases: Vec::new(),
+        labels: HashMap::new(),
+        depth: 0,
+    };
+    for (i, (name, span)) in params.iter().enumerate() {
+        if cx.scopes[0]
+            .insert(name.clone(), LocalId(i as u32))
+            .is_some()
+        {
+            return Err(CError::invalid(
+                format!("parameter `{name}` is declared twice"),
+                span.start as usize,
+            ));
+        }
+    }
+    cx.statement(&definition.node.statement)?;
+    if let Some((label, _)) = cx.labels.iter().find(|(_, (_, defined))| !defined) {
+        return Err(CError::invalid(
+            format!("`goto {label}` names no label of `{name}`"),
+            unit.at(definition.span),
+        ));
+    }
+    // Falling off the end returns 0 (what `main` does; for other functions the value is
+    // unused in a defined program). Blocks opened after a jump and never reached are dropped
+    // by the layout.
+    let end = unit.map.span(definition.span);
+    let end = Span::new(end.end.saturating_sub(1) as usize, end.end as usize);
+    cx.b.terminate_open_blocks(&Terminator::Return(Operand::Const(0)), end);
+    let declared: Vec<String> = cx.b.locals[params.len()..]
+        .iter()
+        .filter(|l| l.kind != LocalKind::Temp)
+        .map(|l| l.name.clone())
+        .collect();
+    let span = unit.map.span(definition.span);
+    let function = cx.b.finish(name, span, params.len() as u32);
+    Ok(Lowered {
+        function: symex_ir::lower::in_reverse_postorder(function),
+        locals: (params.into_iter().map(|(n, _)| n).collect(), declared),
+    })
+}
+
+impl FnCx<'_, '_> {
+    pub fn at(&self, span: lang_c::span::Span) -> usize {
+        self.unit.at(span)
+    }
+
+    pub fn span(&self, span: lang_c::span::Span) -> Span {
+        self.unit.map.span(span)
+    }
+
+    /// Counts one level of nesting; refuses input nested deeper than [`MAX_NESTING`].
+    pub fn enter(&mut self, span: lang_c::span::Span) -> Result<(), CError> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return Err(CError::unsupported(
+                format!("statements or expressions nested more than {MAX_NESTING} deep"),
+                self.at(span),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    pub fn push_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+    }
+
+    pub fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    /// Declares a local `int` in the innermost scope.
+    pub fn declare(&mut self, name: &str, span: Span) -> Result<LocalId, CError> {
+        let local = self.b.add_local(LocalInfo {
+            name: name.to_string(),
+            kind: LocalKind::Var,
+            span,
+            address_taken: false,
+        });
+        let scope = self.scopes.last_mut().expect("a function has a scope");
+        if scope.insert(name.to_string(), local).is_some() {
+            return Err(CError::invalid(
+                format!("`{name}` is declared twice in the same scope"),
+                span.start as usize,
+            ));
+        }
+        Ok(local)
+    }
+
+    /// The local a name denotes in the current scopes.
+    pub fn lookup(&self, name: &str, at: usize) -> Result<LocalId, CError> {
+        if let Some(&local) = self.scopes.iter().rev().find_map(|s| s.get(name)) {
+            return Ok(local);
+        }
+        if self.unit.globals.contains(name) {
+            return Err(CError::unsupported(
+                format!("global variable `{name}` (file-scope variables are not supported yet)"),
+                at,
+            ));
+        }
+        Err(CError::invalid(format!("`{name}` is not declared"), at))
+    }
+
+    /// The block of label `name`, created at its first mention.
+    pub fn label(&mut self, name: &str) -> BlockId {
+        if let Some(&(block, _)) = self.labels.get(name) {
+            return block;
+        }
+        let block = self.b.new_block();
+        self.labels.insert(name.to_string(), (block, false));
+        block
+    }
+
+    /// Marks label `name` defined; a second definition is an error.
+    pub fn define_label(&mut self, name: &str, at: usize) -> Result<BlockId, CError> {
+        let block = self.label(name);
+        let entry = self.labels.get_mut(name).expect("just created");
+        if entry.1 {
+            return Err(CError::invalid(
+                format!("label `{name}` is defined twice"),
+                at,
+            ));
+        }
+        entry.1 = true;
+        Ok(block)
+    }
+
+    /// Ends the current block with `goto target` and continues in a fresh block (unreachable
+    /// unless a label or case later makes it a target).
+    pub fn jump(&mut self, target: BlockId, span: Span) {
+        self.b.goto(target, span);
+        let next = self.b.new_block();
+        self.b.switch_to(next);
+    }
+
+    pub fn check(&mut self, check: Check, span: Span) {
+        self.b.emit_check(self.properties, check, span);
+    }
+}
+
+/// Whether `static` or `_Thread_local` is among the specifiers (locals that outlive a call).
+pub(super) fn has_static_storage(specifiers: &[Node<DeclarationSpecifier>]) -> bool {
+    specifiers.iter().any(|s| {
+        matches!(
+            &s.node,
+            DeclarationSpecifier::StorageClass(c)
+                if matches!(c.node, StorageClassSpecifier::Static | StorageClassSpecifier::ThreadLocal)
+        )
+    })
+}

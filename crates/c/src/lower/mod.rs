@@ -1,0 +1,152 @@
+//! A parsed translation unit lowered into a [`Module`]: declarations are read first (function
+//! signatures, typedefs, globals), then every function body is lowered (`func`, `stmt`, `expr`).
+//!
+//! Types are resolved in `types`; anything outside the supported subset is a [`CError`] with
+//! kind `Unsupported` at the construct. Nothing here runs the preprocessor or the parser.
+
+mod expr;
+mod func;
+mod stmt;
+mod types;
+
+use std::collections::{HashMap, HashSet};
+
+use lang_c::ast::{
+    Declaration, DeclarationSpecifier, ExternalDeclaration, FunctionDefinition,
+    StorageClassSpecifier, TranslationUnit,
+};
+use lang_c::span::Node;
+use symex_ir::cfg::{FuncId, Module, Property};
+use symex_syntax::types::TypeTable;
+
+use crate::error::CError;
+use crate::source_map::SourceMap;
+use crate::Translated;
+use types::{declarator_shape, CType, Shape};
+
+/// What a call needs to know about a defined function.
+struct Signature {
+    id: FuncId,
+    params: usize,
+}
+
+/// The unit-wide facts every function body is lowered against.
+struct Unit<'a> {
+    map: &'a SourceMap,
+    functions: HashMap<String, Signature>,
+    typedefs: HashMap<String, Result<CType, String>>,
+    /// Names of file-scope variables (not supported yet: a use is refused).
+    globals: HashSet<String>,
+}
+
+impl Unit<'_> {
+    fn at(&self, span: lang_c::span::Span) -> usize {
+        self.map.offset(span.start)
+    }
+}
+
+fn is_typedef(specifiers: &[Node<DeclarationSpecifier>]) -> bool {
+    specifiers.iter().any(|s| {
+        matches!(
+            &s.node,
+            DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Typedef
+        )
+    })
+}
+
+pub(crate) fn lower_unit(unit: &TranslationUnit, map: &SourceMap) -> Result<Translated, CError> {
+    let mut context = Unit {
+        map,
+        functions: HashMap::new(),
+        typedefs: HashMap::new(),
+        globals: HashSet::new(),
+    };
+    let mut definitions: Vec<&Node<FunctionDefinition>> = Vec::new();
+    for external in &unit.0 {
+        match &external.node {
+            ExternalDeclaration::Declaration(declaration) => {
+                declare(&mut context, declaration)?;
+            }
+            ExternalDeclaration::FunctionDefinition(definition) => {
+                let (name, params) = func::signature(&context, definition)?;
+                if expr::ERROR_FUNCTIONS.contains(&name.as_str()) {
+                    // Calls of it are the property itself; its body is never run.
+                    continue;
+                }
+                if context.functions.contains_key(&name) {
+                    let at = context.at(definition.span);
+                    return Err(CError::invalid(format!("`{name}` is defined twice"), at));
+                }
+                let id = FuncId(definitions.len() as u32);
+                context.functions.insert(name, Signature { id, params });
+                definitions.push(definition);
+            }
+            ExternalDeclaration::StaticAssert(s) => {
+                return Err(CError::unsupported("`_Static_assert`", context.at(s.span)));
+            }
+        }
+    }
+    let mut properties: Vec<Property> = Vec::new();
+    let mut functions = Vec::with_capacity(definitions.len());
+    let mut declared_locals = Vec::with_capacity(definitions.len());
+    for (i, definition) in definitions.iter().enumerate() {
+        let lowered =
+            func::lower_function(&context, &mut properties, FuncId(i as u32), definition)?;
+        declared_locals.push(lowered.locals);
+        functions.push(lowered.function);
+    }
+    let module = symex_ir::promote_assigned_vars(Module {
+        functions,
+        fields: Vec::new(),
+        properties,
+    });
+    if let Err(problems) = symex_ir::verify(&module) {
+        return Err(CError {
+            kind: crate::ErrorKind::Invalid,
+            message: format!(
+                "internal error: the C lowering produced IR that breaks its invariants: {problems:?}"
+            ),
+            offset: None,
+        });
+    }
+    let types = TypeTable::all_int(
+        module
+            .functions
+            .iter()
+            .zip(&declared_locals)
+            .map(|(f, (params, locals))| (f.name.as_str(), params.as_slice(), locals.as_slice())),
+    );
+    Ok(Translated { module, types })
+}
+
+/// A file-scope declaration: typedefs are recorded, prototypes need nothing, variables are
+/// remembered as globals.
+fn declare(context: &mut Unit<'_>, declaration: &Node<Declaration>) -> Result<(), CError> {
+    let declaration = &declaration.node;
+    if is_typedef(&declaration.specifiers) {
+        let base = types::base_type(context, &declaration.specifiers);
+        for init in &declaration.declarators {
+            let (name, shape) = declarator_shape(&init.node.declarator.node);
+            let ty = match (&base, shape) {
+                (Ok(ty), Shape::Plain) => Ok(*ty),
+                (Ok(_), other) => Err(other.describe().to_string()),
+                (Err(e), _) => Err(e.message.clone()),
+            };
+            if let Some(name) = name {
+                context.typedefs.insert(name, ty);
+            }
+        }
+        return Ok(());
+    }
+    for init in &declaration.declarators {
+        let (name, shape) = declarator_shape(&init.node.declarator.node);
+        match (name, shape) {
+            (_, Shape::Function(_)) => {}
+            (Some(name), _) => {
+                context.globals.insert(name);
+            }
+            (None, _) => {}
+        }
+    }
+    Ok(())
+}

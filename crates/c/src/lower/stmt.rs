@@ -1,0 +1,272 @@
+//! C statements lowered into blocks: structured control flow, `switch` as a chain of
+//! comparisons, `goto` to label blocks, and local declarations with their initializers. Code
+//! after a jump goes into a fresh block that only a label or case can make reachable.
+
+use lang_c::ast::{BlockItem, Declaration, ForInitializer, Initializer, Label, Statement};
+use lang_c::span::Node;
+use symex_ir::cfg::{BinOp, InstKind, Operand, Rvalue, Terminator};
+
+use super::func::{has_static_storage, Cases, FnCx, Jumps};
+use super::is_typedef;
+use super::types::{base_type, declarator_shape, CType, Shape};
+use crate::error::CError;
+
+impl FnCx<'_, '_> {
+    pub fn statement(&mut self, s: &Node<Statement>) -> Result<(), CError> {
+        self.enter(s.span)?;
+        let result = self.statement_kind(s);
+        self.leave();
+        result
+    }
+
+    fn statement_kind(&mut self, s: &Node<Statement>) -> Result<(), CError> {
+        let span = self.span(s.span);
+        let at = self.at(s.span);
+        match &s.node {
+            Statement::Compound(items) => {
+                self.push_scope();
+                for item in items {
+                    match &item.node {
+                        BlockItem::Declaration(d) => self.local_declaration(d)?,
+                        BlockItem::Statement(st) => self.statement(st)?,
+                        BlockItem::StaticAssert(a) => {
+                            return Err(CError::unsupported("`_Static_assert`", self.at(a.span)))
+                        }
+                    }
+                }
+                self.pop_scope();
+            }
+            Statement::Expression(None) => {}
+            Statement::Expression(Some(e)) => {
+                self.value(e)?;
+            }
+            Statement::If(n) => {
+                let (then_bb, else_bb, join) =
+                    (self.b.new_block(), self.b.new_block(), self.b.new_block());
+                self.branch(&n.node.condition, then_bb, else_bb)?;
+                self.b.switch_to(then_bb);
+                self.statement(&n.node.then_statement)?;
+                self.b.goto(join, span);
+                self.b.switch_to(else_bb);
+                if let Some(e) = &n.node.else_statement {
+                    self.statement(e)?;
+                }
+                self.b.goto(join, span);
+                self.b.switch_to(join);
+            }
+            Statement::While(n) => {
+                let (header, body, exit) =
+                    (self.b.new_block(), self.b.new_block(), self.b.new_block());
+                self.b.goto(header, span);
+                self.b.switch_to(header);
+                self.branch(&n.node.expression, body, exit)?;
+                self.b.switch_to(body);
+                self.loop_body(&n.node.statement, exit, header)?;
+                self.b.goto(header, span);
+                self.b.switch_to(exit);
+            }
+            Statement::DoWhile(n) => {
+                let (body, test, exit) =
+                    (self.b.new_block(), self.b.new_block(), self.b.new_block());
+                self.b.goto(body, span);
+                self.b.switch_to(body);
+                self.loop_body(&n.node.statement, exit, test)?;
+                self.b.goto(test, span);
+                self.b.switch_to(test);
+                self.branch(&n.node.expression, body, exit)?;
+                self.b.switch_to(exit);
+            }
+            Statement::For(n) => {
+                self.push_scope();
+                match &n.node.initializer.node {
+                    ForInitializer::Empty => {}
+                    ForInitializer::Expression(e) => {
+                        self.value(e)?;
+                    }
+                    ForInitializer::Declaration(d) => self.local_declaration(d)?,
+                    ForInitializer::StaticAssert(a) => {
+                        return Err(CError::unsupported("`_Static_assert`", self.at(a.span)))
+                    }
+                }
+                let header = self.b.new_block();
+                let (body, step, exit) =
+                    (self.b.new_block(), self.b.new_block(), self.b.new_block());
+                self.b.goto(header, span);
+                self.b.switch_to(header);
+                match &n.node.condition {
+                    Some(cond) => self.branch(cond, body, exit)?,
+                    None => self.b.goto(body, span),
+                }
+                self.b.switch_to(body);
+                self.loop_body(&n.node.statement, exit, step)?;
+                self.b.goto(step, span);
+                self.b.switch_to(step);
+                if let Some(e) = &n.node.step {
+                    self.value(e)?;
+                }
+                self.b.goto(header, span);
+                self.b.switch_to(exit);
+                self.pop_scope();
+            }
+            Statement::Goto(label) => {
+                let target = self.label(&label.node.name);
+                self.jump(target, span);
+            }
+            Statement::Continue => match self.jumps.iter().rev().find_map(|j| j.cont) {
+                Some(target) => self.jump(target, span),
+                None => return Err(CError::invalid("`continue` outside a loop", at)),
+            },
+            Statement::Break => match self.jumps.last() {
+                Some(j) => {
+                    let target = j.brk;
+                    self.jump(target, span);
+                }
+                None => return Err(CError::invalid("`break` outside a loop or `switch`", at)),
+            },
+            Statement::Return(value) => {
+                let value = match value {
+                    Some(e) => self.value(e)?,
+                    None => Operand::Const(0),
+                };
+                self.b.terminate(Terminator::Return(value), span);
+                let next = self.b.new_block();
+                self.b.switch_to(next);
+            }
+            Statement::Labeled(n) => {
+                let target = match &n.node.label.node {
+                    Label::Identifier(name) => self.define_label(&name.node.name, at)?,
+                    Label::Case(value) => {
+                        let value = self.constant(value)?;
+                        let block = self.b.new_block();
+                        let Some(cases) = self.cases.last_mut() else {
+                            return Err(CError::invalid("`case` outside a `switch`", at));
+                        };
+                        if cases.values.iter().any(|&(v, _)| v == value) {
+                            return Err(CError::invalid(format!("duplicate `case {value}`"), at));
+                        }
+                        cases.values.push((value, block));
+                        block
+                    }
+                    Label::Default => {
+                        let block = self.b.new_block();
+                        let Some(cases) = self.cases.last_mut() else {
+                            return Err(CError::invalid("`default` outside a `switch`", at));
+                        };
+                        if cases.default.replace(block).is_some() {
+                            return Err(CError::invalid("two `default` labels", at));
+                        }
+                        block
+                    }
+                    Label::CaseRange(_) => {
+                        return Err(CError::unsupported("case ranges (`case a ... b`)", at))
+                    }
+                };
+                self.b.goto(target, span);
+                self.b.switch_to(target);
+                self.statement(&n.node.statement)?;
+            }
+            Statement::Switch(n) => {
+                let value = self.value(&n.node.expression)?;
+                let value = self.b.assign_temp(Rvalue::Use(value), span);
+                // The dispatch stays open while the body is lowered: its comparisons need the
+                // case labels the body defines.
+                let dispatch = self.b.current();
+                let (body, exit) = (self.b.new_block(), self.b.new_block());
+                self.b.switch_to(body);
+                let cont = self.jumps.last().and_then(|j| j.cont);
+                self.jumps.push(Jumps { brk: exit, cont });
+                self.cases.push(Cases::default());
+                let lowered = self.statement(&n.node.statement);
+                self.jumps.pop();
+                let cases = self.cases.pop().unwrap_or_default();
+                lowered?;
+                self.b.goto(exit, span);
+                self.b.switch_to(dispatch);
+                for (case, target) in cases.values {
+                    let equal =
+                        Rvalue::Binary(BinOp::Eq, Operand::Local(value), Operand::Const(case));
+                    let equal = self.b.assign_temp(equal, span);
+                    let next = self.b.new_block();
+                    let branch = Terminator::Branch {
+                        cond: Operand::Local(equal),
+                        then_block: target,
+                        else_block: next,
+                    };
+                    self.b.terminate(branch, span);
+                    self.b.switch_to(next);
+                }
+                self.b.goto(cases.default.unwrap_or(exit), span);
+                self.b.switch_to(exit);
+            }
+            Statement::Asm(_) => return Err(CError::unsupported("inline assembly", at)),
+        }
+        Ok(())
+    }
+
+    /// A loop body with its `break` and `continue` targets.
+    fn loop_body(
+        &mut self,
+        body: &Node<Statement>,
+        brk: symex_ir::cfg::BlockId,
+        cont: symex_ir::cfg::BlockId,
+    ) -> Result<(), CError> {
+        self.jumps.push(Jumps {
+            brk,
+            cont: Some(cont),
+        });
+        let result = self.statement(body);
+        self.jumps.pop();
+        result
+    }
+
+    /// `int x = e, y;` inside a function.
+    pub fn local_declaration(&mut self, declaration: &Node<Declaration>) -> Result<(), CError> {
+        let at = self.at(declaration.span);
+        let d = &declaration.node;
+        if is_typedef(&d.specifiers) {
+            return Err(CError::unsupported("typedefs inside a function", at));
+        }
+        if has_static_storage(&d.specifiers) {
+            return Err(CError::unsupported("`static` local variables", at));
+        }
+        let ty = base_type(self.unit, &d.specifiers)?;
+        for init in &d.declarators {
+            let declarator = &init.node.declarator;
+            let at = self.at(declarator.span);
+            let (name, shape) = declarator_shape(&declarator.node);
+            let name = match (name, shape, ty) {
+                (Some(name), Shape::Plain, CType::Int) => name,
+                (_, Shape::Plain, _) => {
+                    return Err(CError::invalid("a variable of type `void`", at));
+                }
+                (_, Shape::Function(_), _) => {
+                    return Err(CError::unsupported(
+                        "function declarations inside a function",
+                        at,
+                    ))
+                }
+                (_, shape, _) => return Err(CError::unsupported(shape.describe(), at)),
+            };
+            let span = self.span(declarator.span);
+            let local = self.declare(&name, span)?;
+            match &init.node.initializer {
+                None => {}
+                Some(initializer) => match &initializer.node {
+                    Initializer::Expression(e) => {
+                        let value = self.value(e)?;
+                        let value = Rvalue::Use(value);
+                        self.b
+                            .emit(InstKind::Assign { dst: local, value }, self.span(init.span));
+                    }
+                    Initializer::List(_) => {
+                        return Err(CError::unsupported(
+                            "initializer lists",
+                            self.at(initializer.span),
+                        ))
+                    }
+                },
+            }
+        }
+        Ok(())
+    }
+}

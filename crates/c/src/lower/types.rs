@@ -1,0 +1,172 @@
+//! The types of declarations: which of C's types the subset has (`int`, and `void` for results),
+//! and the shape of a declarator (plain, pointer, array, function). Any other type is refused
+//! with its C spelling. Nothing here emits IR.
+
+use lang_c::ast::{
+    DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, FunctionDeclarator,
+    SpecifierQualifier, TypeSpecifier,
+};
+use lang_c::span::Node;
+
+use super::Unit;
+use crate::error::CError;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum CType {
+    /// `int`, `signed`, `signed int`: 32-bit two's complement.
+    Int,
+    Void,
+}
+
+/// What a declarator makes of its base type.
+pub(super) enum Shape<'a> {
+    Plain,
+    Pointer,
+    Array,
+    /// A function; `None` for an empty old-style list `f()` (no parameters in a definition).
+    Function(Option<&'a Node<FunctionDeclarator>>),
+    /// Old-style (K&R) parameter lists, function pointers and other nested declarators.
+    Other,
+}
+
+impl Shape<'_> {
+    pub(super) fn describe(&self) -> &'static str {
+        match self {
+            Shape::Plain => "a plain declaration",
+            Shape::Pointer => "pointer types",
+            Shape::Array => "array types",
+            Shape::Function(_) => "function types here",
+            Shape::Other => {
+                "this declarator (K&R parameters, function pointers, nested declarators)"
+            }
+        }
+    }
+}
+
+/// The declared name (none for an abstract declarator) and the declarator's shape.
+pub(super) fn declarator_shape(declarator: &Declarator) -> (Option<String>, Shape<'_>) {
+    let (name, nested) = match &declarator.kind.node {
+        DeclaratorKind::Identifier(id) => (Some(id.node.name.clone()), None),
+        DeclaratorKind::Abstract => (None, None),
+        DeclaratorKind::Declarator(inner) => (None, Some(inner)),
+    };
+    if let Some(inner) = nested {
+        return match declarator.derived.is_empty() {
+            true => declarator_shape(&inner.node),
+            false => (declarator_shape(&inner.node).0, Shape::Other),
+        };
+    }
+    let derived: Vec<&DerivedDeclarator> = declarator.derived.iter().map(|d| &d.node).collect();
+    let shape = match derived.as_slice() {
+        [] => Shape::Plain,
+        [DerivedDeclarator::Function(f)] => Shape::Function(Some(f)),
+        [DerivedDeclarator::KRFunction(names)] if names.is_empty() => Shape::Function(None),
+        parts
+            if parts
+                .iter()
+                .any(|d| matches!(d, DerivedDeclarator::Pointer(_))) =>
+        {
+            Shape::Pointer
+        }
+        parts
+            if parts
+                .iter()
+                .any(|d| matches!(d, DerivedDeclarator::Array(_))) =>
+        {
+            Shape::Array
+        }
+        _ => Shape::Other,
+    };
+    (name, shape)
+}
+
+fn spelling(specifier: &TypeSpecifier) -> String {
+    match specifier {
+        TypeSpecifier::Void => "void".into(),
+        TypeSpecifier::Char => "char".into(),
+        TypeSpecifier::Short => "short".into(),
+        TypeSpecifier::Int => "int".into(),
+        TypeSpecifier::Long => "long".into(),
+        TypeSpecifier::Float => "float".into(),
+        TypeSpecifier::Double => "double".into(),
+        TypeSpecifier::Signed => "signed".into(),
+        TypeSpecifier::Unsigned => "unsigned".into(),
+        TypeSpecifier::Bool => "_Bool".into(),
+        TypeSpecifier::Complex => "_Complex".into(),
+        TypeSpecifier::Atomic(_) => "_Atomic".into(),
+        TypeSpecifier::Struct(_) => "struct".into(),
+        TypeSpecifier::Enum(_) => "enum".into(),
+        TypeSpecifier::TypedefName(name) => name.node.name.clone(),
+        TypeSpecifier::TypeOf(_) => "typeof".into(),
+        TypeSpecifier::TS18661Float(_) => "_FloatN".into(),
+    }
+}
+
+/// The type named by a list of type specifiers (qualifiers such as `const` and `volatile` do not
+/// change a sequential program's meaning and are ignored by the callers).
+fn type_of(
+    unit: &Unit<'_>,
+    specifiers: &[&Node<TypeSpecifier>],
+    at: usize,
+) -> Result<CType, CError> {
+    use TypeSpecifier as T;
+    let kinds: Vec<&TypeSpecifier> = specifiers.iter().map(|s| &s.node).collect();
+    match kinds.as_slice() {
+        // Old C's implicit `int` (`main() { ... }`).
+        [] | [T::Int] | [T::Signed] | [T::Signed, T::Int] | [T::Int, T::Signed] => Ok(CType::Int),
+        [T::Void] => Ok(CType::Void),
+        [T::TypedefName(name)] => match unit.typedefs.get(&name.node.name) {
+            Some(Ok(ty)) => Ok(*ty),
+            Some(Err(why)) => Err(CError::unsupported(
+                format!("type `{}` ({why})", name.node.name),
+                at,
+            )),
+            None => Err(CError::invalid(
+                format!("unknown type name `{}`", name.node.name),
+                at,
+            )),
+        },
+        other => {
+            let words: Vec<String> = other.iter().map(|s| spelling(s)).collect();
+            Err(CError::unsupported(
+                format!(
+                    "type `{}` (only `int` is supported so far)",
+                    words.join(" ")
+                ),
+                at,
+            ))
+        }
+    }
+}
+
+/// The base type of a declaration's specifiers.
+pub(super) fn base_type(
+    unit: &Unit<'_>,
+    specifiers: &[Node<DeclarationSpecifier>],
+) -> Result<CType, CError> {
+    let at = specifiers.first().map_or(0, |s| unit.at(s.span));
+    let types: Vec<&Node<TypeSpecifier>> = specifiers
+        .iter()
+        .filter_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    type_of(unit, &types, at)
+}
+
+/// The base type of a type name's specifiers (in casts).
+pub(super) fn type_name_base(
+    unit: &Unit<'_>,
+    specifiers: &[Node<SpecifierQualifier>],
+    at: usize,
+) -> Result<CType, CError> {
+    let types: Vec<&Node<TypeSpecifier>> = specifiers
+        .iter()
+        .filter_map(|s| match &s.node {
+            SpecifierQualifier::TypeSpecifier(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    type_of(unit, &types, at)
+}

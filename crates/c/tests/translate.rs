@@ -1,0 +1,264 @@
+//! C programs through the front end into the interpreter: each construct of the subset computes
+//! what C says, SV-COMP's functions mean what the competition says, and everything outside the
+//! subset is refused with its location (never translated approximately).
+
+use symex_c::{translate_text, ErrorKind};
+use symex_interp::{Interpreter, RunConfig, RunEnd};
+use symex_ir::cfg::PropertyKind;
+
+fn run(source: &str, inputs: &[i32]) -> RunEnd {
+    let translated = translate_text(source).unwrap_or_else(|e| panic!("refused: {e:?}"));
+    Interpreter::new(&translated.module)
+        .expect("valid IR")
+        .run_main(inputs, &RunConfig::default().with_max_steps(1_000_000))
+        .expect("main runs")
+        .end
+}
+
+fn returns(source: &str, inputs: &[i32]) -> i32 {
+    match run(source, inputs) {
+        RunEnd::Returned(v) => v.as_int().expect("a number"),
+        other => panic!("expected a return, got {other:?}"),
+    }
+}
+
+fn refusal(source: &str) -> (ErrorKind, String) {
+    match translate_text(source) {
+        Ok(_) => panic!("accepted: {source}"),
+        Err(e) => (e.kind, e.render("t.c", source)),
+    }
+}
+
+#[test]
+fn arithmetic_wraps_and_divides_like_c() {
+    let source = "int main() { int a = 2147483647; a = a + 1; return a / -7 + (-7 % 3) * 1000; }";
+    assert_eq!(returns(source, &[]), -2147483648 / -7 - 1000);
+}
+
+#[test]
+fn loops_break_continue_and_scopes() {
+    let source = "int main() {
+        int s = 0;
+        for (int i = 0; i < 10; i++) {
+            if (i == 2) continue;
+            if (i == 6) break;
+            int s = 100; s++;
+        }
+        int k = 0;
+        while (1) { k += 3; if (k > 10) break; }
+        do { s += k; } while (s < 40);
+        return s;
+    }";
+    assert_eq!(returns(source, &[]), 48);
+}
+
+#[test]
+fn switch_falls_through_and_defaults() {
+    let source = "int f(int x) {
+        int r = 0;
+        switch (x) { case 1: r += 1; case 2: r += 10; break; case -3: r = 7; break; default: r = 99; }
+        return r;
+    }
+    int main() { return f(1) * 10000 + f(2) * 100 + f(-3) + f(5) * 1000000; }";
+    assert_eq!(returns(source, &[]), 99_000_000 + 11 * 10000 + 10 * 100 + 7);
+}
+
+#[test]
+fn goto_conditional_comma_and_increments() {
+    let source = "int main() {
+        int i = 0, j = 5;
+        again:
+        i++;
+        if (i < 3) goto again;
+        j = (i, j--, j);
+        return (i > 2 ? 100 : 200) + i * 10 + j + (++j);
+    }";
+    assert_eq!(returns(source, &[]), 100 + 30 + 4 + 5);
+}
+
+#[test]
+fn short_circuit_skips_side_effects() {
+    let source = "int main() { int a = 0, b = 0; if (a && (b = 1)) { a = 5; } int c = a || (b = 2); return b * 10 + c; }";
+    assert_eq!(returns(source, &[]), 21);
+}
+
+#[test]
+fn recursion_and_void_functions() {
+    let source = "int fact(int n) { if (n <= 1) return 1; return n * fact(n - 1); }
+        void nothing(void) { return; }
+        int main(void) { nothing(); return fact(5); }";
+    assert_eq!(returns(source, &[]), 120);
+}
+
+#[test]
+fn sv_comp_functions() {
+    let source = "void reach_error() {}
+        void __VERIFIER_assert(int c) { if (!c) { ERROR: { reach_error(); abort(); } } }
+        int main() {
+            int x = __VERIFIER_nondet_int();
+            __VERIFIER_assume(x > 0);
+            if (x == 42) exit(0);
+            __VERIFIER_assert(x != 7);
+            return x;
+        }";
+    assert_eq!(returns(source, &[5]), 5);
+    assert!(matches!(run(source, &[-1]), RunEnd::AssumeFailed { .. }));
+    assert!(matches!(run(source, &[42]), RunEnd::AssumeFailed { .. }));
+    assert!(matches!(
+        run(source, &[7]),
+        RunEnd::RuntimeError {
+            kind: PropertyKind::Assert,
+            ..
+        }
+    ));
+    // `reach_error`'s own body is never lowered: its calls are the property.
+    let module = translate_text(source).unwrap().module;
+    assert!(module.function_by_name("reach_error").is_none());
+    assert_eq!(module.properties.len(), 1);
+}
+
+#[test]
+fn division_by_zero_and_uninitialized_reads_are_checked() {
+    let source = "int main() { int d = __VERIFIER_nondet_int(); int u; if (d > 5) u = 1; return u + 10 / d; }";
+    assert!(matches!(
+        run(source, &[0]),
+        RunEnd::RuntimeError {
+            kind: PropertyKind::Uninit,
+            ..
+        }
+    ));
+    let kinds: Vec<PropertyKind> = translate_text(source)
+        .unwrap()
+        .module
+        .properties
+        .iter()
+        .map(|p| p.kind)
+        .collect();
+    // `d` is assigned before every read: no uninit check; `u` may be read unassigned.
+    assert_eq!(kinds, [PropertyKind::Uninit, PropertyKind::DivByZero]);
+    assert_eq!(returns(source, &[10]), 2);
+}
+
+#[test]
+fn constructs_outside_the_subset_are_refused_where_they_are() {
+    // (program, what the message names, the text the location points at)
+    let cases = [
+        (
+            "int main() { unsigned int x = 1; return 0; }",
+            "type `unsigned int`",
+            "unsigned",
+        ),
+        ("int main() { int *p; return 0; }", "pointer types", "*p"),
+        ("int main() { int a[3]; return 0; }", "array types", "a[3]"),
+        (
+            "int g; int main() { return g; }",
+            "global variable `g`",
+            "g; }",
+        ),
+        (
+            "int main() { int x = 1; return x << 2; }",
+            "the operator `<<`",
+            "x << 2",
+        ),
+        ("int main() { return 1u; }", "`u` or `l` suffix", "1u"),
+        (
+            "int main() { return 3000000000; }",
+            "does not fit in `int`",
+            "3000000000",
+        ),
+        (
+            "int f(int); int main() { return f(1); }",
+            "a call of `f`",
+            "f(1)",
+        ),
+        (
+            "int main() { return __VERIFIER_nondet_uint(); }",
+            "`__VERIFIER_nondet_uint`",
+            "__V",
+        ),
+        (
+            "int main() { double d; return 0; }",
+            "type `double`",
+            "double",
+        ),
+        (
+            "struct s { int a; }; int main() { struct s v; return 0; }",
+            "type `struct`",
+            "struct s v",
+        ),
+        (
+            "int main() { return \"s\"[0] ; }",
+            "array subscripts",
+            "\"s\"[0]",
+        ),
+    ];
+    for (source, what, at) in cases {
+        let (kind, message) = refusal(source);
+        assert_eq!(kind, ErrorKind::Unsupported, "{source}: {message}");
+        assert!(message.starts_with("unsupported: "), "{message}");
+        assert!(message.contains(what), "{source}: {message}");
+        let column = source
+            .find(at)
+            .expect("the location text is in the program")
+            + 1;
+        assert!(
+            message.ends_with(&format!("at t.c:1:{column}")),
+            "{source}: {message}"
+        );
+    }
+}
+
+#[test]
+fn invalid_programs_and_syntax_errors_are_located() {
+    let (kind, message) = refusal("int main() {\n  return y;\n}");
+    assert_eq!(kind, ErrorKind::Invalid);
+    assert_eq!(message, "error: `y` is not declared at t.c:2:10");
+    let (kind, message) = refusal("int main() {\n  return 1 +;\n}");
+    assert_eq!(kind, ErrorKind::Syntax);
+    assert!(message.ends_with("at t.c:2:13"), "{message}");
+    let (kind, _) = refusal("int main() { break; }");
+    assert_eq!(kind, ErrorKind::Invalid);
+    let (kind, _) = refusal("int main() { goto nowhere; }");
+    assert_eq!(kind, ErrorKind::Invalid);
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let depth = 5_000;
+    let source = format!(
+        "int main() {{ int x = 0; return {}x{}; }}",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
+    assert!(translate_text(&source).is_ok());
+    let source = format!("int main() {{ int x = 0; return {}x; }}", "-".repeat(depth));
+    let (kind, message) = refusal(&source);
+    assert_eq!(kind, ErrorKind::Unsupported, "{message}");
+}
+
+#[test]
+fn c_files_are_preprocessed_and_located_in_the_original() {
+    let dir = std::env::temp_dir().join(format!("symex-c-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("prog.c");
+    let source = "#include <assert.h>\n#define LIMIT 10\nint main(void) {\n  int x = __VERIFIER_nondet_int();\n  if (x > LIMIT)\n    assert(x != 11);\n  return 0;\n}\n";
+    std::fs::write(&path, source).unwrap();
+    let path = path.to_string_lossy().into_owned();
+    let translated = symex_c::translate(&path, source).expect("translated");
+    let module = &translated.module;
+    assert_eq!(module.properties.len(), 1);
+    let at = symex_syntax::span::LineIndex::new(source).start(module.properties[0].span);
+    assert_eq!(at.line, 6, "the assertion's line in prog.c");
+    let end = Interpreter::new(module)
+        .unwrap()
+        .run_main(&[11], &RunConfig::default())
+        .unwrap()
+        .end;
+    assert!(matches!(end, RunEnd::RuntimeError { .. }));
+    let missing = dir.join("missing.c").to_string_lossy().into_owned();
+    let error = symex_c::translate(&missing, "")
+        .err()
+        .expect("no such file");
+    assert_eq!(error.kind, ErrorKind::Preprocessor);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,149 @@
+//! Building one function's control-flow graph: its locals, its blocks, the block being filled,
+//! and the property site of every check it emits. Every front end's lowering uses it (micro-c's
+//! [`crate::lower()`], the C front end).
+//!
+//! Only bookkeeping lives here: what to emit for a construct is the front end's business. A
+//! builder never reorders or drops blocks; [`crate::lower::in_reverse_postorder`] does that.
+
+use symex_syntax::span::Span;
+
+use crate::cfg::*;
+
+struct OpenBlock {
+    insts: Vec<Inst>,
+    term: Option<(Terminator, Span)>,
+}
+
+pub struct FunctionBuilder {
+    pub func: FuncId,
+    pub locals: Vec<LocalInfo>,
+    blocks: Vec<OpenBlock>,
+    current: BlockId,
+    temp_count: u32,
+}
+
+impl FunctionBuilder {
+    /// A builder for function `func` whose first locals are `locals` (parameters first), with
+    /// an empty entry block as the current block.
+    pub fn new(func: FuncId, locals: Vec<LocalInfo>) -> FunctionBuilder {
+        FunctionBuilder {
+            func,
+            locals,
+            blocks: vec![OpenBlock {
+                insts: Vec::new(),
+                term: None,
+            }],
+            current: Function::ENTRY,
+            temp_count: 0,
+        }
+    }
+
+    /// Adds a named local (a declaration the front end met while lowering).
+    pub fn add_local(&mut self, info: LocalInfo) -> LocalId {
+        let id = LocalId(self.locals.len() as u32);
+        self.locals.push(info);
+        id
+    }
+
+    pub fn new_temp(&mut self, span: Span) -> LocalId {
+        let name = format!("%{}", self.temp_count);
+        self.temp_count += 1;
+        self.add_local(LocalInfo {
+            name,
+            kind: LocalKind::Temp,
+            span,
+            address_taken: false,
+        })
+    }
+
+    pub fn new_block(&mut self) -> BlockId {
+        self.blocks.push(OpenBlock {
+            insts: Vec::new(),
+            term: None,
+        });
+        BlockId(self.blocks.len() as u32 - 1)
+    }
+
+    /// The block being filled.
+    pub fn current(&self) -> BlockId {
+        self.current
+    }
+
+    /// Continues emitting into `block` (a fresh one, or one whose predecessors are all built).
+    pub fn switch_to(&mut self, block: BlockId) {
+        debug_assert!(self.blocks[block.index()].term.is_none());
+        self.current = block;
+    }
+
+    pub fn emit(&mut self, kind: InstKind, span: Span) {
+        let block = &mut self.blocks[self.current.index()];
+        debug_assert!(block.term.is_none(), "emitting into a terminated block");
+        block.insts.push(Inst { kind, span });
+    }
+
+    /// `dst = value` into a fresh temporary.
+    pub fn assign_temp(&mut self, value: Rvalue, span: Span) -> LocalId {
+        let dst = self.new_temp(span);
+        self.emit(InstKind::Assign { dst, value }, span);
+        dst
+    }
+
+    /// Emits a check and registers its property site in `properties` (the module's table),
+    /// spanning the construct that fails.
+    pub fn emit_check(&mut self, properties: &mut Vec<Property>, check: Check, span: Span) {
+        let prop = PropId(properties.len() as u32);
+        properties.push(Property {
+            kind: check.kind(),
+            func: self.func,
+            span,
+        });
+        self.emit(InstKind::Check { check, prop }, span);
+    }
+
+    /// Ends the current block; the next emission needs a [`FunctionBuilder::switch_to`].
+    pub fn terminate(&mut self, term: Terminator, span: Span) {
+        let block = &mut self.blocks[self.current.index()];
+        debug_assert!(block.term.is_none(), "block terminated twice");
+        block.term = Some((term, span));
+    }
+
+    pub fn goto(&mut self, target: BlockId, span: Span) {
+        self.terminate(Terminator::Goto(target), span);
+    }
+
+    /// Ends every block not yet terminated with `term` (for front ends whose statements may
+    /// leave blocks open: code after a `return` that nothing reaches, falling off the end).
+    pub fn terminate_open_blocks(&mut self, term: &Terminator, span: Span) {
+        for block in &mut self.blocks {
+            if block.term.is_none() {
+                block.term = Some((term.clone(), span));
+            }
+        }
+    }
+
+    /// The function, blocks in creation order.
+    ///
+    /// # Panics
+    /// If a block was never terminated: a bug in the front end's lowering.
+    pub fn finish(self, name: String, span: Span, param_count: u32) -> Function {
+        let blocks = self
+            .blocks
+            .into_iter()
+            .map(|b| {
+                let (term, term_span) = b.term.expect("lowering terminates every block it creates");
+                Block {
+                    insts: b.insts,
+                    term,
+                    term_span,
+                }
+            })
+            .collect();
+        Function {
+            name,
+            span,
+            param_count,
+            locals: self.locals,
+            blocks,
+        }
+    }
+}
