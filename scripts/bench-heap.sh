@@ -14,7 +14,7 @@ for f in "$root"/corpus/heap_*.uc; do
   cases+=("$f|$(sed -n 's|^//! entry: ||p' "$f")|full")
 done
 for max in 4 10 20 50; do
-  sed "s/i <= 10/i <= $max/" "$root/../shared/corpus/pose_traces_hasnull10.uc" > "$tmp/hasnull_$max.uc"
+  sed "s/i <= 10/i <= $max/" "$root/vendor/corpus/pose_traces_hasnull10.uc" > "$tmp/hasnull_$max.uc"
   cases+=("$tmp/hasnull_$max.uc|has_null|paper")
 done
 

@@ -1,5 +1,6 @@
-//! Finding the corpus: the shared expectation corpus (`../shared/corpus` beside the workspace, or
-//! `$SYMEX_SHARED_CORPUS`) and the project's own `corpus/` folder; the `.uc` files directly in
+//! Finding the corpus: the shared expectation corpus (vendored into `vendor/corpus` from
+//! `../shared/corpus` by `scripts/vendor.sh`, or `$SYMEX_SHARED_CORPUS`) and the project's own
+//! `corpus/` folder; the `.uc` files directly in
 //! each, sorted by name. A missing shared corpus is an error (a test suite that silently checks
 //! nothing is worse than a failing one); a missing project folder is just empty.
 
@@ -17,12 +18,22 @@ fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// `$SYMEX_SHARED_CORPUS`, else `shared/corpus` beside the workspace.
+/// `$SYMEX_SHARED_CORPUS`, else the vendored copy `vendor/corpus`.
 pub fn shared_corpus_dir() -> PathBuf {
     match std::env::var_os(SHARED_CORPUS_ENV) {
         Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-        _ => workspace_root().join("../shared/corpus"),
+        _ => vendor_dir().join("corpus"),
     }
+}
+
+/// `vendor/` at the workspace root: the ground truth copied from `../shared`.
+pub fn vendor_dir() -> PathBuf {
+    workspace_root().join("vendor")
+}
+
+/// `../shared` beside the workspace, where the vendored files come from (absent on a clone).
+pub fn shared_dir() -> PathBuf {
+    workspace_root().join("../shared")
 }
 
 /// The project's own corpus folder, `corpus/` at the workspace root.

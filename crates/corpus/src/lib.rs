@@ -17,7 +17,8 @@ mod header;
 mod model;
 
 pub use discover::{
-    all_files, files_in_folders, load, project_corpus_dir, shared_corpus_dir, uc_files_in,
+    all_files, files_in_folders, load, project_corpus_dir, shared_corpus_dir, shared_dir,
+    uc_files_in, vendor_dir,
     SHARED_CORPUS_ENV,
 };
 pub use error::CorpusError;

@@ -8,7 +8,8 @@ use symex_ir::cfg::PropertyKind;
 /// Which corpus folder a file comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Origin {
-    /// `../shared/corpus` (the expectation corpus shared by every engine).
+    /// `vendor/corpus`, copied from `../shared/corpus` (the expectation corpus shared by every
+    /// engine).
     Shared,
     /// The project's own `corpus/` folder.
     Project,

@@ -9,13 +9,13 @@ use symex_ir::{lower, verify, Module, PropertyKind};
 use symex_syntax::ast::{Stmt, StmtKind};
 use symex_syntax::span::LineIndex;
 
-/// The shared expectation corpus (`$SYMEX_SHARED_CORPUS`, else `shared/corpus` beside the
-/// workspace, as the corpus crate finds it) and the project's own `corpus/`.
+/// The shared expectation corpus (`$SYMEX_SHARED_CORPUS`, else the vendored `vendor/corpus`,
+/// as the corpus crate finds it) and the project's own `corpus/`.
 fn corpus_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let shared = std::env::var_os("SYMEX_SHARED_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("../shared/corpus"));
+        .unwrap_or_else(|| root.join("vendor/corpus"));
     let mut files = uc_files(&shared);
     assert!(!files.is_empty(), "no shared corpus in {shared:?}");
     files.extend(uc_files(&root.join("corpus")));

@@ -97,7 +97,7 @@ main() {
 
 #[test]
 fn every_corpus_program_type_checks() {
-    let directory = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let directory = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vendor/corpus");
     let entries = match std::fs::read_dir(&directory) {
         Ok(entries) => entries,
         Err(error) => panic!("cannot read {}: {error}", directory.display()),
