@@ -30,6 +30,7 @@ mod report;
 #[cfg(test)]
 mod sample;
 mod stats;
+pub mod svcomp;
 mod text;
 mod trace;
 mod value;
