@@ -18,8 +18,7 @@ mod model;
 
 pub use discover::{
     all_files, files_in_folders, load, project_corpus_dir, shared_corpus_dir, shared_dir,
-    uc_files_in, vendor_dir,
-    SHARED_CORPUS_ENV,
+    uc_files_in, vendor_dir, SHARED_CORPUS_ENV,
 };
 pub use error::CorpusError;
 pub use header::parse;

@@ -30,7 +30,10 @@ fn vendored_files_equal_the_shared_ones() {
     let shared = symex_corpus::shared_dir();
     for (vendored, original) in [("corpus", "corpus"), ("sv-comp", "benchmarks/sv-comp")] {
         let copy = files_under(&vendor.join(vendored));
-        assert!(!copy.is_empty(), "vendor/{vendored} is empty: run scripts/vendor.sh");
+        assert!(
+            !copy.is_empty(),
+            "vendor/{vendored} is empty: run scripts/vendor.sh"
+        );
         let source = shared.join(original);
         if !source.is_dir() {
             continue;

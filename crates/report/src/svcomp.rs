@@ -41,15 +41,15 @@ pub fn unreach_call(report: &Report) -> SvVerdict {
     {
         return SvVerdict::False;
     }
-    match properties.iter().find(|p| !matches!(p.verdict, Verdict::Safe)) {
+    match properties
+        .iter()
+        .find(|p| !matches!(p.verdict, Verdict::Safe))
+    {
         None => SvVerdict::True,
         Some(p) => {
             let what = match &p.verdict {
                 Verdict::Violated(_) => "is violated, which cuts the paths through it".to_string(),
-                other => format!(
-                    "is {}",
-                    other.reason().unwrap_or("not proved safe")
-                ),
+                other => format!("is {}", other.reason().unwrap_or("not proved safe")),
             };
             SvVerdict::Unknown(format!(
                 "the {} property at {}:{} {what}",
