@@ -15,7 +15,7 @@ pub(crate) fn int_binary(op: BinOp, a: i32, b: i32) -> Result<i32, Fault> {
         BinOp::Sub => a.wrapping_sub(b),
         BinOp::Mul => a.wrapping_mul(b),
         // wrapping_div/rem give i32::MIN / -1 == i32::MIN and i32::MIN % -1 == 0, like the JVM.
-        BinOp::Div | BinOp::Rem if b == 0 => {
+        _ if op.divides() && b == 0 => {
             return Err(Fault::Invariant(format!(
                 "`{}` by zero without a division check",
                 op.symbol()
@@ -29,6 +29,15 @@ pub(crate) fn int_binary(op: BinOp, a: i32, b: i32) -> Result<i32, Fault> {
         BinOp::Le => (a <= b) as i32,
         BinOp::Gt => (a > b) as i32,
         BinOp::Ge => (a >= b) as i32,
+        BinOp::UDiv => ((a as u32) / (b as u32)) as i32,
+        BinOp::URem => ((a as u32) % (b as u32)) as i32,
+        BinOp::ULt => ((a as u32) < (b as u32)) as i32,
+        BinOp::ULe => ((a as u32) <= (b as u32)) as i32,
+        BinOp::UGt => ((a as u32) > (b as u32)) as i32,
+        BinOp::UGe => ((a as u32) >= (b as u32)) as i32,
+        BinOp::BitAnd => a & b,
+        BinOp::BitOr => a | b,
+        BinOp::BitXor => a ^ b,
     })
 }
 
@@ -65,11 +74,13 @@ pub(crate) fn unary(op: UnOp, v: &Value) -> Result<i32, Fault> {
     let what = match op {
         UnOp::Not => "`!`",
         UnOp::Neg => "unary `-`",
+        UnOp::BitNot => "`~`",
     };
     let n = expect_int(v, what)?;
     Ok(match op {
         UnOp::Not => (n == 0) as i32,
         UnOp::Neg => n.wrapping_neg(),
+        UnOp::BitNot => !n,
     })
 }
 

@@ -160,10 +160,15 @@ pub enum UnOp {
     Not,
     /// Wrapping negation.
     Neg,
+    /// Bitwise complement (`~`).
+    BitNot,
 }
 
 /// Binary operators on 32-bit numbers (wrapping) and, for `Eq`/`Ne`, on pointers.
-/// Short-circuit `&&`/`||` are lowered to branches and never appear here.
+/// Short-circuit `&&`/`||` are lowered to branches and never appear here. The operators whose
+/// result depends on signedness come in two forms: the plain ones read their operands as signed
+/// (two's complement, micro-c's only kind), the `U` ones as unsigned (C's `unsigned int`); the
+/// others are the same on the bits either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinOp {
     Add,
@@ -179,6 +184,18 @@ pub enum BinOp {
     Le,
     Gt,
     Ge,
+    /// Unsigned quotient. Guarded by `Check::NonZero`.
+    UDiv,
+    /// Unsigned remainder. Guarded by `Check::NonZero`.
+    URem,
+    ULt,
+    ULe,
+    UGt,
+    UGe,
+    /// Bitwise and, or, exclusive or.
+    BitAnd,
+    BitOr,
+    BitXor,
 }
 
 impl BinOp {
@@ -196,7 +213,21 @@ impl BinOp {
             BinOp::Le => "<=",
             BinOp::Gt => ">",
             BinOp::Ge => ">=",
+            BinOp::UDiv => "/u",
+            BinOp::URem => "%u",
+            BinOp::ULt => "<u",
+            BinOp::ULe => "<=u",
+            BinOp::UGt => ">u",
+            BinOp::UGe => ">=u",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
         }
+    }
+
+    /// Whether the operator divides (and so needs a `Check::NonZero` of its divisor).
+    pub fn divides(self) -> bool {
+        matches!(self, BinOp::Div | BinOp::Rem | BinOp::UDiv | BinOp::URem)
     }
 }
 

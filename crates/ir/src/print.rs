@@ -164,6 +164,7 @@ impl Names<'_> {
                 let symbol = match op {
                     UnOp::Not => "!",
                     UnOp::Neg => "-",
+                    UnOp::BitNot => "~",
                 };
                 format!("{symbol}{}", self.operand(*a))
             }

@@ -31,22 +31,37 @@ pub(super) const ERROR_FUNCTIONS: &[&str] = &[
 /// Calls that end the run without an error.
 const EXIT_FUNCTIONS: &[&str] = &["abort", "exit", "_Exit", "__VERIFIER_abort"];
 
-fn arithmetic(op: &BinaryOperator) -> Option<BinOp> {
+/// The IR operator of a C arithmetic, bitwise or comparison operator (or of the operation of a
+/// compound assignment) on operands of type `ty`.
+fn arithmetic(op: &BinaryOperator, ty: CType) -> Option<BinOp> {
     use BinaryOperator as B;
+    let unsigned = ty == CType::UInt;
+    let pick = |signed: BinOp, unsigned_op: BinOp| if unsigned { unsigned_op } else { signed };
     Some(match op {
         B::Multiply | B::AssignMultiply => BinOp::Mul,
-        B::Divide | B::AssignDivide => BinOp::Div,
-        B::Modulo | B::AssignModulo => BinOp::Rem,
+        B::Divide | B::AssignDivide => pick(BinOp::Div, BinOp::UDiv),
+        B::Modulo | B::AssignModulo => pick(BinOp::Rem, BinOp::URem),
         B::Plus | B::AssignPlus => BinOp::Add,
         B::Minus | B::AssignMinus => BinOp::Sub,
-        B::Less => BinOp::Lt,
-        B::Greater => BinOp::Gt,
-        B::LessOrEqual => BinOp::Le,
-        B::GreaterOrEqual => BinOp::Ge,
+        B::BitwiseAnd | B::AssignBitwiseAnd => BinOp::BitAnd,
+        B::BitwiseOr | B::AssignBitwiseOr => BinOp::BitOr,
+        B::BitwiseXor | B::AssignBitwiseXor => BinOp::BitXor,
+        B::Less => pick(BinOp::Lt, BinOp::ULt),
+        B::Greater => pick(BinOp::Gt, BinOp::UGt),
+        B::LessOrEqual => pick(BinOp::Le, BinOp::ULe),
+        B::GreaterOrEqual => pick(BinOp::Ge, BinOp::UGe),
         B::Equals => BinOp::Eq,
         B::NotEquals => BinOp::Ne,
         _ => return None,
     })
+}
+
+fn is_comparison(op: &BinaryOperator) -> bool {
+    use BinaryOperator as B;
+    matches!(
+        op,
+        B::Less | B::Greater | B::LessOrEqual | B::GreaterOrEqual | B::Equals | B::NotEquals
+    )
 }
 
 fn spelling(op: &BinaryOperator) -> &'static str {
@@ -54,14 +69,8 @@ fn spelling(op: &BinaryOperator) -> &'static str {
     match op {
         B::ShiftLeft => "<<",
         B::ShiftRight => ">>",
-        B::BitwiseAnd => "&",
-        B::BitwiseXor => "^",
-        B::BitwiseOr => "|",
         B::AssignShiftLeft => "<<=",
         B::AssignShiftRight => ">>=",
-        B::AssignBitwiseAnd => "&=",
-        B::AssignBitwiseXor => "^=",
-        B::AssignBitwiseOr => "|=",
         _ => "this operator",
     }
 }
@@ -100,13 +109,25 @@ fn is_compound_assignment(op: &BinaryOperator) -> bool {
     use BinaryOperator as B;
     matches!(
         op,
-        B::AssignMultiply | B::AssignDivide | B::AssignModulo | B::AssignPlus | B::AssignMinus
+        B::AssignMultiply
+            | B::AssignDivide
+            | B::AssignModulo
+            | B::AssignPlus
+            | B::AssignMinus
+            | B::AssignBitwiseAnd
+            | B::AssignBitwiseOr
+            | B::AssignBitwiseXor
     )
 }
 
 impl FnCx<'_, '_> {
-    /// The `int` value of `e`, with its side effects emitted.
+    /// The value of `e`, with its side effects emitted.
     pub fn value(&mut self, e: &Node<Expression>) -> Result<Operand, CError> {
+        self.typed(e).map(|(value, _)| value)
+    }
+
+    /// The value of `e` and its type (`int` or `unsigned int`; `void` values are 0).
+    pub fn typed(&mut self, e: &Node<Expression>) -> Result<(Operand, CType), CError> {
         self.enter(e.span)?;
         let result = self.value_kind(e);
         self.leave();
@@ -183,8 +204,8 @@ impl FnCx<'_, '_> {
         self.b.emit(InstKind::Assign { dst: local, value }, span);
     }
 
-    /// The variable an assignment writes.
-    fn lvalue(&mut self, e: &Node<Expression>) -> Result<LocalId, CError> {
+    /// The variable an assignment writes, and its type.
+    fn lvalue(&mut self, e: &Node<Expression>) -> Result<(LocalId, CType), CError> {
         match &e.node {
             Expression::Identifier(id) => self.lookup(&id.node.name, self.at(e.span)),
             _ => Err(CError::unsupported(
@@ -196,7 +217,7 @@ impl FnCx<'_, '_> {
 
     /// `a op b` with the divisor check of `/` and `%`.
     fn binary(&mut self, op: BinOp, a: Operand, b: Operand, span: Span) -> Operand {
-        if matches!(op, BinOp::Div | BinOp::Rem) {
+        if op.divides() {
             self.check(Check::NonZero(b), span);
         }
         self.temp(Rvalue::Binary(op, a, b), span)
@@ -216,34 +237,40 @@ impl FnCx<'_, '_> {
         Ok(Operand::Local(result))
     }
 
-    fn value_kind(&mut self, e: &Node<Expression>) -> Result<Operand, CError> {
+    fn value_kind(&mut self, e: &Node<Expression>) -> Result<(Operand, CType), CError> {
         let span = self.span(e.span);
         let at = self.at(e.span);
         let unsupported = |what: &str| Err(CError::unsupported(what.to_string(), at));
         match &e.node {
             Expression::Identifier(id) => {
-                let local = self.lookup(&id.node.name, at)?;
-                Ok(self.read_local(local, span))
+                let (local, ty) = self.lookup(&id.node.name, at)?;
+                Ok((self.read_local(local, span), ty))
             }
-            Expression::Constant(c) => integer_constant(&c.node, at).map(Operand::Const),
+            Expression::Constant(c) => {
+                integer_constant(&c.node, at).map(|(n, ty)| (Operand::Const(n), ty))
+            }
             Expression::UnaryOperator(u) => {
                 let operand = &u.node.operand;
                 match u.node.operator.node {
-                    UnaryOperator::Plus => self.value(operand),
-                    UnaryOperator::Minus => {
-                        let a = self.value(operand)?;
-                        Ok(self.temp(Rvalue::Unary(UnOp::Neg, a), span))
+                    UnaryOperator::Plus => self.typed(operand),
+                    UnaryOperator::Minus | UnaryOperator::Complement => {
+                        let (a, ty) = self.typed(operand)?;
+                        let op = match u.node.operator.node {
+                            UnaryOperator::Minus => UnOp::Neg,
+                            _ => UnOp::BitNot,
+                        };
+                        Ok((self.temp(Rvalue::Unary(op, a), span), ty))
                     }
                     UnaryOperator::Negate => {
                         let a = self.value(operand)?;
-                        Ok(self.temp(Rvalue::Unary(UnOp::Not, a), span))
+                        Ok((self.temp(Rvalue::Unary(UnOp::Not, a), span), CType::Int))
                     }
                     UnaryOperator::PreIncrement
                     | UnaryOperator::PreDecrement
                     | UnaryOperator::PostIncrement
                     | UnaryOperator::PostDecrement => {
                         let op = &u.node.operator.node;
-                        let local = self.lvalue(operand)?;
+                        let (local, ty) = self.lvalue(operand)?;
                         let old = self.read_local(local, span);
                         let step = match op {
                             UnaryOperator::PreIncrement | UnaryOperator::PostIncrement => {
@@ -257,10 +284,7 @@ impl FnCx<'_, '_> {
                             op,
                             UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
                         );
-                        Ok(if post { old } else { new })
-                    }
-                    UnaryOperator::Complement => {
-                        unsupported("the operator `~` (bitwise operators are not supported yet)")
+                        Ok((if post { old } else { new }, ty))
                     }
                     UnaryOperator::Address | UnaryOperator::Indirection => {
                         unsupported("pointers (`&`, `*`) (not supported yet)")
@@ -271,59 +295,70 @@ impl FnCx<'_, '_> {
                 let op = &b.node.operator.node;
                 match op {
                     BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr => {
-                        self.truth_value(e, span)
+                        Ok((self.truth_value(e, span)?, CType::Int))
                     }
                     BinaryOperator::Assign => {
-                        let local = self.lvalue(&b.node.lhs)?;
+                        let (local, ty) = self.lvalue(&b.node.lhs)?;
                         let value = self.value(&b.node.rhs)?;
                         self.assign(local, value, span);
-                        Ok(value)
+                        Ok((value, ty))
                     }
                     BinaryOperator::Index => {
                         unsupported("array subscripts (arrays are not supported yet)")
                     }
                     op if is_compound_assignment(op) => {
-                        let local = self.lvalue(&b.node.lhs)?;
+                        let (local, ty) = self.lvalue(&b.node.lhs)?;
                         let old = self.read_local(local, span);
-                        let operand = self.value(&b.node.rhs)?;
-                        let arith = arithmetic(op).expect("compound assignments are arithmetic");
+                        let (operand, operand_ty) = self.typed(&b.node.rhs)?;
+                        let arith = arithmetic(op, ty.common(operand_ty))
+                            .expect("compound assignments are arithmetic");
                         let new = self.binary(arith, old, operand, span);
                         self.assign(local, new, span);
-                        Ok(new)
+                        Ok((new, ty))
                     }
-                    op => match arithmetic(op) {
-                        Some(arith) => {
-                            let lhs = self.value(&b.node.lhs)?;
-                            let rhs = self.value(&b.node.rhs)?;
-                            Ok(self.binary(arith, lhs, rhs, span))
+                    op => {
+                        let (lhs, lhs_ty) = self.typed(&b.node.lhs)?;
+                        let (rhs, rhs_ty) = self.typed(&b.node.rhs)?;
+                        let common = lhs_ty.common(rhs_ty);
+                        match arithmetic(op, common) {
+                            Some(arith) => {
+                                let ty = if is_comparison(op) {
+                                    CType::Int
+                                } else {
+                                    common
+                                };
+                                Ok((self.binary(arith, lhs, rhs, span), ty))
+                            }
+                            None => unsupported(&format!(
+                                "the operator `{}` (shifts are not supported yet)",
+                                spelling(op)
+                            )),
                         }
-                        None => unsupported(&format!(
-                            "the operator `{}` (bitwise operators are not supported yet)",
-                            spelling(op)
-                        )),
-                    },
+                    }
                 }
             }
             Expression::Conditional(c) => {
                 let result = self.b.new_temp(span);
                 let (yes, no, join) = (self.b.new_block(), self.b.new_block(), self.b.new_block());
                 self.branch(&c.node.condition, yes, no)?;
+                let mut types = Vec::with_capacity(2);
                 for (block, side) in [
                     (yes, &c.node.then_expression),
                     (no, &c.node.else_expression),
                 ] {
                     self.b.switch_to(block);
-                    let value = self.value(side)?;
+                    let (value, ty) = self.typed(side)?;
+                    types.push(ty);
                     self.assign(result, value, span);
                     self.b.goto(join, span);
                 }
                 self.b.switch_to(join);
-                Ok(Operand::Local(result))
+                Ok((Operand::Local(result), types[0].common(types[1])))
             }
             Expression::Comma(list) => {
-                let mut last = Operand::Const(0);
+                let mut last = (Operand::Const(0), CType::Int);
                 for item in list.iter() {
-                    last = self.value(item)?;
+                    last = self.typed(item)?;
                 }
                 Ok(last)
             }
@@ -338,14 +373,13 @@ impl FnCx<'_, '_> {
                 if !plain {
                     return unsupported("casts to pointer or array types");
                 }
+                // Between the two 32-bit types a conversion keeps the bits.
                 let value = self.value(&cast.node.expression)?;
                 Ok(match ty {
-                    CType::Int => value,
-                    CType::Void => Operand::Const(0),
+                    CType::Void => (Operand::Const(0), CType::Int),
+                    number => (value, number),
                 })
             }
-            Expression::StringLiteral(_) => unsupported("string literals"),
-            Expression::Member(_) => unsupported("struct members (structs are not supported yet)"),
             Expression::SizeOfTy(t) => {
                 let type_name = &t.node.0.node;
                 let plain = type_name
@@ -353,27 +387,32 @@ impl FnCx<'_, '_> {
                     .as_ref()
                     .is_none_or(|d| matches!(declarator_shape(&d.node).1, Shape::Plain));
                 match type_name_base(self.unit, &type_name.specifiers, at)? {
-                    CType::Int if plain => Ok(Operand::Const(INT_SIZE)),
-                    _ => unsupported("`sizeof` of a type other than `int`"),
+                    ty if plain && ty.is_number() => Ok((Operand::Const(INT_SIZE), CType::UInt)),
+                    _ => unsupported("`sizeof` of this type"),
                 }
             }
-            // The operand is not evaluated; in the subset every expression is an `int`.
+            // The operand is not evaluated; in the subset every expression is a 32-bit number.
             Expression::SizeOfVal(v) => match is_int_expression(&v.node.0.node) {
-                true => Ok(Operand::Const(INT_SIZE)),
+                true => Ok((Operand::Const(INT_SIZE), CType::UInt)),
                 false => unsupported("`sizeof` of this expression"),
             },
+            Expression::Statement(statement) => self.statement_expression(statement),
+            Expression::StringLiteral(_) => unsupported("string literals"),
+            Expression::Member(_) => unsupported("struct members (structs are not supported yet)"),
             Expression::AlignOf(_) => unsupported("`_Alignof`"),
             Expression::OffsetOf(_) => unsupported("`offsetof`"),
             Expression::VaArg(_) => unsupported("`va_arg`"),
             Expression::GenericSelection(_) => unsupported("`_Generic`"),
             Expression::CompoundLiteral(_) => unsupported("compound literals"),
-            Expression::Statement(statement) => self.statement_expression(statement),
         }
     }
 
     /// GNU's `({ ...; e; })`: the statements, then the value of the last expression statement
     /// (0 when there is none: the `void` of `assert`'s expansion).
-    fn statement_expression(&mut self, statement: &Node<Statement>) -> Result<Operand, CError> {
+    fn statement_expression(
+        &mut self,
+        statement: &Node<Statement>,
+    ) -> Result<(Operand, CType), CError> {
         let Statement::Compound(items) = &statement.node else {
             return Err(CError::unsupported(
                 "this statement expression",
@@ -381,12 +420,12 @@ impl FnCx<'_, '_> {
             ));
         };
         self.push_scope();
-        let mut value = Operand::Const(0);
+        let mut value = (Operand::Const(0), CType::Int);
         for (i, item) in items.iter().enumerate() {
             let last = i + 1 == items.len();
             match &item.node {
                 BlockItem::Statement(s) => match (&s.node, last) {
-                    (Statement::Expression(Some(e)), true) => value = self.value(e)?,
+                    (Statement::Expression(Some(e)), true) => value = self.typed(e)?,
                     _ => self.statement(s)?,
                 },
                 BlockItem::Declaration(d) => self.local_declaration(d)?,
@@ -399,7 +438,12 @@ impl FnCx<'_, '_> {
         Ok(value)
     }
 
-    fn call(&mut self, call: &CallExpression, span: Span, at: usize) -> Result<Operand, CError> {
+    fn call(
+        &mut self,
+        call: &CallExpression,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
         let Expression::Identifier(callee) = &call.callee.node else {
             return Err(CError::unsupported("calls through function pointers", at));
         };
@@ -420,35 +464,39 @@ impl FnCx<'_, '_> {
         if ERROR_FUNCTIONS.contains(&name) {
             // The arguments (`__assert_fail`'s message strings) are never needed.
             self.check(Check::Assert(Operand::Const(0)), span);
-            return Ok(Operand::Const(0));
+            return Ok((Operand::Const(0), CType::Int));
         }
         if EXIT_FUNCTIONS.contains(&name) {
             for argument in &call.arguments {
                 self.value(argument)?;
             }
             self.b.emit(InstKind::Assume(Operand::Const(0)), span);
-            return Ok(Operand::Const(0));
+            return Ok((Operand::Const(0), CType::Int));
         }
-        match name {
-            "__VERIFIER_nondet_int" => {
-                arity(0)?;
-                let dst = self.b.new_temp(span);
-                self.b.emit(InstKind::Input { dst }, span);
-                return Ok(Operand::Local(dst));
-            }
+        let nondet = match name {
+            "__VERIFIER_nondet_int" => Some(CType::Int),
+            "__VERIFIER_nondet_uint" | "__VERIFIER_nondet_unsigned" => Some(CType::UInt),
             "__VERIFIER_assume" => {
                 arity(1)?;
                 let cond = self.value(&call.arguments[0])?;
                 self.b.emit(InstKind::Assume(cond), span);
-                return Ok(Operand::Const(0));
+                return Ok((Operand::Const(0), CType::Int));
             }
-            nondet if nondet.starts_with("__VERIFIER_nondet_") => {
+            other if other.starts_with("__VERIFIER_nondet_") => {
                 return Err(CError::unsupported(
-                    format!("`{nondet}` (only `int` inputs are supported so far)"),
+                    format!(
+                        "`{other}` (only `int` and `unsigned int` inputs are supported so far)"
+                    ),
                     at,
                 ));
             }
-            _ => {}
+            _ => None,
+        };
+        if let Some(ty) = nondet {
+            arity(0)?;
+            let dst = self.b.new_temp(span);
+            self.b.emit(InstKind::Input { dst }, span);
+            return Ok((Operand::Local(dst), ty));
         }
         let Some(signature) = self.unit.functions.get(name) else {
             return Err(CError::unsupported(
@@ -459,7 +507,7 @@ impl FnCx<'_, '_> {
                 at,
             ));
         };
-        let (func, params) = (signature.id, signature.params);
+        let (func, params, result) = (signature.id, signature.params, signature.result);
         arity(params)?;
         let mut args = Vec::with_capacity(params);
         for argument in &call.arguments {
@@ -467,14 +515,19 @@ impl FnCx<'_, '_> {
         }
         let dst = self.b.new_temp(span);
         self.b.emit(InstKind::Call { dst, func, args }, span);
-        Ok(Operand::Local(dst))
+        let result = if result.is_number() {
+            result
+        } else {
+            CType::Int
+        };
+        Ok((Operand::Local(dst), result))
     }
 
     /// The value of an integer constant expression (a `case` label).
     pub fn constant(&self, e: &Node<Expression>) -> Result<i32, CError> {
         let at = self.at(e.span);
         match &e.node {
-            Expression::Constant(c) => integer_constant(&c.node, at),
+            Expression::Constant(c) => integer_constant(&c.node, at).map(|(n, _)| n),
             Expression::UnaryOperator(u) => {
                 let value = self.constant(&u.node.operand)?;
                 match u.node.operator.node {
@@ -501,8 +554,10 @@ impl FnCx<'_, '_> {
     }
 }
 
-/// An integer literal of type `int`; others (unsigned, long, too large) are refused.
-fn integer_constant(constant: &Constant, at: usize) -> Result<i32, CError> {
+/// An integer literal and its type: `int` if it fits (decimal without suffix), else `unsigned
+/// int` where C gives it that type (a `u` suffix, or octal/hexadecimal above `INT_MAX`); the
+/// `long` types are refused.
+fn integer_constant(constant: &Constant, at: usize) -> Result<(i32, CType), CError> {
     let integer = match constant {
         Constant::Integer(integer) => integer,
         Constant::Float(_) => {
@@ -512,12 +567,9 @@ fn integer_constant(constant: &Constant, at: usize) -> Result<i32, CError> {
             return Err(CError::unsupported("character constants", at));
         }
     };
-    if integer.suffix.unsigned
-        || integer.suffix.size != IntegerSize::Int
-        || integer.suffix.imaginary
-    {
+    if integer.suffix.size != IntegerSize::Int || integer.suffix.imaginary {
         return Err(CError::unsupported(
-            "integer constants with a `u` or `l` suffix (only `int` is supported so far)",
+            "integer constants with an `l` suffix (`long` is not supported yet)",
             at,
         ));
     }
@@ -533,11 +585,14 @@ fn integer_constant(constant: &Constant, at: usize) -> Result<i32, CError> {
     } else {
         u64::from_str_radix(digits, radix).ok()
     };
-    match value.and_then(|v| i32::try_from(v).ok()) {
-        Some(v) => Ok(v),
-        None => Err(CError::unsupported(
+    let decimal = integer.base == IntegerBase::Decimal;
+    match (value, integer.suffix.unsigned) {
+        (Some(v), false) if v <= i32::MAX as u64 => Ok((v as i32, CType::Int)),
+        (Some(v), true) if v <= u32::MAX as u64 => Ok((v as u32 as i32, CType::UInt)),
+        (Some(v), false) if !decimal && v <= u32::MAX as u64 => Ok((v as u32 as i32, CType::UInt)),
+        _ => Err(CError::unsupported(
             format!(
-                "the constant `{}`, which does not fit in `int` (only `int` is supported so far)",
+                "the constant `{}`, whose type is a `long` type (not supported yet)",
                 integer.number
             ),
             at,

@@ -49,27 +49,31 @@ pub(super) struct FnCx<'u, 'a> {
     pub unit: &'u Unit<'a>,
     pub properties: &'u mut Vec<Property>,
     pub b: FunctionBuilder,
-    scopes: Vec<HashMap<String, LocalId>>,
+    scopes: Vec<HashMap<String, (LocalId, CType)>>,
     pub jumps: Vec<Jumps>,
     pub cases: Vec<Cases>,
     labels: HashMap<String, (BlockId, bool)>,
     depth: u32,
 }
 
-/// The name and parameter count of a definition, with its types checked.
+/// The name, parameter count and result type of a definition, with its types checked.
 pub(super) fn signature(
     unit: &Unit<'_>,
     definition: &Node<FunctionDefinition>,
-) -> Result<(String, usize), CError> {
+) -> Result<(String, usize, CType), CError> {
     let (name, params) = parameters(unit, definition)?;
-    Ok((name, params.len()))
+    let result = base_type(unit, &definition.node.specifiers)?;
+    Ok((name, params.len(), result))
 }
 
-/// The name and the parameters `(name, span)` of a definition.
+/// A parameter: its name, where it is declared and its type.
+type Parameter = (String, Span, CType);
+
+/// The name and the parameters of a definition.
 fn parameters(
     unit: &Unit<'_>,
     definition: &Node<FunctionDefinition>,
-) -> Result<(String, Vec<(String, Span)>), CError> {
+) -> Result<(String, Vec<Parameter>), CError> {
     let at = unit.at(definition.span);
     let def = &definition.node;
     if !def.declarations.is_empty() {
@@ -108,18 +112,20 @@ fn parameters(
 fn parameter(
     unit: &Unit<'_>,
     param: &Node<ParameterDeclaration>,
-) -> Result<Option<(String, Span)>, CError> {
+) -> Result<Option<Parameter>, CError> {
     let at = unit.at(param.span);
     let ty = base_type(unit, &param.node.specifiers)?;
     let Some(declarator) = &param.node.declarator else {
         return match ty {
             CType::Void => Ok(None),
-            CType::Int => Err(CError::invalid("a parameter without a name", at)),
+            _ => Err(CError::invalid("a parameter without a name", at)),
         };
     };
     let (name, shape) = declarator_shape(&declarator.node);
     match (name, shape, ty) {
-        (Some(name), Shape::Plain, CType::Int) => Ok(Some((name, unit.map.span(param.span)))),
+        (Some(name), Shape::Plain, ty) if ty.is_number() => {
+            Ok(Some((name, unit.map.span(param.span), ty)))
+        }
         (None, Shape::Plain, CType::Void) => Ok(None),
         (_, Shape::Plain, _) => Err(CError::invalid("a parameter of type `void`", at)),
         (_, shape, _) => Err(CError::unsupported(
@@ -138,7 +144,7 @@ pub(super) fn lower_function(
     let (name, params) = parameters(unit, definition)?;
     let locals = params
         .iter()
-        .map(|(name, span)| LocalInfo {
+        .map(|(name, span, _)| LocalInfo {
             name: name.clone(),
             kind: LocalKind::Param,
             span: *span,
@@ -155,9 +161,9 @@ pub(super) fn lower_function(
         labels: HashMap::new(),
         depth: 0,
     };
-    for (i, (name, span)) in params.iter().enumerate() {
+    for (i, (name, span, ty)) in params.iter().enumerate() {
         if cx.scopes[0]
-            .insert(name.clone(), LocalId(i as u32))
+            .insert(name.clone(), (LocalId(i as u32), *ty))
             .is_some()
         {
             return Err(CError::invalid(
@@ -188,7 +194,7 @@ pub(super) fn lower_function(
     let function = cx.b.finish(name, span, params.len() as u32);
     Ok(Lowered {
         function: symex_ir::lower::in_reverse_postorder(function),
-        locals: (params.into_iter().map(|(n, _)| n).collect(), declared),
+        locals: (params.into_iter().map(|(n, _, _)| n).collect(), declared),
     })
 }
 
@@ -225,8 +231,8 @@ impl FnCx<'_, '_> {
         self.scopes.pop();
     }
 
-    /// Declares a local `int` in the innermost scope.
-    pub fn declare(&mut self, name: &str, span: Span) -> Result<LocalId, CError> {
+    /// Declares a local of type `ty` in the innermost scope.
+    pub fn declare(&mut self, name: &str, ty: CType, span: Span) -> Result<LocalId, CError> {
         let local = self.b.add_local(LocalInfo {
             name: name.to_string(),
             kind: LocalKind::Var,
@@ -234,7 +240,7 @@ impl FnCx<'_, '_> {
             address_taken: false,
         });
         let scope = self.scopes.last_mut().expect("a function has a scope");
-        if scope.insert(name.to_string(), local).is_some() {
+        if scope.insert(name.to_string(), (local, ty)).is_some() {
             return Err(CError::invalid(
                 format!("`{name}` is declared twice in the same scope"),
                 span.start as usize,
@@ -243,8 +249,8 @@ impl FnCx<'_, '_> {
         Ok(local)
     }
 
-    /// The local a name denotes in the current scopes.
-    pub fn lookup(&self, name: &str, at: usize) -> Result<LocalId, CError> {
+    /// The local a name denotes in the current scopes, and its type.
+    pub fn lookup(&self, name: &str, at: usize) -> Result<(LocalId, CType), CError> {
         if let Some(&local) = self.scopes.iter().rev().find_map(|s| s.get(name)) {
             return Ok(local);
         }

@@ -28,6 +28,7 @@ use types::{declarator_shape, CType, Shape};
 struct Signature {
     id: FuncId,
     params: usize,
+    result: CType,
 }
 
 /// The unit-wide facts every function body is lowered against.
@@ -68,7 +69,7 @@ pub(crate) fn lower_unit(unit: &TranslationUnit, map: &SourceMap) -> Result<Tran
                 declare(&mut context, declaration)?;
             }
             ExternalDeclaration::FunctionDefinition(definition) => {
-                let (name, params) = func::signature(&context, definition)?;
+                let (name, params, result) = func::signature(&context, definition)?;
                 if expr::ERROR_FUNCTIONS.contains(&name.as_str()) {
                     // Calls of it are the property itself; its body is never run.
                     continue;
@@ -78,7 +79,8 @@ pub(crate) fn lower_unit(unit: &TranslationUnit, map: &SourceMap) -> Result<Tran
                     return Err(CError::invalid(format!("`{name}` is defined twice"), at));
                 }
                 let id = FuncId(definitions.len() as u32);
-                context.functions.insert(name, Signature { id, params });
+                let signature = Signature { id, params, result };
+                context.functions.insert(name, signature);
                 definitions.push(definition);
             }
             ExternalDeclaration::StaticAssert(s) => {

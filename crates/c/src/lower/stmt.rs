@@ -8,7 +8,7 @@ use symex_ir::cfg::{BinOp, InstKind, Operand, Rvalue, Terminator};
 
 use super::func::{has_static_storage, Cases, FnCx, Jumps};
 use super::is_typedef;
-use super::types::{base_type, declarator_shape, CType, Shape};
+use super::types::{base_type, declarator_shape, Shape};
 use crate::error::CError;
 
 impl FnCx<'_, '_> {
@@ -235,7 +235,7 @@ impl FnCx<'_, '_> {
             let at = self.at(declarator.span);
             let (name, shape) = declarator_shape(&declarator.node);
             let name = match (name, shape, ty) {
-                (Some(name), Shape::Plain, CType::Int) => name,
+                (Some(name), Shape::Plain, ty) if ty.is_number() => name,
                 (_, Shape::Plain, _) => {
                     return Err(CError::invalid("a variable of type `void`", at));
                 }
@@ -248,7 +248,7 @@ impl FnCx<'_, '_> {
                 (_, shape, _) => return Err(CError::unsupported(shape.describe(), at)),
             };
             let span = self.span(declarator.span);
-            let local = self.declare(&name, span)?;
+            let local = self.declare(&name, ty, span)?;
             match &init.node.initializer {
                 None => {}
                 Some(initializer) => match &initializer.node {

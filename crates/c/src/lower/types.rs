@@ -1,4 +1,5 @@
-//! The types of declarations: which of C's types the subset has (`int`, and `void` for results),
+//! The types of declarations: which of C's types the subset has (`int`, `unsigned int`, and
+//! `void` for results),
 //! and the shape of a declarator (plain, pointer, array, function). Any other type is refused
 //! with its C spelling. Nothing here emits IR.
 
@@ -15,7 +16,26 @@ use crate::error::CError;
 pub(super) enum CType {
     /// `int`, `signed`, `signed int`: 32-bit two's complement.
     Int,
+    /// `unsigned`, `unsigned int`: 32 bits read as unsigned.
+    UInt,
     Void,
+}
+
+impl CType {
+    /// Whether values of this type are numbers (not `void`).
+    pub(super) fn is_number(self) -> bool {
+        self != CType::Void
+    }
+
+    /// The type both operands of an arithmetic operator are converted to (C's usual arithmetic
+    /// conversions among 32-bit types: unsigned wins).
+    pub(super) fn common(self, other: CType) -> CType {
+        if self == CType::UInt || other == CType::UInt {
+            CType::UInt
+        } else {
+            CType::Int
+        }
+    }
 }
 
 /// What a declarator makes of its base type.
@@ -114,6 +134,7 @@ fn type_of(
     match kinds.as_slice() {
         // Old C's implicit `int` (`main() { ... }`).
         [] | [T::Int] | [T::Signed] | [T::Signed, T::Int] | [T::Int, T::Signed] => Ok(CType::Int),
+        [T::Unsigned] | [T::Unsigned, T::Int] | [T::Int, T::Unsigned] => Ok(CType::UInt),
         [T::Void] => Ok(CType::Void),
         [T::TypedefName(name)] => match unit.typedefs.get(&name.node.name) {
             Some(Ok(ty)) => Ok(*ty),
@@ -130,7 +151,7 @@ fn type_of(
             let words: Vec<String> = other.iter().map(|s| spelling(s)).collect();
             Err(CError::unsupported(
                 format!(
-                    "type `{}` (only `int` is supported so far)",
+                    "type `{}` (only `int` and `unsigned int` are supported so far)",
                     words.join(" ")
                 ),
                 at,

@@ -51,6 +51,11 @@ pub fn binary(store: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> TermRes
         BinOp::Mul => store.bv_mul(a, b),
         BinOp::Div => store.bv_sdiv(a, b),
         BinOp::Rem => store.bv_srem(a, b),
+        BinOp::UDiv => store.bv_udiv(a, b),
+        BinOp::URem => store.bv_urem(a, b),
+        BinOp::BitAnd => store.bv_and(a, b),
+        BinOp::BitOr => store.bv_or(a, b),
+        BinOp::BitXor => store.bv_xor(a, b),
         BinOp::Eq => {
             let c = store.eq(a, b);
             compare(store, c)
@@ -75,6 +80,22 @@ pub fn binary(store: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> TermRes
             let c = store.bv_sge(a, b);
             compare(store, c)
         }
+        BinOp::ULt => {
+            let c = store.bv_ult(a, b);
+            compare(store, c)
+        }
+        BinOp::ULe => {
+            let c = store.bv_ule(a, b);
+            compare(store, c)
+        }
+        BinOp::UGt => {
+            let c = store.bv_ugt(a, b);
+            compare(store, c)
+        }
+        BinOp::UGe => {
+            let c = store.bv_uge(a, b);
+            compare(store, c)
+        }
     }
 }
 
@@ -82,6 +103,7 @@ pub fn binary(store: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> TermRes
 pub fn unary(store: &mut TermStore, op: UnOp, a: TermId) -> TermResult {
     match op {
         UnOp::Neg => store.bv_neg(a),
+        UnOp::BitNot => store.bv_not(a),
         UnOp::Not => {
             let zero = int_const(store, 0)?;
             let c = store.eq(a, zero)?;
@@ -119,6 +141,15 @@ mod tests {
             (BinOp::Lt, -1, 0, 1),
             (BinOp::Ge, -1, 0, 0),
             (BinOp::Ne, 3, 3, 0),
+            (BinOp::UDiv, -1, 2, i32::MAX),
+            (BinOp::URem, -1, 10, 5),
+            (BinOp::ULt, -1, 0, 0),
+            (BinOp::ULe, 0, -1, 1),
+            (BinOp::UGt, -1, 0, 1),
+            (BinOp::UGe, 0, -1, 0),
+            (BinOp::BitAnd, 6, 3, 2),
+            (BinOp::BitOr, 6, 3, 7),
+            (BinOp::BitXor, -1, 5, -6),
         ];
         for (op, a, b, expected) in cases {
             let (ta, tb) = (int_const(&mut s, a).unwrap(), int_const(&mut s, b).unwrap());
@@ -131,6 +162,8 @@ mod tests {
         let five = int_const(&mut s, 5).unwrap();
         let not = unary(&mut s, UnOp::Not, five).unwrap();
         assert_eq!(num(&s, not), 0);
+        let complement = unary(&mut s, UnOp::BitNot, five).unwrap();
+        assert_eq!(num(&s, complement), -6);
     }
 
     #[test]
