@@ -61,6 +61,32 @@ fn unsigned_arithmetic_compares_and_divides_as_unsigned() {
 }
 
 #[test]
+fn narrow_types_wrap_into_their_range() {
+    let source = "unsigned char inc(unsigned char c) { return c + 1; }
+    int main() {
+        char c = 200;
+        unsigned char u = 255;
+        short s = 40000;
+        unsigned short us = -1;
+        _Bool b = 7;
+        signed char n = __VERIFIER_nondet_char();
+        int r = 0;
+        if (c == -56) r += 1;
+        if (inc(u) == 0) r += 10;
+        if (s == -25536) r += 100;
+        if (us == 65535) r += 1000;
+        if (b == 1) r += 10000;
+        if (n >= -128 && n <= 127) r += 100000;
+        u++;
+        if (u == 0 && sizeof(u) == 1 && sizeof(short) == 2) r += 1000000;
+        if ((unsigned char) 300 == 44 && (signed char) 128 == -128) r += 10000000;
+        return r;
+    }";
+    assert_eq!(returns(source, &[1000]), 11_111_111);
+    assert_eq!(returns(source, &[-129]), 11_111_111);
+}
+
+#[test]
 fn loops_break_continue_and_scopes() {
     let source = "int main() {
         int s = 0;
@@ -197,8 +223,8 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "f(1)",
         ),
         (
-            "int main() { return __VERIFIER_nondet_char(); }",
-            "`__VERIFIER_nondet_char`",
+            "int main() { return __VERIFIER_nondet_long(); }",
+            "`__VERIFIER_nondet_long`",
             "__V",
         ),
         (
@@ -231,6 +257,16 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "{source}: {message}"
         );
     }
+}
+
+#[test]
+fn functions_outside_the_subset_are_left_out_until_called() {
+    let unused = "static long twice(long x) { return 2 * x; } int main() { return 1; }";
+    assert_eq!(returns(unused, &[]), 1);
+    let called = "long twice(long x) { return 2 * x; } int f() { return twice(1); } int main() { return f(); }";
+    let (kind, message) = refusal(called);
+    assert_eq!(kind, ErrorKind::Unsupported);
+    assert!(message.contains("type `long`"), "{message}");
 }
 
 #[test]

@@ -75,36 +75,6 @@ fn spelling(op: &BinaryOperator) -> &'static str {
     }
 }
 
-/// `sizeof(int)` in both data models (ILP32 and LP64).
-const INT_SIZE: i32 = 4;
-
-/// Whether `e` is built only of constructs whose value is an `int` in the subset (so that
-/// `sizeof` may answer without evaluating it).
-fn is_int_expression(e: &Expression) -> bool {
-    match e {
-        Expression::Identifier(_) => true,
-        Expression::Constant(c) => matches!(c.node, Constant::Integer(_)),
-        Expression::UnaryOperator(u) => {
-            !matches!(
-                u.node.operator.node,
-                UnaryOperator::Address | UnaryOperator::Indirection
-            ) && is_int_expression(&u.node.operand.node)
-        }
-        Expression::BinaryOperator(b) => {
-            b.node.operator.node != BinaryOperator::Index
-                && is_int_expression(&b.node.lhs.node)
-                && is_int_expression(&b.node.rhs.node)
-        }
-        Expression::Conditional(c) => {
-            is_int_expression(&c.node.condition.node)
-                && is_int_expression(&c.node.then_expression.node)
-                && is_int_expression(&c.node.else_expression.node)
-        }
-        Expression::Comma(list) => list.last().is_some_and(|e| is_int_expression(&e.node)),
-        _ => false,
-    }
-}
-
 fn is_compound_assignment(op: &BinaryOperator) -> bool {
     use BinaryOperator as B;
     matches!(
@@ -204,6 +174,43 @@ impl FnCx<'_, '_> {
         self.b.emit(InstKind::Assign { dst: local, value }, span);
     }
 
+    /// `value` (a 32-bit number) converted to `to`: the value of type `to` with the same low
+    /// bits, as C converts to a narrower type (`_Bool`: whether it is non-zero). A value of a
+    /// narrow type is kept in that range, so reading it back needs nothing.
+    pub fn convert(&mut self, value: Operand, to: CType, span: Span) -> Operand {
+        let (mask, sign) = match to {
+            CType::Int | CType::UInt | CType::Void => return value,
+            CType::Bool => {
+                let nonzero = Rvalue::Binary(BinOp::Ne, value, Operand::Const(0));
+                return match value {
+                    Operand::Const(n) => Operand::Const(i32::from(n != 0)),
+                    _ => self.temp(nonzero, span),
+                };
+            }
+            CType::UChar => (0xff, None),
+            CType::UShort => (0xffff, None),
+            CType::SChar => (0xff, Some(0x80)),
+            CType::Short => (0xffff, Some(0x8000)),
+        };
+        if let Operand::Const(n) = value {
+            let low = n & mask;
+            return Operand::Const(sign.map_or(low, |s| (low ^ s) - s));
+        }
+        let low = self.temp(
+            Rvalue::Binary(BinOp::BitAnd, value, Operand::Const(mask)),
+            span,
+        );
+        match sign {
+            None => low,
+            // Sign extension: flip the sign bit, then subtract its weight.
+            Some(s) => {
+                let flipped =
+                    self.temp(Rvalue::Binary(BinOp::BitXor, low, Operand::Const(s)), span);
+                self.temp(Rvalue::Binary(BinOp::Sub, flipped, Operand::Const(s)), span)
+            }
+        }
+    }
+
     /// The variable an assignment writes, and its type.
     fn lvalue(&mut self, e: &Node<Expression>) -> Result<(LocalId, CType), CError> {
         match &e.node {
@@ -252,9 +259,13 @@ impl FnCx<'_, '_> {
             Expression::UnaryOperator(u) => {
                 let operand = &u.node.operand;
                 match u.node.operator.node {
-                    UnaryOperator::Plus => self.typed(operand),
+                    UnaryOperator::Plus => {
+                        let (a, ty) = self.typed(operand)?;
+                        Ok((a, ty.promoted()))
+                    }
                     UnaryOperator::Minus | UnaryOperator::Complement => {
                         let (a, ty) = self.typed(operand)?;
+                        let ty = ty.promoted();
                         let op = match u.node.operator.node {
                             UnaryOperator::Minus => UnOp::Neg,
                             _ => UnOp::BitNot,
@@ -279,6 +290,7 @@ impl FnCx<'_, '_> {
                             _ => BinOp::Sub,
                         };
                         let new = self.temp(Rvalue::Binary(step, old, Operand::Const(1)), span);
+                        let new = self.convert(new, ty, span);
                         self.assign(local, new, span);
                         let post = matches!(
                             op,
@@ -300,6 +312,7 @@ impl FnCx<'_, '_> {
                     BinaryOperator::Assign => {
                         let (local, ty) = self.lvalue(&b.node.lhs)?;
                         let value = self.value(&b.node.rhs)?;
+                        let value = self.convert(value, ty, span);
                         self.assign(local, value, span);
                         Ok((value, ty))
                     }
@@ -313,6 +326,7 @@ impl FnCx<'_, '_> {
                         let arith = arithmetic(op, ty.common(operand_ty))
                             .expect("compound assignments are arithmetic");
                         let new = self.binary(arith, old, operand, span);
+                        let new = self.convert(new, ty, span);
                         self.assign(local, new, span);
                         Ok((new, ty))
                     }
@@ -373,11 +387,10 @@ impl FnCx<'_, '_> {
                 if !plain {
                     return unsupported("casts to pointer or array types");
                 }
-                // Between the two 32-bit types a conversion keeps the bits.
                 let value = self.value(&cast.node.expression)?;
                 Ok(match ty {
                     CType::Void => (Operand::Const(0), CType::Int),
-                    number => (value, number),
+                    number => (self.convert(value, number, span), number),
                 })
             }
             Expression::SizeOfTy(t) => {
@@ -387,14 +400,14 @@ impl FnCx<'_, '_> {
                     .as_ref()
                     .is_none_or(|d| matches!(declarator_shape(&d.node).1, Shape::Plain));
                 match type_name_base(self.unit, &type_name.specifiers, at)? {
-                    ty if plain && ty.is_number() => Ok((Operand::Const(INT_SIZE), CType::UInt)),
+                    ty if plain && ty.is_number() => Ok((Operand::Const(ty.size()), CType::UInt)),
                     _ => unsupported("`sizeof` of this type"),
                 }
             }
-            // The operand is not evaluated; in the subset every expression is a 32-bit number.
-            Expression::SizeOfVal(v) => match is_int_expression(&v.node.0.node) {
-                true => Ok((Operand::Const(INT_SIZE), CType::UInt)),
-                false => unsupported("`sizeof` of this expression"),
+            // The operand is not evaluated.
+            Expression::SizeOfVal(v) => match self.static_type(&v.node.0) {
+                Some(ty) => Ok((Operand::Const(ty.size()), CType::UInt)),
+                None => unsupported("`sizeof` of this expression"),
             },
             Expression::Statement(statement) => self.statement_expression(statement),
             Expression::StringLiteral(_) => unsupported("string literals"),
@@ -404,6 +417,44 @@ impl FnCx<'_, '_> {
             Expression::VaArg(_) => unsupported("`va_arg`"),
             Expression::GenericSelection(_) => unsupported("`_Generic`"),
             Expression::CompoundLiteral(_) => unsupported("compound literals"),
+        }
+    }
+
+    /// The type of `e` without evaluating it, for the expressions whose type is plain to see:
+    /// variables, integer constants, and the operators whose result is promoted.
+    fn static_type(&self, e: &Node<Expression>) -> Option<CType> {
+        let at = self.at(e.span);
+        match &e.node {
+            Expression::Identifier(id) => self.lookup(&id.node.name, at).ok().map(|(_, ty)| ty),
+            Expression::Constant(c) => integer_constant(&c.node, at).ok().map(|(_, ty)| ty),
+            Expression::UnaryOperator(u) => match u.node.operator.node {
+                UnaryOperator::Negate => Some(CType::Int),
+                UnaryOperator::Minus | UnaryOperator::Plus | UnaryOperator::Complement => {
+                    self.static_type(&u.node.operand).map(CType::promoted)
+                }
+                _ => None,
+            },
+            Expression::BinaryOperator(b) => {
+                let op = &b.node.operator.node;
+                let (lhs, rhs) = (
+                    self.static_type(&b.node.lhs)?,
+                    self.static_type(&b.node.rhs)?,
+                );
+                match op {
+                    BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr => Some(CType::Int),
+                    op if is_comparison(op) => Some(CType::Int),
+                    op if arithmetic(op, CType::Int).is_some() && !is_compound_assignment(op) => {
+                        Some(lhs.common(rhs))
+                    }
+                    _ => None,
+                }
+            }
+            Expression::Conditional(c) => {
+                self.static_type(&c.node.condition)?;
+                let then = self.static_type(&c.node.then_expression)?;
+                Some(then.common(self.static_type(&c.node.else_expression)?))
+            }
+            _ => None,
         }
     }
 
@@ -476,6 +527,11 @@ impl FnCx<'_, '_> {
         let nondet = match name {
             "__VERIFIER_nondet_int" => Some(CType::Int),
             "__VERIFIER_nondet_uint" | "__VERIFIER_nondet_unsigned" => Some(CType::UInt),
+            "__VERIFIER_nondet_char" => Some(CType::SChar),
+            "__VERIFIER_nondet_uchar" => Some(CType::UChar),
+            "__VERIFIER_nondet_short" => Some(CType::Short),
+            "__VERIFIER_nondet_ushort" => Some(CType::UShort),
+            "__VERIFIER_nondet_bool" => Some(CType::Bool),
             "__VERIFIER_assume" => {
                 arity(1)?;
                 let cond = self.value(&call.arguments[0])?;
@@ -485,7 +541,7 @@ impl FnCx<'_, '_> {
             other if other.starts_with("__VERIFIER_nondet_") => {
                 return Err(CError::unsupported(
                     format!(
-                        "`{other}` (only `int` and `unsigned int` inputs are supported so far)"
+                        "`{other}` (only inputs of integer types up to 32 bits are supported so far)"
                     ),
                     at,
                 ));
@@ -496,7 +552,13 @@ impl FnCx<'_, '_> {
             arity(0)?;
             let dst = self.b.new_temp(span);
             self.b.emit(InstKind::Input { dst }, span);
-            return Ok((Operand::Local(dst), ty));
+            return Ok((self.convert(Operand::Local(dst), ty, span), ty));
+        }
+        if let Some(reason) = self.unit.unavailable.get(name) {
+            return Err(CError {
+                message: format!("a call of `{name}`, which uses {}", reason.message),
+                ..reason.clone()
+            });
         }
         let Some(signature) = self.unit.functions.get(name) else {
             return Err(CError::unsupported(
@@ -507,11 +569,13 @@ impl FnCx<'_, '_> {
                 at,
             ));
         };
-        let (func, params, result) = (signature.id, signature.params, signature.result);
-        arity(params)?;
-        let mut args = Vec::with_capacity(params);
-        for argument in &call.arguments {
-            args.push(self.value(argument)?);
+        let (func, result) = (signature.id, signature.result);
+        let params = signature.params.clone();
+        arity(params.len())?;
+        let mut args = Vec::with_capacity(params.len());
+        for (argument, &ty) in call.arguments.iter().zip(&params) {
+            let value = self.value(argument)?;
+            args.push(self.convert(value, ty, span));
         }
         let dst = self.b.new_temp(span);
         self.b.emit(InstKind::Call { dst, func, args }, span);

@@ -49,6 +49,8 @@ pub(super) struct FnCx<'u, 'a> {
     pub unit: &'u Unit<'a>,
     pub properties: &'u mut Vec<Property>,
     pub b: FunctionBuilder,
+    /// The function's result type (`return` converts to it).
+    pub result: CType,
     scopes: Vec<HashMap<String, (LocalId, CType)>>,
     pub jumps: Vec<Jumps>,
     pub cases: Vec<Cases>,
@@ -56,14 +58,28 @@ pub(super) struct FnCx<'u, 'a> {
     depth: u32,
 }
 
-/// The name, parameter count and result type of a definition, with its types checked.
+/// The name of a definition.
+pub(super) fn name(
+    unit: &Unit<'_>,
+    definition: &Node<FunctionDefinition>,
+) -> Result<String, CError> {
+    match declarator_shape(&definition.node.declarator.node).0 {
+        Some(name) => Ok(name),
+        None => Err(CError::invalid(
+            "a function definition without a name",
+            unit.at(definition.span),
+        )),
+    }
+}
+
+/// The name, parameter types and result type of a definition, with its types checked.
 pub(super) fn signature(
     unit: &Unit<'_>,
     definition: &Node<FunctionDefinition>,
-) -> Result<(String, usize, CType), CError> {
+) -> Result<(String, Vec<CType>, CType), CError> {
     let (name, params) = parameters(unit, definition)?;
     let result = base_type(unit, &definition.node.specifiers)?;
-    Ok((name, params.len(), result))
+    Ok((name, params.iter().map(|&(_, _, ty)| ty).collect(), result))
 }
 
 /// A parameter: its name, where it is declared and its type.
@@ -155,6 +171,7 @@ pub(super) fn lower_function(
         unit,
         properties,
         b: FunctionBuilder::new(id, locals),
+        result: base_type(unit, &definition.node.specifiers)?,
         scopes: vec![HashMap::new()],
         jumps: Vec::new(),
         cases: Vec::new(),
@@ -170,6 +187,17 @@ pub(super) fn lower_function(
                 format!("parameter `{name}` is declared twice"),
                 span.start as usize,
             ));
+        }
+    }
+    // A caller converts its arguments; an entry function's parameters come from outside (the
+    // engines' symbols), so each narrow parameter is brought into its type's range first.
+    for (i, (_, span, ty)) in params.iter().enumerate() {
+        let param = Operand::Local(LocalId(i as u32));
+        let converted = cx.convert(param, *ty, *span);
+        if converted != param {
+            let value = symex_ir::cfg::Rvalue::Use(converted);
+            let dst = LocalId(i as u32);
+            cx.b.emit(symex_ir::cfg::InstKind::Assign { dst, value }, *span);
         }
     }
     cx.statement(&definition.node.statement)?;

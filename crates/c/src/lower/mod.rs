@@ -27,7 +27,8 @@ use types::{declarator_shape, CType, Shape};
 /// What a call needs to know about a defined function.
 struct Signature {
     id: FuncId,
-    params: usize,
+    /// The parameters' types.
+    params: Vec<CType>,
     result: CType,
 }
 
@@ -38,6 +39,8 @@ struct Unit<'a> {
     typedefs: HashMap<String, Result<CType, String>>,
     /// Names of file-scope variables (not supported yet: a use is refused).
     globals: HashSet<String>,
+    /// Functions left out of the module, with the reason: a call of one is refused.
+    unavailable: HashMap<String, CError>,
 }
 
 impl Unit<'_> {
@@ -61,42 +64,89 @@ pub(crate) fn lower_unit(unit: &TranslationUnit, map: &SourceMap) -> Result<Tran
         functions: HashMap::new(),
         typedefs: HashMap::new(),
         globals: HashSet::new(),
+        unavailable: HashMap::new(),
     };
-    let mut definitions: Vec<&Node<FunctionDefinition>> = Vec::new();
+    // Definitions by name, in source order.
+    let mut definitions: Vec<(String, &Node<FunctionDefinition>)> = Vec::new();
     for external in &unit.0 {
         match &external.node {
             ExternalDeclaration::Declaration(declaration) => {
                 declare(&mut context, declaration)?;
             }
             ExternalDeclaration::FunctionDefinition(definition) => {
-                let (name, params, result) = func::signature(&context, definition)?;
+                let name = func::name(&context, definition)?;
                 if expr::ERROR_FUNCTIONS.contains(&name.as_str()) {
                     // Calls of it are the property itself; its body is never run.
                     continue;
                 }
-                if context.functions.contains_key(&name) {
+                if definitions.iter().any(|(other, _)| *other == name) {
                     let at = context.at(definition.span);
                     return Err(CError::invalid(format!("`{name}` is defined twice"), at));
                 }
-                let id = FuncId(definitions.len() as u32);
-                let signature = Signature { id, params, result };
-                context.functions.insert(name, signature);
-                definitions.push(definition);
+                definitions.push((name, definition));
             }
             ExternalDeclaration::StaticAssert(s) => {
                 return Err(CError::unsupported("`_Static_assert`", context.at(s.span)));
             }
         }
     }
-    let mut properties: Vec<Property> = Vec::new();
-    let mut functions = Vec::with_capacity(definitions.len());
-    let mut declared_locals = Vec::with_capacity(definitions.len());
-    for (i, definition) in definitions.iter().enumerate() {
-        let lowered =
-            func::lower_function(&context, &mut properties, FuncId(i as u32), definition)?;
-        declared_locals.push(lowered.locals);
-        functions.push(lowered.function);
+    // A function outside the subset (often an inline function of a system header) is left out
+    // rather than refusing the file; a call of it is refused with its reason. Leaving one out
+    // can make its callers fail, so this repeats until every remaining function lowers.
+    loop {
+        context.functions.clear();
+        let mut next_id = 0;
+        for (name, definition) in &definitions {
+            if context.unavailable.contains_key(name) {
+                continue;
+            }
+            match func::signature(&context, definition) {
+                Ok((_, params, result)) => {
+                    let id = FuncId(next_id);
+                    next_id += 1;
+                    let signature = Signature { id, params, result };
+                    context.functions.insert(name.clone(), signature);
+                }
+                Err(e) => {
+                    context.unavailable.insert(name.clone(), e);
+                }
+            }
+        }
+        let mut properties: Vec<Property> = Vec::new();
+        let mut functions = Vec::with_capacity(definitions.len());
+        let mut declared_locals = Vec::with_capacity(definitions.len());
+        let mut failed = false;
+        for (name, definition) in &definitions {
+            let Some(signature) = context.functions.get(name) else {
+                continue;
+            };
+            match func::lower_function(&context, &mut properties, signature.id, definition) {
+                Ok(lowered) => {
+                    declared_locals.push(lowered.locals);
+                    functions.push(lowered.function);
+                }
+                Err(e) => {
+                    context.unavailable.insert(name.clone(), e);
+                    failed = true;
+                }
+            }
+        }
+        if failed {
+            continue;
+        }
+        if let Some(e) = context.unavailable.get("main") {
+            return Err(e.clone());
+        }
+        return finish(functions, properties, &declared_locals);
     }
+}
+
+/// The module of the lowered functions, checked, with its type table.
+fn finish(
+    functions: Vec<symex_ir::cfg::Function>,
+    properties: Vec<Property>,
+    declared_locals: &[(Vec<String>, Vec<String>)],
+) -> Result<Translated, CError> {
     let module = symex_ir::promote_assigned_vars(Module {
         functions,
         fields: Vec::new(),
@@ -115,7 +165,7 @@ pub(crate) fn lower_unit(unit: &TranslationUnit, map: &SourceMap) -> Result<Tran
         module
             .functions
             .iter()
-            .zip(&declared_locals)
+            .zip(declared_locals)
             .map(|(f, (params, locals))| (f.name.as_str(), params.as_slice(), locals.as_slice())),
     );
     Ok(Translated { module, types })

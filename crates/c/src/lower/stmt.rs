@@ -125,7 +125,10 @@ impl FnCx<'_, '_> {
             },
             Statement::Return(value) => {
                 let value = match value {
-                    Some(e) => self.value(e)?,
+                    Some(e) => {
+                        let value = self.value(e)?;
+                        self.convert(value, self.result, span)
+                    }
                     None => Operand::Const(0),
                 };
                 self.b.terminate(Terminator::Return(value), span);
@@ -254,6 +257,7 @@ impl FnCx<'_, '_> {
                 Some(initializer) => match &initializer.node {
                     Initializer::Expression(e) => {
                         let value = self.value(e)?;
+                        let value = self.convert(value, ty, span);
                         let value = Rvalue::Use(value);
                         self.b
                             .emit(InstKind::Assign { dst: local, value }, self.span(init.span));

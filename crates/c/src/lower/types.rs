@@ -18,6 +18,16 @@ pub(super) enum CType {
     Int,
     /// `unsigned`, `unsigned int`: 32 bits read as unsigned.
     UInt,
+    /// `char` (signed, as on x86 with gcc) and `signed char`: -128..=127.
+    SChar,
+    /// `unsigned char`: 0..=255.
+    UChar,
+    /// `short`: -32768..=32767.
+    Short,
+    /// `unsigned short`: 0..=65535.
+    UShort,
+    /// `_Bool`: 0 or 1.
+    Bool,
     Void,
 }
 
@@ -27,13 +37,32 @@ impl CType {
         self != CType::Void
     }
 
+    /// The type a value of this type has in arithmetic (C's integer promotions: every type
+    /// narrower than `int` becomes `int`, which holds all its values).
+    pub(super) fn promoted(self) -> CType {
+        match self {
+            CType::UInt => CType::UInt,
+            _ => CType::Int,
+        }
+    }
+
     /// The type both operands of an arithmetic operator are converted to (C's usual arithmetic
-    /// conversions among 32-bit types: unsigned wins).
+    /// conversions among types of at most 32 bits: promote, then unsigned wins).
     pub(super) fn common(self, other: CType) -> CType {
-        if self == CType::UInt || other == CType::UInt {
+        if self.promoted() == CType::UInt || other.promoted() == CType::UInt {
             CType::UInt
         } else {
             CType::Int
+        }
+    }
+
+    /// `sizeof` of the type, in bytes (the same in ILP32 and LP64).
+    pub(super) fn size(self) -> i32 {
+        match self {
+            CType::Int | CType::UInt => 4,
+            CType::Short | CType::UShort => 2,
+            CType::SChar | CType::UChar | CType::Bool => 1,
+            CType::Void => 1,
         }
     }
 }
@@ -131,11 +160,32 @@ fn type_of(
 ) -> Result<CType, CError> {
     use TypeSpecifier as T;
     let kinds: Vec<&TypeSpecifier> = specifiers.iter().map(|s| &s.node).collect();
+    let count = |wanted: fn(&TypeSpecifier) -> bool| kinds.iter().filter(|k| wanted(k)).count();
+    let int = count(|k| matches!(k, T::Int));
+    let signed = count(|k| matches!(k, T::Signed));
+    let unsigned = count(|k| matches!(k, T::Unsigned));
+    let char = count(|k| matches!(k, T::Char));
+    let short = count(|k| matches!(k, T::Short));
+    // Only the words that make up `[un]signed [char|short] [int]` (and old C's implicit `int`
+    // when there is none at all, as in `main() { ... }`).
+    let integer_words = int + signed + unsigned + char + short;
+    if integer_words == kinds.len() && int <= 1 && signed + unsigned <= 1 && char + short <= 1 {
+        let ty = match (char, short, unsigned) {
+            (1, _, _) if int == 1 => None,
+            (1, _, 0) => Some(CType::SChar),
+            (1, _, _) => Some(CType::UChar),
+            (_, 1, 0) => Some(CType::Short),
+            (_, 1, _) => Some(CType::UShort),
+            (_, _, 0) => Some(CType::Int),
+            _ => Some(CType::UInt),
+        };
+        if let Some(ty) = ty {
+            return Ok(ty);
+        }
+    }
     match kinds.as_slice() {
-        // Old C's implicit `int` (`main() { ... }`).
-        [] | [T::Int] | [T::Signed] | [T::Signed, T::Int] | [T::Int, T::Signed] => Ok(CType::Int),
-        [T::Unsigned] | [T::Unsigned, T::Int] | [T::Int, T::Unsigned] => Ok(CType::UInt),
         [T::Void] => Ok(CType::Void),
+        [T::Bool] => Ok(CType::Bool),
         [T::TypedefName(name)] => match unit.typedefs.get(&name.node.name) {
             Some(Ok(ty)) => Ok(*ty),
             Some(Err(why)) => Err(CError::unsupported(
@@ -151,7 +201,7 @@ fn type_of(
             let words: Vec<String> = other.iter().map(|s| spelling(s)).collect();
             Err(CError::unsupported(
                 format!(
-                    "type `{}` (only `int` and `unsigned int` are supported so far)",
+                    "type `{}` (integer types up to 32 bits are supported so far)",
                     words.join(" ")
                 ),
                 at,
