@@ -40,6 +40,8 @@ enum Command {
     Gen(Box<commands::gen::GenArgs>),
     /// Run program sets under several configurations and tabulate the results (docs/bench.md).
     Bench(Box<commands::bench::BenchArgs>),
+    /// Check an SV-COMP verification task (TASK.yml) and answer TRUE, FALSE or UNKNOWN.
+    Svcomp(commands::svcomp::SvcompArgs),
 }
 
 /// Deep recursion in the front end is bounded by the parser's nesting limit; the large stack
@@ -72,5 +74,6 @@ fn dispatch(cli: Cli) -> Exit {
         Command::Cfg(args) => commands::cfg::run(&args, cli.color),
         Command::Gen(args) => commands::gen::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
+        Command::Svcomp(args) => commands::svcomp::run(&args, cli.color),
     }
 }

@@ -720,3 +720,29 @@ fn the_structural_engine_refines_lazily_or_inlines_and_reports_its_statistics() 
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn svcomp_answers_a_task_and_refuses_bad_ones_clearly() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vendor/sv-comp");
+    let task = dir.join("loop-simple/nested_1b.yml");
+    let task = task.to_string_lossy();
+    let out = symex(&[
+        "svcomp",
+        &task,
+        "--property",
+        "unreach-call",
+        "--timeout",
+        "10",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "unreach-call: FALSE\n"
+    );
+    assert_eq!(out.status.code(), Some(10));
+    let out = symex(&["svcomp", &task, "--property", "no-such-property"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has no property `no-such-property`"));
+    let out = symex(&["svcomp", "does-not-exist.yml"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: cannot read the task"));
+}

@@ -18,7 +18,7 @@ use symex_smt::{Dialect, QueryOptions};
 
 #[derive(clap::Args)]
 pub struct CheckArgs {
-    /// The micro-c program (`.uc`).
+    /// The program: micro-c (`.uc`) or C (`.c`, preprocessed `.i`).
     pub file: String,
     /// The engine to run.
     #[arg(long, value_enum, default_value_t = EngineChoice::Forward)]
@@ -299,6 +299,22 @@ impl CheckArgs {
             max_heap_objects: self.max_heap_objects,
             max_access_depth: self.max_access_depth,
         }
+    }
+}
+
+/// `symex check`'s flags as a command line of their own (the program path comes last).
+#[derive(clap::Parser)]
+#[command(name = "symex check", no_binary_name = true)]
+struct CheckLine {
+    #[command(flatten)]
+    args: CheckArgs,
+}
+
+impl CheckArgs {
+    /// The arguments of `symex check WORDS...` (flags, then the program).
+    pub fn from_words(words: Vec<String>) -> Result<CheckArgs, clap::Error> {
+        use clap::Parser;
+        CheckLine::try_parse_from(words).map(|line| line.args)
     }
 }
 

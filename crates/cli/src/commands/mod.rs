@@ -5,6 +5,7 @@ pub mod cfg;
 pub mod check;
 pub mod gen;
 pub mod run;
+pub mod svcomp;
 pub mod types;
 
 use crate::exit::Exit;

@@ -69,14 +69,6 @@ pub struct Config {
     pub flags: Vec<String>,
 }
 
-/// `symex check`'s flags as a command line of their own (the program path comes last).
-#[derive(Parser)]
-#[command(name = "symex check", no_binary_name = true)]
-struct CheckLine {
-    #[command(flatten)]
-    args: CheckArgs,
-}
-
 /// `symex gen`'s flags as a command line of their own.
 #[derive(Parser)]
 #[command(name = "symex gen", no_binary_name = true)]
@@ -122,9 +114,7 @@ impl Config {
     pub fn check_args(&self, program: &str, timeout: Option<f64>) -> Result<CheckArgs, String> {
         let mut line = self.flags.clone();
         line.push(program.to_string());
-        let mut args = CheckLine::try_parse_from(line)
-            .map_err(|e| first_line(&e.to_string()))?
-            .args;
+        let mut args = CheckArgs::from_words(line).map_err(|e| first_line(&e.to_string()))?;
         if timeout.is_some() {
             args.timeout = timeout;
         }
