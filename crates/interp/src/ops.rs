@@ -29,6 +29,10 @@ pub(crate) fn int_binary(op: BinOp, a: i32, b: i32) -> Result<i32, Fault> {
         BinOp::Le => (a <= b) as i32,
         BinOp::Gt => (a > b) as i32,
         BinOp::Ge => (a >= b) as i32,
+        // SMT-LIB's meaning for amounts of 32 or more (C's shifts are checked before).
+        BinOp::Shl => a.checked_shl(b as u32).unwrap_or(0),
+        BinOp::AShr => a.checked_shr(b as u32).unwrap_or(a >> 31),
+        BinOp::LShr => (a as u32).checked_shr(b as u32).unwrap_or(0) as i32,
         BinOp::UDiv => ((a as u32) / (b as u32)) as i32,
         BinOp::URem => ((a as u32) % (b as u32)) as i32,
         BinOp::ULt => ((a as u32) < (b as u32)) as i32,

@@ -183,7 +183,10 @@ impl Checker<'_> {
                     ));
                 }
                 match check {
-                    Check::Assert(op) | Check::NonZero(op) | Check::NonNull(op) => self.operand(op),
+                    Check::Assert(op)
+                    | Check::Condition { holds: op, .. }
+                    | Check::NonZero(op)
+                    | Check::NonNull(op) => self.operand(op),
                     Check::InBounds { array, index } => self.place(array).and(self.operand(index)),
                     Check::Init(place) => self.place(place),
                     Check::Reach => Ok(()),

@@ -89,6 +89,7 @@ impl Machine<'_> {
     fn check(&mut self, check: &Check, prop: PropId) -> Result<(), Fault> {
         let holds = match check {
             Check::Assert(op) => self.int_operand(op, "assert")? != 0,
+            Check::Condition { holds, kind } => self.int_operand(holds, kind.name())? != 0,
             Check::NonZero(op) => match self.operand(op)? {
                 Value::Uninit => return Err(mismatch(&Value::Uninit, || "a division".into())),
                 value => value != Value::Int(0),

@@ -184,6 +184,13 @@ pub enum BinOp {
     Le,
     Gt,
     Ge,
+    /// Left shift; the amount (read as unsigned) is below 32 where C defines it (a
+    /// `Check::Condition` guards C's shifts); 32 or more gives 0, as in SMT-LIB.
+    Shl,
+    /// Arithmetic (sign-filling) right shift; 32 or more fills with the sign.
+    AShr,
+    /// Logical (zero-filling) right shift; 32 or more gives 0.
+    LShr,
     /// Unsigned quotient. Guarded by `Check::NonZero`.
     UDiv,
     /// Unsigned remainder. Guarded by `Check::NonZero`.
@@ -213,6 +220,9 @@ impl BinOp {
             BinOp::Le => "<=",
             BinOp::Gt => ">",
             BinOp::Ge => ">=",
+            BinOp::Shl => "<<",
+            BinOp::AShr => ">>",
+            BinOp::LShr => ">>u",
             BinOp::UDiv => "/u",
             BinOp::URem => "%u",
             BinOp::ULt => "<u",
@@ -284,6 +294,11 @@ pub enum InstKind {
 pub enum Check {
     /// `assert(op)`: op != 0.
     Assert(Operand),
+    /// `holds != 0`, where the front end computed `holds` from the operands of the guarded
+    /// operation; reported as `kind` (e.g. C's shift amounts: [`PropertyKind::ShiftOutOfRange`]).
+    /// Every engine treats it as it treats `Assert`, so a front end adds a kind of undefined
+    /// behaviour without touching the engines.
+    Condition { holds: Operand, kind: PropertyKind },
     /// Divisor op != 0.
     NonZero(Operand),
     /// Pointer op != null.
@@ -306,6 +321,8 @@ pub enum PropertyKind {
     Uninit,
     /// A statement of a `--reach` line is executed (never produced by lowering).
     Reach,
+    /// C: a shift by a negative amount or by at least the operand's width (32 bits).
+    ShiftOutOfRange,
 }
 
 impl PropertyKind {
@@ -318,6 +335,7 @@ impl PropertyKind {
             PropertyKind::OutOfBounds => "out-of-bounds",
             PropertyKind::Uninit => "uninit",
             PropertyKind::Reach => "reach",
+            PropertyKind::ShiftOutOfRange => "shift-out-of-range",
         }
     }
 
@@ -329,6 +347,7 @@ impl PropertyKind {
             PropertyKind::OutOfBounds,
             PropertyKind::Uninit,
             PropertyKind::Reach,
+            PropertyKind::ShiftOutOfRange,
         ]
         .into_iter()
         .find(|k| k.name() == name)
@@ -339,6 +358,7 @@ impl Check {
     pub fn kind(&self) -> PropertyKind {
         match self {
             Check::Assert(_) => PropertyKind::Assert,
+            Check::Condition { kind, .. } => *kind,
             Check::NonZero(_) => PropertyKind::DivByZero,
             Check::NonNull(_) => PropertyKind::NullDeref,
             Check::InBounds { .. } => PropertyKind::OutOfBounds,

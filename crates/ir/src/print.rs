@@ -210,7 +210,10 @@ impl Names<'_> {
             InstKind::Assume(a) => format!("assume {}", self.operand(*a)),
             InstKind::Check { check, .. } => {
                 let subject = match check {
-                    Check::Assert(a) | Check::NonZero(a) | Check::NonNull(a) => self.operand(*a),
+                    Check::Assert(a)
+                    | Check::Condition { holds: a, .. }
+                    | Check::NonZero(a)
+                    | Check::NonNull(a) => self.operand(*a),
                     Check::InBounds { array, index } => {
                         let mut element = array.clone();
                         element.projections.push(Projection::Index(*index));

@@ -143,7 +143,10 @@ impl Check {
     /// Operands read by the check, including those that locate its place.
     pub fn for_each_operand(&self, mut f: impl FnMut(Operand)) {
         match self {
-            Check::Assert(a) | Check::NonZero(a) | Check::NonNull(a) => f(*a),
+            Check::Assert(a)
+            | Check::Condition { holds: a, .. }
+            | Check::NonZero(a)
+            | Check::NonNull(a) => f(*a),
             Check::InBounds { array, index } => {
                 array.for_each_operand(&mut f);
                 f(*index);

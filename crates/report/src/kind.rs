@@ -15,6 +15,7 @@ pub fn failure(kind: PropertyKind) -> &'static str {
         PropertyKind::OutOfBounds => "index out of bounds",
         PropertyKind::Uninit => "read of an uninitialized variable",
         PropertyKind::Reach => "execution of the target line (reached)",
+        PropertyKind::ShiftOutOfRange => "shift by a negative amount or by the width or more",
     }
 }
 
@@ -27,6 +28,7 @@ pub fn label(kind: PropertyKind) -> &'static str {
         PropertyKind::OutOfBounds => "this index is out of bounds here",
         PropertyKind::Uninit => "this is read before it is assigned",
         PropertyKind::Reach => "this line is executed",
+        PropertyKind::ShiftOutOfRange => "the shift amount is out of range here",
     }
 }
 

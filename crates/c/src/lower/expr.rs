@@ -10,7 +10,8 @@ use lang_c::ast::{
 };
 use lang_c::span::Node;
 use symex_ir::cfg::{
-    BinOp, BlockId, Check, InstKind, LocalId, LocalKind, Operand, Place, Rvalue, Terminator, UnOp,
+    BinOp, BlockId, Check, InstKind, LocalId, LocalKind, Operand, Place, PropertyKind, Rvalue,
+    Terminator, UnOp,
 };
 use symex_syntax::span::Span;
 
@@ -64,14 +65,13 @@ fn is_comparison(op: &BinaryOperator) -> bool {
     )
 }
 
-fn spelling(op: &BinaryOperator) -> &'static str {
+/// Whether `op` shifts (`<<`, `>>` and their assignments), and left if so.
+fn shift(op: &BinaryOperator) -> Option<bool> {
     use BinaryOperator as B;
     match op {
-        B::ShiftLeft => "<<",
-        B::ShiftRight => ">>",
-        B::AssignShiftLeft => "<<=",
-        B::AssignShiftRight => ">>=",
-        _ => "this operator",
+        B::ShiftLeft | B::AssignShiftLeft => Some(true),
+        B::ShiftRight | B::AssignShiftRight => Some(false),
+        _ => None,
     }
 }
 
@@ -222,6 +222,31 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// `value << amount` or `value >> amount` for a `value` of (promoted) type `ty`: the amount
+    /// must be below 32 read as unsigned, which excludes the negative ones (C leaves other
+    /// amounts undefined: a `shift-out-of-range` check). A right shift of an `unsigned int` fills
+    /// with zeros, of an `int` with the sign (what gcc does). A left shift that overflows an
+    /// `int` wraps, as signed arithmetic does here.
+    fn shift(
+        &mut self,
+        left: bool,
+        value: Operand,
+        amount: Operand,
+        ty: CType,
+        span: Span,
+    ) -> Operand {
+        let in_range = Rvalue::Binary(BinOp::ULt, amount, Operand::Const(32));
+        let holds = self.temp(in_range, span);
+        let kind = PropertyKind::ShiftOutOfRange;
+        self.check(Check::Condition { holds, kind }, span);
+        let op = match (left, ty) {
+            (true, _) => BinOp::Shl,
+            (false, CType::UInt) => BinOp::LShr,
+            (false, _) => BinOp::AShr,
+        };
+        self.temp(Rvalue::Binary(op, value, amount), span)
+    }
+
     /// `a op b` with the divisor check of `/` and `%`.
     fn binary(&mut self, op: BinOp, a: Operand, b: Operand, span: Span) -> Operand {
         if op.divides() {
@@ -319,6 +344,28 @@ impl FnCx<'_, '_> {
                     BinaryOperator::Index => {
                         unsupported("array subscripts (arrays are not supported yet)")
                     }
+                    op if shift(op).is_some() => {
+                        let left = shift(op) == Some(true);
+                        let compound = matches!(
+                            op,
+                            BinaryOperator::AssignShiftLeft | BinaryOperator::AssignShiftRight
+                        );
+                        if compound {
+                            let (local, ty) = self.lvalue(&b.node.lhs)?;
+                            let old = self.read_local(local, span);
+                            let amount = self.value(&b.node.rhs)?;
+                            let new = self.shift(left, old, amount, ty.promoted(), span);
+                            let new = self.convert(new, ty, span);
+                            self.assign(local, new, span);
+                            Ok((new, ty))
+                        } else {
+                            // Each operand is promoted on its own; the result has the left's type.
+                            let (value, ty) = self.typed(&b.node.lhs)?;
+                            let amount = self.value(&b.node.rhs)?;
+                            let ty = ty.promoted();
+                            Ok((self.shift(left, value, amount, ty, span), ty))
+                        }
+                    }
                     op if is_compound_assignment(op) => {
                         let (local, ty) = self.lvalue(&b.node.lhs)?;
                         let old = self.read_local(local, span);
@@ -343,10 +390,7 @@ impl FnCx<'_, '_> {
                                 };
                                 Ok((self.binary(arith, lhs, rhs, span), ty))
                             }
-                            None => unsupported(&format!(
-                                "the operator `{}` (shifts are not supported yet)",
-                                spelling(op)
-                            )),
+                            None => unsupported("this operator"),
                         }
                     }
                 }

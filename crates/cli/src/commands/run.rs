@@ -156,5 +156,6 @@ fn describe(kind: PropertyKind) -> &'static str {
         PropertyKind::OutOfBounds => "index out of bounds",
         PropertyKind::Uninit => "read of an uninitialized variable",
         PropertyKind::Reach => "reached the target line",
+        PropertyKind::ShiftOutOfRange => "shift amount out of range",
     }
 }

@@ -313,9 +313,10 @@ impl<'a> Builder<'a> {
     /// The condition under which a check passes; `None` for checks this engine does not model.
     fn check_condition(&mut self, frame: u32, check: &Check) -> Option<Cond> {
         match check {
-            Check::Assert(op) | Check::NonZero(op) | Check::NonNull(op) => {
-                Some(Cond::nonzero(self.atom(frame, *op)?))
-            }
+            Check::Assert(op)
+            | Check::Condition { holds: op, .. }
+            | Check::NonZero(op)
+            | Check::NonNull(op) => Some(Cond::nonzero(self.atom(frame, *op)?)),
             // Reaching it is the failure: it never passes.
             Check::Reach => Some(Cond::zero(Atom::Const(1))),
             Check::Init(Place {

@@ -51,6 +51,9 @@ pub fn binary(store: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> TermRes
         BinOp::Mul => store.bv_mul(a, b),
         BinOp::Div => store.bv_sdiv(a, b),
         BinOp::Rem => store.bv_srem(a, b),
+        BinOp::Shl => store.bv_shl(a, b),
+        BinOp::AShr => store.bv_ashr(a, b),
+        BinOp::LShr => store.bv_lshr(a, b),
         BinOp::UDiv => store.bv_udiv(a, b),
         BinOp::URem => store.bv_urem(a, b),
         BinOp::BitAnd => store.bv_and(a, b),
@@ -150,6 +153,13 @@ mod tests {
             (BinOp::BitAnd, 6, 3, 2),
             (BinOp::BitOr, 6, 3, 7),
             (BinOp::BitXor, -1, 5, -6),
+            (BinOp::Shl, 3, 4, 48),
+            (BinOp::Shl, 1, 31, i32::MIN),
+            (BinOp::Shl, 1, 32, 0),
+            (BinOp::AShr, -16, 2, -4),
+            (BinOp::AShr, -16, 40, -1),
+            (BinOp::LShr, -16, 28, 15),
+            (BinOp::LShr, -16, 32, 0),
         ];
         for (op, a, b, expected) in cases {
             let (ta, tb) = (int_const(&mut s, a).unwrap(), int_const(&mut s, b).unwrap());

@@ -88,7 +88,7 @@ impl Machine<'_> {
     /// The condition under which the check fails.
     pub(crate) fn failure_condition(&mut self, state: &State, check: &Check) -> Result<TermId> {
         match check {
-            Check::Assert(op) | Check::NonZero(op) => {
+            Check::Assert(op) | Check::Condition { holds: op, .. } | Check::NonZero(op) => {
                 let value = self.int_operand(state, *op)?;
                 let zero = terms::int_const(&mut self.store, 0)?;
                 Ok(self.store.eq(value, zero)?)

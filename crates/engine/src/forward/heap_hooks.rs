@@ -284,7 +284,7 @@ fn uses_of(inst: &Inst) -> Vec<Use<'_>> {
             Check::NonNull(op) => out.push(Use::Deref(*op, None, Access::Read)),
             Check::Init(place) => out.extend(deref(place, Access::Read)),
             Check::InBounds { array, .. } => out.extend(deref(array, Access::Read)),
-            Check::Assert(_) | Check::NonZero(_) | Check::Reach => {}
+            Check::Assert(_) | Check::Condition { .. } | Check::NonZero(_) | Check::Reach => {}
         },
         _ => {}
     }

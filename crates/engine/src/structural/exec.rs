@@ -571,7 +571,7 @@ impl Exec<'_> {
 
     fn check(&mut self, check: &Check) -> Step<TermId> {
         Ok(match check {
-            Check::Assert(op) => {
+            Check::Assert(op) | Check::Condition { holds: op, .. } => {
                 let w = self.word(*op)?;
                 terms::truth(self.store, w)?
             }

@@ -179,7 +179,11 @@ impl Facts<'_> {
             InstKind::Check { check, .. } => match check {
                 Check::InBounds { array, .. } => self.require_place(array, true, false, problems),
                 Check::Init(place) => self.require_place(place, true, true, problems),
-                Check::Assert(_) | Check::NonZero(_) | Check::NonNull(_) | Check::Reach => {}
+                Check::Assert(_)
+                | Check::Condition { .. }
+                | Check::NonZero(_)
+                | Check::NonNull(_)
+                | Check::Reach => {}
             },
             _ => {}
         }
@@ -209,7 +213,11 @@ impl Facts<'_> {
                     let stamp = self.stamp(locals, true);
                     self.in_bounds.insert((array.clone(), *index), stamp);
                 }
-                Check::Init(_) | Check::Assert(_) | Check::NonZero(_) | Check::Reach => {}
+                Check::Init(_)
+                | Check::Assert(_)
+                | Check::Condition { .. }
+                | Check::NonZero(_)
+                | Check::Reach => {}
             }
         }
         if let Some(dst) = kind.defined_local() {

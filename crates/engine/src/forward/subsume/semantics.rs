@@ -78,10 +78,12 @@ pub fn check_passes(
     check: &Check,
 ) -> Result<Option<TermId>> {
     Ok(match check {
-        Check::Assert(op) | Check::NonZero(op) => match operand(store, env, *op)? {
-            Some(t) => Some(terms::truth(store, t)?),
-            None => None,
-        },
+        Check::Assert(op) | Check::Condition { holds: op, .. } | Check::NonZero(op) => {
+            match operand(store, env, *op)? {
+                Some(t) => Some(terms::truth(store, t)?),
+                None => None,
+            }
+        }
         Check::Init(place) => match plain_local(place) {
             Some(l) => env.initialized(store, l)?,
             None => None,

@@ -119,7 +119,10 @@ fn transfer(inst: &InstKind, live: &mut Bits, always: &Bits) {
         }
         InstKind::Output(op) | InstKind::Assume(op) => use_operand(live, *op),
         InstKind::Check { check, .. } => match check {
-            Check::Assert(op) | Check::NonZero(op) | Check::NonNull(op) => use_operand(live, *op),
+            Check::Assert(op)
+            | Check::Condition { holds: op, .. }
+            | Check::NonZero(op)
+            | Check::NonNull(op) => use_operand(live, *op),
             Check::InBounds { array, index } => {
                 use_place(live, array);
                 use_operand(live, *index);

@@ -435,7 +435,7 @@ fn instruction(
             operand(*op, walk, cell_backed)?;
         }
         InstKind::Check { check, prop } => match check {
-            Check::Assert(op) | Check::NonZero(op) => {
+            Check::Assert(op) | Check::Condition { holds: op, .. } | Check::NonZero(op) => {
                 let value = operand(*op, walk, cell_backed)?;
                 walk.checks.push((*prop, value));
             }
