@@ -13,7 +13,9 @@
 //! "unsupported: <construct> at file:line:col" — never translated approximately.
 //!
 //! **Checks**: `/` and `%` check their divisor (`div-by-zero`); a read of a local variable that
-//! may be uninitialized is an `uninit` check (reads that every path assigns first are not).
+//! may be uninitialized is an `uninit` check (reads that every path assigns first are not);
+//! shifts check their amount (`shift-out-of-range`); with [`Options::signed_overflow`], every
+//! operation on `int`s checks that its result fits (`overflow`).
 //!
 //! Nothing here executes or checks a program.
 
@@ -36,6 +38,14 @@ pub struct Translated {
     pub types: TypeTable,
 }
 
+/// What the translation checks beyond the checks it always makes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Check every arithmetic operation on `int`s for a result outside `int` (the `overflow`
+    /// property, SV-COMP's `no-overflow`). Without it signed arithmetic wraps around.
+    pub signed_overflow: bool,
+}
+
 /// Whether `path` names a C file (`.c` or `.i`).
 pub fn is_c_file(path: &str) -> bool {
     matches!(
@@ -46,7 +56,7 @@ pub fn is_c_file(path: &str) -> bool {
 
 /// Translates the C file at `path` whose text is `text`. A `.c` file is preprocessed first; IR
 /// spans are byte offsets in `text`.
-pub fn translate(path: &str, text: &str) -> Result<Translated, CError> {
+pub fn translate(path: &str, text: &str, options: Options) -> Result<Translated, CError> {
     let (preprocessed, map) = if path.ends_with(".c") {
         let preprocessed = preprocess::preprocess(Path::new(path))?;
         let map = SourceMap::from_markers(&preprocessed, text);
@@ -54,19 +64,23 @@ pub fn translate(path: &str, text: &str) -> Result<Translated, CError> {
     } else {
         (text.to_string(), SourceMap::identity(text))
     };
-    translate_preprocessed(preprocessed, &map)
+    translate_preprocessed(preprocessed, &map, options)
 }
 
 /// Translates already preprocessed text that is its own original (tests, `.i` files).
-pub fn translate_text(text: &str) -> Result<Translated, CError> {
-    translate_preprocessed(text.to_string(), &SourceMap::identity(text))
+pub fn translate_text(text: &str, options: Options) -> Result<Translated, CError> {
+    translate_preprocessed(text.to_string(), &SourceMap::identity(text), options)
 }
 
 /// The parser is recursive: it runs on a thread with a large stack, so that deeply nested input
 /// is a clean error from the lowering's depth limit rather than a stack overflow.
 const PARSER_STACK: usize = 256 * 1024 * 1024;
 
-fn translate_preprocessed(preprocessed: String, map: &SourceMap) -> Result<Translated, CError> {
+fn translate_preprocessed(
+    preprocessed: String,
+    map: &SourceMap,
+    options: Options,
+) -> Result<Translated, CError> {
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .stack_size(PARSER_STACK)
@@ -82,7 +96,7 @@ fn translate_preprocessed(preprocessed: String, map: &SourceMap) -> Result<Trans
                             offset: Some(map.offset(e.offset)),
                         }
                     })?;
-                lower::lower_unit(&parse.unit, map)
+                lower::lower_unit(&parse.unit, map, options)
             })
             .map_err(|e| CError {
                 kind: ErrorKind::Preprocessor,

@@ -2,12 +2,16 @@
 //! what C says, SV-COMP's functions mean what the competition says, and everything outside the
 //! subset is refused with its location (never translated approximately).
 
-use symex_c::{translate_text, ErrorKind};
+use symex_c::{translate_text, ErrorKind, Options};
 use symex_interp::{Interpreter, RunConfig, RunEnd};
 use symex_ir::cfg::PropertyKind;
 
 fn run(source: &str, inputs: &[i32]) -> RunEnd {
-    let translated = translate_text(source).unwrap_or_else(|e| panic!("refused: {e:?}"));
+    run_with(source, inputs, Options::default())
+}
+
+fn run_with(source: &str, inputs: &[i32], options: Options) -> RunEnd {
+    let translated = translate_text(source, options).unwrap_or_else(|e| panic!("refused: {e:?}"));
     Interpreter::new(&translated.module)
         .expect("valid IR")
         .run_main(inputs, &RunConfig::default().with_max_steps(1_000_000))
@@ -23,7 +27,7 @@ fn returns(source: &str, inputs: &[i32]) -> i32 {
 }
 
 fn refusal(source: &str) -> (ErrorKind, String) {
-    match translate_text(source) {
+    match translate_text(source, Options::default()) {
         Ok(_) => panic!("accepted: {source}"),
         Err(e) => (e.kind, e.render("t.c", source)),
     }
@@ -33,6 +37,55 @@ fn refusal(source: &str) -> (ErrorKind, String) {
 fn arithmetic_wraps_and_divides_like_c() {
     let source = "int main() { int a = 2147483647; a = a + 1; return a / -7 + (-7 % 3) * 1000; }";
     assert_eq!(returns(source, &[]), -2147483648 / -7 - 1000);
+}
+
+#[test]
+fn signed_overflow_is_checked_on_request_for_every_int_operation() {
+    let checked = Options {
+        signed_overflow: true,
+    };
+    // (expression over the inputs `a` and `b`, inputs that overflow, inputs that do not)
+    let cases: [(&str, [i32; 2], [i32; 2]); 9] = [
+        ("a + b", [i32::MAX, 1], [i32::MAX, -1]),
+        ("a - b", [i32::MIN, 1], [-1, i32::MIN + 1]),
+        ("a * b", [65536, 32768], [-65536, 32768]),
+        ("a / b", [i32::MIN, -1], [i32::MIN, 1]),
+        ("a % b", [i32::MIN, -1], [i32::MAX, -1]),
+        ("-a + b", [i32::MIN, 0], [i32::MAX, 0]),
+        ("a << b", [0x4000_0000, 1], [-0x4000_0000, 1]),
+        ("(a += b)", [i32::MAX, 1], [1, 1]),
+        ("(a++, b)", [i32::MAX, 0], [i32::MAX - 1, 0]),
+    ];
+    for (expression, overflows, fits) in cases {
+        let source = format!(
+            "int main() {{ int a = __VERIFIER_nondet_int(); int b = __VERIFIER_nondet_int(); \
+             return {expression}; }}"
+        );
+        let end = run_with(&source, &overflows, checked);
+        assert!(
+            matches!(
+                end,
+                RunEnd::RuntimeError {
+                    kind: PropertyKind::Overflow,
+                    ..
+                }
+            ),
+            "{expression} on {overflows:?}: {end:?}"
+        );
+        let end = run_with(&source, &fits, checked);
+        assert!(
+            matches!(end, RunEnd::Returned(_)),
+            "{expression} on {fits:?}: {end:?}"
+        );
+        // Without the option the same run wraps around.
+        assert!(matches!(run(&source, &overflows), RunEnd::Returned(_)));
+    }
+    // Unsigned arithmetic, `++`/`--` of the narrower types (computed in `int`, where they
+    // cannot overflow) and constant operations that fit get no check.
+    let source = "int main() { unsigned int u = 4294967295u; char c = 127; c++; c--; \
+                  u = u * 3u + 1u; return 2 * 3; }";
+    let module = translate_text(source, checked).unwrap().module;
+    assert!(module.properties.is_empty(), "{:?}", module.properties);
 }
 
 #[test]
@@ -190,7 +243,7 @@ fn sv_comp_functions() {
         }
     ));
     // `reach_error`'s own body is never lowered: its calls are the property.
-    let module = translate_text(source).unwrap().module;
+    let module = translate_text(source, Options::default()).unwrap().module;
     assert!(module.function_by_name("reach_error").is_none());
     assert_eq!(module.properties.len(), 1);
 }
@@ -205,7 +258,7 @@ fn division_by_zero_and_uninitialized_reads_are_checked() {
             ..
         }
     ));
-    let kinds: Vec<PropertyKind> = translate_text(source)
+    let kinds: Vec<PropertyKind> = translate_text(source, Options::default())
         .unwrap()
         .module
         .properties
@@ -314,7 +367,7 @@ fn deep_nesting_is_an_error_not_a_crash() {
         "(".repeat(depth),
         ")".repeat(depth)
     );
-    assert!(translate_text(&source).is_ok());
+    assert!(translate_text(&source, Options::default()).is_ok());
     let source = format!("int main() {{ int x = 0; return {}x; }}", "-".repeat(depth));
     let (kind, message) = refusal(&source);
     assert_eq!(kind, ErrorKind::Unsupported, "{message}");
@@ -328,7 +381,7 @@ fn c_files_are_preprocessed_and_located_in_the_original() {
     let source = "#include <assert.h>\n#define LIMIT 10\nint main(void) {\n  int x = __VERIFIER_nondet_int();\n  if (x > LIMIT)\n    assert(x != 11);\n  return 0;\n}\n";
     std::fs::write(&path, source).unwrap();
     let path = path.to_string_lossy().into_owned();
-    let translated = symex_c::translate(&path, source).expect("translated");
+    let translated = symex_c::translate(&path, source, Options::default()).expect("translated");
     let module = &translated.module;
     assert_eq!(module.properties.len(), 1);
     let at = symex_syntax::span::LineIndex::new(source).start(module.properties[0].span);
@@ -340,7 +393,7 @@ fn c_files_are_preprocessed_and_located_in_the_original() {
         .end;
     assert!(matches!(end, RunEnd::RuntimeError { .. }));
     let missing = dir.join("missing.c").to_string_lossy().into_owned();
-    let error = symex_c::translate(&missing, "")
+    let error = symex_c::translate(&missing, "", Options::default())
         .err()
         .expect("no such file");
     assert_eq!(error.kind, ErrorKind::Preprocessor);

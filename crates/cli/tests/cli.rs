@@ -746,3 +746,85 @@ fn svcomp_answers_a_task_and_refuses_bad_ones_clearly() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: cannot read the task"));
 }
+
+#[test]
+fn svcomp_suite_scores_a_folder_of_tasks() {
+    let vendor = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vendor/sv-comp");
+    let dir = std::env::temp_dir().join(format!("symex-suite-{}", std::process::id()));
+    let tasks = dir.join("loop-simple");
+    std::fs::create_dir_all(&tasks).unwrap();
+    for name in ["nested_1", "nested_1b"] {
+        for ext in ["yml", "c"] {
+            let file = format!("{name}.{ext}");
+            std::fs::copy(vendor.join("loop-simple").join(&file), tasks.join(&file)).unwrap();
+        }
+    }
+    let dir_text = dir.to_string_lossy();
+    let out = symex(&[
+        "svcomp",
+        "--suite",
+        &dir_text,
+        "--timeout",
+        "10",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(
+        lines[0],
+        "task,expected,answer,outcome,points,time_s,peak_mib"
+    );
+    assert!(
+        lines[1].starts_with("loop-simple/nested_1,TRUE,TRUE,correct,2,"),
+        "{table}"
+    );
+    assert!(
+        lines[2].starts_with("loop-simple/nested_1b,FALSE,FALSE,correct,1,"),
+        "{table}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn signed_overflow_is_checked_on_request_and_its_replay_line_runs() {
+    let p = program(
+        "overflow.c",
+        b"int __VERIFIER_nondet_int(void);\n\
+          int main(void) {\n  int x = __VERIFIER_nondet_int();\n  if (x > 1000)\n    return x * 3;\n  return 0;\n}\n",
+    );
+    // Without the option `int` arithmetic wraps around and nothing is checked.
+    let out = symex(&["check", &p]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let out = symex(&["check", "--signed-overflow", &p]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("signed integer overflow"), "{text}");
+    let replay = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("replay: symex "))
+        .unwrap_or_else(|| panic!("no replay line: {text}"));
+    assert!(replay.contains(" --signed-overflow"), "{replay}");
+    let words: Vec<&str> = replay.split_whitespace().collect();
+    let out = symex(&words);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("signed integer overflow"),
+        "{}",
+        stderr(&out)
+    );
+    // micro-c's numbers wrap by definition: the option is a usage error there.
+    let out = symex(&["check", "--signed-overflow", &example("factorial.uc")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("applies to C programs"),
+        "{}",
+        stderr(&out)
+    );
+}

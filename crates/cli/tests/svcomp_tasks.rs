@@ -1,16 +1,19 @@
 //! SV-COMP's public tasks (vendored in `vendor/sv-comp`, ground truth in `MANIFEST.tsv`) through
-//! `symex svcomp TASK.yml --property unreach-call` with a short time limit. A wrong answer
-//! (`TRUE` where a call of `reach_error` is reachable or `FALSE` where none is) or a crash fails
-//! the test; a task outside the supported C subset must be refused cleanly (`unsupported: …` on
-//! stderr), which scores as UNKNOWN. The number of correct answers may only go up.
+//! `symex svcomp TASK.yml --property P` with a short time limit, for the properties symex
+//! answers (`unreach-call`, `no-overflow`). A wrong answer (`TRUE` where the property is
+//! violated or `FALSE` where it holds) or a crash fails the test; a task outside the supported
+//! C subset must be refused cleanly (`unsupported: …` on stderr), which scores as UNKNOWN. The
+//! number of correct answers per property may only go up. Every `FALSE` must come with a
+//! violation witness whose inputs, run by `symex run`, fail at its target line.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Correct answers on the development machine (see docs/c-frontend.md): a regression guard.
-const CORRECT_AT_LEAST: usize = 29;
+/// The properties checked, with the correct answers on the development machine (see
+/// docs/c-frontend.md) as a regression guard.
+const PROPERTIES: [(&str, usize); 2] = [("unreach-call", 29), ("no-overflow", 10)];
 
 fn sv_comp_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vendor/sv-comp")
@@ -26,45 +29,151 @@ enum Answer {
     Refused,
 }
 
-/// One task's answer, or what went wrong.
-fn run_task(task: &str, yml: &Path) -> Result<Answer, String> {
+/// One task's answer for `property`, or what went wrong.
+fn run_task(task: &str, yml: &Path, program: &Path, property: &str) -> Result<Answer, String> {
+    let witness = std::env::temp_dir().join(format!(
+        "symex-witness-{}-{}-{property}.yml",
+        std::process::id(),
+        task.replace('/', "_")
+    ));
     let out = Command::new(env!("CARGO_BIN_EXE_symex"))
-        .args(["svcomp", "--property", "unreach-call", "--timeout", "3"])
-        .arg(yml)
+        .args([
+            "svcomp",
+            "--property",
+            property,
+            "--timeout",
+            "3",
+            "--witness",
+        ])
+        .args([&witness, yml])
         .output()
         .expect("symex runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let answer = match (out.status.code(), stdout.trim()) {
-        (Some(0), "unreach-call: TRUE") => Answer::True,
-        (Some(10), "unreach-call: FALSE") => Answer::False,
-        (Some(20), line) if line.starts_with("unreach-call: UNKNOWN (the program is outside") => {
+    let line = stdout.trim();
+    let answer = line
+        .strip_prefix(property)
+        .and_then(|a| a.strip_prefix(": "));
+    let answer = match (out.status.code(), answer) {
+        (Some(0), Some("TRUE")) => Answer::True,
+        (Some(10), Some("FALSE")) => {
+            check_witness(&witness, program, property).map_err(|e| format!("{task}: {e}"))?;
+            Answer::False
+        }
+        (Some(20), Some(a)) if a.starts_with("UNKNOWN (the program is outside") => {
             if !stderr.starts_with("unsupported: ") {
                 return Err(format!("{task}: refused without saying what: {stderr}"));
             }
             Answer::Refused
         }
-        (Some(20), line) if line.starts_with("unreach-call: UNKNOWN") => Answer::Unknown,
-        (code, line) => return Err(format!("{task}: exit {code:?}, `{line}`: {stderr}")),
+        (Some(20), Some(a)) if a.starts_with("UNKNOWN") => Answer::Unknown,
+        (code, _) => return Err(format!("{task}: exit {code:?}, `{line}`: {stderr}")),
     };
+    std::fs::remove_file(&witness).ok();
     Ok(answer)
 }
 
-#[test]
-fn unreach_call_tasks_get_no_wrong_answer() {
+/// Reads a violation witness back: its `\result == v` values, run by `symex run` as the
+/// program's inputs, must fail at the line of its `target` waypoint.
+fn check_witness(witness: &Path, program: &Path, property: &str) -> Result<(), String> {
+    let text = std::fs::read_to_string(witness).map_err(|e| format!("no witness: {e}"))?;
+    let entries: serde_yaml_ng::Value =
+        serde_yaml_ng::from_str(&text).map_err(|e| format!("the witness is no YAML: {e}"))?;
+    let entry = &entries[0];
+    if entry["entry_type"].as_str() != Some("violation_sequence")
+        || entry["metadata"]["format_version"].as_str() != Some("2.0")
+    {
+        return Err(format!("not a format 2.0 violation witness:\n{text}"));
+    }
+    let mut inputs = Vec::new();
+    let mut target = None;
+    for segment in entry["content"].as_sequence().into_iter().flatten() {
+        let waypoint = &segment["segment"][0]["waypoint"];
+        match waypoint["type"].as_str() {
+            Some("function_return") => {
+                let value = waypoint["constraint"]["value"].as_str().unwrap_or("");
+                let number = value
+                    .strip_prefix("\\result == ")
+                    .and_then(|n| n.parse::<i64>().ok())
+                    .ok_or_else(|| format!("a constraint that is not `\\result == N`: {value}"))?;
+                // `symex run` reads 32-bit inputs; an `unsigned int` value wraps to its bits.
+                inputs.push((number as i32).to_string());
+            }
+            Some("target") => target = waypoint["location"]["line"].as_u64(),
+            other => return Err(format!("an unexpected waypoint {other:?}")),
+        }
+    }
+    let target = target.ok_or("no target waypoint")?;
+    let mut run = Command::new(env!("CARGO_BIN_EXE_symex"));
+    run.arg("run").arg(program);
+    if !inputs.is_empty() {
+        run.arg(format!("--input={}", inputs.join(",")));
+    }
+    if property == "no-overflow" {
+        run.arg("--signed-overflow");
+    }
+    let out = run.env("NO_COLOR", "1").output().expect("symex runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let name = program.file_name().unwrap_or_default().to_string_lossy();
+    if out.status.code() != Some(3) || !stderr.contains(&format!("{name}:{target}:")) {
+        return Err(format!(
+            "the witness's inputs {inputs:?} do not fail at line {target}: {stderr}"
+        ));
+    }
+    Ok(())
+}
+
+/// The expected verdict of every task for `property`, from the manifest: `unreach_call` has
+/// its own column, the others are `name:verdict` items of `other_properties`.
+fn tasks_for(property: &str) -> Vec<Task> {
     let dir = sv_comp_dir();
     let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("the manifest");
     let mut tasks = Vec::new();
     for row in manifest.lines().skip(1) {
         let columns: Vec<&str> = row.split('\t').collect();
-        let (task, expected) = (columns[0], columns[2]);
+        let task = columns[0];
+        let expected = if property == "unreach-call" {
+            Some(columns[2])
+        } else {
+            columns[9]
+                .split(';')
+                .find_map(|item| item.strip_prefix(property)?.strip_prefix(':'))
+        };
         let expected = match expected {
-            "true" => Answer::True,
-            "false" => Answer::False,
+            Some("true") => Answer::True,
+            Some("false") => Answer::False,
             _ => continue,
         };
-        tasks.push((task.to_string(), dir.join(format!("{task}.yml")), expected));
+        let yml = dir.join(format!("{task}.yml"));
+        let program = yml.with_file_name(columns[1]);
+        tasks.push(Task {
+            name: task.to_string(),
+            yml,
+            program,
+            expected,
+        });
     }
+    tasks
+}
+
+struct Task {
+    name: String,
+    yml: PathBuf,
+    program: PathBuf,
+    expected: Answer,
+}
+
+#[test]
+fn tasks_get_no_wrong_answer() {
+    let tasks: Vec<(&str, usize, Task)> = PROPERTIES
+        .iter()
+        .enumerate()
+        .flat_map(|(p, (property, _))| {
+            tasks_for(property)
+                .into_iter()
+                .map(move |t| (*property, p, t))
+        })
+        .collect();
     // Two tasks at a time: the machine has two cores and each check uses one.
     let next = AtomicUsize::new(0);
     let outcomes: Mutex<Vec<(usize, Result<Answer, String>)>> = Mutex::new(Vec::new());
@@ -72,10 +181,10 @@ fn unreach_call_tasks_get_no_wrong_answer() {
         for _ in 0..2 {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some((task, yml, _)) = tasks.get(i) else {
+                let Some((property, _, task)) = tasks.get(i) else {
                     break;
                 };
-                let outcome = run_task(task, yml);
+                let outcome = run_task(&task.name, &task.yml, &task.program, property);
                 outcomes
                     .lock()
                     .expect("no panic holds it")
@@ -83,22 +192,27 @@ fn unreach_call_tasks_get_no_wrong_answer() {
             });
         }
     });
-    let (mut correct, mut unknown, mut refused) = (0, 0, 0);
+    // Per property: correct, unknown, refused.
+    let mut counts = [[0usize; 3]; PROPERTIES.len()];
     let mut failures = Vec::new();
     for (i, outcome) in outcomes.into_inner().expect("no panic holds it") {
-        let (task, _, expected) = &tasks[i];
+        let (property, p, task) = &tasks[i];
+        let (task, expected) = (&task.name, &task.expected);
         match outcome {
-            Err(problem) => failures.push(problem),
-            Ok(Answer::Refused) => refused += 1,
-            Ok(Answer::Unknown) => unknown += 1,
-            Ok(answer) if answer == *expected => correct += 1,
-            Ok(answer) => failures.push(format!("{task}: WRONG {answer:?}, expected {expected:?}")),
+            Err(problem) => failures.push(format!("{property}: {problem}")),
+            Ok(Answer::Refused) => counts[*p][2] += 1,
+            Ok(Answer::Unknown) => counts[*p][1] += 1,
+            Ok(answer) if answer == *expected => counts[*p][0] += 1,
+            Ok(answer) => failures.push(format!(
+                "{property}: {task}: WRONG {answer:?}, expected {expected:?}"
+            )),
         }
     }
-    eprintln!("SV-COMP unreach-call: {correct} correct, {unknown} unknown, {refused} refused");
+    for ((property, at_least), [correct, unknown, refused]) in PROPERTIES.iter().zip(counts) {
+        eprintln!("SV-COMP {property}: {correct} correct, {unknown} unknown, {refused} refused");
+        failures.extend((correct < *at_least).then(|| {
+            format!("{property}: only {correct} correct answers (at least {at_least} before)")
+        }));
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(
-        correct >= CORRECT_AT_LEAST,
-        "only {correct} correct answers (at least {CORRECT_AT_LEAST} before)"
-    );
 }

@@ -311,7 +311,11 @@ fn c_versions_of_the_integer_corpus_get_the_same_verdicts() {
         let module = symex_ir::lower(&front.program);
         let microc = check_forward(&module, &types, &file.source, &file.name, entry, &options)
             .expect("micro-c checks");
-        let translated = match symex_c::translate(&c_path.to_string_lossy(), &c_text) {
+        let translated = match symex_c::translate(
+            &c_path.to_string_lossy(),
+            &c_text,
+            symex_c::Options::default(),
+        ) {
             Ok(t) => t,
             Err(e) => {
                 failures.push(format!("{}: {}", file.name, e.render("c", &c_text)));

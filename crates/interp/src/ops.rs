@@ -42,6 +42,7 @@ pub(crate) fn int_binary(op: BinOp, a: i32, b: i32) -> Result<i32, Fault> {
         BinOp::BitAnd => a & b,
         BinOp::BitOr => a | b,
         BinOp::BitXor => a ^ b,
+        BinOp::MulFits => a.checked_mul(b).is_some() as i32,
     })
 }
 

@@ -203,6 +203,10 @@ pub enum BinOp {
     BitAnd,
     BitOr,
     BitXor,
+    /// 1 if the product of the operands, both read as signed, fits in 32 bits, else 0: the
+    /// condition of C's signed-overflow check of `*`, which the other operators cannot state
+    /// without a division that would need its own check.
+    MulFits,
 }
 
 impl BinOp {
@@ -232,6 +236,7 @@ impl BinOp {
             BinOp::BitAnd => "&",
             BinOp::BitOr => "|",
             BinOp::BitXor => "^",
+            BinOp::MulFits => "*fits",
         }
     }
 
@@ -323,6 +328,9 @@ pub enum PropertyKind {
     Reach,
     /// C: a shift by a negative amount or by at least the operand's width (32 bits).
     ShiftOutOfRange,
+    /// C: an operation on signed integers whose result does not fit its type (checked only on
+    /// request: `--signed-overflow`, SV-COMP's `no-overflow`).
+    Overflow,
 }
 
 impl PropertyKind {
@@ -336,21 +344,24 @@ impl PropertyKind {
             PropertyKind::Uninit => "uninit",
             PropertyKind::Reach => "reach",
             PropertyKind::ShiftOutOfRange => "shift-out-of-range",
+            PropertyKind::Overflow => "overflow",
         }
     }
 
+    /// Every kind, in the order reports list them.
+    pub const ALL: [PropertyKind; 8] = [
+        PropertyKind::Assert,
+        PropertyKind::DivByZero,
+        PropertyKind::NullDeref,
+        PropertyKind::OutOfBounds,
+        PropertyKind::Uninit,
+        PropertyKind::Reach,
+        PropertyKind::ShiftOutOfRange,
+        PropertyKind::Overflow,
+    ];
+
     pub fn from_name(name: &str) -> Option<PropertyKind> {
-        [
-            PropertyKind::Assert,
-            PropertyKind::DivByZero,
-            PropertyKind::NullDeref,
-            PropertyKind::OutOfBounds,
-            PropertyKind::Uninit,
-            PropertyKind::Reach,
-            PropertyKind::ShiftOutOfRange,
-        ]
-        .into_iter()
-        .find(|k| k.name() == name)
+        PropertyKind::ALL.into_iter().find(|k| k.name() == name)
     }
 }
 

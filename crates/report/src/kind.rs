@@ -1,4 +1,4 @@
-//! How reports name and describe the five property kinds.
+//! How reports name and describe the property kinds.
 //!
 //! The JSON name is the IR's [`PropertyKind::name`] (`assert`, `div-by-zero`, ...), shared with the
 //! corpus headers; the phrases here are for human text. Nothing here decides a verdict.
@@ -16,6 +16,7 @@ pub fn failure(kind: PropertyKind) -> &'static str {
         PropertyKind::Uninit => "read of an uninitialized variable",
         PropertyKind::Reach => "execution of the target line (reached)",
         PropertyKind::ShiftOutOfRange => "shift by a negative amount or by the width or more",
+        PropertyKind::Overflow => "signed integer overflow",
     }
 }
 
@@ -29,6 +30,7 @@ pub fn label(kind: PropertyKind) -> &'static str {
         PropertyKind::Uninit => "this is read before it is assigned",
         PropertyKind::Reach => "this line is executed",
         PropertyKind::ShiftOutOfRange => "the shift amount is out of range here",
+        PropertyKind::Overflow => "the result does not fit its signed type here",
     }
 }
 
@@ -49,9 +51,10 @@ pub(crate) mod serde_name {
 /// The kind called `name`, or a message listing the valid names.
 pub(crate) fn parse(name: &str) -> Result<PropertyKind, String> {
     PropertyKind::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = PropertyKind::ALL.iter().map(|k| k.name()).collect();
         format!(
-            "unknown property kind `{name}` (expected assert, div-by-zero, null-deref, \
-             out-of-bounds, uninit or reach)"
+            "unknown property kind `{name}` (expected one of: {})",
+            names.join(", ")
         )
     })
 }
@@ -60,21 +63,12 @@ pub(crate) fn parse(name: &str) -> Result<PropertyKind, String> {
 mod tests {
     use super::*;
 
-    const ALL: [PropertyKind; 6] = [
-        PropertyKind::Assert,
-        PropertyKind::DivByZero,
-        PropertyKind::NullDeref,
-        PropertyKind::OutOfBounds,
-        PropertyKind::Uninit,
-        PropertyKind::Reach,
-    ];
-
     #[test]
     fn every_kind_parses_back_from_its_name() {
-        for kind in ALL {
+        for kind in PropertyKind::ALL {
             assert_eq!(parse(kind.name()), Ok(kind));
             assert!(!failure(kind).is_empty() && !label(kind).is_empty());
         }
-        assert!(parse("overflow").unwrap_err().contains("div-by-zero"));
+        assert!(parse("overflows").unwrap_err().contains("div-by-zero"));
     }
 }

@@ -1,12 +1,13 @@
-//! A report read as SV-COMP's answer for the property `unreach-call` ("no call of
-//! `reach_error` is reachable"): `TRUE`, `FALSE` or `UNKNOWN` with the reason.
+//! A report read as SV-COMP's answer for one property: `TRUE`, `FALSE` or `UNKNOWN` with the
+//! reason. `unreach-call` ("no call of `reach_error` is reachable") is the `assert` kind: the C
+//! front end makes every call of an error function an `assert` check that always fails.
+//! `no-overflow` is the `overflow` kind, which the front end checks on request.
 //!
-//! The C front end makes every call of an error function an `assert` check that always fails,
-//! so `FALSE` is a confirmed violation of an `assert` property (replayed like every
-//! counterexample). `TRUE` needs more than every `assert` being safe: a failing check of another
-//! kind (an uninitialized read, a division by zero) ends the paths it fails on, so a call beyond
-//! it was never explored; `TRUE` is said only when every property of the program is `safe`.
-//! Nothing here runs an engine.
+//! `FALSE` is a confirmed violation of the property's kind (replayed like every
+//! counterexample). `TRUE` needs more than every check of that kind being safe: a failing check
+//! of another kind (an uninitialized read, a division by zero) ends the paths it fails on, so a
+//! violation beyond it was never explored; `TRUE` is said only when every property of the
+//! program is `safe`. Nothing here runs an engine.
 
 use std::fmt;
 
@@ -32,12 +33,13 @@ impl fmt::Display for SvVerdict {
     }
 }
 
-/// The `unreach-call` answer of a report of a C program.
-pub fn unreach_call(report: &Report) -> SvVerdict {
+/// The answer, from a report of a C program, for the property whose violations are the checks
+/// of kind `target` (`assert` for `unreach-call`, `overflow` for `no-overflow`).
+pub fn answer(report: &Report, target: PropertyKind) -> SvVerdict {
     let properties = report.properties();
     if properties
         .iter()
-        .any(|p| p.kind == PropertyKind::Assert && matches!(p.verdict, Verdict::Violated(_)))
+        .any(|p| p.kind == target && matches!(p.verdict, Verdict::Violated(_)))
     {
         return SvVerdict::False;
     }
@@ -58,5 +60,47 @@ pub fn unreach_call(report: &Report) -> SvVerdict {
                 p.column
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::property::PropertyReport;
+    use crate::sample;
+
+    /// The sample report's properties that `keep` selects, as a report of their own.
+    fn report_with(keep: impl Fn(&PropertyReport) -> bool) -> Report {
+        let sample = sample::report();
+        let props: Vec<PropertyReport> = sample
+            .properties()
+            .iter()
+            .filter(|p| keep(p))
+            .cloned()
+            .collect();
+        Report::new(sample::FILE, "forward", "g", props, sample.stats.clone())
+    }
+
+    #[test]
+    fn a_violation_of_the_kind_is_false_and_of_another_kind_is_unknown() {
+        let report = report_with(|p| p.kind == PropertyKind::DivByZero);
+        assert_eq!(answer(&report, PropertyKind::DivByZero), SvVerdict::False);
+        match answer(&report, PropertyKind::Assert) {
+            SvVerdict::Unknown(why) => assert!(why.contains("div-by-zero"), "{why}"),
+            other => panic!("expected UNKNOWN, got {other}"),
+        }
+    }
+
+    #[test]
+    fn true_needs_every_property_safe() {
+        let safe = report_with(|p| matches!(p.verdict, Verdict::Safe));
+        assert_eq!(answer(&safe, PropertyKind::Overflow), SvVerdict::True);
+        assert_eq!(answer(&safe, PropertyKind::Assert), SvVerdict::True);
+        // `safe up to K` is not `safe`.
+        let bounded = report_with(|p| p.kind == PropertyKind::Assert);
+        assert!(matches!(
+            answer(&bounded, PropertyKind::Assert),
+            SvVerdict::Unknown(_)
+        ));
     }
 }

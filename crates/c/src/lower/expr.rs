@@ -225,8 +225,8 @@ impl FnCx<'_, '_> {
     /// `value << amount` or `value >> amount` for a `value` of (promoted) type `ty`: the amount
     /// must be below 32 read as unsigned, which excludes the negative ones (C leaves other
     /// amounts undefined: a `shift-out-of-range` check). A right shift of an `unsigned int` fills
-    /// with zeros, of an `int` with the sign (what gcc does). A left shift that overflows an
-    /// `int` wraps, as signed arithmetic does here.
+    /// with zeros, of an `int` with the sign (what gcc does). A left shift of an `int` whose
+    /// value does not fit wraps, or fails the `overflow` check where it is asked for.
     fn shift(
         &mut self,
         left: bool,
@@ -244,15 +244,85 @@ impl FnCx<'_, '_> {
             (false, CType::UInt) => BinOp::LShr,
             (false, _) => BinOp::AShr,
         };
-        self.temp(Rvalue::Binary(op, value, amount), span)
+        let result = self.temp(Rvalue::Binary(op, value, amount), span);
+        if op == BinOp::Shl {
+            self.check_overflow(BinOp::Shl, value, amount, result, ty, span);
+        }
+        result
     }
 
-    /// `a op b` with the divisor check of `/` and `%`.
-    fn binary(&mut self, op: BinOp, a: Operand, b: Operand, span: Span) -> Operand {
+    /// `a op b` on operands of (common) type `ty`, with the divisor check of `/` and `%` and
+    /// the `overflow` check where it is asked for.
+    fn binary(&mut self, op: BinOp, a: Operand, b: Operand, ty: CType, span: Span) -> Operand {
         if op.divides() {
             self.check(Check::NonZero(b), span);
         }
-        self.temp(Rvalue::Binary(op, a, b), span)
+        let result = self.temp(Rvalue::Binary(op, a, b), span);
+        self.check_overflow(op, a, b, result, ty, span);
+        result
+    }
+
+    /// With [`crate::Options::signed_overflow`], the `overflow` check of `result = a op b` on
+    /// `int`s (`ty`; the narrower types are promoted to `int` before arithmetic, so only `int`
+    /// itself overflows): C leaves a result outside `int` undefined. `Neg` is `0 - b`. The
+    /// check follows the wrapped result, which the IR defines; nothing is emitted for an
+    /// operator that cannot overflow or for constant operands whose result fits.
+    fn check_overflow(
+        &mut self,
+        op: BinOp,
+        a: Operand,
+        b: Operand,
+        result: Operand,
+        ty: CType,
+        span: Span,
+    ) {
+        if !self.unit.options.signed_overflow || ty != CType::Int {
+            return;
+        }
+        if let (Operand::Const(x), Operand::Const(y)) = (a, b) {
+            let fits = match op {
+                BinOp::Add => x.checked_add(y).is_some(),
+                BinOp::Sub => x.checked_sub(y).is_some(),
+                BinOp::Mul => x.checked_mul(y).is_some(),
+                BinOp::Div | BinOp::Rem => !(x == i32::MIN && y == -1),
+                BinOp::Shl => x.checked_shl(y as u32).is_some_and(|r| r >> y == x),
+                _ => true,
+            };
+            if fits {
+                return;
+            }
+        }
+        let mut op2 = |op: BinOp, x: Operand, y: Operand| self.temp(Rvalue::Binary(op, x, y), span);
+        let holds = match op {
+            // The sum overflows exactly when both operands have the sign the result lacks.
+            BinOp::Add => {
+                let (x, y) = (op2(BinOp::BitXor, a, result), op2(BinOp::BitXor, b, result));
+                let both = op2(BinOp::BitAnd, x, y);
+                op2(BinOp::Ge, both, Operand::Const(0))
+            }
+            // The difference overflows exactly when the operands' signs differ and the
+            // result's sign is not the minuend's.
+            BinOp::Sub => {
+                let (x, y) = (op2(BinOp::BitXor, a, b), op2(BinOp::BitXor, a, result));
+                let both = op2(BinOp::BitAnd, x, y);
+                op2(BinOp::Ge, both, Operand::Const(0))
+            }
+            BinOp::Mul => op2(BinOp::MulFits, a, b),
+            // `INT_MIN / -1` (and `INT_MIN % -1`, undefined with it in C11).
+            BinOp::Div | BinOp::Rem => {
+                let x = op2(BinOp::Ne, a, Operand::Const(i32::MIN));
+                let y = op2(BinOp::Ne, b, Operand::Const(-1));
+                op2(BinOp::BitOr, x, y)
+            }
+            // `a << b` (with `b` below 32, checked first) fits when shifting back gives `a`.
+            BinOp::Shl => {
+                let back = op2(BinOp::AShr, result, b);
+                op2(BinOp::Eq, back, a)
+            }
+            _ => return,
+        };
+        let kind = PropertyKind::Overflow;
+        self.check(Check::Condition { holds, kind }, span);
     }
 
     /// 1 or 0 in a temporary, by branching on `e`.
@@ -288,14 +358,19 @@ impl FnCx<'_, '_> {
                         let (a, ty) = self.typed(operand)?;
                         Ok((a, ty.promoted()))
                     }
-                    UnaryOperator::Minus | UnaryOperator::Complement => {
+                    UnaryOperator::Minus => {
                         let (a, ty) = self.typed(operand)?;
                         let ty = ty.promoted();
-                        let op = match u.node.operator.node {
-                            UnaryOperator::Minus => UnOp::Neg,
-                            _ => UnOp::BitNot,
-                        };
-                        Ok((self.temp(Rvalue::Unary(op, a), span), ty))
+                        let result = self.temp(Rvalue::Unary(UnOp::Neg, a), span);
+                        self.check_overflow(BinOp::Sub, Operand::Const(0), a, result, ty, span);
+                        Ok((result, ty))
+                    }
+                    UnaryOperator::Complement => {
+                        let (a, ty) = self.typed(operand)?;
+                        Ok((
+                            self.temp(Rvalue::Unary(UnOp::BitNot, a), span),
+                            ty.promoted(),
+                        ))
                     }
                     UnaryOperator::Negate => {
                         let a = self.value(operand)?;
@@ -314,7 +389,8 @@ impl FnCx<'_, '_> {
                             }
                             _ => BinOp::Sub,
                         };
-                        let new = self.temp(Rvalue::Binary(step, old, Operand::Const(1)), span);
+                        // A narrower type is promoted to `int`, where adding 1 cannot overflow.
+                        let new = self.binary(step, old, Operand::Const(1), ty, span);
                         let new = self.convert(new, ty, span);
                         self.assign(local, new, span);
                         let post = matches!(
@@ -370,9 +446,10 @@ impl FnCx<'_, '_> {
                         let (local, ty) = self.lvalue(&b.node.lhs)?;
                         let old = self.read_local(local, span);
                         let (operand, operand_ty) = self.typed(&b.node.rhs)?;
-                        let arith = arithmetic(op, ty.common(operand_ty))
-                            .expect("compound assignments are arithmetic");
-                        let new = self.binary(arith, old, operand, span);
+                        let common = ty.common(operand_ty);
+                        let arith =
+                            arithmetic(op, common).expect("compound assignments are arithmetic");
+                        let new = self.binary(arith, old, operand, common, span);
                         let new = self.convert(new, ty, span);
                         self.assign(local, new, span);
                         Ok((new, ty))
@@ -388,7 +465,7 @@ impl FnCx<'_, '_> {
                                 } else {
                                     common
                                 };
-                                Ok((self.binary(arith, lhs, rhs, span), ty))
+                                Ok((self.binary(arith, lhs, rhs, common, span), ty))
                             }
                             None => unsupported("this operator"),
                         }

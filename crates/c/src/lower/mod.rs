@@ -21,7 +21,7 @@ use symex_syntax::types::TypeTable;
 
 use crate::error::CError;
 use crate::source_map::SourceMap;
-use crate::Translated;
+use crate::{Options, Translated};
 use types::{declarator_shape, CType, Shape};
 
 /// What a call needs to know about a defined function.
@@ -35,6 +35,7 @@ struct Signature {
 /// The unit-wide facts every function body is lowered against.
 struct Unit<'a> {
     map: &'a SourceMap,
+    options: Options,
     functions: HashMap<String, Signature>,
     typedefs: HashMap<String, Result<CType, String>>,
     /// Names of file-scope variables (not supported yet: a use is refused).
@@ -58,9 +59,14 @@ fn is_typedef(specifiers: &[Node<DeclarationSpecifier>]) -> bool {
     })
 }
 
-pub(crate) fn lower_unit(unit: &TranslationUnit, map: &SourceMap) -> Result<Translated, CError> {
+pub(crate) fn lower_unit(
+    unit: &TranslationUnit,
+    map: &SourceMap,
+    options: Options,
+) -> Result<Translated, CError> {
     let mut context = Unit {
         map,
+        options,
         functions: HashMap::new(),
         typedefs: HashMap::new(),
         globals: HashSet::new(),

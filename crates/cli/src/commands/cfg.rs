@@ -7,15 +7,17 @@ use symex_syntax::span::LineIndex;
 
 #[derive(clap::Args)]
 pub struct CfgArgs {
-    /// The micro-c program (`.uc`).
+    /// The program: micro-c (`.uc`) or C (`.c`, preprocessed `.i`).
     pub file: String,
     /// Print Graphviz DOT (one cluster per function) instead of text.
     #[arg(long)]
     pub dot: bool,
+    #[command(flatten)]
+    pub frontend: super::FrontendArgs,
 }
 
 pub fn run(args: &CfgArgs, color: ColorChoice) -> Exit {
-    let (file, lowered) = match load_program(&args.file, color) {
+    let (file, lowered) = match load_program(&args.file, args.frontend, color) {
         Ok(loaded) => loaded,
         Err(exit) => return exit,
     };

@@ -26,6 +26,8 @@ pub struct CheckArgs {
     /// Analyse this function (its parameters become symbolic inputs) instead of `main`.
     #[arg(long, default_value = "main")]
     pub entry: String,
+    #[command(flatten)]
+    pub frontend: super::FrontendArgs,
     /// Search strategy of the forward engine.
     #[arg(long, value_enum, default_value_t = SearchArg::Dfs)]
     pub search: SearchArg,
@@ -376,7 +378,7 @@ pub fn check_source(
     color: ColorChoice,
     progress: bool,
 ) -> Result<Report, Exit> {
-    let lowered = super::lower_file(file, color)?;
+    let lowered = super::lower_file(file, args.frontend, color)?;
     // Every analysis refuses an ill-typed program (microc.md "Types").
     let types = match &lowered.types {
         Ok(types) => types,

@@ -46,18 +46,39 @@ impl Lowered {
     }
 }
 
+/// Options of the C front end, shared by `check`, `run` and `cfg` so that a counterexample
+/// replays against the program it was found in.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct FrontendArgs {
+    /// C programs: check every arithmetic operation on `int`s for a result outside `int` (the
+    /// `overflow` property, SV-COMP's `no-overflow`); without it signed arithmetic wraps around.
+    #[arg(long)]
+    pub signed_overflow: bool,
+}
+
 /// Loads a program file and lowers it (see [`lower_file`]).
-pub fn load_program(path: &str, color: ColorChoice) -> Result<(SourceFile, Lowered), Exit> {
+pub fn load_program(
+    path: &str,
+    frontend: FrontendArgs,
+    color: ColorChoice,
+) -> Result<(SourceFile, Lowered), Exit> {
     let file = load(path)?;
-    let lowered = lower_file(&file, color)?;
+    let lowered = lower_file(&file, frontend, color)?;
     Ok((file, lowered))
 }
 
 /// Lowers a loaded program with the front end its extension names. Errors are printed
 /// (`unsupported: ... at file:line:col` for C) and end in [`Exit::ProgramError`].
-pub fn lower_file(file: &SourceFile, color: ColorChoice) -> Result<Lowered, Exit> {
+pub fn lower_file(
+    file: &SourceFile,
+    frontend: FrontendArgs,
+    color: ColorChoice,
+) -> Result<Lowered, Exit> {
     if symex_c::is_c_file(&file.name) {
-        return match symex_c::translate(&file.name, &file.text) {
+        let options = symex_c::Options {
+            signed_overflow: frontend.signed_overflow,
+        };
+        return match symex_c::translate(&file.name, &file.text, options) {
             Ok(translated) => Ok(Lowered {
                 module: translated.module,
                 types: Ok(translated.types),
@@ -67,6 +88,13 @@ pub fn lower_file(file: &SourceFile, color: ColorChoice) -> Result<Lowered, Exit
                 Err(Exit::ProgramError)
             }
         };
+    }
+    if frontend.signed_overflow {
+        eprintln!(
+            "error: --signed-overflow applies to C programs (micro-c's numbers wrap around by \
+             definition)"
+        );
+        return Err(Exit::Usage);
     }
     let frontend = analyze(file, color)?;
     Ok(Lowered {

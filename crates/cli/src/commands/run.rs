@@ -15,7 +15,7 @@ use symex_syntax::diag::Diagnostic;
 
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// The micro-c program (`.uc`).
+    /// The program: micro-c (`.uc`) or C (`.c`, preprocessed `.i`).
     pub file: String,
     /// The input list, read by `input` in order (then -1 once exhausted), e.g. `--input 5,-3`.
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
@@ -41,10 +41,12 @@ pub struct RunArgs {
     /// Maximum number of active calls.
     #[arg(long, default_value_t = symex_interp::DEFAULT_MAX_CALL_DEPTH)]
     pub max_call_depth: usize,
+    #[command(flatten)]
+    pub frontend: super::FrontendArgs,
 }
 
 pub fn run(args: &RunArgs, color: ColorChoice) -> Exit {
-    let (file, lowered) = match load_program(&args.file, color) {
+    let (file, lowered) = match load_program(&args.file, args.frontend, color) {
         Ok(loaded) => loaded,
         Err(exit) => return exit,
     };
@@ -157,5 +159,6 @@ fn describe(kind: PropertyKind) -> &'static str {
         PropertyKind::Uninit => "read of an uninitialized variable",
         PropertyKind::Reach => "reached the target line",
         PropertyKind::ShiftOutOfRange => "shift amount out of range",
+        PropertyKind::Overflow => "signed integer overflow",
     }
 }

@@ -59,6 +59,18 @@ pub fn binary(store: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> TermRes
         BinOp::BitAnd => store.bv_and(a, b),
         BinOp::BitOr => store.bv_or(a, b),
         BinOp::BitXor => store.bv_xor(a, b),
+        BinOp::MulFits => {
+            // The exact product of the sign-extended operands equals the sign-extended
+            // wrapped product exactly when the product fits.
+            let exact = {
+                let (wide_a, wide_b) = (store.sign_extend(WIDTH, a)?, store.sign_extend(WIDTH, b)?);
+                store.bv_mul(wide_a, wide_b)?
+            };
+            let wrapped = store.bv_mul(a, b)?;
+            let wrapped = store.sign_extend(WIDTH, wrapped)?;
+            let c = store.eq(exact, wrapped);
+            compare(store, c)
+        }
         BinOp::Eq => {
             let c = store.eq(a, b);
             compare(store, c)
@@ -160,6 +172,12 @@ mod tests {
             (BinOp::AShr, -16, 40, -1),
             (BinOp::LShr, -16, 28, 15),
             (BinOp::LShr, -16, 32, 0),
+            (BinOp::MulFits, 65536, 32767, 1),
+            (BinOp::MulFits, 65536, 32768, 0),
+            (BinOp::MulFits, -65536, 32768, 1),
+            (BinOp::MulFits, i32::MIN, -1, 0),
+            (BinOp::MulFits, i32::MIN, 1, 1),
+            (BinOp::MulFits, -1, -1, 1),
         ];
         for (op, a, b, expected) in cases {
             let (ta, tb) = (int_const(&mut s, a).unwrap(), int_const(&mut s, b).unwrap());

@@ -1,0 +1,310 @@
+//! `symex svcomp TASK.yml`: an SV-COMP verification task (task-definition format 2.0) checked
+//! property by property, answered in the competition's words: `<property>: TRUE`,
+//! `<property>: FALSE(<sub-property>)` or `<property>: UNKNOWN (<reason>)`.
+//!
+//! The program goes through `symex check` (`check::check_source`) under a portfolio of forward
+//! configurations that share the time limit; each is sound, so the first `TRUE` or `FALSE` is
+//! the answer, and a `FALSE` is always a replayed counterexample. The report is read by
+//! `symex_report::svcomp`. Nothing here formats reports or runs an engine directly.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::Deserialize;
+use symex_ir::cfg::PropertyKind;
+use symex_report::svcomp::{answer, SvVerdict};
+use symex_report::Report;
+
+mod suite;
+mod witness;
+
+use super::check::{check_source, CheckArgs};
+use crate::exit::Exit;
+use crate::source::ColorChoice;
+use crate::source::SourceFile;
+
+#[derive(clap::Args)]
+pub struct SvcompArgs {
+    /// The task definition (`.yml`, format 2.0).
+    #[arg(required_unless_present = "suite", conflicts_with = "suite")]
+    pub task: Option<PathBuf>,
+    /// Score every task under this folder with SV-COMP's scheme (see `svcomp/suite.rs`).
+    #[arg(long, value_name = "DIR")]
+    pub suite: Option<PathBuf>,
+    /// With `--suite`: tasks checked at the same time (each a `symex svcomp` process).
+    #[arg(long, default_value_t = 1, requires = "suite")]
+    pub jobs: usize,
+    /// With `--suite`: the table's format.
+    #[arg(long, value_enum, default_value_t = suite::TableFormat::Markdown, requires = "suite")]
+    pub format: suite::TableFormat,
+    /// Print the time and the peak memory of the task on stderr at the end.
+    #[arg(long)]
+    pub stats: bool,
+    /// Check only this property: `unreach-call` or `no-overflow` (the others are not supported
+    /// yet and answer `UNKNOWN`).
+    #[arg(long, value_name = "NAME")]
+    pub property: Option<String>,
+    /// Write a violation witness (YAML, format 2.0) of every `FALSE` answer to this file.
+    #[arg(long, value_name = "FILE", conflicts_with = "suite")]
+    pub witness: Option<PathBuf>,
+    /// Time limit for each property, in seconds, shared by the portfolio's configurations.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub timeout: f64,
+}
+
+/// The forward configurations tried in turn, with their share of the time limit: plain
+/// depth-first search first (finds violations fastest), then path subsumption (proves loops
+/// whose states repeat), then loop summarization. Measured on the public tasks
+/// (docs/c-frontend.md).
+const PORTFOLIO: &[(&[&str], f64)] = &[(&[], 0.25), (&["--subsume"], 0.5), (&["--summarize"], 1.0)];
+
+/// A property symex answers: the `symex check` flags its checks need, and the kind of check
+/// whose violation falsifies it.
+struct Supported {
+    name: &'static str,
+    flags: &'static [&'static str],
+    kind: PropertyKind,
+}
+
+const SUPPORTED: &[Supported] = &[
+    Supported {
+        name: "unreach-call",
+        flags: &[],
+        kind: PropertyKind::Assert,
+    },
+    Supported {
+        name: "no-overflow",
+        flags: &["--signed-overflow"],
+        kind: PropertyKind::Overflow,
+    },
+];
+
+/// The properties SV-COMP verifies (coverage properties are for test generation).
+const VERIFICATION_PROPERTIES: &[&str] = &[
+    "unreach-call",
+    "no-overflow",
+    "valid-memsafety",
+    "valid-memcleanup",
+    "termination",
+];
+
+#[derive(Deserialize)]
+pub(super) struct Task {
+    input_files: InputFiles,
+    #[serde(default)]
+    pub properties: Vec<PropertyEntry>,
+    #[serde(default)]
+    options: TaskOptions,
+}
+
+#[derive(Deserialize, Default)]
+struct TaskOptions {
+    /// `ILP32` or `LP64`.
+    data_model: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum InputFiles {
+    One(String),
+    Many(Vec<String>),
+}
+
+#[derive(Deserialize)]
+pub(super) struct PropertyEntry {
+    property_file: String,
+    /// The ground truth, where the task states it.
+    pub expected_verdict: Option<bool>,
+}
+
+/// Reads a task definition.
+pub(super) fn read_task(path: &Path) -> Result<Task, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    serde_yaml_ng::from_str::<Task>(&text).map_err(|e| e.to_string())
+}
+
+/// The property's name: the property file's stem (`../properties/unreach-call.prp`).
+pub(super) fn property_name(entry: &PropertyEntry) -> String {
+    Path::new(&entry.property_file)
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+}
+
+pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        eprintln!("error: --timeout must be a positive number of seconds");
+        return Exit::Usage;
+    }
+    if let Some(dir) = &args.suite {
+        return suite::run(dir, args);
+    }
+    let Some(task_path) = &args.task else {
+        eprintln!("error: give a task or --suite DIR");
+        return Exit::Usage;
+    };
+    let start = Instant::now();
+    let task = match read_task(task_path) {
+        Ok(task) => task,
+        Err(e) => {
+            eprintln!("error: cannot read the task `{}`: {e}", task_path.display());
+            return Exit::ProgramError;
+        }
+    };
+    let input = match &task.input_files {
+        InputFiles::One(file) => file.clone(),
+        InputFiles::Many(files) if files.len() == 1 => files[0].clone(),
+        InputFiles::Many(_) => {
+            eprintln!("error: tasks with several input files are not supported");
+            return Exit::ProgramError;
+        }
+    };
+    let program = task_path.parent().unwrap_or(Path::new(".")).join(&input);
+    let mut names: Vec<String> = task
+        .properties
+        .iter()
+        .map(property_name)
+        .filter(|name| VERIFICATION_PROPERTIES.contains(&name.as_str()))
+        .collect();
+    if let Some(only) = &args.property {
+        if !names.contains(only) {
+            eprintln!(
+                "error: the task has no property `{only}` (it has: {})",
+                names.join(", ")
+            );
+            return Exit::Usage;
+        }
+        names.retain(|name| name == only);
+    }
+    let file = match super::load(&program.to_string_lossy()) {
+        Ok(file) => file,
+        Err(code) => return code,
+    };
+    let mut exit = Exit::Success;
+    let mut witnesses = String::new();
+    for name in &names {
+        let Some(supported) = SUPPORTED.iter().find(|s| s.name == name) else {
+            println!("{name}: UNKNOWN (this property is not supported yet)");
+            exit = worse(exit, Exit::Inconclusive);
+            continue;
+        };
+        let (answer, report) = match portfolio(&file, supported, args.timeout, color) {
+            Ok(answered) => answered,
+            Err(code) => return code,
+        };
+        println!("{name}: {answer}");
+        if let (SvVerdict::False, Some(report)) = (&answer, &report) {
+            let facts = witness::TaskFacts {
+                file_name: input.as_str(),
+                text: &file.text,
+                specification: specification(task_path, &task, name),
+                data_model: task.options.data_model.clone().unwrap_or("ILP32".into()),
+            };
+            witnesses.extend(witness::violation_witness(report, supported.kind, &facts));
+        }
+        exit = worse(
+            exit,
+            match answer {
+                SvVerdict::False => Exit::Violation,
+                SvVerdict::Unknown(_) => Exit::Inconclusive,
+                SvVerdict::True => Exit::Success,
+            },
+        );
+    }
+    if let Some(path) = &args.witness {
+        if let Err(e) = std::fs::write(path, &witnesses) {
+            eprintln!("error: cannot write the witness `{}`: {e}", path.display());
+            return Exit::Usage;
+        }
+    }
+    if args.stats {
+        let peak = peak_memory_kib().map_or_else(|| "?".to_string(), |kib| kib.to_string());
+        eprintln!(
+            "stats: {} ms, {peak} KiB peak memory",
+            start.elapsed().as_millis()
+        );
+    }
+    exit
+}
+
+/// The property's formula from its property file (the witness's `specification`), or the
+/// name when the file cannot be read.
+fn specification(task_path: &Path, task: &Task, name: &str) -> String {
+    task.properties
+        .iter()
+        .find(|p| property_name(p) == name)
+        .and_then(|p| {
+            let path = task_path.parent()?.join(&p.property_file);
+            std::fs::read_to_string(path).ok()
+        })
+        .map_or_else(|| name.to_string(), |text| text.trim().to_string())
+}
+
+/// One property through the portfolio: each configuration runs `symex check` with the
+/// property's flags, and its report answers; the report is returned with the answer. A program
+/// outside the supported subset is an `UNKNOWN` with the refusal (printed on stderr); other
+/// failures end the command.
+fn portfolio(
+    file: &SourceFile,
+    property: &Supported,
+    timeout: f64,
+    color: ColorChoice,
+) -> Result<(SvVerdict, Option<Report>), Exit> {
+    let start = Instant::now();
+    let mut last = (SvVerdict::Unknown("no configuration ran".into()), None);
+    for (techniques, share_end) in PORTFOLIO {
+        let left = timeout * share_end - start.elapsed().as_secs_f64();
+        if left <= 0.0 {
+            continue;
+        }
+        let mut words: Vec<String> = techniques
+            .iter()
+            .chain(property.flags)
+            .map(|f| f.to_string())
+            .collect();
+        words.extend([
+            "--timeout".to_string(),
+            format!("{left:.3}"),
+            file.name.clone(),
+        ]);
+        let args = CheckArgs::from_words(words).map_err(|e| {
+            eprintln!("internal error: a portfolio configuration does not parse: {e}");
+            Exit::Internal
+        })?;
+        let report = match check_source(&args, file, color, false) {
+            Ok(report) => report,
+            Err(Exit::ProgramError) => {
+                let why = "the program is outside the supported subset";
+                return Ok((SvVerdict::Unknown(why.into()), None));
+            }
+            Err(other) => return Err(other),
+        };
+        let answer = answer(&report, property.kind);
+        let decided = !matches!(answer, SvVerdict::Unknown(_));
+        last = (answer, Some(report));
+        if decided {
+            break;
+        }
+    }
+    Ok(last)
+}
+
+/// The command's exit code so far, with one more answer's: a `FALSE` wins, then an `UNKNOWN`.
+fn worse(so_far: Exit, next: Exit) -> Exit {
+    let rank = |e: Exit| match e {
+        Exit::Violation => 2,
+        Exit::Inconclusive => 1,
+        _ => 0,
+    };
+    if rank(next) > rank(so_far) {
+        next
+    } else {
+        so_far
+    }
+}
+
+/// The process's peak resident memory in KiB (Linux's `VmHWM`; `None` elsewhere).
+fn peak_memory_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}

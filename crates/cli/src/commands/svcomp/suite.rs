@@ -1,0 +1,237 @@
+//! `symex svcomp --suite DIR`: every task under `DIR` with a ground truth for the property
+//! (`--property`, default `unreach-call`), each checked by a `symex svcomp TASK --stats` process
+//! with the time limit, scored with SV-COMP's scheme (+2 a correct TRUE, +1 a correct FALSE,
+//! -32 a wrong TRUE, -16 a wrong FALSE, 0 UNKNOWN) into one table (Markdown, CSV or JSON) with
+//! the time and peak memory of each task. A wrong answer is a bug in symex: the command then
+//! exits 101. Nothing here checks a program itself.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use serde::Serialize;
+
+use super::{property_name, read_task, SvcompArgs};
+use crate::exit::Exit;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableFormat {
+    Markdown,
+    Csv,
+    Json,
+}
+
+#[derive(Serialize)]
+struct Row {
+    task: String,
+    expected: bool,
+    /// `TRUE`, `FALSE` or `UNKNOWN`.
+    answer: String,
+    /// `correct`, `wrong` or `unknown`.
+    outcome: &'static str,
+    points: i32,
+    millis: u64,
+    peak_kib: Option<u64>,
+}
+
+/// Every `.yml` file under `dir`, sorted.
+fn task_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "yml") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+fn points(expected: bool, answer: &str) -> (&'static str, i32) {
+    match (expected, answer) {
+        (true, "TRUE") => ("correct", 2),
+        (false, "FALSE") => ("correct", 1),
+        (false, "TRUE") => ("wrong", -32),
+        (true, "FALSE") => ("wrong", -16),
+        _ => ("unknown", 0),
+    }
+}
+
+/// Runs one task in its own process.
+fn check(task: &Path, name: &str, property: &str, expected: bool, args: &SvcompArgs) -> Row {
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("symex"));
+    let timeout = args.timeout.to_string();
+    let out = Command::new(exe)
+        .args([
+            "--color",
+            "never",
+            "svcomp",
+            "--stats",
+            "--property",
+            property,
+        ])
+        .args(["--timeout", &timeout])
+        .arg(task)
+        .output();
+    let (answer, millis, peak_kib) = match out {
+        Ok(out) => {
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let answer = stdout
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{property}: ")))
+                .map_or("UNKNOWN", |a| {
+                    a.split([' ', '(']).next().unwrap_or("UNKNOWN")
+                })
+                .to_string();
+            let stats = stderr.lines().find_map(|l| l.strip_prefix("stats: "));
+            let number = |text: Option<&str>| text.and_then(|t| t.trim().parse::<u64>().ok());
+            let millis = number(stats.and_then(|s| s.split(" ms").next()));
+            let kib = number(stats.and_then(|s| s.split(", ").nth(1)?.split(" KiB").next()));
+            (answer, millis.unwrap_or(0), kib)
+        }
+        Err(_) => ("UNKNOWN".to_string(), 0, None),
+    };
+    let (outcome, points) = points(expected, &answer);
+    Row {
+        task: name.to_string(),
+        expected,
+        answer,
+        outcome,
+        points,
+        millis,
+        peak_kib,
+    }
+}
+
+pub fn run(dir: &Path, args: &SvcompArgs) -> Exit {
+    let property = args
+        .property
+        .clone()
+        .unwrap_or_else(|| "unreach-call".into());
+    let mut jobs = Vec::new();
+    for file in task_files(dir) {
+        let Ok(task) = read_task(&file) else {
+            eprintln!(
+                "warning: skipping `{}`: not a task definition",
+                file.display()
+            );
+            continue;
+        };
+        let expected = task
+            .properties
+            .iter()
+            .find(|p| property_name(p) == property)
+            .and_then(|p| p.expected_verdict);
+        if let Some(expected) = expected {
+            let name = file.strip_prefix(dir).unwrap_or(&file).with_extension("");
+            jobs.push((file.clone(), name.to_string_lossy().into_owned(), expected));
+        }
+    }
+    if jobs.is_empty() {
+        eprintln!(
+            "error: no task under `{}` states a verdict for `{property}`",
+            dir.display()
+        );
+        return Exit::Usage;
+    }
+    let next = AtomicUsize::new(0);
+    let rows: Mutex<Vec<(usize, Row)>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..args.jobs.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some((file, name, expected)) = jobs.get(i) else {
+                    break;
+                };
+                let row = check(file, name, &property, *expected, args);
+                rows.lock().expect("no panic holds it").push((i, row));
+            });
+        }
+    });
+    let mut rows = rows.into_inner().expect("no panic holds it");
+    rows.sort_by_key(|(i, _)| *i);
+    let rows: Vec<Row> = rows.into_iter().map(|(_, row)| row).collect();
+    print!("{}", render(&rows, &property, args));
+    if rows.iter().any(|r| r.outcome == "wrong") {
+        eprintln!("internal error: symex answered wrongly (see the `wrong` rows)");
+        return Exit::Internal;
+    }
+    Exit::Success
+}
+
+fn render(rows: &[Row], property: &str, args: &SvcompArgs) -> String {
+    let count = |outcome: &str, answer: &str| {
+        rows.iter()
+            .filter(|r| r.outcome == outcome && (answer.is_empty() || r.answer == answer))
+            .count()
+    };
+    let score: i32 = rows.iter().map(|r| r.points).sum();
+    let seconds: f64 = rows.iter().map(|r| r.millis as f64 / 1000.0).sum();
+    match args.format {
+        TableFormat::Json => {
+            let doc = serde_json::json!({
+                "property": property,
+                "timeout_s": args.timeout,
+                "score": score,
+                "tasks": rows,
+            });
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&doc).unwrap_or_default()
+            )
+        }
+        TableFormat::Csv => {
+            let mut out = String::from("task,expected,answer,outcome,points,time_s,peak_mib\n");
+            for r in rows {
+                out.push_str(&cells(r).join(","));
+                out.push('\n');
+            }
+            out
+        }
+        TableFormat::Markdown => {
+            let mut out = format!(
+                "`{property}`, {} s per task: **score {score}**; {} correct ({} TRUE, {} FALSE), \
+                 {} wrong, {} unknown, of {} tasks; {seconds:.1} s in all\n\n",
+                args.timeout,
+                count("correct", ""),
+                count("correct", "TRUE"),
+                count("correct", "FALSE"),
+                count("wrong", ""),
+                count("unknown", ""),
+                rows.len()
+            );
+            out.push_str(
+                "| task | expected | answer | outcome | points | time (s) | peak memory (MiB) |\n",
+            );
+            out.push_str("|---|---|---|---|---:|---:|---:|\n");
+            for r in rows {
+                out.push_str(&format!("| {} |\n", cells(r).join(" | ")));
+            }
+            out
+        }
+    }
+}
+
+/// A row's columns as text, for both table formats.
+fn cells(r: &Row) -> Vec<String> {
+    vec![
+        r.task.clone(),
+        if r.expected { "TRUE" } else { "FALSE" }.to_string(),
+        r.answer.clone(),
+        r.outcome.to_string(),
+        r.points.to_string(),
+        format!("{:.2}", r.millis as f64 / 1000.0),
+        r.peak_kib
+            .map_or_else(|| "?".into(), |k| format!("{:.1}", k as f64 / 1024.0)),
+    ]
+}

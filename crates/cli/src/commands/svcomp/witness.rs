@@ -1,0 +1,299 @@
+//! SV-COMP violation witnesses (YAML, format 2.0): a `FALSE` answer written as one
+//! `violation_sequence` entry whose waypoints are the confirmed counterexample's inputs, one
+//! `function_return` waypoint per `__VERIFIER_nondet_*` call it went through (constraint
+//! `\result == v`, at the call's closing parenthesis), then a `target` waypoint at the
+//! violation. The inputs alone determine the run, so a validator that follows them reaches
+//! the violation; `symex svcomp --witness` tests read them back and replay them in the
+//! interpreter.
+//!
+//! The entry is deterministic: its UUID is derived from the program's hash and the waypoints,
+//! and its creation time is `SOURCE_DATE_EPOCH` when that is set (reproducible-build
+//! convention), else now. Nothing here decides a verdict; the report it reads is replayed.
+
+use std::time::{Duration, SystemTime};
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use symex_ir::cfg::PropertyKind;
+use symex_report::{Event, Report, Verdict};
+
+/// What the witness says about its task.
+pub struct TaskFacts<'a> {
+    /// The program's file name as the task definition gives it.
+    pub file_name: &'a str,
+    /// The program's text (locations are looked up in it).
+    pub text: &'a str,
+    /// The property file's formula, e.g. `CHECK( init(main()), LTL(G ! overflow) )`.
+    pub specification: String,
+    /// `ILP32` or `LP64`.
+    pub data_model: String,
+}
+
+#[derive(Serialize)]
+struct Entry<'a> {
+    entry_type: &'static str,
+    metadata: Metadata<'a>,
+    content: Vec<Segment<'a>>,
+}
+
+#[derive(Serialize)]
+struct Metadata<'a> {
+    format_version: &'static str,
+    uuid: String,
+    creation_time: String,
+    producer: Producer,
+    task: Task<'a>,
+}
+
+#[derive(Serialize)]
+struct Producer {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct Task<'a> {
+    input_files: Vec<&'a str>,
+    input_file_hashes: std::collections::BTreeMap<&'a str, String>,
+    specification: &'a str,
+    data_model: &'a str,
+    language: &'static str,
+}
+
+#[derive(Serialize)]
+struct Segment<'a> {
+    segment: Vec<WaypointItem<'a>>,
+}
+
+#[derive(Serialize)]
+struct WaypointItem<'a> {
+    waypoint: Waypoint<'a>,
+}
+
+#[derive(Serialize)]
+struct Waypoint<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    action: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    constraint: Option<Constraint>,
+    location: Location<'a>,
+}
+
+#[derive(Serialize)]
+struct Constraint {
+    value: String,
+    format: &'static str,
+}
+
+#[derive(Serialize)]
+struct Location<'a> {
+    file_name: &'a str,
+    line: u32,
+    column: u32,
+    function: String,
+}
+
+/// The witness of the first confirmed violation of kind `target` in `report`, as YAML text;
+/// `None` when the report has none.
+pub fn violation_witness(
+    report: &Report,
+    target: PropertyKind,
+    task: &TaskFacts,
+) -> Option<String> {
+    let (property, cex) = report.properties().iter().find_map(|p| match &p.verdict {
+        Verdict::Violated(cex) if p.kind == target => Some((p, cex)),
+        _ => None,
+    })?;
+    let location = |line: u32, column: u32, function: &str| Location {
+        file_name: task.file_name,
+        line,
+        column,
+        function: function.to_string(),
+    };
+    let mut content = Vec::new();
+    for step in &cex.witness().trace {
+        let Event::Input { value, .. } = step.event else {
+            continue;
+        };
+        // A call that cannot be found in the text (inside a macro) only loses guidance.
+        let Some((callee, line, column)) = closing_parenthesis(task.text, step.line, step.column)
+        else {
+            continue;
+        };
+        content.push(Segment {
+            segment: vec![WaypointItem {
+                waypoint: Waypoint {
+                    kind: "function_return",
+                    action: "follow",
+                    constraint: Some(Constraint {
+                        value: format!("\\result == {}", as_c_value(&callee, value)),
+                        format: "acsl_expression",
+                    }),
+                    location: location(line, column, &step.function),
+                },
+            }],
+        });
+    }
+    content.push(Segment {
+        segment: vec![WaypointItem {
+            waypoint: Waypoint {
+                kind: "target",
+                action: "follow",
+                constraint: None,
+                location: location(property.line, property.column, &property.function),
+            },
+        }],
+    });
+    let file_hash = hex(&Sha256::digest(task.text.as_bytes()));
+    let waypoints = serde_yaml_ng::to_string(&content).ok()?;
+    let entry = Entry {
+        entry_type: "violation_sequence",
+        metadata: Metadata {
+            format_version: "2.0",
+            uuid: uuid_from(&[file_hash.as_bytes(), waypoints.as_bytes()]),
+            creation_time: creation_time(),
+            producer: Producer {
+                name: "symex",
+                version: env!("CARGO_PKG_VERSION"),
+            },
+            task: Task {
+                input_files: vec![task.file_name],
+                input_file_hashes: [(task.file_name, file_hash)].into_iter().collect(),
+                specification: &task.specification,
+                data_model: &task.data_model,
+                language: "C",
+            },
+        },
+        content,
+    };
+    serde_yaml_ng::to_string(&[entry]).ok()
+}
+
+/// The callee and the 1-based line and column of the `)` that closes the call starting at
+/// `line`:`column` (1-based) of `text`.
+fn closing_parenthesis(text: &str, line: u32, column: u32) -> Option<(String, u32, u32)> {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        text.match_indices('\n').nth(line as usize - 2)?.0 + 1
+    };
+    let start = line_start
+        + text[line_start..]
+            .chars()
+            .take(column as usize - 1)
+            .map(char::len_utf8)
+            .sum::<usize>();
+    let rest = &text[start..];
+    let name_len = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    let callee = &rest[..name_len];
+    if !callee.starts_with("__VERIFIER_nondet_") {
+        return None;
+    }
+    let open = name_len + rest[name_len..].find(|c: char| !c.is_whitespace())?;
+    if !rest[open..].starts_with('(') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, c) in rest[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    let at = start + open + i;
+                    let close_line = text[..at].matches('\n').count() as u32 + 1;
+                    let line_begin = text[..at].rfind('\n').map_or(0, |n| n + 1);
+                    let close_column = text[line_begin..at].chars().count() as u32 + 1;
+                    return Some((callee.to_string(), close_line, close_column));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The C value the call `__VERIFIER_nondet_<type>()` returned when symex read the input
+/// number `raw` (the front end converts it to the type).
+fn as_c_value(callee: &str, raw: i32) -> String {
+    match callee.trim_start_matches("__VERIFIER_nondet_") {
+        "uint" | "unsigned" => (raw as u32).to_string(),
+        "char" => (raw as i8).to_string(),
+        "uchar" => (raw as u8).to_string(),
+        "short" => (raw as i16).to_string(),
+        "ushort" => (raw as u16).to_string(),
+        "bool" => i32::from(raw != 0).to_string(),
+        _ => raw.to_string(),
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A UUID (RFC 9562 version 8: custom) made of the SHA-256 of `parts`.
+fn uuid_from(parts: &[&[u8]]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update(part);
+    }
+    let mut b: [u8; 16] = hasher.finalize()[..16].try_into().expect("16 of 32 bytes");
+    b[6] = (b[6] & 0x0f) | 0x80;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let h = hex(&b);
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..]
+    )
+}
+
+/// `SOURCE_DATE_EPOCH` (seconds since 1970) when set, else now, in RFC 3339.
+fn creation_time() -> String {
+    let time = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map_or_else(SystemTime::now, |s| {
+            SystemTime::UNIX_EPOCH + Duration::from_secs(s)
+        });
+    humantime::format_rfc3339_seconds(time).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_closing_parenthesis_of_a_nondet_call_is_found() {
+        let text = "int main() {\n  int x = __VERIFIER_nondet_uchar ( );\n  return x;\n}\n";
+        assert_eq!(
+            closing_parenthesis(text, 2, 11),
+            Some(("__VERIFIER_nondet_uchar".to_string(), 2, 37))
+        );
+        // Not a call of an input function.
+        assert_eq!(closing_parenthesis(text, 3, 3), None);
+    }
+
+    #[test]
+    fn values_are_written_in_the_type_of_the_call() {
+        assert_eq!(as_c_value("__VERIFIER_nondet_uint", -1), "4294967295");
+        assert_eq!(as_c_value("__VERIFIER_nondet_char", 200), "-56");
+        assert_eq!(as_c_value("__VERIFIER_nondet_int", -7), "-7");
+        assert_eq!(as_c_value("__VERIFIER_nondet_bool", 5), "1");
+    }
+
+    #[test]
+    fn uuids_are_well_formed_and_deterministic() {
+        let a = uuid_from(&[b"x", b"y"]);
+        assert_eq!(a, uuid_from(&[b"x", b"y"]));
+        assert_ne!(a, uuid_from(&[b"x", b"z"]));
+        assert_eq!(a.len(), 36);
+        assert_eq!(&a[14..15], "8");
+    }
+}
