@@ -2,8 +2,9 @@
 //! preprocessed `.i`) parsed with `lang-c` and lowered into the same IR as micro-c, so that the
 //! interpreter and every engine check it unchanged (layer 1 of `docs/architecture.md`).
 //!
-//! **The subset** (docs/c-frontend.md): functions over `int` (32-bit signed, two's complement
-//! wrap-around like micro-c), local variables in nested scopes, every statement of C except
+//! **The subset** (docs/c-frontend.md): functions over the integer types up to 32 bits (two's
+//! complement wrap-around like micro-c), local variables in nested scopes, file-scope variables
+//! that only `main` uses (its locals, set on entry), every statement of C except
 //! inline assembly (`if`, `while`, `do`, `for`, `switch`, `break`, `continue`, `goto`,
 //! `return`), the arithmetic, comparison and logical operators, assignments and compound
 //! assignments, `++`/`--`, `?:`, the comma operator, casts to `int` and `void`, and SV-COMP's

@@ -40,6 +40,18 @@ fn arithmetic_wraps_and_divides_like_c() {
 }
 
 #[test]
+fn globals_used_only_by_main_are_its_locals_set_on_entry() {
+    // Uninitialized globals are 0 (static storage); initializers are converted to the type; a
+    // tentative definition may precede the one with the initializer.
+    let source = "int h; unsigned char c = 300; int g; int g = 5; extern int g;
+                  int main() { h = h + g; g = 1; return h * 100 + c + g; }";
+    assert_eq!(returns(source, &[]), 5 * 100 + 44 + 1);
+    // A local of `main` hides a global of the same name.
+    let source = "int x = 7; int main() { int x = 2; { return x; } }";
+    assert_eq!(returns(source, &[]), 2);
+}
+
+#[test]
 fn signed_overflow_is_checked_on_request_for_every_int_operation() {
     let checked = Options {
         signed_overflow: true,
@@ -282,9 +294,19 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
         ("int main() { int *p; return 0; }", "pointer types", "*p"),
         ("int main() { int a[3]; return 0; }", "array types", "a[3]"),
         (
-            "int g; int main() { return g; }",
-            "global variable `g`",
-            "g; }",
+            "int g; int f(void) { return g; } int main() { return f(); }",
+            "global variable `g` in `f`",
+            "g; } int main",
+        ),
+        (
+            "extern int e; int main() { return e; }",
+            "declared `extern` and not defined",
+            "e; }",
+        ),
+        (
+            "int g; int main() { g++; if (g < 3) return main(); return g; }",
+            "a call of `main`",
+            "main(); return",
         ),
         ("int main() { int x = 1; return *&x; }", "pointers", "*&x"),
         ("int main() { return 1l; }", "`l` suffix", "1l"),

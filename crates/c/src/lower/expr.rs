@@ -681,6 +681,12 @@ impl FnCx<'_, '_> {
                 ..reason.clone()
             });
         }
+        if name == "main" && self.unit.globals.values().any(|g| g.defined) {
+            return Err(CError::unsupported(
+                "a call of `main` in a program with global variables (they are `main`'s locals)",
+                at,
+            ));
+        }
         let Some(signature) = self.unit.functions.get(name) else {
             return Err(CError::unsupported(
                 format!(

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use lang_c::ast::{DeclarationSpecifier, Ellipsis};
+use lang_c::ast::{DeclarationSpecifier, Ellipsis, Initializer};
 use lang_c::ast::{FunctionDefinition, ParameterDeclaration, StorageClassSpecifier};
 use lang_c::span::Node;
 use symex_ir::build::FunctionBuilder;
@@ -56,6 +56,8 @@ pub(super) struct FnCx<'u, 'a> {
     pub cases: Vec<Cases>,
     labels: HashMap<String, (BlockId, bool)>,
     depth: u32,
+    /// The function's name (globals are `main`'s locals).
+    name: String,
 }
 
 /// The name of a definition.
@@ -177,6 +179,7 @@ pub(super) fn lower_function(
         cases: Vec::new(),
         labels: HashMap::new(),
         depth: 0,
+        name: name.clone(),
     };
     for (i, (name, span, ty)) in params.iter().enumerate() {
         if cx.scopes[0]
@@ -199,6 +202,9 @@ pub(super) fn lower_function(
             let dst = LocalId(i as u32);
             cx.b.emit(symex_ir::cfg::InstKind::Assign { dst, value }, *span);
         }
+    }
+    if name == "main" {
+        cx.define_globals()?;
     }
     cx.statement(&definition.node.statement)?;
     if let Some((label, _)) = cx.labels.iter().find(|(_, (_, defined))| !defined) {
@@ -282,13 +288,55 @@ impl FnCx<'_, '_> {
         if let Some(&local) = self.scopes.iter().rev().find_map(|s| s.get(name)) {
             return Ok(local);
         }
-        if self.unit.globals.contains(name) {
-            return Err(CError::unsupported(
-                format!("global variable `{name}` (file-scope variables are not supported yet)"),
-                at,
-            ));
+        if let Some(global) = self.unit.globals.get(name) {
+            let problem = match &global.ty {
+                Err(e) => return Err(e.clone()),
+                Ok(_) if !global.defined => format!(
+                    "the global variable `{name}`, which is declared `extern` and not defined"
+                ),
+                Ok(_) => format!(
+                    "the global variable `{name}` in `{}` (file-scope variables are supported \
+                     only where `main` alone uses them)",
+                    self.name
+                ),
+            };
+            return Err(CError::unsupported(problem, at));
         }
         Err(CError::invalid(format!("`{name}` is not declared"), at))
+    }
+
+    /// `main`'s prologue: every defined global of a supported type becomes a local of the
+    /// outermost scope (a parameter of the same name hides it), set to its initializer or 0.
+    fn define_globals(&mut self) -> Result<(), CError> {
+        let unit = self.unit;
+        for name in &unit.global_order {
+            let global = &unit.globals[name];
+            let (Ok(ty), true) = (&global.ty, global.defined) else {
+                continue;
+            };
+            if self.scopes[0].contains_key(name) {
+                continue;
+            }
+            let span = self.span(global.span);
+            let local = self.declare(name, *ty, span)?;
+            let value = match global.init.map(|i| &i.node) {
+                None => Operand::Const(0),
+                Some(Initializer::Expression(e)) => {
+                    let value = self.value(e)?;
+                    self.convert(value, *ty, span)
+                }
+                Some(Initializer::List(_)) => {
+                    return Err(CError::unsupported(
+                        format!("the initializer list of global variable `{name}`"),
+                        self.at(global.span),
+                    ))
+                }
+            };
+            let value = symex_ir::cfg::Rvalue::Use(value);
+            self.b
+                .emit(symex_ir::cfg::InstKind::Assign { dst: local, value }, span);
+        }
+        Ok(())
     }
 
     /// The block of label `name`, created at its first mention.

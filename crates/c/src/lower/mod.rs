@@ -1,6 +1,11 @@
 //! A parsed translation unit lowered into a [`Module`]: declarations are read first (function
 //! signatures, typedefs, globals), then every function body is lowered (`func`, `stmt`, `expr`).
 //!
+//! File-scope variables are supported where only `main` uses them: each becomes a local of
+//! `main` initialized on entry (its initializer, or 0 as for static storage), which is exact
+//! because nothing else can see it and `main` runs once (a call of `main` is refused in a
+//! program with globals). A use in another function refuses that function.
+//!
 //! Types are resolved in `types`; anything outside the supported subset is a [`CError`] with
 //! kind `Unsupported` at the construct. Nothing here runs the preprocessor or the parser.
 
@@ -9,10 +14,10 @@ mod func;
 mod stmt;
 mod types;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use lang_c::ast::{
-    Declaration, DeclarationSpecifier, ExternalDeclaration, FunctionDefinition,
+    Declaration, DeclarationSpecifier, ExternalDeclaration, FunctionDefinition, Initializer,
     StorageClassSpecifier, TranslationUnit,
 };
 use lang_c::span::Node;
@@ -32,14 +37,27 @@ struct Signature {
     result: CType,
 }
 
+/// A file-scope variable (see the module comment).
+struct Global<'a> {
+    /// Its type, or why it is outside the subset (a use is refused with the reason).
+    ty: Result<CType, CError>,
+    /// The initializer of its definition.
+    init: Option<&'a Node<Initializer>>,
+    /// Whether it is defined, not only declared `extern`.
+    defined: bool,
+    /// Its declarator in the definition (else in the first declaration).
+    span: lang_c::span::Span,
+}
+
 /// The unit-wide facts every function body is lowered against.
 struct Unit<'a> {
     map: &'a SourceMap,
     options: Options,
     functions: HashMap<String, Signature>,
     typedefs: HashMap<String, Result<CType, String>>,
-    /// Names of file-scope variables (not supported yet: a use is refused).
-    globals: HashSet<String>,
+    /// File-scope variables by name, and their names in the order of their first declaration.
+    globals: HashMap<String, Global<'a>>,
+    global_order: Vec<String>,
     /// Functions left out of the module, with the reason: a call of one is refused.
     unavailable: HashMap<String, CError>,
 }
@@ -59,9 +77,9 @@ fn is_typedef(specifiers: &[Node<DeclarationSpecifier>]) -> bool {
     })
 }
 
-pub(crate) fn lower_unit(
-    unit: &TranslationUnit,
-    map: &SourceMap,
+pub(crate) fn lower_unit<'a>(
+    unit: &'a TranslationUnit,
+    map: &'a SourceMap,
     options: Options,
 ) -> Result<Translated, CError> {
     let mut context = Unit {
@@ -69,11 +87,12 @@ pub(crate) fn lower_unit(
         options,
         functions: HashMap::new(),
         typedefs: HashMap::new(),
-        globals: HashSet::new(),
+        globals: HashMap::new(),
+        global_order: Vec::new(),
         unavailable: HashMap::new(),
     };
     // Definitions by name, in source order.
-    let mut definitions: Vec<(String, &Node<FunctionDefinition>)> = Vec::new();
+    let mut definitions: Vec<(String, &'a Node<FunctionDefinition>)> = Vec::new();
     for external in &unit.0 {
         match &external.node {
             ExternalDeclaration::Declaration(declaration) => {
@@ -178,8 +197,8 @@ fn finish(
 }
 
 /// A file-scope declaration: typedefs are recorded, prototypes need nothing, variables are
-/// remembered as globals.
-fn declare(context: &mut Unit<'_>, declaration: &Node<Declaration>) -> Result<(), CError> {
+/// remembered as globals (a definition's initializer with them).
+fn declare<'a>(context: &mut Unit<'a>, declaration: &'a Node<Declaration>) -> Result<(), CError> {
     let declaration = &declaration.node;
     if is_typedef(&declaration.specifiers) {
         let base = types::base_type(context, &declaration.specifiers);
@@ -196,15 +215,49 @@ fn declare(context: &mut Unit<'_>, declaration: &Node<Declaration>) -> Result<()
         }
         return Ok(());
     }
+    let is_extern = declaration.specifiers.iter().any(|s| {
+        matches!(
+            &s.node,
+            DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Extern
+        )
+    });
+    let base = types::base_type(context, &declaration.specifiers);
     for init in &declaration.declarators {
-        let (name, shape) = declarator_shape(&init.node.declarator.node);
-        match (name, shape) {
-            (_, Shape::Function(_)) => {}
-            (Some(name), _) => {
-                context.globals.insert(name);
-            }
-            (None, _) => {}
+        let declarator = &init.node.declarator;
+        let (name, shape) = declarator_shape(&declarator.node);
+        let Some(name) = name else { continue };
+        let at = context.at(declarator.span);
+        let ty = match (&base, shape) {
+            (_, Shape::Function(_)) => continue,
+            (Ok(ty), Shape::Plain) if ty.is_number() => Ok(*ty),
+            (Ok(_), Shape::Plain) => Err(CError::invalid("a variable of type `void`", at)),
+            (Ok(_), other) => Err(CError::unsupported(
+                format!("{} (global variable `{name}`)", other.describe()),
+                at,
+            )),
+            (Err(e), _) => Err(e.clone()),
+        };
+        let initializer = init.node.initializer.as_ref();
+        if !context.globals.contains_key(&name) {
+            context.global_order.push(name.clone());
         }
+        let global = context.globals.entry(name.clone()).or_insert(Global {
+            ty,
+            init: None,
+            defined: false,
+            span: declarator.span,
+        });
+        if let Some(initializer) = initializer {
+            if global.init.is_some() {
+                return Err(CError::invalid(
+                    format!("`{name}` is initialized twice"),
+                    at,
+                ));
+            }
+            global.init = Some(initializer);
+            global.span = declarator.span;
+        }
+        global.defined |= !is_extern || initializer.is_some();
     }
     Ok(())
 }
