@@ -322,9 +322,9 @@ mod tests {
             (Some(2), "unknown header key `color`".into())
         );
         assert_eq!(first_error("//! nonsense\n").0, Some(1));
-        assert!(first_error("//! verdict: violated overflow line 3\n")
+        assert!(first_error("//! verdict: violated underflow line 3\n")
             .1
-            .contains("unknown error kind `overflow`"));
+            .contains("unknown error kind `underflow`"));
         assert!(first_error("//! verdict: violated assert 3\n")
             .1
             .contains("KIND line N"));

@@ -324,7 +324,7 @@ mod tests {
                 cex(true)
             ),
             format!(r#"{{{head},"status":"proved"}}"#),
-            r#"{"kind":"overflow","function":"main","line":1,"column":1,"status":"safe"}"#.into(),
+            r#"{"kind":"underflow","function":"main","line":1,"column":1,"status":"safe"}"#.into(),
         ];
         for p in &bad {
             match read_property(p) {
