@@ -49,6 +49,16 @@ fn globals_used_only_by_main_are_its_locals_set_on_entry() {
     // A local of `main` hides a global of the same name.
     let source = "int x = 7; int main() { int x = 2; { return x; } }";
     assert_eq!(returns(source, &[]), 2);
+    // Functions that share globals with `main` are inlined into it: parameters, scopes,
+    // labels, `return`s in loops and falling off the end, nested calls, narrow results.
+    let source = "int total; unsigned char last;
+                  int add(int v) { int total2 = total; total = total2 + v; return total; }
+                  unsigned char twice(int v) { add(v); add(v); return 2 * v; }
+                  int find(int limit) { int i; for (i = 0; ; i++) { if (i * i >= limit) return i; } }
+                  void bump(void) { if (total > 100) goto done; total++; done: ; }
+                  int main() { int total2 = 1000; last = twice(200); bump();
+                               return total * 100000 + last * 100 + find(50) + total2 - 1000; }";
+    assert_eq!(returns(source, &[]), 400 * 100000 + 144 * 100 + 8);
 }
 
 #[test]
@@ -294,9 +304,9 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
         ("int main() { int *p; return 0; }", "pointer types", "*p"),
         ("int main() { int a[3]; return 0; }", "array types", "a[3]"),
         (
-            "int g; int f(void) { return g; } int main() { return f(); }",
-            "global variable `g` in `f`",
-            "g; } int main",
+            "int g; int f(int n) { return n ? g + f(n - 1) : 0; } int main() { return f(2); }",
+            "the recursive function `f`",
+            "f(n - 1)",
         ),
         (
             "extern int e; int main() { return e; }",

@@ -64,6 +64,11 @@ impl FunctionBuilder {
         BlockId(self.blocks.len() as u32 - 1)
     }
 
+    /// How many blocks there are so far.
+    pub fn block_count(&self) -> usize {
+        self.blocks.len()
+    }
+
     /// The block being filled.
     pub fn current(&self) -> BlockId {
         self.current

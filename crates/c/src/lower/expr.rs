@@ -675,6 +675,18 @@ impl FnCx<'_, '_> {
             self.b.emit(InstKind::Input { dst }, span);
             return Ok((self.convert(Operand::Local(dst), ty, span), ty));
         }
+        if self.unit.inline_calls && self.is_main && name != "main" {
+            if let Some(&definition) = self.unit.bodies.get(name) {
+                let (_, params) = super::func::parameters(self.unit, definition)?;
+                arity(params.len())?;
+                let mut args = Vec::with_capacity(params.len());
+                for (argument, (_, _, ty)) in call.arguments.iter().zip(&params) {
+                    let value = self.value(argument)?;
+                    args.push(self.convert(value, *ty, span));
+                }
+                return self.inline_call(name, definition, &params, args, span, at);
+            }
+        }
         if let Some(reason) = self.unit.unavailable.get(name) {
             return Err(CError {
                 message: format!("a call of `{name}`, which uses {}", reason.message),

@@ -13,7 +13,8 @@ use lang_c::ast::{FunctionDefinition, ParameterDeclaration, StorageClassSpecifie
 use lang_c::span::Node;
 use symex_ir::build::FunctionBuilder;
 use symex_ir::cfg::{
-    BlockId, Check, FuncId, Function, LocalId, LocalInfo, LocalKind, Operand, Property, Terminator,
+    BlockId, Check, FuncId, Function, InstKind, LocalId, LocalInfo, LocalKind, Operand, Property,
+    Rvalue, Terminator,
 };
 use symex_syntax::span::Span;
 
@@ -29,6 +30,17 @@ pub(super) struct Lowered {
     /// Parameter names and other local names, for the type table.
     pub locals: (Vec<String>, Vec<String>),
 }
+
+/// A call being inlined into `main` (see `lower/mod.rs`): `return` assigns `result` and goes to
+/// `exit`.
+pub(super) struct Inlined {
+    pub name: String,
+    pub result: LocalId,
+    pub exit: BlockId,
+}
+
+/// Inlining stops when `main` grows beyond this many blocks.
+const MAX_INLINED_BLOCKS: usize = 200_000;
 
 /// Where `break` and `continue` go inside the innermost loop or `switch`.
 #[derive(Clone, Copy)]
@@ -56,8 +68,14 @@ pub(super) struct FnCx<'u, 'a> {
     pub cases: Vec<Cases>,
     labels: HashMap<String, (BlockId, bool)>,
     depth: u32,
-    /// The function's name (globals are `main`'s locals).
+    /// The function's name (globals are `main`'s locals), or of the call being inlined.
     name: String,
+    /// Whether this is `main`, whose calls are inlined where functions share globals.
+    pub is_main: bool,
+    /// The globals as `main`'s locals: the outermost scope of an inlined call.
+    globals_scope: HashMap<String, (LocalId, CType)>,
+    /// The calls being inlined, innermost last.
+    pub inlined: Vec<Inlined>,
 }
 
 /// The name of a definition.
@@ -85,10 +103,10 @@ pub(super) fn signature(
 }
 
 /// A parameter: its name, where it is declared and its type.
-type Parameter = (String, Span, CType);
+pub(super) type Parameter = (String, Span, CType);
 
 /// The name and the parameters of a definition.
-fn parameters(
+pub(super) fn parameters(
     unit: &Unit<'_>,
     definition: &Node<FunctionDefinition>,
 ) -> Result<(String, Vec<Parameter>), CError> {
@@ -180,6 +198,9 @@ pub(super) fn lower_function(
         labels: HashMap::new(),
         depth: 0,
         name: name.clone(),
+        is_main: name == "main",
+        globals_scope: HashMap::new(),
+        inlined: Vec::new(),
     };
     for (i, (name, span, ty)) in params.iter().enumerate() {
         if cx.scopes[0]
@@ -295,8 +316,8 @@ impl FnCx<'_, '_> {
                     "the global variable `{name}`, which is declared `extern` and not defined"
                 ),
                 Ok(_) => format!(
-                    "the global variable `{name}` in `{}` (file-scope variables are supported \
-                     only where `main` alone uses them)",
+                    "the global variable `{name}` in `{}` on its own (globals are locals of \
+                     `main`, which inlines its calls: check from `main`)",
                     self.name
                 ),
             };
@@ -319,6 +340,7 @@ impl FnCx<'_, '_> {
             }
             let span = self.span(global.span);
             let local = self.declare(name, *ty, span)?;
+            self.globals_scope.insert(name.clone(), (local, *ty));
             let value = match global.init.map(|i| &i.node) {
                 None => Operand::Const(0),
                 Some(Initializer::Expression(e)) => {
@@ -337,6 +359,98 @@ impl FnCx<'_, '_> {
                 .emit(symex_ir::cfg::InstKind::Assign { dst: local, value }, span);
         }
         Ok(())
+    }
+
+    /// The call `name(args)` inlined into `main`: the callee's body lowered in place, in scopes
+    /// of its own under the globals' scope, with its own labels and `break`/`continue`
+    /// targets; its `return`s go to the block after the call. Recursion is refused.
+    pub fn inline_call(
+        &mut self,
+        name: &str,
+        definition: &Node<FunctionDefinition>,
+        params: &[Parameter],
+        args: Vec<Operand>,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        if self.inlined.iter().any(|i| i.name == name) {
+            return Err(CError::unsupported(
+                format!(
+                    "the recursive function `{name}` in a program whose functions share global \
+                     variables (their calls are inlined into `main`)"
+                ),
+                at,
+            ));
+        }
+        if self.b.block_count() > MAX_INLINED_BLOCKS {
+            return Err(CError::unsupported(
+                format!(
+                    "inlining the calls of `main` (functions share global variables) beyond \
+                     {MAX_INLINED_BLOCKS} blocks"
+                ),
+                at,
+            ));
+        }
+        let result_type = base_type(self.unit, &definition.node.specifiers)?;
+        let result = self.b.new_temp(span);
+        let exit = self.b.new_block();
+        let outer = (
+            std::mem::replace(&mut self.scopes, vec![self.globals_scope.clone()]),
+            std::mem::take(&mut self.labels),
+            std::mem::take(&mut self.jumps),
+            std::mem::take(&mut self.cases),
+            std::mem::replace(&mut self.result, result_type),
+            std::mem::replace(&mut self.name, name.to_string()),
+        );
+        self.inlined.push(Inlined {
+            name: name.to_string(),
+            result,
+            exit,
+        });
+        self.push_scope();
+        let body = self.inline_body(params, args, definition);
+        self.inlined.pop();
+        let labels = std::mem::replace(&mut self.labels, outer.1);
+        (self.scopes, self.jumps, self.cases, self.result, self.name) =
+            (outer.0, outer.2, outer.3, outer.4, outer.5);
+        body?;
+        if let Some((label, _)) = labels.iter().find(|(_, (_, defined))| !defined) {
+            return Err(CError::invalid(
+                format!("`goto {label}` names no label of `{name}`"),
+                self.unit.at(definition.span),
+            ));
+        }
+        // Falling off the end returns 0, as for a function of its own.
+        self.b.emit(
+            InstKind::Assign {
+                dst: result,
+                value: Rvalue::Use(Operand::Const(0)),
+            },
+            span,
+        );
+        self.b.goto(exit, span);
+        self.b.switch_to(exit);
+        let ty = if result_type.is_number() {
+            result_type
+        } else {
+            CType::Int
+        };
+        Ok((Operand::Local(result), ty))
+    }
+
+    /// The parameters set to the arguments, then the body.
+    fn inline_body(
+        &mut self,
+        params: &[Parameter],
+        args: Vec<Operand>,
+        definition: &Node<FunctionDefinition>,
+    ) -> Result<(), CError> {
+        for ((name, span, ty), arg) in params.iter().zip(args) {
+            let local = self.declare(name, *ty, *span)?;
+            let value = Rvalue::Use(arg);
+            self.b.emit(InstKind::Assign { dst: local, value }, *span);
+        }
+        self.statement(&definition.node.statement)
     }
 
     /// The block of label `name`, created at its first mention.

@@ -1,10 +1,11 @@
 //! A parsed translation unit lowered into a [`Module`]: declarations are read first (function
 //! signatures, typedefs, globals), then every function body is lowered (`func`, `stmt`, `expr`).
 //!
-//! File-scope variables are supported where only `main` uses them: each becomes a local of
-//! `main` initialized on entry (its initializer, or 0 as for static storage), which is exact
-//! because nothing else can see it and `main` runs once (a call of `main` is refused in a
-//! program with globals). A use in another function refuses that function.
+//! File-scope variables become locals of `main` initialized on entry (their initializer, or 0
+//! as for static storage), which is exact because `main` runs once (a call of `main` is refused
+//! in a program with globals). Where another function mentions a global, every call in `main`
+//! is inlined (`FnCx::inline_call`), so that the globals stay `main`'s locals; recursion is then
+//! refused. The other functions are still lowered on their own where they can be.
 //!
 //! Types are resolved in `types`; anything outside the supported subset is a [`CError`] with
 //! kind `Unsupported` at the construct. Nothing here runs the preprocessor or the parser.
@@ -17,10 +18,11 @@ mod types;
 use std::collections::HashMap;
 
 use lang_c::ast::{
-    Declaration, DeclarationSpecifier, ExternalDeclaration, FunctionDefinition, Initializer,
-    StorageClassSpecifier, TranslationUnit,
+    Declaration, DeclarationSpecifier, ExternalDeclaration, FunctionDefinition, Identifier,
+    Initializer, StorageClassSpecifier, TranslationUnit,
 };
 use lang_c::span::Node;
+use lang_c::visit::Visit;
 use symex_ir::cfg::{FuncId, Module, Property};
 use symex_syntax::types::TypeTable;
 
@@ -58,6 +60,10 @@ struct Unit<'a> {
     /// File-scope variables by name, and their names in the order of their first declaration.
     globals: HashMap<String, Global<'a>>,
     global_order: Vec<String>,
+    /// Whether a function other than `main` mentions a global: `main`'s calls are inlined.
+    inline_calls: bool,
+    /// Every function definition by name (the inlined calls lower them in place).
+    bodies: HashMap<String, &'a Node<FunctionDefinition>>,
     /// Functions left out of the module, with the reason: a call of one is refused.
     unavailable: HashMap<String, CError>,
 }
@@ -89,6 +95,8 @@ pub(crate) fn lower_unit<'a>(
         typedefs: HashMap::new(),
         globals: HashMap::new(),
         global_order: Vec::new(),
+        inline_calls: false,
+        bodies: HashMap::new(),
         unavailable: HashMap::new(),
     };
     // Definitions by name, in source order.
@@ -115,6 +123,10 @@ pub(crate) fn lower_unit<'a>(
             }
         }
     }
+    context.bodies = definitions.iter().map(|(n, d)| (n.clone(), *d)).collect();
+    context.inline_calls = definitions
+        .iter()
+        .any(|(name, definition)| name != "main" && mentions_a_global(&context, definition));
     // A function outside the subset (often an inline function of a system header) is left out
     // rather than refusing the file; a call of it is refused with its reason. Leaving one out
     // can make its callers fail, so this repeats until every remaining function lowers.
@@ -164,6 +176,29 @@ pub(crate) fn lower_unit<'a>(
         }
         return finish(functions, properties, &declared_locals);
     }
+}
+
+/// Whether the definition mentions the name of a defined global (shadowing ignored: a false
+/// alarm only inlines calls that did not need it).
+fn mentions_a_global(context: &Unit<'_>, definition: &Node<FunctionDefinition>) -> bool {
+    struct Mentions<'u, 'a> {
+        globals: &'u HashMap<String, Global<'a>>,
+        found: bool,
+    }
+    impl<'ast> Visit<'ast> for Mentions<'_, '_> {
+        fn visit_identifier(&mut self, identifier: &'ast Identifier, _: &'ast lang_c::span::Span) {
+            self.found |= self
+                .globals
+                .get(&identifier.name)
+                .is_some_and(|g| g.defined);
+        }
+    }
+    let mut mentions = Mentions {
+        globals: &context.globals,
+        found: false,
+    };
+    mentions.visit_function_definition(&definition.node, &definition.span);
+    mentions.found
 }
 
 /// The module of the lowered functions, checked, with its type table.

@@ -131,9 +131,24 @@ impl FnCx<'_, '_> {
                     }
                     None => Operand::Const(0),
                 };
-                self.b.terminate(Terminator::Return(value), span);
-                let next = self.b.new_block();
-                self.b.switch_to(next);
+                match self.inlined.last() {
+                    // A `return` of a call inlined into `main`: its result, then after the call.
+                    Some(&super::func::Inlined { result, exit, .. }) => {
+                        self.b.emit(
+                            InstKind::Assign {
+                                dst: result,
+                                value: Rvalue::Use(value),
+                            },
+                            span,
+                        );
+                        self.jump(exit, span);
+                    }
+                    None => {
+                        self.b.terminate(Terminator::Return(value), span);
+                        let next = self.b.new_block();
+                        self.b.switch_to(next);
+                    }
+                }
             }
             Statement::Labeled(n) => {
                 let target = match &n.node.label.node {
