@@ -39,12 +39,23 @@ pub struct Translated {
     pub types: TypeTable,
 }
 
-/// What the translation checks beyond the checks it always makes.
+/// How the translation reads the program beyond C's fixed rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// Check every arithmetic operation on `int`s for a result outside `int` (the `overflow`
     /// property, SV-COMP's `no-overflow`). Without it signed arithmetic wraps around.
     pub signed_overflow: bool,
+    /// The widths of `long` and pointers.
+    pub data_model: DataModel,
+}
+
+/// C's data models on Linux: where `long` has 32 bits (ILP32, `gcc -m32`) or 64 (LP64, the
+/// x86-64 default). `long long` has 64 bits in both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DataModel {
+    Ilp32,
+    #[default]
+    Lp64,
 }
 
 /// Whether `path` names a C file (`.c` or `.i`).

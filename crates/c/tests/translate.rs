@@ -2,7 +2,7 @@
 //! what C says, SV-COMP's functions mean what the competition says, and everything outside the
 //! subset is refused with its location (never translated approximately).
 
-use symex_c::{translate_text, ErrorKind, Options};
+use symex_c::{translate_text, DataModel, ErrorKind, Options};
 use symex_interp::{Interpreter, RunConfig, RunEnd};
 use symex_ir::cfg::PropertyKind;
 
@@ -40,6 +40,29 @@ fn arithmetic_wraps_and_divides_like_c() {
 }
 
 #[test]
+fn long_has_32_bits_in_ilp32_and_is_refused_in_lp64() {
+    let ilp32 = Options {
+        data_model: DataModel::Ilp32,
+        ..Options::default()
+    };
+    let source = "int main() { long a = 2147483647L; unsigned long b = 0xffffffffUL; \
+                  long c = __VERIFIER_nondet_long(); a = a + 1; \
+                  return (a < 0) + (b > 0) * 10 + (c == -5) * 100 + (int)sizeof(long) * 1000; }";
+    match run_with(source, &[-5], ilp32) {
+        RunEnd::Returned(v) => assert_eq!(v.as_int(), Some(4111)),
+        other => panic!("{other:?}"),
+    }
+    let (kind, message) = refusal(source);
+    assert_eq!(kind, ErrorKind::Unsupported);
+    assert!(
+        message.contains("64 bits in the LP64 data model"),
+        "{message}"
+    );
+    let refused = translate_text("int main() { long long x = 1; return 0; }", ilp32);
+    assert!(refused.is_err_and(|e| e.message.contains("long long")));
+}
+
+#[test]
 fn globals_used_only_by_main_are_its_locals_set_on_entry() {
     // Uninitialized globals are 0 (static storage); initializers are converted to the type; a
     // tentative definition may precede the one with the initializer.
@@ -65,6 +88,7 @@ fn globals_used_only_by_main_are_its_locals_set_on_entry() {
 fn signed_overflow_is_checked_on_request_for_every_int_operation() {
     let checked = Options {
         signed_overflow: true,
+        ..Options::default()
     };
     // (expression over the inputs `a` and `b`, inputs that overflow, inputs that do not)
     let cases: [(&str, [i32; 2], [i32; 2]); 9] = [

@@ -819,6 +819,13 @@ fn signed_overflow_is_checked_on_request_and_its_replay_line_runs() {
         "{}",
         stderr(&out)
     );
+    // The data model is repeated in the replay line too.
+    let out = symex(&["check", "--signed-overflow", "--data-model", "ilp32", &p]);
+    assert!(
+        stdout(&out).contains(" --signed-overflow --data-model ilp32 --input"),
+        "{}",
+        stdout(&out)
+    );
     // micro-c's numbers wrap by definition: the option is a usage error there.
     let out = symex(&["check", "--signed-overflow", &example("factorial.uc")]);
     assert_eq!(out.status.code(), Some(2));

@@ -67,13 +67,9 @@ impl Report {
                     .map_err(|message| ReadError::Property { index, message })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Report::new(
-            doc.program,
-            doc.engine,
-            doc.entry,
-            properties,
-            doc.stats,
-        ))
+        let mut report = Report::new(doc.program, doc.engine, doc.entry, properties, doc.stats);
+        report.frontend = doc.frontend;
+        Ok(report)
     }
 }
 
@@ -129,6 +125,8 @@ struct ReportDoc {
     program: String,
     engine: String,
     entry: String,
+    #[serde(default)]
+    frontend: Vec<String>,
     properties: Vec<PropertyDoc>,
     stats: Stats,
 }

@@ -18,6 +18,10 @@ pub struct Report {
     pub engine: String,
     /// The entry function's name.
     pub entry: String,
+    /// The front end's options that change the program's meaning (`--signed-overflow`,
+    /// `--data-model ilp32`), as command-line words: `replay:` lines repeat them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub frontend: Vec<String>,
     properties: Vec<PropertyReport>,
     pub stats: Stats,
 }
@@ -78,6 +82,7 @@ impl Report {
             program: program.into(),
             engine: engine.into(),
             entry: entry.into(),
+            frontend: Vec::new(),
             properties,
             stats,
         }

@@ -31,7 +31,7 @@ impl Report {
                     let diag = Diagnostic::error(span_for(p, source), kind::failure(p.kind))
                         .with_label(kind::label(p.kind));
                     out.push_str(&diag.render(&self.program, source, color));
-                    witness_lines(&mut out, self, p, cex.witness(), "");
+                    witness_lines(&mut out, self, cex.witness(), "");
                     out.push('\n');
                 }
                 Verdict::Unconfirmed(u) => {
@@ -45,7 +45,7 @@ impl Report {
                         .with_note("this is a bug in symex: please report it with the program");
                     out.push_str(&diag.render(&self.program, source, color));
                     let _ = writeln!(out, "  {}", u.reason());
-                    witness_lines(&mut out, self, p, u.witness(), "unconfirmed ");
+                    witness_lines(&mut out, self, u.witness(), "unconfirmed ");
                     out.push('\n');
                 }
                 _ => {}
@@ -85,13 +85,7 @@ fn span_for(p: &PropertyReport, source: &str) -> Span {
 
 /// Inputs, arguments, path and the replay command, indented under a diagnostic. `qualifier`
 /// marks data that is not a confirmed counterexample.
-fn witness_lines(
-    out: &mut String,
-    report: &Report,
-    p: &PropertyReport,
-    w: &Witness,
-    qualifier: &str,
-) {
+fn witness_lines(out: &mut String, report: &Report, w: &Witness, qualifier: &str) {
     let inputs = join(w.inputs.iter());
     let inputs = if inputs.is_empty() { "(none)" } else { &inputs };
     let _ = writeln!(out, "  {qualifier}inputs: {inputs}");
@@ -114,16 +108,15 @@ fn witness_lines(
             let _ = writeln!(out, "    {place:<width$}  {}", step.event);
         }
     }
-    let _ = writeln!(out, "  replay: {}", replay_command(report, p, w));
+    let _ = writeln!(out, "  replay: {}", replay_command(report, w));
 }
 
-/// The `symex run` command line that runs the counterexample.
-fn replay_command(report: &Report, p: &PropertyReport, w: &Witness) -> String {
+/// The `symex run` command line that runs the counterexample: the program lowered with the
+/// same front-end options, the entry, its arguments and the inputs.
+fn replay_command(report: &Report, w: &Witness) -> String {
     let mut cmd = format!("symex run {}", shell_word(&report.program));
-    // Overflow checks exist only where they were asked for; the other kinds fail the same
-    // way with or without them (a run that overflows first never reaches them).
-    if p.kind == symex_ir::cfg::PropertyKind::Overflow {
-        cmd.push_str(" --signed-overflow");
+    for word in &report.frontend {
+        let _ = write!(cmd, " {}", shell_word(word));
     }
     if report.entry != "main" || !w.args.is_empty() {
         let _ = write!(cmd, " --entry {}", shell_word(&report.entry));

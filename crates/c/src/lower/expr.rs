@@ -348,9 +348,8 @@ impl FnCx<'_, '_> {
                 let (local, ty) = self.lookup(&id.node.name, at)?;
                 Ok((self.read_local(local, span), ty))
             }
-            Expression::Constant(c) => {
-                integer_constant(&c.node, at).map(|(n, ty)| (Operand::Const(n), ty))
-            }
+            Expression::Constant(c) => integer_constant(&c.node, self.unit.options.data_model, at)
+                .map(|(n, ty)| (Operand::Const(n), ty)),
             Expression::UnaryOperator(u) => {
                 let operand = &u.node.operand;
                 match u.node.operator.node {
@@ -547,7 +546,9 @@ impl FnCx<'_, '_> {
         let at = self.at(e.span);
         match &e.node {
             Expression::Identifier(id) => self.lookup(&id.node.name, at).ok().map(|(_, ty)| ty),
-            Expression::Constant(c) => integer_constant(&c.node, at).ok().map(|(_, ty)| ty),
+            Expression::Constant(c) => integer_constant(&c.node, self.unit.options.data_model, at)
+                .ok()
+                .map(|(_, ty)| ty),
             Expression::UnaryOperator(u) => match u.node.operator.node {
                 UnaryOperator::Negate => Some(CType::Int),
                 UnaryOperator::Minus | UnaryOperator::Plus | UnaryOperator::Complement => {
@@ -645,6 +646,7 @@ impl FnCx<'_, '_> {
             self.b.emit(InstKind::Assume(Operand::Const(0)), span);
             return Ok((Operand::Const(0), CType::Int));
         }
+        let ilp32 = self.unit.options.data_model == crate::DataModel::Ilp32;
         let nondet = match name {
             "__VERIFIER_nondet_int" => Some(CType::Int),
             "__VERIFIER_nondet_uint" | "__VERIFIER_nondet_unsigned" => Some(CType::UInt),
@@ -653,6 +655,8 @@ impl FnCx<'_, '_> {
             "__VERIFIER_nondet_short" => Some(CType::Short),
             "__VERIFIER_nondet_ushort" => Some(CType::UShort),
             "__VERIFIER_nondet_bool" => Some(CType::Bool),
+            "__VERIFIER_nondet_long" if ilp32 => Some(CType::Int),
+            "__VERIFIER_nondet_ulong" if ilp32 => Some(CType::UInt),
             "__VERIFIER_assume" => {
                 arity(1)?;
                 let cond = self.value(&call.arguments[0])?;
@@ -730,7 +734,9 @@ impl FnCx<'_, '_> {
     pub fn constant(&self, e: &Node<Expression>) -> Result<i32, CError> {
         let at = self.at(e.span);
         match &e.node {
-            Expression::Constant(c) => integer_constant(&c.node, at).map(|(n, _)| n),
+            Expression::Constant(c) => {
+                integer_constant(&c.node, self.unit.options.data_model, at).map(|(n, _)| n)
+            }
             Expression::UnaryOperator(u) => {
                 let value = self.constant(&u.node.operand)?;
                 match u.node.operator.node {
@@ -758,9 +764,13 @@ impl FnCx<'_, '_> {
 }
 
 /// An integer literal and its type: `int` if it fits (decimal without suffix), else `unsigned
-/// int` where C gives it that type (a `u` suffix, or octal/hexadecimal above `INT_MAX`); the
-/// `long` types are refused.
-fn integer_constant(constant: &Constant, at: usize) -> Result<(i32, CType), CError> {
+/// int` where C gives it that type (a `u` suffix, or octal/hexadecimal above `INT_MAX`). An `l`
+/// suffix is the same in ILP32, where `long` has 32 bits; the 64-bit types are refused.
+fn integer_constant(
+    constant: &Constant,
+    model: crate::DataModel,
+    at: usize,
+) -> Result<(i32, CType), CError> {
     let integer = match constant {
         Constant::Integer(integer) => integer,
         Constant::Float(_) => {
@@ -770,7 +780,8 @@ fn integer_constant(constant: &Constant, at: usize) -> Result<(i32, CType), CErr
             return Err(CError::unsupported("character constants", at));
         }
     };
-    if integer.suffix.size != IntegerSize::Int || integer.suffix.imaginary {
+    let long_is_int = model == crate::DataModel::Ilp32 && integer.suffix.size == IntegerSize::Long;
+    if !(integer.suffix.size == IntegerSize::Int || long_is_int) || integer.suffix.imaginary {
         return Err(CError::unsupported(
             "integer constants with an `l` suffix (`long` is not supported yet)",
             at,

@@ -1,5 +1,5 @@
-//! The types of declarations: which of C's types the subset has (`int`, `unsigned int`, and
-//! `void` for results),
+//! The types of declarations: which of C's types the subset has (the integer types up to 32
+//! bits, `long` in ILP32, and `void` for results),
 //! and the shape of a declarator (plain, pointer, array, function). Any other type is refused
 //! with its C spelling. Nothing here emits IR.
 
@@ -11,6 +11,7 @@ use lang_c::span::Node;
 
 use super::Unit;
 use crate::error::CError;
+use crate::DataModel;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum CType {
@@ -166,10 +167,21 @@ fn type_of(
     let unsigned = count(|k| matches!(k, T::Unsigned));
     let char = count(|k| matches!(k, T::Char));
     let short = count(|k| matches!(k, T::Short));
-    // Only the words that make up `[un]signed [char|short] [int]` (and old C's implicit `int`
-    // when there is none at all, as in `main() { ... }`).
-    let integer_words = int + signed + unsigned + char + short;
-    if integer_words == kinds.len() && int <= 1 && signed + unsigned <= 1 && char + short <= 1 {
+    let long = count(|k| matches!(k, T::Long));
+    // Only the words that make up `[un]signed [char|short|long] [int]` (and old C's implicit
+    // `int` when there is none at all, as in `main() { ... }`).
+    let integer_words = int + signed + unsigned + char + short + long;
+    let words_fit = int <= 1 && signed + unsigned <= 1 && char + short + long <= 1;
+    if integer_words == kinds.len() && words_fit {
+        if long == 1 && unit.options.data_model == DataModel::Lp64 {
+            return Err(CError::unsupported(
+                "type `long` (64 bits in the LP64 data model; 64-bit integers are not supported \
+                 yet, `--data-model ilp32` gives `long` 32 bits)",
+                at,
+            ));
+        }
+        // In ILP32 `long` has the width of `int`, and C's conversions treat them alike there
+        // (a `long` cannot hold every `unsigned int`, so both become `unsigned long`).
         let ty = match (char, short, unsigned) {
             (1, _, _) if int == 1 => None,
             (1, _, 0) => Some(CType::SChar),

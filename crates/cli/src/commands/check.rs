@@ -457,6 +457,10 @@ pub fn check_source(
             )
         }
     };
+    let report = report.map(|mut report| {
+        report.frontend = args.frontend.words();
+        report
+    });
     report.map_err(|e| {
         eprintln!("error: {e}");
         match e {

@@ -54,6 +54,42 @@ pub struct FrontendArgs {
     /// `overflow` property, SV-COMP's `no-overflow`); without it signed arithmetic wraps around.
     #[arg(long)]
     pub signed_overflow: bool,
+    /// C programs: the data model, `lp64` (x86-64 Linux, `long` has 64 bits) or `ilp32`
+    /// (`gcc -m32`, `long` has 32 bits).
+    #[arg(long, value_enum, default_value_t = DataModelArg::Lp64)]
+    pub data_model: DataModelArg,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DataModelArg {
+    Ilp32,
+    #[default]
+    Lp64,
+}
+
+impl FrontendArgs {
+    fn c_options(self) -> symex_c::Options {
+        symex_c::Options {
+            signed_overflow: self.signed_overflow,
+            data_model: match self.data_model {
+                DataModelArg::Ilp32 => symex_c::DataModel::Ilp32,
+                DataModelArg::Lp64 => symex_c::DataModel::Lp64,
+            },
+        }
+    }
+
+    /// The options as command-line words, without the defaults (a report keeps them so that
+    /// its `replay:` lines lower the program the same way).
+    pub fn words(self) -> Vec<String> {
+        let mut words = Vec::new();
+        if self.signed_overflow {
+            words.push("--signed-overflow".to_string());
+        }
+        if self.data_model == DataModelArg::Ilp32 {
+            words.extend(["--data-model".to_string(), "ilp32".to_string()]);
+        }
+        words
+    }
 }
 
 /// Loads a program file and lowers it (see [`lower_file`]).
@@ -75,10 +111,7 @@ pub fn lower_file(
     color: ColorChoice,
 ) -> Result<Lowered, Exit> {
     if symex_c::is_c_file(&file.name) {
-        let options = symex_c::Options {
-            signed_overflow: frontend.signed_overflow,
-        };
-        return match symex_c::translate(&file.name, &file.text, options) {
+        return match symex_c::translate(&file.name, &file.text, frontend.c_options()) {
             Ok(translated) => Ok(Lowered {
                 module: translated.module,
                 types: Ok(translated.types),
@@ -89,10 +122,11 @@ pub fn lower_file(
             }
         };
     }
-    if frontend.signed_overflow {
+    if !frontend.words().is_empty() {
         eprintln!(
-            "error: --signed-overflow applies to C programs (micro-c's numbers wrap around by \
-             definition)"
+            "error: {} applies to C programs (micro-c's numbers are 32 bits and wrap around by \
+             definition)",
+            frontend.words()[0]
         );
         return Err(Exit::Usage);
     }

@@ -187,7 +187,8 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
             exit = worse(exit, Exit::Inconclusive);
             continue;
         };
-        let (answer, report) = match portfolio(&file, supported, args.timeout, color) {
+        let model = data_model(&task);
+        let (answer, report) = match portfolio(&file, supported, model, args.timeout, color) {
             Ok(answered) => answered,
             Err(code) => return code,
         };
@@ -197,7 +198,7 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
                 file_name: input.as_str(),
                 text: &file.text,
                 specification: specification(task_path, &task, name),
-                data_model: task.options.data_model.clone().unwrap_or("ILP32".into()),
+                data_model: data_model(&task).to_uppercase(),
             };
             witnesses.extend(witness::violation_witness(report, supported.kind, &facts));
         }
@@ -226,6 +227,15 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
     exit
 }
 
+/// The task's data model as `symex check --data-model` takes it (ILP32 when the task says
+/// nothing, SV-COMP's default).
+fn data_model(task: &Task) -> &'static str {
+    match task.options.data_model.as_deref() {
+        Some("LP64") => "lp64",
+        _ => "ilp32",
+    }
+}
+
 /// The property's formula from its property file (the witness's `specification`), or the
 /// name when the file cannot be read.
 fn specification(task_path: &Path, task: &Task, name: &str) -> String {
@@ -246,6 +256,7 @@ fn specification(task_path: &Path, task: &Task, name: &str) -> String {
 fn portfolio(
     file: &SourceFile,
     property: &Supported,
+    data_model: &str,
     timeout: f64,
     color: ColorChoice,
 ) -> Result<(SvVerdict, Option<Report>), Exit> {
@@ -262,6 +273,8 @@ fn portfolio(
             .map(|f| f.to_string())
             .collect();
         words.extend([
+            "--data-model".to_string(),
+            data_model.to_string(),
             "--timeout".to_string(),
             format!("{left:.3}"),
             file.name.clone(),
