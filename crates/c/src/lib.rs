@@ -3,8 +3,9 @@
 //! interpreter and every engine check it unchanged (layer 1 of `docs/architecture.md`).
 //!
 //! **The subset** (docs/c-frontend.md): functions over the integer types up to 32 bits (two's
-//! complement wrap-around like micro-c), local variables in nested scopes, file-scope variables
-//! that only `main` uses (its locals, set on entry), every statement of C except
+//! complement wrap-around like micro-c), local variables in nested scopes, local arrays of them
+//! with constant sizes, file-scope variables (locals of `main`, set on entry; `main` inlines its
+//! calls where other functions use them), every statement of C except
 //! inline assembly (`if`, `while`, `do`, `for`, `switch`, `break`, `continue`, `goto`,
 //! `return`), the arithmetic, comparison and logical operators, assignments and compound
 //! assignments, `++`/`--`, `?:`, the comma operator, casts to `int` and `void`, and SV-COMP's

@@ -40,6 +40,34 @@ fn arithmetic_wraps_and_divides_like_c() {
 }
 
 #[test]
+fn arrays_hold_their_elements_and_check_indices_and_unassigned_reads() {
+    // Filled by a loop, read back; a narrow element type converts on store.
+    let source = "int main() { int a[100]; int i; unsigned char c[2];
+                  for (i = 0; i < 100; i++) a[i] = i * i;
+                  c[1] = 300; a[3] += c[1]; a[4]++;
+                  return a[99] + a[3] * 100000 + a[4] * 10000000; }";
+    assert_eq!(returns(source, &[]), 9801 + 53 * 100000 + 17 * 10000000);
+    // Two dimensions, an initializer (the rest of the elements are 0), sizeof.
+    let source = "int main() { short m[2][3] = {0}; int b[4] = {7, 8};
+                  m[1][2] = 5; return m[1][2] * 1000 + b[1] * 100 + b[3] + (int)sizeof(m); }";
+    assert_eq!(returns(source, &[]), 5000 + 800 + 12);
+    // Out of bounds (also negative), and an element never assigned.
+    let source = "int main() { int a[4]; a[0] = 1; a[1] = 2;
+                  return a[__VERIFIER_nondet_int()]; }";
+    assert!(matches!(run(source, &[1]), RunEnd::Returned(v) if v.as_int() == Some(2)));
+    for (input, kind) in [
+        (4, PropertyKind::OutOfBounds),
+        (-1, PropertyKind::OutOfBounds),
+        (2, PropertyKind::Uninit),
+    ] {
+        match run(source, &[input]) {
+            RunEnd::RuntimeError { kind: k, .. } => assert_eq!(k, kind, "input {input}"),
+            other => panic!("input {input}: {other:?}"),
+        }
+    }
+}
+
+#[test]
 fn long_has_32_bits_in_ilp32_and_is_refused_in_lp64() {
     let ilp32 = Options {
         data_model: DataModel::Ilp32,
@@ -326,7 +354,31 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "long",
         ),
         ("int main() { int *p; return 0; }", "pointer types", "*p"),
-        ("int main() { int a[3]; return 0; }", "array types", "a[3]"),
+        (
+            "int f(int a[]) { return a[0]; } int main() { return f(0); }",
+            "parameters of array types",
+            "int a[]",
+        ),
+        (
+            "int g(int x) { return x; } int main() { int a[3]; return g(a); }",
+            "the array `a` used as a value",
+            "a); }",
+        ),
+        (
+            "int main() { int n = 3; int a[n]; return 0; }",
+            "not a positive integer constant",
+            "a[n]",
+        ),
+        (
+            "int main() { int a[3] = {[1] = 2}; return 0; }",
+            "this array initializer",
+            "[1] = 2",
+        ),
+        (
+            "int main() { int a[2][3]; return a[1] != 0; }",
+            "with 1 of its 2 indices",
+            "a[1] != 0",
+        ),
         (
             "int g; int f(int n) { return n ? g + f(n - 1) : 0; } int main() { return f(2); }",
             "the recursive function `f`",
@@ -371,7 +423,7 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
         ),
         (
             "int main() { return \"s\"[0] ; }",
-            "array subscripts",
+            "this subscript",
             "\"s\"[0]",
         ),
     ];

@@ -835,3 +835,49 @@ fn signed_overflow_is_checked_on_request_and_its_replay_line_runs() {
         stderr(&out)
     );
 }
+
+#[test]
+fn c_arrays_are_checked_by_the_forward_and_structural_engines_and_unknown_to_backward() {
+    let p = program(
+        "arrays.c",
+        b"int __VERIFIER_nondet_int(void);\nvoid reach_error(void);\n\
+          int main(void) {\n  int a[4];\n  int i;\n  for (i = 0; i < 4; i++) a[i] = 2 * i;\n\
+          \x20 int k = __VERIFIER_nondet_int();\n  if (k >= 0 && k < 4 && a[k] == 6) reach_error();\n\
+          \x20 return a[k & 3];\n}\n",
+    );
+    // The structural engine unwinds loops once unless told more (thesis default).
+    for (engine, unwind) in [("forward", "100"), ("structural", "5")] {
+        let out = symex(&[
+            "check", "--engine", engine, "--unwind", unwind, "--format", "json", &p,
+        ]);
+        assert_eq!(out.status.code(), Some(10), "{engine}: {}", stderr(&out));
+        let json = stdout(&out);
+        // The reach_error call on line 8 fails for k = 3, and nothing else can.
+        let report: serde_json::Value = serde_json::from_str(&json).expect("a JSON report");
+        let violated: Vec<(String, u64)> = report["properties"]
+            .as_array()
+            .expect("properties")
+            .iter()
+            .filter(|p| p["status"] == "violated")
+            .map(|p| {
+                (
+                    p["kind"].as_str().unwrap_or("").to_string(),
+                    p["line"].as_u64().unwrap_or(0),
+                )
+            })
+            .collect();
+        assert_eq!(violated, [("assert".to_string(), 8)], "{engine}: {json}");
+        let inputs = report["properties"]
+            .as_array()
+            .and_then(|ps| ps.iter().find(|p| p["status"] == "violated"))
+            .map(|p| p["counterexample"]["inputs"].clone());
+        assert_eq!(inputs, Some(serde_json::json!([3])), "{engine}: {json}");
+    }
+    let out = symex(&["check", "--engine", "backward", &p]);
+    assert_eq!(out.status.code(), Some(20), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("does not model arrays"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -439,32 +439,56 @@ impl FrozenGraph {
 }
 
 impl TypeTable {
-    /// The table of a program whose every parameter, local and result is `int`, declared rather
-    /// than inferred (a front end whose source language states its types, such as C's integer
-    /// subset). Each function is given by its name, its parameter names and its other locals.
-    pub fn all_int<'a>(
-        functions: impl IntoIterator<Item = (&'a str, &'a [String], &'a [String])>,
+    /// The table of a program whose types are declared rather than inferred (a front end whose
+    /// source language states them, such as C): each function by its name, its parameters and
+    /// its other locals with their types; results are `int`. The types are built of `Int`,
+    /// `Array`, `Record` (fields sorted by name, closed: made by record values) and `Pointer`.
+    pub fn declared<'a>(
+        functions: impl IntoIterator<Item = (&'a str, &'a [(String, Type)], &'a [(String, Type)])>,
     ) -> TypeTable {
-        const INT: u32 = 0;
-        let functions = functions
-            .into_iter()
-            .map(|(name, params, locals)| FunctionTypes {
-                name: name.to_string(),
-                params: vec![INT; params.len()],
-                result: INT,
-                locals: params
-                    .iter()
-                    .chain(locals)
-                    .map(|local| (local.clone(), INT))
-                    .collect(),
-            })
-            .collect();
-        TypeTable {
-            shapes: vec![Shape::Int],
-            closed: vec![false],
+        let mut table = TypeTable {
+            shapes: Vec::new(),
+            closed: Vec::new(),
             expr_classes: Vec::new(),
-            functions,
+            functions: Vec::new(),
+        };
+        let int = table.intern(&Type::Int);
+        for (name, params, locals) in functions {
+            let params: Vec<(String, u32)> = params
+                .iter()
+                .map(|(n, ty)| (n.clone(), table.intern(ty)))
+                .collect();
+            let mut all = params.clone();
+            all.extend(locals.iter().map(|(n, ty)| (n.clone(), table.intern(ty))));
+            table.functions.push(FunctionTypes {
+                name: name.to_string(),
+                params: params.iter().map(|(_, class)| *class).collect(),
+                result: int,
+                locals: all,
+            });
         }
+        table
+    }
+
+    /// The class of a declared type, shared with an equal one already interned.
+    fn intern(&mut self, ty: &Type) -> u32 {
+        let shape = match ty {
+            Type::Pointer(to) => Shape::Pointer(self.intern(to)),
+            Type::Array(of) => Shape::Array(self.intern(of)),
+            Type::Record(fields) => Shape::Record(
+                fields
+                    .iter()
+                    .map(|(name, ty)| (name.clone(), self.intern(ty)))
+                    .collect(),
+            ),
+            _ => Shape::Int,
+        };
+        if let Some(class) = self.shapes.iter().position(|s| *s == shape) {
+            return class as u32;
+        }
+        self.closed.push(matches!(shape, Shape::Record(_)));
+        self.shapes.push(shape);
+        self.shapes.len() as u32 - 1
     }
 
     /// Copies the solved graph into dense classes.

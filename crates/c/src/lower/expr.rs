@@ -15,6 +15,7 @@ use symex_ir::cfg::{
 };
 use symex_syntax::span::Span;
 
+use super::array::LValue;
 use super::func::FnCx;
 use super::types::{declarator_shape, type_name_base, CType, Shape};
 use crate::error::CError;
@@ -211,14 +212,57 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// The variable an assignment writes, and its type.
-    fn lvalue(&mut self, e: &Node<Expression>) -> Result<(LocalId, CType), CError> {
+    /// What an assignment writes (a variable, or an array element whose indices this
+    /// evaluates), and its type.
+    fn lvalue(&mut self, e: &Node<Expression>) -> Result<(LValue, CType), CError> {
+        let at = self.at(e.span);
+        if let Some(element) = self.element(e)? {
+            return Ok(element);
+        }
         match &e.node {
-            Expression::Identifier(id) => self.lookup(&id.node.name, self.at(e.span)),
+            Expression::Identifier(id) => {
+                let (local, ty) = self.scalar(&id.node.name, at)?;
+                Ok((LValue::Local(local), ty))
+            }
             _ => Err(CError::unsupported(
-                "assignment to this expression (only variables can be assigned so far)",
-                self.at(e.span),
+                "assignment to this expression (only variables and array elements can be \
+                 assigned so far)",
+                at,
             )),
+        }
+    }
+
+    /// The variable `name`, which must not be an array (arrays are not values here).
+    fn scalar(&self, name: &str, at: usize) -> Result<(LocalId, CType), CError> {
+        let (local, ty) = self.lookup(name, at)?;
+        if self.arrays.contains_key(&local) {
+            return Err(CError::unsupported(
+                format!(
+                    "the array `{name}` used as a value (passed, assigned whole or used as a \
+                     pointer; only its elements are supported so far)"
+                ),
+                at,
+            ));
+        }
+        Ok((local, ty))
+    }
+
+    /// The current value of what `lvalue` names (an element's indices are checked here).
+    fn read_lvalue(&mut self, lvalue: &LValue, span: Span) -> Operand {
+        match lvalue {
+            LValue::Local(local) => self.read_local(*local, span),
+            LValue::Element { array, place } => self.read_element(*array, place, span),
+        }
+    }
+
+    /// Writes `value`; `checked` when [`FnCx::read_lvalue`] just read the same element, with
+    /// nothing that may change memory in between.
+    fn write_lvalue(&mut self, lvalue: &LValue, value: Operand, checked: bool, span: Span) {
+        match lvalue {
+            LValue::Local(local) => self.assign(*local, value, span),
+            LValue::Element { array, place } => {
+                self.write_element(*array, place, value, checked, span)
+            }
         }
     }
 
@@ -345,7 +389,7 @@ impl FnCx<'_, '_> {
         let unsupported = |what: &str| Err(CError::unsupported(what.to_string(), at));
         match &e.node {
             Expression::Identifier(id) => {
-                let (local, ty) = self.lookup(&id.node.name, at)?;
+                let (local, ty) = self.scalar(&id.node.name, at)?;
                 Ok((self.read_local(local, span), ty))
             }
             Expression::Constant(c) => integer_constant(&c.node, self.unit.options.data_model, at)
@@ -380,8 +424,8 @@ impl FnCx<'_, '_> {
                     | UnaryOperator::PostIncrement
                     | UnaryOperator::PostDecrement => {
                         let op = &u.node.operator.node;
-                        let (local, ty) = self.lvalue(operand)?;
-                        let old = self.read_local(local, span);
+                        let (lvalue, ty) = self.lvalue(operand)?;
+                        let old = self.read_lvalue(&lvalue, span);
                         let step = match op {
                             UnaryOperator::PreIncrement | UnaryOperator::PostIncrement => {
                                 BinOp::Add
@@ -391,7 +435,7 @@ impl FnCx<'_, '_> {
                         // A narrower type is promoted to `int`, where adding 1 cannot overflow.
                         let new = self.binary(step, old, Operand::Const(1), ty, span);
                         let new = self.convert(new, ty, span);
-                        self.assign(local, new, span);
+                        self.write_lvalue(&lvalue, new, true, span);
                         let post = matches!(
                             op,
                             UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
@@ -410,15 +454,19 @@ impl FnCx<'_, '_> {
                         Ok((self.truth_value(e, span)?, CType::Int))
                     }
                     BinaryOperator::Assign => {
-                        let (local, ty) = self.lvalue(&b.node.lhs)?;
+                        let (lvalue, ty) = self.lvalue(&b.node.lhs)?;
                         let value = self.value(&b.node.rhs)?;
                         let value = self.convert(value, ty, span);
-                        self.assign(local, value, span);
+                        self.write_lvalue(&lvalue, value, false, span);
                         Ok((value, ty))
                     }
-                    BinaryOperator::Index => {
-                        unsupported("array subscripts (arrays are not supported yet)")
-                    }
+                    BinaryOperator::Index => match self.element(e)? {
+                        Some((lvalue, ty)) => Ok((self.read_lvalue(&lvalue, span), ty)),
+                        None => unsupported(
+                            "this subscript (only arrays declared in the function are supported \
+                             so far)",
+                        ),
+                    },
                     op if shift(op).is_some() => {
                         let left = shift(op) == Some(true);
                         let compound = matches!(
@@ -426,12 +474,14 @@ impl FnCx<'_, '_> {
                             BinaryOperator::AssignShiftLeft | BinaryOperator::AssignShiftRight
                         );
                         if compound {
-                            let (local, ty) = self.lvalue(&b.node.lhs)?;
-                            let old = self.read_local(local, span);
+                            // The operand first: C leaves the order open, and so nothing that
+                            // may change memory comes between the element's read and write.
+                            let (lvalue, ty) = self.lvalue(&b.node.lhs)?;
                             let amount = self.value(&b.node.rhs)?;
+                            let old = self.read_lvalue(&lvalue, span);
                             let new = self.shift(left, old, amount, ty.promoted(), span);
                             let new = self.convert(new, ty, span);
-                            self.assign(local, new, span);
+                            self.write_lvalue(&lvalue, new, true, span);
                             Ok((new, ty))
                         } else {
                             // Each operand is promoted on its own; the result has the left's type.
@@ -442,15 +492,16 @@ impl FnCx<'_, '_> {
                         }
                     }
                     op if is_compound_assignment(op) => {
-                        let (local, ty) = self.lvalue(&b.node.lhs)?;
-                        let old = self.read_local(local, span);
+                        // The operand first, as for the compound shifts above.
+                        let (lvalue, ty) = self.lvalue(&b.node.lhs)?;
                         let (operand, operand_ty) = self.typed(&b.node.rhs)?;
+                        let old = self.read_lvalue(&lvalue, span);
                         let common = ty.common(operand_ty);
                         let arith =
                             arithmetic(op, common).expect("compound assignments are arithmetic");
                         let new = self.binary(arith, old, operand, common, span);
                         let new = self.convert(new, ty, span);
-                        self.assign(local, new, span);
+                        self.write_lvalue(&lvalue, new, true, span);
                         Ok((new, ty))
                     }
                     op => {
@@ -525,6 +576,10 @@ impl FnCx<'_, '_> {
                 }
             }
             // The operand is not evaluated.
+            Expression::SizeOfVal(v) if self.array_size(&v.node.0).is_some() => {
+                let size = self.array_size(&v.node.0).unwrap_or(0);
+                Ok((Operand::Const(size), CType::UInt))
+            }
             Expression::SizeOfVal(v) => match self.static_type(&v.node.0) {
                 Some(ty) => Ok((Operand::Const(ty.size()), CType::UInt)),
                 None => unsupported("`sizeof` of this expression"),
@@ -540,12 +595,23 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// `sizeof` of an array variable, in bytes.
+    fn array_size(&self, e: &Node<Expression>) -> Option<i32> {
+        let Expression::Identifier(id) = &e.node else {
+            return None;
+        };
+        let (local, ty) = self.lookup(&id.node.name, self.at(e.span)).ok()?;
+        let dims = self.arrays.get(&local)?;
+        let elements: i64 = dims.iter().map(|&d| i64::from(d)).product();
+        i32::try_from(elements * i64::from(ty.size())).ok()
+    }
+
     /// The type of `e` without evaluating it, for the expressions whose type is plain to see:
     /// variables, integer constants, and the operators whose result is promoted.
     fn static_type(&self, e: &Node<Expression>) -> Option<CType> {
         let at = self.at(e.span);
         match &e.node {
-            Expression::Identifier(id) => self.lookup(&id.node.name, at).ok().map(|(_, ty)| ty),
+            Expression::Identifier(id) => self.scalar(&id.node.name, at).ok().map(|(_, ty)| ty),
             Expression::Constant(c) => integer_constant(&c.node, self.unit.options.data_model, at)
                 .ok()
                 .map(|(_, ty)| ty),

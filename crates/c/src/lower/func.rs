@@ -17,7 +17,9 @@ use symex_ir::cfg::{
     Rvalue, Terminator,
 };
 use symex_syntax::span::Span;
+use symex_syntax::types::Type;
 
+use super::array::array_type;
 use super::types::{base_type, declarator_shape, CType, Shape};
 use super::Unit;
 use crate::error::CError;
@@ -25,10 +27,12 @@ use crate::error::CError;
 /// Statements and expressions nested deeper than this are refused (the lowering recurses).
 pub(super) const MAX_NESTING: u32 = 2_000;
 
+/// Parameters and the other source locals, with their types, for the type table.
+pub(super) type DeclaredLocals = (Vec<(String, Type)>, Vec<(String, Type)>);
+
 pub(super) struct Lowered {
     pub function: Function,
-    /// Parameter names and other local names, for the type table.
-    pub locals: (Vec<String>, Vec<String>),
+    pub locals: DeclaredLocals,
 }
 
 /// A call being inlined into `main` (see `lower/mod.rs`): `return` assigns `result` and goes to
@@ -76,6 +80,8 @@ pub(super) struct FnCx<'u, 'a> {
     globals_scope: HashMap<String, (LocalId, CType)>,
     /// The calls being inlined, innermost last.
     pub inlined: Vec<Inlined>,
+    /// The array locals and their dimensions (`lower/array.rs`).
+    pub arrays: HashMap<LocalId, Vec<u32>>,
 }
 
 /// The name of a definition.
@@ -201,6 +207,7 @@ pub(super) fn lower_function(
         is_main: name == "main",
         globals_scope: HashMap::new(),
         inlined: Vec::new(),
+        arrays: HashMap::new(),
     };
     for (i, (name, span, ty)) in params.iter().enumerate() {
         if cx.scopes[0]
@@ -240,16 +247,24 @@ pub(super) fn lower_function(
     let end = unit.map.span(definition.span);
     let end = Span::new(end.end.saturating_sub(1) as usize, end.end as usize);
     cx.b.terminate_open_blocks(&Terminator::Return(Operand::Const(0)), end);
-    let declared: Vec<String> = cx.b.locals[params.len()..]
+    let declared: Vec<(String, Type)> = cx.b.locals[params.len()..]
         .iter()
-        .filter(|l| l.kind != LocalKind::Temp)
-        .map(|l| l.name.clone())
+        .enumerate()
+        .filter(|(_, l)| l.kind != LocalKind::Temp)
+        .map(|(i, l)| {
+            let local = LocalId((params.len() + i) as u32);
+            let ty = cx.arrays.get(&local).map_or(Type::Int, |d| array_type(d));
+            (l.name.clone(), ty)
+        })
         .collect();
     let span = unit.map.span(definition.span);
     let function = cx.b.finish(name, span, params.len() as u32);
     Ok(Lowered {
         function: symex_ir::lower::in_reverse_postorder(function),
-        locals: (params.into_iter().map(|(n, _, _)| n).collect(), declared),
+        locals: (
+            params.into_iter().map(|(n, _, _)| (n, Type::Int)).collect(),
+            declared,
+        ),
     })
 }
 

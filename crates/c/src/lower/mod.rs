@@ -10,6 +10,7 @@
 //! Types are resolved in `types`; anything outside the supported subset is a [`CError`] with
 //! kind `Unsupported` at the construct. Nothing here runs the preprocessor or the parser.
 
+mod array;
 mod expr;
 mod func;
 mod stmt;
@@ -205,11 +206,11 @@ fn mentions_a_global(context: &Unit<'_>, definition: &Node<FunctionDefinition>) 
 fn finish(
     functions: Vec<symex_ir::cfg::Function>,
     properties: Vec<Property>,
-    declared_locals: &[(Vec<String>, Vec<String>)],
+    declared_locals: &[func::DeclaredLocals],
 ) -> Result<Translated, CError> {
     let module = symex_ir::promote_assigned_vars(Module {
         functions,
-        fields: Vec::new(),
+        fields: array::FIELD_NAMES.iter().map(ToString::to_string).collect(),
         properties,
     });
     if let Err(problems) = symex_ir::verify(&module) {
@@ -221,7 +222,7 @@ fn finish(
             offset: None,
         });
     }
-    let types = TypeTable::all_int(
+    let types = TypeTable::declared(
         module
             .functions
             .iter()

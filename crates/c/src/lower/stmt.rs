@@ -254,6 +254,13 @@ impl FnCx<'_, '_> {
             let (name, shape) = declarator_shape(&declarator.node);
             let name = match (name, shape, ty) {
                 (Some(name), Shape::Plain, ty) if ty.is_number() => name,
+                (Some(name), Shape::Array, ty) if ty.is_number() => {
+                    let derived: Vec<_> = declarator.node.derived.iter().map(|d| &d.node).collect();
+                    let span = self.span(declarator.span);
+                    let initializer = init.node.initializer.as_ref();
+                    self.declare_array(&name, ty, &derived, initializer, span, at)?;
+                    continue;
+                }
                 (_, Shape::Plain, _) => {
                     return Err(CError::invalid("a variable of type `void`", at));
                 }
