@@ -135,9 +135,18 @@ impl Machine<'_> {
         let steps = self.steps_of(state, place)?;
         match place.base {
             PlaceBase::Local(l) => {
-                let old = self.read_local(state, l)?;
-                let new = old.update(&steps, value, &mut self.store)?;
-                self.write_local(state, l, new)
+                let func = state.frame().ok_or_else(no_frame)?.func;
+                if self.info.functions[func.index()].is_cell_backed(l) {
+                    let old = self.read_local(state, l)?;
+                    let new = old.update(&steps, value, &mut self.store)?;
+                    return self.write_local(state, l, new);
+                }
+                let frame = state.frame_mut().ok_or_else(no_frame)?;
+                let slot = frame
+                    .locals
+                    .get_mut(l.index())
+                    .ok_or_else(|| EngineError::Internal(format!("no local %{}", l.0)))?;
+                slot.update_in_place(&steps, value, &mut self.store)
             }
             PlaceBase::Deref(op) => {
                 let pointer = self.operand(state, op)?;

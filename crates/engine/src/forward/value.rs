@@ -252,6 +252,42 @@ impl SymValue {
         }
     }
 
+    /// [`SymValue::update`] in place: a record or array that no other state shares is written
+    /// where it is (`Rc::make_mut` copies one that is shared), so a loop filling an array of N
+    /// elements costs O(N), not O(N²). Conditional values and symbolic indices take the
+    /// copying path.
+    pub fn update_in_place(
+        &mut self,
+        steps: &[Step],
+        new: SymValue,
+        store: &mut TermStore,
+    ) -> Result<()> {
+        let Some((first, rest)) = steps.split_first() else {
+            *self = new;
+            return Ok(());
+        };
+        match (first, &mut *self) {
+            (Step::Field(f), SymValue::Record(fields)) => {
+                let fields = Rc::make_mut(fields);
+                let slot = fields.iter_mut().find(|(id, _)| id == f).ok_or_else(|| {
+                    EngineError::Internal(format!("a record without field #{}", f.index()))
+                })?;
+                slot.1.update_in_place(rest, new, store)
+            }
+            (Step::Index(i), SymValue::Array(items)) if constant_index(store, *i).is_some() => {
+                let k = constant_index(store, *i).unwrap_or(usize::MAX);
+                if let Some(item) = Rc::make_mut(items).get_mut(k) {
+                    item.update_in_place(rest, new, store)?;
+                }
+                Ok(())
+            }
+            _ => {
+                *self = self.update(steps, new, store)?;
+                Ok(())
+            }
+        }
+    }
+
     /// This value with the part `steps` below it replaced by `new`.
     pub fn update(&self, steps: &[Step], new: SymValue, store: &mut TermStore) -> Result<SymValue> {
         let Some((first, rest)) = steps.split_first() else {
