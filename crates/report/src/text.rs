@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 
 use symex_syntax::diag::Diagnostic;
-use symex_syntax::span::Span;
+use symex_syntax::span::{LineCol, LineIndex, Span};
 
 use crate::counterexample::Witness;
 use crate::kind;
@@ -69,18 +69,17 @@ fn span_for(p: &PropertyReport, source: &str) -> Span {
     if let Some(span) = p.span {
         return span;
     }
-    let line_start = source
-        .split_inclusive('\n')
-        .take(p.line.saturating_sub(1) as usize)
-        .map(str::len)
-        .sum::<usize>();
-    let rest = source.get(line_start..).unwrap_or_default();
-    let (offset, ch) = rest
-        .char_indices()
-        .take_while(|&(_, c)| c != '\n')
-        .nth(p.column.saturating_sub(1) as usize)
-        .map_or((rest.len(), 0), |(i, c)| (i, c.len_utf8()));
-    Span::new(line_start + offset, line_start + offset + ch)
+    let at = LineCol {
+        line: p.line,
+        column: p.column,
+    };
+    let start = LineIndex::new(source).offset(at).unwrap_or(source.len());
+    let ch = source[start..]
+        .chars()
+        .next()
+        .filter(|&c| c != '\n')
+        .map_or(0, char::len_utf8);
+    Span::new(start, start + ch)
 }
 
 /// Inputs, arguments, path and the replay command, indented under a diagnostic. `qualifier`

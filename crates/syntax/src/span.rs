@@ -87,11 +87,35 @@ impl LineIndex {
     pub fn start(&self, span: Span) -> LineCol {
         self.line_col(span.start)
     }
+
+    /// The byte offset of a line and column (both from 1), the inverse of
+    /// [`LineIndex::line_col`]; `None` past the end of the line or the text.
+    pub fn offset(&self, at: LineCol) -> Option<usize> {
+        let start = *self.line_starts.get(at.line.checked_sub(1)? as usize)? as usize;
+        let line = self.text[start..].split('\n').next().unwrap_or_default();
+        let column = at.column.checked_sub(1)? as usize;
+        line.char_indices()
+            .map(|(i, _)| i)
+            .chain(std::iter::once(line.len()))
+            .nth(column)
+            .map(|i| start + i)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn offsets_of_line_cols_invert_line_col() {
+        let idx = LineIndex::new("ab\ncé\n\nx");
+        for offset in [0, 1, 2, 3, 4, 6, 7, 8] {
+            assert_eq!(idx.offset(idx.line_col(offset)), Some(offset as usize));
+        }
+        assert_eq!(idx.offset(LineCol { line: 1, column: 9 }), None);
+        assert_eq!(idx.offset(LineCol { line: 9, column: 1 }), None);
+        assert_eq!(idx.offset(LineCol { line: 1, column: 0 }), None);
+    }
 
     #[test]
     fn line_col_of_offsets() {

@@ -235,12 +235,7 @@ pub(super) fn lower_function(
         cx.define_globals()?;
     }
     cx.statement(&definition.node.statement)?;
-    if let Some((label, _)) = cx.labels.iter().find(|(_, (_, defined))| !defined) {
-        return Err(CError::invalid(
-            format!("`goto {label}` names no label of `{name}`"),
-            unit.at(definition.span),
-        ));
-    }
+    undefined_labels(&cx.labels, &name, unit.at(definition.span))?;
     // Falling off the end returns 0 (what `main` does; for other functions the value is
     // unused in a defined program). Blocks opened after a jump and never reached are dropped
     // by the layout.
@@ -429,12 +424,7 @@ impl FnCx<'_, '_> {
         (self.scopes, self.jumps, self.cases, self.result, self.name) =
             (outer.0, outer.2, outer.3, outer.4, outer.5);
         body?;
-        if let Some((label, _)) = labels.iter().find(|(_, (_, defined))| !defined) {
-            return Err(CError::invalid(
-                format!("`goto {label}` names no label of `{name}`"),
-                self.unit.at(definition.span),
-            ));
-        }
+        undefined_labels(&labels, name, self.unit.at(definition.span))?;
         // Falling off the end returns 0, as for a function of its own.
         self.b.emit(
             InstKind::Assign {
@@ -502,6 +492,21 @@ impl FnCx<'_, '_> {
 
     pub fn check(&mut self, check: Check, span: Span) {
         self.b.emit_check(self.properties, check, span);
+    }
+}
+
+/// An error for a `goto` of function `name` whose label the function never defines.
+fn undefined_labels(
+    labels: &HashMap<String, (BlockId, bool)>,
+    name: &str,
+    at: usize,
+) -> Result<(), CError> {
+    match labels.iter().find(|(_, (_, defined))| !defined) {
+        Some((label, _)) => Err(CError::invalid(
+            format!("`goto {label}` names no label of `{name}`"),
+            at,
+        )),
+        None => Ok(()),
     }
 }
 

@@ -266,16 +266,20 @@ impl SymValue {
             *self = new;
             return Ok(());
         };
-        match (first, &mut *self) {
-            (Step::Field(f), SymValue::Record(fields)) => {
+        let index = match first {
+            Step::Index(i) => constant_index(store, *i),
+            Step::Field(_) => None,
+        };
+        match (first, index, &mut *self) {
+            (Step::Field(f), _, SymValue::Record(fields)) => {
                 let fields = Rc::make_mut(fields);
                 let slot = fields.iter_mut().find(|(id, _)| id == f).ok_or_else(|| {
                     EngineError::Internal(format!("a record without field #{}", f.index()))
                 })?;
                 slot.1.update_in_place(rest, new, store)
             }
-            (Step::Index(i), SymValue::Array(items)) if constant_index(store, *i).is_some() => {
-                let k = constant_index(store, *i).unwrap_or(usize::MAX);
+            // An index out of range is excluded by the bounds check before the write.
+            (Step::Index(_), Some(k), SymValue::Array(items)) => {
                 if let Some(item) = Rc::make_mut(items).get_mut(k) {
                     item.update_in_place(rest, new, store)?;
                 }
@@ -477,6 +481,33 @@ mod tests {
         let t = s.bool_val(true).unwrap();
         let targets = p.targets(t, &mut s).unwrap();
         assert_eq!(targets, vec![(c, CellId(1))]);
+    }
+
+    #[test]
+    fn in_place_writes_agree_with_copying_ones_and_spare_shared_copies() {
+        let mut s = TermStore::new();
+        let record = |s: &mut TermStore, n| {
+            SymValue::Record(vec![(FieldId(0), num(s, n)), (FieldId(1), num(s, 0))].into())
+        };
+        let items: Vec<SymValue> = (0..3).map(|n| record(&mut s, n)).collect();
+        let array = SymValue::Array(items.into());
+        let (one, i) = (
+            terms::int_const(&mut s, 1).unwrap(),
+            s.bv_var("i", 32).unwrap(),
+        );
+        for steps in [
+            vec![Step::Index(one), Step::Field(FieldId(1))],
+            vec![Step::Index(i), Step::Field(FieldId(0))],
+        ] {
+            let seven = num(&mut s, 7);
+            let copied = array.update(&steps, seven.clone(), &mut s).unwrap();
+            // `shared` holds the array as another state would.
+            let shared = array.clone();
+            let mut in_place = array.clone();
+            in_place.update_in_place(&steps, seven, &mut s).unwrap();
+            assert_eq!(in_place, copied);
+            assert_eq!(shared, array);
+        }
     }
 
     #[test]

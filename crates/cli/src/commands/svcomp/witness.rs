@@ -16,6 +16,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use symex_ir::cfg::PropertyKind;
 use symex_report::{Event, Report, Verdict};
+use symex_syntax::span::{LineCol, LineIndex};
 
 /// What the witness says about its task.
 pub struct TaskFacts<'a> {
@@ -111,14 +112,18 @@ pub fn violation_witness(
         column,
         function: function.to_string(),
     };
+    let lines = LineIndex::new(task.text);
     let mut content = Vec::new();
     for step in &cex.witness().trace {
         let Event::Input { value, .. } = step.event else {
             continue;
         };
+        let at = LineCol {
+            line: step.line,
+            column: step.column,
+        };
         // A call that cannot be found in the text (inside a macro) only loses guidance.
-        let Some((callee, line, column)) = closing_parenthesis(task.text, step.line, step.column)
-        else {
+        let Some((callee, close)) = closing_parenthesis(&lines, task.text, at) else {
             continue;
         };
         content.push(Segment {
@@ -130,7 +135,7 @@ pub fn violation_witness(
                         value: format!("\\result == {}", as_c_value(&callee, value)),
                         format: "acsl_expression",
                     }),
-                    location: location(line, column, &step.function),
+                    location: location(close.line, close.column, &step.function),
                 },
             }],
         });
@@ -170,20 +175,10 @@ pub fn violation_witness(
     serde_yaml_ng::to_string(&[entry]).ok()
 }
 
-/// The callee and the 1-based line and column of the `)` that closes the call starting at
-/// `line`:`column` (1-based) of `text`.
-fn closing_parenthesis(text: &str, line: u32, column: u32) -> Option<(String, u32, u32)> {
-    let line_start = if line <= 1 {
-        0
-    } else {
-        text.match_indices('\n').nth(line as usize - 2)?.0 + 1
-    };
-    let start = line_start
-        + text[line_start..]
-            .chars()
-            .take(column as usize - 1)
-            .map(char::len_utf8)
-            .sum::<usize>();
+/// The callee and the line and column (from 1) of the `)` that closes the call starting at
+/// `at` in the program whose text `lines` indexes.
+fn closing_parenthesis(lines: &LineIndex, text: &str, at: LineCol) -> Option<(String, LineCol)> {
+    let start = lines.offset(at)?;
     let rest = &text[start..];
     let name_len = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -203,11 +198,8 @@ fn closing_parenthesis(text: &str, line: u32, column: u32) -> Option<(String, u3
             ')' => {
                 depth -= 1;
                 if depth == 0 {
-                    let at = start + open + i;
-                    let close_line = text[..at].matches('\n').count() as u32 + 1;
-                    let line_begin = text[..at].rfind('\n').map_or(0, |n| n + 1);
-                    let close_column = text[line_begin..at].chars().count() as u32 + 1;
-                    return Some((callee.to_string(), close_line, close_column));
+                    let close = lines.line_col((start + open + i) as u32);
+                    return Some((callee.to_string(), close));
                 }
             }
             _ => {}
@@ -220,7 +212,8 @@ fn closing_parenthesis(text: &str, line: u32, column: u32) -> Option<(String, u3
 /// number `raw` (the front end converts it to the type).
 fn as_c_value(callee: &str, raw: i32) -> String {
     match callee.trim_start_matches("__VERIFIER_nondet_") {
-        "uint" | "unsigned" => (raw as u32).to_string(),
+        // `ulong` exists only in ILP32 (32 bits); LP64's 64-bit `long` is refused before.
+        "uint" | "unsigned" | "ulong" => (raw as u32).to_string(),
         "char" => (raw as i8).to_string(),
         "uchar" => (raw as u8).to_string(),
         "short" => (raw as i16).to_string(),
@@ -272,17 +265,21 @@ mod tests {
     #[test]
     fn the_closing_parenthesis_of_a_nondet_call_is_found() {
         let text = "int main() {\n  int x = __VERIFIER_nondet_uchar ( );\n  return x;\n}\n";
+        let lines = LineIndex::new(text);
+        let at = |line, column| LineCol { line, column };
         assert_eq!(
-            closing_parenthesis(text, 2, 11),
-            Some(("__VERIFIER_nondet_uchar".to_string(), 2, 37))
+            closing_parenthesis(&lines, text, at(2, 11)),
+            Some(("__VERIFIER_nondet_uchar".to_string(), at(2, 37)))
         );
-        // Not a call of an input function.
-        assert_eq!(closing_parenthesis(text, 3, 3), None);
+        // Not a call of an input function, and no such place.
+        assert_eq!(closing_parenthesis(&lines, text, at(3, 3)), None);
+        assert_eq!(closing_parenthesis(&lines, text, at(2, 0)), None);
     }
 
     #[test]
     fn values_are_written_in_the_type_of_the_call() {
         assert_eq!(as_c_value("__VERIFIER_nondet_uint", -1), "4294967295");
+        assert_eq!(as_c_value("__VERIFIER_nondet_ulong", -1), "4294967295");
         assert_eq!(as_c_value("__VERIFIER_nondet_char", 200), "-56");
         assert_eq!(as_c_value("__VERIFIER_nondet_int", -7), "-7");
         assert_eq!(as_c_value("__VERIFIER_nondet_bool", 5), "1");
