@@ -3,8 +3,9 @@
 //! interpreter and every engine check it unchanged (layer 1 of `docs/architecture.md`).
 //!
 //! **The subset** (docs/c-frontend.md): functions over the integer types up to 32 bits (two's
-//! complement wrap-around like micro-c), local variables in nested scopes, local arrays of them
-//! with constant sizes, file-scope variables (locals of `main`, set on entry; `main` inlines its
+//! complement wrap-around like micro-c), structs, and pointers to whole objects (`&x`, `*p`,
+//! `p->f`, `malloc(sizeof(T))`), local variables in nested scopes, local arrays with constant
+//! sizes, file-scope variables (locals of `main`, set on entry; `main` inlines its
 //! calls where other functions use them), every statement of C except
 //! inline assembly (`if`, `while`, `do`, `for`, `switch`, `break`, `continue`, `goto`,
 //! `return`), the arithmetic, comparison and logical operators, assignments and compound
@@ -14,8 +15,9 @@
 //! `abort()` and `exit(e)` end the run without an error. Everything else is refused with
 //! "unsupported: <construct> at file:line:col" — never translated approximately.
 //!
-//! **Checks**: `/` and `%` check their divisor (`div-by-zero`); a read of a local variable that
-//! may be uninitialized is an `uninit` check (reads that every path assigns first are not);
+//! **Checks**: `/` and `%` check their divisor (`div-by-zero`); a read of a local variable, a
+//! member, an element or a heap object that may be uninitialized is an `uninit` check (reads
+//! that every path assigns first are not); a dereference checks its pointer (`null-deref`);
 //! shifts check their amount (`shift-out-of-range`); with [`Options::signed_overflow`], every
 //! operation on `int`s checks that its result fits (`overflow`).
 //!
@@ -46,6 +48,11 @@ pub struct Options {
     /// Check every arithmetic operation on `int`s for a result outside `int` (the `overflow`
     /// property, SV-COMP's `no-overflow`). Without it signed arithmetic wraps around.
     pub signed_overflow: bool,
+    /// Calls of `reach_error` are calls of its definition, and the other error functions
+    /// (`__assert_fail`, `__VERIFIER_error`, ...) end the run as `abort` does, instead of being
+    /// failing `assert` checks: what C does, for SV-COMP's properties other than
+    /// `unreach-call`.
+    pub ordinary_error_calls: bool,
     /// The widths of `long` and pointers.
     pub data_model: DataModel,
 }

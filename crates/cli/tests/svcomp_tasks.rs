@@ -1,7 +1,8 @@
 //! SV-COMP's public tasks (vendored in `vendor/sv-comp`, ground truth in `MANIFEST.tsv`) through
 //! `symex svcomp TASK.yml --property P` with a short time limit, for the properties symex
-//! answers (`unreach-call`, `no-overflow`). A wrong answer (`TRUE` where the property is
-//! violated or `FALSE` where it holds) or a crash fails the test; a task outside the supported
+//! answers (`unreach-call`, `no-overflow`, `valid-memsafety`). A wrong answer (`TRUE` where the
+//! property is violated, `FALSE` where it holds or with another sub-property) or a crash fails
+//! the test; a task outside the supported
 //! C subset must be refused cleanly (`unsupported: …` on stderr), which scores as UNKNOWN. The
 //! number of correct answers per property may only go up. Every `FALSE` must come with a
 //! violation witness whose inputs, run by `symex run`, fail at its target line.
@@ -16,7 +17,11 @@ const TIMEOUT: &str = "2";
 
 /// The properties checked, with the correct answers on the development machine (see
 /// docs/c-frontend.md) as a regression guard.
-const PROPERTIES: [(&str, usize); 2] = [("unreach-call", 32), ("no-overflow", 10)];
+const PROPERTIES: [(&str, usize); 3] = [
+    ("unreach-call", 32),
+    ("no-overflow", 10),
+    ("valid-memsafety", 10),
+];
 
 fn sv_comp_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vendor/sv-comp")
@@ -26,7 +31,8 @@ fn sv_comp_dir() -> PathBuf {
 #[derive(Debug, PartialEq)]
 enum Answer {
     True,
-    False,
+    /// With the sub-property, where the property has them (`valid-deref`).
+    False(Option<String>),
     Unknown,
     /// UNKNOWN because the program is outside the supported subset.
     Refused,
@@ -59,9 +65,10 @@ fn run_task(task: &str, yml: &Path, program: &Path, property: &str) -> Result<An
         .and_then(|a| a.strip_prefix(": "));
     let answer = match (out.status.code(), answer) {
         (Some(0), Some("TRUE")) => Answer::True,
-        (Some(10), Some("FALSE")) => {
+        (Some(10), Some(a)) if a.starts_with("FALSE") => {
             check_witness(&witness, program, property).map_err(|e| format!("{task}: {e}"))?;
-            Answer::False
+            let sub = a.strip_prefix("FALSE(").and_then(|s| s.strip_suffix(')'));
+            Answer::False(sub.map(String::from))
         }
         (Some(20), Some(a)) if a.starts_with("UNKNOWN (the program is outside") => {
             if !stderr.starts_with("unsupported: ") {
@@ -115,6 +122,9 @@ fn check_witness(witness: &Path, program: &Path, property: &str) -> Result<(), S
     if property == "no-overflow" {
         run.arg("--signed-overflow");
     }
+    if property != "unreach-call" {
+        run.arg("--ordinary-error-calls");
+    }
     let out = run.env("NO_COLOR", "1").output().expect("symex runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
     let name = program.file_name().unwrap_or_default().to_string_lossy();
@@ -126,8 +136,9 @@ fn check_witness(witness: &Path, program: &Path, property: &str) -> Result<(), S
     Ok(())
 }
 
-/// The expected verdict of every task for `property`, from the manifest: `unreach_call` has
-/// its own column, the others are `name:verdict` items of `other_properties`.
+/// The expected verdict of every task for `property`, from the manifest: `unreach_call` and
+/// `valid_memsafety` have their own columns, the others are `name:verdict` items of
+/// `other_properties`.
 fn tasks_for(property: &str) -> Vec<Task> {
     let dir = sv_comp_dir();
     let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("the manifest");
@@ -135,16 +146,20 @@ fn tasks_for(property: &str) -> Vec<Task> {
     for row in manifest.lines().skip(1) {
         let columns: Vec<&str> = row.split('\t').collect();
         let task = columns[0];
-        let expected = if property == "unreach-call" {
-            Some(columns[2])
-        } else {
-            columns[9]
+        let expected = match property {
+            "unreach-call" => Some(columns[2]),
+            "valid-memsafety" => Some(columns[3]),
+            _ => columns[9]
                 .split(';')
-                .find_map(|item| item.strip_prefix(property)?.strip_prefix(':'))
+                .find_map(|item| item.strip_prefix(property)?.strip_prefix(':')),
         };
         let expected = match expected {
             Some("true") => Answer::True,
-            Some("false") => Answer::False,
+            Some("false") => Answer::False(None),
+            Some(other) => match other.strip_prefix("false(") {
+                Some(sub) => Answer::False(Some(sub.trim_end_matches(')').to_string())),
+                None => continue,
+            },
             _ => continue,
         };
         let yml = dir.join(format!("{task}.yml"));

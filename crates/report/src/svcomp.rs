@@ -1,9 +1,10 @@
 //! A report read as SV-COMP's answer for one property: `TRUE`, `FALSE` or `UNKNOWN` with the
 //! reason. `unreach-call` ("no call of `reach_error` is reachable") is the `assert` kind: the C
 //! front end makes every call of an error function an `assert` check that always fails.
-//! `no-overflow` is the `overflow` kind, which the front end checks on request.
+//! `no-overflow` is the `overflow` kind, which the front end checks on request; `valid-deref`
+//! (of `valid-memsafety`) the `null-deref` and `out-of-bounds` kinds.
 //!
-//! `FALSE` is a confirmed violation of the property's kind (replayed like every
+//! `FALSE` is a confirmed violation of one of the property's kinds (replayed like every
 //! counterexample). `TRUE` needs more than every check of that kind being safe: a failing check
 //! of another kind (an uninitialized read, a division by zero) ends the paths it fails on, so a
 //! violation beyond it was never explored; `TRUE` is said only when every property of the
@@ -19,7 +20,8 @@ use crate::verdict::Verdict;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SvVerdict {
     True,
-    False,
+    /// A confirmed violation of a check of this kind.
+    False(PropertyKind),
     Unknown(String),
 }
 
@@ -27,21 +29,21 @@ impl fmt::Display for SvVerdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SvVerdict::True => f.write_str("TRUE"),
-            SvVerdict::False => f.write_str("FALSE"),
+            SvVerdict::False(_) => f.write_str("FALSE"),
             SvVerdict::Unknown(why) => write!(f, "UNKNOWN ({why})"),
         }
     }
 }
 
 /// The answer, from a report of a C program, for the property whose violations are the checks
-/// of kind `target` (`assert` for `unreach-call`, `overflow` for `no-overflow`).
-pub fn answer(report: &Report, target: PropertyKind) -> SvVerdict {
+/// of the `targets` kinds (`assert` for `unreach-call`, `overflow` for `no-overflow`).
+pub fn answer(report: &Report, targets: &[PropertyKind]) -> SvVerdict {
     let properties = report.properties();
-    if properties
+    if let Some(p) = properties
         .iter()
-        .any(|p| p.kind == target && matches!(p.verdict, Verdict::Violated(_)))
+        .find(|p| targets.contains(&p.kind) && matches!(p.verdict, Verdict::Violated(_)))
     {
-        return SvVerdict::False;
+        return SvVerdict::False(p.kind);
     }
     match properties
         .iter()
@@ -84,8 +86,11 @@ mod tests {
     #[test]
     fn a_violation_of_the_kind_is_false_and_of_another_kind_is_unknown() {
         let report = report_with(|p| p.kind == PropertyKind::DivByZero);
-        assert_eq!(answer(&report, PropertyKind::DivByZero), SvVerdict::False);
-        match answer(&report, PropertyKind::Assert) {
+        assert_eq!(
+            answer(&report, &[PropertyKind::DivByZero]),
+            SvVerdict::False(PropertyKind::DivByZero)
+        );
+        match answer(&report, &[PropertyKind::Assert]) {
             SvVerdict::Unknown(why) => assert!(why.contains("div-by-zero"), "{why}"),
             other => panic!("expected UNKNOWN, got {other}"),
         }
@@ -94,12 +99,12 @@ mod tests {
     #[test]
     fn true_needs_every_property_safe() {
         let safe = report_with(|p| matches!(p.verdict, Verdict::Safe));
-        assert_eq!(answer(&safe, PropertyKind::Overflow), SvVerdict::True);
-        assert_eq!(answer(&safe, PropertyKind::Assert), SvVerdict::True);
+        assert_eq!(answer(&safe, &[PropertyKind::Overflow]), SvVerdict::True);
+        assert_eq!(answer(&safe, &[PropertyKind::Assert]), SvVerdict::True);
         // `safe up to K` is not `safe`.
         let bounded = report_with(|p| p.kind == PropertyKind::Assert);
         assert!(matches!(
-            answer(&bounded, PropertyKind::Assert),
+            answer(&bounded, &[PropertyKind::Assert]),
             SvVerdict::Unknown(_)
         ));
     }

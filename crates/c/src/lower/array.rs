@@ -1,56 +1,31 @@
-//! Local arrays of integers (`int a[N]`, `char m[2][3]`, with constant sizes): each is an IR
-//! array value in a local, whose elements are records of the element's `value` and whether it
-//! was `assigned`. C leaves an element that was never assigned indeterminate; reading one is an
-//! `uninit` check (a `Check::Condition` on `assigned`), as for scalar locals. An initializer
-//! (`= {1, 2}`, the rest 0) assigns every element. Every access checks its indices
-//! (`out-of-bounds`), and a write stores the whole element record at once, so the bounds
-//! checks of a write need no repeating between its two fields.
+//! Local arrays (`int a[N]`, `char m[2][3]`, `struct s v[4]`, with constant sizes): each is an
+//! IR array value in a local whose elements are objects in the layout of `memory.rs` (a
+//! scalar's `value` and whether it was `assigned`, or a struct's leaves). C leaves an element
+//! that was never assigned indeterminate; reading one is an `uninit` check, as for scalar
+//! locals. An initializer (`= {1, 2}`, the rest 0) assigns every element. Every access checks
+//! its indices (`out-of-bounds`).
 //!
 //! Arrays as values (an array passed to a function, compared, assigned whole, decayed to a
 //! pointer) are refused. Nothing here reads the IR back.
 
 use lang_c::ast::{ArraySize, DerivedDeclarator, Expression, Initializer};
 use lang_c::span::Node;
-use symex_ir::cfg::{
-    Check, FieldId, InstKind, LocalId, LocalKind, Operand, Place, PlaceBase, Projection,
-    PropertyKind, Rvalue,
-};
+use symex_ir::cfg::{Check, InstKind, LocalKind, Operand, Place, PlaceBase, Projection, Rvalue};
 use symex_syntax::span::Span;
-use symex_syntax::types::Type;
 
 use super::func::FnCx;
+use super::memory::{LValue, Memory};
 use super::types::CType;
 use crate::error::CError;
-
-/// The fields of an element record (the module's field table lists their names in this order).
-pub(super) const VALUE: FieldId = FieldId(0);
-pub(super) const ASSIGNED: FieldId = FieldId(1);
-pub(super) const FIELD_NAMES: [&str; 2] = ["value", "assigned"];
 
 /// Arrays larger than this many elements in all are refused (each element is a value of every
 /// state that holds the array).
 const MAX_ELEMENTS: u64 = 1 << 20;
 
-/// Something an assignment writes: a variable, or an element of an array (the place of its
-/// record, indices already evaluated).
-pub(super) enum LValue {
-    Local(LocalId),
-    Element { array: LocalId, place: Place },
-}
-
-/// The IR type of an array local with these dimensions.
-pub(super) fn array_type(dims: &[u32]) -> Type {
-    let element = Type::Record(vec![
-        (FIELD_NAMES[ASSIGNED.index()].to_string(), Type::Int),
-        (FIELD_NAMES[VALUE.index()].to_string(), Type::Int),
-    ]);
-    dims.iter()
-        .fold(element, |inner, _| Type::Array(Box::new(inner)))
-}
-
 impl FnCx<'_, '_> {
     /// Declares the array `name` of elements of type `ty` whose declarator has these derived
-    /// parts (all arrays of constant size), with its initializer.
+    /// parts (all arrays of constant size), with its initializer (one dimension of scalars, or
+    /// `{0}`).
     pub fn declare_array(
         &mut self,
         name: &str,
@@ -90,57 +65,56 @@ impl FnCx<'_, '_> {
         }
         let local = self.declare(name, ty, span)?;
         self.arrays.insert(local, dims.clone());
-        let values =
-            match initializer.map(|i| &i.node) {
-                None => None,
-                Some(Initializer::List(items)) => {
-                    let mut values = Vec::with_capacity(items.len());
-                    for item in items {
-                        let at = self.at(item.span);
-                        match (&item.node.designation[..], &item.node.initializer.node) {
-                            ([], Initializer::Expression(e)) if dims.len() == 1 => {
-                                let value = self.value(e)?;
-                                values.push(self.convert(value, ty, span));
-                            }
-                            ([], Initializer::Expression(e)) if self.constant(e) == Ok(0) => {
-                                values.push(Operand::Const(0));
-                            }
-                            _ => return Err(CError::unsupported(
+        let values = match initializer.map(|i| &i.node) {
+            None => None,
+            Some(Initializer::List(items)) => {
+                let mut values = Vec::with_capacity(items.len());
+                for item in items {
+                    let at = self.at(item.span);
+                    match (&item.node.designation[..], &item.node.initializer.node) {
+                        ([], Initializer::Expression(e)) if dims.len() == 1 && ty.is_scalar() => {
+                            let (value, from) = self.typed(e)?;
+                            values.push(self.coerce(value, from, ty, span, at)?);
+                        }
+                        ([], Initializer::Expression(e)) if self.constant(e) == Ok(0) => {
+                            values.push(Operand::Const(0));
+                        }
+                        _ => {
+                            return Err(CError::unsupported(
                                 "this array initializer (designators, nested lists and lists of \
-                                 multi-dimensional arrays other than `{0}`)",
+                                 multi-dimensional arrays or of structs other than `{0}`)",
                                 at,
-                            )),
+                            ))
                         }
                     }
-                    if values.len() > dims[0] as usize && dims.len() == 1 {
-                        return Err(CError::invalid(
-                            format!(
-                                "more initializers than the {} elements of `{name}`",
-                                dims[0]
-                            ),
-                            at,
-                        ));
-                    }
-                    Some(values)
                 }
-                Some(Initializer::Expression(_)) => {
+                if values.len() > dims[0] as usize && dims.len() == 1 {
                     return Err(CError::invalid(
-                        format!("the array `{name}` is initialized with an expression"),
+                        format!(
+                            "more initializers than the {} elements of `{name}`",
+                            dims[0]
+                        ),
                         at,
-                    ))
+                    ));
                 }
-            };
-        let record = |cx: &mut Self, value: Operand, assigned: i32| {
-            let fields = vec![(VALUE, value), (ASSIGNED, Operand::Const(assigned))];
-            Operand::Local(cx.b.assign_temp(Rvalue::Record(fields), span))
+                Some(values)
+            }
+            Some(Initializer::Expression(_)) => {
+                return Err(CError::invalid(
+                    format!("the array `{name}` is initialized with an expression"),
+                    at,
+                ))
+            }
         };
         // Built from the innermost dimension out; an initializer assigns every element.
-        let assigned = i32::from(values.is_some());
-        let filler = record(self, Operand::Const(0), assigned);
+        let filler = self.blank_object(ty, values.is_some(), span);
         let innermost = dims[dims.len() - 1] as usize;
         let mut row: Vec<Operand> = match &values {
             Some(values) if dims.len() == 1 => {
-                let mut row: Vec<Operand> = values.iter().map(|&v| record(self, v, 1)).collect();
+                let mut row: Vec<Operand> = values
+                    .iter()
+                    .map(|&v| self.object_of(ty, &[v], span))
+                    .collect();
                 row.resize(innermost, filler);
                 row
             }
@@ -155,9 +129,9 @@ impl FnCx<'_, '_> {
         Ok(())
     }
 
-    /// `a[i]...[k]` with one index per dimension of the array local `a`: the place of the
-    /// element's record, its indices evaluated (no check yet), and the element type. `None`
-    /// when `e` is not a subscript of an array local.
+    /// `a[i]...[k]` with one index per dimension of the array local `a`: the element, its
+    /// indices evaluated (their checks are the element's guards), and the element type. `None`
+    /// when `e` is not a subscript.
     pub fn element(&mut self, e: &Node<Expression>) -> Result<Option<(LValue, CType)>, CError> {
         let mut indices = Vec::new();
         let mut base = e;
@@ -168,12 +142,16 @@ impl FnCx<'_, '_> {
             indices.push(&b.node.rhs);
             base = &b.node.lhs;
         }
-        let Expression::Identifier(id) = &base.node else {
-            return Ok(None);
-        };
         if indices.is_empty() {
             return Ok(None);
         }
+        let Expression::Identifier(id) = &base.node else {
+            return Err(CError::unsupported(
+                "this subscript (only arrays declared as variables can be indexed so far; \
+                 pointer arithmetic is not supported)",
+                self.at(e.span),
+            ));
+        };
         let at = self.at(base.span);
         let (array, ty) = self.lookup(&id.node.name, at)?;
         let Some(dims) = self.arrays.get(&array) else {
@@ -209,70 +187,30 @@ impl FnCx<'_, '_> {
             };
             projections.push(Projection::Index(index));
         }
-        let place = Place {
-            base: PlaceBase::Local(array),
-            projections,
-        };
-        Ok(Some((LValue::Element { array, place }, ty)))
-    }
-
-    /// The bounds checks of an element's indices (and the array's own `Init` check).
-    fn check_element(&mut self, array: LocalId, place: &Place, span: Span) {
-        self.check(Check::Init(Place::local(array)), span);
-        for (k, projection) in place.projections.iter().enumerate() {
+        // The array's `Init` check, then the bounds of each index from the outside in.
+        let mut guards = vec![Check::Init(Place::local(array))];
+        for (k, projection) in projections.iter().enumerate() {
             let Projection::Index(index) = *projection else {
                 continue;
             };
             let outer = Place {
-                base: place.base,
-                projections: place.projections[..k].to_vec(),
+                base: PlaceBase::Local(array),
+                projections: projections[..k].to_vec(),
             };
-            self.check(
-                Check::InBounds {
-                    array: outer,
-                    index,
-                },
-                span,
-            );
+            guards.push(Check::InBounds {
+                array: outer,
+                index,
+            });
         }
-    }
-
-    /// The element's value: its indices checked, then that it was assigned.
-    pub fn read_element(&mut self, array: LocalId, place: &Place, span: Span) -> Operand {
-        self.check_element(array, place, span);
-        let field = |field: FieldId| {
-            let mut place = place.clone();
-            place.projections.push(Projection::Field(field));
-            Rvalue::Read(place)
+        let place = Place {
+            base: PlaceBase::Local(array),
+            projections,
         };
-        let holds = Operand::Local(self.b.assign_temp(field(ASSIGNED), span));
-        let kind = PropertyKind::Uninit;
-        self.check(Check::Condition { holds, kind }, span);
-        Operand::Local(self.b.assign_temp(field(VALUE), span))
-    }
-
-    /// Stores `value` as the element's value, assigned; `checked` when a read of the same
-    /// element did not just check its indices.
-    pub fn write_element(
-        &mut self,
-        array: LocalId,
-        place: &Place,
-        value: Operand,
-        checked: bool,
-        span: Span,
-    ) {
-        if !checked {
-            self.check_element(array, place, span);
-        }
-        let fields = vec![(VALUE, value), (ASSIGNED, Operand::Const(1))];
-        let record = Operand::Local(self.b.assign_temp(Rvalue::Record(fields), span));
-        let place = place.clone();
-        self.b.emit(
-            InstKind::Store {
-                place,
-                value: record,
-            },
-            span,
-        );
+        let memory = Memory {
+            place,
+            prefix: String::new(),
+            guards,
+        };
+        Ok(Some((LValue::Memory(memory), ty)))
     }
 }

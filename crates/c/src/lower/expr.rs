@@ -6,18 +6,18 @@
 
 use lang_c::ast::{
     BinaryOperator, BlockItem, CallExpression, Constant, Expression, IntegerBase, IntegerSize,
-    Statement, UnaryOperator,
+    MemberOperator, Statement, UnaryOperator,
 };
 use lang_c::span::Node;
 use symex_ir::cfg::{
-    BinOp, BlockId, Check, InstKind, LocalId, LocalKind, Operand, Place, PropertyKind, Rvalue,
-    Terminator, UnOp,
+    BinOp, BlockId, Check, InstKind, LocalId, LocalKind, Operand, Place, PlaceBase, PropertyKind,
+    Rvalue, Terminator, UnOp,
 };
 use symex_syntax::span::Span;
 
-use super::array::LValue;
 use super::func::FnCx;
-use super::types::{declarator_shape, type_name_base, CType, Shape};
+use super::memory::{LValue, Memory};
+use super::types::{type_name, CType};
 use crate::error::CError;
 
 /// Calls that fail the `unreach-call` property: SV-COMP's error functions and the targets of
@@ -142,8 +142,9 @@ impl FnCx<'_, '_> {
                 self.branch(&u.node.operand, else_bb, then_bb)
             }
             _ => {
-                let cond = self.value(e)?;
+                let (cond, ty) = self.typed(e)?;
                 let span = self.span(e.span);
+                let cond = self.truth(cond, ty, span, self.at(e.span))?;
                 self.b.terminate(
                     Terminator::Branch {
                         cond,
@@ -180,7 +181,9 @@ impl FnCx<'_, '_> {
     /// narrow type is kept in that range, so reading it back needs nothing.
     pub fn convert(&mut self, value: Operand, to: CType, span: Span) -> Operand {
         let (mask, sign) = match to {
-            CType::Int | CType::UInt | CType::Void => return value,
+            CType::Int | CType::UInt | CType::Void | CType::Pointer(_) | CType::Struct(_) => {
+                return value
+            }
             CType::Bool => {
                 let nonzero = Rvalue::Binary(BinOp::Ne, value, Operand::Const(0));
                 return match value {
@@ -212,8 +215,8 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// What an assignment writes (a variable, or an array element whose indices this
-    /// evaluates), and its type.
+    /// What `e` designates (a variable, `*p`, a member, an array element whose indices this
+    /// evaluates), and its type. Nothing is checked yet: the checks are the lvalue's guards.
     fn lvalue(&mut self, e: &Node<Expression>) -> Result<(LValue, CType), CError> {
         let at = self.at(e.span);
         if let Some(element) = self.element(e)? {
@@ -222,14 +225,165 @@ impl FnCx<'_, '_> {
         match &e.node {
             Expression::Identifier(id) => {
                 let (local, ty) = self.scalar(&id.node.name, at)?;
-                Ok((LValue::Local(local), ty))
+                Ok((self.local_lvalue(local), ty))
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                self.deref(&u.node.operand, at)
+            }
+            Expression::Member(m) => {
+                let (object, ty) = match m.node.operator.node {
+                    MemberOperator::Direct => self.lvalue(&m.node.expression)?,
+                    MemberOperator::Indirect => self.deref(&m.node.expression, at)?,
+                };
+                let name = &m.node.identifier.node.name;
+                super::func::complete(self.unit, ty, at)?;
+                let field = match ty {
+                    CType::Struct(id) => self.unit.types.borrow().fields(id).and_then(|fields| {
+                        fields.iter().find(|(f, _)| f == name).map(|&(_, ty)| ty)
+                    }),
+                    _ => None,
+                };
+                match (object, field) {
+                    (LValue::Memory(memory), Some(field)) => {
+                        Ok((LValue::Memory(memory.member(name)), field))
+                    }
+                    (_, None) => Err(CError::invalid(
+                        format!(
+                            "`{}` has no member `{name}`",
+                            self.unit.types.borrow().describe(ty)
+                        ),
+                        at,
+                    )),
+                    (LValue::Register(_), Some(_)) => {
+                        unreachable!("a struct variable lives in memory")
+                    }
+                }
             }
             _ => Err(CError::unsupported(
-                "assignment to this expression (only variables and array elements can be \
-                 assigned so far)",
+                "this expression as an lvalue (variables, `*p`, members and array elements can \
+                 be assigned so far)",
                 at,
             )),
         }
+    }
+
+    /// `*e`: the object the pointer `e` points to, guarded by its `null-deref` check (and its
+    /// `uninit` check of the cell where the file takes addresses).
+    fn deref(&mut self, e: &Node<Expression>, at: usize) -> Result<(LValue, CType), CError> {
+        let (pointer, ty) = self.typed(e)?;
+        let pointee = match ty {
+            CType::Pointer(p) => self.unit.types.borrow().pointee(p),
+            _ => CType::Void,
+        };
+        if !(pointee.is_scalar() || matches!(pointee, CType::Struct(_))) {
+            return Err(CError::unsupported(
+                format!(
+                    "the dereference of a value of type `{}`",
+                    self.unit.types.borrow().describe(ty)
+                ),
+                at,
+            ));
+        }
+        let cell = Place {
+            base: PlaceBase::Deref(pointer),
+            projections: Vec::new(),
+        };
+        let mut guards = vec![Check::NonNull(pointer)];
+        if !self.unit.address_taken.is_empty() {
+            guards.push(Check::Init(cell.clone()));
+        }
+        let memory = Memory {
+            place: cell,
+            prefix: String::new(),
+            guards,
+        };
+        Ok((LValue::Memory(memory), pointee))
+    }
+
+    /// `value` of type `from` converted to `to` where C converts implicitly (assignment,
+    /// initialization, argument, `return`) or by a cast: integers as [`FnCx::convert`] does,
+    /// a pointer to `_Bool` by comparing it with null, the constant 0 to a null pointer, and a
+    /// pointer or struct to its own type. Other conversions (between pointer types, between
+    /// pointers and integers) are refused.
+    pub fn coerce(
+        &mut self,
+        value: Operand,
+        from: CType,
+        to: CType,
+        span: Span,
+        at: usize,
+    ) -> Result<Operand, CError> {
+        if from.is_number() && to.is_number() {
+            return Ok(self.convert(value, to, span));
+        }
+        let null_constant = matches!(value, Operand::Null)
+            || (from.is_number() && matches!(value, Operand::Const(0)));
+        match (from, to) {
+            _ if from == to => Ok(value),
+            (_, CType::Pointer(_)) if null_constant => Ok(Operand::Null),
+            (CType::Pointer(_), CType::Bool) => {
+                Ok(self.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Null), span))
+            }
+            _ => {
+                let types = self.unit.types.borrow();
+                Err(CError::unsupported(
+                    format!(
+                        "the conversion of `{}` to `{}` (pointers convert only to their own \
+                         type, and from the null constant)",
+                        types.describe(from),
+                        types.describe(to)
+                    ),
+                    at,
+                ))
+            }
+        }
+    }
+
+    /// The truth of `value` of type `ty` as a number (a pointer is true when it is not null).
+    fn truth(
+        &mut self,
+        value: Operand,
+        ty: CType,
+        span: Span,
+        at: usize,
+    ) -> Result<Operand, CError> {
+        match ty {
+            CType::Pointer(_) => {
+                Ok(self.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Null), span))
+            }
+            CType::Struct(_) => Err(CError::invalid("a struct used as a condition", at)),
+            _ => Ok(value),
+        }
+    }
+
+    /// `a == b` or `a != b` where one side is a pointer: both must be pointers of the same type
+    /// or the null constant (pointers into one object compared by `<` are not supported yet).
+    fn compare_pointers(
+        &mut self,
+        op: &BinaryOperator,
+        (a, a_ty): (Operand, CType),
+        (b, b_ty): (Operand, CType),
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let op =
+            match op {
+                BinaryOperator::Equals => BinOp::Eq,
+                BinaryOperator::NotEquals => BinOp::Ne,
+                _ => return Err(CError::unsupported(
+                    "this operator on pointers or structs (pointer arithmetic and ordering are \
+                     not supported yet)",
+                    at,
+                )),
+            };
+        let (a, b) = match (a_ty, b_ty) {
+            (CType::Pointer(_), _) => (a, self.coerce(b, b_ty, a_ty, span, at)?),
+            _ => (self.coerce(a, a_ty, b_ty, span, at)?, b),
+        };
+        if matches!(a_ty, CType::Struct(_)) || matches!(b_ty, CType::Struct(_)) {
+            return Err(CError::unsupported("comparisons of structs", at));
+        }
+        Ok((self.temp(Rvalue::Binary(op, a, b), span), CType::Int))
     }
 
     /// The variable `name`, which must not be an array (arrays are not values here).
@@ -247,22 +401,45 @@ impl FnCx<'_, '_> {
         Ok((local, ty))
     }
 
-    /// The current value of what `lvalue` names (an element's indices are checked here).
-    fn read_lvalue(&mut self, lvalue: &LValue, span: Span) -> Operand {
+    /// The current value of what `lvalue` names (its guards run here).
+    fn read_lvalue(&mut self, lvalue: &LValue, ty: CType, span: Span) -> Operand {
         match lvalue {
-            LValue::Local(local) => self.read_local(*local, span),
-            LValue::Element { array, place } => self.read_element(*array, place, span),
+            LValue::Register(local) => self.read_local(*local, span),
+            LValue::Memory(memory) => self.read_memory(memory, ty, false, span),
         }
     }
 
-    /// Writes `value`; `checked` when [`FnCx::read_lvalue`] just read the same element, with
+    /// Writes `value`; `checked` when [`FnCx::read_lvalue`] just read the same lvalue, with
     /// nothing that may change memory in between.
-    fn write_lvalue(&mut self, lvalue: &LValue, value: Operand, checked: bool, span: Span) {
+    fn write_lvalue(
+        &mut self,
+        lvalue: &LValue,
+        ty: CType,
+        value: Operand,
+        checked: bool,
+        span: Span,
+    ) {
         match lvalue {
-            LValue::Local(local) => self.assign(*local, value, span),
-            LValue::Element { array, place } => {
-                self.write_element(*array, place, value, checked, span)
-            }
+            LValue::Register(local) => self.assign(*local, value, span),
+            LValue::Memory(memory) => self.write_memory(memory, ty, value, checked, span),
+        }
+    }
+
+    /// An lvalue of an integer type (pointer arithmetic is not supported yet).
+    fn arithmetic_lvalue(&mut self, e: &Node<Expression>) -> Result<(LValue, CType), CError> {
+        let (lvalue, ty) = self.lvalue(e)?;
+        self.arithmetic_operand(ty, e)?;
+        Ok((lvalue, ty))
+    }
+
+    /// Refuses arithmetic on `e` of type `ty` unless it is an integer.
+    fn arithmetic_operand(&self, ty: CType, e: &Node<Expression>) -> Result<(), CError> {
+        match ty.is_number() {
+            true => Ok(()),
+            false => Err(CError::unsupported(
+                "arithmetic on pointers or structs (pointer arithmetic is not supported yet)",
+                self.at(e.span),
+            )),
         }
     }
 
@@ -369,6 +546,42 @@ impl FnCx<'_, '_> {
         self.check(Check::Condition { holds, kind }, span);
     }
 
+    /// The value of `e`, which must be an integer (arithmetic on pointers is not supported).
+    fn number(&mut self, e: &Node<Expression>) -> Result<(Operand, CType), CError> {
+        let (value, ty) = self.typed(e)?;
+        self.arithmetic_operand(ty, e)?;
+        Ok((value, ty))
+    }
+
+    /// `&e`: the address of a variable (which then lives in memory), or `&*p`, which is `p`.
+    fn address(
+        &mut self,
+        e: &Node<Expression>,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        match &e.node {
+            Expression::Identifier(id) => {
+                let (local, ty) = self.scalar(&id.node.name, at)?;
+                debug_assert!(self.b.locals[local.index()].address_taken);
+                let pointer = self.temp(Rvalue::AddrOf(local), span);
+                Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)))
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                let (pointer, ty) = self.typed(&u.node.operand)?;
+                match ty {
+                    CType::Pointer(_) => Ok((pointer, ty)),
+                    _ => Err(CError::invalid("`*` of a value that is not a pointer", at)),
+                }
+            }
+            _ => Err(CError::unsupported(
+                "the address of a member, an element or an expression (pointers to whole \
+                 variables and heap objects only so far)",
+                at,
+            )),
+        }
+    }
+
     /// 1 or 0 in a temporary, by branching on `e`.
     fn truth_value(&mut self, e: &Node<Expression>, span: Span) -> Result<Operand, CError> {
         let result = self.b.new_temp(span);
@@ -388,9 +601,13 @@ impl FnCx<'_, '_> {
         let at = self.at(e.span);
         let unsupported = |what: &str| Err(CError::unsupported(what.to_string(), at));
         match &e.node {
-            Expression::Identifier(id) => {
-                let (local, ty) = self.scalar(&id.node.name, at)?;
-                Ok((self.read_local(local, span), ty))
+            Expression::Identifier(_) | Expression::Member(_) => {
+                let (lvalue, ty) = self.lvalue(e)?;
+                Ok((self.read_lvalue(&lvalue, ty, span), ty))
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                let (lvalue, ty) = self.lvalue(e)?;
+                Ok((self.read_lvalue(&lvalue, ty, span), ty))
             }
             Expression::Constant(c) => integer_constant(&c.node, self.unit.options.data_model, at)
                 .map(|(n, ty)| (Operand::Const(n), ty)),
@@ -398,25 +615,26 @@ impl FnCx<'_, '_> {
                 let operand = &u.node.operand;
                 match u.node.operator.node {
                     UnaryOperator::Plus => {
-                        let (a, ty) = self.typed(operand)?;
+                        let (a, ty) = self.number(operand)?;
                         Ok((a, ty.promoted()))
                     }
                     UnaryOperator::Minus => {
-                        let (a, ty) = self.typed(operand)?;
+                        let (a, ty) = self.number(operand)?;
                         let ty = ty.promoted();
                         let result = self.temp(Rvalue::Unary(UnOp::Neg, a), span);
                         self.check_overflow(BinOp::Sub, Operand::Const(0), a, result, ty, span);
                         Ok((result, ty))
                     }
                     UnaryOperator::Complement => {
-                        let (a, ty) = self.typed(operand)?;
+                        let (a, ty) = self.number(operand)?;
                         Ok((
                             self.temp(Rvalue::Unary(UnOp::BitNot, a), span),
                             ty.promoted(),
                         ))
                     }
                     UnaryOperator::Negate => {
-                        let a = self.value(operand)?;
+                        let (a, ty) = self.typed(operand)?;
+                        let a = self.truth(a, ty, span, at)?;
                         Ok((self.temp(Rvalue::Unary(UnOp::Not, a), span), CType::Int))
                     }
                     UnaryOperator::PreIncrement
@@ -424,8 +642,8 @@ impl FnCx<'_, '_> {
                     | UnaryOperator::PostIncrement
                     | UnaryOperator::PostDecrement => {
                         let op = &u.node.operator.node;
-                        let (lvalue, ty) = self.lvalue(operand)?;
-                        let old = self.read_lvalue(&lvalue, span);
+                        let (lvalue, ty) = self.arithmetic_lvalue(operand)?;
+                        let old = self.read_lvalue(&lvalue, ty, span);
                         let step = match op {
                             UnaryOperator::PreIncrement | UnaryOperator::PostIncrement => {
                                 BinOp::Add
@@ -435,16 +653,15 @@ impl FnCx<'_, '_> {
                         // A narrower type is promoted to `int`, where adding 1 cannot overflow.
                         let new = self.binary(step, old, Operand::Const(1), ty, span);
                         let new = self.convert(new, ty, span);
-                        self.write_lvalue(&lvalue, new, true, span);
+                        self.write_lvalue(&lvalue, ty, new, true, span);
                         let post = matches!(
                             op,
                             UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
                         );
                         Ok((if post { old } else { new }, ty))
                     }
-                    UnaryOperator::Address | UnaryOperator::Indirection => {
-                        unsupported("pointers (`&`, `*`) (not supported yet)")
-                    }
+                    UnaryOperator::Address => self.address(operand, span, at),
+                    UnaryOperator::Indirection => unreachable!("read as an lvalue above"),
                 }
             }
             Expression::BinaryOperator(b) => {
@@ -453,20 +670,17 @@ impl FnCx<'_, '_> {
                     BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr => {
                         Ok((self.truth_value(e, span)?, CType::Int))
                     }
+                    BinaryOperator::Index => {
+                        let (lvalue, ty) = self.lvalue(e)?;
+                        Ok((self.read_lvalue(&lvalue, ty, span), ty))
+                    }
                     BinaryOperator::Assign => {
                         let (lvalue, ty) = self.lvalue(&b.node.lhs)?;
-                        let value = self.value(&b.node.rhs)?;
-                        let value = self.convert(value, ty, span);
-                        self.write_lvalue(&lvalue, value, false, span);
+                        let (value, from) = self.typed(&b.node.rhs)?;
+                        let value = self.coerce(value, from, ty, span, at)?;
+                        self.write_lvalue(&lvalue, ty, value, false, span);
                         Ok((value, ty))
                     }
-                    BinaryOperator::Index => match self.element(e)? {
-                        Some((lvalue, ty)) => Ok((self.read_lvalue(&lvalue, span), ty)),
-                        None => unsupported(
-                            "this subscript (only arrays declared in the function are supported \
-                             so far)",
-                        ),
-                    },
                     op if shift(op).is_some() => {
                         let left = shift(op) == Some(true);
                         let compound = matches!(
@@ -476,37 +690,46 @@ impl FnCx<'_, '_> {
                         if compound {
                             // The operand first: C leaves the order open, and so nothing that
                             // may change memory comes between the element's read and write.
-                            let (lvalue, ty) = self.lvalue(&b.node.lhs)?;
-                            let amount = self.value(&b.node.rhs)?;
-                            let old = self.read_lvalue(&lvalue, span);
+                            let (lvalue, ty) = self.arithmetic_lvalue(&b.node.lhs)?;
+                            let (amount, _) = self.number(&b.node.rhs)?;
+                            let old = self.read_lvalue(&lvalue, ty, span);
                             let new = self.shift(left, old, amount, ty.promoted(), span);
                             let new = self.convert(new, ty, span);
-                            self.write_lvalue(&lvalue, new, true, span);
+                            self.write_lvalue(&lvalue, ty, new, true, span);
                             Ok((new, ty))
                         } else {
                             // Each operand is promoted on its own; the result has the left's type.
-                            let (value, ty) = self.typed(&b.node.lhs)?;
-                            let amount = self.value(&b.node.rhs)?;
+                            let (value, ty) = self.number(&b.node.lhs)?;
+                            let (amount, _) = self.number(&b.node.rhs)?;
                             let ty = ty.promoted();
                             Ok((self.shift(left, value, amount, ty, span), ty))
                         }
                     }
                     op if is_compound_assignment(op) => {
                         // The operand first, as for the compound shifts above.
-                        let (lvalue, ty) = self.lvalue(&b.node.lhs)?;
-                        let (operand, operand_ty) = self.typed(&b.node.rhs)?;
-                        let old = self.read_lvalue(&lvalue, span);
+                        let (lvalue, ty) = self.arithmetic_lvalue(&b.node.lhs)?;
+                        let (operand, operand_ty) = self.number(&b.node.rhs)?;
+                        let old = self.read_lvalue(&lvalue, ty, span);
                         let common = ty.common(operand_ty);
                         let arith =
                             arithmetic(op, common).expect("compound assignments are arithmetic");
                         let new = self.binary(arith, old, operand, common, span);
                         let new = self.convert(new, ty, span);
-                        self.write_lvalue(&lvalue, new, true, span);
+                        self.write_lvalue(&lvalue, ty, new, true, span);
                         Ok((new, ty))
                     }
                     op => {
                         let (lhs, lhs_ty) = self.typed(&b.node.lhs)?;
                         let (rhs, rhs_ty) = self.typed(&b.node.rhs)?;
+                        if !lhs_ty.is_number() || !rhs_ty.is_number() {
+                            return self.compare_pointers(
+                                op,
+                                (lhs, lhs_ty),
+                                (rhs, rhs_ty),
+                                span,
+                                at,
+                            );
+                        }
                         let common = lhs_ty.common(rhs_ty);
                         match arithmetic(op, common) {
                             Some(arith) => {
@@ -526,19 +749,30 @@ impl FnCx<'_, '_> {
                 let result = self.b.new_temp(span);
                 let (yes, no, join) = (self.b.new_block(), self.b.new_block(), self.b.new_block());
                 self.branch(&c.node.condition, yes, no)?;
-                let mut types = Vec::with_capacity(2);
+                // Each side's value is assigned at the end of its side once both types are
+                // known (a pointer on one side turns a 0 on the other into null).
+                let mut sides = Vec::with_capacity(2);
                 for (block, side) in [
                     (yes, &c.node.then_expression),
                     (no, &c.node.else_expression),
                 ] {
                     self.b.switch_to(block);
                     let (value, ty) = self.typed(side)?;
-                    types.push(ty);
+                    sides.push((self.b.current(), value, ty));
+                }
+                let ty = match (sides[0].2, sides[1].2) {
+                    (a, b) if a.is_number() && b.is_number() => a.common(b),
+                    (CType::Pointer(_), _) => sides[0].2,
+                    (_, other) => other,
+                };
+                for (end, value, from) in sides {
+                    self.b.switch_to(end);
+                    let value = self.coerce(value, from, ty, span, at)?;
                     self.assign(result, value, span);
                     self.b.goto(join, span);
                 }
                 self.b.switch_to(join);
-                Ok((Operand::Local(result), types[0].common(types[1])))
+                Ok((Operand::Local(result), ty))
             }
             Expression::Comma(list) => {
                 let mut last = (Operand::Const(0), CType::Int);
@@ -549,29 +783,17 @@ impl FnCx<'_, '_> {
             }
             Expression::Call(call) => self.call(&call.node, span, at),
             Expression::Cast(cast) => {
-                let type_name = &cast.node.type_name.node;
-                let plain = type_name
-                    .declarator
-                    .as_ref()
-                    .is_none_or(|d| matches!(declarator_shape(&d.node).1, Shape::Plain));
-                let ty = type_name_base(self.unit, &type_name.specifiers, at)?;
-                if !plain {
-                    return unsupported("casts to pointer or array types");
+                let ty = type_name(self.unit, &cast.node.type_name.node, at)?;
+                let (value, from) = self.typed(&cast.node.expression)?;
+                match ty {
+                    CType::Void => Ok((Operand::Const(0), CType::Int)),
+                    _ => Ok((self.coerce(value, from, ty, span, at)?, ty)),
                 }
-                let value = self.value(&cast.node.expression)?;
-                Ok(match ty {
-                    CType::Void => (Operand::Const(0), CType::Int),
-                    number => (self.convert(value, number, span), number),
-                })
             }
             Expression::SizeOfTy(t) => {
-                let type_name = &t.node.0.node;
-                let plain = type_name
-                    .declarator
-                    .as_ref()
-                    .is_none_or(|d| matches!(declarator_shape(&d.node).1, Shape::Plain));
-                match type_name_base(self.unit, &type_name.specifiers, at)? {
-                    ty if plain && ty.is_number() => Ok((Operand::Const(ty.size()), CType::UInt)),
+                let ty = type_name(self.unit, &t.node.0.node, at)?;
+                match self.unit.types.borrow().size(ty) {
+                    Some(size) if ty != CType::Void => Ok((Operand::Const(size), CType::UInt)),
                     _ => unsupported("`sizeof` of this type"),
                 }
             }
@@ -580,13 +802,17 @@ impl FnCx<'_, '_> {
                 let size = self.array_size(&v.node.0).unwrap_or(0);
                 Ok((Operand::Const(size), CType::UInt))
             }
-            Expression::SizeOfVal(v) => match self.static_type(&v.node.0) {
-                Some(ty) => Ok((Operand::Const(ty.size()), CType::UInt)),
-                None => unsupported("`sizeof` of this expression"),
-            },
+            Expression::SizeOfVal(v) => {
+                let size = self
+                    .static_type(&v.node.0)
+                    .and_then(|ty| self.unit.types.borrow().size(ty));
+                match size {
+                    Some(size) => Ok((Operand::Const(size), CType::UInt)),
+                    None => unsupported("`sizeof` of this expression"),
+                }
+            }
             Expression::Statement(statement) => self.statement_expression(statement),
             Expression::StringLiteral(_) => unsupported("string literals"),
-            Expression::Member(_) => unsupported("struct members (structs are not supported yet)"),
             Expression::AlignOf(_) => unsupported("`_Alignof`"),
             Expression::OffsetOf(_) => unsupported("`offsetof`"),
             Expression::VaArg(_) => unsupported("`va_arg`"),
@@ -603,7 +829,8 @@ impl FnCx<'_, '_> {
         let (local, ty) = self.lookup(&id.node.name, self.at(e.span)).ok()?;
         let dims = self.arrays.get(&local)?;
         let elements: i64 = dims.iter().map(|&d| i64::from(d)).product();
-        i32::try_from(elements * i64::from(ty.size())).ok()
+        let size = self.unit.types.borrow().size(ty)?;
+        i32::try_from(elements * i64::from(size)).ok()
     }
 
     /// The type of `e` without evaluating it, for the expressions whose type is plain to see:
@@ -612,6 +839,12 @@ impl FnCx<'_, '_> {
         let at = self.at(e.span);
         match &e.node {
             Expression::Identifier(id) => self.scalar(&id.node.name, at).ok().map(|(_, ty)| ty),
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                match self.static_type(&u.node.operand)? {
+                    CType::Pointer(p) => Some(self.unit.types.borrow().pointee(p)),
+                    _ => None,
+                }
+            }
             Expression::Constant(c) => integer_constant(&c.node, self.unit.options.data_model, at)
                 .ok()
                 .map(|(_, ty)| ty),
@@ -700,17 +933,54 @@ impl FnCx<'_, '_> {
                 ))
             }
         };
-        if ERROR_FUNCTIONS.contains(&name) {
+        let error_function = ERROR_FUNCTIONS.contains(&name);
+        if error_function && !self.unit.options.ordinary_error_calls {
             // The arguments (`__assert_fail`'s message strings) are never needed.
             self.check(Check::Assert(Operand::Const(0)), span);
             return Ok((Operand::Const(0), CType::Int));
         }
-        if EXIT_FUNCTIONS.contains(&name) {
-            for argument in &call.arguments {
-                self.value(argument)?;
+        // As ordinary calls, the error functions without a definition abort (`__assert_fail`
+        // and SV-COMP's old `__VERIFIER_error` do), except `reach_error`, which SV-COMP's
+        // tasks define.
+        let defined = self.unit.bodies.contains_key(name);
+        if error_function && !defined && name == "reach_error" {
+            return Err(CError::unsupported(
+                "a call of `reach_error`, which has no definition, as an ordinary call",
+                at,
+            ));
+        }
+        if EXIT_FUNCTIONS.contains(&name) || (error_function && !defined) {
+            if !error_function {
+                for argument in &call.arguments {
+                    self.value(argument)?;
+                }
             }
             self.b.emit(InstKind::Assume(Operand::Const(0)), span);
             return Ok((Operand::Const(0), CType::Int));
+        }
+        match name {
+            "malloc" | "alloca" | "__builtin_alloca" | "calloc" => {
+                let calloc = name == "calloc";
+                arity(if calloc { 2 } else { 1 })?;
+                if calloc && self.constant(&call.arguments[0]) != Ok(1) {
+                    return Err(CError::unsupported(
+                        "`calloc` of more than one object (heap arrays are not supported yet)",
+                        at,
+                    ));
+                }
+                let ty = self.allocated_type(&call.arguments[usize::from(calloc)], name)?;
+                // `malloc` never fails (SV-COMP's convention); `calloc` zeroes the object.
+                let object = self.blank_object(ty, calloc, span);
+                let pointer = self.temp(Rvalue::Alloc(object), span);
+                return Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)));
+            }
+            "free" | "realloc" => {
+                return Err(CError::unsupported(
+                    format!("`{name}` (releasing heap memory is not modelled yet)"),
+                    at,
+                ))
+            }
+            _ => {}
         }
         let ilp32 = self.unit.options.data_model == crate::DataModel::Ilp32;
         let nondet = match name {
@@ -751,8 +1021,8 @@ impl FnCx<'_, '_> {
                 arity(params.len())?;
                 let mut args = Vec::with_capacity(params.len());
                 for (argument, (_, _, ty)) in call.arguments.iter().zip(&params) {
-                    let value = self.value(argument)?;
-                    args.push(self.convert(value, *ty, span));
+                    let (value, from) = self.typed(argument)?;
+                    args.push(self.coerce(value, from, *ty, span, self.at(argument.span))?);
                 }
                 return self.inline_call(name, definition, &params, args, span, at);
             }
@@ -783,17 +1053,38 @@ impl FnCx<'_, '_> {
         arity(params.len())?;
         let mut args = Vec::with_capacity(params.len());
         for (argument, &ty) in call.arguments.iter().zip(&params) {
-            let value = self.value(argument)?;
-            args.push(self.convert(value, ty, span));
+            let (value, from) = self.typed(argument)?;
+            args.push(self.coerce(value, from, ty, span, self.at(argument.span))?);
         }
         let dst = self.b.new_temp(span);
         self.b.emit(InstKind::Call { dst, func, args }, span);
-        let result = if result.is_number() {
-            result
-        } else {
+        let result = if result == CType::Void {
             CType::Int
+        } else {
+            result
         };
         Ok((Operand::Local(dst), result))
+    }
+
+    /// The type of the object `malloc(size)` makes: `size` must be `sizeof` of a complete
+    /// type (a heap array or a size computed otherwise is refused).
+    fn allocated_type(&self, size: &Node<Expression>, function: &str) -> Result<CType, CError> {
+        let at = self.at(size.span);
+        let ty = match &size.node {
+            Expression::SizeOfTy(t) => Some(type_name(self.unit, &t.node.0.node, at)?),
+            Expression::SizeOfVal(v) => self.static_type(&v.node.0),
+            _ => None,
+        };
+        match ty {
+            Some(ty) if ty != CType::Void && self.unit.types.borrow().size(ty).is_some() => Ok(ty),
+            _ => Err(CError::unsupported(
+                format!(
+                    "`{function}` of a size other than `sizeof` of a complete type (heap arrays \
+                     are not supported yet)"
+                ),
+                at,
+            )),
+        }
     }
 
     /// The value of an integer constant expression (a `case` label).

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use lang_c::ast::{DeclarationSpecifier, Ellipsis, Initializer};
+use lang_c::ast::{DeclarationSpecifier, Ellipsis};
 use lang_c::ast::{FunctionDefinition, ParameterDeclaration, StorageClassSpecifier};
 use lang_c::span::Node;
 use symex_ir::build::FunctionBuilder;
@@ -19,7 +19,7 @@ use symex_ir::cfg::{
 use symex_syntax::span::Span;
 use symex_syntax::types::Type;
 
-use super::array::array_type;
+use super::memory::IrTypes;
 use super::types::{base_type, declarator_shape, CType, Shape};
 use super::Unit;
 use crate::error::CError;
@@ -82,6 +82,8 @@ pub(super) struct FnCx<'u, 'a> {
     pub inlined: Vec<Inlined>,
     /// The array locals and their dimensions (`lower/array.rs`).
     pub arrays: HashMap<LocalId, Vec<u32>>,
+    /// The C type of every declared local (of an array: its elements').
+    pub local_types: HashMap<LocalId, CType>,
 }
 
 /// The name of a definition.
@@ -104,8 +106,40 @@ pub(super) fn signature(
     definition: &Node<FunctionDefinition>,
 ) -> Result<(String, Vec<CType>, CType), CError> {
     let (name, params) = parameters(unit, definition)?;
-    let result = base_type(unit, &definition.node.specifiers)?;
+    let result = result_type(unit, definition)?;
     Ok((name, params.iter().map(|&(_, _, ty)| ty).collect(), result))
+}
+
+/// The result type of a definition.
+pub(super) fn result_type(
+    unit: &Unit<'_>,
+    definition: &Node<FunctionDefinition>,
+) -> Result<CType, CError> {
+    let base = base_type(unit, &definition.node.specifiers)?;
+    let levels = match declarator_shape(&definition.node.declarator.node).1 {
+        Shape::Function(_, levels) => levels,
+        _ => 0,
+    };
+    let ty = unit.types.borrow_mut().pointer_levels(base, levels);
+    complete(unit, ty, unit.at(definition.span))
+}
+
+/// `ty`, unless it is a struct whose definition has not been seen or is outside the subset.
+pub(super) fn complete(unit: &Unit<'_>, ty: CType, at: usize) -> Result<CType, CError> {
+    let types = unit.types.borrow();
+    let CType::Struct(id) = ty else {
+        return Ok(ty);
+    };
+    if let Some(refusal) = types.refusal(id) {
+        return Err(refusal.clone());
+    }
+    match types.fields(id) {
+        Some(_) => Ok(ty),
+        None => Err(CError::invalid(
+            format!("`{}` is used before its definition", types.struct_name(id)),
+            at,
+        )),
+    }
 }
 
 /// A parameter: its name, where it is declared and its type.
@@ -125,7 +159,7 @@ pub(super) fn parameters(
     let Some(name) = name else {
         return Err(CError::invalid("a function definition without a name", at));
     };
-    let Shape::Function(declarator) = shape else {
+    let Shape::Function(declarator, _) = shape else {
         return Err(CError::unsupported(
             format!("the declarator of `{name}` ({})", shape.describe()),
             at,
@@ -165,11 +199,14 @@ fn parameter(
     };
     let (name, shape) = declarator_shape(&declarator.node);
     match (name, shape, ty) {
-        (Some(name), Shape::Plain, ty) if ty.is_number() => {
+        (None, Shape::Plain(0), CType::Void) => Ok(None),
+        (_, Shape::Plain(0), CType::Void) => Err(CError::invalid("a parameter of type `void`", at)),
+        (Some(name), Shape::Plain(levels), ty) => {
+            let ty = unit.types.borrow_mut().pointer_levels(ty, levels);
+            let ty = complete(unit, ty, at)?;
             Ok(Some((name, unit.map.span(param.span), ty)))
         }
-        (None, Shape::Plain, CType::Void) => Ok(None),
-        (_, Shape::Plain, _) => Err(CError::invalid("a parameter of type `void`", at)),
+        (None, Shape::Plain(_), _) => Err(CError::invalid("a parameter without a name", at)),
         (_, shape, _) => Err(CError::unsupported(
             format!("parameters of {}", shape.describe()),
             at,
@@ -197,7 +234,7 @@ pub(super) fn lower_function(
         unit,
         properties,
         b: FunctionBuilder::new(id, locals),
-        result: base_type(unit, &definition.node.specifiers)?,
+        result: result_type(unit, definition)?,
         scopes: vec![HashMap::new()],
         jumps: Vec::new(),
         cases: Vec::new(),
@@ -208,8 +245,10 @@ pub(super) fn lower_function(
         globals_scope: HashMap::new(),
         inlined: Vec::new(),
         arrays: HashMap::new(),
+        local_types: HashMap::new(),
     };
     for (i, (name, span, ty)) in params.iter().enumerate() {
+        cx.local_types.insert(LocalId(i as u32), *ty);
         if cx.scopes[0]
             .insert(name.clone(), (LocalId(i as u32), *ty))
             .is_some()
@@ -234,6 +273,15 @@ pub(super) fn lower_function(
     if name == "main" {
         cx.define_globals()?;
     }
+    // A parameter whose address is taken is copied into an object in memory of the same
+    // name, in a scope of its own around the body.
+    cx.push_scope();
+    for (i, (name, span, ty)) in params.iter().enumerate() {
+        if unit.address_taken.contains(name) {
+            let local = cx.declare(name, *ty, *span)?;
+            cx.bind(local, *ty, Operand::Local(LocalId(i as u32)), *span);
+        }
+    }
     cx.statement(&definition.node.statement)?;
     undefined_labels(&cx.labels, &name, unit.at(definition.span))?;
     // Falling off the end returns 0 (what `main` does; for other functions the value is
@@ -242,24 +290,35 @@ pub(super) fn lower_function(
     let end = unit.map.span(definition.span);
     let end = Span::new(end.end.saturating_sub(1) as usize, end.end as usize);
     cx.b.terminate_open_blocks(&Terminator::Return(Operand::Const(0)), end);
+    let types = unit.types.borrow();
+    let mut ir_types = IrTypes::new(&types);
     let declared: Vec<(String, Type)> = cx.b.locals[params.len()..]
         .iter()
         .enumerate()
         .filter(|(_, l)| l.kind != LocalKind::Temp)
         .map(|(i, l)| {
             let local = LocalId((params.len() + i) as u32);
-            let ty = cx.arrays.get(&local).map_or(Type::Int, |d| array_type(d));
+            let ty = cx.local_types.get(&local).copied().unwrap_or(CType::Int);
+            let ty = match cx.arrays.get(&local) {
+                Some(dims) => dims
+                    .iter()
+                    .fold(ir_types.object(ty), |inner, _| Type::Array(Box::new(inner))),
+                None if l.address_taken => ir_types.object(ty),
+                None => ir_types.value(ty),
+            };
             (l.name.clone(), ty)
         })
         .collect();
+    let param_types: Vec<(String, Type)> = params
+        .iter()
+        .map(|(n, _, ty)| (n.clone(), ir_types.value(*ty)))
+        .collect();
+    drop(types);
     let span = unit.map.span(definition.span);
     let function = cx.b.finish(name, span, params.len() as u32);
     Ok(Lowered {
         function: symex_ir::lower::in_reverse_postorder(function),
-        locals: (
-            params.into_iter().map(|(n, _, _)| (n, Type::Int)).collect(),
-            declared,
-        ),
+        locals: (param_types, declared),
     })
 }
 
@@ -297,13 +356,15 @@ impl FnCx<'_, '_> {
     }
 
     /// Declares a local of type `ty` in the innermost scope.
+    /// A scalar whose address the file takes lives in memory (see `memory.rs`), like structs.
     pub fn declare(&mut self, name: &str, ty: CType, span: Span) -> Result<LocalId, CError> {
         let local = self.b.add_local(LocalInfo {
             name: name.to_string(),
             kind: LocalKind::Var,
             span,
-            address_taken: false,
+            address_taken: self.unit.address_taken.contains(name),
         });
+        self.local_types.insert(local, ty);
         let scope = self.scopes.last_mut().expect("a function has a scope");
         if scope.insert(name.to_string(), (local, ty)).is_some() {
             return Err(CError::invalid(
@@ -349,24 +410,9 @@ impl FnCx<'_, '_> {
                 continue;
             }
             let span = self.span(global.span);
-            let local = self.declare(name, *ty, span)?;
-            self.globals_scope.insert(name.clone(), (local, *ty));
-            let value = match global.init.map(|i| &i.node) {
-                None => Operand::Const(0),
-                Some(Initializer::Expression(e)) => {
-                    let value = self.value(e)?;
-                    self.convert(value, *ty, span)
-                }
-                Some(Initializer::List(_)) => {
-                    return Err(CError::unsupported(
-                        format!("the initializer list of global variable `{name}`"),
-                        self.at(global.span),
-                    ))
-                }
-            };
-            let value = symex_ir::cfg::Rvalue::Use(value);
-            self.b
-                .emit(symex_ir::cfg::InstKind::Assign { dst: local, value }, span);
+            let ty = complete(unit, *ty, self.at(global.span))?;
+            let local = self.define_variable(name, ty, global.init, true, span)?;
+            self.globals_scope.insert(name.clone(), (local, ty));
         }
         Ok(())
     }
@@ -401,7 +447,7 @@ impl FnCx<'_, '_> {
                 at,
             ));
         }
-        let result_type = base_type(self.unit, &definition.node.specifiers)?;
+        let result_type = result_type(self.unit, definition)?;
         let result = self.b.new_temp(span);
         let exit = self.b.new_block();
         let outer = (
@@ -435,10 +481,10 @@ impl FnCx<'_, '_> {
         );
         self.b.goto(exit, span);
         self.b.switch_to(exit);
-        let ty = if result_type.is_number() {
-            result_type
-        } else {
+        let ty = if result_type == CType::Void {
             CType::Int
+        } else {
+            result_type
         };
         Ok((Operand::Local(result), ty))
     }
@@ -452,10 +498,19 @@ impl FnCx<'_, '_> {
     ) -> Result<(), CError> {
         for ((name, span, ty), arg) in params.iter().zip(args) {
             let local = self.declare(name, *ty, *span)?;
-            let value = Rvalue::Use(arg);
-            self.b.emit(InstKind::Assign { dst: local, value }, *span);
+            self.bind(local, *ty, arg, *span);
         }
         self.statement(&definition.node.statement)
+    }
+
+    /// Sets the new local `local` of type `ty` to `value` (as an object if it lives in memory).
+    fn bind(&mut self, local: LocalId, ty: CType, value: Operand, span: Span) {
+        let value = match self.in_memory(local) && ty.is_scalar() {
+            true => self.object_of(ty, &[value], span),
+            false => value,
+        };
+        let value = Rvalue::Use(value);
+        self.b.emit(InstKind::Assign { dst: local, value }, span);
     }
 
     /// The block of label `name`, created at its first mention.

@@ -13,10 +13,12 @@
 mod array;
 mod expr;
 mod func;
+mod memory;
 mod stmt;
 mod types;
 
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::{
     Declaration, DeclarationSpecifier, ExternalDeclaration, FunctionDefinition, Identifier,
@@ -24,13 +26,13 @@ use lang_c::ast::{
 };
 use lang_c::span::Node;
 use lang_c::visit::Visit;
-use symex_ir::cfg::{FuncId, Module, Property};
+use symex_ir::cfg::{FieldId, FuncId, Module, Property};
 use symex_syntax::types::TypeTable;
 
 use crate::error::CError;
 use crate::source_map::SourceMap;
 use crate::{Options, Translated};
-use types::{declarator_shape, CType, Shape};
+use types::{declarator_shape, CType, Shape, Types};
 
 /// What a call needs to know about a defined function.
 struct Signature {
@@ -58,6 +60,13 @@ struct Unit<'a> {
     options: Options,
     functions: HashMap<String, Signature>,
     typedefs: HashMap<String, Result<CType, String>>,
+    /// The pointer and struct types met so far (struct definitions are read as they come).
+    types: RefCell<Types>,
+    /// The IR's field names; `FieldId(i)` is the i-th.
+    fields: RefCell<Vec<String>>,
+    /// Every name whose address `&` takes somewhere in the file (shadowing ignored: such a
+    /// variable lives in memory, which only costs time).
+    address_taken: HashSet<String>,
     /// File-scope variables by name, and their names in the order of their first declaration.
     globals: HashMap<String, Global<'a>>,
     global_order: Vec<String>,
@@ -72,6 +81,19 @@ struct Unit<'a> {
 impl Unit<'_> {
     fn at(&self, span: lang_c::span::Span) -> usize {
         self.map.offset(span.start)
+    }
+
+    /// The id of an IR field name, added at its first use.
+    fn field(&self, name: &str) -> FieldId {
+        let mut fields = self.fields.borrow_mut();
+        let index = match fields.iter().position(|f| f == name) {
+            Some(index) => index,
+            None => {
+                fields.push(name.to_string());
+                fields.len() - 1
+            }
+        };
+        FieldId(index as u32)
     }
 }
 
@@ -94,6 +116,9 @@ pub(crate) fn lower_unit<'a>(
         options,
         functions: HashMap::new(),
         typedefs: HashMap::new(),
+        types: RefCell::new(Types::new(options.data_model)),
+        fields: RefCell::new(memory::SCALAR_FIELDS.map(String::from).to_vec()),
+        address_taken: addresses_taken(unit),
         globals: HashMap::new(),
         global_order: Vec::new(),
         inline_calls: false,
@@ -109,7 +134,9 @@ pub(crate) fn lower_unit<'a>(
             }
             ExternalDeclaration::FunctionDefinition(definition) => {
                 let name = func::name(&context, definition)?;
-                if expr::ERROR_FUNCTIONS.contains(&name.as_str()) {
+                if expr::ERROR_FUNCTIONS.contains(&name.as_str())
+                    && !context.options.ordinary_error_calls
+                {
                     // Calls of it are the property itself; its body is never run.
                     continue;
                 }
@@ -175,8 +202,31 @@ pub(crate) fn lower_unit<'a>(
         if let Some(e) = context.unavailable.get("main") {
             return Err(e.clone());
         }
-        return finish(functions, properties, &declared_locals);
+        let fields = context.fields.borrow().clone();
+        return finish(functions, fields, properties, &declared_locals);
     }
+}
+
+/// Every identifier that `&` is applied to in the unit.
+fn addresses_taken(unit: &TranslationUnit) -> HashSet<String> {
+    struct Addresses(HashSet<String>);
+    impl<'ast> Visit<'ast> for Addresses {
+        fn visit_unary_operator_expression(
+            &mut self,
+            e: &'ast lang_c::ast::UnaryOperatorExpression,
+            span: &'ast lang_c::span::Span,
+        ) {
+            if e.operator.node == lang_c::ast::UnaryOperator::Address {
+                if let lang_c::ast::Expression::Identifier(id) = &e.operand.node {
+                    self.0.insert(id.node.name.clone());
+                }
+            }
+            lang_c::visit::visit_unary_operator_expression(self, e, span);
+        }
+    }
+    let mut addresses = Addresses(HashSet::new());
+    addresses.visit_translation_unit(unit);
+    addresses.0
 }
 
 /// Whether the definition mentions the name of a defined global (shadowing ignored: a false
@@ -205,12 +255,13 @@ fn mentions_a_global(context: &Unit<'_>, definition: &Node<FunctionDefinition>) 
 /// The module of the lowered functions, checked, with its type table.
 fn finish(
     functions: Vec<symex_ir::cfg::Function>,
+    fields: Vec<String>,
     properties: Vec<Property>,
     declared_locals: &[func::DeclaredLocals],
 ) -> Result<Translated, CError> {
     let module = symex_ir::promote_assigned_vars(Module {
         functions,
-        fields: array::FIELD_NAMES.iter().map(ToString::to_string).collect(),
+        fields,
         properties,
     });
     if let Err(problems) = symex_ir::verify(&module) {
@@ -241,7 +292,9 @@ fn declare<'a>(context: &mut Unit<'a>, declaration: &'a Node<Declaration>) -> Re
         for init in &declaration.declarators {
             let (name, shape) = declarator_shape(&init.node.declarator.node);
             let ty = match (&base, shape) {
-                (Ok(ty), Shape::Plain) => Ok(*ty),
+                (Ok(ty), Shape::Plain(levels)) => {
+                    Ok(context.types.borrow_mut().pointer_levels(*ty, levels))
+                }
                 (Ok(_), other) => Err(other.describe().to_string()),
                 (Err(e), _) => Err(e.message.clone()),
             };
@@ -264,9 +317,13 @@ fn declare<'a>(context: &mut Unit<'a>, declaration: &'a Node<Declaration>) -> Re
         let Some(name) = name else { continue };
         let at = context.at(declarator.span);
         let ty = match (&base, shape) {
-            (_, Shape::Function(_)) => continue,
-            (Ok(ty), Shape::Plain) if ty.is_number() => Ok(*ty),
-            (Ok(_), Shape::Plain) => Err(CError::invalid("a variable of type `void`", at)),
+            (_, Shape::Function(..)) => continue,
+            (Ok(CType::Void), Shape::Plain(0)) => {
+                Err(CError::invalid("a variable of type `void`", at))
+            }
+            (Ok(ty), Shape::Plain(levels)) => {
+                Ok(context.types.borrow_mut().pointer_levels(*ty, levels))
+            }
             (Ok(_), other) => Err(CError::unsupported(
                 format!("{} (global variable `{name}`)", other.describe()),
                 at,

@@ -2,13 +2,16 @@
 //! comparisons, `goto` to label blocks, and local declarations with their initializers. Code
 //! after a jump goes into a fresh block that only a label or case can make reachable.
 
-use lang_c::ast::{BlockItem, Declaration, ForInitializer, Initializer, Label, Statement};
+use lang_c::ast::{
+    BlockItem, Declaration, Designator, ForInitializer, Initializer, Label, Statement,
+};
 use lang_c::span::Node;
-use symex_ir::cfg::{BinOp, InstKind, Operand, Rvalue, Terminator};
+use symex_ir::cfg::{BinOp, InstKind, LocalId, Operand, Rvalue, Terminator};
+use symex_syntax::span::Span;
 
-use super::func::{has_static_storage, Cases, FnCx, Jumps};
+use super::func::{complete, has_static_storage, Cases, FnCx, Jumps};
 use super::is_typedef;
-use super::types::{base_type, declarator_shape, Shape};
+use super::types::{base_type, declarator_shape, CType, Shape};
 use crate::error::CError;
 
 impl FnCx<'_, '_> {
@@ -126,8 +129,8 @@ impl FnCx<'_, '_> {
             Statement::Return(value) => {
                 let value = match value {
                     Some(e) => {
-                        let value = self.value(e)?;
-                        self.convert(value, self.result, span)
+                        let (value, from) = self.typed(e)?;
+                        self.coerce(value, from, self.result, span, at)?
                     }
                     None => Operand::Const(0),
                 };
@@ -247,52 +250,180 @@ impl FnCx<'_, '_> {
         if has_static_storage(&d.specifiers) {
             return Err(CError::unsupported("`static` local variables", at));
         }
-        let ty = base_type(self.unit, &d.specifiers)?;
+        let base = base_type(self.unit, &d.specifiers)?;
         for init in &d.declarators {
             let declarator = &init.node.declarator;
             let at = self.at(declarator.span);
+            let span = self.span(declarator.span);
             let (name, shape) = declarator_shape(&declarator.node);
-            let name = match (name, shape, ty) {
-                (Some(name), Shape::Plain, ty) if ty.is_number() => name,
-                (Some(name), Shape::Array, ty) if ty.is_number() => {
+            let initializer = init.node.initializer.as_ref();
+            match (name, shape) {
+                (Some(name), Shape::Array(levels)) if base != CType::Void || levels > 0 => {
+                    let ty = self.unit.types.borrow_mut().pointer_levels(base, levels);
+                    let ty = complete(self.unit, ty, at)?;
                     let derived: Vec<_> = declarator.node.derived.iter().map(|d| &d.node).collect();
-                    let span = self.span(declarator.span);
-                    let initializer = init.node.initializer.as_ref();
-                    self.declare_array(&name, ty, &derived, initializer, span, at)?;
-                    continue;
+                    self.declare_array(
+                        &name,
+                        ty,
+                        &derived[levels as usize..],
+                        initializer,
+                        span,
+                        at,
+                    )?;
                 }
-                (_, Shape::Plain, _) => {
+                (Some(name), Shape::Plain(levels)) if base != CType::Void || levels > 0 => {
+                    let ty = self.unit.types.borrow_mut().pointer_levels(base, levels);
+                    let ty = complete(self.unit, ty, at)?;
+                    self.define_variable(&name, ty, initializer, false, span)?;
+                }
+                (_, Shape::Plain(_) | Shape::Array(_)) => {
                     return Err(CError::invalid("a variable of type `void`", at));
                 }
-                (_, Shape::Function(_), _) => {
+                (_, Shape::Function(..)) => {
                     return Err(CError::unsupported(
                         "function declarations inside a function",
                         at,
                     ))
                 }
-                (_, shape, _) => return Err(CError::unsupported(shape.describe(), at)),
-            };
-            let span = self.span(declarator.span);
-            let local = self.declare(&name, ty, span)?;
-            match &init.node.initializer {
-                None => {}
-                Some(initializer) => match &initializer.node {
-                    Initializer::Expression(e) => {
-                        let value = self.value(e)?;
-                        let value = self.convert(value, ty, span);
-                        let value = Rvalue::Use(value);
-                        self.b
-                            .emit(InstKind::Assign { dst: local, value }, self.span(init.span));
-                    }
-                    Initializer::List(_) => {
-                        return Err(CError::unsupported(
-                            "initializer lists",
-                            self.at(initializer.span),
-                        ))
-                    }
-                },
+                (_, shape) => return Err(CError::unsupported(shape.describe(), at)),
             }
         }
         Ok(())
+    }
+
+    /// Declares the variable `name` of type `ty` in the innermost scope and sets it to its
+    /// initializer; without one, to zero where it has static storage, and else an object in
+    /// memory gets its indeterminate value (every leaf unassigned) and a scalar local stays
+    /// uninitialized.
+    pub fn define_variable(
+        &mut self,
+        name: &str,
+        ty: CType,
+        initializer: Option<&Node<Initializer>>,
+        static_storage: bool,
+        span: Span,
+    ) -> Result<LocalId, CError> {
+        let local = self.declare(name, ty, span)?;
+        let in_memory = self.in_memory(local);
+        let value = match initializer {
+            None if in_memory => self.blank_object(ty, static_storage, span),
+            None if static_storage => match ty {
+                CType::Pointer(_) => Operand::Null,
+                _ => Operand::Const(0),
+            },
+            None => return Ok(local),
+            // A whole struct: copied with its indeterminate members.
+            Some(Node {
+                node: Initializer::Expression(e),
+                ..
+            }) if matches!(ty, CType::Struct(_)) => {
+                let (value, from) = self.typed(e)?;
+                let at = self.at(e.span);
+                self.coerce(value, from, ty, span, at)?
+            }
+            Some(initializer) => {
+                let mut leaves = Vec::new();
+                self.initial_leaves(ty, initializer, &mut leaves)?;
+                match (in_memory, ty.is_scalar()) {
+                    (false, true) => leaves[0],
+                    _ => self.object_of(ty, &leaves, span),
+                }
+            }
+        };
+        let value = Rvalue::Use(value);
+        self.b.emit(InstKind::Assign { dst: local, value }, span);
+        Ok(local)
+    }
+
+    /// The values of the leaves of an object of type `ty` (`Types::leaves` order) that
+    /// `initializer` gives it: braces for structs (positional or `.member =`), members it does
+    /// not name zero, as C says. A struct value inside braces is refused: its leaves would
+    /// lose whether they were assigned.
+    fn initial_leaves(
+        &mut self,
+        ty: CType,
+        initializer: &Node<Initializer>,
+        out: &mut Vec<Operand>,
+    ) -> Result<(), CError> {
+        let at = self.at(initializer.span);
+        let span = self.span(initializer.span);
+        let fields = match ty {
+            CType::Struct(id) => self.unit.types.borrow().fields(id).map(<[_]>::to_vec),
+            _ => None,
+        };
+        match (&initializer.node, fields) {
+            (Initializer::Expression(e), None) => {
+                let (value, from) = self.typed(e)?;
+                let at = self.at(e.span);
+                out.push(self.coerce(value, from, ty, span, at)?);
+            }
+            (Initializer::List(items), None) => match items.as_slice() {
+                [item] if item.node.designation.is_empty() => {
+                    self.initial_leaves(ty, &item.node.initializer, out)?
+                }
+                _ => {
+                    return Err(CError::unsupported(
+                        "this initializer of a scalar (one expression in braces at most)",
+                        at,
+                    ))
+                }
+            },
+            (Initializer::Expression(_), Some(_)) => {
+                return Err(CError::unsupported(
+                    "a struct value inside an initializer list (write the braces of every \
+                     nested struct)",
+                    at,
+                ));
+            }
+            (Initializer::List(items), Some(fields)) => {
+                let mut given: Vec<Option<Vec<Operand>>> = vec![None; fields.len()];
+                let mut next = 0;
+                for item in items {
+                    let at = self.at(item.span);
+                    let index = match item.node.designation.as_slice() {
+                        [] => next,
+                        [designator] => match &designator.node {
+                            Designator::Member(m) => fields
+                                .iter()
+                                .position(|(f, _)| *f == m.node.name)
+                                .ok_or_else(|| {
+                                    CError::invalid(
+                                        format!("the struct has no member `{}`", m.node.name),
+                                        at,
+                                    )
+                                })?,
+                            _ => return Err(CError::unsupported("this designator", at)),
+                        },
+                        _ => return Err(CError::unsupported("nested designators", at)),
+                    };
+                    let Some((_, field_ty)) = fields.get(index) else {
+                        return Err(CError::invalid("more initializers than members", at));
+                    };
+                    let mut values = Vec::new();
+                    self.initial_leaves(*field_ty, &item.node.initializer, &mut values)?;
+                    given[index] = Some(values);
+                    next = index + 1;
+                }
+                for ((_, field_ty), values) in fields.iter().zip(given) {
+                    match values {
+                        Some(values) => out.extend(values),
+                        None => out.extend(self.zero_leaves(*field_ty)),
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The zero value of every leaf of `ty`.
+    fn zero_leaves(&self, ty: CType) -> Vec<Operand> {
+        let leaves = self.unit.types.borrow().leaves(ty);
+        leaves
+            .iter()
+            .map(|(_, leaf)| match leaf {
+                CType::Pointer(_) => Operand::Null,
+                _ => Operand::Const(0),
+            })
+            .collect()
     }
 }

@@ -1,11 +1,14 @@
 //! The types of declarations: which of C's types the subset has (the integer types up to 32
-//! bits, `long` in ILP32, and `void` for results),
-//! and the shape of a declarator (plain, pointer, array, function). Any other type is refused
-//! with its C spelling. Nothing here emits IR.
+//! bits, `long` in ILP32, `void` for results, pointers and structs), the arena that interns
+//! pointer and struct types ([`Types`]), C's sizes and alignments, and the shape of a declarator
+//! (plain, pointer, array, function). Any other type is refused with its C spelling. Nothing here
+//! emits IR.
+
+use std::collections::HashMap;
 
 use lang_c::ast::{
     DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, FunctionDeclarator,
-    SpecifierQualifier, TypeSpecifier,
+    SpecifierQualifier, StructDeclaration, StructKind, StructType, TypeSpecifier,
 };
 use lang_c::span::Node;
 
@@ -13,7 +16,15 @@ use super::Unit;
 use crate::error::CError;
 use crate::DataModel;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A pointer's target in [`Types`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct PointeeId(u32);
+
+/// A struct in [`Types`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct StructId(u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum CType {
     /// `int`, `signed`, `signed int`: 32-bit two's complement.
     Int,
@@ -30,12 +41,21 @@ pub(super) enum CType {
     /// `_Bool`: 0 or 1.
     Bool,
     Void,
+    /// A pointer to the type [`Types::pointee`] gives.
+    Pointer(PointeeId),
+    /// A struct, whose fields [`Types::fields`] gives.
+    Struct(StructId),
 }
 
 impl CType {
-    /// Whether values of this type are numbers (not `void`).
+    /// Whether values of this type are integers (not `void`, pointers or structs).
     pub(super) fn is_number(self) -> bool {
-        self != CType::Void
+        !matches!(self, CType::Void | CType::Pointer(_) | CType::Struct(_))
+    }
+
+    /// Whether a value of this type is one IR scalar (an integer or a pointer).
+    pub(super) fn is_scalar(self) -> bool {
+        self.is_number() || matches!(self, CType::Pointer(_))
     }
 
     /// The type a value of this type has in arithmetic (C's integer promotions: every type
@@ -56,25 +76,280 @@ impl CType {
             CType::Int
         }
     }
+}
 
-    /// `sizeof` of the type, in bytes (the same in ILP32 and LP64).
-    pub(super) fn size(self) -> i32 {
-        match self {
-            CType::Int | CType::UInt => 4,
-            CType::Short | CType::UShort => 2,
-            CType::SChar | CType::UChar | CType::Bool => 1,
-            CType::Void => 1,
+/// A struct type: its name for messages and its fields (`None` until its definition is seen,
+/// or when the definition is outside the subset: then why).
+struct StructDef {
+    name: String,
+    fields: Option<Vec<(String, CType)>>,
+    refused: Option<CError>,
+}
+
+/// The pointer and struct types of a translation unit, interned so that [`CType`] stays a
+/// small copyable value. Struct tags live in one file-wide namespace.
+pub(super) struct Types {
+    pointees: Vec<CType>,
+    structs: Vec<StructDef>,
+    tags: HashMap<String, StructId>,
+    pointer_bytes: i32,
+}
+
+/// Structs nested (by value) deeper than this are refused.
+const MAX_STRUCT_DEPTH: u32 = 64;
+
+impl Types {
+    pub(super) fn new(model: DataModel) -> Types {
+        Types {
+            pointees: Vec::new(),
+            structs: Vec::new(),
+            tags: HashMap::new(),
+            pointer_bytes: match model {
+                DataModel::Ilp32 => 4,
+                DataModel::Lp64 => 8,
+            },
         }
+    }
+
+    /// The type `ty *`.
+    pub(super) fn pointer_to(&mut self, ty: CType) -> CType {
+        let id = match self.pointees.iter().position(|&t| t == ty) {
+            Some(i) => i,
+            None => {
+                self.pointees.push(ty);
+                self.pointees.len() - 1
+            }
+        };
+        CType::Pointer(PointeeId(id as u32))
+    }
+
+    /// `ty` with `levels` pointer levels added.
+    pub(super) fn pointer_levels(&mut self, ty: CType, levels: u32) -> CType {
+        (0..levels).fold(ty, |ty, _| self.pointer_to(ty))
+    }
+
+    pub(super) fn pointee(&self, id: PointeeId) -> CType {
+        self.pointees[id.0 as usize]
+    }
+
+    /// The struct's fields in declaration order; `None` while it is incomplete.
+    pub(super) fn fields(&self, id: StructId) -> Option<&[(String, CType)]> {
+        self.structs[id.0 as usize].fields.as_deref()
+    }
+
+    /// Why the struct's definition is outside the subset, if it is.
+    pub(super) fn refusal(&self, id: StructId) -> Option<&CError> {
+        self.structs[id.0 as usize].refused.as_ref()
+    }
+
+    /// The struct's name as C spells it (`struct node`).
+    pub(super) fn struct_name(&self, id: StructId) -> &str {
+        &self.structs[id.0 as usize].name
+    }
+
+    /// The type as C spells it, for messages.
+    pub(super) fn describe(&self, ty: CType) -> String {
+        match ty {
+            CType::Int => "int".into(),
+            CType::UInt => "unsigned int".into(),
+            CType::SChar => "char".into(),
+            CType::UChar => "unsigned char".into(),
+            CType::Short => "short".into(),
+            CType::UShort => "unsigned short".into(),
+            CType::Bool => "_Bool".into(),
+            CType::Void => "void".into(),
+            CType::Pointer(p) => format!("{} *", self.describe(self.pointee(p))),
+            CType::Struct(s) => self.struct_name(s).to_string(),
+        }
+    }
+
+    /// The struct a tag names, declared (incomplete) at its first mention.
+    fn tag(&mut self, tag: &str) -> StructId {
+        if let Some(&id) = self.tags.get(tag) {
+            return id;
+        }
+        let id = self.anonymous(format!("struct {tag}"));
+        self.tags.insert(tag.to_string(), id);
+        id
+    }
+
+    fn anonymous(&mut self, name: String) -> StructId {
+        self.structs.push(StructDef {
+            name,
+            fields: None,
+            refused: None,
+        });
+        StructId(self.structs.len() as u32 - 1)
+    }
+
+    /// `sizeof` of a complete type, in bytes, with C's alignment on x86 (ILP32 or LP64).
+    pub(super) fn size(&self, ty: CType) -> Option<i32> {
+        self.layout(ty, 0).map(|(size, _)| size)
+    }
+
+    /// Size and alignment.
+    fn layout(&self, ty: CType, depth: u32) -> Option<(i32, i32)> {
+        Some(match ty {
+            CType::Int | CType::UInt => (4, 4),
+            CType::Short | CType::UShort => (2, 2),
+            CType::SChar | CType::UChar | CType::Bool | CType::Void => (1, 1),
+            CType::Pointer(_) => (self.pointer_bytes, self.pointer_bytes),
+            CType::Struct(id) if depth < MAX_STRUCT_DEPTH => {
+                let (mut size, mut align) = (0i32, 1i32);
+                for &(_, field) in self.fields(id)? {
+                    let (field_size, field_align) = self.layout(field, depth + 1)?;
+                    size = size.checked_add(field_align - 1)? / field_align * field_align;
+                    size = size.checked_add(field_size)?;
+                    align = align.max(field_align);
+                }
+                ((size.checked_add(align - 1)? / align * align).max(0), align)
+            }
+            CType::Struct(_) => return None,
+        })
+    }
+
+    /// The scalar leaves of a value of type `ty` in memory, in declaration order: the dotted
+    /// path of each scalar inside nested structs (`""` for a scalar itself) and its type.
+    pub(super) fn leaves(&self, ty: CType) -> Vec<(String, CType)> {
+        let mut out = Vec::new();
+        self.collect_leaves(ty, "", &mut out, 0);
+        out
+    }
+
+    fn collect_leaves(&self, ty: CType, prefix: &str, out: &mut Vec<(String, CType)>, depth: u32) {
+        let CType::Struct(id) = ty else {
+            out.push((prefix.to_string(), ty));
+            return;
+        };
+        if depth >= MAX_STRUCT_DEPTH {
+            return;
+        }
+        for (name, field) in self.fields(id).unwrap_or_default() {
+            let path = match prefix {
+                "" => name.clone(),
+                _ => format!("{prefix}.{name}"),
+            };
+            self.collect_leaves(*field, &path, out, depth + 1);
+        }
+    }
+
+    /// Defines the struct or union of a specifier (or looks up its tag).
+    fn struct_type(
+        &mut self,
+        unit: &Unit<'_>,
+        st: &StructType,
+        at: usize,
+    ) -> Result<CType, CError> {
+        if st.kind.node == StructKind::Union {
+            return Err(CError::unsupported("unions", at));
+        }
+        let tag = st.identifier.as_ref().map(|i| i.node.name.as_str());
+        let Some(declarations) = &st.declarations else {
+            return match tag {
+                Some(tag) => Ok(CType::Struct(self.tag(tag))),
+                None => Err(CError::invalid("a struct without a tag or fields", at)),
+            };
+        };
+        let id = match tag {
+            Some(tag) => self.tag(tag),
+            None => self.anonymous("an anonymous struct".into()),
+        };
+        let fields = self.struct_fields(unit, id, declarations, at);
+        let def = &mut self.structs[id.0 as usize];
+        let fields = match fields {
+            Ok(fields) => fields,
+            Err(e) => {
+                def.refused.get_or_insert(e.clone());
+                return Err(e);
+            }
+        };
+        match &def.fields {
+            Some(existing) if *existing != fields => Err(CError::unsupported(
+                format!(
+                    "a second, different definition of `{}` (struct tags have one namespace \
+                     for the whole file here)",
+                    def.name
+                ),
+                at,
+            )),
+            _ => {
+                def.fields = Some(fields);
+                Ok(CType::Struct(id))
+            }
+        }
+    }
+
+    /// The members of the definition of struct `id`.
+    fn struct_fields(
+        &mut self,
+        unit: &Unit<'_>,
+        id: StructId,
+        declarations: &[Node<StructDeclaration>],
+        at: usize,
+    ) -> Result<Vec<(String, CType)>, CError> {
+        let mut fields: Vec<(String, CType)> = Vec::new();
+        for declaration in declarations {
+            let StructDeclaration::Field(field) = &declaration.node else {
+                return Err(CError::unsupported("`_Static_assert`", at));
+            };
+            let at = unit.at(field.span);
+            let base = type_of(unit, self, &specifier_types(&field.node.specifiers), at)?;
+            for declarator in &field.node.declarators {
+                if declarator.node.bit_width.is_some() {
+                    return Err(CError::unsupported("bit-fields", at));
+                }
+                let Some(declarator) = &declarator.node.declarator else {
+                    return Err(CError::unsupported("anonymous struct members", at));
+                };
+                let (name, shape) = declarator_shape(&declarator.node);
+                let ty = match shape {
+                    Shape::Plain(levels) => self.pointer_levels(base, levels),
+                    other => {
+                        return Err(CError::unsupported(
+                            format!("struct members of {}", other.describe()),
+                            at,
+                        ))
+                    }
+                };
+                let name = name.unwrap_or_default();
+                if ty == CType::Void || ty == CType::Struct(id) {
+                    return Err(CError::invalid(
+                        format!("the member `{name}` has an incomplete type"),
+                        at,
+                    ));
+                }
+                if let CType::Struct(inner) = ty {
+                    if self.fields(inner).is_none() {
+                        return Err(CError::invalid(
+                            format!("the member `{name}` has an incomplete type"),
+                            at,
+                        ));
+                    }
+                }
+                if fields.iter().any(|(other, _)| *other == name) {
+                    return Err(CError::invalid(
+                        format!("the member `{name}` is declared twice"),
+                        at,
+                    ));
+                }
+                fields.push((name, ty));
+            }
+        }
+        Ok(fields)
     }
 }
 
-/// What a declarator makes of its base type.
+/// What a declarator makes of its base type (C writes pointer levels before the array or
+/// function part: `int *a[3]` is an array of pointers, `struct s *f(void)` returns a pointer).
 pub(super) enum Shape<'a> {
-    Plain,
-    Pointer,
-    Array,
-    /// A function; `None` for an empty old-style list `f()` (no parameters in a definition).
-    Function(Option<&'a Node<FunctionDeclarator>>),
+    /// The base type behind this many pointer levels (0: the base type itself).
+    Plain(u32),
+    /// An array (its dimensions are the declarator's array parts) of elements of the base type
+    /// behind this many pointer levels.
+    Array(u32),
+    /// A function returning the base type behind this many pointer levels; `None` for an empty
+    /// old-style list `f()` (no parameters in a definition).
+    Function(Option<&'a Node<FunctionDeclarator>>, u32),
     /// Old-style (K&R) parameter lists, function pointers and other nested declarators.
     Other,
 }
@@ -82,10 +357,10 @@ pub(super) enum Shape<'a> {
 impl Shape<'_> {
     pub(super) fn describe(&self) -> &'static str {
         match self {
-            Shape::Plain => "a plain declaration",
-            Shape::Pointer => "pointer types",
-            Shape::Array => "array types",
-            Shape::Function(_) => "function types here",
+            Shape::Plain(0) => "a plain declaration",
+            Shape::Plain(_) => "pointer types",
+            Shape::Array(_) => "array types",
+            Shape::Function(..) => "function types here",
             Shape::Other => {
                 "this declarator (K&R parameters, function pointers, nested declarators)"
             }
@@ -107,23 +382,22 @@ pub(super) fn declarator_shape(declarator: &Declarator) -> (Option<String>, Shap
         };
     }
     let derived: Vec<&DerivedDeclarator> = declarator.derived.iter().map(|d| &d.node).collect();
-    let shape = match derived.as_slice() {
-        [] => Shape::Plain,
-        [DerivedDeclarator::Function(f)] => Shape::Function(Some(f)),
-        [DerivedDeclarator::KRFunction(names)] if names.is_empty() => Shape::Function(None),
+    let levels = derived
+        .iter()
+        .take_while(|d| matches!(d, DerivedDeclarator::Pointer(_)))
+        .count();
+    let rest = &derived[levels..];
+    let levels = levels as u32;
+    let shape = match rest {
+        [] => Shape::Plain(levels),
+        [DerivedDeclarator::Function(f)] => Shape::Function(Some(f), levels),
+        [DerivedDeclarator::KRFunction(names)] if names.is_empty() => Shape::Function(None, levels),
         parts
             if parts
                 .iter()
-                .any(|d| matches!(d, DerivedDeclarator::Pointer(_))) =>
+                .all(|d| matches!(d, DerivedDeclarator::Array(_))) =>
         {
-            Shape::Pointer
-        }
-        parts
-            if parts
-                .iter()
-                .any(|d| matches!(d, DerivedDeclarator::Array(_))) =>
-        {
-            Shape::Array
+            Shape::Array(levels)
         }
         _ => Shape::Other,
     };
@@ -156,6 +430,7 @@ fn spelling(specifier: &TypeSpecifier) -> String {
 /// change a sequential program's meaning and are ignored by the callers).
 fn type_of(
     unit: &Unit<'_>,
+    types: &mut Types,
     specifiers: &[&Node<TypeSpecifier>],
     at: usize,
 ) -> Result<CType, CError> {
@@ -198,6 +473,7 @@ fn type_of(
     match kinds.as_slice() {
         [T::Void] => Ok(CType::Void),
         [T::Bool] => Ok(CType::Bool),
+        [T::Struct(st)] => types.struct_type(unit, &st.node, at),
         [T::TypedefName(name)] => match unit.typedefs.get(&name.node.name) {
             Some(Ok(ty)) => Ok(*ty),
             Some(Err(why)) => Err(CError::unsupported(
@@ -213,7 +489,8 @@ fn type_of(
             let words: Vec<String> = other.iter().map(|s| spelling(s)).collect();
             Err(CError::unsupported(
                 format!(
-                    "type `{}` (integer types up to 32 bits are supported so far)",
+                    "type `{}` (integer types up to 32 bits, pointers and structs are supported \
+                     so far)",
                     words.join(" ")
                 ),
                 at,
@@ -222,7 +499,18 @@ fn type_of(
     }
 }
 
-/// The base type of a declaration's specifiers.
+/// The type specifiers among a list of specifiers and qualifiers.
+fn specifier_types(specifiers: &[Node<SpecifierQualifier>]) -> Vec<&Node<TypeSpecifier>> {
+    specifiers
+        .iter()
+        .filter_map(|s| match &s.node {
+            SpecifierQualifier::TypeSpecifier(t) => Some(t),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The base type of a declaration's specifiers (defining the structs they define).
 pub(super) fn base_type(
     unit: &Unit<'_>,
     specifiers: &[Node<DeclarationSpecifier>],
@@ -235,21 +523,28 @@ pub(super) fn base_type(
             _ => None,
         })
         .collect();
-    type_of(unit, &types, at)
+    type_of(unit, &mut unit.types.borrow_mut(), &types, at)
 }
 
-/// The base type of a type name's specifiers (in casts).
-pub(super) fn type_name_base(
+/// The type a type name denotes (in casts and `sizeof`): its specifiers' type behind the
+/// pointer levels of its abstract declarator; arrays and functions are refused.
+pub(super) fn type_name(
     unit: &Unit<'_>,
-    specifiers: &[Node<SpecifierQualifier>],
+    name: &lang_c::ast::TypeName,
     at: usize,
 ) -> Result<CType, CError> {
-    let types: Vec<&Node<TypeSpecifier>> = specifiers
-        .iter()
-        .filter_map(|s| match &s.node {
-            SpecifierQualifier::TypeSpecifier(t) => Some(t),
-            _ => None,
-        })
-        .collect();
-    type_of(unit, &types, at)
+    let mut types = unit.types.borrow_mut();
+    let base = type_of(unit, &mut types, &specifier_types(&name.specifiers), at)?;
+    match name
+        .declarator
+        .as_ref()
+        .map(|d| declarator_shape(&d.node).1)
+    {
+        None => Ok(base),
+        Some(Shape::Plain(levels)) => Ok(types.pointer_levels(base, levels)),
+        Some(other) => Err(CError::unsupported(
+            format!("type names of {}", other.describe()),
+            at,
+        )),
+    }
 }

@@ -58,6 +58,11 @@ pub struct FrontendArgs {
     /// (`gcc -m32`, `long` has 32 bits).
     #[arg(long, value_enum, default_value_t = DataModelArg::Lp64)]
     pub data_model: DataModelArg,
+    /// C programs: calls of `reach_error` are ordinary calls of its definition, and
+    /// `__assert_fail` and `__VERIFIER_error` end the run as `abort` does, instead of being the
+    /// `assert` property (SV-COMP's properties other than `unreach-call`).
+    #[arg(long)]
+    pub ordinary_error_calls: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -71,6 +76,7 @@ impl FrontendArgs {
     fn c_options(self) -> symex_c::Options {
         symex_c::Options {
             signed_overflow: self.signed_overflow,
+            ordinary_error_calls: self.ordinary_error_calls,
             data_model: match self.data_model {
                 DataModelArg::Ilp32 => symex_c::DataModel::Ilp32,
                 DataModelArg::Lp64 => symex_c::DataModel::Lp64,
@@ -87,6 +93,9 @@ impl FrontendArgs {
         }
         if self.data_model == DataModelArg::Ilp32 {
             words.extend(["--data-model".to_string(), "ilp32".to_string()]);
+        }
+        if self.ordinary_error_calls {
+            words.push("--ordinary-error-calls".to_string());
         }
         words
     }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::Deserialize;
-use symex_ir::cfg::PropertyKind;
+use symex_ir::cfg::{InstKind, PropertyKind, Rvalue};
 use symex_report::svcomp::{answer, SvVerdict};
 use symex_report::Report;
 
@@ -19,6 +19,7 @@ mod suite;
 mod witness;
 
 use super::check::{check_source, CheckArgs};
+use super::{DataModelArg, FrontendArgs};
 use crate::exit::Exit;
 use crate::source::ColorChoice;
 use crate::source::SourceFile;
@@ -58,26 +59,59 @@ pub struct SvcompArgs {
 /// (docs/c-frontend.md).
 const PORTFOLIO: &[(&[&str], f64)] = &[(&[], 0.25), (&["--subsume"], 0.5), (&["--summarize"], 1.0)];
 
-/// A property symex answers: the `symex check` flags its checks need, and the kind of check
-/// whose violation falsifies it.
+/// A property symex answers: the `symex check` flags its checks need, and the kinds of check
+/// whose violation falsifies it, each with the sub-property a `FALSE` names.
 struct Supported {
     name: &'static str,
     flags: &'static [&'static str],
-    kind: PropertyKind,
+    kinds: &'static [(PropertyKind, Option<&'static str>)],
+    /// Whether a program that allocates heap memory cannot be `TRUE` (`valid-memtrack` asks for
+    /// every allocation to be freed or reachable, which symex does not check yet).
+    leaks_unchecked: bool,
 }
 
+/// Outside `unreach-call` the error functions are ordinary calls (C's meaning): `reach_error`
+/// runs its definition, and `__assert_fail` aborts.
 const SUPPORTED: &[Supported] = &[
     Supported {
         name: "unreach-call",
         flags: &[],
-        kind: PropertyKind::Assert,
+        kinds: &[(PropertyKind::Assert, None)],
+        leaks_unchecked: false,
     },
     Supported {
         name: "no-overflow",
-        flags: &["--signed-overflow"],
-        kind: PropertyKind::Overflow,
+        flags: &["--signed-overflow", "--ordinary-error-calls"],
+        kinds: &[(PropertyKind::Overflow, None)],
+        leaks_unchecked: false,
+    },
+    Supported {
+        name: "valid-memsafety",
+        flags: &["--ordinary-error-calls"],
+        kinds: &[
+            (PropertyKind::NullDeref, Some("valid-deref")),
+            (PropertyKind::OutOfBounds, Some("valid-deref")),
+        ],
+        leaks_unchecked: true,
     },
 ];
+
+impl Supported {
+    /// The answer as SV-COMP prints it (`FALSE(valid-deref)` for a sub-property).
+    fn show(&self, answer: &SvVerdict) -> String {
+        match answer {
+            SvVerdict::False(kind) => match self.kinds.iter().find(|(k, _)| k == kind) {
+                Some((_, Some(sub))) => format!("FALSE({sub})"),
+                _ => "FALSE".to_string(),
+            },
+            other => other.to_string(),
+        }
+    }
+
+    fn targets(&self) -> Vec<PropertyKind> {
+        self.kinds.iter().map(|&(kind, _)| kind).collect()
+    }
+}
 
 /// The properties SV-COMP verifies (coverage properties are for test generation).
 const VERIFICATION_PROPERTIES: &[&str] = &[
@@ -115,6 +149,8 @@ pub(super) struct PropertyEntry {
     property_file: String,
     /// The ground truth, where the task states it.
     pub expected_verdict: Option<bool>,
+    /// The violated sub-property of a `false` verdict (`valid-deref` of `valid-memsafety`).
+    pub subproperty: Option<String>,
 }
 
 /// Reads a task definition.
@@ -192,20 +228,20 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
             Ok(answered) => answered,
             Err(code) => return code,
         };
-        println!("{name}: {answer}");
-        if let (SvVerdict::False, Some(report)) = (&answer, &report) {
+        println!("{name}: {}", supported.show(&answer));
+        if let (SvVerdict::False(kind), Some(report)) = (&answer, &report) {
             let facts = witness::TaskFacts {
                 file_name: input.as_str(),
                 text: &file.text,
                 specification: specification(task_path, &task, name),
                 data_model: data_model(&task).to_uppercase(),
             };
-            witnesses.extend(witness::violation_witness(report, supported.kind, &facts));
+            witnesses.extend(witness::violation_witness(report, *kind, &facts));
         }
         exit = worse(
             exit,
             match answer {
-                SvVerdict::False => Exit::Violation,
+                SvVerdict::False(_) => Exit::Violation,
                 SvVerdict::Unknown(_) => Exit::Inconclusive,
                 SvVerdict::True => Exit::Success,
             },
@@ -291,7 +327,14 @@ fn portfolio(
             }
             Err(other) => return Err(other),
         };
-        let answer = answer(&report, property.kind);
+        let mut answer = answer(&report, &property.targets());
+        if answer == SvVerdict::True && property.leaks_unchecked && allocates(file, data_model) {
+            answer = SvVerdict::Unknown(
+                "the program allocates heap memory, and leaks (valid-memtrack) are not checked \
+                 yet"
+                .into(),
+            );
+        }
         let decided = !matches!(answer, SvVerdict::Unknown(_));
         last = (answer, Some(report));
         if decided {
@@ -299,6 +342,33 @@ fn portfolio(
         }
     }
     Ok(last)
+}
+
+/// Whether the program (a C file inside the subset) allocates heap memory anywhere.
+fn allocates(file: &SourceFile, data_model: &str) -> bool {
+    let frontend = FrontendArgs {
+        data_model: match data_model {
+            "ilp32" => DataModelArg::Ilp32,
+            _ => DataModelArg::Lp64,
+        },
+        ..FrontendArgs::default()
+    };
+    let Ok(lowered) = super::lower_file(file, frontend, ColorChoice::Never) else {
+        return true;
+    };
+    lowered.module.functions.iter().any(|function| {
+        function.blocks.iter().any(|block| {
+            block.insts.iter().any(|inst| {
+                matches!(
+                    inst.kind,
+                    InstKind::Assign {
+                        value: Rvalue::Alloc(_),
+                        ..
+                    }
+                )
+            })
+        })
+    })
 }
 
 /// The command's exit code so far, with one more answer's: a `FALSE` wins, then an `UNKNOWN`.

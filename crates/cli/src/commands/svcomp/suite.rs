@@ -56,18 +56,34 @@ fn task_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn points(expected: bool, answer: &str) -> (&'static str, i32) {
+/// The outcome and points of `answer` (`TRUE`, `FALSE`, `FALSE(<sub-property>)` or
+/// `UNKNOWN`) against the expected verdict and, for `FALSE`, its sub-property: a `FALSE` that
+/// names another sub-property is wrong.
+fn points(expected: bool, subproperty: Option<&str>, answer: &str) -> (&'static str, i32) {
+    let answered_sub = answer
+        .strip_prefix("FALSE(")
+        .and_then(|rest| rest.strip_suffix(')'));
+    let is_false = answer == "FALSE" || answered_sub.is_some();
     match (expected, answer) {
         (true, "TRUE") => ("correct", 2),
-        (false, "FALSE") => ("correct", 1),
         (false, "TRUE") => ("wrong", -32),
-        (true, "FALSE") => ("wrong", -16),
+        (true, _) if is_false => ("wrong", -16),
+        (false, _) if is_false => match (subproperty, answered_sub) {
+            (Some(expected), Some(answered)) if expected != answered => ("wrong", -16),
+            _ => ("correct", 1),
+        },
         _ => ("unknown", 0),
     }
 }
 
 /// Runs one task in its own process.
-fn check(task: &Path, name: &str, property: &str, expected: bool, args: &SvcompArgs) -> Row {
+fn check(
+    task: &Path,
+    name: &str,
+    property: &str,
+    (expected, subproperty): (bool, Option<&str>),
+    args: &SvcompArgs,
+) -> Row {
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("symex"));
     let timeout = args.timeout.to_string();
     let out = Command::new(exe)
@@ -89,9 +105,7 @@ fn check(task: &Path, name: &str, property: &str, expected: bool, args: &SvcompA
             let answer = stdout
                 .lines()
                 .find_map(|l| l.strip_prefix(&format!("{property}: ")))
-                .map_or("UNKNOWN", |a| {
-                    a.split([' ', '(']).next().unwrap_or("UNKNOWN")
-                })
+                .map_or("UNKNOWN", |a| a.split(' ').next().unwrap_or("UNKNOWN"))
                 .to_string();
             let stats = stderr.lines().find_map(|l| l.strip_prefix("stats: "));
             let number = |text: Option<&str>| text.and_then(|t| t.trim().parse::<u64>().ok());
@@ -101,7 +115,7 @@ fn check(task: &Path, name: &str, property: &str, expected: bool, args: &SvcompA
         }
         Err(_) => ("UNKNOWN".to_string(), 0, None),
     };
-    let (outcome, points) = points(expected, &answer);
+    let (outcome, points) = points(expected, subproperty, &answer);
     Row {
         task: name.to_string(),
         expected,
@@ -127,14 +141,14 @@ pub fn run(dir: &Path, args: &SvcompArgs) -> Exit {
             );
             continue;
         };
-        let expected = task
+        let entry = task
             .properties
             .iter()
-            .find(|p| property_name(p) == property)
-            .and_then(|p| p.expected_verdict);
-        if let Some(expected) = expected {
+            .find(|p| property_name(p) == property);
+        if let Some((expected, entry)) = entry.and_then(|p| Some((p.expected_verdict?, p))) {
             let name = file.strip_prefix(dir).unwrap_or(&file).with_extension("");
-            jobs.push((file.clone(), name.to_string_lossy().into_owned(), expected));
+            let name = name.to_string_lossy().into_owned();
+            jobs.push((file.clone(), name, expected, entry.subproperty.clone()));
         }
     }
     if jobs.is_empty() {
@@ -150,10 +164,11 @@ pub fn run(dir: &Path, args: &SvcompArgs) -> Exit {
         for _ in 0..args.jobs.max(1) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some((file, name, expected)) = jobs.get(i) else {
+                let Some((file, name, expected, subproperty)) = jobs.get(i) else {
                     break;
                 };
-                let row = check(file, name, &property, *expected, args);
+                let expected = (*expected, subproperty.as_deref());
+                let row = check(file, name, &property, expected, args);
                 rows.lock().expect("no panic holds it").push((i, row));
             });
         }

@@ -1,0 +1,355 @@
+//! C's objects in memory, over the IR's values: what a struct, a variable whose address is
+//! taken, an array element and a heap object look like, and how an lvalue is read and written.
+//!
+//! **Layout.** An object is an IR record with two fields per scalar *leaf* (an integer or a
+//! pointer, inside nested structs too): the leaf's value and whether it was assigned. A scalar
+//! object's fields are `value` and `assigned`; a struct's leaf at the dotted path `x.y` has the
+//! fields `x.y` and `x.y.assigned`. Records never nest (every engine models flat records in
+//! cells, as micro-c has them), so a struct inside a struct is a range of its parent's fields.
+//! C leaves a member, element or `malloc`ed object indeterminate until it is assigned: reading
+//! a leaf whose flag is 0 is an `uninit` check, as for scalar locals.
+//!
+//! **Lvalues.** A scalar local whose address is never taken is an IR local of its own
+//! ([`LValue::Register`]). Everything else is an object at an IR place, reached after checks
+//! (`null-deref` of the pointer, `out-of-bounds` of each index): [`LValue::Memory`].
+//! Nothing here decides which C expressions denote which lvalue (`expr.rs`, `array.rs`).
+
+use symex_ir::cfg::{
+    Check, FieldId, InstKind, LocalId, Operand, Place, PlaceBase, Projection, PropId, PropertyKind,
+    Rvalue,
+};
+use symex_syntax::span::Span;
+use symex_syntax::types::Type;
+
+use super::func::FnCx;
+use super::types::{CType, Types};
+
+/// The fields of a scalar object (the module's field table starts with them, in this order).
+pub(super) const SCALAR_FIELDS: [&str; 2] = ["value", "assigned"];
+
+/// The IR field names of the leaf at `path` (`""`: the object is the scalar): its value and its
+/// flag.
+pub(super) fn leaf_fields(path: &str) -> (String, String) {
+    match path {
+        "" => (SCALAR_FIELDS[0].into(), SCALAR_FIELDS[1].into()),
+        _ => (path.to_string(), format!("{path}.assigned")),
+    }
+}
+
+/// `path` inside the member at `prefix`.
+fn join(prefix: &str, path: &str) -> String {
+    match (prefix, path) {
+        ("", _) => path.to_string(),
+        (_, "") => prefix.to_string(),
+        _ => format!("{prefix}.{path}"),
+    }
+}
+
+/// Something a C expression designates.
+#[derive(Clone, Debug)]
+pub(super) enum LValue {
+    /// A scalar local that lives in no memory cell: read with its `Init` check, written by
+    /// assignment.
+    Register(LocalId),
+    Memory(Memory),
+}
+
+/// The object at `place`, or the member at the dotted path `prefix` of the struct there.
+#[derive(Clone, Debug)]
+pub(super) struct Memory {
+    pub place: Place,
+    pub prefix: String,
+    /// The checks that make `place` valid, in order (run before the first access).
+    pub guards: Vec<Check>,
+}
+
+impl Memory {
+    /// The whole object held by a local.
+    pub fn local(local: LocalId) -> Memory {
+        Memory {
+            place: Place::local(local),
+            prefix: String::new(),
+            guards: vec![Check::Init(Place::local(local))],
+        }
+    }
+
+    /// The member `name` of this struct object.
+    pub fn member(mut self, name: &str) -> Memory {
+        self.prefix = join(&self.prefix, name);
+        self
+    }
+
+    fn field(&self, field: FieldId) -> Place {
+        let mut place = self.place.clone();
+        place.projections.push(Projection::Field(field));
+        place
+    }
+
+    /// Whether the place has an index, whose check a store ends (the IR's guard rule).
+    fn indexed(&self) -> bool {
+        self.place
+            .projections
+            .iter()
+            .any(|p| matches!(p, Projection::Index(_)))
+    }
+}
+
+impl FnCx<'_, '_> {
+    /// Whether the local holds an object in memory (a struct, or a variable whose address is
+    /// taken) rather than a scalar of its own.
+    pub fn in_memory(&self, local: LocalId) -> bool {
+        self.b.locals[local.index()].address_taken
+            || matches!(self.local_types.get(&local), Some(CType::Struct(_)))
+    }
+
+    /// What the local denotes.
+    pub fn local_lvalue(&self, local: LocalId) -> LValue {
+        match self.in_memory(local) {
+            true => LValue::Memory(Memory::local(local)),
+            false => LValue::Register(local),
+        }
+    }
+
+    /// The field id of an IR field name.
+    pub fn field_id(&self, name: &str) -> FieldId {
+        self.unit.field(name)
+    }
+
+    /// A record value of `fields` (any order).
+    fn record(&mut self, mut fields: Vec<(FieldId, Operand)>, span: Span) -> Operand {
+        fields.sort_by_key(|&(f, _)| f);
+        Operand::Local(self.b.assign_temp(Rvalue::Record(fields), span))
+    }
+
+    /// A fresh object of type `ty`: every leaf `0` (null for pointers), assigned or not (C's
+    /// zero initialization of static storage and `calloc`, or an indeterminate object).
+    pub fn blank_object(&mut self, ty: CType, assigned: bool, span: Span) -> Operand {
+        let leaves = self.unit.types.borrow().leaves(ty);
+        let mut fields = Vec::with_capacity(2 * leaves.len());
+        for (path, leaf) in leaves {
+            let (value, flag) = leaf_fields(&path);
+            let zero = match leaf {
+                CType::Pointer(_) => Operand::Null,
+                _ => Operand::Const(0),
+            };
+            fields.push((self.field_id(&value), zero));
+            fields.push((self.field_id(&flag), Operand::Const(i32::from(assigned))));
+        }
+        self.record(fields, span)
+    }
+
+    /// The object of type `ty` whose leaves are `values` (in [`Types::leaves`] order), all
+    /// assigned.
+    pub fn object_of(&mut self, ty: CType, values: &[Operand], span: Span) -> Operand {
+        let leaves = self.unit.types.borrow().leaves(ty);
+        let mut fields = Vec::with_capacity(2 * leaves.len());
+        for ((path, _), &value) in leaves.iter().zip(values) {
+            let (value_field, flag) = leaf_fields(path);
+            fields.push((self.field_id(&value_field), value));
+            fields.push((self.field_id(&flag), Operand::Const(1)));
+        }
+        self.record(fields, span)
+    }
+
+    /// Runs the guards of `memory`, returning their property ids (to repeat them after a
+    /// store that ends an index check).
+    fn guard(&mut self, memory: &Memory, span: Span) -> Vec<PropId> {
+        memory
+            .guards
+            .iter()
+            .map(|check| {
+                let prop = PropId(self.properties.len() as u32);
+                self.check(check.clone(), span);
+                prop
+            })
+            .collect()
+    }
+
+    /// The guards again, as the same properties (after a store, for a second store).
+    fn reguard(&mut self, memory: &Memory, props: &[PropId], span: Span) {
+        for (check, &prop) in memory.guards.iter().zip(props) {
+            if matches!(check, Check::InBounds { .. }) {
+                let check = check.clone();
+                self.b.emit(InstKind::Check { check, prop }, span);
+            }
+        }
+    }
+
+    /// Reads the leaf at `path` of the object: its flag checked (`uninit`), then its value.
+    fn read_leaf(&mut self, memory: &Memory, path: &str, span: Span) -> Operand {
+        let (value, flag) = leaf_fields(&join(&memory.prefix, path));
+        let holds = Rvalue::Read(memory.field(self.field_id(&flag)));
+        let holds = Operand::Local(self.b.assign_temp(holds, span));
+        let kind = PropertyKind::Uninit;
+        self.check(Check::Condition { holds, kind }, span);
+        let value = Rvalue::Read(memory.field(self.field_id(&value)));
+        Operand::Local(self.b.assign_temp(value, span))
+    }
+
+    /// The value of type `ty` that `memory` holds; `checked` when its guards just ran.
+    pub fn read_memory(
+        &mut self,
+        memory: &Memory,
+        ty: CType,
+        checked: bool,
+        span: Span,
+    ) -> Operand {
+        if !checked {
+            self.guard(memory, span);
+        }
+        if ty.is_scalar() {
+            return self.read_leaf(memory, "", span);
+        }
+        if memory.prefix.is_empty() {
+            let whole = Rvalue::Read(memory.place.clone());
+            return Operand::Local(self.b.assign_temp(whole, span));
+        }
+        // A struct inside a struct: its leaves copied into a record of its own. Copying a struct
+        // copies indeterminate members too, so the flags are copied, not checked.
+        let leaves = self.unit.types.borrow().leaves(ty);
+        let mut fields = Vec::with_capacity(2 * leaves.len());
+        for (path, _) in leaves {
+            let (inner_value, inner_flag) = leaf_fields(&path);
+            let (value, flag) = leaf_fields(&join(&memory.prefix, &path));
+            for (inner, outer) in [(inner_value, value), (inner_flag, flag)] {
+                let read = Rvalue::Read(memory.field(self.field_id(&outer)));
+                let read = Operand::Local(self.b.assign_temp(read, span));
+                fields.push((self.field_id(&inner), read));
+            }
+        }
+        self.record(fields, span)
+    }
+
+    /// Stores `value` of type `ty` into `memory`; `checked` when its guards just ran.
+    pub fn write_memory(
+        &mut self,
+        memory: &Memory,
+        ty: CType,
+        value: Operand,
+        checked: bool,
+        span: Span,
+    ) {
+        let props = if checked {
+            None
+        } else {
+            Some(self.guard(memory, span))
+        };
+        let whole = memory.prefix.is_empty();
+        if whole && memory.place.projections.is_empty() {
+            if let PlaceBase::Local(local) = memory.place.base {
+                let value = if ty.is_scalar() {
+                    self.object_of(ty, &[value], span)
+                } else {
+                    value
+                };
+                let value = Rvalue::Use(value);
+                self.b.emit(InstKind::Assign { dst: local, value }, span);
+                return;
+            }
+        }
+        if whole {
+            let value = if ty.is_scalar() {
+                self.object_of(ty, &[value], span)
+            } else {
+                value
+            };
+            let place = memory.place.clone();
+            self.b.emit(InstKind::Store { place, value }, span);
+            return;
+        }
+        // A member: each leaf field stored on its own; a store ends the index checks of the
+        // place, so they are repeated (as the same properties) before the next store.
+        let mut stores: Vec<(String, Operand)> = Vec::new();
+        if ty.is_scalar() {
+            let (value_field, flag) = leaf_fields(&memory.prefix);
+            stores.push((value_field, value));
+            stores.push((flag, Operand::Const(1)));
+        } else {
+            let Operand::Local(record) = value else {
+                unreachable!("a struct value is a record in a local");
+            };
+            let leaves = self.unit.types.borrow().leaves(ty);
+            for (path, _) in leaves {
+                let (inner_value, inner_flag) = leaf_fields(&path);
+                let (value_field, flag) = leaf_fields(&join(&memory.prefix, &path));
+                for (inner, outer) in [(inner_value, value_field), (inner_flag, flag)] {
+                    let mut place = Place::local(record);
+                    place
+                        .projections
+                        .push(Projection::Field(self.field_id(&inner)));
+                    let read = Operand::Local(self.b.assign_temp(Rvalue::Read(place), span));
+                    stores.push((outer, read));
+                }
+            }
+        }
+        for (i, (field, value)) in stores.into_iter().enumerate() {
+            if i > 0 && memory.indexed() {
+                match &props {
+                    Some(props) => self.reguard(memory, props, span),
+                    // The caller's guards ran as properties of their own.
+                    None => {
+                        self.guard(memory, span);
+                    }
+                }
+            }
+            let place = memory.field(self.field_id(&field));
+            self.b.emit(InstKind::Store { place, value }, span);
+        }
+    }
+}
+
+/// The IR types of C's values and objects, for the type table the engines read.
+pub(super) struct IrTypes<'t> {
+    types: &'t Types,
+    /// The structs being expanded, outermost first: a pointer back to one is a μ variable.
+    open: Vec<(CType, u32, bool)>,
+}
+
+impl<'t> IrTypes<'t> {
+    pub fn new(types: &'t Types) -> IrTypes<'t> {
+        IrTypes {
+            types,
+            open: Vec::new(),
+        }
+    }
+
+    /// The type of a value of `ty` in an IR local (a scalar, or a struct's record).
+    pub fn value(&mut self, ty: CType) -> Type {
+        match ty {
+            CType::Pointer(p) => {
+                let pointee = self.types.pointee(p);
+                Type::Pointer(Box::new(self.object(pointee)))
+            }
+            CType::Struct(_) => self.object(ty),
+            _ => Type::Int,
+        }
+    }
+
+    /// The type of an object of type `ty` in memory (a flat record, see the module comment).
+    pub fn object(&mut self, ty: CType) -> Type {
+        if ty == CType::Void {
+            return Type::Unknown;
+        }
+        if let Some(entry) = self.open.iter_mut().find(|(open, _, _)| *open == ty) {
+            entry.2 = true;
+            return Type::RecVar(entry.1);
+        }
+        let binder = self.open.len() as u32;
+        self.open.push((ty, binder, false));
+        let mut fields = Vec::new();
+        for (path, leaf) in self.types.leaves(ty) {
+            let (value, flag) = leaf_fields(&path);
+            let leaf = self.value(leaf);
+            fields.push((value, leaf));
+            fields.push((flag, Type::Int));
+        }
+        fields.sort_by(|a, b| a.0.cmp(&b.0));
+        let (_, _, recursive) = self.open.pop().expect("pushed above");
+        let record = Type::Record(fields);
+        if recursive {
+            Type::Recursive(binder, Box::new(record))
+        } else {
+            record
+        }
+    }
+}

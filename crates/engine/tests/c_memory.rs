@@ -1,0 +1,163 @@
+//! C programs with structs, pointers and heap objects (`corpus/c-memory/*.c`, headers in the
+//! corpus format) through the interpreter and every engine: each `run:` line must come out of
+//! the interpreter as written; the forward engine (plain, `--subsume`, `--summarize`,
+//! `--merge aggressive`) must report exactly the header's verdict; the backward and structural
+//! engines may answer `unknown` where they do not model a construct, but never wrongly (a
+//! violation that is not in the header, or `safe` where the header has a violation).
+
+use std::time::Duration;
+
+use symex_corpus::{CorpusFile, ExpectedEnd, Origin};
+use symex_engine::backward::{check_backward, BackwardOptions};
+use symex_engine::{check_forward, check_structural, CheckOptions, MergeMode, StructuralOptions};
+use symex_interp::{Interpreter, RunConfig, RunEnd};
+use symex_report::{Report, Status};
+use symex_syntax::span::LineIndex;
+
+mod support;
+
+fn files() -> Vec<CorpusFile> {
+    let dir = symex_corpus::project_corpus_dir().join("c-memory");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("corpus/c-memory exists")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 6, "the C memory corpus is missing files");
+    paths
+        .iter()
+        .map(|p| symex_corpus::load(p, Origin::Project).expect("the header parses"))
+        .collect()
+}
+
+fn translate(file: &CorpusFile) -> symex_c::Translated {
+    symex_c::translate(
+        &file.path.to_string_lossy(),
+        &file.source,
+        symex_c::Options::default(),
+    )
+    .unwrap_or_else(|e| panic!("{}: {}", file.name, e.render(&file.name, &file.source)))
+}
+
+#[test]
+fn runs_end_as_the_headers_say() {
+    for file in files() {
+        let translated = translate(&file);
+        let lines = LineIndex::new(&file.source);
+        for run in &file.runs {
+            let outcome = Interpreter::new(&translated.module)
+                .expect("valid IR")
+                .run_main(&run.input, &RunConfig::default().with_max_steps(1_000_000))
+                .expect("main runs");
+            let end = match &outcome.end {
+                RunEnd::Returned(v) => v.as_int().map(ExpectedEnd::Result),
+                RunEnd::RuntimeError { kind, span, .. } => Some(ExpectedEnd::Error {
+                    kind: *kind,
+                    line: lines.line_col(span.start).line,
+                }),
+                _ => None,
+            };
+            assert_eq!(
+                end,
+                Some(run.end),
+                "{} header line {}: {:?}",
+                file.name,
+                run.header_line,
+                outcome.end
+            );
+        }
+    }
+}
+
+/// What is wrong with a report of an engine that may leave properties `unknown`: a violation
+/// the header does not list, or `safe` where the header lists a violation.
+fn wrong_answers(file: &CorpusFile, report: &Report) -> Vec<String> {
+    let mut problems = support::check_report(file, report, |_| true);
+    problems.retain(|p| !p.starts_with("missed"));
+    for verdict in &file.verdicts {
+        if let symex_corpus::Verdict::Violated { kind, line } = verdict {
+            let mut at = report
+                .properties()
+                .iter()
+                .filter(|p| p.kind == *kind && p.line == *line)
+                .peekable();
+            if at.peek().is_some() && at.all(|p| p.verdict.status() == Status::Safe) {
+                problems.push(format!("{} line {line} answered safe", kind.name()));
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn every_engine_answers_the_header_or_unknown() {
+    let mut failures = Vec::new();
+    for file in files() {
+        let translated = translate(&file);
+        let (module, types) = (&translated.module, &translated.types);
+        let base = CheckOptions {
+            timeout: Some(Duration::from_secs(10)),
+            unwind: support::unwind_for(&file),
+            ..CheckOptions::default()
+        };
+        let forward_configs = [
+            ("forward", base.clone()),
+            (
+                "forward --subsume",
+                CheckOptions {
+                    subsume: true,
+                    ..base.clone()
+                },
+            ),
+            (
+                "forward --summarize",
+                CheckOptions {
+                    summarize: true,
+                    ..base.clone()
+                },
+            ),
+            (
+                "forward --merge aggressive",
+                CheckOptions {
+                    merge: MergeMode::Aggressive,
+                    ..base.clone()
+                },
+            ),
+        ];
+        let (source, name) = (&file.source, &file.name);
+        for (config, options) in &forward_configs {
+            let report = check_forward(module, types, source, name, "main", options)
+                .expect("the forward check runs");
+            for problem in support::check_report(&file, &report, |_| false) {
+                failures.push(format!("{name} ({config}): {problem}"));
+            }
+        }
+        let backward = check_backward(
+            module,
+            types,
+            source,
+            name,
+            "main",
+            &base,
+            &BackwardOptions::default(),
+        )
+        .expect("the backward check runs");
+        let structural = check_structural(
+            module,
+            types,
+            source,
+            name,
+            "main",
+            &base,
+            &StructuralOptions::default(),
+        )
+        .expect("the structural check runs");
+        for (engine, report) in [("backward", backward), ("structural", structural)] {
+            for problem in wrong_answers(&file, &report) {
+                failures.push(format!("{name} ({engine}): {problem}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
