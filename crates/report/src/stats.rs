@@ -23,6 +23,16 @@ pub struct Stats {
     /// Complete execution traces, for engines that count them apart from paths (POSE-style).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub traces: Option<u64>,
+    /// Checks that reached the solver (the rest of `queries` was answered by the query
+    /// layers: simplification, the cache, model reuse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver_calls: Option<u64>,
+    /// Queries answered by the cache.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_hits: Option<u64>,
+    /// Queries answered `sat` by model reuse.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_hits: Option<u64>,
     /// Times a state was split in two.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forks: Option<u64>,
@@ -100,6 +110,15 @@ impl Stats {
             ("solver time", format!("{} ms", self.solver_ms)),
             ("total time", format!("{} ms", self.time_ms)),
         ];
+        if let Some(n) = self.solver_calls {
+            rows.push(("solver calls", n.to_string()));
+        }
+        if let Some(n) = self.cache_hits {
+            rows.push(("cache hits", n.to_string()));
+        }
+        if let Some(n) = self.model_hits {
+            rows.push(("model reuse hits", n.to_string()));
+        }
         if let Some(traces) = self.traces {
             rows.push(("traces", traces.to_string()));
         }

@@ -37,6 +37,12 @@ impl Assignment {
         self.values.get(&var)
     }
 
+    /// Sets every variable `other` assigns to its value there.
+    pub fn extend(&mut self, other: &Assignment) {
+        self.values
+            .extend(other.values.iter().map(|(v, x)| (*v, x.clone())));
+    }
+
     /// The number of assigned variables.
     pub fn len(&self) -> usize {
         self.values.len()

@@ -60,6 +60,43 @@ impl Independence {
             .or_insert_with(|| store.vars_of(&[t]).into_boxed_slice())
     }
 
+    /// `constraints` split into groups connected through shared variables, each in the
+    /// original order, and the constraints without variables apart.
+    pub(crate) fn components(
+        &mut self,
+        store: &TermStore,
+        constraints: &[TermId],
+    ) -> (Vec<Vec<TermId>>, Vec<TermId>) {
+        let mut groups = Groups::default();
+        for &c in constraints {
+            let vars = self.vars_of(store, c).to_vec();
+            if let Some((&first, rest)) = vars.split_first() {
+                groups.find(first);
+                for &v in rest {
+                    groups.union(first, v);
+                }
+            }
+        }
+        let mut index: FxHashMap<VarId, usize> = FxHashMap::default();
+        let mut components: Vec<Vec<TermId>> = Vec::new();
+        let mut ground = Vec::new();
+        for &c in constraints {
+            match self.vars_of(store, c).first().copied() {
+                None => ground.push(c),
+                Some(v) => {
+                    let root = groups.find(v);
+                    let next = components.len();
+                    let at = *index.entry(root).or_insert(next);
+                    if at == next {
+                        components.push(Vec::new());
+                    }
+                    components[at].push(c);
+                }
+            }
+        }
+        (components, ground)
+    }
+
     /// The constraints of `constraints` connected to `query` through shared variables, in
     /// their original order.
     pub(crate) fn relevant(
@@ -92,6 +129,28 @@ impl Independence {
             })
             .collect()
     }
+}
+
+/// Whether some term of `terms` shares a variable with `vars`, directly or through the
+/// constraints of `context` (which connect the variables each of them mentions).
+pub fn connected(store: &TermStore, context: &[TermId], terms: &[TermId], vars: &[VarId]) -> bool {
+    let mut groups = Groups::default();
+    for &c in context.iter().chain(terms) {
+        let vars = store.vars_of(&[c]);
+        if let Some((&first, rest)) = vars.split_first() {
+            groups.find(first);
+            for &v in rest {
+                groups.union(first, v);
+            }
+        }
+    }
+    let roots: Vec<VarId> = vars.iter().map(|&v| groups.find(v)).collect();
+    terms.iter().any(|&t| {
+        store
+            .vars_of(&[t])
+            .first()
+            .is_some_and(|&v| roots.contains(&groups.find(v)))
+    })
 }
 
 #[cfg(test)]

@@ -7,7 +7,10 @@
 //!    query, a query whose negation is a constraint, nothing left to check;
 //! 2. **independence**: only the constraints that share variables, transitively, with the
 //!    query are sent (see `independence.rs`);
-//! 3. **cache**: answers keyed by the sorted, hash-consed constraint set plus the query.
+//! 3. **cache**: answers keyed by the sorted, hash-consed constraint set plus the query;
+//! 4. **model reuse**: `sat` when the models of earlier answers, combined over independent
+//!    groups of constraints, satisfy the question (KLEE's counterexample cache, see
+//!    `model_reuse.rs`).
 //!
 //! What reaches the solver is incremental: the engine mirrors the solver's stack (one scope per
 //! constraint). For a new query it keeps the longest run of asserted constraints that still
@@ -32,6 +35,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::dump::Dumper;
 use crate::error::SolverError;
 use crate::independence::Independence;
+use crate::model_reuse::ModelCache;
 use crate::solver::{Model, SatResult, Solver, DEFAULT_TIMEOUT};
 use crate::sort::Sort;
 use crate::term::{Node, Op, TermId, TermStore};
@@ -46,6 +50,8 @@ pub struct QueryOptions {
     pub independence: bool,
     /// Remember answers.
     pub cache: bool,
+    /// Answer `sat` from the models of earlier answers where they satisfy the question.
+    pub model_reuse: bool,
     /// Time limit of each solver check.
     pub timeout: Option<Duration>,
     /// Write every query that reaches the solver into this directory.
@@ -59,6 +65,7 @@ impl Default for QueryOptions {
             fast_path: true,
             independence: true,
             cache: true,
+            model_reuse: true,
             timeout: Some(DEFAULT_TIMEOUT),
             dump_dir: None,
         }
@@ -72,6 +79,7 @@ impl QueryOptions {
             fast_path: false,
             independence: false,
             cache: false,
+            model_reuse: false,
             ..Self::default()
         }
     }
@@ -86,6 +94,8 @@ pub struct QueryStats {
     pub fast_path: u64,
     /// Answered by the cache.
     pub cache_hits: u64,
+    /// Answered `sat` by model reuse.
+    pub model_hits: u64,
     /// Checks sent to the solver.
     pub solver_queries: u64,
     /// Queries whose constraint set independence made smaller.
@@ -139,6 +149,7 @@ pub struct QueryEngine<S: Solver> {
     options: QueryOptions,
     sat_cache: FxHashMap<Box<[TermId]>, bool>,
     model_cache: FxHashMap<Box<[TermId]>, Model>,
+    models: ModelCache,
     independence: Independence,
     /// The constraints asserted in the solver, one scope each, in order.
     mirror: Vec<TermId>,
@@ -164,6 +175,7 @@ impl<S: Solver> QueryEngine<S> {
             options,
             sat_cache: FxHashMap::default(),
             model_cache: FxHashMap::default(),
+            models: ModelCache::default(),
             independence: Independence::default(),
             mirror: Vec::new(),
             in_mirror: FxHashSet::default(),
@@ -202,6 +214,7 @@ impl<S: Solver> QueryEngine<S> {
     pub fn clear_cache(&mut self) {
         self.sat_cache.clear();
         self.model_cache.clear();
+        self.models = ModelCache::default();
     }
 
     /// Is `pc ∧ extra` satisfiable? (With `extra` and independence on, `pc` is assumed
@@ -313,7 +326,23 @@ impl<S: Solver> QueryEngine<S> {
                 });
             }
         }
+        if self.options.model_reuse
+            && self
+                .models
+                .satisfies(store, &mut self.independence, &constraints, query)
+        {
+            self.stats.model_hits += 1;
+            if let Some(k) = key {
+                self.sat_cache.insert(k, true);
+            }
+            return Ok(SatResult::Sat);
+        }
         let result = self.ask_solver(store, pc, &constraints, query)?;
+        if result == SatResult::Sat && self.options.model_reuse {
+            let mut satisfied = constraints;
+            satisfied.extend(query);
+            self.remember_model(store, &satisfied)?;
+        }
         if let Some(k) = key {
             match result {
                 SatResult::Sat => {
@@ -450,6 +479,29 @@ impl<S: Solver> QueryEngine<S> {
         self.solver.check(store, &assumptions)
     }
 
+    /// Keeps the solver's model of its last `sat` check, which satisfies `satisfied`, for
+    /// model reuse. A solver that gives no model only costs the reuse.
+    fn remember_model(
+        &mut self,
+        store: &TermStore,
+        satisfied: &[TermId],
+    ) -> Result<(), SolverError> {
+        let terms: Vec<TermId> = store
+            .vars_of(satisfied)
+            .into_iter()
+            .map(|v| store.var_info(v).term)
+            .collect();
+        match self.solver.model(store, &terms) {
+            Ok(model) => {
+                self.models
+                    .remember(store, satisfied, &model.to_assignment(store));
+                Ok(())
+            }
+            Err(SolverError::Protocol(_)) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
     fn model_of(
         &mut self,
         store: &TermStore,
@@ -515,6 +567,10 @@ impl<S: Solver> QueryEngine<S> {
                     Err(e) => return Err(e),
                 };
                 let answer = defaults(store, vars, Some(&full));
+                if self.options.model_reuse {
+                    self.models
+                        .remember(store, &constraints, &full.to_assignment(store));
+                }
                 if let Some(k) = key {
                     self.sat_cache.insert(k.clone(), true);
                     self.model_cache.insert(k, full);
@@ -624,6 +680,60 @@ mod tests {
         e.set_deadline(Some(Instant::now() + Duration::from_secs(60)));
         assert_eq!(e.is_satisfiable(&s, &[c], None), Ok(SatResult::Sat));
         assert_eq!(e.stats().solver_queries, 1);
+    }
+
+    #[test]
+    fn every_layer_gives_the_plain_answer_on_random_paths() {
+        // Paths grown one satisfiable atom at a time over four 8-bit variables (some atoms tie
+        // two variables together), with a question at every step: the layered engine
+        // (independence, cache, model reuse) must answer as the plain one.
+        let mut s = TermStore::new();
+        let vars: Vec<TermId> = (0..4)
+            .map(|i| s.bv_var(format!("v{i}"), 8).expect("var"))
+            .collect();
+        let mut seed = 0x9e37_79b9_u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) % n
+        };
+        let mut layered = engine(QueryOptions::default());
+        let mut plain = engine(QueryOptions::plain());
+        for _ in 0..12 {
+            let mut pc: Vec<TermId> = Vec::new();
+            for _ in 0..8 {
+                let a = vars[next(4) as usize];
+                let b = match next(3) {
+                    0 => vars[next(4) as usize],
+                    _ => s.bv_val(8, u128::from(next(256))).expect("c"),
+                };
+                let sum = s.bv_add(a, b).expect("t");
+                let k = s.bv_val(8, u128::from(next(256))).expect("c");
+                let atom = match next(3) {
+                    0 => s.bv_ult(sum, k),
+                    1 => s.eq(sum, k),
+                    _ => s.bv_ugt(a, k),
+                }
+                .expect("atom");
+                let atom = if next(2) == 0 {
+                    s.not(atom).expect("not")
+                } else {
+                    atom
+                };
+                let expected = plain.is_satisfiable(&s, &pc, Some(atom)).expect("plain");
+                let got = layered
+                    .is_satisfiable(&s, &pc, Some(atom))
+                    .expect("layered");
+                assert_eq!(got, expected, "pc {pc:?}, query {atom:?}");
+                if expected == SatResult::Sat {
+                    pc.push(atom);
+                    // The path condition alone, once the engine kept the models of its parts.
+                    let again = layered.is_satisfiable(&s, &pc, None).expect("layered");
+                    assert_eq!(again, SatResult::Sat);
+                }
+            }
+        }
+        let stats = layered.stats();
+        assert!(stats.model_hits > 0, "{stats:?}");
     }
 
     #[test]

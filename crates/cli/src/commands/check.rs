@@ -100,6 +100,9 @@ pub struct CheckArgs {
     /// Turn off constraint independence.
     #[arg(long)]
     pub no_independence: bool,
+    /// Turn off model reuse (answering `sat` from the models of earlier answers).
+    #[arg(long)]
+    pub no_model_reuse: bool,
     /// Turn off answering queries by simplification alone.
     #[arg(long)]
     pub no_fast_path: bool,
@@ -285,6 +288,7 @@ impl CheckArgs {
                 fast_path: !self.no_fast_path,
                 independence: !self.no_independence,
                 cache: !self.no_cache,
+                model_reuse: !self.no_model_reuse,
                 timeout: Some(Duration::from_millis(self.solver_timeout)),
                 dump_dir: self.dump_smt.clone(),
             },

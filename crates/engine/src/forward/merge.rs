@@ -20,7 +20,8 @@
 
 use std::rc::Rc;
 
-use symex_smt::{eval, Assignment, BvConst, ModelResult, TermId, Value};
+use symex_smt::VarId;
+use symex_smt::{connected, eval, Assignment, BvConst, ModelResult, TermId, TermStore, Value};
 
 use crate::common::terms::WIDTH;
 use crate::error::EngineError;
@@ -35,8 +36,10 @@ type Result<T> = std::result::Result<T, EngineError>;
 ///
 /// A merged state's later branches may keep only some of its constituents, so the count is
 /// exact only by asking which constituents' conditions are still consistent with the path
-/// condition ([`Machine::count_paths`]); a merge whose path condition has not grown since
-/// knows its count without asking.
+/// condition ([`Machine::count_paths`]); a merge whose path condition has grown since only
+/// by constraints that share no variable with the constituents' conditions (directly or
+/// through the path condition) knows its count without asking: such a constraint keeps or
+/// drops every constituent alike, and the state is feasible.
 #[derive(Clone, Debug, Default)]
 pub struct PathCount(Option<Rc<Split>>);
 
@@ -50,6 +53,8 @@ struct Split {
     pc_len: usize,
     /// The number of paths right after the merge, if it was known without a query.
     total: Option<u64>,
+    /// The variables of the conditions of this split and of the splits below it.
+    vars: Box<[VarId]>,
 }
 
 impl Drop for Split {
@@ -68,14 +73,21 @@ impl Drop for Split {
 }
 
 impl PathCount {
-    /// The count of a state whose path condition has `pc_len` entries, if it is known
-    /// without a query.
-    fn known(&self, pc_len: usize) -> Option<u64> {
-        match &self.0 {
-            None => Some(1),
-            Some(split) if split.pc_len == pc_len => split.total,
-            Some(_) => None,
-        }
+    /// The count of a state whose path condition is `pc`, if it is known without a query.
+    fn known(&self, store: &TermStore, pc: &[TermId]) -> Option<u64> {
+        let split = match &self.0 {
+            None => return Some(1),
+            Some(split) => split,
+        };
+        let total = split.total?;
+        let added = pc.get(split.pc_len..)?;
+        let unaffected = added.is_empty() || !connected(store, pc, added, &split.vars);
+        unaffected.then_some(total)
+    }
+
+    /// The variables the splits of this count mention.
+    fn vars(&self) -> &[VarId] {
+        self.0.as_ref().map_or(&[], |split| &split.vars)
     }
 }
 
@@ -151,16 +163,25 @@ impl Machine<'_> {
         let memory = a.memory.zip_with(&b.memory, |u, v| {
             SymValue::ite(store, c1, u.clone(), v.clone())
         })?;
-        let total = match (a.paths.known(a.pc.len()), b.paths.known(b.pc.len())) {
+        let total = match (
+            a.paths.known(&self.store, &a.pc),
+            b.paths.known(&self.store, &b.pc),
+        ) {
             (Some(x), Some(y)) => Some(x + y),
             _ => None,
         };
+        let mut vars = self.store.vars_of(&[c1]);
+        vars.extend_from_slice(a.paths.vars());
+        vars.extend_from_slice(b.paths.vars());
+        vars.sort_unstable();
+        vars.dedup();
         let paths = PathCount(Some(Rc::new(Split {
             cond: c1,
             then: a.paths.clone(),
             other: b.paths.clone(),
             pc_len: pc.len(),
             total,
+            vars: vars.into_boxed_slice(),
         })));
         Ok(Some(State {
             stack,
@@ -185,7 +206,7 @@ impl Machine<'_> {
     /// evaluated on the splits below it, so each consistent constituent costs about one query
     /// and each inconsistent subtree one.
     pub fn count_paths(&mut self, state: &State) -> Result<u64> {
-        if let Some(n) = state.paths.known(state.pc.len()) {
+        if let Some(n) = state.paths.known(&self.store, &state.pc) {
             return Ok(n);
         }
         let mut vars: Vec<TermId> = self
@@ -346,7 +367,7 @@ mod tests {
                 merged.memory.get(CellId(0)).unwrap(),
                 a.memory.get(CellId(0)).unwrap()
             );
-            assert_eq!(merged.paths.known(merged.pc.len()), Some(2));
+            assert_eq!(merged.paths.known(&m.store, &merged.pc), Some(2));
             assert_eq!(m.count_paths(&merged).unwrap(), 2);
         });
     }
@@ -416,7 +437,7 @@ mod tests {
             // After a further constraint, only the constituents it allows are counted.
             let mut merged = m.merge_states(&a, &b).unwrap().expect("mergeable");
             merged.pc.push(more);
-            assert_eq!(merged.paths.known(merged.pc.len()), None);
+            assert_eq!(merged.paths.known(&m.store, &merged.pc), None);
             assert_eq!(m.count_paths(&merged).unwrap(), 1);
             let not = m.store.not(cond).unwrap();
             merged.pc.pop();
