@@ -21,7 +21,9 @@
 use std::rc::Rc;
 
 use symex_smt::VarId;
-use symex_smt::{connected, eval, Assignment, BvConst, ModelResult, TermId, TermStore, Value};
+use symex_smt::{
+    connected, eval, eval_all, Assignment, BvConst, ModelResult, TermId, TermStore, Value,
+};
 
 use crate::common::terms::WIDTH;
 use crate::error::EngineError;
@@ -203,8 +205,11 @@ impl Machine<'_> {
     /// still consistent with its path condition (a solver `unknown` counts the constituent).
     ///
     /// The constituents are visited depth first; a model found for one side of a split is
-    /// evaluated on the splits below it, so each consistent constituent costs about one query
-    /// and each inconsistent subtree one.
+    /// evaluated on the splits below it. The other side first tries that model repaired with
+    /// a model of its own condition alone (a cached query once per condition): where the
+    /// repaired model satisfies every constraint, the side is consistent without a query.
+    /// Otherwise each consistent constituent costs about one query and each inconsistent
+    /// subtree one.
     pub fn count_paths(&mut self, state: &State) -> Result<u64> {
         if let Some(n) = state.paths.known(&self.store, &state.pc) {
             return Ok(n);
@@ -217,14 +222,26 @@ impl Machine<'_> {
         vars.extend(&self.arg_vars);
         let mut constraints = state.pc.clone();
         // (subtree, how many constraints it is under, the side condition to add, a model of
-        // those constraints and the side if one is known).
-        type Item = (PathCount, usize, Option<TermId>, Option<Rc<Assignment>>);
-        let mut work: Vec<Item> = vec![(state.paths.clone(), constraints.len(), None, None)];
+        // those constraints and the side if one is known, else a model of the constraints
+        // alone to repair).
+        type Item = (
+            PathCount,
+            usize,
+            Option<TermId>,
+            Option<Rc<Assignment>>,
+            Option<Rc<Assignment>>,
+        );
+        let mut work: Vec<Item> = vec![(state.paths.clone(), constraints.len(), None, None, None)];
         let mut total = 0;
-        while let Some((node, len, side, mut witness)) = work.pop() {
+        while let Some((node, len, side, mut witness, hint)) = work.pop() {
             constraints.truncate(len);
             if let Some(side) = side {
                 constraints.push(side);
+                if witness.is_none() {
+                    if let Some(hint) = hint {
+                        witness = self.repaired(&constraints, side, &hint)?;
+                    }
+                }
                 if witness.is_none() {
                     match self.model_of(&constraints, &vars)? {
                         Side::Dead => continue,
@@ -242,16 +259,53 @@ impl Machine<'_> {
                         .and_then(|m| eval(&self.store, split.cond, m).ok())
                         .and_then(|v| v.as_bool());
                     let (then_model, other_model) = match holds {
-                        Some(true) => (witness, None),
-                        Some(false) => (None, witness),
+                        Some(true) => (witness.clone(), None),
+                        Some(false) => (None, witness.clone()),
                         None => (None, None),
                     };
-                    work.push((split.other.clone(), len, Some(not), other_model));
-                    work.push((split.then.clone(), len, Some(split.cond), then_model));
+                    work.push((
+                        split.other.clone(),
+                        len,
+                        Some(not),
+                        other_model,
+                        witness.clone(),
+                    ));
+                    work.push((
+                        split.then.clone(),
+                        len,
+                        Some(split.cond),
+                        then_model,
+                        witness,
+                    ));
                 }
             }
         }
         Ok(total)
+    }
+
+    /// `hint` with the variables of `side` set to a model of `side` alone, if that satisfies
+    /// every one of `constraints` (which end with `side`).
+    fn repaired(
+        &mut self,
+        constraints: &[TermId],
+        side: TermId,
+        hint: &Assignment,
+    ) -> Result<Option<Rc<Assignment>>> {
+        let side_vars: Vec<TermId> = (self.store.vars_of(&[side]).into_iter())
+            .map(|v| self.store.var_info(v).term)
+            .collect();
+        let ModelResult::Sat(model) = self.queries.get_model(&self.store, &[side], &side_vars)?
+        else {
+            return Ok(None);
+        };
+        let mut candidate = hint.clone();
+        candidate.extend(&model.to_assignment(&self.store));
+        let values = match eval_all(&self.store, constraints, &candidate) {
+            Ok(values) => values,
+            Err(_) => return Ok(None),
+        };
+        let holds = values.iter().all(|v| *v == Value::Bool(true));
+        Ok(holds.then(|| Rc::new(candidate)))
     }
 
     /// Whether `constraints` are consistent, with a model of `vars` when the solver gives one.
