@@ -18,9 +18,9 @@ const TIMEOUT: &str = "2";
 /// The properties checked, with the correct answers on the development machine (see
 /// docs/c-frontend.md) as a regression guard.
 const PROPERTIES: [(&str, usize); 3] = [
-    ("unreach-call", 32),
-    ("no-overflow", 10),
-    ("valid-memsafety", 10),
+    ("unreach-call", 45),
+    ("no-overflow", 16),
+    ("valid-memsafety", 9),
 ];
 
 fn sv_comp_dir() -> PathBuf {
@@ -39,7 +39,9 @@ enum Answer {
 }
 
 /// One task's answer for `property`, or what went wrong.
-fn run_task(task: &str, yml: &Path, program: &Path, property: &str) -> Result<Answer, String> {
+fn run_task(task: &Task, property: &str) -> Result<Answer, String> {
+    let (yml, program, data_model) = (&task.yml, &task.program, task.data_model.as_str());
+    let task = task.name.as_str();
     let witness = std::env::temp_dir().join(format!(
         "symex-witness-{}-{}-{property}.yml",
         std::process::id(),
@@ -66,7 +68,8 @@ fn run_task(task: &str, yml: &Path, program: &Path, property: &str) -> Result<An
     let answer = match (out.status.code(), answer) {
         (Some(0), Some("TRUE")) => Answer::True,
         (Some(10), Some(a)) if a.starts_with("FALSE") => {
-            check_witness(&witness, program, property).map_err(|e| format!("{task}: {e}"))?;
+            check_witness(&witness, program, property, data_model)
+                .map_err(|e| format!("{task}: {e}"))?;
             let sub = a.strip_prefix("FALSE(").and_then(|s| s.strip_suffix(')'));
             Answer::False(sub.map(String::from))
         }
@@ -85,7 +88,12 @@ fn run_task(task: &str, yml: &Path, program: &Path, property: &str) -> Result<An
 
 /// Reads a violation witness back: its `\result == v` values, run by `symex run` as the
 /// program's inputs, must fail at the line of its `target` waypoint.
-fn check_witness(witness: &Path, program: &Path, property: &str) -> Result<(), String> {
+fn check_witness(
+    witness: &Path,
+    program: &Path,
+    property: &str,
+    data_model: &str,
+) -> Result<(), String> {
     let text = std::fs::read_to_string(witness).map_err(|e| format!("no witness: {e}"))?;
     let entries: serde_yaml_ng::Value =
         serde_yaml_ng::from_str(&text).map_err(|e| format!("the witness is no YAML: {e}"))?;
@@ -119,6 +127,7 @@ fn check_witness(witness: &Path, program: &Path, property: &str) -> Result<(), S
     if !inputs.is_empty() {
         run.arg(format!("--input={}", inputs.join(",")));
     }
+    run.args(["--data-model", data_model]);
     if property == "no-overflow" {
         run.arg("--signed-overflow");
     }
@@ -169,6 +178,7 @@ fn tasks_for(property: &str) -> Vec<Task> {
             yml,
             program,
             expected,
+            data_model: columns[4].to_lowercase(),
         });
     }
     tasks
@@ -179,6 +189,8 @@ struct Task {
     yml: PathBuf,
     program: PathBuf,
     expected: Answer,
+    /// `ilp32` or `lp64`, as `symex run --data-model` takes it.
+    data_model: String,
 }
 
 #[test]
@@ -202,7 +214,7 @@ fn tasks_get_no_wrong_answer() {
                 let Some((property, _, task)) = tasks.get(i) else {
                     break;
                 };
-                let outcome = run_task(&task.name, &task.yml, &task.program, property);
+                let outcome = run_task(task, property);
                 outcomes
                     .lock()
                     .expect("no panic holds it")

@@ -73,7 +73,7 @@ pub enum DataModelArg {
 }
 
 impl FrontendArgs {
-    fn c_options(self) -> symex_c::Options {
+    pub(crate) fn c_options(self) -> symex_c::Options {
         symex_c::Options {
             signed_overflow: self.signed_overflow,
             ordinary_error_calls: self.ordinary_error_calls,

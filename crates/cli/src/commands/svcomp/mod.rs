@@ -298,6 +298,7 @@ fn portfolio(
 ) -> Result<(SvVerdict, Option<Report>), Exit> {
     let start = Instant::now();
     let mut last = (SvVerdict::Unknown("no configuration ran".into()), None);
+    let mut first = true;
     for (techniques, share_end) in PORTFOLIO {
         let left = timeout * share_end - start.elapsed().as_secs_f64();
         if left <= 0.0 {
@@ -319,6 +320,19 @@ fn portfolio(
             eprintln!("internal error: a portfolio configuration does not parse: {e}");
             Exit::Internal
         })?;
+        // A program without a single check cannot fail one: no search is needed.
+        if first {
+            first = false;
+            if let Some(lowered) = translate(file, args.frontend) {
+                if lowered.module.properties.is_empty() {
+                    let answer = match property.leaks_unchecked && allocates(file, data_model) {
+                        true => SvVerdict::Unknown(LEAKS_UNCHECKED.into()),
+                        false => SvVerdict::True,
+                    };
+                    return Ok((answer, None));
+                }
+            }
+        }
         let report = match check_source(&args, file, color, false) {
             Ok(report) => report,
             Err(Exit::ProgramError) => {
@@ -329,11 +343,7 @@ fn portfolio(
         };
         let mut answer = answer(&report, &property.targets());
         if answer == SvVerdict::True && property.leaks_unchecked && allocates(file, data_model) {
-            answer = SvVerdict::Unknown(
-                "the program allocates heap memory, and leaks (valid-memtrack) are not checked \
-                 yet"
-                .into(),
-            );
+            answer = SvVerdict::Unknown(LEAKS_UNCHECKED.into());
         }
         let decided = !matches!(answer, SvVerdict::Unknown(_));
         last = (answer, Some(report));
@@ -344,6 +354,15 @@ fn portfolio(
     Ok(last)
 }
 
+/// The task's program lowered, without printing a refusal (`symex check` prints it).
+fn translate(file: &SourceFile, frontend: FrontendArgs) -> Option<symex_c::Translated> {
+    symex_c::translate(&file.name, &file.text, frontend.c_options()).ok()
+}
+
+/// Why a program that allocates is not `TRUE` for `valid-memsafety`.
+const LEAKS_UNCHECKED: &str =
+    "the program allocates heap memory, and leaks (valid-memtrack) are not checked yet";
+
 /// Whether the program (a C file inside the subset) allocates heap memory anywhere.
 fn allocates(file: &SourceFile, data_model: &str) -> bool {
     let frontend = FrontendArgs {
@@ -353,7 +372,7 @@ fn allocates(file: &SourceFile, data_model: &str) -> bool {
         },
         ..FrontendArgs::default()
     };
-    let Ok(lowered) = super::lower_file(file, frontend, ColorChoice::Never) else {
+    let Some(lowered) = translate(file, frontend) else {
         return true;
     };
     lowered.module.functions.iter().any(|function| {
