@@ -533,6 +533,28 @@ fn structs_and_pointers_behave_like_c() {
 }
 
 #[test]
+fn enumerations_are_integer_constants() {
+    // Implicit and explicit values, constants in case labels and in later enumerators, a
+    // typedef'd enum, and a local variable hiding a constant.
+    let source = "enum color { RED, GREEN = 5, BLUE, WHITE = BLUE * 2 };
+                  typedef enum { LOW = -1, HIGH = 1 } level;
+                  int name(enum color c) {
+                    switch (c) { case RED: return 1; case BLUE: return 3; default: return 9; }
+                  }
+                  int main() {
+                    level l = LOW;
+                    enum color c = BLUE;
+                    int r = name(c) * 1000 + WHITE * 10 + (l < 0) + (int)sizeof(enum color);
+                    { int GREEN = 7; r += GREEN * 100000; }
+                    return r + GREEN * 10000000;
+                  }";
+    assert_eq!(
+        returns(source, &[]),
+        5 * 10_000_000 + 7 * 100_000 + 3000 + 120 + 1 + 4
+    );
+}
+
+#[test]
 fn functions_outside_the_subset_are_left_out_until_called() {
     let unused = "static long twice(long x) { return 2 * x; } int main() { return 1; }";
     assert_eq!(returns(unused, &[]), 1);

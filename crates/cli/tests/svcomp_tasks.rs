@@ -16,11 +16,12 @@ use std::sync::Mutex;
 const TIMEOUT: &str = "2";
 
 /// The properties checked, with the correct answers on the development machine (see
-/// docs/c-frontend.md) as a regression guard.
+/// docs/c-frontend.md) as a regression guard, a few below the measured counts: at 2 s per
+/// task, back-to-back runs differ by up to three answers.
 const PROPERTIES: [(&str, usize); 3] = [
-    ("unreach-call", 45),
-    ("no-overflow", 16),
-    ("valid-memsafety", 9),
+    ("unreach-call", 42),
+    ("no-overflow", 14),
+    ("valid-memsafety", 8),
 ];
 
 fn sv_comp_dir() -> PathBuf {

@@ -601,6 +601,10 @@ impl FnCx<'_, '_> {
         let at = self.at(e.span);
         let unsupported = |what: &str| Err(CError::unsupported(what.to_string(), at));
         match &e.node {
+            Expression::Identifier(id) if self.enum_constant(&id.node.name).is_some() => {
+                let value = self.enum_constant(&id.node.name).unwrap_or_default();
+                Ok((Operand::Const(value), CType::Int))
+            }
             Expression::Identifier(_) | Expression::Member(_) => {
                 let (lvalue, ty) = self.lvalue(e)?;
                 Ok((self.read_lvalue(&lvalue, ty, span), ty))
@@ -838,6 +842,9 @@ impl FnCx<'_, '_> {
     fn static_type(&self, e: &Node<Expression>) -> Option<CType> {
         let at = self.at(e.span);
         match &e.node {
+            Expression::Identifier(id) if self.enum_constant(&id.node.name).is_some() => {
+                Some(CType::Int)
+            }
             Expression::Identifier(id) => self.scalar(&id.node.name, at).ok().map(|(_, ty)| ty),
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 match self.static_type(&u.node.operand)? {
@@ -1087,10 +1094,21 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// The value of the enumeration constant `name`, unless a variable of that name hides it.
+    fn enum_constant(&self, name: &str) -> Option<i32> {
+        match self.is_visible(name) {
+            true => None,
+            false => self.unit.types.borrow().enum_constant(name),
+        }
+    }
+
     /// The value of an integer constant expression (a `case` label).
     pub fn constant(&self, e: &Node<Expression>) -> Result<i32, CError> {
         let at = self.at(e.span);
         match &e.node {
+            Expression::Identifier(id) if self.enum_constant(&id.node.name).is_some() => {
+                Ok(self.enum_constant(&id.node.name).unwrap_or_default())
+            }
             Expression::Constant(c) => {
                 integer_constant(&c.node, self.unit.options.data_model, at).map(|(n, _)| n)
             }
@@ -1123,7 +1141,7 @@ impl FnCx<'_, '_> {
 /// An integer literal and its type: `int` if it fits (decimal without suffix), else `unsigned
 /// int` where C gives it that type (a `u` suffix, or octal/hexadecimal above `INT_MAX`). An `l`
 /// suffix is the same in ILP32, where `long` has 32 bits; the 64-bit types are refused.
-fn integer_constant(
+pub(super) fn integer_constant(
     constant: &Constant,
     model: crate::DataModel,
     at: usize,

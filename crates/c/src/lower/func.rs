@@ -375,6 +375,11 @@ impl FnCx<'_, '_> {
         Ok(local)
     }
 
+    /// Whether a variable (local, parameter or global) of this name is in scope.
+    pub fn is_visible(&self, name: &str) -> bool {
+        self.scopes.iter().any(|s| s.contains_key(name)) || self.unit.globals.contains_key(name)
+    }
+
     /// The local a name denotes in the current scopes, and its type.
     pub fn lookup(&self, name: &str, at: usize) -> Result<(LocalId, CType), CError> {
         if let Some(&local) = self.scopes.iter().rev().find_map(|s| s.get(name)) {

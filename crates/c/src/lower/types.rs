@@ -92,6 +92,10 @@ pub(super) struct Types {
     pointees: Vec<CType>,
     structs: Vec<StructDef>,
     tags: HashMap<String, StructId>,
+    /// Enumeration constants (one file-wide namespace, like struct tags), and the integer type
+    /// of each enum tag.
+    enum_constants: HashMap<String, i32>,
+    enum_tags: HashMap<String, CType>,
     pointer_bytes: i32,
 }
 
@@ -104,6 +108,8 @@ impl Types {
             pointees: Vec::new(),
             structs: Vec::new(),
             tags: HashMap::new(),
+            enum_constants: HashMap::new(),
+            enum_tags: HashMap::new(),
             pointer_bytes: match model {
                 DataModel::Ilp32 => 4,
                 DataModel::Lp64 => 8,
@@ -161,6 +167,93 @@ impl Types {
             CType::Pointer(p) => format!("{} *", self.describe(self.pointee(p))),
             CType::Struct(s) => self.struct_name(s).to_string(),
         }
+    }
+
+    /// The value of an enumeration constant.
+    pub(super) fn enum_constant(&self, name: &str) -> Option<i32> {
+        self.enum_constants.get(name).copied()
+    }
+
+    /// Defines the enumeration of a specifier (or looks up its tag): its constants get their
+    /// values, and the type is gcc's, `unsigned int` unless a constant is negative.
+    fn enum_type(
+        &mut self,
+        unit: &Unit<'_>,
+        enumeration: &lang_c::ast::EnumType,
+        at: usize,
+    ) -> Result<CType, CError> {
+        let tag = enumeration.identifier.as_ref().map(|i| i.node.name.clone());
+        if enumeration.enumerators.is_empty() {
+            return match tag.and_then(|t| self.enum_tags.get(&t).copied()) {
+                Some(ty) => Ok(ty),
+                None => Err(CError::invalid("an enum used before its definition", at)),
+            };
+        }
+        let mut next: i64 = 0;
+        let mut negative = false;
+        for enumerator in &enumeration.enumerators {
+            let at = unit.at(enumerator.span);
+            if let Some(e) = &enumerator.node.expression {
+                next = self.constant_value(unit, e).ok_or_else(|| {
+                    CError::unsupported("this enumerator value (not an integer constant)", at)
+                })?;
+            }
+            let value = i32::try_from(next)
+                .map_err(|_| CError::unsupported("an enumerator value outside `int`", at))?;
+            negative |= value < 0;
+            let name = enumerator.node.identifier.node.name.clone();
+            if self
+                .enum_constants
+                .insert(name.clone(), value)
+                .is_some_and(|old| old != value)
+            {
+                return Err(CError::unsupported(
+                    format!("a second enumeration constant `{name}` (one namespace for the file)"),
+                    at,
+                ));
+            }
+            next += 1;
+        }
+        let ty = if negative { CType::Int } else { CType::UInt };
+        if let Some(tag) = tag {
+            self.enum_tags.insert(tag, ty);
+        }
+        Ok(ty)
+    }
+
+    /// The value of an integer constant expression of enumerators, literals and `+ - * << | &`.
+    fn constant_value(&self, unit: &Unit<'_>, e: &Node<lang_c::ast::Expression>) -> Option<i64> {
+        use lang_c::ast::{BinaryOperator as B, Expression as E, UnaryOperator as U};
+        Some(match &e.node {
+            E::Constant(c) => i64::from(
+                super::expr::integer_constant(&c.node, unit.options.data_model, 0)
+                    .ok()?
+                    .0,
+            ),
+            E::Identifier(id) => i64::from(self.enum_constant(&id.node.name)?),
+            E::UnaryOperator(u) => {
+                let v = self.constant_value(unit, &u.node.operand)?;
+                match u.node.operator.node {
+                    U::Minus => v.checked_neg()?,
+                    U::Plus => v,
+                    _ => return None,
+                }
+            }
+            E::BinaryOperator(b) => {
+                let x = self.constant_value(unit, &b.node.lhs)?;
+                let y = self.constant_value(unit, &b.node.rhs)?;
+                match b.node.operator.node {
+                    B::Plus => x.checked_add(y)?,
+                    B::Minus => x.checked_sub(y)?,
+                    B::Multiply => x.checked_mul(y)?,
+                    B::ShiftLeft if (0..32).contains(&y) => x.checked_shl(y as u32)?,
+                    B::BitwiseOr => x | y,
+                    B::BitwiseAnd => x & y,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        })
     }
 
     /// The struct a tag names, declared (incomplete) at its first mention.
@@ -474,6 +567,7 @@ fn type_of(
         [T::Void] => Ok(CType::Void),
         [T::Bool] => Ok(CType::Bool),
         [T::Struct(st)] => types.struct_type(unit, &st.node, at),
+        [T::Enum(e)] => types.enum_type(unit, &e.node, at),
         [T::TypedefName(name)] => match unit.typedefs.get(&name.node.name) {
             Some(Ok(ty)) => Ok(*ty),
             Some(Err(why)) => Err(CError::unsupported(
