@@ -2,7 +2,8 @@
 //! over a small input range violates must be reported violated by the engine (concrete runs
 //! are a subset of all inputs), and no counterexample may be unconfirmed. Also: the same check
 //! twice gives the same JSON (timing fields aside). Both without and with state merging; and
-//! every merge mode reports the same set of violated properties as plain execution.
+//! every merge mode reports the same set of violated properties as plain execution; and every
+//! layer of the query optimizer, turned off, leaves every decided verdict as it was.
 
 use std::collections::BTreeSet;
 
@@ -222,4 +223,53 @@ fn merging_reaches_the_same_errors_as_plain_execution() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(compared >= 30, "only {compared} comparisons finished");
+}
+
+/// Every layer of the query optimizer (fast path, independence, cache, model reuse) turned off
+/// one at a time, and all of them at once, must decide every property as the default does:
+/// the layers only save solver calls. A property left `unknown` by the time limit in either
+/// run is not compared.
+#[test]
+fn query_layers_do_not_change_verdicts() {
+    use symex_smt::QueryOptions;
+    type Variant = (&'static str, fn(&mut QueryOptions));
+    let variants: [Variant; 5] = [
+        ("no fast path", |q| q.fast_path = false),
+        ("no independence", |q| q.independence = false),
+        ("no cache", |q| q.cache = false),
+        ("no model reuse", |q| q.model_reuse = false),
+        ("plain", |q| *q = QueryOptions::plain()),
+    ];
+    let mut failures = Vec::new();
+    for seed in 0..8 {
+        let source = generate(&config(seed), seed);
+        let front = symex_syntax::analyze(&source).expect("generated programs are valid");
+        let types = front.types.expect("generated programs are well typed");
+        let module = symex_ir::lower(&front.program);
+        let base = CheckOptions {
+            timeout: Some(std::time::Duration::from_secs(2)),
+            ..CheckOptions::default()
+        };
+        let decided = |options: &CheckOptions| {
+            let report = check_forward(&module, &types, &source, "gen.uc", "main", options)
+                .expect("the engine runs");
+            report
+                .properties()
+                .iter()
+                .map(|p| (p.span, p.kind, p.verdict.status()))
+                .collect::<Vec<_>>()
+        };
+        let reference = decided(&base);
+        for (name, turn_off) in variants {
+            let mut options = base.clone();
+            turn_off(&mut options.query);
+            for (a, b) in reference.iter().zip(decided(&options)) {
+                let undecided = [a.2, b.2].contains(&Status::Unknown);
+                if a.0 != b.0 || (!undecided && a.2 != b.2) {
+                    failures.push(format!("seed {seed}, {name}: {a:?} against {b:?}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
