@@ -60,6 +60,17 @@ impl Independence {
             .or_insert_with(|| store.vars_of(&[t]).into_boxed_slice())
     }
 
+    /// The variables of all `terms` (each term's cached), sorted and de-duplicated.
+    pub(crate) fn vars_of_all(&mut self, store: &TermStore, terms: &[TermId]) -> Vec<VarId> {
+        let mut vars: Vec<VarId> = Vec::new();
+        for &t in terms {
+            vars.extend_from_slice(self.vars_of(store, t));
+        }
+        vars.sort_unstable();
+        vars.dedup();
+        vars
+    }
+
     /// `constraints` split into groups connected through shared variables, each in the
     /// original order, and the constraints without variables apart.
     pub(crate) fn components(

@@ -18,7 +18,7 @@ use rustc_hash::FxHashMap;
 
 use crate::eval::{eval, Assignment};
 use crate::independence::Independence;
-use crate::term::{TermId, TermStore};
+use crate::term::{TermId, TermStore, VarId};
 use crate::value::Value;
 
 /// Kept models beyond this many are forgotten at once (a bound on memory, not a policy).
@@ -39,14 +39,14 @@ fn key_of(terms: impl IntoIterator<Item = TermId>) -> Box<[TermId]> {
 }
 
 impl ModelCache {
-    /// Keeps `model` (restricted to the variables of `satisfied`), which satisfies every term
-    /// of `satisfied`.
-    pub(crate) fn remember(&mut self, store: &TermStore, satisfied: &[TermId], model: &Assignment) {
+    /// Keeps `model` (restricted to `vars`, the variables of `satisfied`), which satisfies
+    /// every term of `satisfied`.
+    pub(crate) fn remember(&mut self, satisfied: &[TermId], vars: &[VarId], model: &Assignment) {
         if self.models.len() >= MAX_MODELS {
             self.models.clear();
         }
         let mut kept = Assignment::new();
-        for var in store.vars_of(satisfied) {
+        for &var in vars {
             match model.get(var) {
                 Some(value) => kept.insert(var, value.clone()),
                 // A model without a value for one of the variables is not kept.
@@ -118,9 +118,10 @@ mod tests {
         let mut independence = Independence::default();
         let pc = [x_big, y_big];
         // Nothing kept for y's group yet.
-        cache.remember(&s, &[x_big], &mx);
+        let vars = |t| s.vars_of(&[t]);
+        cache.remember(&[x_big], &vars(x_big), &mx);
         assert!(!cache.satisfies(&s, &mut independence, &pc, Some(sum_not_ten)));
-        cache.remember(&s, &[y_big], &my);
+        cache.remember(&[y_big], &vars(y_big), &my);
         // x = 5, y = 3: the sum is 8.
         assert!(cache.satisfies(&s, &mut independence, &pc, Some(sum_not_ten)));
         assert!(!cache.satisfies(&s, &mut independence, &pc, Some(sum_is_ten)));

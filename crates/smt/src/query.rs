@@ -486,15 +486,12 @@ impl<S: Solver> QueryEngine<S> {
         store: &TermStore,
         satisfied: &[TermId],
     ) -> Result<(), SolverError> {
-        let terms: Vec<TermId> = store
-            .vars_of(satisfied)
-            .into_iter()
-            .map(|v| store.var_info(v).term)
-            .collect();
+        let vars = self.independence.vars_of_all(store, satisfied);
+        let terms: Vec<TermId> = vars.iter().map(|&v| store.var_info(v).term).collect();
         match self.solver.model(store, &terms) {
             Ok(model) => {
-                self.models
-                    .remember(store, satisfied, &model.to_assignment(store));
+                let model = model.to_assignment(store);
+                self.models.remember(satisfied, &vars, &model);
                 Ok(())
             }
             Err(SolverError::Protocol(_)) => Ok(()),
@@ -568,8 +565,9 @@ impl<S: Solver> QueryEngine<S> {
                 };
                 let answer = defaults(store, vars, Some(&full));
                 if self.options.model_reuse {
+                    let vars = self.independence.vars_of_all(store, &constraints);
                     self.models
-                        .remember(store, &constraints, &full.to_assignment(store));
+                        .remember(&constraints, &vars, &full.to_assignment(store));
                 }
                 if let Some(k) = key {
                     self.sat_cache.insert(k.clone(), true);
