@@ -44,6 +44,16 @@ impl Groups {
         root
     }
 
+    /// Puts all of `vars` into one group.
+    fn join(&mut self, vars: &[VarId]) {
+        if let Some((&first, rest)) = vars.split_first() {
+            self.find(first);
+            for &v in rest {
+                self.union(first, v);
+            }
+        }
+    }
+
     fn union(&mut self, a: VarId, b: VarId) {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra != rb {
@@ -71,6 +81,15 @@ impl Independence {
         vars
     }
 
+    /// The union-find of the variables that `constraints` connect.
+    fn groups(&mut self, store: &TermStore, constraints: &[TermId]) -> Groups {
+        let mut groups = Groups::default();
+        for &c in constraints {
+            groups.join(self.vars_of(store, c));
+        }
+        groups
+    }
+
     /// `constraints` split into groups connected through shared variables, each in the
     /// original order, and the constraints without variables apart.
     pub(crate) fn components(
@@ -78,16 +97,7 @@ impl Independence {
         store: &TermStore,
         constraints: &[TermId],
     ) -> (Vec<Vec<TermId>>, Vec<TermId>) {
-        let mut groups = Groups::default();
-        for &c in constraints {
-            let vars = self.vars_of(store, c).to_vec();
-            if let Some((&first, rest)) = vars.split_first() {
-                groups.find(first);
-                for &v in rest {
-                    groups.union(first, v);
-                }
-            }
-        }
+        let mut groups = self.groups(store, constraints);
         let mut index: FxHashMap<VarId, usize> = FxHashMap::default();
         let mut components: Vec<Vec<TermId>> = Vec::new();
         let mut ground = Vec::new();
@@ -116,16 +126,7 @@ impl Independence {
         constraints: &[TermId],
         query: TermId,
     ) -> Vec<TermId> {
-        let mut groups = Groups::default();
-        for &c in constraints {
-            let vars = self.vars_of(store, c).to_vec();
-            if let Some((&first, rest)) = vars.split_first() {
-                groups.find(first);
-                for &v in rest {
-                    groups.union(first, v);
-                }
-            }
-        }
+        let mut groups = self.groups(store, constraints);
         let query_vars = self.vars_of(store, query).to_vec();
         let wanted: Vec<VarId> = query_vars.iter().map(|&v| groups.find(v)).collect();
         constraints
@@ -147,13 +148,7 @@ impl Independence {
 pub fn connected(store: &TermStore, context: &[TermId], terms: &[TermId], vars: &[VarId]) -> bool {
     let mut groups = Groups::default();
     for &c in context.iter().chain(terms) {
-        let vars = store.vars_of(&[c]);
-        if let Some((&first, rest)) = vars.split_first() {
-            groups.find(first);
-            for &v in rest {
-                groups.union(first, v);
-            }
-        }
+        groups.join(&store.vars_of(&[c]));
     }
     let roots: Vec<VarId> = vars.iter().map(|&v| groups.find(v)).collect();
     terms.iter().any(|&t| {

@@ -254,9 +254,10 @@ impl FnCx<'_, '_> {
                         ),
                         at,
                     )),
-                    (LValue::Register(_), Some(_)) => {
-                        unreachable!("a struct variable lives in memory")
-                    }
+                    (LValue::Register(_), Some(_)) => Err(CError::invalid(
+                        "internal error: a struct variable outside memory",
+                        at,
+                    )),
                 }
             }
             _ => Err(CError::unsupported(
@@ -609,10 +610,6 @@ impl FnCx<'_, '_> {
                 let (lvalue, ty) = self.lvalue(e)?;
                 Ok((self.read_lvalue(&lvalue, ty, span), ty))
             }
-            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
-                let (lvalue, ty) = self.lvalue(e)?;
-                Ok((self.read_lvalue(&lvalue, ty, span), ty))
-            }
             Expression::Constant(c) => integer_constant(&c.node, self.unit.options.data_model, at)
                 .map(|(n, ty)| (Operand::Const(n), ty)),
             Expression::UnaryOperator(u) => {
@@ -665,7 +662,10 @@ impl FnCx<'_, '_> {
                         Ok((if post { old } else { new }, ty))
                     }
                     UnaryOperator::Address => self.address(operand, span, at),
-                    UnaryOperator::Indirection => unreachable!("read as an lvalue above"),
+                    UnaryOperator::Indirection => {
+                        let (lvalue, ty) = self.lvalue(e)?;
+                        Ok((self.read_lvalue(&lvalue, ty, span), ty))
+                    }
                 }
             }
             Expression::BinaryOperator(b) => {

@@ -265,8 +265,9 @@ impl FnCx<'_, '_> {
             stores.push((value_field, value));
             stores.push((flag, Operand::Const(1)));
         } else {
-            let Operand::Local(record) = value else {
-                unreachable!("a struct value is a record in a local");
+            let record = match value {
+                Operand::Local(record) => record,
+                other => self.b.assign_temp(Rvalue::Use(other), span),
             };
             let leaves = self.unit.types.borrow().leaves(ty);
             for (path, _) in leaves {
@@ -344,7 +345,7 @@ impl<'t> IrTypes<'t> {
             fields.push((flag, Type::Int));
         }
         fields.sort_by(|a, b| a.0.cmp(&b.0));
-        let (_, _, recursive) = self.open.pop().expect("pushed above");
+        let recursive = self.open.pop().is_some_and(|(_, _, used)| used);
         let record = Type::Record(fields);
         if recursive {
             Type::Recursive(binder, Box::new(record))
