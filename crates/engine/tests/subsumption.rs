@@ -155,6 +155,10 @@ fn subsumption_finds_the_errors_plain_execution_finds() {
             ..CheckOptions::default()
         };
         let plain = check(&source, &base);
+        if undecided(&plain) {
+            // Nothing to compare against: the subsumed runs would only spend their limits.
+            continue;
+        }
         for merge in [MergeMode::None, MergeMode::Aggressive] {
             let options = CheckOptions {
                 subsume: true,
@@ -170,7 +174,7 @@ fn subsumption_finds_the_errors_plain_execution_finds() {
                     ));
                 }
             }
-            if undecided(&plain) || undecided(&report) {
+            if undecided(&report) {
                 continue;
             }
             compared += 1;
