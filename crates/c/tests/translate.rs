@@ -91,6 +91,51 @@ fn long_has_32_bits_in_ilp32_and_is_refused_in_lp64() {
 }
 
 #[test]
+fn signed_wide_literals_convert_where_the_target_holds_them() {
+    // `-2147483648` is the negation of a `long` (`long long` in ILP32) literal: converted at
+    // once to a type that holds its value, it is folded; 64-bit arithmetic is still refused.
+    for data_model in [DataModel::Lp64, DataModel::Ilp32] {
+        let options = Options {
+            data_model,
+            ..Options::default()
+        };
+        let source = "int f(int a) { return a; }
+                      int main() { int x = -2147483648; unsigned u = 4294967295;
+                      short s = (short)-32768; x = f(-2147483648) - x; return x + (u == -1u); }";
+        match run_with(source, &[], options) {
+            RunEnd::Returned(v) => assert_eq!(v.as_int(), Some(1)),
+            other => panic!("{other:?}"),
+        }
+        for refused in [
+            "int main() { int x = -2147483648 + 1; return x; }",
+            "int main() { short s = -2147483648; return s; }",
+        ] {
+            let refused = translate_text(refused, options);
+            assert!(refused.is_err_and(|e| e.message.contains("`2147483648`")));
+        }
+    }
+}
+
+#[test]
+fn output_statements_evaluate_their_arguments_only() {
+    let source = "int main() { int x; int y = 2; printf(\"%d %s\\n\", y, \"a\"); puts(\"b\");
+                  putchar(y); printf(\"%d\", x); return 0; }";
+    assert!(matches!(
+        run(source, &[]),
+        RunEnd::RuntimeError {
+            kind: PropertyKind::Uninit,
+            ..
+        }
+    ));
+    let (kind, message) = refusal("int main() { int n; printf(\"%n\", &n); return 0; }");
+    assert_eq!(kind, ErrorKind::Unsupported);
+    assert!(message.contains("%n"), "{message}");
+    // The count printf returns is not modelled.
+    let (_, message) = refusal("int main() { return printf(\"a\"); }");
+    assert!(message.contains("printf"), "{message}");
+}
+
+#[test]
 fn globals_used_only_by_main_are_its_locals_set_on_entry() {
     // Uninitialized globals are 0 (static storage); initializers are converted to the type; a
     // tentative definition may precede the one with the initializer.

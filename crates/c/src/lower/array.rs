@@ -73,8 +73,7 @@ impl FnCx<'_, '_> {
                     let at = self.at(item.span);
                     match (&item.node.designation[..], &item.node.initializer.node) {
                         ([], Initializer::Expression(e)) if dims.len() == 1 && ty.is_scalar() => {
-                            let (value, from) = self.typed(e)?;
-                            values.push(self.coerce(value, from, ty, span, at)?);
+                            values.push(self.converted(e, ty, span, at)?);
                         }
                         ([], Initializer::Expression(e)) if self.constant(e) == Ok(0) => {
                             values.push(Operand::Const(0));

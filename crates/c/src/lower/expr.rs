@@ -30,6 +30,10 @@ pub(super) const ERROR_FUNCTIONS: &[&str] = &[
     "__assert",
 ];
 
+/// Functions that only write to an output stream, lowered as statements by
+/// [`FnCx::output_statement`].
+const OUTPUT_FUNCTIONS: &[&str] = &["printf", "puts", "putchar"];
+
 /// Calls that end the run without an error.
 const EXIT_FUNCTIONS: &[&str] = &["abort", "exit", "_Exit", "__VERIFIER_abort"];
 
@@ -103,6 +107,26 @@ impl FnCx<'_, '_> {
         let result = self.value_kind(e);
         self.leave();
         result
+    }
+
+    /// The value of `e` converted to `to` as assignment, initialization, an argument, `return`
+    /// or a cast converts it ([`FnCx::coerce`]). A literal too large for 32 bits, signed by `-`
+    /// or `+`, is folded when `to` holds its value: `int x = -2147483648;` (the usual spelling
+    /// of `INT_MIN`, whose literal has a 64-bit type) needs no 64-bit arithmetic.
+    pub fn converted(
+        &mut self,
+        e: &Node<Expression>,
+        to: CType,
+        span: Span,
+        at: usize,
+    ) -> Result<Operand, CError> {
+        let model = self.unit.options.data_model;
+        if let Some(value) = signed_wide_literal(e, model).filter(|&v| to.holds(v)) {
+            // `holds` admits only values within the 32-bit range of `to`.
+            return Ok(Operand::Const(value as i32));
+        }
+        let (value, from) = self.typed(e)?;
+        self.coerce(value, from, to, span, at)
     }
 
     /// Ends the current block with a branch on `e`: `then_bb` if it is non-zero. `&&`, `||` and
@@ -680,8 +704,7 @@ impl FnCx<'_, '_> {
                     }
                     BinaryOperator::Assign => {
                         let (lvalue, ty) = self.lvalue(&b.node.lhs)?;
-                        let (value, from) = self.typed(&b.node.rhs)?;
-                        let value = self.coerce(value, from, ty, span, at)?;
+                        let value = self.converted(&b.node.rhs, ty, span, at)?;
                         self.write_lvalue(&lvalue, ty, value, false, span);
                         Ok((value, ty))
                     }
@@ -788,10 +811,12 @@ impl FnCx<'_, '_> {
             Expression::Call(call) => self.call(&call.node, span, at),
             Expression::Cast(cast) => {
                 let ty = type_name(self.unit, &cast.node.type_name.node, at)?;
-                let (value, from) = self.typed(&cast.node.expression)?;
                 match ty {
-                    CType::Void => Ok((Operand::Const(0), CType::Int)),
-                    _ => Ok((self.coerce(value, from, ty, span, at)?, ty)),
+                    CType::Void => {
+                        self.typed(&cast.node.expression)?;
+                        Ok((Operand::Const(0), CType::Int))
+                    }
+                    _ => Ok((self.converted(&cast.node.expression, ty, span, at)?, ty)),
                 }
             }
             Expression::SizeOfTy(t) => {
@@ -917,6 +942,39 @@ impl FnCx<'_, '_> {
         Ok(value)
     }
 
+    /// Lowers `e` if it is a statement that only writes output (`printf("%d\n", x);`, `puts`,
+    /// `putchar`, with the result unused): symex does not model the output stream, so only the
+    /// arguments are evaluated (a string literal needs nothing; `%n`, which writes through a
+    /// pointer, is refused). Returns whether `e` was one.
+    pub fn output_statement(&mut self, e: &Node<Expression>) -> Result<bool, CError> {
+        let Expression::Call(call) = &e.node else {
+            return Ok(false);
+        };
+        let Expression::Identifier(callee) = &call.node.callee.node else {
+            return Ok(false);
+        };
+        let name = callee.node.name.as_str();
+        if !OUTPUT_FUNCTIONS.contains(&name) || self.unit.bodies.contains_key(name) {
+            return Ok(false);
+        }
+        for argument in &call.node.arguments {
+            match &argument.node {
+                Expression::StringLiteral(literal) => {
+                    if literal.node.iter().any(|part| part.contains("%n")) {
+                        return Err(CError::unsupported(
+                            format!("`{name}` with `%n` (it writes through a pointer)"),
+                            self.at(argument.span),
+                        ));
+                    }
+                }
+                _ => {
+                    self.typed(argument)?;
+                }
+            }
+        }
+        Ok(true)
+    }
+
     fn call(
         &mut self,
         call: &CallExpression,
@@ -1028,8 +1086,8 @@ impl FnCx<'_, '_> {
                 arity(params.len())?;
                 let mut args = Vec::with_capacity(params.len());
                 for (argument, (_, _, ty)) in call.arguments.iter().zip(&params) {
-                    let (value, from) = self.typed(argument)?;
-                    args.push(self.coerce(value, from, *ty, span, self.at(argument.span))?);
+                    let at = self.at(argument.span);
+                    args.push(self.converted(argument, *ty, span, at)?);
                 }
                 return self.inline_call(name, definition, &params, args, span, at);
             }
@@ -1060,8 +1118,8 @@ impl FnCx<'_, '_> {
         arity(params.len())?;
         let mut args = Vec::with_capacity(params.len());
         for (argument, &ty) in call.arguments.iter().zip(&params) {
-            let (value, from) = self.typed(argument)?;
-            args.push(self.coerce(value, from, ty, span, self.at(argument.span))?);
+            let at = self.at(argument.span);
+            args.push(self.converted(argument, ty, span, at)?);
         }
         let dst = self.b.new_temp(span);
         self.b.emit(InstKind::Call { dst, func, args }, span);
@@ -1138,6 +1196,46 @@ impl FnCx<'_, '_> {
     }
 }
 
+/// The value of an integer literal of a 64-bit type (`2147483648`, `1L` in LP64), under any
+/// number of unary `-` and `+` (so `-2147483648`), if `e` is one.
+fn signed_wide_literal(e: &Node<Expression>, model: crate::DataModel) -> Option<i64> {
+    match &e.node {
+        Expression::Constant(c) => match &c.node {
+            Constant::Integer(integer)
+                if !integer.suffix.imaginary && integer_constant(&c.node, model, 0).is_err() =>
+            {
+                i64::try_from(literal_value(integer)?).ok()
+            }
+            _ => None,
+        },
+        Expression::UnaryOperator(u) => {
+            let value = signed_wide_literal(&u.node.operand, model)?;
+            match u.node.operator.node {
+                UnaryOperator::Minus => value.checked_neg(),
+                UnaryOperator::Plus => Some(value),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The value of an integer literal's digits, if it fits in 64 bits.
+fn literal_value(integer: &lang_c::ast::Integer) -> Option<u64> {
+    let radix = match integer.base {
+        IntegerBase::Decimal => 10,
+        IntegerBase::Octal => 8,
+        IntegerBase::Hexadecimal => 16,
+        IntegerBase::Binary => 2,
+    };
+    let digits = integer.number.trim_start_matches('0');
+    if digits.is_empty() {
+        Some(0)
+    } else {
+        u64::from_str_radix(digits, radix).ok()
+    }
+}
+
 /// An integer literal and its type: `int` if it fits (decimal without suffix), else `unsigned
 /// int` where C gives it that type (a `u` suffix, or octal/hexadecimal above `INT_MAX`). An `l`
 /// suffix is the same in ILP32, where `long` has 32 bits; the 64-bit types are refused.
@@ -1162,18 +1260,7 @@ pub(super) fn integer_constant(
             at,
         ));
     }
-    let radix = match integer.base {
-        IntegerBase::Decimal => 10,
-        IntegerBase::Octal => 8,
-        IntegerBase::Hexadecimal => 16,
-        IntegerBase::Binary => 2,
-    };
-    let digits = integer.number.trim_start_matches('0');
-    let value = if digits.is_empty() {
-        Some(0)
-    } else {
-        u64::from_str_radix(digits, radix).ok()
-    };
+    let value = literal_value(integer);
     let decimal = integer.base == IntegerBase::Decimal;
     match (value, integer.suffix.unsigned) {
         (Some(v), false) if v <= i32::MAX as u64 => Ok((v as i32, CType::Int)),

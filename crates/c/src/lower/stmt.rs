@@ -41,7 +41,9 @@ impl FnCx<'_, '_> {
             }
             Statement::Expression(None) => {}
             Statement::Expression(Some(e)) => {
-                self.value(e)?;
+                if !self.output_statement(e)? {
+                    self.value(e)?;
+                }
             }
             Statement::If(n) => {
                 let (then_bb, else_bb, join) =
@@ -129,8 +131,8 @@ impl FnCx<'_, '_> {
             Statement::Return(value) => {
                 let value = match value {
                     Some(e) => {
-                        let (value, from) = self.typed(e)?;
-                        self.coerce(value, from, self.result, span, at)?
+                        let result = self.result;
+                        self.converted(e, result, span, at)?
                     }
                     None => Operand::Const(0),
                 };
@@ -317,9 +319,8 @@ impl FnCx<'_, '_> {
                 node: Initializer::Expression(e),
                 ..
             }) if matches!(ty, CType::Struct(_)) => {
-                let (value, from) = self.typed(e)?;
                 let at = self.at(e.span);
-                self.coerce(value, from, ty, span, at)?
+                self.converted(e, ty, span, at)?
             }
             Some(initializer) => {
                 let mut leaves = Vec::new();
@@ -353,9 +354,8 @@ impl FnCx<'_, '_> {
         };
         match (&initializer.node, fields) {
             (Initializer::Expression(e), None) => {
-                let (value, from) = self.typed(e)?;
                 let at = self.at(e.span);
-                out.push(self.coerce(value, from, ty, span, at)?);
+                out.push(self.converted(e, ty, span, at)?);
             }
             (Initializer::List(items), None) => match items.as_slice() {
                 [item] if item.node.designation.is_empty() => {

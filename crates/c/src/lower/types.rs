@@ -58,6 +58,21 @@ impl CType {
         self.is_number() || matches!(self, CType::Pointer(_))
     }
 
+    /// Whether `value` is a value of this integer type (never for the other types).
+    pub(super) fn holds(self, value: i64) -> bool {
+        let range = match self {
+            CType::Int => i64::from(i32::MIN)..=i64::from(i32::MAX),
+            CType::UInt => 0..=i64::from(u32::MAX),
+            CType::SChar => i64::from(i8::MIN)..=i64::from(i8::MAX),
+            CType::UChar => 0..=i64::from(u8::MAX),
+            CType::Short => i64::from(i16::MIN)..=i64::from(i16::MAX),
+            CType::UShort => 0..=i64::from(u16::MAX),
+            CType::Bool => 0..=1,
+            CType::Void | CType::Pointer(_) | CType::Struct(_) => return false,
+        };
+        range.contains(&value)
+    }
+
     /// The type a value of this type has in arithmetic (C's integer promotions: every type
     /// narrower than `int` becomes `int`, which holds all its values).
     pub(super) fn promoted(self) -> CType {
