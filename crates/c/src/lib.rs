@@ -3,7 +3,8 @@
 //! interpreter and every engine check it unchanged (layer 1 of `docs/architecture.md`).
 //!
 //! **The subset** (docs/c-frontend.md): functions over the integer types up to 32 bits (two's
-//! complement wrap-around like micro-c), structs, and pointers to whole objects (`&x`, `*p`,
+//! complement wrap-around like micro-c) and the 64-bit ones modelled within 32 bits (a run
+//! whose value leaves that range fails an `unmodelled` check: the report says `unknown`), structs, and pointers to whole objects (`&x`, `*p`,
 //! `p->f`, `malloc(sizeof(T))`), local variables in nested scopes, local arrays with constant
 //! sizes, file-scope variables (locals of `main`, set on entry; `main` inlines its
 //! calls where other functions use them), every statement of C except

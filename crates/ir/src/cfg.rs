@@ -331,6 +331,10 @@ pub enum PropertyKind {
     /// C: an operation on signed integers whose result does not fit its type (checked only on
     /// request: `--signed-overflow`, SV-COMP's `no-overflow`).
     Overflow,
+    /// C: a value outside the range the front end models for its type (64-bit integers are
+    /// modelled within 32 bits). Not an error of the program: a report turns a run that fails
+    /// it into `unknown` for every property it could hide (`Report::new`).
+    Unmodelled,
 }
 
 impl PropertyKind {
@@ -345,11 +349,12 @@ impl PropertyKind {
             PropertyKind::Reach => "reach",
             PropertyKind::ShiftOutOfRange => "shift-out-of-range",
             PropertyKind::Overflow => "overflow",
+            PropertyKind::Unmodelled => "unmodelled",
         }
     }
 
     /// Every kind, in the order reports list them.
-    pub const ALL: [PropertyKind; 8] = [
+    pub const ALL: [PropertyKind; 9] = [
         PropertyKind::Assert,
         PropertyKind::DivByZero,
         PropertyKind::NullDeref,
@@ -358,6 +363,7 @@ impl PropertyKind {
         PropertyKind::Reach,
         PropertyKind::ShiftOutOfRange,
         PropertyKind::Overflow,
+        PropertyKind::Unmodelled,
     ];
 
     pub fn from_name(name: &str) -> Option<PropertyKind> {

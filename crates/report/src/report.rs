@@ -6,6 +6,8 @@
 
 use serde::Serialize;
 
+use symex_ir::cfg::PropertyKind;
+
 use crate::property::PropertyReport;
 use crate::stats::Stats;
 use crate::verdict::{Status, Verdict};
@@ -78,6 +80,7 @@ impl Report {
         stats: Stats,
     ) -> Report {
         properties.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
+        limit_to_modelled_runs(&mut properties);
         Report {
             program: program.into(),
             engine: engine.into(),
@@ -122,13 +125,49 @@ impl Report {
     }
 }
 
+/// The rule for [`PropertyKind::Unmodelled`] checks: a run that fails one has left the range the
+/// front end models (a 64-bit value outside 32 bits) and was not followed further, so it is no
+/// violation of the program, and a property no violation was found for may be broken on the
+/// part of that run that was cut: `unknown`. A property some run violates before leaving the
+/// range keeps its counterexample (the values up to it were exact).
+fn limit_to_modelled_runs(properties: &mut [PropertyReport]) {
+    let Some(leaves) = properties
+        .iter()
+        .find(|p| {
+            p.kind == PropertyKind::Unmodelled
+                && !matches!(p.verdict.status(), Status::Safe | Status::SafeUpTo)
+        })
+        .map(|p| p.line)
+    else {
+        return;
+    };
+    for p in properties.iter_mut() {
+        let reason = if p.kind == PropertyKind::Unmodelled {
+            if p.verdict.status() != Status::Violated {
+                continue;
+            }
+            "a run leaves the range symex models here (64-bit integers are modelled within 32 \
+             bits); it was not followed further"
+                .to_string()
+        } else if matches!(p.verdict.status(), Status::Safe | Status::SafeUpTo) {
+            format!(
+                "a run may leave the range symex models at line {leaves} (64-bit integers are \
+                 modelled within 32 bits), and the rest of it was not searched"
+            )
+        } else {
+            continue;
+        };
+        p.verdict = Verdict::Unknown { reason };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::counterexample::{Replay, Witness};
     use crate::cuts::{Cut, Cuts};
     use crate::verdict::Finding;
-    use symex_ir::cfg::{PropId, PropertyKind};
+    use symex_ir::cfg::PropId;
 
     fn prop(line: u32, column: u32, verdict: Verdict) -> PropertyReport {
         PropertyReport {
@@ -179,6 +218,61 @@ mod tests {
         let positions: Vec<(u32, u32)> =
             r.properties().iter().map(|p| (p.line, p.column)).collect();
         assert_eq!(positions, [(2, 3), (2, 5), (9, 1)]);
+    }
+
+    #[test]
+    fn a_run_leaving_the_modelled_range_leaves_every_undecided_property_unknown() {
+        let unmodelled = |verdict| PropertyReport {
+            kind: PropertyKind::Unmodelled,
+            ..prop(5, 1, verdict)
+        };
+        let violated = reached(Replay::Failed(PropId(0)));
+        // Every range check safe: nothing changes.
+        let kept = Report::new(
+            "p.c",
+            "forward",
+            "main",
+            vec![
+                unmodelled(safe()),
+                prop(1, 1, safe()),
+                prop(2, 1, bounded()),
+            ],
+            Stats::default(),
+        );
+        assert_eq!(kept.counts().safe, 2);
+        // A run leaves the range: no property may stay safe, a violation stays one, and the
+        // range check itself is no violation of the program.
+        let cut = Report::new(
+            "p.c",
+            "forward",
+            "main",
+            vec![
+                unmodelled(violated.clone()),
+                prop(1, 1, safe()),
+                prop(2, 1, bounded()),
+                prop(3, 1, violated),
+            ],
+            Stats::default(),
+        );
+        let statuses: Vec<Status> = cut
+            .properties()
+            .iter()
+            .map(|p| p.verdict.status())
+            .collect();
+        assert_eq!(
+            statuses,
+            [
+                Status::Unknown,
+                Status::Unknown,
+                Status::Violated,
+                Status::Unknown
+            ]
+        );
+        assert!(cut.properties()[0]
+            .verdict
+            .reason()
+            .is_some_and(|r| r.contains("line 5")));
+        assert_eq!(cut.exit_class(), ExitClass::Violation);
     }
 
     #[test]

@@ -41,7 +41,7 @@ const EXIT_FUNCTIONS: &[&str] = &["abort", "exit", "_Exit", "__VERIFIER_abort"];
 /// compound assignment) on operands of type `ty`.
 fn arithmetic(op: &BinaryOperator, ty: CType) -> Option<BinOp> {
     use BinaryOperator as B;
-    let unsigned = ty == CType::UInt;
+    let unsigned = ty.is_unsigned();
     let pick = |signed: BinOp, unsigned_op: BinOp| if unsigned { unsigned_op } else { signed };
     Some(match op {
         B::Multiply | B::AssignMultiply => BinOp::Mul,
@@ -205,9 +205,13 @@ impl FnCx<'_, '_> {
     /// narrow type is kept in that range, so reading it back needs nothing.
     pub fn convert(&mut self, value: Operand, to: CType, span: Span) -> Operand {
         let (mask, sign) = match to {
-            CType::Int | CType::UInt | CType::Void | CType::Pointer(_) | CType::Struct(_) => {
-                return value
-            }
+            CType::Int
+            | CType::UInt
+            | CType::Long
+            | CType::ULong
+            | CType::Void
+            | CType::Pointer(_)
+            | CType::Struct(_) => return value,
             CType::Bool => {
                 let nonzero = Rvalue::Binary(BinOp::Ne, value, Operand::Const(0));
                 return match value {
@@ -339,6 +343,7 @@ impl FnCx<'_, '_> {
         at: usize,
     ) -> Result<Operand, CError> {
         if from.is_number() && to.is_number() {
+            let value = self.widen(value, from, to, span);
             return Ok(self.convert(value, to, span));
         }
         let null_constant = matches!(value, Operand::Null)
@@ -362,6 +367,34 @@ impl FnCx<'_, '_> {
                 ))
             }
         }
+    }
+
+    /// `value` of integer type `from` as a value of `to`, where `to` is a 64-bit type: checked
+    /// to lie in `to`'s modelled range (`unmodelled`: a negative number converted to `unsigned
+    /// long long` is above 2^64 - 2^31, an `unsigned int` above `INT_MAX` does not fit the 32
+    /// bits a `long long` is modelled in). The bits are the same; other types need nothing.
+    fn widen(&mut self, value: Operand, from: CType, to: CType, span: Span) -> Operand {
+        if matches!(from, CType::Bool | CType::UChar | CType::UShort) {
+            return value;
+        }
+        let (op, bound) = match (from.promoted().is_unsigned(), to) {
+            (true, CType::Long) => (BinOp::ULe, i32::MAX),
+            (false, CType::ULong) => (BinOp::Ge, 0),
+            _ => return value,
+        };
+        let fits = match value {
+            Operand::Const(n) if op == BinOp::ULe => Some(n >= 0),
+            Operand::Const(n) => Some(n >= bound),
+            _ => None,
+        };
+        let holds = match fits {
+            Some(true) => return value,
+            Some(false) => Operand::Const(0),
+            None => self.temp(Rvalue::Binary(op, value, Operand::Const(bound)), span),
+        };
+        let kind = PropertyKind::Unmodelled;
+        self.check(Check::Condition { holds, kind }, span);
+        value
     }
 
     /// The truth of `value` of type `ty` as a number (a pointer is true when it is not null).
@@ -481,14 +514,17 @@ impl FnCx<'_, '_> {
         ty: CType,
         span: Span,
     ) -> Operand {
-        let in_range = Rvalue::Binary(BinOp::ULt, amount, Operand::Const(32));
+        let width = if ty.is_wide() { 64 } else { 32 };
+        let in_range = Rvalue::Binary(BinOp::ULt, amount, Operand::Const(width));
         let holds = self.temp(in_range, span);
         let kind = PropertyKind::ShiftOutOfRange;
         self.check(Check::Condition { holds, kind }, span);
-        let op = match (left, ty) {
+        // A 64-bit value within 32 bits shifted right by 32 or more is 0 (or -1 from a negative
+        // `long long`): what the IR's shifts give too.
+        let op = match (left, ty.is_unsigned()) {
             (true, _) => BinOp::Shl,
-            (false, CType::UInt) => BinOp::LShr,
-            (false, _) => BinOp::AShr,
+            (false, true) => BinOp::LShr,
+            (false, false) => BinOp::AShr,
         };
         let result = self.temp(Rvalue::Binary(op, value, amount), span);
         if op == BinOp::Shl {
@@ -522,7 +558,13 @@ impl FnCx<'_, '_> {
         ty: CType,
         span: Span,
     ) {
-        if !self.unit.options.signed_overflow || ty != CType::Int {
+        let kind = match ty {
+            CType::Long | CType::ULong => PropertyKind::Unmodelled,
+            CType::Int if self.unit.options.signed_overflow => PropertyKind::Overflow,
+            _ => return,
+        };
+        // A `long long` remainder is never outside 32 bits (`INT_MIN % -1` is 0 in 64 bits).
+        if kind == PropertyKind::Unmodelled && op == BinOp::Rem {
             return;
         }
         if let (Operand::Const(x), Operand::Const(y)) = (a, b) {
@@ -534,9 +576,12 @@ impl FnCx<'_, '_> {
                 BinOp::Shl => x.checked_shl(y as u32).is_some_and(|r| r >> y == x),
                 _ => true,
             };
-            if fits {
+            if fits && ty != CType::ULong {
                 return;
             }
+        }
+        if ty == CType::ULong {
+            return self.check_unsigned_range(op, a, b, result, span);
         }
         let mut op2 = |op: BinOp, x: Operand, y: Operand| self.temp(Rvalue::Binary(op, x, y), span);
         let holds = match op {
@@ -567,7 +612,41 @@ impl FnCx<'_, '_> {
             }
             _ => return,
         };
-        let kind = PropertyKind::Overflow;
+        self.check(Check::Condition { holds, kind }, span);
+    }
+
+    /// The `unmodelled` check of `result = a op b` on `unsigned long long`s: the result stays
+    /// below 2^32. A product is admitted when both factors are below 2^31 and it fits `int`
+    /// (a sufficient condition the IR states without division; a larger product that still
+    /// fits ends the run as `unknown`, never as a wrong value).
+    fn check_unsigned_range(
+        &mut self,
+        op: BinOp,
+        a: Operand,
+        b: Operand,
+        result: Operand,
+        span: Span,
+    ) {
+        let mut op2 = |op: BinOp, x: Operand, y: Operand| self.temp(Rvalue::Binary(op, x, y), span);
+        let holds = match op {
+            BinOp::Add => op2(BinOp::UGe, result, a),
+            BinOp::Sub => op2(BinOp::UGe, a, b),
+            BinOp::Mul => {
+                let fits = op2(BinOp::MulFits, a, b);
+                let (x, y) = (
+                    op2(BinOp::Ge, a, Operand::Const(0)),
+                    op2(BinOp::Ge, b, Operand::Const(0)),
+                );
+                let both = op2(BinOp::BitAnd, x, y);
+                op2(BinOp::BitAnd, both, fits)
+            }
+            BinOp::Shl => {
+                let back = op2(BinOp::LShr, result, b);
+                op2(BinOp::Eq, back, a)
+            }
+            _ => return,
+        };
+        let kind = PropertyKind::Unmodelled;
         self.check(Check::Condition { holds, kind }, span);
     }
 
@@ -652,10 +731,14 @@ impl FnCx<'_, '_> {
                     }
                     UnaryOperator::Complement => {
                         let (a, ty) = self.number(operand)?;
-                        Ok((
-                            self.temp(Rvalue::Unary(UnOp::BitNot, a), span),
-                            ty.promoted(),
-                        ))
+                        let ty = ty.promoted();
+                        if ty == CType::ULong {
+                            // At least 2^64 - 2^32: never within the modelled range.
+                            let holds = Operand::Const(0);
+                            let kind = PropertyKind::Unmodelled;
+                            self.check(Check::Condition { holds, kind }, span);
+                        }
+                        Ok((self.temp(Rvalue::Unary(UnOp::BitNot, a), span), ty))
                     }
                     UnaryOperator::Negate => {
                         let (a, ty) = self.typed(operand)?;
@@ -740,6 +823,8 @@ impl FnCx<'_, '_> {
                         let common = ty.common(operand_ty);
                         let arith =
                             arithmetic(op, common).expect("compound assignments are arithmetic");
+                        let old = self.widen(old, ty, common, span);
+                        let operand = self.widen(operand, operand_ty, common, span);
                         let new = self.binary(arith, old, operand, common, span);
                         let new = self.convert(new, ty, span);
                         self.write_lvalue(&lvalue, ty, new, true, span);
@@ -760,6 +845,8 @@ impl FnCx<'_, '_> {
                         let common = lhs_ty.common(rhs_ty);
                         match arithmetic(op, common) {
                             Some(arith) => {
+                                let lhs = self.widen(lhs, lhs_ty, common, span);
+                                let rhs = self.widen(rhs, rhs_ty, common, span);
                                 let ty = if is_comparison(op) {
                                     CType::Int
                                 } else {
@@ -1067,7 +1154,8 @@ impl FnCx<'_, '_> {
             other if other.starts_with("__VERIFIER_nondet_") => {
                 return Err(CError::unsupported(
                     format!(
-                        "`{other}` (only inputs of integer types up to 32 bits are supported so far)"
+                        "`{other}` (inputs of 64-bit types are not supported: symex models their \
+                         values within 32 bits, which would leave inputs out)"
                     ),
                     at,
                 ));
@@ -1236,9 +1324,10 @@ fn literal_value(integer: &lang_c::ast::Integer) -> Option<u64> {
     }
 }
 
-/// An integer literal and its type: `int` if it fits (decimal without suffix), else `unsigned
-/// int` where C gives it that type (a `u` suffix, or octal/hexadecimal above `INT_MAX`). An `l`
-/// suffix is the same in ILP32, where `long` has 32 bits; the 64-bit types are refused.
+/// An integer literal and its type, by C's rule: the first of the types its suffix and base
+/// allow that holds its value (`int`, `unsigned int` for octal and hexadecimal, then the `long`
+/// types, then the `long long` ones; `long` has 32 bits in ILP32). A literal of a 64-bit type
+/// whose value is outside the 32 bits those types are modelled in is refused.
 pub(super) fn integer_constant(
     constant: &Constant,
     model: crate::DataModel,
@@ -1253,23 +1342,63 @@ pub(super) fn integer_constant(
             return Err(CError::unsupported("character constants", at));
         }
     };
-    let long_is_int = model == crate::DataModel::Ilp32 && integer.suffix.size == IntegerSize::Long;
-    if !(integer.suffix.size == IntegerSize::Int || long_is_int) || integer.suffix.imaginary {
-        return Err(CError::unsupported(
-            "integer constants with an `l` suffix (`long` is not supported yet)",
+    if integer.suffix.imaginary {
+        return Err(CError::unsupported("imaginary constants", at));
+    }
+    let Some(value) = literal_value(integer) else {
+        return Err(CError::invalid(
+            format!(
+                "the constant `{}` does not fit any integer type",
+                integer.number
+            ),
             at,
         ));
-    }
-    let value = literal_value(integer);
+    };
+    // (signed, unsigned) of each rank the suffix allows, narrowest first.
+    let long = match model {
+        crate::DataModel::Ilp32 => (CType::Int, CType::UInt),
+        crate::DataModel::Lp64 => (CType::Long, CType::ULong),
+    };
+    let ranks = match integer.suffix.size {
+        IntegerSize::Int => vec![(CType::Int, CType::UInt), long, (CType::Long, CType::ULong)],
+        IntegerSize::Long => vec![long, (CType::Long, CType::ULong)],
+        IntegerSize::LongLong => vec![(CType::Long, CType::ULong)],
+    };
+    // A decimal literal without `u` never becomes unsigned.
     let decimal = integer.base == IntegerBase::Decimal;
-    match (value, integer.suffix.unsigned) {
-        (Some(v), false) if v <= i32::MAX as u64 => Ok((v as i32, CType::Int)),
-        (Some(v), true) if v <= u32::MAX as u64 => Ok((v as u32 as i32, CType::UInt)),
-        (Some(v), false) if !decimal && v <= u32::MAX as u64 => Ok((v as u32 as i32, CType::UInt)),
+    let candidates = ranks.into_iter().flat_map(|(signed, unsigned)| {
+        let both = [
+            (!integer.suffix.unsigned).then_some(signed),
+            (integer.suffix.unsigned || !decimal).then_some(unsigned),
+        ];
+        both.into_iter().flatten()
+    });
+    let c_range = |ty: CType| match ty {
+        CType::Int => i32::MAX as u64,
+        CType::UInt => u32::MAX as u64,
+        CType::Long => i64::MAX as u64,
+        _ => u64::MAX,
+    };
+    let Some(ty) = candidates.into_iter().find(|&ty| value <= c_range(ty)) else {
+        return Err(CError::invalid(
+            format!(
+                "the constant `{}` does not fit any integer type",
+                integer.number
+            ),
+            at,
+        ));
+    };
+    match i64::try_from(value) {
+        // Within 32 bits the value's bits are the IR number's, read as the type's signedness.
+        Ok(v) if ty.holds(v) => Ok((v as u32 as i32, ty)),
         _ => Err(CError::unsupported(
             format!(
-                "the constant `{}`, whose type is a `long` type (not supported yet)",
-                integer.number
+                "the constant `{}` of type `{}` (64-bit values are modelled within 32 bits)",
+                integer.number,
+                match ty {
+                    CType::ULong => "unsigned long long",
+                    _ => "long long",
+                }
             ),
             at,
         )),

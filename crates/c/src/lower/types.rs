@@ -40,6 +40,14 @@ pub(super) enum CType {
     UShort,
     /// `_Bool`: 0 or 1.
     Bool,
+    /// `long long`, and `long` in LP64: 64 bits, *modelled within 32 bits*: a value is one IR
+    /// number, and every operation whose result could leave `-2^31..2^31` checks that it does
+    /// not (`unmodelled`; a run that fails the check is not followed, and the report says
+    /// `unknown`). Within the range every operation is exact.
+    Long,
+    /// `unsigned long long`, and `unsigned long` in LP64: modelled within `0..2^32` like
+    /// [`CType::Long`].
+    ULong,
     Void,
     /// A pointer to the type [`Types::pointee`] gives.
     Pointer(PointeeId),
@@ -58,11 +66,12 @@ impl CType {
         self.is_number() || matches!(self, CType::Pointer(_))
     }
 
-    /// Whether `value` is a value of this integer type (never for the other types).
+    /// Whether `value` is a value of this integer type that symex models (never for the other
+    /// types; the 64-bit types only within 32 bits).
     pub(super) fn holds(self, value: i64) -> bool {
         let range = match self {
-            CType::Int => i64::from(i32::MIN)..=i64::from(i32::MAX),
-            CType::UInt => 0..=i64::from(u32::MAX),
+            CType::Int | CType::Long => i64::from(i32::MIN)..=i64::from(i32::MAX),
+            CType::UInt | CType::ULong => 0..=i64::from(u32::MAX),
             CType::SChar => i64::from(i8::MIN)..=i64::from(i8::MAX),
             CType::UChar => 0..=i64::from(u8::MAX),
             CType::Short => i64::from(i16::MIN)..=i64::from(i16::MAX),
@@ -77,19 +86,35 @@ impl CType {
     /// narrower than `int` becomes `int`, which holds all its values).
     pub(super) fn promoted(self) -> CType {
         match self {
-            CType::UInt => CType::UInt,
+            CType::UInt | CType::Long | CType::ULong => self,
             _ => CType::Int,
         }
     }
 
     /// The type both operands of an arithmetic operator are converted to (C's usual arithmetic
-    /// conversions among types of at most 32 bits: promote, then unsigned wins).
+    /// conversions: promote; then the 64-bit type wins, and a signed 64-bit `long long` holds
+    /// every `unsigned int`; among types of one width, unsigned wins).
     pub(super) fn common(self, other: CType) -> CType {
-        if self.promoted() == CType::UInt || other.promoted() == CType::UInt {
+        let (a, b) = (self.promoted(), other.promoted());
+        if a == CType::ULong || b == CType::ULong {
+            CType::ULong
+        } else if a == CType::Long || b == CType::Long {
+            CType::Long
+        } else if a == CType::UInt || b == CType::UInt {
             CType::UInt
         } else {
             CType::Int
         }
+    }
+
+    /// Whether the type is one of the 64-bit types, modelled within 32 bits.
+    pub(super) fn is_wide(self) -> bool {
+        matches!(self, CType::Long | CType::ULong)
+    }
+
+    /// Whether arithmetic on this (promoted) type reads its operands as unsigned.
+    pub(super) fn is_unsigned(self) -> bool {
+        matches!(self, CType::UInt | CType::ULong)
     }
 }
 
@@ -173,6 +198,8 @@ impl Types {
         match ty {
             CType::Int => "int".into(),
             CType::UInt => "unsigned int".into(),
+            CType::Long => "long long".into(),
+            CType::ULong => "unsigned long long".into(),
             CType::SChar => "char".into(),
             CType::UChar => "unsigned char".into(),
             CType::Short => "short".into(),
@@ -299,6 +326,8 @@ impl Types {
     fn layout(&self, ty: CType, depth: u32) -> Option<(i32, i32)> {
         Some(match ty {
             CType::Int | CType::UInt => (4, 4),
+            // i386 aligns `long long` members at 4 bytes.
+            CType::Long | CType::ULong => (8, self.pointer_bytes),
             CType::Short | CType::UShort => (2, 2),
             CType::SChar | CType::UChar | CType::Bool | CType::Void => (1, 1),
             CType::Pointer(_) => (self.pointer_bytes, self.pointer_bytes),
@@ -554,19 +583,16 @@ fn type_of(
     // Only the words that make up `[un]signed [char|short|long] [int]` (and old C's implicit
     // `int` when there is none at all, as in `main() { ... }`).
     let integer_words = int + signed + unsigned + char + short + long;
-    let words_fit = int <= 1 && signed + unsigned <= 1 && char + short + long <= 1;
-    if integer_words == kinds.len() && words_fit {
-        if long == 1 && unit.options.data_model == DataModel::Lp64 {
-            return Err(CError::unsupported(
-                "type `long` (64 bits in the LP64 data model; 64-bit integers are not supported \
-                 yet, `--data-model ilp32` gives `long` 32 bits)",
-                at,
-            ));
-        }
+    let words_fit = int <= 1 && signed + unsigned <= 1 && char + short <= 1 && long <= 2;
+    let wide = long == 2 || (long == 1 && unit.options.data_model == DataModel::Lp64);
+    if integer_words == kinds.len() && words_fit && char + short + long <= 2 {
         // In ILP32 `long` has the width of `int`, and C's conversions treat them alike there
         // (a `long` cannot hold every `unsigned int`, so both become `unsigned long`).
         let ty = match (char, short, unsigned) {
+            _ if char + short > 0 && long > 0 => None,
             (1, _, _) if int == 1 => None,
+            _ if wide && unsigned == 0 => Some(CType::Long),
+            _ if wide => Some(CType::ULong),
             (1, _, 0) => Some(CType::SChar),
             (1, _, _) => Some(CType::UChar),
             (_, 1, 0) => Some(CType::Short),
@@ -598,8 +624,7 @@ fn type_of(
             let words: Vec<String> = other.iter().map(|s| spelling(s)).collect();
             Err(CError::unsupported(
                 format!(
-                    "type `{}` (integer types up to 32 bits, pointers and structs are supported \
-                     so far)",
+                    "type `{}` (the integer types, pointers and structs are supported so far)",
                     words.join(" ")
                 ),
                 at,

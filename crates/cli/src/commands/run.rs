@@ -160,5 +160,6 @@ fn describe(kind: PropertyKind) -> &'static str {
         PropertyKind::Reach => "reached the target line",
         PropertyKind::ShiftOutOfRange => "shift amount out of range",
         PropertyKind::Overflow => "signed integer overflow",
+        PropertyKind::Unmodelled => "a value outside the range symex models for its type",
     }
 }
