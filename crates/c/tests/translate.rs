@@ -225,6 +225,34 @@ fn output_statements_evaluate_their_arguments_only() {
 }
 
 #[test]
+fn free_releases_heap_objects_and_checks_every_later_use() {
+    // Input 0: the object is copied out and back whole (its state survives), then freed once.
+    // 1: used after `free`; 2: freed twice; 3: a variable's address freed; 4: `alloca`'s.
+    let source = "struct node { int v; struct node *next; };
+                  int main() { int k = __VERIFIER_nondet_int(); struct node s;
+                  struct node *p = malloc(sizeof(struct node)); p->v = 7; p->next = 0;
+                  s = *p; *p = s; free(0);
+                  int *q = alloca(sizeof(int));
+                  if (k == 3) free(&s); if (k == 4) free(q);
+                  free(p); if (k == 1) return p->v; if (k == 2) free(p); return s.v; }";
+    assert!(matches!(run(source, &[0]), RunEnd::Returned(v) if v.as_int() == Some(7)));
+    for (input, kind) in [
+        (1, PropertyKind::UseAfterFree),
+        (2, PropertyKind::InvalidFree),
+        (3, PropertyKind::InvalidFree),
+        (4, PropertyKind::InvalidFree),
+    ] {
+        match run(source, &[input]) {
+            RunEnd::RuntimeError { kind: k, .. } => assert_eq!(k, kind, "input {input}"),
+            other => panic!("input {input}: {other:?}"),
+        }
+    }
+    let (_, message) =
+        refusal("int main() { int *p = malloc(sizeof(int)); p = realloc(p, 8); return 0; }");
+    assert!(message.contains("realloc"), "{message}");
+}
+
+#[test]
 fn globals_used_only_by_main_are_its_locals_set_on_entry() {
     // Uninitialized globals are 0 (static storage); initializers are converted to the type; a
     // tentative definition may precede the one with the initializer.

@@ -792,6 +792,45 @@ fn svcomp_suite_scores_a_folder_of_tasks() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `free` in `valid-memsafety`: a second `free` is `FALSE(valid-free)`, a read of a freed
+/// object `FALSE(valid-deref)`, each with a witness.
+#[test]
+fn svcomp_memsafety_names_the_violated_free_property() {
+    let cases = [
+        ("free(p); free(p);", "valid-memsafety: FALSE(valid-free)"),
+        ("free(p); return *p;", "valid-memsafety: FALSE(valid-deref)"),
+    ];
+    for (i, (body, answer)) in cases.into_iter().enumerate() {
+        let source = format!(
+            "extern void *malloc(unsigned long); extern void free(void *);
+             int main() {{ int *p = malloc(sizeof(int)); *p = 1; {body} return 0; }}\n"
+        );
+        let c_file = program(&format!("free{i}.c"), source.as_bytes());
+        let name = std::path::Path::new(&c_file)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let task = program(
+            &format!("free{i}.yml"),
+            format!(
+                "format_version: '2.0'\ninput_files: '{name}'\nproperties:\n  - property_file: valid-memsafety.prp\n    expected_verdict: false\noptions:\n  language: C\n  data_model: LP64\n"
+            )
+            .as_bytes(),
+        );
+        let witness = program(&format!("free{i}.witness.yml"), b"");
+        let out = symex(&["svcomp", &task, "--timeout", "10", "--witness", &witness]);
+        assert!(
+            stdout(&out).contains(answer),
+            "{}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        let written = std::fs::read_to_string(&witness).expect("the witness is written");
+        assert!(written.contains("violation_sequence"), "{written}");
+    }
+}
+
 #[test]
 fn signed_overflow_is_checked_on_request_and_its_replay_line_runs() {
     let p = program(

@@ -335,6 +335,11 @@ pub enum PropertyKind {
     /// modelled within 32 bits). Not an error of the program: a report turns a run that fails
     /// it into `unknown` for every property it could hide (`Report::new`).
     Unmodelled,
+    /// C: an access to a heap object after `free` released it (SV-COMP's `valid-deref`).
+    UseAfterFree,
+    /// C: `free` of a pointer that is not to a live heap object: a second `free`, or the
+    /// address of a variable (SV-COMP's `valid-free`).
+    InvalidFree,
 }
 
 impl PropertyKind {
@@ -350,11 +355,13 @@ impl PropertyKind {
             PropertyKind::ShiftOutOfRange => "shift-out-of-range",
             PropertyKind::Overflow => "overflow",
             PropertyKind::Unmodelled => "unmodelled",
+            PropertyKind::UseAfterFree => "use-after-free",
+            PropertyKind::InvalidFree => "invalid-free",
         }
     }
 
     /// Every kind, in the order reports list them.
-    pub const ALL: [PropertyKind; 9] = [
+    pub const ALL: [PropertyKind; 11] = [
         PropertyKind::Assert,
         PropertyKind::DivByZero,
         PropertyKind::NullDeref,
@@ -364,6 +371,8 @@ impl PropertyKind {
         PropertyKind::ShiftOutOfRange,
         PropertyKind::Overflow,
         PropertyKind::Unmodelled,
+        PropertyKind::UseAfterFree,
+        PropertyKind::InvalidFree,
     ];
 
     pub fn from_name(name: &str) -> Option<PropertyKind> {

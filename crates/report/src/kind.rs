@@ -18,6 +18,8 @@ pub fn failure(kind: PropertyKind) -> &'static str {
         PropertyKind::ShiftOutOfRange => "shift by a negative amount or by the width or more",
         PropertyKind::Overflow => "signed integer overflow",
         PropertyKind::Unmodelled => "a value outside the range symex models",
+        PropertyKind::UseAfterFree => "use of freed memory",
+        PropertyKind::InvalidFree => "invalid free",
     }
 }
 
@@ -33,6 +35,8 @@ pub fn label(kind: PropertyKind) -> &'static str {
         PropertyKind::ShiftOutOfRange => "the shift amount is out of range here",
         PropertyKind::Overflow => "the result does not fit its signed type here",
         PropertyKind::Unmodelled => "this value leaves the range symex models for its type",
+        PropertyKind::UseAfterFree => "this object was freed before",
+        PropertyKind::InvalidFree => "this pointer is not to a live heap object",
     }
 }
 

@@ -106,7 +106,7 @@ impl FnCx<'_, '_> {
             }
         };
         // Built from the innermost dimension out; an initializer assigns every element.
-        let filler = self.blank_object(ty, values.is_some(), span);
+        let filler = self.blank_object(ty, values.is_some(), false, span);
         let innermost = dims[dims.len() - 1] as usize;
         let mut row: Vec<Operand> = match &values {
             Some(values) if dims.len() == 1 => {

@@ -313,18 +313,13 @@ impl FnCx<'_, '_> {
                 at,
             ));
         }
-        let cell = Place {
-            base: PlaceBase::Deref(pointer),
-            projections: Vec::new(),
-        };
-        let mut guards = vec![Check::NonNull(pointer)];
-        if !self.unit.address_taken.is_empty() {
-            guards.push(Check::Init(cell.clone()));
-        }
         let memory = Memory {
-            place: cell,
+            place: Place {
+                base: PlaceBase::Deref(pointer),
+                projections: Vec::new(),
+            },
             prefix: String::new(),
-            guards,
+            guards: self.pointee_guards(pointer),
         };
         Ok((LValue::Memory(memory), pointee))
     }
@@ -1121,14 +1116,45 @@ impl FnCx<'_, '_> {
                     ));
                 }
                 let ty = self.allocated_type(&call.arguments[usize::from(calloc)], name)?;
-                // `malloc` never fails (SV-COMP's convention); `calloc` zeroes the object.
-                let object = self.blank_object(ty, calloc, span);
+                // `malloc` never fails (SV-COMP's convention); `calloc` zeroes the object;
+                // `alloca`'s object is not on the heap (`free` of it is invalid).
+                let heap = name == "malloc" || calloc;
+                let object = self.blank_object(ty, calloc, heap, span);
                 let pointer = self.temp(Rvalue::Alloc(object), span);
                 return Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)));
             }
-            "free" | "realloc" => {
+            "free" => {
+                arity(1)?;
+                let (pointer, ty) = self.typed(&call.arguments[0])?;
+                if matches!(pointer, Operand::Null | Operand::Const(0)) {
+                    return Ok((Operand::Const(0), CType::Void));
+                }
+                if !matches!(ty, CType::Pointer(_)) {
+                    return Err(CError::invalid(
+                        "`free` of a value that is not a pointer",
+                        at,
+                    ));
+                }
+                // `free(NULL)` does nothing.
+                let (release, done) = (self.b.new_block(), self.b.new_block());
+                let cond = self.temp(Rvalue::Binary(BinOp::Ne, pointer, Operand::Null), span);
+                self.b.terminate(
+                    Terminator::Branch {
+                        cond,
+                        then_block: release,
+                        else_block: done,
+                    },
+                    span,
+                );
+                self.b.switch_to(release);
+                self.release(pointer, span);
+                self.b.goto(done, span);
+                self.b.switch_to(done);
+                return Ok((Operand::Const(0), CType::Void));
+            }
+            "realloc" => {
                 return Err(CError::unsupported(
-                    format!("`{name}` (releasing heap memory is not modelled yet)"),
+                    "`realloc` (resizing heap objects is not modelled yet)",
                     at,
                 ))
             }

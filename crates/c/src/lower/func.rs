@@ -291,7 +291,7 @@ pub(super) fn lower_function(
     let end = Span::new(end.end.saturating_sub(1) as usize, end.end as usize);
     cx.b.terminate_open_blocks(&Terminator::Return(Operand::Const(0)), end);
     let types = unit.types.borrow();
-    let mut ir_types = IrTypes::new(&types);
+    let mut ir_types = IrTypes::new(&types, unit.frees);
     let declared: Vec<(String, Type)> = cx.b.locals[params.len()..]
         .iter()
         .enumerate()

@@ -9,14 +9,22 @@
 //! C leaves a member, element or `malloc`ed object indeterminate until it is assigned: reading
 //! a leaf whose flag is 0 is an `uninit` check, as for scalar locals.
 //!
+//! **Heap state.** In a file that calls `free`, every object also has the field [`HEAP_FIELD`]:
+//! [`NOT_HEAP`] for variables and `alloca`, [`LIVE`] for a `malloc`ed object, [`FREED`] once
+//! `free` released it. Every access through a pointer checks that its object is not freed
+//! (`use-after-free`), and `free` that it is live (`invalid-free`). Only `malloc` and `free`
+//! write the field: a struct value read whole carries `NOT_HEAP`, and a whole object stored
+//! through a pointer is stored leaf by leaf, so copying a struct never changes an object's
+//! state.
+//!
 //! **Lvalues.** A scalar local whose address is never taken is an IR local of its own
 //! ([`LValue::Register`]). Everything else is an object at an IR place, reached after checks
 //! (`null-deref` of the pointer, `out-of-bounds` of each index): [`LValue::Memory`].
 //! Nothing here decides which C expressions denote which lvalue (`expr.rs`, `array.rs`).
 
 use symex_ir::cfg::{
-    Check, FieldId, InstKind, LocalId, Operand, Place, PlaceBase, Projection, PropId, PropertyKind,
-    Rvalue,
+    BinOp, Check, FieldId, InstKind, LocalId, Operand, Place, PlaceBase, Projection, PropId,
+    PropertyKind, Rvalue,
 };
 use symex_syntax::span::Span;
 use symex_syntax::types::Type;
@@ -26,6 +34,13 @@ use super::types::{CType, Types};
 
 /// The fields of a scalar object (the module's field table starts with them, in this order).
 pub(super) const SCALAR_FIELDS: [&str; 2] = ["value", "assigned"];
+
+/// The heap state of an object (see the module comment); `#` keeps it apart from the members'
+/// dotted paths.
+pub(super) const HEAP_FIELD: &str = "#heap";
+pub(super) const NOT_HEAP: i32 = 0;
+pub(super) const LIVE: i32 = 1;
+pub(super) const FREED: i32 = 2;
 
 /// The IR field names of the leaf at `path` (`""`: the object is the scalar): its value and its
 /// flag.
@@ -115,15 +130,20 @@ impl FnCx<'_, '_> {
         self.unit.field(name)
     }
 
-    /// A record value of `fields` (any order).
-    fn record(&mut self, mut fields: Vec<(FieldId, Operand)>, span: Span) -> Operand {
+    /// An object's record of `fields` (any order), with the heap state `state` where the file
+    /// frees memory.
+    fn record(&mut self, mut fields: Vec<(FieldId, Operand)>, state: i32, span: Span) -> Operand {
+        if self.unit.frees {
+            fields.push((self.field_id(HEAP_FIELD), Operand::Const(state)));
+        }
         fields.sort_by_key(|&(f, _)| f);
         Operand::Local(self.b.assign_temp(Rvalue::Record(fields), span))
     }
 
     /// A fresh object of type `ty`: every leaf `0` (null for pointers), assigned or not (C's
-    /// zero initialization of static storage and `calloc`, or an indeterminate object).
-    pub fn blank_object(&mut self, ty: CType, assigned: bool, span: Span) -> Operand {
+    /// zero initialization of static storage and `calloc`, or an indeterminate object), on
+    /// the heap (`malloc`, `calloc`) or not.
+    pub fn blank_object(&mut self, ty: CType, assigned: bool, heap: bool, span: Span) -> Operand {
         let leaves = self.unit.types.borrow().leaves(ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
         for (path, leaf) in leaves {
@@ -135,7 +155,8 @@ impl FnCx<'_, '_> {
             fields.push((self.field_id(&value), zero));
             fields.push((self.field_id(&flag), Operand::Const(i32::from(assigned))));
         }
-        self.record(fields, span)
+        let state = if heap { LIVE } else { NOT_HEAP };
+        self.record(fields, state, span)
     }
 
     /// The object of type `ty` whose leaves are `values` (in [`Types::leaves`] order), all
@@ -148,13 +169,14 @@ impl FnCx<'_, '_> {
             fields.push((self.field_id(&value_field), value));
             fields.push((self.field_id(&flag), Operand::Const(1)));
         }
-        self.record(fields, span)
+        self.record(fields, NOT_HEAP, span)
     }
 
     /// Runs the guards of `memory`, returning their property ids (to repeat them after a
-    /// store that ends an index check).
+    /// store that ends an index check); then, for an object reached through a pointer in a
+    /// file that frees memory, the `use-after-free` check.
     fn guard(&mut self, memory: &Memory, span: Span) -> Vec<PropId> {
-        memory
+        let props = memory
             .guards
             .iter()
             .map(|check| {
@@ -162,7 +184,58 @@ impl FnCx<'_, '_> {
                 self.check(check.clone(), span);
                 prop
             })
-            .collect()
+            .collect();
+        if let (true, PlaceBase::Deref(pointer)) = (self.unit.frees, memory.place.base) {
+            let state = self.heap_state(pointer, span);
+            let holds = Rvalue::Binary(BinOp::Ne, state, Operand::Const(FREED));
+            let holds = Operand::Local(self.b.assign_temp(holds, span));
+            let kind = PropertyKind::UseAfterFree;
+            self.check(Check::Condition { holds, kind }, span);
+        }
+        props
+    }
+
+    /// The heap-state field of the object `pointer` points to (its `null-deref` check ran).
+    fn heap_place(&self, pointer: Operand) -> Place {
+        Place {
+            base: PlaceBase::Deref(pointer),
+            projections: vec![Projection::Field(self.field_id(HEAP_FIELD))],
+        }
+    }
+
+    /// The heap state of the object `pointer` points to (its `null-deref` check ran).
+    fn heap_state(&mut self, pointer: Operand, span: Span) -> Operand {
+        let read = Rvalue::Read(self.heap_place(pointer));
+        Operand::Local(self.b.assign_temp(read, span))
+    }
+
+    /// The checks before an access of the object `pointer` points to: `null-deref`, and
+    /// where the file takes addresses of variables, the IR's `uninit` check of the cell.
+    pub fn pointee_guards(&self, pointer: Operand) -> Vec<Check> {
+        let mut guards = vec![Check::NonNull(pointer)];
+        if !self.unit.address_taken.is_empty() {
+            guards.push(Check::Init(Place {
+                base: PlaceBase::Deref(pointer),
+                projections: Vec::new(),
+            }));
+        }
+        guards
+    }
+
+    /// `free(pointer)`, `pointer` not null: the `invalid-free` check that its object is live,
+    /// then the object is freed.
+    pub fn release(&mut self, pointer: Operand, span: Span) {
+        for check in self.pointee_guards(pointer) {
+            self.check(check, span);
+        }
+        let state = self.heap_state(pointer, span);
+        let holds = Rvalue::Binary(BinOp::Eq, state, Operand::Const(LIVE));
+        let holds = Operand::Local(self.b.assign_temp(holds, span));
+        let kind = PropertyKind::InvalidFree;
+        self.check(Check::Condition { holds, kind }, span);
+        let place = self.heap_place(pointer);
+        let value = Operand::Const(FREED);
+        self.b.emit(InstKind::Store { place, value }, span);
     }
 
     /// The guards again, as the same properties (after a store, for a second store).
@@ -200,11 +273,12 @@ impl FnCx<'_, '_> {
         if ty.is_scalar() {
             return self.read_leaf(memory, "", span);
         }
-        if memory.prefix.is_empty() {
+        if memory.prefix.is_empty() && !self.unit.frees {
             let whole = Rvalue::Read(memory.place.clone());
             return Operand::Local(self.b.assign_temp(whole, span));
         }
-        // A struct inside a struct: its leaves copied into a record of its own. Copying a struct
+        // A struct inside a struct (or any struct where objects have a heap state, which a
+        // value does not carry): its leaves copied into a record of its own. Copying a struct
         // copies indeterminate members too, so the flags are copied, not checked.
         let leaves = self.unit.types.borrow().leaves(ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
@@ -217,7 +291,7 @@ impl FnCx<'_, '_> {
                 fields.push((self.field_id(&inner), read));
             }
         }
-        self.record(fields, span)
+        self.record(fields, NOT_HEAP, span)
     }
 
     /// Stores `value` of type `ty` into `memory`; `checked` when its guards just ran.
@@ -247,7 +321,10 @@ impl FnCx<'_, '_> {
                 return;
             }
         }
-        if whole {
+        // Where objects have a heap state, a whole object stored through a pointer goes leaf by
+        // leaf (below), keeping the state of the object it overwrites.
+        let through_pointer = matches!(memory.place.base, PlaceBase::Deref(_));
+        if whole && !(self.unit.frees && through_pointer) {
             let value = if ty.is_scalar() {
                 self.object_of(ty, &[value], span)
             } else {
@@ -302,14 +379,17 @@ impl FnCx<'_, '_> {
 /// The IR types of C's values and objects, for the type table the engines read.
 pub(super) struct IrTypes<'t> {
     types: &'t Types,
+    /// Whether objects have the heap-state field.
+    frees: bool,
     /// The structs being expanded, outermost first: a pointer back to one is a μ variable.
     open: Vec<(CType, u32, bool)>,
 }
 
 impl<'t> IrTypes<'t> {
-    pub fn new(types: &'t Types) -> IrTypes<'t> {
+    pub fn new(types: &'t Types, frees: bool) -> IrTypes<'t> {
         IrTypes {
             types,
+            frees,
             open: Vec::new(),
         }
     }
@@ -343,6 +423,9 @@ impl<'t> IrTypes<'t> {
             let leaf = self.value(leaf);
             fields.push((value, leaf));
             fields.push((flag, Type::Int));
+        }
+        if self.frees {
+            fields.push((HEAP_FIELD.to_string(), Type::Int));
         }
         fields.sort_by(|a, b| a.0.cmp(&b.0));
         let recursive = self.open.pop().is_some_and(|(_, _, used)| used);

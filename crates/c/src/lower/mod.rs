@@ -67,6 +67,8 @@ struct Unit<'a> {
     /// Every name whose address `&` takes somewhere in the file (shadowing ignored: such a
     /// variable lives in memory, which only costs time).
     address_taken: HashSet<String>,
+    /// Whether the file calls `free`: then objects have a heap state (`lower/memory.rs`).
+    frees: bool,
     /// File-scope variables by name, and their names in the order of their first declaration.
     globals: HashMap<String, Global<'a>>,
     global_order: Vec<String>,
@@ -119,6 +121,7 @@ pub(crate) fn lower_unit<'a>(
         types: RefCell::new(Types::new(options.data_model)),
         fields: RefCell::new(memory::SCALAR_FIELDS.map(String::from).to_vec()),
         address_taken: addresses_taken(unit),
+        frees: calls_free(unit),
         globals: HashMap::new(),
         global_order: Vec::new(),
         inline_calls: false,
@@ -227,6 +230,26 @@ fn addresses_taken(unit: &TranslationUnit) -> HashSet<String> {
     let mut addresses = Addresses(HashSet::new());
     addresses.visit_translation_unit(unit);
     addresses.0
+}
+
+/// Whether the unit calls `free` (by name).
+fn calls_free(unit: &TranslationUnit) -> bool {
+    struct Frees(bool);
+    impl<'ast> Visit<'ast> for Frees {
+        fn visit_call_expression(
+            &mut self,
+            call: &'ast lang_c::ast::CallExpression,
+            span: &'ast lang_c::span::Span,
+        ) {
+            if let lang_c::ast::Expression::Identifier(id) = &call.callee.node {
+                self.0 |= id.node.name == "free";
+            }
+            lang_c::visit::visit_call_expression(self, call, span);
+        }
+    }
+    let mut frees = Frees(false);
+    frees.visit_translation_unit(unit);
+    frees.0
 }
 
 /// Whether the definition mentions the name of a defined global (shadowing ignored: a false

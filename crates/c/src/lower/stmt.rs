@@ -308,7 +308,7 @@ impl FnCx<'_, '_> {
         let local = self.declare(name, ty, span)?;
         let in_memory = self.in_memory(local);
         let value = match initializer {
-            None if in_memory => self.blank_object(ty, static_storage, span),
+            None if in_memory => self.blank_object(ty, static_storage, false, span),
             None if static_storage => match ty {
                 CType::Pointer(_) => Operand::Null,
                 _ => Operand::Const(0),

@@ -161,5 +161,7 @@ fn describe(kind: PropertyKind) -> &'static str {
         PropertyKind::ShiftOutOfRange => "shift amount out of range",
         PropertyKind::Overflow => "signed integer overflow",
         PropertyKind::Unmodelled => "a value outside the range symex models for its type",
+        PropertyKind::UseAfterFree => "use of freed memory",
+        PropertyKind::InvalidFree => "invalid free",
     }
 }

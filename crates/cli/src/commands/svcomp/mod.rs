@@ -91,6 +91,8 @@ const SUPPORTED: &[Supported] = &[
         kinds: &[
             (PropertyKind::NullDeref, Some("valid-deref")),
             (PropertyKind::OutOfBounds, Some("valid-deref")),
+            (PropertyKind::UseAfterFree, Some("valid-deref")),
+            (PropertyKind::InvalidFree, Some("valid-free")),
         ],
         leaks_unchecked: true,
     },
