@@ -396,6 +396,23 @@ fn check_entry_with_integer_parameters() {
     );
 }
 
+/// A library function is analysed and run on its own: `--entry f` needs no `main`, for every
+/// engine and for the printed replay line; without `--entry` the missing `main` is an error
+/// whose help names the option.
+#[test]
+fn entry_functions_need_no_main() {
+    let p = program("library.uc", b"f(a) { return 10 / a; }\n");
+    for engine in ["forward", "backward", "structural"] {
+        let out = symex(&["check", &p, "--entry", "f", "--engine", engine]);
+        assert_eq!(out.status.code(), Some(10), "{engine}: {}", stderr(&out));
+    }
+    let out = symex(&["run", &p, "--entry", "f", "--args", "0"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let out = symex(&["check", &p]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("--entry f"), "{}", stderr(&out));
+}
+
 #[test]
 fn a_missing_solver_binary_is_named() {
     let out = Command::new(env!("CARGO_BIN_EXE_symex"))

@@ -28,8 +28,14 @@ pub struct Frontend {
 /// source order); type errors are not, because the concrete interpreter runs ill-typed programs
 /// (microc.md "Types"): callers that analyse must reject `types: Err(..)` themselves.
 pub fn analyze(text: &str) -> Result<Frontend, Vec<Diagnostic>> {
+    analyze_for_entry(text, "main")
+}
+
+/// [`analyze`] for a run that starts at `entry`: a program without `main` is accepted when
+/// `entry` is another function (whether that function exists is the caller's check).
+pub fn analyze_for_entry(text: &str, entry: &str) -> Result<Frontend, Vec<Diagnostic>> {
     let (program, mut errors) = parser::parse(text);
-    errors.extend(resolve::check(&program));
+    errors.extend(resolve::check(&program, entry));
     if !errors.is_empty() {
         errors.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
         return Err(errors);

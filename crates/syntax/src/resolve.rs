@@ -17,14 +17,18 @@ use crate::ast::{Expr, ExprKind, Function, Ident, Program, Stmt, StmtKind};
 use crate::diag::Diagnostic;
 use crate::span::Span;
 
-/// Runs every check on `program` and returns the diagnostics (all errors) in source order.
-pub fn check(program: &Program) -> Vec<Diagnostic> {
+/// Runs every check on `program` and returns the diagnostics (all errors) in source order. A
+/// program must have `main` unless `entry` names another function to start at (a library
+/// function analysed on its own).
+pub fn check(program: &Program, entry: &str) -> Vec<Diagnostic> {
     let mut resolver = Resolver {
         functions: HashMap::new(),
         diagnostics: Vec::new(),
     };
     resolver.collect_functions(program);
-    resolver.check_main(program);
+    if entry == "main" || resolver.functions.contains_key("main") {
+        resolver.check_main(program);
+    }
     for function in &program.functions {
         resolver.check_function(function);
     }
@@ -89,7 +93,7 @@ impl<'p> Resolver<'p> {
                 self.report(
                     Diagnostic::error(at, "no `main` function: execution starts at `main()`")
                         .with_label("`main` is missing")
-                        .with_note("help: add `main() { ... return 0; }`; every program needs one, also when `--entry f` analyses another function"),
+                        .with_note("help: add `main() { ... return 0; }`, or name the function to start at with `--entry f`"),
                 );
             }
             Some(main) if !main.params.is_empty() => {
@@ -430,7 +434,7 @@ mod tests {
     fn resolve(source: &str) -> Vec<Diagnostic> {
         let (program, syntax_errors) = parser::parse(source);
         assert!(syntax_errors.is_empty(), "syntax errors: {syntax_errors:?}");
-        check(&program)
+        check(&program, "main")
     }
 
     fn messages(source: &str) -> Vec<String> {
@@ -646,7 +650,7 @@ main() { var x, p; f = 3; x = f; x = f == g; p = alloc f; p = &f; return 0; }";
     fn error_placeholders_are_skipped() {
         let (program, syntax_errors) = parser::parse("main() { var x; x = ; return x; }");
         assert!(!syntax_errors.is_empty());
-        assert_eq!(check(&program), Vec::new());
+        assert_eq!(check(&program, "main"), Vec::new());
     }
 
     #[test]

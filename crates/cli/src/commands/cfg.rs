@@ -17,7 +17,7 @@ pub struct CfgArgs {
 }
 
 pub fn run(args: &CfgArgs, color: ColorChoice) -> Exit {
-    let (file, lowered) = match load_program(&args.file, args.frontend, color) {
+    let (file, lowered) = match load_program(&args.file, args.frontend, "main", color) {
         Ok(loaded) => loaded,
         Err(exit) => return exit,
     };

@@ -382,7 +382,7 @@ pub fn check_source(
     color: ColorChoice,
     progress: bool,
 ) -> Result<Report, Exit> {
-    let lowered = super::lower_file(file, args.frontend, color)?;
+    let lowered = super::lower_file(file, args.frontend, &args.entry, color)?;
     // Every analysis refuses an ill-typed program (microc.md "Types").
     let types = match &lowered.types {
         Ok(types) => types,

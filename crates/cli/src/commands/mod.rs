@@ -105,18 +105,21 @@ impl FrontendArgs {
 pub fn load_program(
     path: &str,
     frontend: FrontendArgs,
+    entry: &str,
     color: ColorChoice,
 ) -> Result<(SourceFile, Lowered), Exit> {
     let file = load(path)?;
-    let lowered = lower_file(&file, frontend, color)?;
+    let lowered = lower_file(&file, frontend, entry, color)?;
     Ok((file, lowered))
 }
 
-/// Lowers a loaded program with the front end its extension names. Errors are printed
+/// Lowers a loaded program with the front end its extension names, for a run that starts at
+/// `entry` (a micro-c program needs `main` only when that is the entry). Errors are printed
 /// (`unsupported: ... at file:line:col` for C) and end in [`Exit::ProgramError`].
 pub fn lower_file(
     file: &SourceFile,
     frontend: FrontendArgs,
+    entry: &str,
     color: ColorChoice,
 ) -> Result<Lowered, Exit> {
     if symex_c::is_c_file(&file.name) {
@@ -139,7 +142,7 @@ pub fn lower_file(
         );
         return Err(Exit::Usage);
     }
-    let frontend = analyze(file, color)?;
+    let frontend = analyze(file, entry, color)?;
     Ok(Lowered {
         module: symex_ir::lower(&frontend.program),
         types: frontend.types,
@@ -150,7 +153,7 @@ pub fn lower_file(
 /// Type errors are left in `Frontend::types` for the caller to judge.
 pub fn load_and_analyze(path: &str, color: ColorChoice) -> Result<(SourceFile, Frontend), Exit> {
     let file = load(path)?;
-    let frontend = analyze(&file, color)?;
+    let frontend = analyze(&file, "main", color)?;
     Ok((file, frontend))
 }
 
@@ -163,10 +166,11 @@ pub fn load(path: &str) -> Result<SourceFile, Exit> {
     })
 }
 
-/// Analyses a loaded program; syntax and name errors are printed and end in
-/// [`Exit::ProgramError`]. Type errors are left in `Frontend::types` for the caller to judge.
-pub fn analyze(file: &SourceFile, color: ColorChoice) -> Result<Frontend, Exit> {
-    symex_syntax::analyze(&file.text).map_err(|errors| {
+/// Analyses a loaded program for a run that starts at `entry`; syntax and name errors are
+/// printed and end in [`Exit::ProgramError`]. Type errors are left in `Frontend::types` for
+/// the caller to judge.
+pub fn analyze(file: &SourceFile, entry: &str, color: ColorChoice) -> Result<Frontend, Exit> {
+    symex_syntax::analyze_for_entry(&file.text, entry).map_err(|errors| {
         file.emit(&errors, color);
         Exit::ProgramError
     })

@@ -46,7 +46,8 @@ pub struct RunArgs {
 }
 
 pub fn run(args: &RunArgs, color: ColorChoice) -> Exit {
-    let (file, lowered) = match load_program(&args.file, args.frontend, color) {
+    let entry = args.entry.as_deref().unwrap_or("main");
+    let (file, lowered) = match load_program(&args.file, args.frontend, entry, color) {
         Ok(loaded) => loaded,
         Err(exit) => return exit,
     };
