@@ -8,7 +8,7 @@ mod commands;
 mod exit;
 mod source;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use exit::Exit;
 use source::ColorChoice;
 
@@ -49,7 +49,15 @@ enum Command {
 const STACK_SIZE: usize = 256 << 20;
 
 fn main() {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    if let Some(("check", check)) = matches.subcommand() {
+        if let Err(message) = commands::check::refuse_unused_options(check) {
+            Cli::command()
+                .error(clap::error::ErrorKind::ArgumentConflict, message)
+                .exit();
+        }
+    }
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let worker = std::thread::Builder::new()
         .name("symex".into())
         .stack_size(STACK_SIZE)

@@ -121,6 +121,42 @@ fn bad_command_lines_exit_2() {
     assert!(stderr(&out).contains("nosuch"), "{}", stderr(&out));
 }
 
+/// An option the chosen engine does not read is refused with the engine's name, never ignored;
+/// the options an engine does read (also given at their default values) are accepted.
+#[test]
+fn options_the_engine_does_not_use_are_refused() {
+    let program = example("division.uc");
+    for (engine, option) in [
+        ("backward", ["--merge", "aggressive"]),
+        ("backward", ["--search", "bfs"]),
+        ("structural", ["--bse-variant", "disj-set"]),
+        ("forward", ["--refine", "eager"]),
+        ("structural", ["--max-states", "10"]),
+    ] {
+        let out = symex(&["check", &program, "--engine", engine, option[0], option[1]]);
+        assert_eq!(out.status.code(), Some(2), "{engine} {option:?}");
+        let message = stderr(&out);
+        assert!(
+            message.contains(option[0]) && message.contains(&format!("the {engine} engine")),
+            "{message}"
+        );
+    }
+    for (engine, option) in [
+        ("backward", ["--bse-variant", "disj-set"]),
+        ("backward", ["--seed", "3"]),
+        ("structural", ["--refine", "eager"]),
+        ("forward", ["--search", "dfs"]),
+    ] {
+        let out = symex(&["check", &program, "--engine", engine, option[0], option[1]]);
+        assert_eq!(
+            out.status.code(),
+            Some(10),
+            "{engine} {option:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
 #[test]
 fn type_errors_are_warnings_for_run_and_errors_for_types() {
     let p = program(

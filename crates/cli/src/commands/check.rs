@@ -317,11 +317,77 @@ struct CheckLine {
 }
 
 impl CheckArgs {
-    /// The arguments of `symex check WORDS...` (flags, then the program).
+    /// The arguments of `symex check WORDS...` (flags, then the program), refusing an option
+    /// the chosen engine does not read ([`refuse_unused_options`]).
     pub fn from_words(words: Vec<String>) -> Result<CheckArgs, clap::Error> {
-        use clap::Parser;
-        CheckLine::try_parse_from(words).map(|line| line.args)
+        use clap::{CommandFactory, FromArgMatches};
+        let mut command = CheckLine::command();
+        let matches = command.try_get_matches_from_mut(words)?;
+        refuse_unused_options(&matches)
+            .map_err(|message| command.error(clap::error::ErrorKind::ArgumentConflict, message))?;
+        CheckLine::from_arg_matches(&matches).map(|line| line.args)
     }
+}
+
+/// The options that only some engines read, by their argument ids, with those engines.
+const ENGINE_OPTIONS: &[(&str, &[EngineChoice])] = {
+    use EngineChoice::{Backward, Forward, Structural};
+    &[
+        ("search", &[Forward]),
+        ("seed", &[Forward, Backward]),
+        ("max_depth", &[Forward]),
+        ("max_states", &[Forward]),
+        ("max_memory", &[Forward]),
+        ("index_mode", &[Forward]),
+        ("merge", &[Forward]),
+        ("qce_estimate", &[Forward]),
+        ("qce_kappa", &[Forward]),
+        ("qce_alpha", &[Forward]),
+        ("qce_beta", &[Forward]),
+        ("qce_limit_cost", &[Forward]),
+        ("dsm_delta", &[Forward]),
+        ("subsume", &[Forward]),
+        ("stop_on_first", &[Forward]),
+        ("summarize", &[Forward]),
+        ("heap", &[Forward]),
+        ("trace_rules", &[Forward]),
+        ("max_heap_objects", &[Forward]),
+        ("max_access_depth", &[Forward]),
+        ("bse_variant", &[Backward]),
+        ("target", &[Backward]),
+        ("refine", &[Structural]),
+        ("heap_dot", &[Forward, Backward]),
+    ]
+};
+
+/// An option given on the command line that the chosen engine does not read is an error that
+/// names the engine (silently ignoring it would let a user believe it took effect).
+pub fn refuse_unused_options(matches: &clap::ArgMatches) -> Result<(), String> {
+    let engine = matches
+        .get_one::<EngineChoice>("engine")
+        .copied()
+        .unwrap_or(EngineChoice::Forward);
+    for (id, engines) in ENGINE_OPTIONS {
+        let given = matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+        if given && !engines.contains(&engine) {
+            let users: Vec<String> = engines.iter().map(|e| engine_name(*e)).collect();
+            return Err(format!(
+                "--{} is not used by the {} engine (it applies to {})",
+                id.replace('_', "-"),
+                engine_name(engine),
+                users.join(" and ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn engine_name(engine: EngineChoice) -> String {
+    use clap::ValueEnum;
+    engine
+        .to_possible_value()
+        .map(|v| v.get_name().to_string())
+        .unwrap_or_default()
 }
 
 pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
