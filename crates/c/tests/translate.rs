@@ -531,9 +531,9 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "8)",
         ),
         (
-            "int main() { int *p = malloc(sizeof(int)); free(p); return 0; }",
-            "`free`",
-            "free(p)",
+            "int main() { int *p = malloc(sizeof(int)); p = realloc(p, 8); return 0; }",
+            "`realloc`",
+            "realloc(p, 8)",
         ),
         (
             "struct s { int a; }; int main() { struct s v; int *p = &v.a; return 0; }",

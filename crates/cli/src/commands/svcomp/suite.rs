@@ -187,7 +187,11 @@ pub fn run(dir: &Path, args: &SvcompArgs) -> Exit {
 fn render(rows: &[Row], property: &str, args: &SvcompArgs) -> String {
     let count = |outcome: &str, answer: &str| {
         rows.iter()
-            .filter(|r| r.outcome == outcome && (answer.is_empty() || r.answer == answer))
+            .filter(|r| {
+                // `FALSE(valid-deref)` is a `FALSE` too.
+                let named = r.answer == answer || r.answer.starts_with(&format!("{answer}("));
+                r.outcome == outcome && (answer.is_empty() || named)
+            })
             .count()
     };
     let score: i32 = rows.iter().map(|r| r.points).sum();
