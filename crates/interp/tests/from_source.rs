@@ -162,7 +162,7 @@ fn runtime_error_reports_property_kind_and_span() {
     };
     assert_eq!(kind, PropertyKind::OutOfBounds);
     assert_eq!(module.properties[prop.index()].span, span);
-    assert_eq!(&source[span.range()], "a[input]");
+    assert_eq!(&source[span.range()], "[input]");
 }
 
 #[test]

@@ -10,7 +10,7 @@
 //!   used as values; in `if`/`while` conditions they (and `!`) branch directly.
 //! * **Checks** precede the operation they guard, in the same block:
 //!   `a / b`, `a % b`: `NonZero(b)` (span: the division); `*p`, `p->f`: `NonNull(p)` (span: the
-//!   dereference); `a[i]`: `InBounds` (span: `a[i]`); a read of a `var` variable: `Init(x)`
+//!   dereference); `a[i]`: `InBounds` (span: the subscript `[i]`); a read of a `var` variable: `Init(x)`
 //!   (span: the occurrence); `assert(e)`: `Assert` (span: the statement). `assume(e)` is an
 //!   `Assume` instruction, not a property.
 //! * **Accesses** (see `place`): all locating operands first, then the checks, then the

@@ -39,7 +39,8 @@ pub(super) struct Access {
 /// One projection of an access chain, as written.
 enum Step<'e> {
     Field(&'e Ident),
-    /// The index expression and the span of the whole `a[i]`.
+    /// The index expression and the span of its subscript `[i]`: the property's location, so
+    /// that the checks of `m[i][j]` stand at different columns.
     Index(&'e Expr, Span),
 }
 
@@ -56,7 +57,11 @@ impl FnLowerer<'_, '_> {
                     root = inner.as_ref();
                 }
                 ExprKind::Index(inner, index) => {
-                    steps.push(Step::Index(index, root.span));
+                    let subscript = Span {
+                        start: inner.span.end,
+                        end: root.span.end,
+                    };
+                    steps.push(Step::Index(index, subscript));
                     root = inner.as_ref();
                 }
                 _ => break,
