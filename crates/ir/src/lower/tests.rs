@@ -418,7 +418,7 @@ fn property_sites_span_the_failing_construct() {
             ("div-by-zero", "7 / x"),
             ("uninit", "x"),
             ("uninit", "a"),
-            ("out-of-bounds", "a[x]"),
+            ("out-of-bounds", "[x]"),
             ("uninit", "p"),
             ("null-deref", "*p"),
             ("uninit", "x"),
