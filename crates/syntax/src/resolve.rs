@@ -579,6 +579,16 @@ mod tests {
     }
 
     #[test]
+    fn another_entry_needs_no_main_but_a_main_is_still_checked() {
+        let (library, errors) = parser::parse("f() { return 1; }");
+        assert!(errors.is_empty());
+        assert!(check(&library, "f").is_empty());
+        assert_eq!(check(&library, "main").len(), 1);
+        let (with_main, _) = parser::parse("f() { return 1; } main(a) { return a; }");
+        assert_eq!(check(&with_main, "f").len(), 1);
+    }
+
+    #[test]
     fn main_with_parameters_suggests_entry() {
         let source = "main(a, b) { return a + b; }";
         let diagnostics = resolve(source);
