@@ -84,17 +84,7 @@ fn run_backward(
 /// Every corpus file under one variant; one test per variant, so that the test harness runs
 /// them side by side.
 fn corpus_under(variant: BseVariant) {
-    let files = symex_corpus::all_files().expect("the corpus loads");
-    assert!(!files.is_empty());
-    let failures: Vec<String> = files
-        .iter()
-        .flat_map(|file| {
-            mismatches(file, variant)
-                .into_iter()
-                .map(|problem| format!("{} [{}]: {problem}", file.label(), variant.name()))
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    support::assert_corpus(variant.name(), |file| mismatches(file, variant));
 }
 
 #[test]

@@ -103,17 +103,7 @@ fn untraced_violations(report: &Report) -> Vec<String> {
 /// Every corpus file under one refinement mode; one test per mode, so that the test harness
 /// runs them side by side.
 fn corpus_under(refine: RefineMode) {
-    let files = symex_corpus::all_files().expect("the corpus loads");
-    assert!(!files.is_empty());
-    let failures: Vec<String> = files
-        .iter()
-        .flat_map(|file| {
-            mismatches(file, refine)
-                .into_iter()
-                .map(|problem| format!("{} [{}]: {problem}", file.label(), refine.name()))
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    support::assert_corpus(refine.name(), |file| mismatches(file, refine));
 }
 
 #[test]

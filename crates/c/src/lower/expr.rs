@@ -1392,7 +1392,7 @@ pub(super) fn integer_constant(
     };
     // A decimal literal without `u` never becomes unsigned.
     let decimal = integer.base == IntegerBase::Decimal;
-    let candidates = ranks.into_iter().flat_map(|(signed, unsigned)| {
+    let mut candidates = ranks.into_iter().flat_map(|(signed, unsigned)| {
         let both = [
             (!integer.suffix.unsigned).then_some(signed),
             (integer.suffix.unsigned || !decimal).then_some(unsigned),
@@ -1405,7 +1405,7 @@ pub(super) fn integer_constant(
         CType::Long => i64::MAX as u64,
         _ => u64::MAX,
     };
-    let Some(ty) = candidates.into_iter().find(|&ty| value <= c_range(ty)) else {
+    let Some(ty) = candidates.find(|&ty| value <= c_range(ty)) else {
         return Err(CError::invalid(
             format!(
                 "the constant `{}` does not fit any integer type",

@@ -179,3 +179,19 @@ pub fn agreeing_violations(
     }
     agreed
 }
+
+/// Checks every corpus file with `mismatches` (one configuration of one engine, named `label`)
+/// and fails with every problem found, each prefixed with its file and the label.
+pub fn assert_corpus(label: &str, mismatches: impl Fn(&CorpusFile) -> Vec<String>) {
+    let files = symex_corpus::all_files().expect("the corpus loads");
+    assert!(!files.is_empty());
+    let failures: Vec<String> = files
+        .iter()
+        .flat_map(|file| {
+            mismatches(file)
+                .into_iter()
+                .map(move |problem| format!("{} [{label}]: {problem}", file.label()))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
