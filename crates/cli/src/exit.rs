@@ -23,6 +23,9 @@ pub enum Exit {
     /// `check`: no violation, but a bound, timeout or approximation cut the search, so some
     /// property is `safe-up-to K` or `unknown`.
     Inconclusive = 20,
+    /// Memory ran out faster than the memory limit could stop the check: an allocation failed,
+    /// so no report was written (`allocator.rs`).
+    OutOfMemory = 30,
     /// A bug in symex (as Rust's own exit code for a panic), e.g. a counterexample that the
     /// interpreter does not reproduce.
     Internal = 101,

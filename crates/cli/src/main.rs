@@ -4,13 +4,18 @@
 //! engines → report); every real decision lives in the library crates. Exit codes are in
 //! [`exit::Exit`] and `docs/exit-codes.md`.
 
+mod allocator;
 mod commands;
 mod exit;
 mod source;
+mod stdout;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use exit::Exit;
 use source::ColorChoice;
+
+#[global_allocator]
+static ALLOCATOR: allocator::ReportingAllocator = allocator::ReportingAllocator;
 
 #[derive(Parser)]
 #[command(

@@ -973,3 +973,20 @@ fn c_arrays_are_checked_by_the_forward_and_structural_engines_and_unknown_to_bac
         stdout(&out)
     );
 }
+
+#[test]
+fn a_reader_that_closes_the_pipe_early_is_no_internal_error() {
+    // `symex check … | head -c 1`: the report cannot be written in full, which is no bug.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_symex"))
+        .args(["check", "examples/list_length.uc", "--format", "json"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("symex starts");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("symex ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(101), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

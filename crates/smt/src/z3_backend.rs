@@ -13,8 +13,11 @@
 //! its one-shot bit-blasting pipeline on some linear bit-vector queries (loop summaries' chained
 //! phases: 9.6 s against 1.7 s). With [`Z3Solver::set_one_shot_after`], a check that the
 //! incremental core has not decided within that time is asked again from scratch by the
-//! one-shot solver: its assumptions are asserted in a scope of their own (popped before the next
-//! change of the stack) and Z3's `solver2_timeout` hands the check to the one-shot solver.
+//! one-shot solver: a fresh solver of the same context gets the assertions and the check's
+//! assumptions, and its only check runs Z3's one-shot pipeline (it is dropped at the next change
+//! of the stack; its model is the answer's until then). A scope pushed on the incremental solver
+//! instead would make Z3 internalize every assertion there first, which takes seconds on large
+//! formulas and cannot be interrupted by the time limit.
 
 use std::ffi::{CStr, CString};
 use std::os::raw::c_char;
@@ -52,8 +55,8 @@ pub struct Z3Solver {
     binding: StoreBinding,
     level: usize,
     model_ready: bool,
-    /// Whether the last check's assumptions sit in a scope of their own (a one-shot retry).
-    query_scope: bool,
+    /// The solver of the last check's one-shot retry, holding that check's model.
+    one_shot: Option<Z3_solver>,
     timeout: Option<Duration>,
     /// How long the incremental core may try before the one-shot solver takes over.
     one_shot_after: Option<Duration>,
@@ -171,7 +174,7 @@ impl Z3Solver {
                 binding: StoreBinding::default(),
                 level: 0,
                 model_ready: false,
-                query_scope: false,
+                one_shot: None,
                 timeout: Some(DEFAULT_TIMEOUT),
                 one_shot_after: None,
                 resource_limit: None,
@@ -380,6 +383,19 @@ impl Z3Solver {
         if self.applied == Some((ms, incremental_ms)) {
             return Ok(());
         }
+        self.set_params(self.solver, ms, incremental_ms)?;
+        self.applied = Some((ms, incremental_ms));
+        Ok(())
+    }
+
+    /// Gives `solver` the time limit `ms` (`u32::MAX`: none), `solver2_timeout`
+    /// `incremental_ms`, the resource limits and the parameters of [`Z3Solver::set_param`].
+    fn set_params(
+        &self,
+        solver: Z3_solver,
+        ms: u32,
+        incremental_ms: u32,
+    ) -> Result<(), SolverError> {
         let key = c_string("timeout")?;
         // SAFETY: a params object is created, used and released within this block.
         unsafe {
@@ -408,34 +424,75 @@ impl Z3Solver {
                     Z3Param::Uint(n) => Z3_params_set_uint(self.ctx, p, sym, n),
                 }
             }
-            Z3_solver_set_params(self.ctx, self.solver, p);
+            Z3_solver_set_params(self.ctx, solver, p);
             Z3_params_dec_ref(self.ctx, p);
         }
-        if let Some(msg) = self.error() {
-            return Err(SolverError::Z3(format!(
+        match self.error() {
+            Some(msg) => Err(SolverError::Z3(format!(
                 "setting the solver parameters: {msg}"
-            )));
-        }
-        self.applied = Some((ms, incremental_ms));
-        Ok(())
-    }
-
-    /// Pops the scope of a one-shot retry's assumptions, if there is one.
-    fn close_query_scope(&mut self) {
-        if self.query_scope {
-            // SAFETY: the scope was pushed by `check`.
-            unsafe { Z3_solver_pop(self.ctx, self.solver, 1) };
-            self.query_scope = false;
+            ))),
+            None => Ok(()),
         }
     }
 
-    /// One Z3 check of the assertions and `assumptions`.
+    /// Drops the solver of the last one-shot retry, if there is one.
+    fn drop_one_shot(&mut self) {
+        if let Some(one_shot) = self.one_shot.take() {
+            // SAFETY: balances the `Z3_solver_inc_ref` of `one_shot_check`.
+            unsafe { Z3_solver_dec_ref(self.ctx, one_shot) };
+        }
+    }
+
+    /// The solver whose last check answered: the one-shot retry's, else the main one.
+    fn answering(&self) -> Z3_solver {
+        self.one_shot.unwrap_or(self.solver)
+    }
+
+    /// Checks the assertions and `assumptions` (all asserted) in a fresh solver of our
+    /// context within `limit`; it stays in `one_shot` for the model.
+    fn one_shot_check(
+        &mut self,
+        assumptions: &[Z3_ast],
+        limit: Option<Duration>,
+    ) -> Result<SatResult, SolverError> {
+        // SAFETY: a fresh solver and an assertion vector of our context, each held by a
+        // reference while used; the solver's reference is released by `drop_one_shot`.
+        unsafe {
+            let fresh = Z3_mk_solver(self.ctx);
+            let fresh = self.checked("Z3_mk_solver", fresh)?;
+            Z3_solver_inc_ref(self.ctx, fresh);
+            self.one_shot = Some(fresh);
+            let assertions = Z3_solver_get_assertions(self.ctx, self.solver);
+            let assertions = self.checked("Z3_solver_get_assertions", assertions)?;
+            Z3_ast_vector_inc_ref(self.ctx, assertions);
+            for i in 0..Z3_ast_vector_size(self.ctx, assertions) {
+                Z3_solver_assert(self.ctx, fresh, Z3_ast_vector_get(self.ctx, assertions, i));
+            }
+            Z3_ast_vector_dec_ref(self.ctx, assertions);
+            for &a in assumptions {
+                Z3_solver_assert(self.ctx, fresh, a);
+            }
+        }
+        if let Some(msg) = self.error() {
+            return Err(SolverError::Z3(format!("one-shot retry: {msg}")));
+        }
+        let ms = limit.map_or(u32::MAX, |d| {
+            u32::try_from(d.as_millis())
+                .unwrap_or(u32::MAX - 1)
+                .clamp(1, u32::MAX - 1)
+        });
+        self.set_params(self.answering(), ms, u32::MAX)?;
+        self.run_check(&[])
+    }
+
+    /// One Z3 check of the answering solver's assertions and `assumptions`.
     fn run_check(&mut self, assumptions: &[Z3_ast]) -> Result<SatResult, SolverError> {
         let n = u32::try_from(assumptions.len())
             .map_err(|_| SolverError::Z3("too many assumptions".into()))?;
+        let solver = self.answering();
         // SAFETY: our own solver and live Boolean ASTs of our context.
         let answer =
-            unsafe { Z3_solver_check_assumptions(self.ctx, self.solver, n, assumptions.as_ptr()) };
+            unsafe { Z3_solver_check_assumptions(self.ctx, solver, n, assumptions.as_ptr()) };
         Ok(if let Some(msg) = self.error() {
             SatResult::Unknown(format!("Z3 error: {msg}"))
         } else {
@@ -444,7 +501,7 @@ impl Z3Solver {
                 Z3_L_FALSE => SatResult::Unsat,
                 // SAFETY: our own solver, after a check.
                 _ => SatResult::Unknown(c_text(unsafe {
-                    Z3_solver_get_reason_unknown(self.ctx, self.solver)
+                    Z3_solver_get_reason_unknown(self.ctx, solver)
                 })),
             }
         })
@@ -611,7 +668,7 @@ impl Solver for Z3Solver {
     }
 
     fn push(&mut self) -> Result<(), SolverError> {
-        self.close_query_scope();
+        self.drop_one_shot();
         self.model_ready = false;
         // SAFETY: our own solver.
         unsafe { Z3_solver_push(self.ctx, self.solver) };
@@ -620,7 +677,7 @@ impl Solver for Z3Solver {
     }
 
     fn pop(&mut self) -> Result<(), SolverError> {
-        self.close_query_scope();
+        self.drop_one_shot();
         self.model_ready = false;
         if self.level == 0 {
             return Err(SolverError::PopEmpty);
@@ -637,7 +694,7 @@ impl Solver for Z3Solver {
 
     fn assert(&mut self, store: &TermStore, term: TermId) -> Result<(), SolverError> {
         self.binding.booleans(store, &[term])?;
-        self.close_query_scope();
+        self.drop_one_shot();
         self.model_ready = false;
         let ast = self.translate(store, term)?;
         // SAFETY: a live Boolean AST of our context.
@@ -654,7 +711,7 @@ impl Solver for Z3Solver {
         assumptions: &[TermId],
     ) -> Result<SatResult, SolverError> {
         self.binding.booleans(store, assumptions)?;
-        self.close_query_scope();
+        self.drop_one_shot();
         self.model_ready = false;
         let asts = assumptions
             .iter()
@@ -679,18 +736,7 @@ impl Solver for Z3Solver {
         if let (Some(_), SatResult::Unknown(why)) = (handover, &result) {
             let left = self.timeout.map(|t| t.saturating_sub(start.elapsed()));
             if ran_out_of_time(why) && left.is_none_or(|d| !d.is_zero()) {
-                // SAFETY: our own solver and live Boolean ASTs of our context; the scope
-                // is popped before the next change of the stack.
-                unsafe {
-                    Z3_solver_push(self.ctx, self.solver);
-                    for &a in &asts {
-                        Z3_solver_assert(self.ctx, self.solver, a);
-                    }
-                }
-                self.query_scope = true;
-                // Hand the check to the one-shot solver at once.
-                self.apply_params(left, 1)?;
-                result = self.run_check(&[])?;
+                result = self.one_shot_check(&asts, left)?;
                 self.stats.one_shot += 1;
             }
         }
@@ -707,7 +753,7 @@ impl Solver for Z3Solver {
         let start = Instant::now();
         // SAFETY: the last check answered sat, so the solver has a model; it is held by a
         // reference while read.
-        let model = unsafe { Z3_solver_get_model(self.ctx, self.solver) };
+        let model = unsafe { Z3_solver_get_model(self.ctx, self.answering()) };
         let model = self.checked("Z3_solver_get_model", model)?;
         // SAFETY: as above.
         unsafe { Z3_model_inc_ref(self.ctx, model) };
@@ -772,6 +818,7 @@ impl Solver for Z3Solver {
 
 impl Drop for Z3Solver {
     fn drop(&mut self) {
+        self.drop_one_shot();
         // SAFETY: releases every reference this solver took, then the context itself.
         unsafe {
             for &a in &self.asts {

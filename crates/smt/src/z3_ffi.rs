@@ -35,6 +35,7 @@ opaque! {
     Z3_params => _Z3_params,
     Z3_func_interp => _Z3_func_interp,
     Z3_func_entry => _Z3_func_entry,
+    Z3_ast_vector => _Z3_ast_vector,
 }
 
 /// Z3's three-valued Boolean.
@@ -140,6 +141,11 @@ extern "C" {
         assumptions: *const Z3_ast,
     ) -> Z3_lbool;
     pub fn Z3_solver_get_model(c: Z3_context, s: Z3_solver) -> Z3_model;
+    pub fn Z3_solver_get_assertions(c: Z3_context, s: Z3_solver) -> Z3_ast_vector;
+    pub fn Z3_ast_vector_inc_ref(c: Z3_context, v: Z3_ast_vector);
+    pub fn Z3_ast_vector_dec_ref(c: Z3_context, v: Z3_ast_vector);
+    pub fn Z3_ast_vector_size(c: Z3_context, v: Z3_ast_vector) -> c_uint;
+    pub fn Z3_ast_vector_get(c: Z3_context, v: Z3_ast_vector, i: c_uint) -> Z3_ast;
     pub fn Z3_solver_get_reason_unknown(c: Z3_context, s: Z3_solver) -> *const c_char;
     pub fn Z3_solver_set_params(c: Z3_context, s: Z3_solver, p: Z3_params);
     pub fn Z3_mk_params(c: Z3_context) -> Z3_params;

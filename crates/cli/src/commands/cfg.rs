@@ -25,12 +25,12 @@ pub fn run(args: &CfgArgs, color: ColorChoice) -> Exit {
     lowered.warn_type_errors(&file, color);
     let module = lowered.module;
     if args.dot {
-        print!("{}", symex_ir::dot::to_dot(&module));
+        crate::stdout::print(&symex_ir::dot::to_dot(&module));
     } else {
-        print!(
-            "{}",
-            symex_ir::print::print_module(&module, &LineIndex::new(&file.text))
-        );
+        crate::stdout::print(&symex_ir::print::print_module(
+            &module,
+            &LineIndex::new(&file.text),
+        ));
     }
     Exit::Success
 }

@@ -47,7 +47,8 @@ pub struct CheckArgs {
     /// At most this many live states.
     #[arg(long, value_name = "N")]
     pub max_states: Option<usize>,
-    /// Stop when the process uses more memory than this.
+    /// Stop when the process's resident memory reaches this many MiB (undecided properties
+    /// become `unknown`); default: 75 % of the machine's memory.
     #[arg(long, value_name = "MB")]
     pub max_memory: Option<u64>,
     /// Symbolic array indices: an ite over the elements, or a fork per feasible index.
@@ -337,7 +338,6 @@ const ENGINE_OPTIONS: &[(&str, &[EngineChoice])] = {
         ("seed", &[Forward, Backward]),
         ("max_depth", &[Forward]),
         ("max_states", &[Forward]),
-        ("max_memory", &[Forward]),
         ("index_mode", &[Forward]),
         ("merge", &[Forward]),
         ("qce_estimate", &[Forward]),
@@ -423,16 +423,16 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
     }
     match args.format {
         Format::Json => match report.to_json() {
-            Ok(json) => println!("{json}"),
+            Ok(json) => crate::stdout::print(&format!("{json}\n")),
             Err(e) => {
                 eprintln!("internal error: cannot write the report as JSON: {e}");
                 return Exit::Internal;
             }
         },
         Format::Text => {
-            print!("{}", report.to_text(&file.text, color.enabled()));
+            crate::stdout::print(&report.to_text(&file.text, color.enabled()));
             if args.stats {
-                print!("{}", report.stats.table());
+                crate::stdout::print(&report.stats.table());
             }
         }
     }

@@ -227,7 +227,7 @@ pub fn run(args: &GenArgs) -> Exit {
         None => program_text(&config, seed),
     };
     let Some(dir) = &args.out else {
-        print!("{}", program(args.seed));
+        crate::stdout::print(&program(args.seed));
         return Exit::Success;
     };
     if let Err(e) = std::fs::create_dir_all(dir) {

@@ -11,7 +11,7 @@ pub fn run(args: &FileArg, color: ColorChoice) -> Exit {
     };
     match &frontend.types {
         Ok(table) => {
-            print!("{}", table.render(&frontend.program));
+            crate::stdout::print(&table.render(&frontend.program));
             Exit::Success
         }
         Err(errors) => {

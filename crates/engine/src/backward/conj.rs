@@ -33,6 +33,7 @@ use crate::backward::model::read_entry_model;
 use crate::backward::ops::{Atom, Edge, Expr, Graph, NodeId, Op, VarId};
 use crate::backward::options::BseVariant;
 use crate::backward::restarts::{self, FreshSolver};
+use crate::common::budget::Budget;
 use crate::common::terms::WIDTH;
 use crate::error::EngineError;
 
@@ -98,7 +99,7 @@ pub fn search<H: SymbolicHeap>(
     heap: &mut H,
     solver: &mut dyn Solver,
     fresh_solver: &FreshSolver<'_>,
-    deadline: Option<Instant>,
+    budget: &Budget,
 ) -> Result<(SearchOutcome, SearchStats), EngineError> {
     // Everything asserted so far, for moving to a fresh solver at the entry.
     let mut asserted: Vec<TermId> = Vec::new();
@@ -137,8 +138,8 @@ pub fn search<H: SymbolicHeap>(
         if n == graph.sink || !relevant[n as usize] {
             continue;
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Ok((SearchOutcome::Unknown("time limit reached".into()), stats));
+        if let Some(cut) = budget.exhausted() {
+            return Ok((SearchOutcome::Stopped(cut), stats));
         }
         let node = &graph.nodes[n as usize];
         // MergeConj: the successors' environments, conditions and heaps.
@@ -267,15 +268,8 @@ pub fn search<H: SymbolicHeap>(
                 first.assert(store, a)?;
             }
             let all: Vec<TermId> = asserted.iter().chain(&assumed).copied().collect();
-            let (result, mut restarted) = restarts::check_entry(
-                true,
-                first,
-                &all,
-                fresh_solver,
-                store,
-                deadline,
-                &mut stats,
-            )?;
+            let (result, mut restarted) =
+                restarts::check_entry(true, first, &all, fresh_solver, store, budget, &mut stats)?;
             let outcome = match result {
                 SatResult::Unsat => SearchOutcome::Unreachable,
                 SatResult::Unknown(reason) => SearchOutcome::Unknown(reason),
@@ -305,7 +299,7 @@ pub fn search<H: SymbolicHeap>(
         // A count, not a time limit, so that the report does not depend on the load.
         let bounded = variant == BseVariant::ConjLoops;
         solver.set_resource_limit(bounded.then_some(LOOP_ENTRY_CHECK_RLIMIT));
-        set_remaining(solver, deadline);
+        set_remaining(solver, budget);
         let started = Instant::now();
         let result = solver.check(store, &assumed)?;
         stats.solver_time += started.elapsed();

@@ -7,8 +7,6 @@
 //! merges become one disjunction item. The term store's simplifying constructors are `Simplify`.
 //! Nothing here builds the graph or a witness.
 
-use std::time::Instant;
-
 use rustc_hash::{FxHashMap, FxHashSet};
 use symex_smt::{SatResult, Solver, TermId, TermStore};
 
@@ -18,6 +16,7 @@ use crate::backward::model::read_entry_model;
 use crate::backward::ops::{Graph, Op, VarId};
 use crate::backward::options::BseVariant;
 use crate::backward::restarts::{self, FreshSolver};
+use crate::common::budget::Budget;
 use crate::common::terms::WIDTH;
 use crate::error::EngineError;
 
@@ -58,7 +57,7 @@ pub fn search(
     heap: &mut ArrayHeap,
     solver: &mut dyn Solver,
     fresh_solver: &FreshSolver<'_>,
-    deadline: Option<Instant>,
+    budget: &Budget,
 ) -> Result<(SearchOutcome, SearchStats), EngineError> {
     let mut stats = SearchStats::default();
     let mut symbols = Symbols::new(graph);
@@ -69,7 +68,7 @@ pub fn search(
         store,
         heap,
         &mut symbols,
-        deadline,
+        budget,
         &mut stats,
     )? {
         Ok(states) => states,
@@ -106,15 +105,8 @@ pub fn search(
     for &a in &all {
         solver.assert(store, a)?;
     }
-    let (result, mut restarted) = restarts::check_entry(
-        false,
-        solver,
-        &all,
-        fresh_solver,
-        store,
-        deadline,
-        &mut stats,
-    )?;
+    let (result, mut restarted) =
+        restarts::check_entry(false, solver, &all, fresh_solver, store, budget, &mut stats)?;
     let solver: &mut dyn Solver = match restarted.as_deref_mut() {
         Some(restarted) => restarted,
         None => solver,
@@ -148,7 +140,7 @@ pub(super) fn node_conditions(
     store: &mut TermStore,
     heap: &mut ArrayHeap,
     symbols: &mut Symbols,
-    deadline: Option<Instant>,
+    budget: &Budget,
     stats: &mut SearchStats,
 ) -> Result<Result<Vec<Option<Vec<TermId>>>, SearchOutcome>, EngineError> {
     let relevant = graph.reaches_sink();
@@ -156,14 +148,12 @@ pub(super) fn node_conditions(
     let top = store.bool_val(true)?;
     states[graph.sink as usize] = Some(vec![top]);
     let no_fields = FieldVersions::new();
-    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
-    let time_limit = || Ok(Err(SearchOutcome::Unknown("time limit reached".into())));
     for &n in graph.topological_order().iter().rev() {
         if n == graph.sink || !relevant[n as usize] {
             continue;
         }
-        if out_of_time() {
-            return time_limit();
+        if let Some(cut) = budget.exhausted() {
+            return Ok(Err(SearchOutcome::Stopped(cut)));
         }
         stats.nodes += 1;
         let node = &graph.nodes[n as usize];
@@ -195,8 +185,8 @@ pub(super) fn node_conditions(
             for t in items {
                 // One node can hold thousands of disjuncts (`disj-set` on degree counting with
                 // b >= 5: seconds per node), so the limit is looked at per disjunct.
-                if out_of_time() {
-                    return time_limit();
+                if let Some(cut) = budget.exhausted() {
+                    return Ok(Err(SearchOutcome::Stopped(cut)));
                 }
                 let mut u = if rewrite.map.is_empty() {
                     t
@@ -234,10 +224,9 @@ pub fn entry_params(graph: &Graph, terms: &[Option<TermId>]) -> Vec<Option<TermI
     params
 }
 
-/// Bounds the next check by what is left of the deadline.
-pub fn set_remaining(solver: &mut dyn Solver, deadline: Option<Instant>) {
-    if let Some(d) = deadline {
-        let left = d.saturating_duration_since(Instant::now());
+/// Bounds the next check by what is left of the time limit.
+pub fn set_remaining(solver: &mut dyn Solver, budget: &Budget) {
+    if let Some(left) = budget.remaining() {
         let ms = left.as_millis().max(1) as u64;
         let capped = match solver.timeout() {
             Some(t) if t < std::time::Duration::from_millis(ms) => t,

@@ -23,6 +23,7 @@ use crate::backward::types::TypeFacts;
 use crate::backward::typing::CellTyping;
 use crate::backward::walk::{walk, HeapSnapshot};
 use crate::backward::{conj, disj, graph, witness};
+use crate::common::budget::Budget;
 use crate::common::entry::input_heap_types;
 use crate::common::options::CheckOptions;
 use crate::common::reach::reach_module;
@@ -69,7 +70,7 @@ pub fn check_backward_traced(
     backward: &BackwardOptions,
 ) -> Result<BackwardOutcome, EngineError> {
     let start = Instant::now();
-    let deadline = options.timeout.map(|limit| start + limit);
+    let budget = Budget::new(start, options.timeout, options.max_memory_mb);
     let reach = match backward.target {
         Target::Reach { line } => Some(reach_module(module, source, line)?),
         _ => None,
@@ -106,11 +107,30 @@ pub fn check_backward_traced(
             }
         } else if let Some(reason) = unmodelled_check(module, prop) {
             Finding::GaveUp { reason }
+        } else if let Some(cut) = budget.exhausted() {
+            // Once a limit has run out, the properties left are not started.
+            cuts.hit(cut);
+            Finding::NotReached
         } else {
-            let (graph, graph_cuts) =
-                graph::build(module, &facts, typing.as_ref(), entry_func, prop, unwind);
+            let built = graph::build(
+                module,
+                &facts,
+                typing.as_ref(),
+                entry_func,
+                prop,
+                unwind,
+                &budget,
+            );
+            let (graph, graph_cuts) = match built {
+                Ok(built) => built,
+                Err(cut) => {
+                    cuts.hit(cut);
+                    properties.push(conclude(&locator, prop, Finding::NotReached, &cuts)?);
+                    continue;
+                }
+            };
             cuts.merge(&graph_cuts);
-            let (outcome, stats) = search(&graph, backward, options, deadline, dumper.as_ref())?;
+            let (outcome, stats) = search(&graph, backward, options, &budget, dumper.as_ref())?;
             // A search may prune every path before it meets an operation it does not model,
             // yet that operation (a write through `&x`) may be what makes the target
             // reachable: only a found violation (replayed) is trusted on such a graph.
@@ -126,13 +146,12 @@ pub fn check_backward_traced(
             match outcome {
                 SearchOutcome::Unreachable => Finding::NotReached,
                 SearchOutcome::Unknown(reason) => {
-                    let timed_out = deadline.is_some_and(|d| Instant::now() >= d);
-                    match (timed_out, options.timeout) {
-                        (true, Some(limit)) => cuts.hit(Cut::Timeout {
-                            ms: limit.as_millis() as u64,
-                        }),
-                        _ => cuts.hit(Cut::SolverUnknown { reason }),
-                    }
+                    // A solver call that the time limit cut short answers `unknown` too.
+                    cuts.hit(budget.exhausted().unwrap_or(Cut::SolverUnknown { reason }));
+                    Finding::NotReached
+                }
+                SearchOutcome::Stopped(cut) => {
+                    cuts.hit(cut);
                     Finding::NotReached
                 }
                 SearchOutcome::Unsupported(reason) => Finding::GaveUp {
@@ -150,7 +169,10 @@ pub fn check_backward_traced(
                     else {
                         // A cell of a type without a kind got two types: such a model is no
                         // heap a run can build, so the property stays open, not unconfirmed.
-                        properties.push(conclude_given_up(&locator, prop, ILL_TYPED, &cuts)?);
+                        let finding = Finding::GaveUp {
+                            reason: ILL_TYPED.into(),
+                        };
+                        properties.push(conclude(&locator, prop, finding, &cuts)?);
                         continue;
                     };
                     let found = Witness {
@@ -170,11 +192,7 @@ pub fn check_backward_traced(
                 }
             }
         };
-        let verdict = Verdict::conclude(prop, finding, &cuts);
-        let entry_report = locator
-            .property(prop, verdict)
-            .ok_or_else(|| EngineError::Internal(format!("no property #{p}")))?;
-        properties.push(entry_report);
+        properties.push(conclude(&locator, prop, finding, &cuts)?);
     }
     let stats = Stats {
         paths: 0,
@@ -234,7 +252,7 @@ pub fn search(
     graph: &Graph,
     backward: &BackwardOptions,
     options: &CheckOptions,
-    deadline: Option<Instant>,
+    budget: &Budget,
     dumper: Option<&SharedDumper>,
 ) -> Result<(SearchOutcome, SearchStats), EngineError> {
     let mut store = TermStore::new();
@@ -288,7 +306,7 @@ pub fn search(
         &mut heap,
         &mut *solver,
         &new_solver,
-        deadline,
+        budget,
     )
 }
 
@@ -300,12 +318,12 @@ pub(super) fn search_variant(
     heap: &mut ArrayHeap,
     solver: &mut dyn Solver,
     fresh_solver: &FreshSolver<'_>,
-    deadline: Option<Instant>,
+    budget: &Budget,
 ) -> Result<(SearchOutcome, SearchStats), EngineError> {
     if variant.is_disjunct_propagation() {
-        disj::search(graph, variant, store, heap, solver, fresh_solver, deadline)
+        disj::search(graph, variant, store, heap, solver, fresh_solver, budget)
     } else {
-        conj::search(graph, variant, store, heap, solver, fresh_solver, deadline)
+        conj::search(graph, variant, store, heap, solver, fresh_solver, budget)
     }
 }
 
@@ -409,15 +427,13 @@ fn line_column(source: &str, offset: usize) -> (u32, u32) {
 
 const ILL_TYPED: &str = "the backward engine does not model the types of input cells of this entry (its model gave one cell two kinds)";
 
-fn conclude_given_up(
+/// The report entry of `prop`: its verdict from `finding` and `cuts`.
+fn conclude(
     locator: &Locator<'_>,
     prop: PropId,
-    reason: &str,
+    finding: Finding,
     cuts: &Cuts,
 ) -> Result<symex_report::PropertyReport, EngineError> {
-    let finding = Finding::GaveUp {
-        reason: reason.to_string(),
-    };
     locator
         .property(prop, Verdict::conclude(prop, finding, cuts))
         .ok_or_else(|| EngineError::Internal(format!("no property #{}", prop.0)))

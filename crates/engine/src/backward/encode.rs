@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use symex_report::Cut;
 use symex_smt::{ArrayValue, TermId, TermStore};
 
 use crate::backward::ops::{Atom, Cond, Expr, FieldSlot, VarId};
@@ -101,6 +102,8 @@ pub enum SearchOutcome {
     Reached(EntryModel),
     /// The solver could not tell.
     Unknown(String),
+    /// The check's time or memory limit ran out before the search ended.
+    Stopped(Cut),
     /// The part of the graph that leads to the target has an operation the engine does not model.
     Unsupported(String),
 }

@@ -25,6 +25,7 @@ use crate::backward::ops::{
 use crate::backward::simplify;
 use crate::backward::types::TypeFacts;
 use crate::backward::typing::CellTyping;
+use crate::common::budget::Budget;
 
 /// A point of the unwinding: activation, block, first instruction, loop iteration counters.
 type Key = (u32, BlockId, usize, Vec<u32>);
@@ -45,7 +46,9 @@ struct FunctionFacts {
     record_locals: FxHashMap<LocalId, Vec<u32>>,
 }
 
-/// Builds the unwound graph of `entry` for the property `target` with bound `unwind`, and the cuts it made.
+/// Builds the unwound graph of `entry` for the property `target` with bound `unwind`, and the
+/// cuts it made; `Err` with the cut of the check's limit when it runs out first (an unwound graph
+/// can grow exponentially with the bound).
 pub fn build(
     module: &Module,
     facts: &TypeFacts<'_>,
@@ -53,11 +56,12 @@ pub fn build(
     entry: FuncId,
     target: PropId,
     unwind: u32,
-) -> (Graph, Cuts) {
+    budget: &Budget,
+) -> Result<(Graph, Cuts), Cut> {
     let mut builder = Builder::new(module, facts, typing, target, unwind);
-    let mut graph = builder.run(entry);
-    simplify::simplify(&mut graph);
-    (graph, builder.cuts)
+    let mut graph = builder.run(entry, budget)?;
+    simplify::simplify(&mut graph, budget)?;
+    Ok((graph, builder.cuts))
 }
 
 struct Builder<'a> {
@@ -110,7 +114,7 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn run(&mut self, entry: FuncId) -> Graph {
+    fn run(&mut self, entry: FuncId, budget: &Budget) -> Result<Graph, Cut> {
         let mut active = FxHashMap::default();
         active.insert(entry, 1);
         self.frames.push(Frame {
@@ -130,6 +134,7 @@ impl<'a> Builder<'a> {
         let first = self.node_for((0, Function::ENTRY, 0, self.zero_counters(entry)));
         self.nodes[start as usize].succs.push(plain_edge(first));
         while let Some((key, node)) = self.work.pop() {
+            budget.check()?;
             self.fill(key, node);
         }
         let field_slots = self.module.fields.len() as u32 + 1;
@@ -140,7 +145,7 @@ impl<'a> Builder<'a> {
             .map(|f| self.facts.is_ref_field(f))
             .collect();
         ref_fields.push(false);
-        Graph {
+        Ok(Graph {
             nodes: std::mem::take(&mut self.nodes),
             entry: start,
             sink: self.sink,
@@ -150,7 +155,7 @@ impl<'a> Builder<'a> {
             ref_fields,
             target_origin: self.target_origin,
             typing: self.typing.cloned(),
-        }
+        })
     }
 
     fn new_node(&mut self) -> NodeId {

@@ -27,6 +27,7 @@ use crate::backward::ops::{
     Atom, Cond, Edge, Expr, Graph, Located, Node as GraphNode, Op, VarId, VarInfo, VarKind,
 };
 use crate::backward::options::BseVariant;
+use crate::common::budget::Budget;
 use crate::common::options::SolverChoice;
 use crate::common::solver::solver_backend;
 use crate::error::EngineError;
@@ -467,7 +468,7 @@ fn disjunct_propagation_reproduces_table_1() {
             &mut store,
             &mut heap,
             &mut symbols,
-            None,
+            &Budget::untimed(),
             &mut stats,
         )
         .unwrap()
@@ -658,7 +659,7 @@ fn conjunct_combination_reproduces_table_2() {
             &mut heap,
             &mut solver,
             &fresh_z3,
-            None,
+            &Budget::untimed(),
         )
         .unwrap();
         // The assertion holds: UNSAT at n0 (P §4.3).
@@ -694,7 +695,7 @@ fn both_families_prove_the_assertion() {
             &mut heap,
             &mut *solver,
             &fresh_z3,
-            None,
+            &Budget::untimed(),
         )
         .unwrap();
         assert!(matches!(outcome, SearchOutcome::Unreachable), "{variant}");

@@ -30,6 +30,7 @@ use symex_smt::{eval_all, SatResult, Solver, TermId, TermStore, Value};
 
 use crate::backward::disj::set_remaining;
 use crate::backward::encode::SearchStats;
+use crate::common::budget::Budget;
 use crate::common::rng::Rng;
 use crate::error::EngineError;
 
@@ -57,7 +58,7 @@ pub(super) fn check_entry(
     assertions: &[TermId],
     fresh_solver: &FreshSolver<'_>,
     store: &TermStore,
-    deadline: Option<Instant>,
+    budget: &Budget,
     stats: &mut SearchStats,
 ) -> Result<(SatResult, Option<Box<dyn Solver>>), EngineError> {
     let limited = budgeted && solver.set_conflict_limit(Some(BUDGETS[0]));
@@ -66,15 +67,15 @@ pub(super) fn check_entry(
         SatResult::Unknown(reason) => limited || reason == BAD_MODEL,
         SatResult::Sat | SatResult::Unsat => false,
     };
-    let mut last = attempt(solver, assertions, store, deadline, stats)?;
+    let mut last = attempt(solver, assertions, store, budget, stats)?;
     if !retry(&last) {
         return Ok((last, None));
     }
     let mut rng = Rng::new(0);
     let mut order: Vec<usize> = (0..assertions.len()).rev().collect();
     for number in 1..=BUDGETS.len() {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Ok((SatResult::Unknown("time limit reached".into()), None));
+        if let Some(cut) = budget.exhausted() {
+            return Ok((SatResult::Unknown(cut.to_string()), None));
         }
         if number > 1 {
             shuffle(&mut order, &mut rng);
@@ -87,7 +88,7 @@ pub(super) fn check_entry(
             restarted.set_conflict_limit(BUDGETS.get(number).copied());
         }
         stats.solver_calls += 1;
-        last = attempt(&mut *restarted, assertions, store, deadline, stats)?;
+        last = attempt(&mut *restarted, assertions, store, budget, stats)?;
         if !retry(&last) {
             return Ok((last, Some(restarted)));
         }
@@ -101,10 +102,10 @@ fn attempt(
     solver: &mut dyn Solver,
     assertions: &[TermId],
     store: &TermStore,
-    deadline: Option<Instant>,
+    budget: &Budget,
     stats: &mut SearchStats,
 ) -> Result<SatResult, EngineError> {
-    set_remaining(solver, deadline);
+    set_remaining(solver, budget);
     let started = Instant::now();
     let result = solver.check(store, &[])?;
     stats.solver_time += started.elapsed();
@@ -234,7 +235,7 @@ mod tests {
             &assertions,
             &fresh,
             &store,
-            None,
+            &Budget::untimed(),
             &mut stats,
         )
         .unwrap();

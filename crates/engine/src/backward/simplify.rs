@@ -14,24 +14,28 @@
 //! searches or decides a verdict.
 
 use rustc_hash::{FxHashMap, FxHashSet};
+use symex_report::Cut;
 use symex_smt::TermStore;
 
 use crate::backward::encode;
 use crate::backward::ops::{Atom, Cond, Expr, Graph, Located, Op, VarId};
+use crate::common::budget::Budget;
 use crate::error::EngineError;
 
-/// Simplifies `graph` in place.
-pub fn simplify(graph: &mut Graph) {
-    propagate_constants(graph);
-    fold_temporaries(graph);
+/// Simplifies `graph` in place; `Err` with the cut of the check's limit that ran out first
+/// (the graph is then left half simplified and must not be searched).
+pub fn simplify(graph: &mut Graph, budget: &Budget) -> Result<(), Cut> {
+    propagate_constants(graph, budget)?;
+    fold_temporaries(graph, budget)
 }
 
 type Constants = FxHashMap<VarId, i32>;
 
-fn propagate_constants(graph: &mut Graph) {
+fn propagate_constants(graph: &mut Graph, budget: &Budget) -> Result<(), Cut> {
     let mut folder = TermStore::new();
     let mut at_start: Vec<Option<Constants>> = vec![None; graph.nodes.len()];
     for n in graph.topological_order() {
+        budget.check()?;
         let mut known = at_start[n as usize].take().unwrap_or_default();
         let node = &mut graph.nodes[n as usize];
         node.ops.retain_mut(|located| {
@@ -75,6 +79,7 @@ fn propagate_constants(graph: &mut Graph) {
             }
         }
     }
+    Ok(())
 }
 
 fn substitute(known: &Constants, a: Atom) -> Atom {
@@ -166,9 +171,10 @@ fn reads_and_def(op: &Op) -> (Vec<VarId>, Option<VarId>) {
 }
 
 /// The variables read before being written on some path from each node's start.
-fn live_at_start(graph: &Graph) -> Vec<FxHashSet<VarId>> {
+fn live_at_start(graph: &Graph, budget: &Budget) -> Result<Vec<FxHashSet<VarId>>, Cut> {
     let mut live: Vec<FxHashSet<VarId>> = vec![FxHashSet::default(); graph.nodes.len()];
     for n in graph.topological_order().into_iter().rev() {
+        budget.check()?;
         let node = &graph.nodes[n as usize];
         let mut set = live_at_exit(graph, &live, n);
         for located in node.ops.iter().rev() {
@@ -180,7 +186,7 @@ fn live_at_start(graph: &Graph) -> Vec<FxHashSet<VarId>> {
         }
         live[n as usize] = set;
     }
-    live
+    Ok(live)
 }
 
 /// The variables live when `n` is left: read by its edges or live in a successor.
@@ -193,9 +199,10 @@ fn live_at_exit(graph: &Graph, live: &[FxHashSet<VarId>], n: u32) -> FxHashSet<V
     set
 }
 
-fn fold_temporaries(graph: &mut Graph) {
-    let live = live_at_start(graph);
+fn fold_temporaries(graph: &mut Graph, budget: &Budget) -> Result<(), Cut> {
+    let live = live_at_start(graph, budget)?;
     for n in 0..graph.nodes.len() {
+        budget.check()?;
         let mut after: FxHashSet<VarId> = FxHashSet::default();
         for edge in &graph.nodes[n].succs {
             after.extend(live[edge.to as usize].iter().copied());
@@ -256,6 +263,7 @@ fn fold_temporaries(graph: &mut Graph) {
             }
         }
     }
+    Ok(())
 }
 
 /// The variable a test reads when it is just that variable.
@@ -312,7 +320,18 @@ mod tests {
             .iter()
             .position(|p| p.kind == PropertyKind::Assert)
             .expect("an assertion");
-        graph::build(&module, &facts, None, func, PropId(prop as u32), unwind).0
+        let budget = Budget::untimed();
+        graph::build(
+            &module,
+            &facts,
+            None,
+            func,
+            PropId(prop as u32),
+            unwind,
+            &budget,
+        )
+        .expect("no limit")
+        .0
     }
 
     fn ops(graph: &Graph) -> impl Iterator<Item = &Op> {
@@ -451,7 +470,7 @@ mod tests {
         let define = define_t();
         let read_later = Op::Require(Cond::nonzero(Atom::Var(T)));
         let mut graph = branching(vec![define.clone()], T, vec![read_later]);
-        fold_temporaries(&mut graph);
+        fold_temporaries(&mut graph, &Budget::untimed()).expect("no limit");
         assert_eq!(graph.nodes[0].ops[0].op, define);
         assert_eq!(graph.nodes[0].succs[0].cond, Cond::nonzero(Atom::Var(T)));
     }
@@ -464,7 +483,7 @@ mod tests {
             value: Expr::Use(Atom::Const(5)),
         };
         let mut graph = branching(vec![define.clone(), change_a], T, vec![]);
-        fold_temporaries(&mut graph);
+        fold_temporaries(&mut graph, &Budget::untimed()).expect("no limit");
         assert_eq!(graph.nodes[0].ops.len(), 2);
         assert_eq!(graph.nodes[0].succs[1].cond, Cond::zero(Atom::Var(T)));
     }
@@ -472,7 +491,7 @@ mod tests {
     #[test]
     fn a_temporary_only_the_branch_reads_is_folded_into_both_edges() {
         let mut graph = branching(vec![define_t()], T, vec![]);
-        fold_temporaries(&mut graph);
+        fold_temporaries(&mut graph, &Budget::untimed()).expect("no limit");
         assert!(graph.nodes[0].ops.is_empty());
         assert_eq!(graph.nodes[0].succs[0].cond, Cond::NonZero(less(A, B)));
         assert_eq!(graph.nodes[0].succs[1].cond, Cond::Zero(less(A, B)));

@@ -1,4 +1,5 @@
-//! What every engine shares: options and bounds ([`options`]), the entry function's set-up
+//! What every engine shares: options and bounds ([`options`]), the time and memory limits
+//! every engine polls ([`budget`]), the entry function's set-up
 //! ([`entry`]), the translation of IR operations into terms ([`terms`]), the solver stack
 //! ([`solver`]), the replay of counterexamples through the concrete interpreter ([`replay`]),
 //! coverage bookkeeping ([`coverage`]), a seeded random source ([`rng`]) and `--reach` targets
@@ -6,6 +7,7 @@
 //!
 //! Nothing here explores paths or chooses states: that is each engine's job.
 
+pub mod budget;
 pub mod coverage;
 pub mod entry;
 pub mod options;

@@ -27,6 +27,7 @@ use symex_ir::cfg::{BlockId, FuncId, Module, PropId};
 use symex_report::{Cut, Finding, Report, Stats, Verdict};
 use symex_syntax::types::TypeTable;
 
+use crate::common::budget::{peak_rss_kb, Budget};
 use crate::common::entry::resolve_entry;
 use crate::common::options::{CheckOptions, MergeMode};
 use crate::common::solver::query_engine;
@@ -45,9 +46,6 @@ use crate::forward::tree::ExecTree;
 /// ends first); it also bounds how long the time limit can go unchecked.
 const RUN_BUDGET: usize = 10_000;
 
-/// How often (in selections) the resident memory is read for `--max-memory`.
-const MEMORY_CHECK_INTERVAL: u64 = 64;
-
 /// Checks every property of `module` reachable from `entry` by forward symbolic execution.
 ///
 /// `types` must come from a program that type-checked (the caller refuses ill-typed ones);
@@ -62,12 +60,13 @@ pub fn check_forward(
     options: &CheckOptions,
 ) -> Result<Report, EngineError> {
     let start = Instant::now();
+    let budget = Budget::new(start, options.timeout, options.max_memory_mb);
     let setup = resolve_entry(module, types, entry)?;
     let mut queries = query_engine(&options.solver, &options.query)?;
     // The time limit covers solver calls too: one hard query must not outlive the check.
-    queries.set_deadline(options.timeout.map(|limit| start + limit));
+    queries.set_deadline(budget.deadline());
     let mut machine = Machine::new(module, source, setup, options, queries)?;
-    let summary = explore(&mut machine, options, start)?;
+    let summary = explore(&mut machine, options, &budget)?;
     let mut properties = Vec::with_capacity(module.properties.len());
     for (p, finding) in machine.findings.iter_mut().enumerate() {
         let prop = PropId(p as u32);
@@ -145,7 +144,7 @@ enum Stop {
 fn explore(
     machine: &mut Machine<'_>,
     options: &CheckOptions,
-    start: Instant,
+    budget: &Budget,
 ) -> Result<Summary, EngineError> {
     // States stop at join points to be merged there.
     let merging = options.merge.merges();
@@ -179,13 +178,11 @@ fn explore(
         loops: None,
         merges: 0,
     };
-    let deadline = options.timeout.map(|limit| start + limit);
-    let mut subsumption = options.subsume.then(|| Subsumption::new(deadline));
+    let mut subsumption = options.subsume.then(|| Subsumption::new(budget.deadline()));
     let mut parked = Parked::default();
     let mut summarizer = options.summarize.then(Summarizer::new);
     let mut next_id: StateId = 1;
     let mut progress = Progress::new(options.progress);
-    let mut selections = 0u64;
     loop {
         if states.is_empty()
             && !waiting.release(machine, &mut states, &mut tree, &mut *searcher)
@@ -199,11 +196,10 @@ fn explore(
         {
             break;
         }
-        if let Some(cut) = limit_reached(options, start, selections) {
+        if let Some(cut) = budget.exhausted() {
             machine.cuts.hit(cut);
             break;
         }
-        selections += 1;
         let selected = {
             let view = SearchView {
                 states: &states,
@@ -372,7 +368,7 @@ fn explore(
                 live_states: live,
                 queries: machine.queries.stats().queries,
                 coverage: machine.coverage.summary(machine.module).instructions,
-                elapsed: start.elapsed(),
+                elapsed: budget.elapsed(),
             });
         }
     }
@@ -617,35 +613,4 @@ fn earlier(a: &[(u32, usize)], b: &[(u32, usize)]) -> Ordering {
         }
     }
     b.len().cmp(&a.len())
-}
-
-/// The time or memory limit that has run out, if any.
-fn limit_reached(options: &CheckOptions, start: Instant, selections: u64) -> Option<Cut> {
-    if let Some(limit) = options.timeout {
-        if start.elapsed() >= limit {
-            return Some(Cut::Timeout {
-                ms: limit.as_millis() as u64,
-            });
-        }
-    }
-    if let Some(mib) = options.max_memory_mb {
-        if selections % MEMORY_CHECK_INTERVAL == 0 && resident_mib().is_some_and(|m| m >= mib) {
-            return Some(Cut::Memory { mib });
-        }
-    }
-    None
-}
-
-/// The process's peak resident memory in KiB (Linux; `None` elsewhere).
-fn peak_rss_kb() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// The process's resident memory in MiB (Linux; `None` elsewhere).
-fn resident_mib() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096 / (1024 * 1024))
 }

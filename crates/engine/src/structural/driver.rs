@@ -16,6 +16,7 @@ use symex_report::{ArgValue, Args, Cut, Cuts, Finding, Locator, Report, Stats, V
 use symex_smt::{Dumper, DumpingSolver, Model, TermId, TermStore, Value};
 use symex_syntax::types::TypeTable;
 
+use crate::common::budget::Budget;
 use crate::common::options::CheckOptions;
 use crate::common::reach::{reach_module, reach_report};
 use crate::common::replay::replay_full;
@@ -127,7 +128,7 @@ fn check_properties(
     only: Option<PropId>,
 ) -> Result<Report, EngineError> {
     let start = Instant::now();
-    let deadline = options.timeout.map(|limit| start + limit);
+    let budget = Budget::new(start, options.timeout, options.max_memory_mb);
     let entry_func = module
         .function_by_name(entry)
         .ok_or_else(|| EngineError::UnknownEntry(entry.to_string()))?;
@@ -182,8 +183,8 @@ fn check_properties(
         };
         let summary = summarize(module, &sigs, &known, &vocab, &mut store, func, &unwound)?;
         known[func.index()] = Some(summary);
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return give_up_all("time limit reached while building summaries".into());
+        if let Some(cut) = budget.exhausted() {
+            return give_up_all(format!("{cut} while building summaries"));
         }
     }
     let summaries: Vec<Summary> = known.into_iter().flatten().collect();
@@ -215,9 +216,8 @@ fn check_properties(
         instances,
         structural.refine == RefineMode::Eager,
         vocab.strict,
+        &budget,
     );
-    refiner.deadline = deadline;
-    refiner.total_limit = options.timeout.unwrap_or(Duration::MAX);
     refiner.query_timeout = options.query.timeout;
     // The thesis gives each VC 10 s; under a time limit, half of that, so that one hard VC
     // leaves time for the others (and a VC lifted through a thousand contexts may use it).
@@ -264,10 +264,8 @@ fn check_properties(
                 let (witness, replay) = confirmed.unwrap_or_else(|| witness_of(&model));
                 Finding::Reached { witness, replay }
             }
-            Decision::OutOfTime(limit) => {
-                cuts.hit(Cut::Timeout {
-                    ms: limit.as_millis() as u64,
-                });
+            Decision::Stopped(cut) => {
+                cuts.hit(cut);
                 Finding::NotReached
             }
             Decision::Unknown(reason) => {

@@ -20,8 +20,10 @@
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashSet;
+use symex_report::Cut;
 use symex_smt::{eval_subterms, Model, Node, Op, SatResult, Solver, TermId, TermStore};
 
+use crate::common::budget::Budget;
 use crate::error::EngineError;
 use crate::structural::instances::Instances;
 
@@ -31,8 +33,8 @@ pub enum Decision {
     Unreachable,
     /// A model that depends on no unexpanded summary operator.
     Reached(Model),
-    /// A time limit ran out: the whole check's or this VC's (its length given).
-    OutOfTime(Duration),
+    /// A limit ran out: the whole check's time or memory, or this VC's time.
+    Stopped(Cut),
     /// The solver gave out.
     Unknown(String),
 }
@@ -53,11 +55,10 @@ pub struct Refiner<'s> {
     pub solver: Box<dyn Solver>,
     pub instances: Instances<'s>,
     pub eager: bool,
-    pub deadline: Option<Instant>,
+    /// The whole check's limits.
+    budget: &'s Budget,
     /// How long one VC may take (the thesis's per-VC limit).
     pub vc_limit: Duration,
-    /// The whole check's time limit (what `deadline` was set from).
-    pub total_limit: Duration,
     /// Per-query limit of the solver (`--solver-timeout`).
     pub query_timeout: Option<Duration>,
     pub stats: RefineStats,
@@ -72,6 +73,7 @@ impl<'s> Refiner<'s> {
         instances: Instances<'s>,
         eager: bool,
         strict: TermId,
+        budget: &'s Budget,
     ) -> Refiner<'s> {
         Refiner {
             strict,
@@ -79,9 +81,8 @@ impl<'s> Refiner<'s> {
             solver,
             instances,
             eager,
-            deadline: None,
+            budget,
             vc_limit: Duration::MAX,
-            total_limit: Duration::MAX,
             query_timeout: None,
             stats: RefineStats::default(),
             asserted: FxHashSet::default(),
@@ -125,7 +126,7 @@ impl<'s> Refiner<'s> {
         wanted: &[TermId],
     ) -> Result<Decision, EngineError> {
         let vc_deadline = Instant::now().checked_add(self.vc_limit);
-        let deadline = match (self.deadline, vc_deadline) {
+        let deadline = match (self.budget.deadline(), vc_deadline) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
@@ -134,8 +135,8 @@ impl<'s> Refiner<'s> {
             let timeout = match deadline {
                 Some(deadline) => {
                     let left = deadline.saturating_duration_since(Instant::now());
-                    if let Some(limit) = self.ran_out(Some(deadline)) {
-                        return Ok(Decision::OutOfTime(limit));
+                    if let Some(cut) = self.ran_out(Some(deadline)) {
+                        return Ok(Decision::Stopped(cut));
                     }
                     Some(self.query_timeout.map_or(left, |q| q.min(left)))
                 }
@@ -150,7 +151,7 @@ impl<'s> Refiner<'s> {
                 SatResult::Unsat => return Ok(Decision::Unreachable),
                 SatResult::Unknown(reason) => {
                     return Ok(match self.ran_out(deadline) {
-                        Some(limit) => Decision::OutOfTime(limit),
+                        Some(cut) => Decision::Stopped(cut),
                         None => Decision::Unknown(reason),
                     })
                 }
@@ -178,16 +179,15 @@ impl<'s> Refiner<'s> {
         }
     }
 
-    /// Which time limit has run out, if any: the whole check's (`None` inside) or this VC's.
-    fn ran_out(&self, vc_deadline: Option<Instant>) -> Option<Duration> {
-        let now = Instant::now();
-        if self.deadline.is_some_and(|d| now >= d) {
-            Some(self.total_limit)
-        } else if vc_deadline.is_some_and(|d| now >= d) {
-            Some(self.vc_limit)
-        } else {
-            None
-        }
+    /// Which limit has run out, if any: the whole check's or this VC's time.
+    fn ran_out(&self, vc_deadline: Option<Instant>) -> Option<Cut> {
+        self.budget.exhausted().or_else(|| {
+            vc_deadline
+                .is_some_and(|d| Instant::now() >= d)
+                .then_some(Cut::Timeout {
+                    ms: self.vc_limit.as_millis() as u64,
+                })
+        })
     }
 
     /// Asserts the definition of one summary operator.
@@ -258,10 +258,10 @@ impl<'s> Refiner<'s> {
                 return Ok(());
             }
             for operator in pending {
-                if let Some(deadline) = deadline {
-                    if Instant::now() >= deadline {
-                        return Ok(());
-                    }
+                if deadline.is_some_and(|d| Instant::now() >= d)
+                    || self.budget.exhausted().is_some()
+                {
+                    return Ok(());
                 }
                 self.refine(operator)?;
             }

@@ -94,7 +94,7 @@ pub fn run(args: &BenchArgs) -> Exit {
             set.origin,
             table::summary_markdown(&summaries)
         );
-        print!("{section}");
+        crate::stdout::print(&section);
         combined += &section;
         if let Some(dir) = &args.out {
             if let Err(message) = write_set(&dir.join(&set.name), set, &plan, &summaries, &runs) {

@@ -221,7 +221,9 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
     let mut witnesses = String::new();
     for name in &names {
         let Some(supported) = SUPPORTED.iter().find(|s| s.name == name) else {
-            println!("{name}: UNKNOWN (this property is not supported yet)");
+            crate::stdout::print(&format!(
+                "{name}: UNKNOWN (this property is not supported yet)\n"
+            ));
             exit = worse(exit, Exit::Inconclusive);
             continue;
         };
@@ -230,7 +232,7 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
             Ok(answered) => answered,
             Err(code) => return code,
         };
-        println!("{name}: {}", supported.show(&answer));
+        crate::stdout::print(&format!("{name}: {}\n", supported.show(&answer)));
         if let (SvVerdict::False(kind), Some(report)) = (&answer, &report) {
             let facts = witness::TaskFacts {
                 file_name: input.as_str(),

@@ -176,7 +176,7 @@ pub fn run(dir: &Path, args: &SvcompArgs) -> Exit {
     let mut rows = rows.into_inner().expect("no panic holds it");
     rows.sort_by_key(|(i, _)| *i);
     let rows: Vec<Row> = rows.into_iter().map(|(_, row)| row).collect();
-    print!("{}", render(&rows, &property, args));
+    crate::stdout::print(&render(&rows, &property, args));
     if rows.iter().any(|r| r.outcome == "wrong") {
         eprintln!("internal error: symex answered wrongly (see the `wrong` rows)");
         return Exit::Internal;
