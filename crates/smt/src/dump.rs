@@ -8,7 +8,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::error::SolverError;
 use crate::printer;
@@ -153,6 +153,10 @@ impl<S: Solver> Solver for DumpingSolver<S> {
 
     fn timeout(&self) -> Option<Duration> {
         self.inner.timeout()
+    }
+
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.inner.set_deadline(deadline)
     }
 
     fn stats(&self) -> &SolverStats {

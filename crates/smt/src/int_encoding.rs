@@ -73,6 +73,7 @@ pub struct IntEncodingSolver {
 #[derive(Clone, Copy, Default)]
 struct Limits {
     timeout: Option<Duration>,
+    deadline: Option<Instant>,
     resources: Option<u32>,
     conflicts: Option<u32>,
 }
@@ -177,6 +178,7 @@ impl IntEncodingSolver {
     fn fall_back(&mut self, store: &TermStore) -> Result<(), SolverError> {
         let mut bits = (self.fallback)()?;
         bits.set_timeout(self.limits.timeout);
+        bits.set_deadline(self.limits.deadline);
         bits.set_resource_limit(self.limits.resources);
         bits.set_conflict_limit(self.limits.conflicts);
         for (level, scope) in self.assertions.scopes().enumerate() {
@@ -316,6 +318,11 @@ impl Solver for IntEncodingSolver {
 
     fn timeout(&self) -> Option<Duration> {
         self.limits.timeout
+    }
+
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.limits.deadline = deadline;
+        self.active().set_deadline(deadline);
     }
 
     fn stats(&self) -> &SolverStats {

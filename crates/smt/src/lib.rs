@@ -42,6 +42,7 @@ mod term;
 mod value;
 mod z3_backend;
 mod z3_ffi;
+mod z3_watchdog;
 
 pub use build::TermResult;
 pub use bv::{BvConst, MAX_BV_WIDTH};

@@ -190,9 +190,10 @@ impl<S: Solver> QueryEngine<S> {
 
     /// Bounds every later solver check by `deadline` (besides the per-query timeout), so a
     /// caller's overall time limit holds even inside a hard query; past it, checks answer
-    /// unknown at once.
+    /// unknown at once. The solver gets it as its hard deadline too ([`Solver::set_deadline`]).
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
+        self.solver.set_deadline(deadline);
     }
 
     /// The options in force.

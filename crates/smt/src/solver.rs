@@ -8,7 +8,7 @@
 //! started at all. This module defines the contract and the shared bookkeeping; it contains no
 //! back end.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
 
@@ -162,6 +162,15 @@ pub trait Solver {
     /// The current time limit of a check.
     fn timeout(&self) -> Option<Duration>;
 
+    /// A hard deadline for all the solver's work from now on (`None`: none). A time limit
+    /// (`set_timeout`) covers checks only; past the deadline, a back end that can interrupt
+    /// its work (Z3 in process) stops whatever it is doing, including asserting and scopes,
+    /// and every later check answers `Unknown`. Back ends without such a means ignore it (a
+    /// solver process is killed when a check outlives its time limit).
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        let _ = deadline;
+    }
+
     /// What the solver has done so far.
     fn stats(&self) -> &SolverStats;
 
@@ -215,6 +224,9 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
     fn timeout(&self) -> Option<Duration> {
         (**self).timeout()
+    }
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        (**self).set_deadline(deadline)
     }
     fn stats(&self) -> &SolverStats {
         (**self).stats()

@@ -18,6 +18,10 @@
 //! of the stack; its model is the answer's until then). A scope pushed on the incremental solver
 //! instead would make Z3 internalize every assertion there first, which takes seconds on large
 //! formulas and cannot be interrupted by the time limit.
+//!
+//! A hard deadline ([`Solver::set_deadline`]) arms the process's watchdog
+//! (`z3_watchdog.rs`): past it, a running assert, scope change or check is interrupted, and
+//! the solver makes no further such call (checks answer `Unknown`).
 
 use std::ffi::{CStr, CString};
 use std::os::raw::c_char;
@@ -34,6 +38,7 @@ use crate::sort::Sort;
 use crate::term::{Node, Op, TermId, TermStore};
 use crate::value::{ArrayValue, Value};
 use crate::z3_ffi::*;
+use crate::z3_watchdog::Watch;
 
 /// The value of a Z3 solver parameter ([`Z3Solver::set_param`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +73,8 @@ pub struct Z3Solver {
     params: Vec<(CString, Z3Param)>,
     /// The time limit and `solver2_timeout` last given to Z3 (`None`: give them again).
     applied: Option<(u32, u32)>,
+    /// The watchdog's hold while a hard deadline is set.
+    watch: Option<Watch>,
     stats: SolverStats,
     version: String,
 }
@@ -89,6 +96,9 @@ fn c_text(p: *const c_char) -> String {
         unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
     }
 }
+
+/// The reason of an `unknown` answer after the hard deadline.
+const DEADLINE: &str = "timeout: the deadline passed";
 
 /// Whether Z3's reason for `unknown` is that its time ran out.
 fn ran_out_of_time(why: &str) -> bool {
@@ -181,6 +191,7 @@ impl Z3Solver {
                 conflict_limit: None,
                 params: Vec::new(),
                 applied: None,
+                watch: None,
                 stats: SolverStats::default(),
                 version: c_text(Z3_get_full_version()),
             })
@@ -435,6 +446,18 @@ impl Z3Solver {
         }
     }
 
+    /// Starts an interruptible Z3 call (assert, scope change, check): `false` when the hard
+    /// deadline has passed, and then the call must not be made.
+    fn begin(&self) -> bool {
+        self.watch.as_ref().is_none_or(Watch::begin)
+    }
+
+    /// Ends the call [`Z3Solver::begin`] allowed: `false` when the deadline passed during it
+    /// (it may have been interrupted, so its result is void).
+    fn end(&self) -> bool {
+        self.watch.as_ref().is_none_or(|watch| !watch.end())
+    }
+
     /// Drops the solver of the last one-shot retry, if there is one.
     fn drop_one_shot(&mut self) {
         if let Some(one_shot) = self.one_shot.take() {
@@ -455,6 +478,9 @@ impl Z3Solver {
         assumptions: &[Z3_ast],
         limit: Option<Duration>,
     ) -> Result<SatResult, SolverError> {
+        if !self.begin() {
+            return Ok(SatResult::Unknown(DEADLINE.into()));
+        }
         // SAFETY: a fresh solver and an assertion vector of our context, each held by a
         // reference while used; the solver's reference is released by `drop_one_shot`.
         unsafe {
@@ -473,6 +499,9 @@ impl Z3Solver {
                 Z3_solver_assert(self.ctx, fresh, a);
             }
         }
+        if !self.end() {
+            return Ok(SatResult::Unknown(DEADLINE.into()));
+        }
         if let Some(msg) = self.error() {
             return Err(SolverError::Z3(format!("one-shot retry: {msg}")));
         }
@@ -490,9 +519,15 @@ impl Z3Solver {
         let n = u32::try_from(assumptions.len())
             .map_err(|_| SolverError::Z3("too many assumptions".into()))?;
         let solver = self.answering();
+        if !self.begin() {
+            return Ok(SatResult::Unknown(DEADLINE.into()));
+        }
         // SAFETY: our own solver and live Boolean ASTs of our context.
         let answer =
             unsafe { Z3_solver_check_assumptions(self.ctx, solver, n, assumptions.as_ptr()) };
+        if !self.end() {
+            return Ok(SatResult::Unknown(DEADLINE.into()));
+        }
         Ok(if let Some(msg) = self.error() {
             SatResult::Unknown(format!("Z3 error: {msg}"))
         } else {
@@ -670,8 +705,11 @@ impl Solver for Z3Solver {
     fn push(&mut self) -> Result<(), SolverError> {
         self.drop_one_shot();
         self.model_ready = false;
-        // SAFETY: our own solver.
-        unsafe { Z3_solver_push(self.ctx, self.solver) };
+        if self.begin() {
+            // SAFETY: our own solver.
+            unsafe { Z3_solver_push(self.ctx, self.solver) };
+            self.end();
+        }
         self.level += 1;
         Ok(())
     }
@@ -682,8 +720,11 @@ impl Solver for Z3Solver {
         if self.level == 0 {
             return Err(SolverError::PopEmpty);
         }
-        // SAFETY: there is a matching push.
-        unsafe { Z3_solver_pop(self.ctx, self.solver, 1) };
+        if self.begin() {
+            // SAFETY: there is a matching push.
+            unsafe { Z3_solver_pop(self.ctx, self.solver, 1) };
+            self.end();
+        }
         self.level -= 1;
         Ok(())
     }
@@ -697,8 +738,15 @@ impl Solver for Z3Solver {
         self.drop_one_shot();
         self.model_ready = false;
         let ast = self.translate(store, term)?;
+        // Past the deadline the solver answers nothing more, so what it holds no longer matters.
+        if !self.begin() {
+            return Ok(());
+        }
         // SAFETY: a live Boolean AST of our context.
         unsafe { Z3_solver_assert(self.ctx, self.solver, ast) };
+        if !self.end() {
+            return Ok(());
+        }
         match self.error() {
             Some(msg) => Err(SolverError::Z3(format!("assert: {msg}"))),
             None => Ok(()),
@@ -794,6 +842,11 @@ impl Solver for Z3Solver {
         self.timeout
     }
 
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.watch = None;
+        self.watch = deadline.map(|d| Watch::arm(self.ctx, d));
+    }
+
     fn set_resource_limit(&mut self, limit: Option<u32>) -> bool {
         let limit = limit.filter(|&n| n > 0);
         if limit != self.resource_limit {
@@ -818,6 +871,8 @@ impl Solver for Z3Solver {
 
 impl Drop for Z3Solver {
     fn drop(&mut self) {
+        // The watchdog must not touch the context once it is deleted.
+        self.watch = None;
         self.drop_one_shot();
         // SAFETY: releases every reference this solver took, then the context itself.
         unsafe {
@@ -838,6 +893,39 @@ impl Drop for Z3Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hard_deadline_interrupts_a_check_without_a_time_limit() {
+        // Factoring a product of two 31-bit primes keeps bit-blasting busy for minutes.
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 64).expect("var");
+        let y = s.bv_var("y", 64).expect("var");
+        let n = s.bv_val(64, 2_147_483_647 * 2_147_483_629).expect("c");
+        let one = s.bv_val(64, 1).expect("c");
+        let bound = s.bv_val(64, 1 << 32).expect("c");
+        let product = s.bv_mul(x, y).expect("mul");
+        let facts = [
+            s.eq(product, n).expect("eq"),
+            s.bv_ugt(x, one).expect("ugt"),
+            s.bv_ugt(y, one).expect("ugt"),
+            s.bv_ult(x, bound).expect("ult"),
+            s.bv_ult(y, bound).expect("ult"),
+        ];
+        let mut z3 = Z3Solver::new().expect("z3");
+        z3.set_timeout(None);
+        for f in facts {
+            z3.assert(&s, f).expect("assert");
+        }
+        let started = Instant::now();
+        z3.set_deadline(Some(started + Duration::from_millis(300)));
+        let answer = z3.check(&s, &[]).expect("check");
+        assert!(started.elapsed() < Duration::from_secs(5), "{answer:?}");
+        assert_eq!(answer, SatResult::Unknown(DEADLINE.into()));
+        // Past the deadline the solver takes assertions without work and decides nothing.
+        let x_is_two = s.eq(x, one).expect("eq");
+        z3.assert(&s, x_is_two).expect("assert");
+        assert_eq!(z3.check(&s, &[]), Ok(SatResult::Unknown(DEADLINE.into())));
+    }
 
     #[test]
     fn boolean_parameters_reach_the_solver() {

@@ -68,6 +68,7 @@ extern "C" {
     pub fn Z3_set_param_value(c: Z3_config, param_id: *const c_char, param_value: *const c_char);
     pub fn Z3_mk_context_rc(c: Z3_config) -> Z3_context;
     pub fn Z3_del_context(c: Z3_context);
+    pub fn Z3_interrupt(c: Z3_context);
     pub fn Z3_set_error_handler(c: Z3_context, h: Z3_error_handler);
     pub fn Z3_get_error_code(c: Z3_context) -> Z3_error_code;
     pub fn Z3_get_error_msg(c: Z3_context, err: Z3_error_code) -> *const c_char;

@@ -265,6 +265,7 @@ pub fn search(
     heap.declare_inputs(&mut store)?;
     let choice = options.solver.clone();
     let timeout = options.query.timeout.or(Some(Duration::from_secs(3600)));
+    let deadline = budget.deadline();
     let dumper = dumper.cloned();
     let integer_params = z3_params(INTEGER_Z3_PARAMS, options.seed);
     let backward_params = z3_params(BACKWARD_Z3_PARAMS, options.seed);
@@ -275,6 +276,7 @@ pub fn search(
         };
         let mut solver = solver_backend_tuned(&choice, logic, params)?;
         solver.set_timeout(timeout);
+        solver.set_deadline(deadline);
         Ok(match &dumper {
             Some(d) => Box::new(DumpingSolver::new(solver, Arc::clone(d))),
             None => solver,

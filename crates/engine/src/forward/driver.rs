@@ -46,6 +46,9 @@ use crate::forward::tree::ExecTree;
 /// ends first); it also bounds how long the time limit can go unchecked.
 const RUN_BUDGET: usize = 10_000;
 
+/// How many steps of one run go by between two looks at the time and memory limits.
+const STEPS_PER_POLL: usize = 64;
+
 /// Checks every property of `module` reachable from `entry` by forward symbolic execution.
 ///
 /// `types` must come from a program that type-checked (the caller refuses ill-typed ones);
@@ -217,7 +220,12 @@ fn explore(
             .ok_or_else(|| EngineError::Internal(format!("the searcher chose dead state {id}")))?;
         let mut forked = Vec::new();
         let mut end = None;
-        for _ in 0..RUN_BUDGET {
+        for step in 0..RUN_BUDGET {
+            // A step can be long (a symbolic memory access builds a term per cell), so the
+            // limits are looked at within a run too; the state then waits in `states`.
+            if step % STEPS_PER_POLL == STEPS_PER_POLL - 1 && budget.exhausted().is_some() {
+                break;
+            }
             if let Some(subsumption) = subsumption.as_mut() {
                 if let Some(stop) = subsumption_stop(machine, subsumption, &state)? {
                     end = Some(stop);
@@ -297,7 +305,7 @@ fn explore(
                 }
                 let path_end = match end {
                     Stop::Ended(End::Returned) => {
-                        summary.paths += machine.count_paths(&state)?;
+                        summary.paths += machine.count_paths(&state, budget)?;
                         Some(PathEnd::Returned)
                     }
                     Stop::Ended(End::Cut(cut)) => {

@@ -25,6 +25,7 @@ use symex_smt::{
     connected, eval, eval_all, Assignment, BvConst, ModelResult, TermId, TermStore, Value,
 };
 
+use crate::common::budget::Budget;
 use crate::common::terms::WIDTH;
 use crate::error::EngineError;
 use crate::forward::machine::Machine;
@@ -209,8 +210,9 @@ impl Machine<'_> {
     /// a model of its own condition alone (a cached query once per condition): where the
     /// repaired model satisfies every constraint, the side is consistent without a query.
     /// Otherwise each consistent constituent costs about one query and each inconsistent
-    /// subtree one.
-    pub fn count_paths(&mut self, state: &State) -> Result<u64> {
+    /// subtree one. Once `budget` is spent, every subtree not yet visited counts as one path:
+    /// the count of a run that a limit cut is a statistic, not a verdict.
+    pub fn count_paths(&mut self, state: &State, budget: &Budget) -> Result<u64> {
         if let Some(n) = state.paths.known(&self.store, &state.pc) {
             return Ok(n);
         }
@@ -234,6 +236,9 @@ impl Machine<'_> {
         let mut work: Vec<Item> = vec![(state.paths.clone(), constraints.len(), None, None, None)];
         let mut total = 0;
         while let Some((node, len, side, mut witness, hint)) = work.pop() {
+            if budget.exhausted().is_some() {
+                return Ok(total + 1 + work.len() as u64);
+            }
             constraints.truncate(len);
             if let Some(side) = side {
                 constraints.push(side);
@@ -422,7 +427,7 @@ mod tests {
                 a.memory.get(CellId(0)).unwrap()
             );
             assert_eq!(merged.paths.known(&m.store, &merged.pc), Some(2));
-            assert_eq!(m.count_paths(&merged).unwrap(), 2);
+            assert_eq!(m.count_paths(&merged, &Budget::untimed()).unwrap(), 2);
         });
     }
 
@@ -492,11 +497,11 @@ mod tests {
             let mut merged = m.merge_states(&a, &b).unwrap().expect("mergeable");
             merged.pc.push(more);
             assert_eq!(merged.paths.known(&m.store, &merged.pc), None);
-            assert_eq!(m.count_paths(&merged).unwrap(), 1);
+            assert_eq!(m.count_paths(&merged, &Budget::untimed()).unwrap(), 1);
             let not = m.store.not(cond).unwrap();
             merged.pc.pop();
             merged.pc.push(not);
-            assert_eq!(m.count_paths(&merged).unwrap(), 1);
+            assert_eq!(m.count_paths(&merged, &Budget::untimed()).unwrap(), 1);
         });
     }
 }

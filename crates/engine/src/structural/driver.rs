@@ -210,6 +210,7 @@ fn check_properties(
         solver = Box::new(DumpingSolver::new(solver, dumper));
     }
     solver.set_timeout(options.query.timeout);
+    solver.set_deadline(budget.deadline());
     let mut refiner = Refiner::new(
         store,
         solver,
