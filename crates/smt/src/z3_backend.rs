@@ -13,11 +13,14 @@
 //! its one-shot bit-blasting pipeline on some linear bit-vector queries (loop summaries' chained
 //! phases: 9.6 s against 1.7 s). With [`Z3Solver::set_one_shot_after`], a check that the
 //! incremental core has not decided within that time is asked again from scratch by the
-//! one-shot solver: a fresh solver of the same context gets the assertions and the check's
-//! assumptions, and its only check runs Z3's one-shot pipeline (it is dropped at the next change
-//! of the stack; its model is the answer's until then). A scope pushed on the incremental solver
-//! instead would make Z3 internalize every assertion there first, which takes seconds on large
-//! formulas and cannot be interrupted by the time limit.
+//! one-shot solver: a fresh solver gets the assertions and the check's assumptions, and its only
+//! check runs Z3's one-shot pipeline. A scope pushed on the incremental solver instead would make
+//! Z3 internalize every assertion there first, which takes seconds on large formulas and cannot
+//! be interrupted. The one-shot pipeline itself (bit-blasting) may run far past both its time
+//! limit and an interrupt, so the retry runs in a context of its own on a thread of its own
+//! ([`Isolated`]): past its limit plus [`ABANDON_GRACE`] it is abandoned (the thread finishes
+//! and frees its context in the background) and the check answers `unknown`. A `sat` answer's
+//! model is translated back into our context and read until the next change of the stack.
 //!
 //! A hard deadline ([`Solver::set_deadline`]) arms the process's watchdog
 //! (`z3_watchdog.rs`): past it, a running assert, scope change or check is interrupted, and
@@ -60,8 +63,8 @@ pub struct Z3Solver {
     binding: StoreBinding,
     level: usize,
     model_ready: bool,
-    /// The solver of the last check's one-shot retry, holding that check's model.
-    one_shot: Option<Z3_solver>,
+    /// The model of the last check's one-shot retry, if it answered `sat` (one reference).
+    one_shot_model: Option<Z3_model>,
     timeout: Option<Duration>,
     /// How long the incremental core may try before the one-shot solver takes over.
     one_shot_after: Option<Duration>,
@@ -107,6 +110,162 @@ fn ran_out_of_time(why: &str) -> bool {
 
 fn c_string(s: &str) -> Result<CString, SolverError> {
     CString::new(s).map_err(|_| SolverError::Z3(format!("string with a NUL byte: {s:?}")))
+}
+
+/// The pending error of `ctx` (a live context), if its last call failed.
+fn context_error(ctx: Z3_context) -> Option<String> {
+    // SAFETY: reading the error state of a live context.
+    unsafe {
+        let code = Z3_get_error_code(ctx);
+        (code != Z3_OK).then(|| c_text(Z3_get_error_msg(ctx, code)))
+    }
+}
+
+/// A fresh context with models enabled and Z3's error handler replaced (see the module doc).
+fn new_context() -> Result<Z3_context, SolverError> {
+    // SAFETY: plain calls into the C API with valid arguments; each result is checked.
+    unsafe {
+        let cfg = Z3_mk_config();
+        if cfg.is_null() {
+            return Err(SolverError::Z3("Z3_mk_config failed".into()));
+        }
+        let model = c_string("model")?;
+        let yes = c_string("true")?;
+        Z3_set_param_value(cfg, model.as_ptr(), yes.as_ptr());
+        let ctx = Z3_mk_context_rc(cfg);
+        Z3_del_config(cfg);
+        if ctx.is_null() {
+            return Err(SolverError::Z3("Z3_mk_context_rc failed".into()));
+        }
+        Z3_set_error_handler(ctx, ignore_error);
+        Ok(ctx)
+    }
+}
+
+/// How long past its limit a one-shot retry is waited for before it is abandoned.
+const ABANDON_GRACE: Duration = Duration::from_millis(200);
+
+/// A one-shot retry in a context of its own (see the module doc).
+struct Isolated {
+    ctx: Z3_context,
+    solver: Z3_solver,
+}
+
+// SAFETY: the context and solver are used by one thread at a time: the creating thread until
+// `check` hands them to the retry's thread, then that thread only, except while it waits for
+// `Finished` to be dropped.
+unsafe impl Send for Isolated {}
+
+/// A finished retry whose context the caller may read until this is dropped.
+struct Finished {
+    ctx: Z3_context,
+    solver: Z3_solver,
+    release: std::sync::mpsc::Sender<()>,
+}
+
+impl Drop for Finished {
+    fn drop(&mut self) {
+        let _ = self.release.send(());
+    }
+}
+
+impl Isolated {
+    /// A fresh solver in a new context holding `solver`'s assertions and `assumptions`
+    /// (ASTs of `ctx`), translated.
+    fn copy(
+        ctx: Z3_context,
+        solver: Z3_solver,
+        assumptions: &[Z3_ast],
+    ) -> Result<Isolated, SolverError> {
+        let own = new_context()?;
+        // SAFETY: live objects of `ctx` are read and translated into `own`; each vector and
+        // solver is held by a reference while used.
+        unsafe {
+            let fresh = Z3_mk_solver(own);
+            if fresh.is_null() {
+                Z3_del_context(own);
+                return Err(SolverError::Z3("Z3_mk_solver failed".into()));
+            }
+            Z3_solver_inc_ref(own, fresh);
+            let isolated = Isolated {
+                ctx: own,
+                solver: fresh,
+            };
+            let assertions = Z3_solver_get_assertions(ctx, solver);
+            if assertions.is_null() {
+                return Err(SolverError::Z3("Z3_solver_get_assertions failed".into()));
+            }
+            Z3_ast_vector_inc_ref(ctx, assertions);
+            let all = (0..Z3_ast_vector_size(ctx, assertions))
+                .map(|i| Z3_ast_vector_get(ctx, assertions, i))
+                .chain(assumptions.iter().copied());
+            for a in all {
+                let copied = Z3_translate(ctx, a, own);
+                if !copied.is_null() {
+                    Z3_solver_assert(own, fresh, copied);
+                }
+            }
+            Z3_ast_vector_dec_ref(ctx, assertions);
+            match context_error(own).or_else(|| context_error(ctx)) {
+                Some(msg) => Err(SolverError::Z3(format!("one-shot retry: {msg}"))),
+                None => Ok(isolated),
+            }
+        }
+    }
+
+    /// Runs the check on a thread of its own and waits for it at most `wait`: the answer,
+    /// Z3's reason for `unknown`, and the finished retry (for a model); `None` when it was
+    /// abandoned (the thread frees the context when Z3 returns).
+    fn check(self, wait: Option<Duration>) -> Option<(Z3_lbool, String, Finished)> {
+        let (answer_tx, answer_rx) = std::sync::mpsc::channel();
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let (ctx, solver) = (self.ctx, self.solver);
+        let isolated = self;
+        let spawned = std::thread::Builder::new()
+            .name("z3-one-shot".into())
+            .spawn(move || {
+                let isolated = isolated;
+                // SAFETY: this thread alone uses the context now.
+                let answer = unsafe {
+                    Z3_solver_check_assumptions(isolated.ctx, isolated.solver, 0, ptr::null())
+                };
+                let reason = match context_error(isolated.ctx) {
+                    Some(msg) => format!("Z3 error: {msg}"),
+                    // SAFETY: as above, after a check.
+                    None => c_text(unsafe {
+                        Z3_solver_get_reason_unknown(isolated.ctx, isolated.solver)
+                    }),
+                };
+                if answer_tx.send((answer, reason)).is_ok() {
+                    // The caller reads the context until it drops `Finished`.
+                    let _ = release_rx.recv();
+                }
+                drop(isolated);
+            });
+        if spawned.is_err() {
+            return None;
+        }
+        let received = match wait {
+            Some(wait) => answer_rx.recv_timeout(wait).ok(),
+            None => answer_rx.recv().ok(),
+        }?;
+        let finished = Finished {
+            ctx,
+            solver,
+            release: release_tx,
+        };
+        Some((received.0, received.1, finished))
+    }
+}
+
+impl Drop for Isolated {
+    fn drop(&mut self) {
+        // SAFETY: the retry's own solver and context, used by nobody else any more.
+        unsafe {
+            Z3_solver_dec_ref(self.ctx, self.solver);
+            Z3_del_context(self.ctx);
+        }
+    }
 }
 
 /// One reference to a Z3 AST, released on drop.
@@ -184,7 +343,7 @@ impl Z3Solver {
                 binding: StoreBinding::default(),
                 level: 0,
                 model_ready: false,
-                one_shot: None,
+                one_shot_model: None,
                 timeout: Some(DEFAULT_TIMEOUT),
                 one_shot_after: None,
                 resource_limit: None,
@@ -200,11 +359,7 @@ impl Z3Solver {
 
     /// The pending Z3 error, if the last call failed.
     fn error(&self) -> Option<String> {
-        // SAFETY: reading the error state of our own context.
-        unsafe {
-            let code = Z3_get_error_code(self.ctx);
-            (code != Z3_OK).then(|| c_text(Z3_get_error_msg(self.ctx, code)))
-        }
+        context_error(self.ctx)
     }
 
     /// Fails with Z3's message if the last call failed or returned null.
@@ -394,15 +549,16 @@ impl Z3Solver {
         if self.applied == Some((ms, incremental_ms)) {
             return Ok(());
         }
-        self.set_params(self.solver, ms, incremental_ms)?;
+        self.set_params(self.ctx, self.solver, ms, incremental_ms)?;
         self.applied = Some((ms, incremental_ms));
         Ok(())
     }
 
-    /// Gives `solver` the time limit `ms` (`u32::MAX`: none), `solver2_timeout`
+    /// Gives `solver` (of `ctx`) the time limit `ms` (`u32::MAX`: none), `solver2_timeout`
     /// `incremental_ms`, the resource limits and the parameters of [`Z3Solver::set_param`].
     fn set_params(
         &self,
+        ctx: Z3_context,
         solver: Z3_solver,
         ms: u32,
         incremental_ms: u32,
@@ -410,35 +566,37 @@ impl Z3Solver {
         let key = c_string("timeout")?;
         // SAFETY: a params object is created, used and released within this block.
         unsafe {
-            let p = Z3_mk_params(self.ctx);
-            let p = self.checked("Z3_mk_params", p)?;
-            Z3_params_inc_ref(self.ctx, p);
-            let sym = Z3_mk_string_symbol(self.ctx, key.as_ptr());
-            Z3_params_set_uint(self.ctx, p, sym, ms);
+            let p = Z3_mk_params(ctx);
+            if p.is_null() {
+                return Err(SolverError::Z3("Z3_mk_params failed".into()));
+            }
+            Z3_params_inc_ref(ctx, p);
+            let sym = Z3_mk_string_symbol(ctx, key.as_ptr());
+            Z3_params_set_uint(ctx, p, sym, ms);
             // Z3 counts the limit from where the check starts (0: none).
             let rlimit = c_string("rlimit")?;
-            let sym = Z3_mk_string_symbol(self.ctx, rlimit.as_ptr());
-            Z3_params_set_uint(self.ctx, p, sym, self.resource_limit.unwrap_or(0));
+            let sym = Z3_mk_string_symbol(ctx, rlimit.as_ptr());
+            Z3_params_set_uint(ctx, p, sym, self.resource_limit.unwrap_or(0));
             let conflicts = c_string("max_conflicts")?;
-            let sym = Z3_mk_string_symbol(self.ctx, conflicts.as_ptr());
-            Z3_params_set_uint(self.ctx, p, sym, self.conflict_limit.unwrap_or(u32::MAX));
+            let sym = Z3_mk_string_symbol(ctx, conflicts.as_ptr());
+            Z3_params_set_uint(ctx, p, sym, self.conflict_limit.unwrap_or(u32::MAX));
             // The core does not know the name, and Z3 then drops every parameter given with it.
             if !self.core {
                 let handover = c_string("solver2_timeout")?;
-                let sym = Z3_mk_string_symbol(self.ctx, handover.as_ptr());
-                Z3_params_set_uint(self.ctx, p, sym, incremental_ms);
+                let sym = Z3_mk_string_symbol(ctx, handover.as_ptr());
+                Z3_params_set_uint(ctx, p, sym, incremental_ms);
             }
             for (name, value) in &self.params {
-                let sym = Z3_mk_string_symbol(self.ctx, name.as_ptr());
+                let sym = Z3_mk_string_symbol(ctx, name.as_ptr());
                 match *value {
-                    Z3Param::Bool(b) => Z3_params_set_bool(self.ctx, p, sym, b),
-                    Z3Param::Uint(n) => Z3_params_set_uint(self.ctx, p, sym, n),
+                    Z3Param::Bool(b) => Z3_params_set_bool(ctx, p, sym, b),
+                    Z3Param::Uint(n) => Z3_params_set_uint(ctx, p, sym, n),
                 }
             }
-            Z3_solver_set_params(self.ctx, solver, p);
-            Z3_params_dec_ref(self.ctx, p);
+            Z3_solver_set_params(ctx, solver, p);
+            Z3_params_dec_ref(ctx, p);
         }
-        match self.error() {
+        match context_error(ctx) {
             Some(msg) => Err(SolverError::Z3(format!(
                 "setting the solver parameters: {msg}"
             ))),
@@ -458,21 +616,16 @@ impl Z3Solver {
         self.watch.as_ref().is_none_or(|watch| !watch.end())
     }
 
-    /// Drops the solver of the last one-shot retry, if there is one.
+    /// Drops the model of the last one-shot retry, if there is one.
     fn drop_one_shot(&mut self) {
-        if let Some(one_shot) = self.one_shot.take() {
-            // SAFETY: balances the `Z3_solver_inc_ref` of `one_shot_check`.
-            unsafe { Z3_solver_dec_ref(self.ctx, one_shot) };
+        if let Some(model) = self.one_shot_model.take() {
+            // SAFETY: balances the `Z3_model_inc_ref` of `one_shot_check`.
+            unsafe { Z3_model_dec_ref(self.ctx, model) };
         }
     }
 
-    /// The solver whose last check answered: the one-shot retry's, else the main one.
-    fn answering(&self) -> Z3_solver {
-        self.one_shot.unwrap_or(self.solver)
-    }
-
-    /// Checks the assertions and `assumptions` (all asserted) in a fresh solver of our
-    /// context within `limit`; it stays in `one_shot` for the model.
+    /// Checks the assertions and `assumptions` (all asserted) from scratch in an [`Isolated`]
+    /// solver within `limit`; a `sat` answer's model goes to `one_shot_model`.
     fn one_shot_check(
         &mut self,
         assumptions: &[Z3_ast],
@@ -481,44 +634,58 @@ impl Z3Solver {
         if !self.begin() {
             return Ok(SatResult::Unknown(DEADLINE.into()));
         }
-        // SAFETY: a fresh solver and an assertion vector of our context, each held by a
-        // reference while used; the solver's reference is released by `drop_one_shot`.
-        unsafe {
-            let fresh = Z3_mk_solver(self.ctx);
-            let fresh = self.checked("Z3_mk_solver", fresh)?;
-            Z3_solver_inc_ref(self.ctx, fresh);
-            self.one_shot = Some(fresh);
-            let assertions = Z3_solver_get_assertions(self.ctx, self.solver);
-            let assertions = self.checked("Z3_solver_get_assertions", assertions)?;
-            Z3_ast_vector_inc_ref(self.ctx, assertions);
-            for i in 0..Z3_ast_vector_size(self.ctx, assertions) {
-                Z3_solver_assert(self.ctx, fresh, Z3_ast_vector_get(self.ctx, assertions, i));
-            }
-            Z3_ast_vector_dec_ref(self.ctx, assertions);
-            for &a in assumptions {
-                Z3_solver_assert(self.ctx, fresh, a);
-            }
-        }
+        let isolated = Isolated::copy(self.ctx, self.solver, assumptions);
         if !self.end() {
             return Ok(SatResult::Unknown(DEADLINE.into()));
         }
-        if let Some(msg) = self.error() {
-            return Err(SolverError::Z3(format!("one-shot retry: {msg}")));
-        }
+        let isolated = isolated?;
         let ms = limit.map_or(u32::MAX, |d| {
             u32::try_from(d.as_millis())
                 .unwrap_or(u32::MAX - 1)
                 .clamp(1, u32::MAX - 1)
         });
-        self.set_params(self.answering(), ms, u32::MAX)?;
-        self.run_check(&[])
+        self.set_params(isolated.ctx, isolated.solver, ms, u32::MAX)?;
+        let mut wait = limit.map(|d| d + ABANDON_GRACE);
+        if let Some(deadline) = self.watch.as_ref().map(Watch::deadline) {
+            let left = deadline.saturating_duration_since(Instant::now()) + ABANDON_GRACE;
+            wait = Some(wait.map_or(left, |w| w.min(left)));
+        }
+        let Some((answer, reason, finished)) = isolated.check(wait) else {
+            return Ok(SatResult::Unknown(
+                "timeout: the one-shot retry ran past its time limit and was abandoned".into(),
+            ));
+        };
+        let result = match answer {
+            Z3_L_TRUE => {
+                // SAFETY: the finished retry's context is ours until `finished` is dropped; the
+                // model is translated into our context and held by one reference.
+                let model = unsafe {
+                    let model = Z3_solver_get_model(finished.ctx, finished.solver);
+                    if model.is_null() {
+                        return Err(SolverError::NoModel);
+                    }
+                    Z3_model_inc_ref(finished.ctx, model);
+                    let ours = Z3_model_translate(finished.ctx, model, self.ctx);
+                    Z3_model_dec_ref(finished.ctx, model);
+                    ours
+                };
+                let model = self.checked("Z3_model_translate", model)?;
+                // SAFETY: a live model of our context.
+                unsafe { Z3_model_inc_ref(self.ctx, model) };
+                self.one_shot_model = Some(model);
+                SatResult::Sat
+            }
+            Z3_L_FALSE => SatResult::Unsat,
+            _ => SatResult::Unknown(reason),
+        };
+        Ok(result)
     }
 
-    /// One Z3 check of the answering solver's assertions and `assumptions`.
+    /// One Z3 check of the solver's assertions and `assumptions`.
     fn run_check(&mut self, assumptions: &[Z3_ast]) -> Result<SatResult, SolverError> {
         let n = u32::try_from(assumptions.len())
             .map_err(|_| SolverError::Z3("too many assumptions".into()))?;
-        let solver = self.answering();
+        let solver = self.solver;
         if !self.begin() {
             return Ok(SatResult::Unknown(DEADLINE.into()));
         }
@@ -801,7 +968,10 @@ impl Solver for Z3Solver {
         let start = Instant::now();
         // SAFETY: the last check answered sat, so the solver has a model; it is held by a
         // reference while read.
-        let model = unsafe { Z3_solver_get_model(self.ctx, self.answering()) };
+        let model = match self.one_shot_model {
+            Some(model) => model,
+            None => unsafe { Z3_solver_get_model(self.ctx, self.solver) },
+        };
         let model = self.checked("Z3_solver_get_model", model)?;
         // SAFETY: as above.
         unsafe { Z3_model_inc_ref(self.ctx, model) };

@@ -155,6 +155,8 @@ extern "C" {
     pub fn Z3_params_set_uint(c: Z3_context, p: Z3_params, k: Z3_symbol, v: c_uint);
     pub fn Z3_params_set_bool(c: Z3_context, p: Z3_params, k: Z3_symbol, v: bool);
 
+    pub fn Z3_translate(source: Z3_context, a: Z3_ast, target: Z3_context) -> Z3_ast;
+    pub fn Z3_model_translate(c: Z3_context, m: Z3_model, dst: Z3_context) -> Z3_model;
     pub fn Z3_model_inc_ref(c: Z3_context, m: Z3_model);
     pub fn Z3_model_dec_ref(c: Z3_context, m: Z3_model);
     pub fn Z3_model_eval(

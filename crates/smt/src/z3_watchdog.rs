@@ -105,6 +105,7 @@ impl Watchdog {
 #[derive(Debug)]
 pub struct Watch {
     id: u64,
+    deadline: Instant,
     shared: Arc<Mutex<Shared>>,
 }
 
@@ -125,7 +126,16 @@ impl Watch {
         });
         drop(registry);
         dog.wake.notify_one();
-        Watch { id, shared }
+        Watch {
+            id,
+            deadline,
+            shared,
+        }
+    }
+
+    /// The deadline this watch was armed with.
+    pub fn deadline(&self) -> Instant {
+        self.deadline
     }
 
     /// Marks the start of an interruptible Z3 call; `false` (and nothing to end) when the
