@@ -461,6 +461,10 @@ impl<S: Solver> QueryEngine<S> {
         needed: &[TermId],
         query: Option<TermId>,
     ) -> Result<SatResult, SolverError> {
+        // Past the deadline the solver is not touched at all (its stack is left as it is).
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(SatResult::Unknown("the time limit was reached".into()));
+        }
         let sent = self.sync(store, pc, needed)?;
         if let Some(d) = &mut self.dumper {
             let mut all = sent;

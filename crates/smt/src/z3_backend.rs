@@ -78,6 +78,9 @@ pub struct Z3Solver {
     applied: Option<(u32, u32)>,
     /// The watchdog's hold while a hard deadline is set.
     watch: Option<Watch>,
+    /// A hard deadline has passed: the solver makes no more interruptible calls, for good
+    /// (skipped calls left its stack out of step, and the context may be cancelled).
+    expired: bool,
     stats: SolverStats,
     version: String,
 }
@@ -152,39 +155,28 @@ struct Isolated {
 }
 
 // SAFETY: the context and solver are used by one thread at a time: the creating thread until
-// `check` hands them to the retry's thread, then that thread only, except while it waits for
-// `Finished` to be dropped.
+// `check` hands them to the retry's thread, which hands them back with the answer (or, when
+// the caller has stopped waiting, frees them itself).
 unsafe impl Send for Isolated {}
-
-/// A finished retry whose context the caller may read until this is dropped.
-struct Finished {
-    ctx: Z3_context,
-    solver: Z3_solver,
-    release: std::sync::mpsc::Sender<()>,
-}
-
-impl Drop for Finished {
-    fn drop(&mut self) {
-        let _ = self.release.send(());
-    }
-}
 
 impl Isolated {
     /// A fresh solver in a new context holding `solver`'s assertions and `assumptions`
-    /// (ASTs of `ctx`), translated.
+    /// (ASTs of `ctx`), translated; an assertion that cannot be copied is an error (a retry
+    /// without it could answer `sat` wrongly).
     fn copy(
         ctx: Z3_context,
         solver: Z3_solver,
         assumptions: &[Z3_ast],
     ) -> Result<Isolated, SolverError> {
         let own = new_context()?;
-        // SAFETY: live objects of `ctx` are read and translated into `own`; each vector and
-        // solver is held by a reference while used.
+        let failed = |what: &str| SolverError::Z3(format!("one-shot retry: {what} failed"));
+        // SAFETY: live objects of `ctx` are read and translated into `own`; the vector and the
+        // solver are held by a reference while used, and `isolated` frees `own` on every path.
         unsafe {
             let fresh = Z3_mk_solver(own);
             if fresh.is_null() {
                 Z3_del_context(own);
-                return Err(SolverError::Z3("Z3_mk_solver failed".into()));
+                return Err(failed("Z3_mk_solver"));
             }
             Z3_solver_inc_ref(own, fresh);
             let isolated = Isolated {
@@ -193,34 +185,45 @@ impl Isolated {
             };
             let assertions = Z3_solver_get_assertions(ctx, solver);
             if assertions.is_null() {
-                return Err(SolverError::Z3("Z3_solver_get_assertions failed".into()));
+                return Err(failed("Z3_solver_get_assertions"));
             }
             Z3_ast_vector_inc_ref(ctx, assertions);
-            let all = (0..Z3_ast_vector_size(ctx, assertions))
-                .map(|i| Z3_ast_vector_get(ctx, assertions, i))
-                .chain(assumptions.iter().copied());
-            for a in all {
-                let copied = Z3_translate(ctx, a, own);
-                if !copied.is_null() {
+            let copy_all = || -> Result<(), SolverError> {
+                let stored = (0..Z3_ast_vector_size(ctx, assertions))
+                    .map(|i| Z3_ast_vector_get(ctx, assertions, i));
+                for a in stored.chain(assumptions.iter().copied()) {
+                    let copied = if a.is_null() {
+                        ptr::null_mut()
+                    } else {
+                        Z3_translate(ctx, a, own)
+                    };
+                    if copied.is_null() || context_error(ctx).is_some() {
+                        return Err(failed("translating an assertion"));
+                    }
                     Z3_solver_assert(own, fresh, copied);
+                    if let Some(msg) = context_error(own) {
+                        return Err(SolverError::Z3(format!("one-shot retry: {msg}")));
+                    }
                 }
-            }
+                Ok(())
+            };
+            let copied = copy_all();
             Z3_ast_vector_dec_ref(ctx, assertions);
-            match context_error(own).or_else(|| context_error(ctx)) {
-                Some(msg) => Err(SolverError::Z3(format!("one-shot retry: {msg}"))),
-                None => Ok(isolated),
-            }
+            copied.map(|()| isolated)
         }
     }
 
     /// Runs the check on a thread of its own and waits for it at most `wait`: the answer,
-    /// Z3's reason for `unknown`, and the finished retry (for a model); `None` when it was
-    /// abandoned (the thread frees the context when Z3 returns).
-    fn check(self, wait: Option<Duration>) -> Option<(Z3_lbool, String, Finished)> {
+    /// Z3's reason for `unknown`, and the retry (to read a model from); `None` when the
+    /// thread could not start or the wait ran out. An abandoned retry is interrupted and
+    /// frees its context when Z3 returns.
+    fn check(self, wait: Option<Duration>) -> Option<(Z3_lbool, String, Isolated)> {
         let (answer_tx, answer_rx) = std::sync::mpsc::channel();
-        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
-        let (ctx, solver) = (self.ctx, self.solver);
+        // While `true`, the retry's context is alive and may be interrupted.
+        let running = std::sync::Arc::new(std::sync::Mutex::new(true));
+        let ctx = self.ctx as usize;
         let isolated = self;
+        let still_running = std::sync::Arc::clone(&running);
         let spawned = std::thread::Builder::new()
             .name("z3-one-shot".into())
             .spawn(move || {
@@ -236,11 +239,9 @@ impl Isolated {
                         Z3_solver_get_reason_unknown(isolated.ctx, isolated.solver)
                     }),
                 };
-                if answer_tx.send((answer, reason)).is_ok() {
-                    // The caller reads the context until it drops `Finished`.
-                    let _ = release_rx.recv();
-                }
-                drop(isolated);
+                *still_running.lock().unwrap_or_else(|p| p.into_inner()) = false;
+                // A caller that stopped waiting drops the receiver: the retry is freed here.
+                let _ = answer_tx.send((answer, reason, isolated));
             });
         if spawned.is_err() {
             return None;
@@ -248,13 +249,16 @@ impl Isolated {
         let received = match wait {
             Some(wait) => answer_rx.recv_timeout(wait).ok(),
             None => answer_rx.recv().ok(),
-        }?;
-        let finished = Finished {
-            ctx,
-            solver,
-            release: release_tx,
         };
-        Some((received.0, received.1, finished))
+        if received.is_none() {
+            let running = running.lock().unwrap_or_else(|p| p.into_inner());
+            if *running {
+                // SAFETY: the context is alive while `running` is true (the thread clears it
+                // under this lock before it can free the context).
+                unsafe { Z3_interrupt(ctx as Z3_context) };
+            }
+        }
+        received
     }
 }
 
@@ -351,6 +355,7 @@ impl Z3Solver {
                 params: Vec::new(),
                 applied: None,
                 watch: None,
+                expired: false,
                 stats: SolverStats::default(),
                 version: c_text(Z3_get_full_version()),
             })
@@ -606,14 +611,20 @@ impl Z3Solver {
 
     /// Starts an interruptible Z3 call (assert, scope change, check): `false` when the hard
     /// deadline has passed, and then the call must not be made.
-    fn begin(&self) -> bool {
-        self.watch.as_ref().is_none_or(Watch::begin)
+    fn begin(&mut self) -> bool {
+        if !self.expired && !self.watch.as_ref().is_none_or(Watch::begin) {
+            self.expired = true;
+        }
+        !self.expired
     }
 
     /// Ends the call [`Z3Solver::begin`] allowed: `false` when the deadline passed during it
     /// (it may have been interrupted, so its result is void).
-    fn end(&self) -> bool {
-        self.watch.as_ref().is_none_or(|watch| !watch.end())
+    fn end(&mut self) -> bool {
+        if self.watch.as_ref().is_some_and(Watch::end) {
+            self.expired = true;
+        }
+        !self.expired
     }
 
     /// Drops the model of the last one-shot retry, if there is one.
@@ -638,47 +649,65 @@ impl Z3Solver {
         if !self.end() {
             return Ok(SatResult::Unknown(DEADLINE.into()));
         }
-        let isolated = isolated?;
+        let isolated = match isolated {
+            Ok(isolated) => isolated,
+            Err(e) => return Ok(SatResult::Unknown(e.to_string())),
+        };
+        // The retry's own limit: the check's, and never past the hard deadline.
+        let until_deadline = self
+            .watch
+            .as_ref()
+            .map(|w| w.deadline().saturating_duration_since(Instant::now()));
+        let limit = match (limit, until_deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         let ms = limit.map_or(u32::MAX, |d| {
             u32::try_from(d.as_millis())
                 .unwrap_or(u32::MAX - 1)
                 .clamp(1, u32::MAX - 1)
         });
-        self.set_params(isolated.ctx, isolated.solver, ms, u32::MAX)?;
-        let mut wait = limit.map(|d| d + ABANDON_GRACE);
-        if let Some(deadline) = self.watch.as_ref().map(Watch::deadline) {
-            let left = deadline.saturating_duration_since(Instant::now()) + ABANDON_GRACE;
-            wait = Some(wait.map_or(left, |w| w.min(left)));
+        if let Err(e) = self.set_params(isolated.ctx, isolated.solver, ms, u32::MAX) {
+            return Ok(SatResult::Unknown(e.to_string()));
         }
-        let Some((answer, reason, finished)) = isolated.check(wait) else {
+        let Some((answer, reason, finished)) = isolated.check(limit.map(|d| d + ABANDON_GRACE))
+        else {
             return Ok(SatResult::Unknown(
                 "timeout: the one-shot retry ran past its time limit and was abandoned".into(),
             ));
         };
-        let result = match answer {
-            Z3_L_TRUE => {
-                // SAFETY: the finished retry's context is ours until `finished` is dropped; the
-                // model is translated into our context and held by one reference.
-                let model = unsafe {
-                    let model = Z3_solver_get_model(finished.ctx, finished.solver);
-                    if model.is_null() {
-                        return Err(SolverError::NoModel);
-                    }
-                    Z3_model_inc_ref(finished.ctx, model);
-                    let ours = Z3_model_translate(finished.ctx, model, self.ctx);
-                    Z3_model_dec_ref(finished.ctx, model);
-                    ours
-                };
-                let model = self.checked("Z3_model_translate", model)?;
-                // SAFETY: a live model of our context.
-                unsafe { Z3_model_inc_ref(self.ctx, model) };
-                self.one_shot_model = Some(model);
-                SatResult::Sat
-            }
+        Ok(match answer {
+            Z3_L_TRUE => match self.translated_model(&finished) {
+                Some(model) => {
+                    self.one_shot_model = Some(model);
+                    SatResult::Sat
+                }
+                None => SatResult::Unknown("one-shot retry: its model could not be read".into()),
+            },
             Z3_L_FALSE => SatResult::Unsat,
             _ => SatResult::Unknown(reason),
-        };
-        Ok(result)
+        })
+    }
+
+    /// The model of a finished retry that answered `sat`, translated into our context and
+    /// held by one reference; `None` if Z3 fails to give or translate it.
+    fn translated_model(&self, finished: &Isolated) -> Option<Z3_model> {
+        // SAFETY: the finished retry's context is ours (it came back from its thread); the
+        // model is held by a reference while translated, the translation by one afterwards.
+        unsafe {
+            let model = Z3_solver_get_model(finished.ctx, finished.solver);
+            if model.is_null() {
+                return None;
+            }
+            Z3_model_inc_ref(finished.ctx, model);
+            let ours = Z3_model_translate(finished.ctx, model, self.ctx);
+            Z3_model_dec_ref(finished.ctx, model);
+            if ours.is_null() || context_error(self.ctx).is_some() {
+                return None;
+            }
+            Z3_model_inc_ref(self.ctx, ours);
+            Some(ours)
+        }
     }
 
     /// One Z3 check of the solver's assertions and `assumptions`.

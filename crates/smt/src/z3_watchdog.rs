@@ -8,8 +8,8 @@
 //! One thread for the process (started on first use) sleeps until the earliest deadline of the
 //! armed solvers. A solver marks the Z3 calls it makes as *busy*; at its deadline the watchdog
 //! marks it *expired* and interrupts it only if it is busy. An expired solver makes no further
-//! Z3 call that could be cancelled (it answers `Unknown` instead), and a model read is never
-//! interrupted, so a cancelled context is never read. The registry's lock is held while a
+//! Z3 call that could be cancelled, for good, even if armed again (it answers `Unknown`
+//! instead), and a model read is never interrupted, so a cancelled context is never read. The registry's lock is held while a
 //! context is interrupted, and a solver disarms under it before deleting its context.
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
@@ -142,7 +142,9 @@ impl Watch {
     /// deadline has passed, so the call must not be made.
     pub fn begin(&self) -> bool {
         let mut shared = lock(&self.shared);
-        if shared.expired {
+        // The clock too: the watchdog may not have run yet (or not be running at all).
+        if shared.expired || Instant::now() >= self.deadline {
+            shared.expired = true;
             return false;
         }
         shared.busy = true;

@@ -10,8 +10,8 @@
 //!
 //! Without `--max-memory`, the limit is [`default_memory_limit_mib`] (a share of the machine's
 //! memory), so a run that grows without bound ends with a report, not with the kernel's OOM
-//! killer or a failed allocation. An allocation that fails anyway (the allocator of the `symex`
-//! binary releases a reserve and calls [`note_allocation_failure`]) spends the budget at once.
+//! killer or a failed allocation (the `symex` binary's allocator turns one that fails anyway
+//! into a message and exit code 30).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -23,15 +23,6 @@ pub const MEMORY_POLL: Duration = Duration::from_millis(10);
 
 /// The share of the machine's memory (in percent) that a check may use without `--max-memory`.
 const DEFAULT_MEMORY_PERCENT: u64 = 75;
-
-/// Set once an allocation has failed (see the module doc).
-static ALLOCATION_FAILED: AtomicBool = AtomicBool::new(false);
-
-/// Records that an allocation failed: every budget is spent from now on. Safe to call from an
-/// allocator (it neither allocates nor locks).
-pub fn note_allocation_failure() {
-    ALLOCATION_FAILED.store(true, Ordering::Relaxed);
-}
 
 /// The time and memory a check may spend, from the moment it started.
 #[derive(Debug)]
@@ -91,7 +82,7 @@ impl Budget {
         }
         let mib = self.memory_mib?;
         let spent = Some(Cut::Memory { mib });
-        if self.memory_spent.load(Ordering::Relaxed) || ALLOCATION_FAILED.load(Ordering::Relaxed) {
+        if self.memory_spent.load(Ordering::Relaxed) {
             return spent;
         }
         let now = elapsed.as_nanos() as u64;
