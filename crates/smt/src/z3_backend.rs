@@ -312,22 +312,10 @@ impl Z3Solver {
     }
 
     fn create(core: bool) -> Result<Self, SolverError> {
+        let ctx = new_context()?;
         // SAFETY: plain calls into the C API with valid arguments; each result is checked
         // before use.
         unsafe {
-            let cfg = Z3_mk_config();
-            if cfg.is_null() {
-                return Err(SolverError::Z3("Z3_mk_config failed".into()));
-            }
-            let model = c_string("model")?;
-            let yes = c_string("true")?;
-            Z3_set_param_value(cfg, model.as_ptr(), yes.as_ptr());
-            let ctx = Z3_mk_context_rc(cfg);
-            Z3_del_config(cfg);
-            if ctx.is_null() {
-                return Err(SolverError::Z3("Z3_mk_context_rc failed".into()));
-            }
-            Z3_set_error_handler(ctx, ignore_error);
             let solver = if core {
                 Z3_mk_simple_solver(ctx)
             } else {
