@@ -56,6 +56,11 @@ pub struct Options {
     pub ordinary_error_calls: bool,
     /// The widths of `long` and pointers.
     pub data_model: DataModel,
+    /// Inline every call `main` makes (recursively, as for programs whose functions share
+    /// global variables): loop summarization and path subsumption cannot follow a call inside
+    /// a loop body (SV-COMP's `__VERIFIER_assert(...)`), an inlined body they can. A recursive
+    /// call is then refused.
+    pub inline_calls: bool,
 }
 
 /// C's data models on Linux: where `long` has 32 bits (ILP32, `gcc -m32`) or 64 (LP64, the

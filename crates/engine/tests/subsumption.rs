@@ -95,6 +95,37 @@ fn a_local_assigned_on_one_side_of_a_merge_is_not_taken_as_assigned() {
     }
 }
 
+/// `reach_error(); abort();` is `check 0; assume 0`: a loop invariant attempt must ask the
+/// check without the assumption after it, which made every failing check vacuous (found on
+/// SV-COMP's `sum02-1`, whose ground truth is a violation: `--subsume` said `safe`).
+#[test]
+fn an_assumption_after_a_check_does_not_excuse_it() {
+    let source = "extern unsigned int __VERIFIER_nondet_uint(void);\n\
+                  extern void abort(void);\n\
+                  void reach_error(void);\n\
+                  int main() {\n\
+                  unsigned n = __VERIFIER_nondet_uint(); unsigned i = 0;\n\
+                  while (i < n) { i++; }\n\
+                  if (i == 5) { reach_error(); abort(); }\n\
+                  return 0; }";
+    let translated = symex_c::translate_text(source, symex_c::Options::default()).expect("valid C");
+    let options = CheckOptions {
+        subsume: true,
+        timeout: Some(Duration::from_secs(30)),
+        stop_on_first: true,
+        ..CheckOptions::default()
+    };
+    let (module, types) = (&translated.module, &translated.types);
+    let report =
+        check_forward(module, types, source, "abort.c", "main", &options).expect("the engine runs");
+    let statuses: Vec<Status> = report
+        .properties()
+        .iter()
+        .map(|p| p.verdict.status())
+        .collect();
+    assert_eq!(statuses, vec![Status::Violated]);
+}
+
 fn config(seed: u64) -> GenConfig {
     GenConfig {
         functions: (seed % 2) as usize,

@@ -174,3 +174,59 @@ fn summarized_checks_are_deterministic() {
     };
     assert_eq!(run(), run());
 }
+
+/// A C program's report under `--summarize` with a `seconds` time limit.
+fn check_c(source: &str, seconds: u64) -> Report {
+    let translated = symex_c::translate_text(source, symex_c::Options::default()).expect("valid C");
+    let options = CheckOptions {
+        timeout: Some(Duration::from_secs(seconds)),
+        summarize: true,
+        ..CheckOptions::default()
+    };
+    let (module, types) = (&translated.module, &translated.types);
+    check_forward(module, types, source, "loop.c", "main", &options).expect("the engine runs")
+}
+
+/// C's unsigned loops (`x < n`, `x > 1` on `unsigned`) are summarized, wrap-around included:
+/// a proof for 2^27 iterations without running them, and a counterexample whose only run takes
+/// 10^7 iterations (about 60 million instructions, past the replay's fixed step limit): the
+/// replay runs until the check's deadline instead, so the violation is confirmed, not left
+/// `unknown`.
+#[test]
+fn unsigned_loops_are_summarized_and_long_counterexamples_replayed() {
+    let safe = check_c(
+        "void reach_error(void);\n\
+         int main(void) { unsigned x = 0; while (x < 0x0fffffff) { x += 2; }\n\
+         if (x % 2) reach_error(); return 0; }",
+        60,
+    );
+    let wrapping = check_c(
+        "void reach_error(void);\n\
+         int main(void) { unsigned x = 10; while (x >= 10) { x += 2; }\n\
+         if (x % 2) reach_error(); return 0; }",
+        60,
+    );
+    for report in [&safe, &wrapping] {
+        assert!(
+            report
+                .properties()
+                .iter()
+                .all(|p| p.verdict.status() == Status::Safe),
+            "{}",
+            report.to_json().expect("serializes")
+        );
+    }
+    let long = check_c(
+        "void reach_error(void);\n\
+         int main(void) { unsigned x = 20000001; while (x > 1) { x -= 2; }\n\
+         if (x % 2) reach_error(); return 0; }",
+        120,
+    );
+    let violated: Vec<u32> = long
+        .properties()
+        .iter()
+        .filter(|p| p.verdict.status() == Status::Violated)
+        .map(|p| p.line)
+        .collect();
+    assert_eq!(violated, vec![3], "{}", long.to_json().expect("serializes"));
+}

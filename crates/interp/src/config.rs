@@ -4,6 +4,8 @@
 //! Every limit turns what would be a hang, a crash or an out-of-memory into a clean
 //! [`crate::RunEnd::LimitExceeded`] outcome. This module only holds numbers; `exec` enforces them.
 
+use std::time::Instant;
+
 /// Default maximum number of active micro-c frames (`main` counts as one). Frames live on an
 /// explicit stack, so this protects memory and time, not the Rust stack: 100,000 frames of a
 /// typical function take a few megabytes.
@@ -17,6 +19,10 @@ pub const DEFAULT_MAX_CELLS: usize = 16 * 1024 * 1024;
 /// two or three levels; the bound keeps dropping and comparing values free of deep recursion.
 pub const DEFAULT_MAX_NESTING: u32 = 1_000;
 
+/// Instructions between two readings of the clock when a run has a deadline: a power of two
+/// (a mask test per instruction), about a millisecond of execution.
+pub const DEADLINE_POLL: u64 = 1 << 16;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunConfig {
     /// Stop with [`Limit::CallDepth`] when a call would make more frames active than this.
@@ -24,6 +30,9 @@ pub struct RunConfig {
     /// Stop with [`Limit::Steps`] after this many IR instructions (terminators included);
     /// `None` runs until the program ends.
     pub max_steps: Option<u64>,
+    /// Stop with [`Limit::Time`] at this instant (the clock is read every
+    /// [`DEADLINE_POLL`] instructions).
+    pub deadline: Option<Instant>,
     /// Stop with [`Limit::Cells`] when a run would create more memory cells than this.
     pub max_cells: usize,
     /// Stop with [`Limit::Nesting`] when a record/array value would nest deeper than this.
@@ -39,6 +48,7 @@ impl Default for RunConfig {
         RunConfig {
             max_call_depth: DEFAULT_MAX_CALL_DEPTH,
             max_steps: None,
+            deadline: None,
             max_cells: DEFAULT_MAX_CELLS,
             max_nesting: DEFAULT_MAX_NESTING,
             record_path: false,
@@ -50,6 +60,11 @@ impl Default for RunConfig {
 impl RunConfig {
     pub fn with_max_steps(mut self, steps: u64) -> RunConfig {
         self.max_steps = Some(steps);
+        self
+    }
+
+    pub fn with_deadline(mut self, deadline: Instant) -> RunConfig {
+        self.deadline = Some(deadline);
         self
     }
 
@@ -76,6 +91,8 @@ pub enum Limit {
     Steps(u64),
     Cells(usize),
     Nesting(u32),
+    /// The run's deadline passed.
+    Time,
 }
 
 impl std::fmt::Display for Limit {
@@ -85,6 +102,7 @@ impl std::fmt::Display for Limit {
             Limit::Steps(n) => write!(f, "step limit exceeded ({n} instructions)"),
             Limit::Cells(n) => write!(f, "memory limit exceeded ({n} cells)"),
             Limit::Nesting(n) => write!(f, "value nesting limit exceeded (depth {n})"),
+            Limit::Time => write!(f, "time limit reached"),
         }
     }
 }

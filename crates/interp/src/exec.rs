@@ -7,10 +7,12 @@
 //! `place.rs` and `step.rs`; this file only binds the entry's arguments (after loading its input
 //! heap) and moves control.
 
+use std::time::Instant;
+
 use symex_ir::cfg::{BlockId, FuncId, Function, InstKind, LocalId, Module, Operand, Terminator};
 use symex_syntax::span::Span;
 
-use crate::config::{Limit, RunConfig};
+use crate::config::{Limit, RunConfig, DEADLINE_POLL};
 use crate::entry::Entry;
 use crate::fault::{expect_int, Fault};
 use crate::memory::Memory;
@@ -46,6 +48,7 @@ pub(crate) struct Machine<'r> {
     sink: &'r mut dyn FnMut(i32),
     steps: u64,
     step_limit: u64,
+    deadline: Option<Instant>,
     max_call_depth: usize,
     pub(crate) max_nesting: u32,
     pub(crate) recorder: Recorder,
@@ -75,6 +78,7 @@ impl<'r> Machine<'r> {
             sink,
             steps: 0,
             step_limit: config.max_steps.unwrap_or(u64::MAX),
+            deadline: config.deadline,
             max_call_depth: config.max_call_depth,
             max_nesting: config.max_nesting,
             recorder: Recorder {
@@ -242,6 +246,13 @@ impl<'r> Machine<'r> {
             return Err(Fault::Limit(Limit::Steps(self.step_limit)));
         }
         self.steps += 1;
+        if self.steps & (DEADLINE_POLL - 1) == 0 {
+            if let Some(deadline) = self.deadline {
+                if Instant::now() >= deadline {
+                    return Err(Fault::Limit(Limit::Time));
+                }
+            }
+        }
         Ok(())
     }
 
@@ -513,6 +524,26 @@ mod tests {
             outcome.end,
             RunEnd::LimitExceeded {
                 limit: Limit::Steps(1000),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn a_deadline_stops_an_endless_loop_within_one_poll() {
+        let m = module(vec![function(
+            "main",
+            0,
+            0,
+            vec![block(vec![], Terminator::Goto(BlockId(0)))],
+        )]);
+        let config = RunConfig::default().with_deadline(std::time::Instant::now());
+        let outcome = run_with(&m, &[], &config);
+        assert_eq!(outcome.steps, crate::DEADLINE_POLL);
+        assert!(matches!(
+            outcome.end,
+            RunEnd::LimitExceeded {
+                limit: Limit::Time,
                 ..
             }
         ));

@@ -38,7 +38,7 @@ mod testing;
 mod value;
 
 pub use config::{
-    Limit, RunConfig, DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_CELLS, DEFAULT_MAX_NESTING,
+    Limit, RunConfig, DEADLINE_POLL, DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_CELLS, DEFAULT_MAX_NESTING,
 };
 pub use entry::{ArgValue, Entry, EntryError};
 pub use heap::{HeapContents, HeapError, HeapObject, HeapSite, InputHeap, ObjectId};

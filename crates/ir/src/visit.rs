@@ -27,6 +27,22 @@ impl Module {
             .map(|i| FuncId(i as u32))
     }
 
+    /// Per property: whether every check of it holds by its constant operand (`x / 2`, `x % 2`,
+    /// `assert(1)`), so that no run can fail it whatever the search explores.
+    pub fn infallible_properties(&self) -> Vec<bool> {
+        let mut infallible = vec![true; self.properties.len()];
+        for function in &self.functions {
+            for inst in function.blocks.iter().flat_map(|b| &b.insts) {
+                if let InstKind::Check { check, prop } = &inst.kind {
+                    if !check.holds_by_constant() {
+                        infallible[prop.index()] = false;
+                    }
+                }
+            }
+        }
+        infallible
+    }
+
     /// The interned id of a field name, if any record of the program uses it.
     pub fn field_id(&self, name: &str) -> Option<FieldId> {
         self.fields
@@ -63,6 +79,18 @@ impl Function {
 impl Block {
     pub fn successors(&self) -> impl Iterator<Item = BlockId> + '_ {
         self.term.successors()
+    }
+}
+
+impl Check {
+    /// The check's operand is a constant that satisfies it: it cannot fail.
+    pub fn holds_by_constant(&self) -> bool {
+        match self {
+            Check::Assert(op) | Check::Condition { holds: op, .. } | Check::NonZero(op) => {
+                matches!(op, Operand::Const(c) if *c != 0)
+            }
+            Check::NonNull(_) | Check::InBounds { .. } | Check::Init(_) | Check::Reach => false,
+        }
     }
 }
 

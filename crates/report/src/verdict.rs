@@ -4,6 +4,7 @@
 //! search met, and [`Verdict::conclude`] applies the two rules that make reports trustworthy:
 //! * a property not reached is `safe` only when nothing cut the search; bounds alone give
 //!   `safe-up-to K`, any other limit (time, memory, states, solver unknown) gives `unknown`;
+//!   a property whose every check holds by its constant operand needs no search (`safe`);
 //! * a reached property is `violated` only when the interpreter's replay reproduced it;
 //!   otherwise it is an internal error ([`Verdict::Unconfirmed`], status `unknown`).
 //!
@@ -80,6 +81,9 @@ pub enum Finding {
     NotReached,
     /// The engine could not decide the property, for this reason (an unsupported feature, ...).
     GaveUp { reason: String },
+    /// Every check of the property holds by its constant operand (`x % 2`): no run can fail
+    /// it, whatever the search explored or left out.
+    CannotFail,
 }
 
 impl Verdict {
@@ -94,6 +98,7 @@ impl Verdict {
             Finding::GaveUp { reason } => Verdict::Unknown {
                 reason: format!("{reason}, {}", cuts.describe(None)),
             },
+            Finding::CannotFail => Verdict::Safe,
             Finding::NotReached if cuts.is_empty() => Verdict::Safe,
             Finding::NotReached => match cuts.first_bound() {
                 Some(bound) if cuts.only_bounds() => Verdict::SafeUpTo {

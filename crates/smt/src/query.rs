@@ -196,6 +196,11 @@ impl<S: Solver> QueryEngine<S> {
         self.solver.set_deadline(deadline);
     }
 
+    /// The deadline of [`QueryEngine::set_deadline`], if any.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// The options in force.
     pub fn options(&self) -> &QueryOptions {
         &self.options

@@ -437,8 +437,8 @@ impl FnCx<'_, '_> {
         if self.inlined.iter().any(|i| i.name == name) {
             return Err(CError::unsupported(
                 format!(
-                    "the recursive function `{name}` in a program whose functions share global \
-                     variables (their calls are inlined into `main`)"
+                    "the recursive function `{name}` in a program whose calls are inlined into \
+                     `main` (its functions share global variables, or `--inline-calls`)"
                 ),
                 at,
             ));
@@ -446,8 +446,8 @@ impl FnCx<'_, '_> {
         if self.b.block_count() > MAX_INLINED_BLOCKS {
             return Err(CError::unsupported(
                 format!(
-                    "inlining the calls of `main` (functions share global variables) beyond \
-                     {MAX_INLINED_BLOCKS} blocks"
+                    "inlining the calls of `main` (functions share global variables, or \
+                     `--inline-calls`) beyond {MAX_INLINED_BLOCKS} blocks"
                 ),
                 at,
             ));

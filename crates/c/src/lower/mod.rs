@@ -155,9 +155,10 @@ pub(crate) fn lower_unit<'a>(
         }
     }
     context.bodies = definitions.iter().map(|(n, d)| (n.clone(), *d)).collect();
-    context.inline_calls = definitions
-        .iter()
-        .any(|(name, definition)| name != "main" && mentions_a_global(&context, definition));
+    context.inline_calls = context.options.inline_calls
+        || definitions
+            .iter()
+            .any(|(name, definition)| name != "main" && mentions_a_global(&context, definition));
     // A function outside the subset (often an inline function of a system header) is left out
     // rather than refusing the file; a call of it is refused with its reason. Leaving one out
     // can make its callers fail, so this repeats until every remaining function lowers.

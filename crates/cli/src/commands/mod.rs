@@ -63,6 +63,11 @@ pub struct FrontendArgs {
     /// `assert` property (SV-COMP's properties other than `unreach-call`).
     #[arg(long)]
     pub ordinary_error_calls: bool,
+    /// C programs: inline every call `main` makes, so that loop summarization and path
+    /// subsumption see the bodies of functions called in loops (a recursive call is then
+    /// refused).
+    #[arg(long)]
+    pub inline_calls: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -77,6 +82,7 @@ impl FrontendArgs {
         symex_c::Options {
             signed_overflow: self.signed_overflow,
             ordinary_error_calls: self.ordinary_error_calls,
+            inline_calls: self.inline_calls,
             data_model: match self.data_model {
                 DataModelArg::Ilp32 => symex_c::DataModel::Ilp32,
                 DataModelArg::Lp64 => symex_c::DataModel::Lp64,
@@ -96,6 +102,9 @@ impl FrontendArgs {
         }
         if self.ordinary_error_calls {
             words.push("--ordinary-error-calls".to_string());
+        }
+        if self.inline_calls {
+            words.push("--inline-calls".to_string());
         }
         words
     }

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use symex_ir::cfg::{Check, InstKind, Module, PlaceBase, PropId};
-use symex_report::{Cut, Cuts, Finding, Locator, Report, Stats, Verdict, Witness};
+use symex_report::{Cut, Cuts, Finding, Locator, Report, Stats, Witness};
 use symex_smt::{
     Dumper, DumpingSolver, IntEncodingSolver, SharedDumper, Solver, SolverError, TermStore, Z3Param,
 };
@@ -29,6 +29,7 @@ use crate::common::options::CheckOptions;
 use crate::common::reach::reach_module;
 use crate::common::replay::replay_witness;
 use crate::common::solver::solver_backend_tuned;
+use crate::common::verdict;
 use crate::error::EngineError;
 
 /// A report and, for `--heap-dot`, the heap graphs of the first counterexample's path.
@@ -94,6 +95,7 @@ pub fn check_backward_traced(
     let mut properties = Vec::with_capacity(module.properties.len());
     let mut totals = SearchStats::default();
     let mut heap_dot = None;
+    let infallible = module.infallible_properties();
     for p in 0..module.properties.len() {
         let prop = PropId(p as u32);
         if reach.as_ref().is_some_and(|&(_, target)| target != prop) {
@@ -125,7 +127,13 @@ pub fn check_backward_traced(
                 Ok(built) => built,
                 Err(cut) => {
                     cuts.hit(cut);
-                    properties.push(conclude(&locator, prop, Finding::NotReached, &cuts)?);
+                    properties.push(conclude(
+                        &locator,
+                        &infallible,
+                        prop,
+                        Finding::NotReached,
+                        &cuts,
+                    )?);
                     continue;
                 }
             };
@@ -172,7 +180,7 @@ pub fn check_backward_traced(
                         let finding = Finding::GaveUp {
                             reason: ILL_TYPED.into(),
                         };
-                        properties.push(conclude(&locator, prop, finding, &cuts)?);
+                        properties.push(conclude(&locator, &infallible, prop, finding, &cuts)?);
                         continue;
                     };
                     let found = Witness {
@@ -192,7 +200,7 @@ pub fn check_backward_traced(
                 }
             }
         };
-        properties.push(conclude(&locator, prop, finding, &cuts)?);
+        properties.push(conclude(&locator, &infallible, prop, finding, &cuts)?);
     }
     let stats = Stats {
         paths: 0,
@@ -429,15 +437,16 @@ fn line_column(source: &str, offset: usize) -> (u32, u32) {
 
 const ILL_TYPED: &str = "the backward engine does not model the types of input cells of this entry (its model gave one cell two kinds)";
 
-/// The report entry of `prop`: its verdict from `finding` and `cuts`.
+/// The report entry of `prop`: its verdict from `finding` and `cuts` ([`verdict::conclude`]).
 fn conclude(
     locator: &Locator<'_>,
+    infallible: &[bool],
     prop: PropId,
     finding: Finding,
     cuts: &Cuts,
 ) -> Result<symex_report::PropertyReport, EngineError> {
     locator
-        .property(prop, Verdict::conclude(prop, finding, cuts))
+        .property(prop, verdict::conclude(infallible, prop, finding, cuts))
         .ok_or_else(|| EngineError::Internal(format!("no property #{}", prop.0)))
 }
 

@@ -2,8 +2,8 @@
 //! every engine polls ([`budget`]), the entry function's set-up
 //! ([`entry`]), the translation of IR operations into terms ([`terms`]), the solver stack
 //! ([`solver`]), the replay of counterexamples through the concrete interpreter ([`replay`]),
-//! coverage bookkeeping ([`coverage`]), a seeded random source ([`rng`]) and `--reach` targets
-//! ([`reach`]).
+//! coverage bookkeeping ([`coverage`]), a seeded random source ([`rng`]), `--reach` targets
+//! ([`reach`]) and a property's verdict from an engine's finding ([`verdict`]).
 //!
 //! Nothing here explores paths or chooses states: that is each engine's job.
 
@@ -16,3 +16,4 @@ pub mod replay;
 pub mod rng;
 pub mod solver;
 pub mod terms;
+pub mod verdict;

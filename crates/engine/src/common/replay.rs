@@ -5,12 +5,16 @@
 //! The engine never decides whether its own witness is right: a witness the interpreter does
 //! not reproduce becomes an internal error in the report. Nothing here builds witnesses.
 
+use std::time::Instant;
+
 use symex_interp::{ArgValue, Entry, EventKind, Interpreter, RunConfig, RunEnd, RunEvent, Value};
 use symex_ir::cfg::Module;
 use symex_report::{Event, Locator, Replay, TraceStep, Witness};
 
-/// Instructions a replay may execute: far more than any path the engine explores in a check,
-/// so that only a genuinely diverging replay (an engine bug) hits it.
+/// Instructions a replay without a deadline may execute: far more than any path the engine
+/// explores in a check, so that only a genuinely diverging replay (an engine bug) hits it. A
+/// replay with a deadline (the check's `--timeout`) runs until it: a summarized loop's
+/// counterexample may need hundreds of millions of iterations (seconds in the interpreter).
 pub const REPLAY_STEP_LIMIT: u64 = 50_000_000;
 
 /// Runs `entry(args)` on `inputs` and describes how the run ended.
@@ -20,7 +24,7 @@ pub fn replay(module: &Module, entry: &str, args: &[i32], inputs: &[i32]) -> Rep
         entry,
         args.iter().map(|&a| ArgValue::Int(a)).collect(),
     ) {
-        Ok(entry) => run(module, &entry, inputs, None).replay,
+        Ok(entry) => run(module, &entry, inputs, None, None).replay,
         Err(e) => Replay::Other(format!("the interpreter refused the entry: {e}")),
     }
 }
@@ -47,16 +51,18 @@ impl Replayed {
 /// Runs a witness: with its input heap document (`docs/heap-json.md`) when it has one, which then
 /// holds every argument; otherwise with its numeric arguments.
 pub fn replay_witness(module: &Module, entry: &str, witness: &Witness) -> Replay {
-    replay_full(module, entry, witness, None).replay
+    replay_full(module, entry, witness, None, None).replay
 }
 
 /// [`replay_witness`], also saying how many of the witness's inputs the run read and, with a
-/// `locator`, recording the run's trace.
+/// `locator`, recording the run's trace; with a `deadline`, the run may execute any number of
+/// instructions until then (else [`REPLAY_STEP_LIMIT`]).
 pub fn replay_full(
     module: &Module,
     entry: &str,
     witness: &Witness,
     locator: Option<&Locator<'_>>,
+    deadline: Option<Instant>,
 ) -> Replayed {
     let Some(heap) = &witness.heap else {
         let mut args = Vec::with_capacity(witness.args.len());
@@ -72,22 +78,31 @@ pub fn replay_full(
             }
         }
         return match Entry::new(module, entry, args.into_iter().map(ArgValue::Int).collect()) {
-            Ok(entry) => run(module, &entry, &witness.inputs, locator),
+            Ok(entry) => run(module, &entry, &witness.inputs, locator, deadline),
             Err(e) => Replayed::refused(format!("the interpreter refused the entry: {e}")),
         };
     };
     match Entry::with_heap_value(module, entry, heap) {
-        Ok(entry) => run(module, &entry, &witness.inputs, locator),
+        Ok(entry) => run(module, &entry, &witness.inputs, locator, deadline),
         Err(e) => Replayed::refused(format!("the interpreter refused the input heap: {e}")),
     }
 }
 
-fn run(module: &Module, entry: &Entry, inputs: &[i32], locator: Option<&Locator<'_>>) -> Replayed {
+fn run(
+    module: &Module,
+    entry: &Entry,
+    inputs: &[i32],
+    locator: Option<&Locator<'_>>,
+    deadline: Option<Instant>,
+) -> Replayed {
     let interpreter = match Interpreter::new(module) {
         Ok(interpreter) => interpreter,
         Err(e) => return Replayed::refused(format!("the interpreter refused the module: {e:?}")),
     };
-    let mut config = RunConfig::default().with_max_steps(REPLAY_STEP_LIMIT);
+    let mut config = match deadline {
+        Some(deadline) => RunConfig::default().with_deadline(deadline),
+        None => RunConfig::default().with_max_steps(REPLAY_STEP_LIMIT),
+    };
     config.record_events = locator.is_some();
     match interpreter.run(entry, inputs, &config) {
         Ok(outcome) => {

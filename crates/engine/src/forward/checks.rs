@@ -155,7 +155,14 @@ impl Machine<'_> {
             witness.args = heap.args;
             witness.heap = Some(heap.heap);
         }
-        let replayed = replay_full(self.module, &self.entry.name, &witness, Some(&self.locator));
+        let deadline = self.queries.deadline();
+        let replayed = replay_full(
+            self.module,
+            &self.entry.name,
+            &witness,
+            Some(&self.locator),
+            deadline,
+        );
         witness.trace = replayed.trace;
         let replay = replayed.replay;
         if long_runs && replay != symex_report::Replay::Failed(prop) {

@@ -24,13 +24,14 @@ use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 use symex_ir::cfg::{BlockId, FuncId, Module, PropId};
-use symex_report::{Cut, Finding, Report, Stats, Verdict};
+use symex_report::{Cut, Finding, Report, Stats};
 use symex_syntax::types::TypeTable;
 
 use crate::common::budget::{peak_rss_kb, Budget};
 use crate::common::entry::resolve_entry;
 use crate::common::options::{CheckOptions, MergeMode};
 use crate::common::solver::query_engine;
+use crate::common::verdict;
 use crate::error::EngineError;
 use crate::forward::dynamic::{FastForward, JoinIndex};
 use crate::forward::machine::{End, Machine};
@@ -71,6 +72,7 @@ pub fn check_forward(
     let mut machine = Machine::new(module, source, setup, options, queries)?;
     let summary = explore(&mut machine, options, &budget)?;
     let mut properties = Vec::with_capacity(module.properties.len());
+    let infallible = module.infallible_properties();
     for (p, finding) in machine.findings.iter_mut().enumerate() {
         let prop = PropId(p as u32);
         let finding = match finding.take() {
@@ -82,7 +84,7 @@ pub fn check_forward(
         };
         let mut cuts = machine.cuts.clone();
         cuts.merge(&machine.property_cuts[p]);
-        let verdict = Verdict::conclude(prop, finding, &cuts);
+        let verdict = verdict::conclude(&infallible, prop, finding, &cuts);
         let entry = machine
             .locator
             .property(prop, verdict)

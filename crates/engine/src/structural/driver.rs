@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use symex_ir::cfg::{FuncId, Module, PropId};
 use symex_ir::transform::{unwind, UnwindError};
-use symex_report::{ArgValue, Args, Cut, Cuts, Finding, Locator, Report, Stats, Verdict, Witness};
+use symex_report::{ArgValue, Args, Cut, Cuts, Finding, Locator, Report, Stats, Witness};
 use symex_smt::{Dumper, DumpingSolver, Model, TermId, TermStore, Value};
 use symex_syntax::types::TypeTable;
 
@@ -22,6 +22,7 @@ use crate::common::reach::{reach_module, reach_report};
 use crate::common::replay::replay_full;
 use crate::common::solver::solver_with_handover;
 use crate::common::terms::value_as_i32;
+use crate::common::verdict;
 use crate::error::EngineError;
 use crate::structural::effects::{CutKind, Effect, Goal, Signatures};
 use crate::structural::exec::summarize;
@@ -136,10 +137,12 @@ fn check_properties(
     let unwind_bound = options.unwind.unwrap_or(DEFAULT_UNWIND);
     let report =
         |properties, stats| Report::new(program_name, "structural", entry, properties, stats);
+    let infallible = module.infallible_properties();
     let give_up_all = |reason: String| -> Result<Report, EngineError> {
         let mut properties = Vec::new();
         for p in 0..module.properties.len() {
-            let verdict = Verdict::conclude(
+            let verdict = verdict::conclude(
+                &infallible,
                 PropId(p as u32),
                 Finding::GaveUp {
                     reason: reason.clone(),
@@ -297,7 +300,7 @@ fn check_properties(
                 finding
             }
         };
-        let verdict = Verdict::conclude(prop, finding, &cuts);
+        let verdict = verdict::conclude(&infallible, prop, finding, &cuts);
         properties.extend(locator.property(prop, verdict));
     }
     let (total, expanded) = refiner.instances.counts();
@@ -483,10 +486,10 @@ fn replayed_witness(
         heap: None,
         trace: Vec::new(),
     };
-    let mut replayed = replay_full(module, entry, &witness, Some(locator));
+    let mut replayed = replay_full(module, entry, &witness, Some(locator), None);
     if let Some(read) = replayed.inputs_read.filter(|&n| n < witness.inputs.len()) {
         witness.inputs.truncate(read);
-        replayed = replay_full(module, entry, &witness, Some(locator));
+        replayed = replay_full(module, entry, &witness, Some(locator), None);
     }
     witness.trace = replayed.trace;
     (witness, replayed.replay)

@@ -90,8 +90,14 @@ struct Walked {
     locals: PathLocals,
     /// Branch and `assume` conditions taken.
     conditions: Vec<TermId>,
-    /// Conditions under which the checks on the way pass.
-    checks: Vec<TermId>,
+    /// Conditions under which the checks on the way pass, each with the number of `assume`
+    /// conditions taken before it: a check must pass without the assumptions that come after
+    /// it (`reach_error(); abort();` is `check 0; assume 0`, and the `assume 0` must not make
+    /// the failing check vacuous). Branch conditions after a check may stay: the segments
+    /// enumerate both ways of every branch, so their paths still cover every run.
+    checks: Vec<(TermId, usize)>,
+    /// The positions in `conditions` of the `assume` conditions.
+    assumes: Vec<usize>,
     /// The state where the segment first stepped out of its header's loop (with a number that
     /// identifies it): the segment ends there if it later meets what this check cannot follow.
     left: Option<Rc<(usize, BlockId, Walked)>>,
@@ -234,7 +240,12 @@ impl Induction<'_> {
                 let assumed = self.store.and_all(&candidates[segment.from].all())?;
                 let goal = self.store.and_all(&candidates[to].all())?;
                 let goal = self.at_end_of(&segment.walked, goal)?;
-                if self.valid(assumed, &segment.walked, goal, true)? {
+                if self.valid(
+                    assumed,
+                    &segment.walked.conditions,
+                    &segment.walked.checks,
+                    goal,
+                )? {
                     continue;
                 }
                 // Usually all are kept: the one query above shows it. Otherwise atom by atom.
@@ -248,7 +259,12 @@ impl Induction<'_> {
                 ] {
                     for atom in list {
                         let goal = self.at_end_of(&segment.walked, atom)?;
-                        if self.valid(assumed, &segment.walked, goal, true)? {
+                        if self.valid(
+                            assumed,
+                            &segment.walked.conditions,
+                            &segment.walked.checks,
+                            goal,
+                        )? {
                             if is_fact {
                                 kept.facts.push(atom);
                             } else {
@@ -291,7 +307,21 @@ impl Induction<'_> {
     ) -> Result<bool> {
         let assumed = self.store.and_all(&candidates[h].all())?;
         for segment in nest.segments.iter().filter(|s| s.from == h) {
-            let checks = self.store.and_all(&segment.walked.checks)?;
+            let walked = &segment.walked;
+            // Checks before an assumption are asked without it (and what follows it).
+            let mut after_all = Vec::new();
+            for &(check, assumes_before) in &walked.checks {
+                match walked.assumes.get(assumes_before) {
+                    None => after_all.push(check),
+                    Some(&first_later) => {
+                        let before = &walked.conditions[..first_later];
+                        if !self.valid(assumed, before, &[], check)? {
+                            return Ok(false);
+                        }
+                    }
+                }
+            }
+            let checks = self.store.and_all(&after_all)?;
             let at_end = match segment.end {
                 End::Returned => self.store.bool_val(true)?,
                 End::Header(to) if !nest.opaque[to] => self.store.and_all(&candidates[to].all())?,
@@ -306,7 +336,7 @@ impl Induction<'_> {
             };
             let at_end = self.at_end_of(&segment.walked, at_end)?;
             let goal = self.store.and(checks, at_end)?;
-            if !self.valid(assumed, &segment.walked, goal, false)? {
+            if !self.valid(assumed, &walked.conditions, &[], goal)? {
                 return Ok(false);
             }
         }
@@ -318,13 +348,13 @@ impl Induction<'_> {
         self.annotations.get(&(context, func, block?)).copied()
     }
 
-    /// Does `invariant ∧ path ⇒ goal` hold (assuming the path's checks pass when `assume_checks`)?
+    /// Does `invariant ∧ conditions ⇒ goal` hold, assuming that `checks` pass?
     fn valid(
         &mut self,
         invariant: TermId,
-        path: &Walked,
+        conditions: &[TermId],
+        checks: &[(TermId, usize)],
         goal: TermId,
-        assume_checks: bool,
     ) -> Result<bool> {
         if self.store.as_bool(goal) == Some(true) {
             return Ok(true);
@@ -334,10 +364,8 @@ impl Induction<'_> {
         }
         self.budget -= 1;
         let mut facts = vec![invariant];
-        facts.extend(&path.conditions);
-        if assume_checks {
-            facts.extend(&path.checks);
-        }
+        facts.extend(conditions);
+        facts.extend(checks.iter().map(|&(check, _)| check));
         let negated = self.store.not(goal)?;
         facts.push(negated);
         Ok(matches!(
@@ -427,6 +455,7 @@ impl Induction<'_> {
             },
             conditions: Vec::new(),
             checks: Vec::new(),
+            assumes: Vec::new(),
             left: None,
         };
         let mut done: Vec<Segment> = Vec::new();
@@ -466,7 +495,7 @@ impl Induction<'_> {
                     InstKind::Output(_) => {}
                     InstKind::Check { check, .. } => {
                         match semantics::check_passes(self.store, env, self.facts, check)? {
-                            Some(c) => path.checks.push(c),
+                            Some(c) => path.checks.push((c, path.assumes.len())),
                             None => {
                                 beyond = true;
                                 break;
@@ -476,6 +505,7 @@ impl Induction<'_> {
                     // An `assume` not about numbers only keeps fewer runs: ignoring it keeps more.
                     InstKind::Assume(op) => {
                         if let Some(c) = semantics::condition(self.store, env, *op)? {
+                            path.assumes.push(path.conditions.len());
                             path.conditions.push(c);
                         }
                     }

@@ -32,8 +32,8 @@ pub enum Form {
     Havoc,
 }
 
-/// A condition of the walk in the form `a op b` (signed comparison), with the slopes of both
-/// sides.
+/// A condition of the walk in the form `a op b` (a signed or unsigned comparison), with the
+/// slopes of both sides.
 #[derive(Clone, Debug)]
 pub struct Atom {
     pub op: BinOp,
@@ -140,7 +140,7 @@ impl ClosedForm {
     }
 }
 
-/// The signed comparison a branch condition taken in `direction` amounts to.
+/// The comparison a branch condition taken in `direction` amounts to.
 fn atom(cond: &Rc<Expr>, direction: bool) -> (BinOp, Rc<Expr>, Rc<Expr>) {
     match &**cond {
         Expr::Binary(op, a, b) if is_comparison(*op) => {
@@ -158,7 +158,16 @@ fn atom(cond: &Rc<Expr>, direction: bool) -> (BinOp, Rc<Expr>, Rc<Expr>) {
 fn is_comparison(op: BinOp) -> bool {
     matches!(
         op,
-        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+        BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge
+            | BinOp::Eq
+            | BinOp::Ne
+            | BinOp::ULt
+            | BinOp::ULe
+            | BinOp::UGt
+            | BinOp::UGe
     )
 }
 
@@ -170,6 +179,10 @@ fn negate(op: BinOp) -> BinOp {
         BinOp::Gt => BinOp::Le,
         BinOp::Eq => BinOp::Ne,
         BinOp::Ne => BinOp::Eq,
+        BinOp::ULt => BinOp::UGe,
+        BinOp::UGe => BinOp::ULt,
+        BinOp::ULe => BinOp::UGt,
+        BinOp::UGt => BinOp::ULe,
         other => other,
     }
 }

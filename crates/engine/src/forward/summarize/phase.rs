@@ -5,9 +5,11 @@
 //! The value of an affine expression at iteration j is `v0 + s·j` modulo 2^32 (wrapping
 //! addition and multiplication are a ring homomorphism from the integers), so closed forms wrap
 //! exactly like the program. Its integer value `v0 + s·j` equals the real one while it stays in
-//! the 32-bit range; while both sides of every condition stay in range, a signed comparison is a
-//! linear inequality in j, whose truth on all of `0..=m` follows from its ends (and `==`, `!=`
-//! from the slopes or a divisibility test). So "the walk is taken at every iteration of `0..=m`"
+//! the 32-bit range of its comparison (signed, or unsigned for C's unsigned comparisons: then
+//! `v0` is read as unsigned, the slope `s` still as signed, so that `x -= 2` counts down); while
+//! both sides of every condition stay in range, a comparison is a linear inequality in j, whose
+//! truth on all of `0..=m` follows from its ends (and `==`, `!=` from the slopes or a
+//! divisibility test). So "the walk is taken at every iteration of `0..=m`"
 //! is encoded exactly together with "every side is in range on `0..=m`"; runs that leave the
 //! range are not lost: the caller continues them from the first iteration out of range (an
 //! escape). With constant slopes everything stays in 32 bits (the range is a bound on m);
@@ -38,10 +40,12 @@ pub struct Phase<'a> {
     pub start: &'a [Option<TermId>],
 }
 
-/// One side of a condition: its value at iteration 0 and its slope.
+/// One side of a condition: its value at iteration 0, its slope, and whether its range is
+/// the unsigned one (the side of an unsigned comparison).
 struct Side {
     v0: TermId,
     slope: SideSlope,
+    unsigned: bool,
 }
 
 enum SideSlope {
@@ -118,7 +122,14 @@ impl Phase<'_> {
                     let a_last = at(store, &a, last)?;
                     let b_last = at(store, &b, last)?;
                     match atom.op {
-                        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                        BinOp::Lt
+                        | BinOp::Le
+                        | BinOp::Gt
+                        | BinOp::Ge
+                        | BinOp::ULt
+                        | BinOp::ULe
+                        | BinOp::UGt
+                        | BinOp::UGe => {
                             let first = compare(store, atom.op, a.v0, b.v0)?;
                             let end = compare(store, atom.op, a_last, b_last)?;
                             store.and_all(&[first, end])?
@@ -140,20 +151,21 @@ impl Phase<'_> {
         Ok(store.and_all(&parts)?)
     }
 
-    /// Some side of some condition leaves the 32-bit range at iteration `last + 1`, having been
+    /// Some side of some condition leaves its 32-bit range at iteration `last + 1`, having been
     /// in range on `0..=last`.
     pub fn out_of_range_after(&self, store: &mut TermStore, last: TermId) -> Result<TermId> {
-        // Sides (start value, constant slope) that some atom keeps strictly below (above)
+        // Sides (start value, constant slope, range) that some atom keeps strictly below (above)
         // another side at every iteration the walk is taken: at most MAX - 1 (at least MIN + 1).
         let mut below_max = Vec::new();
         let mut above_min = Vec::new();
         for atom in &self.form.atoms {
             for first in [true, false] {
-                if let SideSlope::Constant(s) = self.side(store, atom, first)?.slope {
-                    let v0 = self.side(store, atom, first)?.v0;
+                let side = self.side(store, atom, first)?;
+                if let SideSlope::Constant(s) = side.slope {
+                    let key = (side.v0, s, side.unsigned);
                     match side_op(atom.op, first) {
-                        BinOp::Lt => below_max.push((v0, s)),
-                        BinOp::Gt => above_min.push((v0, s)),
+                        BinOp::Lt => below_max.push(key),
+                        BinOp::Gt => above_min.push(key),
                         _ => {}
                     }
                 }
@@ -165,7 +177,7 @@ impl Phase<'_> {
                 let side = self.side(store, atom, first)?;
                 let other = self.side(store, atom, !first)?;
                 let other = match other.slope {
-                    SideSlope::Constant(t) => Some((other.v0, t)),
+                    SideSlope::Constant(t) => Some((other.v0, t, other.unsigned)),
                     SideSlope::Symbolic(_) => None,
                 };
                 // `a <= b` with `b <= MAX - 1`: a step of 1 keeps `a` in range (`>=` likewise).
@@ -178,18 +190,15 @@ impl Phase<'_> {
                     SideSlope::Constant(0) => {}
                     SideSlope::Constant(s) if stays_in_range(atom.op, first, s) || bounded(s) => {}
                     SideSlope::Constant(s) => {
-                        let limit = steps_in_range(store, side.v0, s)?;
+                        let limit = steps_in_range(store, &side, s)?;
                         parts.push(store.bv_uge(last, limit)?);
                     }
-                    SideSlope::Symbolic(s) => {
-                        let v0 = store.sign_extend(WIDE - WIDTH, side.v0)?;
-                        let s = store.sign_extend(WIDE - WIDTH, s)?;
+                    SideSlope::Symbolic(_) => {
                         let j = store.zero_extend(WIDE - WIDTH, last)?;
                         let one = store.bv_signed(WIDE, 1)?;
                         let next = store.bv_add(j, one)?;
-                        let product = store.bv_mul(s, next)?;
-                        let value = store.bv_add(v0, product)?;
-                        let inside = wide_in_range(store, value)?;
+                        let value = lift_wide(store, &side, next)?;
+                        let inside = wide_in_range(store, &side, value)?;
                         parts.push(store.not(inside)?);
                     }
                 }
@@ -229,7 +238,11 @@ impl Phase<'_> {
                 None => SideSlope::Symbolic(d.to_term(store, start)?),
             },
         };
-        Ok(Side { v0, slope })
+        Ok(Side {
+            v0,
+            slope,
+            unsigned: is_unsigned(atom.op),
+        })
     }
 }
 
@@ -258,14 +271,21 @@ fn at(store: &mut TermStore, side: &Side, index: TermId) -> Result<TermId> {
     Ok(store.bv_add(side.v0, grown)?)
 }
 
-/// The largest j (unsigned 32-bit) with `v0 + s·j` in the 32-bit range, for a constant `s != 0`.
-fn steps_in_range(store: &mut TermStore, v0: TermId, s: i32) -> Result<TermId> {
-    let room = if s > 0 {
-        let max = terms::int_const(store, i32::MAX)?;
-        store.bv_sub(max, v0)?
-    } else {
-        let min = terms::int_const(store, i32::MIN)?;
-        store.bv_sub(v0, min)?
+/// The largest j (unsigned 32-bit) with `v0 + s·j` in the side's 32-bit range, for a constant
+/// `s != 0`.
+fn steps_in_range(store: &mut TermStore, side: &Side, s: i32) -> Result<TermId> {
+    let v0 = side.v0;
+    let room = match (s > 0, side.unsigned) {
+        (true, false) => {
+            let max = terms::int_const(store, i32::MAX)?;
+            store.bv_sub(max, v0)?
+        }
+        (false, false) => {
+            let min = terms::int_const(store, i32::MIN)?;
+            store.bv_sub(v0, min)?
+        }
+        (true, true) => store.bv_not(v0)?,
+        (false, true) => v0,
     };
     let magnitude = s.unsigned_abs();
     if magnitude == 1 {
@@ -276,8 +296,9 @@ fn steps_in_range(store: &mut TermStore, v0: TermId, s: i32) -> Result<TermId> {
 }
 
 /// The comparison `a op b` seen from the side it names (`first`: `a`), e.g. `b > a` for `b`.
+/// Unsigned comparisons give their signed counterparts: the side's range says which is meant.
 fn side_op(op: BinOp, first: bool) -> BinOp {
-    match (op, first) {
+    match (as_signed(op), first) {
         (op, true) => op,
         (BinOp::Lt, false) => BinOp::Gt,
         (BinOp::Gt, false) => BinOp::Lt,
@@ -287,9 +308,26 @@ fn side_op(op: BinOp, first: bool) -> BinOp {
     }
 }
 
+fn is_unsigned(op: BinOp) -> bool {
+    matches!(op, BinOp::ULt | BinOp::ULe | BinOp::UGt | BinOp::UGe)
+}
+
+/// The signed comparison of the same shape: on sides that stay in their range (integer lifts)
+/// both orders agree.
+fn as_signed(op: BinOp) -> BinOp {
+    match op {
+        BinOp::ULt => BinOp::Lt,
+        BinOp::ULe => BinOp::Le,
+        BinOp::UGt => BinOp::Gt,
+        BinOp::UGe => BinOp::Ge,
+        op => op,
+    }
+}
+
 /// Whether a side with the constant slope `s` (the atom's first side if `first`) cannot leave
-/// the 32-bit range one iteration after the atom held with both sides in range: `a < b` bounds
-/// `a` by `MAX - 1`, so a step of 1 keeps it in range (`a > b` likewise bounds it from below).
+/// its 32-bit range one iteration after the atom held with both sides in range: `a < b` bounds
+/// `a` by `MAX - 1`, so a step of 1 keeps it in range (`a > b` likewise bounds it from below;
+/// the same holds for unsigned comparisons in the unsigned range).
 /// Such sides need no escape case, which saves the solver its hardest questions.
 fn stays_in_range(op: BinOp, first: bool, s: i32) -> bool {
     match side_op(op, first) {
@@ -304,25 +342,34 @@ fn in_range_until(store: &mut TermStore, side: &Side, last: TermId) -> Result<Te
     match side.slope {
         SideSlope::Constant(0) => Ok(store.bool_val(true)?),
         SideSlope::Constant(s) => {
-            let limit = steps_in_range(store, side.v0, s)?;
+            let limit = steps_in_range(store, side, s)?;
             Ok(store.bv_ule(last, limit)?)
         }
         SideSlope::Symbolic(_) => {
             let end = lift(store, side, last)?;
-            wide_in_range(store, end)
+            wide_in_range(store, side, end)
         }
     }
 }
 
 /// The integer value of the side at iteration `index` (72 bits).
 fn lift(store: &mut TermStore, side: &Side, index: TermId) -> Result<TermId> {
-    let v0 = store.sign_extend(WIDE - WIDTH, side.v0)?;
+    let j = store.zero_extend(WIDE - WIDTH, index)?;
+    lift_wide(store, side, j)
+}
+
+/// The integer value of the side at the 72-bit iteration number `j`.
+fn lift_wide(store: &mut TermStore, side: &Side, j: TermId) -> Result<TermId> {
+    let v0 = if side.unsigned {
+        store.zero_extend(WIDE - WIDTH, side.v0)?
+    } else {
+        store.sign_extend(WIDE - WIDTH, side.v0)?
+    };
     let s = match side.slope {
         SideSlope::Constant(0) => return Ok(v0),
         SideSlope::Constant(c) => store.bv_signed(WIDE, i128::from(c))?,
         SideSlope::Symbolic(s) => store.sign_extend(WIDE - WIDTH, s)?,
     };
-    let j = store.zero_extend(WIDE - WIDTH, index)?;
     let product = store.bv_mul(s, j)?;
     Ok(store.bv_add(v0, product)?)
 }
@@ -337,8 +384,8 @@ fn wide_atom(store: &mut TermStore, op: BinOp, a: &Side, b: &Side, last: TermId)
     let b_last = lift(store, b, last)?;
     let d0 = store.bv_sub(a0, b0)?;
     let d_last = store.bv_sub(a_last, b_last)?;
-    Ok(match op {
-        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+    Ok(match as_signed(op) {
+        op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) => {
             let first = compare(store, op, d0, zero)?;
             let end = compare(store, op, d_last, zero)?;
             store.and_all(&[first, end])?
@@ -371,10 +418,15 @@ fn wide_atom(store: &mut TermStore, op: BinOp, a: &Side, b: &Side, last: TermId)
     })
 }
 
-/// The 72-bit `v` is a 32-bit signed number.
-fn wide_in_range(store: &mut TermStore, v: TermId) -> Result<TermId> {
-    let low = store.bv_signed(WIDE, i128::from(i32::MIN))?;
-    let high = store.bv_signed(WIDE, i128::from(i32::MAX))?;
+/// The 72-bit `v` is in the side's 32-bit range.
+fn wide_in_range(store: &mut TermStore, side: &Side, v: TermId) -> Result<TermId> {
+    let (low, high) = if side.unsigned {
+        (0, i128::from(u32::MAX))
+    } else {
+        (i128::from(i32::MIN), i128::from(i32::MAX))
+    };
+    let low = store.bv_signed(WIDE, low)?;
+    let high = store.bv_signed(WIDE, high)?;
     let above = store.bv_sle(low, v)?;
     let below = store.bv_sle(v, high)?;
     Ok(store.and_all(&[above, below])?)
@@ -385,6 +437,10 @@ fn compare(store: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> Result<Ter
         BinOp::Lt => store.bv_slt(a, b)?,
         BinOp::Le => store.bv_sle(a, b)?,
         BinOp::Gt => store.bv_sgt(a, b)?,
+        BinOp::ULt => store.bv_ult(a, b)?,
+        BinOp::ULe => store.bv_ule(a, b)?,
+        BinOp::UGt => store.bv_ugt(a, b)?,
+        BinOp::UGe => store.bv_uge(a, b)?,
         _ => store.bv_sge(a, b)?,
     })
 }
@@ -559,6 +615,87 @@ mod tests {
             2,
             |x, _, n| x != n,
         );
+    }
+
+    /// The closed form of the only loop of a C program's `main`, and its locals `x` and `n`.
+    fn c_loop_form(source: &str) -> (ClosedForm, LocalId, LocalId) {
+        let translated =
+            symex_c::translate_text(source, symex_c::Options::default()).expect("valid C");
+        let module = translated.module;
+        let info = ProgramInfo::new(&module);
+        let index = module
+            .functions
+            .iter()
+            .position(|f| f.name == "main")
+            .expect("main");
+        let function = &module.functions[index];
+        let local = |name: &str| {
+            let i = function.locals.iter().position(|l| l.name == name);
+            LocalId(i.expect("a local of the test program") as u32)
+        };
+        let loops = info.functions[index].loops();
+        let body = body_paths(function, &loops.loops[0], &[], &|_| false).expect("summarizable");
+        let form = ClosedForm::of(body.walks[0].clone(), &body.slots, &[]).expect("closed form");
+        (form, local("x"), local("n"))
+    }
+
+    /// Unsigned comparisons read their sides in the unsigned range: the phase formulas against
+    /// iterating C's `while (x < n) x += step;` (and `x > n`) by hand on `unsigned` values
+    /// around the edges of that range, where `x` wraps past `UINT_MAX` or below 0.
+    #[test]
+    fn unsigned_comparisons_match_iteration() {
+        let edges = [0u32, 1, 2, 7, 1 << 31, u32::MAX - 4, u32::MAX - 1, u32::MAX];
+        type Holds = fn(u32, u32) -> bool;
+        let cases: [(&str, i64, Holds); 3] = [
+            ("x < n", 3, |x, n| x < n),
+            ("x > n", -2, |x, n| x > n),
+            ("x <= n", 1, |x, n| x <= n),
+        ];
+        for (cond, step, holds) in cases {
+            let update = if step > 0 {
+                format!("x += {step}u;")
+            } else {
+                format!("x -= {}u;", -step)
+            };
+            let source = format!(
+                "unsigned __VERIFIER_nondet_uint(void);\n\
+                 int main() {{ unsigned x = __VERIFIER_nondet_uint(); \
+                 unsigned n = __VERIFIER_nondet_uint(); while ({cond}) {{ {update} }} return 0; }}"
+            );
+            let (form, x, n_local) = c_loop_form(&source);
+            for &x0 in &edges {
+                for &n in &edges {
+                    let mut store = TermStore::new();
+                    let mut start = vec![None; form.forms.len()];
+                    start[x.index()] = Some(terms::int_const(&mut store, x0 as i32).unwrap());
+                    start[n_local.index()] = Some(terms::int_const(&mut store, n as i32).unwrap());
+                    let phase = Phase {
+                        form: &form,
+                        start: &start,
+                    };
+                    let integer = |j: i64| i64::from(x0) + step * j;
+                    let in_range = |v: i64| (0..=i64::from(u32::MAX)).contains(&v);
+                    for m in 0..6i64 {
+                        let last = terms::int_const(&mut store, m as i32).unwrap();
+                        let expected =
+                            (0..=m).all(|j| in_range(integer(j)) && holds(integer(j) as u32, n));
+                        let got = phase.taken_throughout(&mut store, last).unwrap();
+                        assert_eq!(truth(&store, got), expected, "{cond}: x0 {x0} n {n} m {m}");
+                        let after = phase.values_after(&mut store, last).unwrap();
+                        let wrapped = integer(m + 1) as u32 as i32;
+                        assert_eq!(number(&store, after[x.index()].unwrap()), wrapped);
+                        if expected {
+                            let out = phase.out_of_range_after(&mut store, last).unwrap();
+                            assert_eq!(
+                                truth(&store, out),
+                                !in_range(integer(m + 1)),
+                                "{cond}: x0 {x0} n {n} m {m}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
