@@ -779,3 +779,52 @@ fn c_files_are_preprocessed_and_located_in_the_original() {
     assert_eq!(error.kind, ErrorKind::Preprocessor);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `Options::inline_calls` lowers `main`'s calls in place: no call is left in `main`, the
+/// program computes the same, each inlined copy of a check is a property of its own, and a
+/// recursive call is refused with its reason.
+#[test]
+fn inlined_calls_compute_the_same_and_refuse_recursion() {
+    let source = "void reach_error(void);\n\
+                  void check(int c) { if (!c) reach_error(); }\n\
+                  int twice(int x) { return x + x; }\n\
+                  int main() { int s = 0; for (int i = 0; i < 3; i++) { s += twice(i); check(s < 7); }\n\
+                  return s; }";
+    let inline = Options {
+        inline_calls: true,
+        ..Options::default()
+    };
+    for options in [Options::default(), inline] {
+        assert!(
+            matches!(run_with(source, &[], options), RunEnd::Returned(v) if v.as_int() == Some(6))
+        );
+    }
+    let translated = translate_text(source, inline).expect("inlinable");
+    let main = translated
+        .module
+        .functions
+        .iter()
+        .find(|f| f.name == "main")
+        .expect("main");
+    let calls = main
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter(|i| matches!(i.kind, symex_ir::cfg::InstKind::Call { .. }))
+        .count();
+    assert_eq!(calls, 0, "main still calls");
+    let asserts = |t: &symex_c::Translated| {
+        t.module
+            .properties
+            .iter()
+            .filter(|p| p.kind == PropertyKind::Assert)
+            .count()
+    };
+    assert_eq!(asserts(&translated), 2, "the callee's and main's copy");
+    let recursive = "int f(int n) { return n ? f(n - 1) : 0; } int main() { return f(3); }";
+    let Err(refused) = translate_text(recursive, inline) else {
+        panic!("recursion is not inlined");
+    };
+    assert!(refused.message.contains("recursive"), "{}", refused.message);
+    assert!(translate_text(recursive, Options::default()).is_ok());
+}

@@ -227,3 +227,41 @@ impl Terminator {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::cfg::Check;
+
+    #[test]
+    fn only_a_satisfying_constant_makes_a_check_infallible() {
+        use crate::cfg::{LocalId, Operand, PropertyKind};
+        let holds = [
+            Check::NonZero(Operand::Const(2)),
+            Check::Assert(Operand::Const(-1)),
+            Check::Condition {
+                holds: Operand::Const(1),
+                kind: PropertyKind::ShiftOutOfRange,
+            },
+        ];
+        assert!(holds.iter().all(Check::holds_by_constant));
+        let open = [
+            Check::NonZero(Operand::Const(0)),
+            Check::NonZero(Operand::Local(LocalId(0))),
+            Check::Assert(Operand::Const(0)),
+            Check::NonNull(Operand::Const(1)),
+            Check::Reach,
+        ];
+        assert!(!open.iter().any(Check::holds_by_constant));
+    }
+
+    #[test]
+    fn a_property_is_infallible_when_every_check_of_it_is() {
+        use crate::cfg::PropertyKind;
+        let source = "f(x) { return x % 2 + 10 / x; } main() { return f(1); }";
+        let front = symex_syntax::analyze(source).expect("valid");
+        let module = crate::lower(&front.program);
+        let kinds: Vec<_> = module.properties.iter().map(|p| p.kind).collect();
+        assert_eq!(kinds, vec![PropertyKind::DivByZero; 2]);
+        assert_eq!(module.infallible_properties(), vec![true, false]);
+    }
+}
