@@ -239,6 +239,10 @@ fn split_case(
             }
         }
     }
+    // Escapes first: a depth-first search follows the newest state, and an escape can lead to
+    // another one without end (`for (i = 0; i <= n; i++)` with `n = UINT_MAX` never leaves),
+    // while the runs that stop end the loop.
+    let mut escapes = Vec::new();
     let mut forks = Vec::new();
     for &i in &open {
         let form = forms[i];
@@ -274,13 +278,15 @@ fn split_case(
         let goes_on = phase.taken_from(store, &escaped)?;
         let mut parts = vec![upto, out, goes_on];
         parts.extend(&excluded);
-        forks.push(Fork {
+        escapes.push(Fork {
             constraint: store.and_all(&parts)?,
             values: escaped,
             form: i,
             count: last_in,
         });
     }
+    escapes.append(&mut forks);
+    let forks = escapes;
     let mut feasible = Vec::with_capacity(forks.len());
     for fork in forks {
         match machine

@@ -1,8 +1,10 @@
 //! Closed forms of a walk repeated k times (seed 002 §4.4.1): every local the walk writes is an
 //! induction variable `x + d` with `d` loop-invariant (after k iterations `x + d·k`, modulo 2^32
-//! like the program's own arithmetic), or derived: a value computed from invariants and
-//! induction variables only (after k ≥ 1 iterations, its formula on the values of iteration
-//! k − 1). Conditions become atoms `a op b` whose sides are affine in the iteration number.
+//! like the program's own arithmetic), a *series* `s + e` with `e` affine in the induction
+//! variables (`sn += i`: after k iterations `s + e0·k + g·k(k−1)/2`, `g` the per-iteration
+//! growth of `e`), or derived: a value computed from invariants and induction variables only
+//! (after k ≥ 1 iterations, its formula on the values of iteration k − 1). Conditions become
+//! atoms `a op b` whose sides are affine in the iteration number (so they read no series).
 //!
 //! A walk that writes a local in any other way (`x = x * 2`, a value derived from a derived
 //! value) or whose conditions or checks read a derived value or are not affine has no closed
@@ -24,6 +26,9 @@ use crate::forward::summarize::walk::{Slot, Walk};
 pub enum Form {
     /// Grows by this invariant amount per iteration.
     Induction(Rc<Expr>),
+    /// Grows by `amount` (on the iteration's start values), an expression of invariants and
+    /// induction variables that itself grows by the invariant `growth` per iteration.
+    Series { amount: Rc<Expr>, growth: Rc<Expr> },
     /// After an iteration it holds this expression of the iteration's start values (which
     /// reads invariants and induction variables only).
     Derived(Rc<Expr>),
@@ -84,12 +89,34 @@ impl ClosedForm {
         let is_induction = |forms: &[Option<Form>], l: LocalId| {
             matches!(forms[l.index()], Some(Form::Induction(_)))
         };
+        let induction_step = |forms: &[Option<Form>], l: LocalId| -> Option<Option<Rc<Expr>>> {
+            match &forms[l.index()] {
+                None => Some(None),
+                Some(Form::Induction(d)) => Some(Some(d.clone())),
+                Some(_) => None,
+            }
+        };
+        for l in (0..locals as u32).map(LocalId) {
+            if !changed(l) || forms[l.index()].is_some() {
+                continue;
+            }
+            let Some(amount) = walk.value(l).increment_of(l) else {
+                continue;
+            };
+            if amount.reads(&|m| changed(m) && !is_induction(&forms, m)) {
+                continue;
+            }
+            if let Some(Slope::By(growth)) = amount.slope(&|m| induction_step(&forms, m)) {
+                forms[l.index()] = Some(Form::Series { amount, growth });
+            }
+        }
         for l in (0..locals as u32).map(LocalId) {
             if !changed(l) || forms[l.index()].is_some() {
                 continue;
             }
             let value = walk.value(l);
             if value.reads(&|m| changed(m) && !is_induction(&forms, m)) {
+                // (A value read from a series stays out too: derived values read inductions.)
                 return Err(format!(
                     "local %{} changes in no closed form (x + invariant, or a value of invariants and induction variables)",
                     l.0
@@ -97,13 +124,7 @@ impl ClosedForm {
             }
             forms[l.index()] = Some(Form::Derived(value));
         }
-        let step = |l: LocalId| -> Option<Option<Rc<Expr>>> {
-            match &forms[l.index()] {
-                None => Some(None),
-                Some(Form::Induction(d)) => Some(Some(d.clone())),
-                Some(Form::Derived(_) | Form::Havoc) => None,
-            }
-        };
+        let step = |l: LocalId| induction_step(&forms, l);
         let mut atoms = Vec::new();
         for (cond, direction) in &walk.conds {
             let (op, a, b) = atom(cond, *direction);
@@ -121,6 +142,26 @@ impl ClosedForm {
         let derived = |l: LocalId| matches!(forms[l.index()], Some(Form::Derived(_) | Form::Havoc));
         if walk.checks.iter().any(|(_, e)| e.reads(&derived)) {
             return Err("a check reads a value of the previous iteration".into());
+        }
+        // `g·k(k−1)/2` modulo 2^32 repeats after 2^33 iterations when g is odd, where everything
+        // else repeats after 2^32; a phase is shorter than that only when some side of a
+        // condition moves by a constant (it stays in range for fewer than 2^32 iterations).
+        let bounded = atoms.iter().any(|a| {
+            [&a.slope_a, &a.slope_b].into_iter().any(|s| match s {
+                Slope::By(d) => d.constant_value().is_some_and(|c| c != 0),
+                Slope::Zero => false,
+            })
+        });
+        let even = |g: &Rc<Expr>| g.constant_value().is_some_and(|c| c % 2 == 0);
+        if forms
+            .iter()
+            .any(|f| matches!(f, Some(Form::Series { growth, .. }) if !bounded && !even(growth)))
+        {
+            return Err(
+                "a sum of an induction variable in a loop no condition bounds (its values repeat \
+                 after 2^33 iterations)"
+                    .into(),
+            );
         }
         // Each inner loop must start from the values it starts from at the first iteration, and
         // the same values as the summary computes its results from.

@@ -236,9 +236,9 @@ const COUNT_NAME: &str = "loop.k";
 
 /// A model of `constraints` for a counterexample, with values for `vars` and for the iteration
 /// counts of the summaries in `constraints` (appended to `vars`, so the trace shows the values
-/// after each summarized loop). Small counts are preferred (at most 64, then 65536 iterations
-/// per summary) so that the interpreter can replay the counterexample within its step limit;
-/// the flag says that only larger counts fit (a replay may then run out of steps).
+/// after each summarized loop). Small counts are preferred (at most 64, 2^16, 2^20, then 2^24
+/// iterations per summary) so that the interpreter can replay the counterexample quickly; the
+/// flag says that only larger counts fit (a replay may then run out of time).
 pub fn counterexample_model(
     machine: &mut Machine<'_>,
     constraints: &[TermId],
@@ -254,7 +254,7 @@ pub fn counterexample_model(
         .collect();
     vars.extend(&counts);
     if !counts.is_empty() {
-        for limit in [63, (1 << 16) - 1] {
+        for limit in [63, (1 << 16) - 1, (1 << 20) - 1, (1 << 24) - 1] {
             let mut small = constraints.to_vec();
             let bound = machine.store.bv_signed(WIDTH, limit)?;
             for &k in &counts {

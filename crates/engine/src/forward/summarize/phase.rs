@@ -33,6 +33,9 @@ const HAVOC_NAME: &str = "loop.havoc";
 /// Width of the integer lifts of sides with symbolic slopes.
 const WIDE: u32 = 72;
 
+/// Width of the iteration counts of series (`k(k−1)` for `k` up to 2^32 fits).
+const SERIES_WIDTH: u32 = 66;
+
 /// A walk's closed form applied to the start values of one state.
 pub struct Phase<'a> {
     pub form: &'a ClosedForm,
@@ -58,17 +61,35 @@ impl Phase<'_> {
         self.start.get(l.index()).copied().flatten()
     }
 
-    /// The values of the invariants and induction variables at iteration `index` (after
-    /// `index` iterations).
-    fn inductions_at(&self, store: &mut TermStore, index: TermId) -> Result<Vec<Option<TermId>>> {
+    /// The values of the invariants, induction variables and series at iteration `index`
+    /// (after `index` iterations; `wide` is the same number in [`SERIES_WIDTH`] bits, which a
+    /// series needs whole: `index` wraps at 2^32 iterations, its `k(k−1)/2` does not).
+    fn inductions_at(
+        &self,
+        store: &mut TermStore,
+        index: TermId,
+        wide: TermId,
+    ) -> Result<Vec<Option<TermId>>> {
         let mut values = self.start.to_vec();
+        let start = &|m: LocalId| self.start_of(m);
         for (l, form) in self.form.forms.iter().enumerate() {
-            if let Some(Form::Induction(d)) = form {
-                let start = &|m: LocalId| self.start_of(m);
-                let step = d.to_term(store, start)?;
-                let x0 = self.start_of(LocalId(l as u32)).ok_or_else(|| missing(l))?;
-                let grown = multiply(store, step, index)?;
-                values[l] = Some(store.bv_add(x0, grown)?);
+            let x0 = || self.start_of(LocalId(l as u32)).ok_or_else(|| missing(l));
+            match form {
+                Some(Form::Induction(d)) => {
+                    let step = d.to_term(store, start)?;
+                    let grown = multiply(store, step, index)?;
+                    values[l] = Some(store.bv_add(x0()?, grown)?);
+                }
+                Some(Form::Series { amount, growth }) => {
+                    let first = amount.to_term(store, start)?;
+                    let growth = growth.to_term(store, start)?;
+                    let linear = multiply(store, first, index)?;
+                    let pairs = pairs_below(store, wide)?;
+                    let quadratic = multiply(store, growth, pairs)?;
+                    let grown = store.bv_add(linear, quadratic)?;
+                    values[l] = Some(store.bv_add(x0()?, grown)?);
+                }
+                _ => {}
             }
         }
         Ok(values)
@@ -79,8 +100,11 @@ impl Phase<'_> {
     pub fn values_after(&self, store: &mut TermStore, last: TermId) -> Result<Vec<Option<TermId>>> {
         let one = terms::int_const(store, 1)?;
         let count = store.bv_add(last, one)?;
-        let mut values = self.inductions_at(store, count)?;
-        let before = self.inductions_at(store, last)?;
+        let wide_last = store.zero_extend(SERIES_WIDTH - WIDTH, last)?;
+        let wide_one = store.bv_val(SERIES_WIDTH, 1)?;
+        let wide_count = store.bv_add(wide_last, wide_one)?;
+        let mut values = self.inductions_at(store, count, wide_count)?;
+        let before = self.inductions_at(store, last, wide_last)?;
         for (l, form) in self.form.forms.iter().enumerate() {
             match form {
                 Some(Form::Derived(e)) => {
@@ -213,7 +237,8 @@ impl Phase<'_> {
         store: &mut TermStore,
         index: TermId,
     ) -> Result<Vec<(PropId, TermId)>> {
-        let values = self.inductions_at(store, index)?;
+        let wide = store.zero_extend(SERIES_WIDTH - WIDTH, index)?;
+        let values = self.inductions_at(store, index, wide)?;
         let zero = terms::int_const(store, 0)?;
         let mut out = Vec::new();
         for (prop, e) in &self.form.checks {
@@ -248,6 +273,16 @@ impl Phase<'_> {
 
 fn missing(l: usize) -> EngineError {
     EngineError::Internal(format!("no start value for induction variable %{l}"))
+}
+
+/// `k(k−1)/2` modulo 2^32 for the [`SERIES_WIDTH`]-bit iteration count `k` (at most 2^32):
+/// the product of two numbers below 2^33 fits, and it is even, so the halving is exact.
+fn pairs_below(store: &mut TermStore, k: TermId) -> Result<TermId> {
+    let one = store.bv_val(SERIES_WIDTH, 1)?;
+    let previous = store.bv_sub(k, one)?;
+    let product = store.bv_mul(k, previous)?;
+    let half = store.bv_lshr(product, one)?;
+    Ok(store.extract(WIDTH - 1, 0, half)?)
 }
 
 /// `step · index` (32-bit), without a multiplier for the slopes 0 and ±1.
@@ -696,6 +731,81 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A series (`s = s + 3 * i` while `i` counts by 2) against iterating by hand, on start
+    /// values around the edges of the range (its values wrap like the program's), and after
+    /// 2^32 iterations of an odd growth, where the count itself no longer fits 32 bits.
+    #[test]
+    fn series_match_iteration() {
+        let source = "main() { var i, n, s; i = input; n = input; s = input; \
+                      while (i < n) { s = s + i * 3; i = i + 2; } return s; }";
+        let form = loop_form(source);
+        let (i, s) = (LocalId(0), LocalId(2));
+        assert!(matches!(form.forms[s.index()], Some(Form::Series { .. })));
+        let edges = [i32::MIN, -7, 0, 5, i32::MAX - 4];
+        for &i0 in &edges {
+            for &s0 in &edges {
+                let mut store = TermStore::new();
+                let mut start = vec![None; 8];
+                start[i.index()] = Some(terms::int_const(&mut store, i0).unwrap());
+                start[1] = Some(terms::int_const(&mut store, 0).unwrap());
+                start[s.index()] = Some(terms::int_const(&mut store, s0).unwrap());
+                let phase = Phase {
+                    form: &form,
+                    start: &start,
+                };
+                let (mut i_now, mut s_now) = (i0, s0);
+                for m in 0..6 {
+                    s_now = s_now.wrapping_add(i_now.wrapping_mul(3));
+                    i_now = i_now.wrapping_add(2);
+                    let last = terms::int_const(&mut store, m).unwrap();
+                    let after = phase.values_after(&mut store, last).unwrap();
+                    assert_eq!(
+                        number(&store, after[s.index()].unwrap()),
+                        s_now,
+                        "i0 {i0} s0 {s0} m {m}"
+                    );
+                }
+            }
+        }
+        let odd = loop_form(
+            "main() { var i, n, s; i = input; n = input; s = 0; \
+             while (i < n) { s = s + i; i = i + 1; } return s; }",
+        );
+        let mut store = TermStore::new();
+        let zero = terms::int_const(&mut store, 0).unwrap();
+        let start = vec![Some(zero); odd.forms.len()];
+        let phase = Phase {
+            form: &odd,
+            start: &start,
+        };
+        let last = terms::int_const(&mut store, -1).unwrap();
+        let after = phase.values_after(&mut store, last).unwrap();
+        // 0 + 1 + … + (2^32 − 1) = 2^31 · (2^32 − 1), which is 2^31 modulo 2^32.
+        assert_eq!(number(&store, after[2].unwrap()), i32::MIN);
+    }
+
+    /// An odd growth repeats its values only after 2^33 iterations: a loop no condition
+    /// bounds (here `n > 0`, which the loop does not change) keeps no such series; an even
+    /// growth repeats after 2^32 like everything else.
+    #[test]
+    fn an_unbounded_series_needs_an_even_growth() {
+        let form = |body: &str| {
+            let source = format!(
+                "main() {{ var i, n, s; i = input; n = input; s = 0; \
+                 while (n > 0) {{ {body} }} return s; }}"
+            );
+            let front = symex_syntax::analyze(&source).expect("valid");
+            let module = symex_ir::lower(&front.program);
+            let info = ProgramInfo::new(&module);
+            let loops = info.functions[0].loops();
+            let body = body_paths(&module.functions[0], &loops.loops[0], &[], &|_| false)
+                .expect("summarizable");
+            ClosedForm::of(body.walks[0].clone(), &body.slots, &[])
+        };
+        assert!(form("s = s + i; i = i + 1;").is_err());
+        assert!(form("s = s + 2 * i; i = i + 1;").is_ok());
     }
 
     #[test]
