@@ -177,7 +177,12 @@ fn summarized_checks_are_deterministic() {
 
 /// A C program's report under `--summarize` with a `seconds` time limit.
 fn check_c(source: &str, seconds: u64) -> Report {
-    let translated = symex_c::translate_text(source, symex_c::Options::default()).expect("valid C");
+    check_c_with(source, seconds, symex_c::Options::default())
+}
+
+/// [`check_c`] with these front-end options.
+fn check_c_with(source: &str, seconds: u64, front: symex_c::Options) -> Report {
+    let translated = symex_c::translate_text(source, front).expect("valid C");
     let options = CheckOptions {
         timeout: Some(Duration::from_secs(seconds)),
         summarize: true,
@@ -229,4 +234,46 @@ fn unsigned_loops_are_summarized_and_long_counterexamples_replayed() {
         .map(|p| p.line)
         .collect();
     assert_eq!(violated, vec![3], "{}", long.to_json().expect("serializes"));
+}
+
+/// A loop calling `__VERIFIER_assert`, inlined (`--inline-calls`): the path through
+/// `reach_error(); abort();` ends the run inside the body (`assume 0`), like an exit, and the
+/// other path is summarized: a proof over 2^27 iterations, and a violation at the 500,000th.
+/// The function's own copy of the check, which no call reaches any more, is `safe`.
+#[test]
+fn loops_with_a_path_that_aborts_are_summarized() {
+    let source = |cond: &str| {
+        format!(
+            "extern void abort(void);\nvoid reach_error(void);\n\
+             void __VERIFIER_assert(int c) {{ if (!c) {{ reach_error(); abort(); }} }}\n\
+             int main(void) {{ unsigned x = 0;\n\
+             while (x < 0x0fffffff) {{ x += 2; __VERIFIER_assert({cond}); }} return 0; }}"
+        )
+    };
+    let inline = symex_c::Options {
+        inline_calls: true,
+        ..symex_c::Options::default()
+    };
+    let safe = check_c_with(&source("x <= 0x10000000"), 60, inline);
+    let statuses: Vec<Status> = safe
+        .properties()
+        .iter()
+        .map(|p| p.verdict.status())
+        .collect();
+    assert_eq!(
+        statuses,
+        vec![Status::Safe; 2],
+        "{}",
+        safe.to_json().expect("serializes")
+    );
+    let violated = check_c_with(&source("x != 1000000"), 60, inline);
+    assert!(
+        violated
+            .properties()
+            .iter()
+            .any(|p| p.verdict.status() == Status::Violated && p.line == 3),
+        "{}",
+        violated.to_json().expect("serializes")
+    );
+    assert!(violated.stats.loops_summarized.unwrap_or(0) >= 1);
 }

@@ -43,6 +43,23 @@ impl Module {
         infallible
     }
 
+    /// Per function: whether a run of `entry` can call it (directly or through other calls).
+    pub fn functions_reachable_from(&self, entry: FuncId) -> Vec<bool> {
+        let mut reachable = vec![false; self.functions.len()];
+        let mut work = vec![entry];
+        while let Some(f) = work.pop() {
+            if std::mem::replace(&mut reachable[f.index()], true) {
+                continue;
+            }
+            for inst in self.function(f).blocks.iter().flat_map(|b| &b.insts) {
+                if let InstKind::Call { func, .. } = &inst.kind {
+                    work.push(*func);
+                }
+            }
+        }
+        reachable
+    }
+
     /// The interned id of a field name, if any record of the program uses it.
     pub fn field_id(&self, name: &str) -> Option<FieldId> {
         self.fields
@@ -263,5 +280,21 @@ mod tests {
         let kinds: Vec<_> = module.properties.iter().map(|p| p.kind).collect();
         assert_eq!(kinds, vec![PropertyKind::DivByZero; 2]);
         assert_eq!(module.infallible_properties(), vec![true, false]);
+    }
+
+    #[test]
+    fn reachable_functions_follow_calls_from_the_entry() {
+        let source = "f(x) { return g(x); } g(x) { return x; } h() { return 1; } \
+                      main() { return f(2); }";
+        let front = symex_syntax::analyze(source).expect("valid");
+        let module = crate::lower(&front.program);
+        let id = |name: &str| module.function_by_name(name).expect("defined");
+        let reachable = module.functions_reachable_from(id("main"));
+        let named = |name: &str| reachable[id(name).index()];
+        assert!(named("main") && named("f") && named("g") && !named("h"));
+        assert_eq!(
+            module.functions_reachable_from(id("h"))[id("h").index()..=id("h").index()],
+            [true]
+        );
     }
 }

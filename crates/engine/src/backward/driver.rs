@@ -95,7 +95,7 @@ pub fn check_backward_traced(
     let mut properties = Vec::with_capacity(module.properties.len());
     let mut totals = SearchStats::default();
     let mut heap_dot = None;
-    let infallible = module.infallible_properties();
+    let infallible = verdict::cannot_fail(module, entry_func);
     for p in 0..module.properties.len() {
         let prop = PropId(p as u32);
         if reach.as_ref().is_some_and(|&(_, target)| target != prop) {

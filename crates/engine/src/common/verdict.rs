@@ -1,15 +1,27 @@
 //! A property's verdict from what an engine found, the same way in every engine: a property no
-//! run can fail (every check of it holds by its constant operand,
-//! [`symex_ir::cfg::Module::infallible_properties`]) is [`Finding::CannotFail`], so `safe` even
-//! when a bound, the time limit or an unmodelled construct cut the search (`x % 2` after a loop
-//! the search never leaves needs no search); everything else goes to [`Verdict::conclude`] as
-//! found. Nothing here explores or replays.
+//! run of the entry can fail ([`cannot_fail`]: every check of it holds by its constant operand,
+//! or no call chain from the entry reaches its function) is [`Finding::CannotFail`], so `safe`
+//! even when a bound, the time limit or an unmodelled construct cut the search (`x % 2` after a
+//! loop the search never leaves needs no search, nor does a function whose every call C's
+//! `--inline-calls` replaced); everything else goes to [`Verdict::conclude`] as found. Nothing
+//! here explores or replays.
 
-use symex_ir::cfg::PropId;
+use symex_ir::cfg::{FuncId, Module, PropId};
 use symex_report::{Cuts, Finding, Verdict};
 
-/// The verdict of `prop`; `infallible` is the module's
-/// [`symex_ir::cfg::Module::infallible_properties`].
+/// Per property of `module`: whether no run of `entry` can fail it.
+pub fn cannot_fail(module: &Module, entry: FuncId) -> Vec<bool> {
+    let mut cannot = module.infallible_properties();
+    let reachable = module.functions_reachable_from(entry);
+    for (p, property) in module.properties.iter().enumerate() {
+        if !reachable[property.func.index()] {
+            cannot[p] = true;
+        }
+    }
+    cannot
+}
+
+/// The verdict of `prop`; `infallible` is [`cannot_fail`] of the module and entry.
 pub fn conclude(infallible: &[bool], prop: PropId, finding: Finding, cuts: &Cuts) -> Verdict {
     let reached = matches!(finding, Finding::Reached { .. });
     let finding = match infallible.get(prop.index()) {

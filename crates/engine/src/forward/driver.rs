@@ -66,13 +66,13 @@ pub fn check_forward(
     let start = Instant::now();
     let budget = Budget::new(start, options.timeout, options.max_memory_mb);
     let setup = resolve_entry(module, types, entry)?;
+    let infallible = verdict::cannot_fail(module, setup.func);
     let mut queries = query_engine(&options.solver, &options.query)?;
     // The time limit covers solver calls too: one hard query must not outlive the check.
     queries.set_deadline(budget.deadline());
     let mut machine = Machine::new(module, source, setup, options, queries)?;
     let summary = explore(&mut machine, options, &budget)?;
     let mut properties = Vec::with_capacity(module.properties.len());
-    let infallible = module.infallible_properties();
     for (p, finding) in machine.findings.iter_mut().enumerate() {
         let prop = PropId(p as u32);
         let finding = match finding.take() {

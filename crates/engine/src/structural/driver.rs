@@ -137,7 +137,7 @@ fn check_properties(
     let unwind_bound = options.unwind.unwrap_or(DEFAULT_UNWIND);
     let report =
         |properties, stats| Report::new(program_name, "structural", entry, properties, stats);
-    let infallible = module.infallible_properties();
+    let infallible = verdict::cannot_fail(module, entry_func);
     let give_up_all = |reason: String| -> Result<Report, EngineError> {
         let mut properties = Vec::new();
         for p in 0..module.properties.len() {

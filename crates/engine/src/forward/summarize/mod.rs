@@ -72,6 +72,8 @@ pub struct LoopModel {
     /// The function's locals; pseudo-locals are numbered from here to `width`.
     pub locals: usize,
     pub width: usize,
+    /// Some run can end inside the body (`assume 0`, [`walk::BodyPaths::aborts`]).
+    pub aborts: bool,
 }
 
 impl LoopModel {
@@ -285,6 +287,11 @@ fn inner_of(
         // Its writes would be results too; not modelled.
         return Err("it writes memory".into());
     }
+    if model.aborts {
+        // An outer summary takes the inner runs' ends from its walks: a run that ends inside
+        // (and the checks on its way) would be no case of them.
+        return Err("a run can end inside it (`abort`)".into());
+    }
     let exit = match lp.exits.as_slice() {
         [(from, to)] if *from == lp.header => *to,
         _ => return Err("it leaves from elsewhere than its header".into()),
@@ -373,7 +380,12 @@ fn analyse(
         Ok(body) => body,
         Err(reason) => return Ok(Err(reason)),
     };
-    let own_havoc = unobserved(function, lp, &body, liveness, &|l| info.is_cell_backed(l));
+    // A path that ends the run inside the body may read what the walks never read: no value
+    // is given up where one does.
+    let own_havoc = match body.aborts {
+        true => Vec::new(),
+        false => unobserved(function, lp, &body, liveness, &|l| info.is_cell_backed(l)),
+    };
     let mut paths = Vec::with_capacity(body.walks.len());
     for walk in body.walks {
         match ClosedForm::of(walk, &body.slots, &own_havoc) {
@@ -449,6 +461,7 @@ fn analyse(
         memory,
         locals,
         width: body.width,
+        aborts: body.aborts,
     })))
 }
 

@@ -7,8 +7,10 @@
 //! `assert`, division checks and `Init` checks of plain locals, branches, memory accesses (below),
 //! and inner loops that have summaries (seed 002 §4.4.3). Calls, `input`, writes to
 //! address-taken locals, construction of arrays, records and pointers, `assume`, `return` and
-//! inner loops without summaries make the loop unsupported, with the reason. Nothing here asks
-//! the solver.
+//! inner loops without summaries make the loop unsupported, with the reason, except `assume 0`
+//! (C's `abort()`, as in `reach_error(); abort();`): a path that meets it ends the run there,
+//! like a path that leaves the loop, and is no body path (`BodyPaths::aborts`). Nothing here
+//! asks the solver.
 //!
 //! Memory: the locals an access names (the array or pointer, the indices) must be assigned
 //! nowhere in the loop (`fixed`). Each distinct place read becomes a pseudo-local whose value
@@ -240,6 +242,9 @@ pub const MAX_SLOTS: usize = 4;
 /// pseudo-locals the walks use.
 pub struct BodyPaths {
     pub walks: Vec<Walk>,
+    /// Some path through the body ends the run (`assume 0`) instead of coming back: such runs
+    /// leave the summaries' walks like exits do, so plain execution follows them.
+    pub aborts: bool,
     pub slots: Vec<Slot>,
     pub memory: MemoryReads,
     pub width: usize,
@@ -258,12 +263,18 @@ pub fn body_paths(
     let mut memory = MemoryReads::default();
     let mut width = locals;
     let mut done = Vec::new();
+    let mut aborts = false;
     // (block, walk, the only block to leave to when `block` is an inner header just run)
     let mut work = vec![(lp.header, Walk::empty(locals), None)];
-    while let Some((block, mut walk, leaving)) = work.pop() {
+    'blocks: while let Some((block, mut walk, leaving)) = work.pop() {
         let body = function.block(block);
         for inst in &body.insts {
-            instruction(&inst.kind, &mut walk, &mut memory, &mut width, cell_backed)?;
+            if instruction(&inst.kind, &mut walk, &mut memory, &mut width, cell_backed)?
+                == Flow::Ends
+            {
+                aborts = true;
+                continue 'blocks;
+            }
         }
         let mut targets: Vec<(BlockId, Walk, Option<bool>)> = Vec::new();
         match body.term {
@@ -367,6 +378,7 @@ pub fn body_paths(
     }
     Ok(BodyPaths {
         walks: done,
+        aborts,
         slots,
         memory,
         width,
@@ -405,13 +417,21 @@ fn enter_inner(walk: &mut Walk, at: usize, inner: &Inner, slot: usize, width: &m
     }
 }
 
+/// Whether a path goes on after an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Next,
+    /// `assume 0`: the run ends here.
+    Ends,
+}
+
 fn instruction(
     kind: &InstKind,
     walk: &mut Walk,
     memory: &mut MemoryReads,
     width: &mut usize,
     cell_backed: &dyn Fn(LocalId) -> bool,
-) -> Result<(), String> {
+) -> Result<Flow, String> {
     match kind {
         InstKind::Assign { dst, value } => {
             if cell_backed(*dst) {
@@ -472,9 +492,10 @@ fn instruction(
             walk.env.resize(*width, None);
             walk.env[written.index()] = Some(value);
         }
+        InstKind::Assume(Operand::Const(0)) => return Ok(Flow::Ends),
         InstKind::Assume(_) => return Err("it contains an assume".into()),
     }
-    Ok(())
+    Ok(Flow::Next)
 }
 
 /// Records a check guarding a memory read (invariant, like the read).
