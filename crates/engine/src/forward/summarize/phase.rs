@@ -549,30 +549,54 @@ mod tests {
                     form: &form,
                     start: &start,
                 };
-                for m in 0..6i64 {
-                    let last = terms::int_const(&mut store, m as i32).unwrap();
-                    let integer = |j: i64| i64::from(x0) + step * j;
-                    let in_range = |v: i64| i64::from(i32::MIN) <= v && v <= i64::from(i32::MAX);
-                    let expected = (0..=m)
-                        .all(|j| in_range(integer(j)) && cond(integer(j) as i32, integer(j), n));
-                    let got = phase.taken_throughout(&mut store, last).unwrap();
-                    assert_eq!(
-                        truth(&store, got),
-                        expected,
-                        "x0 {x0} n {n} m {m}: {source}"
-                    );
-                    let after = phase.values_after(&mut store, last).unwrap();
-                    let wrapped = (i64::from(x0) + step * (m + 1)) as i32;
-                    assert_eq!(number(&store, after[x.index()].unwrap()), wrapped);
-                    if expected {
-                        let out = phase.out_of_range_after(&mut store, last).unwrap();
-                        assert_eq!(
-                            truth(&store, out),
-                            !in_range(integer(m + 1)),
-                            "x0 {x0} n {n} m {m}"
-                        );
-                    }
-                }
+                let signed = i64::from(i32::MIN)..=i64::from(i32::MAX);
+                let holds = |v: i64| cond(v as i32, v, n);
+                let what = format!("x0 {x0} n {n}: {source}");
+                iterations_agree(
+                    &phase,
+                    &mut store,
+                    x,
+                    x0.into(),
+                    step,
+                    signed,
+                    &holds,
+                    &what,
+                );
+            }
+        }
+    }
+
+    /// Checks `taken_throughout`, `values_after` and `out_of_range_after` of `phase` for
+    /// iterations `0..=m`, m < 6, against iterating by hand: `x` takes the integer values
+    /// `x0 + step·j`, which must stay in `range` and satisfy `holds` for the walk to be taken.
+    #[allow(clippy::too_many_arguments)]
+    fn iterations_agree(
+        phase: &Phase<'_>,
+        store: &mut TermStore,
+        x: LocalId,
+        x0: i64,
+        step: i64,
+        range: std::ops::RangeInclusive<i64>,
+        holds: &dyn Fn(i64) -> bool,
+        what: &str,
+    ) {
+        let integer = |j: i64| x0 + step * j;
+        for m in 0..6i64 {
+            let last = terms::int_const(store, m as i32).unwrap();
+            let expected = (0..=m).all(|j| range.contains(&integer(j)) && holds(integer(j)));
+            let got = phase.taken_throughout(store, last).unwrap();
+            assert_eq!(truth(store, got), expected, "{what}, m {m}");
+            let after = phase.values_after(store, last).unwrap();
+            let wrapped = integer(m + 1) as u32 as i32;
+            assert_eq!(
+                number(store, after[x.index()].unwrap()),
+                wrapped,
+                "{what}, m {m}"
+            );
+            if expected {
+                let out = phase.out_of_range_after(store, last).unwrap();
+                let left = !range.contains(&integer(m + 1));
+                assert_eq!(truth(store, out), left, "{what}, m {m}");
             }
         }
     }
@@ -708,26 +732,19 @@ mod tests {
                         form: &form,
                         start: &start,
                     };
-                    let integer = |j: i64| i64::from(x0) + step * j;
-                    let in_range = |v: i64| (0..=i64::from(u32::MAX)).contains(&v);
-                    for m in 0..6i64 {
-                        let last = terms::int_const(&mut store, m as i32).unwrap();
-                        let expected =
-                            (0..=m).all(|j| in_range(integer(j)) && holds(integer(j) as u32, n));
-                        let got = phase.taken_throughout(&mut store, last).unwrap();
-                        assert_eq!(truth(&store, got), expected, "{cond}: x0 {x0} n {n} m {m}");
-                        let after = phase.values_after(&mut store, last).unwrap();
-                        let wrapped = integer(m + 1) as u32 as i32;
-                        assert_eq!(number(&store, after[x.index()].unwrap()), wrapped);
-                        if expected {
-                            let out = phase.out_of_range_after(&mut store, last).unwrap();
-                            assert_eq!(
-                                truth(&store, out),
-                                !in_range(integer(m + 1)),
-                                "{cond}: x0 {x0} n {n} m {m}"
-                            );
-                        }
-                    }
+                    let unsigned = 0..=i64::from(u32::MAX);
+                    let holds_here = |v: i64| holds(v as u32, n);
+                    let what = format!("{cond}: x0 {x0} n {n}");
+                    iterations_agree(
+                        &phase,
+                        &mut store,
+                        x,
+                        x0.into(),
+                        step,
+                        unsigned,
+                        &holds_here,
+                        &what,
+                    );
                 }
             }
         }
