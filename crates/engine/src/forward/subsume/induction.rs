@@ -240,12 +240,7 @@ impl Induction<'_> {
                 let assumed = self.store.and_all(&candidates[segment.from].all())?;
                 let goal = self.store.and_all(&candidates[to].all())?;
                 let goal = self.at_end_of(&segment.walked, goal)?;
-                if self.valid(
-                    assumed,
-                    &segment.walked.conditions,
-                    &segment.walked.checks,
-                    goal,
-                )? {
+                if self.establishes(assumed, &segment.walked, goal)? {
                     continue;
                 }
                 // Usually all are kept: the one query above shows it. Otherwise atom by atom.
@@ -259,12 +254,7 @@ impl Induction<'_> {
                 ] {
                     for atom in list {
                         let goal = self.at_end_of(&segment.walked, atom)?;
-                        if self.valid(
-                            assumed,
-                            &segment.walked.conditions,
-                            &segment.walked.checks,
-                            goal,
-                        )? {
+                        if self.establishes(assumed, &segment.walked, goal)? {
                             if is_fact {
                                 kept.facts.push(atom);
                             } else {
@@ -346,6 +336,12 @@ impl Induction<'_> {
     fn annotation_at(&self, block: Option<BlockId>) -> Option<TermId> {
         let (context, func, _) = self.location;
         self.annotations.get(&(context, func, block?)).copied()
+    }
+
+    /// Does a run of `path` from a state satisfying `invariant` end where `goal` holds? The
+    /// end is reached only past every check and assumption of the path, so all are facts.
+    fn establishes(&mut self, invariant: TermId, path: &Walked, goal: TermId) -> Result<bool> {
+        self.valid(invariant, &path.conditions, &path.checks, goal)
     }
 
     /// Does `invariant ∧ conditions ⇒ goal` hold, assuming that `checks` pass?
