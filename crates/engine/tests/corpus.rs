@@ -31,6 +31,8 @@ const NEEDS_LOOP_TECHNIQUES: &[&str] = &[
     "subsume_nested_init.uc",
     "subsume_memory_facts.uc",
     "summarize_dead_variable.uc",
+    "subsume_congruence.uc",
+    "subsume_endless_loop.uc",
 ];
 
 /// With `--summarize`, the safe files whose loops the summaries cannot prove: an irregular
@@ -72,6 +74,8 @@ const PROVED_BY_SUBSUMPTION: &[&str] = &[
     "summarize_invariant_step.uc",
     "subsume_nested_init.uc",
     "subsume_memory_facts.uc",
+    "subsume_congruence.uc",
+    "subsume_endless_loop.uc",
 ];
 
 /// Files that plain execution finishes within its limit but path subsumption does not: its

@@ -87,7 +87,7 @@ impl Gen {
             };
         }
         let d = depth - 1;
-        match self.rng.below(10) {
+        match self.rng.below(12) {
             0 => R::BvUn(self.rng.pick(BV_UN), Box::new(self.bv(width, d))),
             1..=3 => R::BvBin(
                 self.rng.pick(BV_BIN),
@@ -119,8 +119,60 @@ impl Gen {
                 R::Concat(Box::new(self.bv(width - low, d)), Box::new(self.bv(low, d)))
             }
             8 if width == self.w => R::Select(Box::new(self.array(d)), Box::new(self.bv(width, d))),
+            10 | 11 if width >= 2 => self.narrow_idiom(width, d),
             _ => self.bv_var_of_width(width),
         }
+    }
+
+    /// What a C front end builds for `char` and `short` arithmetic: masks, the sign-extension
+    /// idiom `((x & m) ^ s) - s`, operations on two equally extended values, and the low bits
+    /// of those (the narrowing rules' inputs).
+    fn narrow_idiom(&mut self, width: u32, d: u32) -> R {
+        let inner = 1 + self.rng.below(u64::from(width - 1)) as u32;
+        let mask = R::BvConst(width, (1u128 << inner) - 1);
+        let sign = R::BvConst(width, 1u128 << (inner - 1));
+        let x = Box::new(self.bv(width, d));
+        let masked = R::BvBin("bvand", x, Box::new(mask));
+        match self.rng.below(if width < 128 { 4 } else { 3 }) {
+            0 => masked,
+            1 => R::BvBin(
+                "bvsub",
+                Box::new(R::BvBin("bvxor", Box::new(masked), Box::new(sign.clone()))),
+                Box::new(sign),
+            ),
+            2 => {
+                let (a, b) = self.extended_pair(width, inner, d);
+                R::BvBin(self.rng.pick(BV_BIN), Box::new(a), Box::new(b))
+            }
+            _ => {
+                let (a, b) = self.extended_pair(width + 1, inner, d);
+                let op = self
+                    .rng
+                    .pick(&["bvadd", "bvsub", "bvmul", "bvand", "bvor", "bvxor"]);
+                R::Extract(
+                    width - 1,
+                    0,
+                    Box::new(R::BvBin(op, Box::new(a), Box::new(b))),
+                )
+            }
+        }
+    }
+
+    /// Two `width`-bit extensions of `inner`-bit terms, of one kind (or one of them a constant).
+    fn extended_pair(&mut self, width: u32, inner: u32, d: u32) -> (R, R) {
+        let sign = self.rng.below(2) == 0;
+        let ext = |gen: &mut Self| {
+            if gen.rng.below(4) == 0 {
+                return gen.bv_const(width);
+            }
+            let arg = Box::new(gen.bv(inner, d));
+            if sign {
+                R::SignExt(width - inner, arg)
+            } else {
+                R::ZeroExt(width - inner, arg)
+            }
+        };
+        (ext(self), ext(self))
     }
 
     fn bv_var_of_width(&mut self, width: u32) -> R {
@@ -206,6 +258,15 @@ impl Gen {
                 Box::new(self.bv(self.w, d)),
             ),
             5 => R::Eq(Box::new(self.bv(self.w, d)), Box::new(self.bv(self.w, d))),
+            6 if self.w >= 2 && self.rng.below(2) == 0 => {
+                let inner = 1 + self.rng.below(u64::from(self.w - 1)) as u32;
+                let (a, b) = self.extended_pair(self.w, inner, d);
+                if self.rng.below(3) == 0 {
+                    R::Eq(Box::new(a), Box::new(b))
+                } else {
+                    R::BoolBin(self.rng.pick(BV_CMP), Box::new(a), Box::new(b))
+                }
+            }
             6 => R::BoolBin(
                 self.rng.pick(INT_CMP),
                 Box::new(self.int(d)),

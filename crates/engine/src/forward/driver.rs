@@ -401,7 +401,7 @@ fn subsumption_stop(
     if let Some(annotation) = subsumption.covers(&mut machine.store, &mut machine.queries, state)? {
         return Ok(Some(Stop::Subsumed(annotation)));
     }
-    if subsumption.should_park(&machine.info, state) {
+    if subsumption.should_park(machine.module, &machine.info, state) {
         return Ok(Some(Stop::Parked));
     }
     Ok(None)

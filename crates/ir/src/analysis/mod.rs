@@ -1,6 +1,7 @@
 //! Control-flow analyses over one [`Function`](crate::cfg::Function)'s graph: reverse postorder,
 //! dominators and post-dominators (with a virtual exit joining every `Return`), dominance
-//! frontiers, and natural loops with their nesting forest.
+//! frontiers, natural loops with their nesting forest, and the low bits every path agrees on
+//! (congruences modulo powers of two, `low_bits`).
 //!
 //! Every analysis accepts any graph, including blocks unreachable from the entry (they are
 //! left out: not dominated, in no loop) and blocks that reach no `Return` (they have no
@@ -10,8 +11,10 @@ mod dominators;
 mod domtree;
 mod graph;
 mod loops;
+mod low_bits;
 mod order;
 
 pub use dominators::{Dominators, PostDominators};
 pub use loops::{Loop, LoopForest, LoopId};
+pub use low_bits::LowBits;
 pub use order::{reverse_postorder, rpo_numbers};

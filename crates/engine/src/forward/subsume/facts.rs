@@ -1,13 +1,15 @@
 //! Facts about a function's plain locals that hold in every run, read off its instructions:
 //! which locals are initialized on every way to a block, and which locals can only ever hold a
-//! fresh allocation (never null) or an array literal of at least some length. Subsumption uses
-//! them to decide `null-deref` and `out-of-bounds` checks on such locals and to propose
-//! initialization atoms as loop-invariant candidates.
+//! fresh allocation (never null) or an array literal of at least some length, and the low bits
+//! every path agrees on (`symex_ir::analysis::LowBits`). Subsumption uses them to decide
+//! `null-deref` and `out-of-bounds` checks on such locals and to propose initialization atoms
+//! and congruences as loop-invariant candidates.
 //!
 //! Every fact must hold for every state of every run (initialization is monotone: no IR
 //! instruction makes a local uninitialized again). Nothing here looks at states or terms.
 
-use symex_ir::cfg::{Function, InstKind, LocalId, LocalKind, Operand, Rvalue};
+use symex_ir::analysis::LowBits;
+use symex_ir::cfg::{BlockId, Function, InstKind, LocalId, LocalKind, Operand, Rvalue};
 
 use crate::forward::program::FunctionInfo;
 
@@ -39,6 +41,7 @@ pub struct FunctionFacts {
     holds: Vec<Holds>,
     /// Per block: per local, whether it is initialized on every way to the block's start.
     init_at: Vec<Vec<bool>>,
+    low_bits: LowBits,
 }
 
 impl FunctionFacts {
@@ -90,6 +93,7 @@ impl FunctionFacts {
         FunctionFacts {
             holds,
             init_at: definitely_initialized(function),
+            low_bits: LowBits::compute(function),
         }
     }
 
@@ -107,11 +111,7 @@ impl FunctionFacts {
     }
 
     /// The `var` locals initialized on every way to the block's start.
-    pub fn initialized_at(
-        &self,
-        function: &Function,
-        block: symex_ir::cfg::BlockId,
-    ) -> Vec<LocalId> {
+    pub fn initialized_at(&self, function: &Function, block: BlockId) -> Vec<LocalId> {
         let Some(flags) = self.init_at.get(block.index()) else {
             return Vec::new();
         };
@@ -125,6 +125,24 @@ impl FunctionFacts {
                     .is_some_and(|i| i.kind == LocalKind::Var)
             })
             .map(|(l, _)| LocalId(l as u32))
+            .collect()
+    }
+
+    /// `(local, bits, value)`: the source variables (not temporaries, not in memory) whose low
+    /// `bits` bits are `value` on every way to the block's start.
+    pub fn congruences_at(
+        &self,
+        function: &Function,
+        info: &FunctionInfo,
+        block: BlockId,
+    ) -> Vec<(LocalId, u32, u32)> {
+        (0..function.locals.len() as u32)
+            .map(LocalId)
+            .filter(|&l| function.local(l).kind != LocalKind::Temp && !info.is_cell_backed(l))
+            .filter_map(|l| {
+                let (bits, value) = self.low_bits.at(block, l)?;
+                Some((l, bits, value))
+            })
             .collect()
     }
 }

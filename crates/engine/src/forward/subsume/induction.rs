@@ -8,7 +8,8 @@
 //! and its segments are run too. Nested and sequential loops are so proved together: an outer
 //! loop's proof needs the inner header's invariant, and the inner loop's exit needs the outer
 //! one's. Each header's candidates are its initialization facts (locals initialized on every
-//! way to it, `facts.rs`) and the atoms of its annotation (the conjuncts of its disjuncts).
+//! way to it, `facts.rs`), the atoms of its annotation (the conjuncts of its disjuncts) and the
+//! congruences modulo powers of two that every way to it agrees on (`x & 3 == 0`).
 //! Houdini-style, candidates some segment does not establish at its end are dropped until every
 //! segment establishes what its end header keeps. The invariants `I_h` are annotations (no state
 //! satisfying one reaches an error) when, in addition, every segment passes its checks under its
@@ -26,6 +27,7 @@ use symex_ir::cfg::{BlockId, InstKind, LocalId, Module, Rvalue, Terminator};
 use symex_smt::{Node, Op, SatResult, TermId, TermStore};
 
 use crate::common::solver::Queries;
+use crate::common::terms::WIDTH;
 use crate::error::EngineError;
 use crate::forward::program::ProgramInfo;
 use crate::forward::subsume::facts::FunctionFacts;
@@ -172,10 +174,17 @@ impl Induction<'_> {
                     facts.push(self.ph.init(self.store, self.frame, local)?);
                 }
             }
-            let atoms = match self.annotations.get(&(context, func, h)) {
-                Some(&a) => self.atoms(a),
-                None => Vec::new(),
-            };
+            // Congruences first: the weakening below drops atoms from the last, and an
+            // annotation atom like `¬(i < n)` makes a set inductive only where the loop exits at
+            // once, which covers no state that comes round the loop.
+            let info = &self.info.functions[func.index()];
+            let mut atoms = Vec::new();
+            for (local, bits, value) in self.facts.congruences_at(function, info, h) {
+                atoms.push(self.congruence(local, bits, value)?);
+            }
+            if let Some(&a) = self.annotations.get(&(context, func, h)) {
+                atoms.extend(self.atoms(a));
+            }
             full.push(Candidates { facts, atoms });
         }
         let weakest: Vec<Candidates> = full
@@ -219,6 +228,20 @@ impl Induction<'_> {
             return Ok(Some(proved));
         }
         Ok(None)
+    }
+
+    /// `local`'s low `bits` bits are `value`: `local & (2^bits - 1) == value`.
+    fn congruence(&mut self, local: LocalId, bits: u32, value: u32) -> Result<TermId> {
+        let x = self.ph.value(self.store, self.frame, local)?;
+        let mask = if bits >= WIDTH {
+            u32::MAX
+        } else {
+            (1 << bits) - 1
+        };
+        let mask = self.store.bv_val(WIDTH, u128::from(mask))?;
+        let low = self.store.bv_and(x, mask)?;
+        let value = self.store.bv_val(WIDTH, u128::from(value))?;
+        Ok(self.store.eq(low, value)?)
     }
 
     /// Drops the candidates some segment does not establish at its end header (assuming its

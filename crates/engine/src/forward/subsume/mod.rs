@@ -25,7 +25,7 @@ mod wp;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
-use symex_ir::cfg::{BlockId, FuncId, Module};
+use symex_ir::cfg::{BlockId, FuncId, Module, Operand, Terminator};
 use symex_smt::{Answer, TermId, TermStore};
 
 use crate::common::solver::Queries;
@@ -335,8 +335,10 @@ impl Subsumption {
     }
 
     /// Whether a state at a loop header, come round the back edge, should wait for the header's
-    /// annotation to be tried as an invariant.
-    pub fn should_park(&mut self, info: &ProgramInfo, state: &State) -> bool {
+    /// annotation to be tried as an invariant: the header's exit condition was symbolic for some
+    /// state, or it has none (`while (1)`: the loop ends, if ever, inside its body, where no
+    /// fork at the header tells that it may run on forever).
+    pub fn should_park(&mut self, module: &Module, info: &ProgramInfo, state: &State) -> bool {
         let Some(frame) = state.frame() else {
             return false;
         };
@@ -350,7 +352,15 @@ impl Subsumption {
         let Some(location) = self.location(state) else {
             return false;
         };
-        if !self.symbolic_headers.contains(&location) {
+        let header = &module.functions[frame.func.index()].block(frame.block).term;
+        let exit_is_constant = !matches!(
+            header,
+            Terminator::Branch {
+                cond: Operand::Local(_),
+                ..
+            }
+        );
+        if !exit_is_constant && !self.symbolic_headers.contains(&location) {
             return false;
         }
         let attempts = self.loops.entry(location).or_default();

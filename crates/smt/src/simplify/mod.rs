@@ -4,12 +4,15 @@
 //! equivalent term: constant folding (with the exact SMT-LIB bit-vector semantics of `bv.rs`),
 //! neutral and absorbing elements, `ite` with a constant condition or equal branches,
 //! read-over-write with equal or distinct constant indices, double negation, `x = x`,
-//! equality of distinct constants, extract-over-extract/concat/extension, and a canonical
-//! argument order for commutative operators. Every rule is local (it looks at most at the
-//! children's nodes) and sound for all assignments; it must never change a term's meaning
+//! equality of distinct constants, extract-over-extract/concat/extension, a canonical
+//! argument order for commutative operators, and the narrowing of arithmetic on extended values
+//! (`narrow.rs`). Every rule is local (it looks at the children's nodes, the narrowing rules
+//! a few levels deeper) and sound for all assignments; it must never change a term's meaning
 //! (the property tests in `tests/simplify_props.rs` check this). Integer folding uses checked
 //! `i128` arithmetic and leaves the term alone on overflow or on division by zero (which
 //! SMT-LIB leaves unspecified).
+
+mod narrow;
 
 use crate::build::TermResult;
 use crate::bv::BvConst;
@@ -169,7 +172,10 @@ fn binary(st: &mut TermStore, op: Op, a: TermId, b: TermId, sort: Sort) -> TermR
         }
         _ => bitvector(st, op, a, b)?,
     };
-    match simplified {
+    if let Some(t) = simplified {
+        return Ok(t);
+    }
+    match narrow::binary(st, op, a, b)? {
         Some(t) => Ok(t),
         None => st.intern(Node::App2(op, a, b), sort),
     }
@@ -472,6 +478,11 @@ fn extract(st: &mut TermStore, hi: u32, lo: u32, arg: TermId, sort: Sort) -> Ter
     }
     if let Some(c) = st.as_bv(arg) {
         return st.bv_const(c.extract(hi, lo));
+    }
+    if lo == 0 {
+        if let Some(t) = narrow::extract_low(st, hi, arg)? {
+            return Ok(t);
+        }
     }
     match *st.node(arg) {
         Node::Extract { lo: l2, arg: x, .. } => st.extract(hi + l2, lo + l2, x),
