@@ -458,17 +458,16 @@ impl Parked {
         else {
             return Ok(false);
         };
-        let frame = group
-            .first()
-            .map_or(0, |(_, s)| s.stack.len().saturating_sub(1));
-        subsumption.try_invariant(
-            &mut machine.store,
-            &mut machine.queries,
-            machine.module,
-            &machine.info,
-            location,
-            frame,
-        )?;
+        if let Some((_, parked)) = group.first() {
+            subsumption.try_invariant(
+                &mut machine.store,
+                &mut machine.queries,
+                machine.module,
+                &machine.info,
+                location,
+                parked,
+            )?;
+        }
         let ids: Vec<StateId> = group.iter().map(|&(id, _)| id).collect();
         for (id, state) in group {
             states.insert(id, state);

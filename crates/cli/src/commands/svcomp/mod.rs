@@ -57,7 +57,9 @@ pub struct SvcompArgs {
 /// passed: a short first try of loop summarization and of path subsumption (each decides its
 /// loops in well under a second when it can, and each can spend the whole limit where the other
 /// would be quick: subsumption's invariant attempts on `gauss_sum`, summaries on loops they do
-/// not model), then plain depth-first search (finds violations fastest), then path subsumption
+/// not model), then plain depth-first search (finds violations fastest), a short random-path
+/// search (depth-first search can follow an unbounded loop forever, as in `list-2`, where the
+/// violation needs one iteration of each of two `while (nondet)` loops), then path subsumption
 /// (proves loops whose states repeat), then loop summarization. Summaries and subsumption see
 /// the loop bodies with `main`'s calls inlined ([`INLINE`]: neither follows a call inside a
 /// loop, and SV-COMP's tasks call `__VERIFIER_assert` in theirs). Measured on the public tasks
@@ -66,6 +68,7 @@ const PORTFOLIO: &[(&[&str], f64)] = &[
     (&["--summarize", INLINE], 0.05),
     (&["--subsume", INLINE], 0.1),
     (&[], 0.4),
+    (&["--search", "random-path"], 0.45),
     (&["--subsume", INLINE], 0.65),
     (&["--summarize", INLINE], 1.0),
 ];

@@ -128,6 +128,39 @@ impl FunctionFacts {
             .collect()
     }
 
+    /// The source variables (not temporaries, not in memory, never a pointer or an array by
+    /// what they are assigned) that the loop of `header` assigns: the ones whose order
+    /// (`i <= k`) may be an invariant of the loop.
+    pub fn assigned_in_loop(
+        &self,
+        function: &Function,
+        info: &FunctionInfo,
+        header: BlockId,
+    ) -> Vec<LocalId> {
+        let loops = info.loops();
+        let Some(id) = loops.loop_of_header(header) else {
+            return Vec::new();
+        };
+        let mut locals = Vec::new();
+        for &b in &loops.get(id).blocks {
+            for inst in &function.block(b).insts {
+                let (InstKind::Assign { dst, .. } | InstKind::Input { dst }) = inst.kind else {
+                    continue;
+                };
+                let number = self.holds.get(dst.index()) == Some(&Holds::Unknown);
+                if number
+                    && function.local(dst).kind != LocalKind::Temp
+                    && !info.is_cell_backed(dst)
+                    && !locals.contains(&dst)
+                {
+                    locals.push(dst);
+                }
+            }
+        }
+        locals.sort();
+        locals
+    }
+
     /// `(local, bits, value)`: the source variables (not temporaries, not in memory) whose low
     /// `bits` bits are `value` on every way to the block's start.
     pub fn congruences_at(

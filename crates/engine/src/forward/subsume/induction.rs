@@ -8,8 +8,9 @@
 //! and its segments are run too. Nested and sequential loops are so proved together: an outer
 //! loop's proof needs the inner header's invariant, and the inner loop's exit needs the outer
 //! one's. Each header's candidates are its initialization facts (locals initialized on every
-//! way to it, `facts.rs`), the atoms of its annotation (the conjuncts of its disjuncts) and the
-//! congruences modulo powers of two that every way to it agrees on (`x & 3 == 0`).
+//! way to it, `facts.rs`), the atoms of its annotation (the conjuncts of its disjuncts), the
+//! congruences modulo powers of two that every way to it agrees on (`x & 3 == 0`) and the
+//! signed orders of the few locals its loop assigns (`k <= i`).
 //! Houdini-style, candidates some segment does not establish at its end are dropped until every
 //! segment establishes what its end header keeps. The invariants `I_h` are annotations (no state
 //! satisfying one reaches an error) when, in addition, every segment passes its checks under its
@@ -24,16 +25,17 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 use symex_ir::cfg::{BlockId, InstKind, LocalId, Module, Rvalue, Terminator};
-use symex_smt::{Node, Op, SatResult, TermId, TermStore};
+use symex_smt::{Answer, Node, Op, SatResult, TermId, TermStore};
 
 use crate::common::solver::Queries;
 use crate::common::terms::WIDTH;
 use crate::error::EngineError;
 use crate::forward::program::ProgramInfo;
+use crate::forward::state::State;
 use crate::forward::subsume::facts::FunctionFacts;
 use crate::forward::subsume::placeholders::{Placeholders, Role};
 use crate::forward::subsume::semantics::{self, Locals};
-use crate::forward::subsume::Location;
+use crate::forward::subsume::{instantiate, Location};
 
 type Result<T> = std::result::Result<T, EngineError>;
 
@@ -45,6 +47,10 @@ const MAX_HEADERS: usize = 24;
 
 /// Block runs at most while enumerating the segments of one header.
 const MAX_BLOCK_RUNS: usize = 4096;
+
+/// Locals a loop assigns at most for their orders (`i <= k`, both ways for each pair) to be
+/// candidates: the candidates grow with the square of their number.
+const MAX_ORDERED_LOCALS: usize = 4;
 
 /// Solver queries one attempt may ask. Past it every question is answered "not shown", which
 /// only drops candidates or keeps a stronger invariant: never a wrong one.
@@ -132,6 +138,11 @@ pub struct Induction<'a> {
     pub location: Location,
     /// The loop's frame (0 = the entry's).
     pub frame: usize,
+    /// A state waiting at the tried header: the invariant is for it, so a candidate it does not
+    /// satisfy is no candidate. Without this filter the candidates may contradict each other
+    /// (`i < n` and `¬(i < n)` from two annotations), and a contradictory set is inductive and
+    /// safe, covering nothing.
+    pub parked: &'a State,
     /// Queries left ([`QUERY_BUDGET`]).
     pub budget: u32,
 }
@@ -174,7 +185,8 @@ impl Induction<'_> {
                     facts.push(self.ph.init(self.store, self.frame, local)?);
                 }
             }
-            // Congruences first: the weakening below drops atoms from the last, and an
+            // Congruences and orders of the locals the loop assigns first: the weakening below
+            // drops atoms from the last, and an
             // annotation atom like `¬(i < n)` makes a set inductive only where the loop exits at
             // once, which covers no state that comes round the loop.
             let info = &self.info.functions[func.index()];
@@ -182,8 +194,29 @@ impl Induction<'_> {
             for (local, bits, value) in self.facts.congruences_at(function, info, h) {
                 atoms.push(self.congruence(local, bits, value)?);
             }
+            let assigned = self.facts.assigned_in_loop(function, info, h);
+            if assigned.len() <= MAX_ORDERED_LOCALS {
+                for &x in &assigned {
+                    for &y in assigned.iter().filter(|&&y| y != x) {
+                        let (vx, vy) = (
+                            self.ph.value(self.store, self.frame, x)?,
+                            self.ph.value(self.store, self.frame, y)?,
+                        );
+                        atoms.push(self.store.bv_sle(vx, vy)?);
+                    }
+                }
+            }
             if let Some(&a) = self.annotations.get(&(context, func, h)) {
                 atoms.extend(self.atoms(a));
+            }
+            if h == self.location.2 {
+                let mut possible = Vec::with_capacity(atoms.len());
+                for atom in atoms {
+                    if self.parked_satisfies(atom)? {
+                        possible.push(atom);
+                    }
+                }
+                atoms = possible;
             }
             full.push(Candidates { facts, atoms });
         }
@@ -228,6 +261,25 @@ impl Induction<'_> {
             return Ok(Some(proved));
         }
         Ok(None)
+    }
+
+    /// Whether the parked state satisfies `atom` (its path condition implies `atom` with its
+    /// values put in, or that is not known).
+    fn parked_satisfies(&mut self, atom: TermId) -> Result<bool> {
+        let Some(instance) = instantiate(self.store, self.ph, self.parked, atom)? else {
+            return Ok(true);
+        };
+        if let Some(value) = self.store.as_bool(instance) {
+            return Ok(value);
+        }
+        if self.budget == 0 {
+            return Ok(true);
+        }
+        self.budget -= 1;
+        let answer = self
+            .queries
+            .must_be_true(self.store, &self.parked.pc, instance)?;
+        Ok(!matches!(answer, Answer::No))
     }
 
     /// `local`'s low `bits` bits are `value`: `local & (2^bits - 1) == value`.

@@ -182,7 +182,7 @@ impl Subsumption {
         let Some(&annotation) = self.annotations.get(&location) else {
             return Ok(None);
         };
-        let Some(instance) = self.instantiate(store, state, annotation)? else {
+        let Some(instance) = instantiate(store, &mut self.ph, state, annotation)? else {
             return Ok(None);
         };
         Ok(match queries.must_be_true(store, &state.pc, instance)? {
@@ -192,59 +192,6 @@ impl Subsumption {
             }
             Answer::No | Answer::Unknown(_) => None,
         })
-    }
-
-    /// The annotation with the state's values in place of the placeholders; `None` when it
-    /// speaks of a local that does not hold a number.
-    fn instantiate(
-        &mut self,
-        store: &mut TermStore,
-        state: &State,
-        annotation: TermId,
-    ) -> Result<Option<TermId>> {
-        let mut map = FxHashMap::default();
-        let (mut numbers, mut truths) = (0, 0);
-        for var in store.vars_of(&[annotation]) {
-            let Some(role) = self.ph.role(var) else {
-                continue;
-            };
-            let term = store.var_info(var).term;
-            let local = |frame: usize, local: symex_ir::cfg::LocalId| {
-                state
-                    .stack
-                    .get(frame)
-                    .and_then(|f| f.locals.get(local.index()))
-            };
-            let replacement = match role {
-                Role::Value(frame, l) => match local(frame, l) {
-                    Some(SymValue::Int(t)) => *t,
-                    Some(SymValue::Uninit) | None => {
-                        numbers += 1;
-                        self.ph.scratch(store, numbers - 1, false)?
-                    }
-                    Some(_) => return Ok(None),
-                },
-                // A merged local can be assigned on one side only (`c ? x : uninit`): it is
-                // assigned exactly where its value is not `Uninit`, a condition, not a constant.
-                Role::Init(frame, l) => match local(frame, l) {
-                    Some(value) => {
-                        let uninit = value.uninit_at(&[], store)?;
-                        store.not(uninit)?
-                    }
-                    None => {
-                        truths += 1;
-                        self.ph.scratch(store, truths - 1, true)?
-                    }
-                },
-                Role::LaterInput(_) | Role::PathInput(_) => {
-                    numbers += 1;
-                    self.ph.scratch(store, numbers - 1, false)?
-                }
-                Role::Any => continue,
-            };
-            map.insert(term, replacement);
-        }
-        Ok(Some(store.substitute(annotation, &map)?))
     }
 
     /// Carries the annotation a finished path leaves back along it.
@@ -368,8 +315,8 @@ impl Subsumption {
             && (attempts.attempts == 0 || attempts.version != self.version)
     }
 
-    /// Tries to make the annotation of a loop header inductive (`induction.rs`); true if the
-    /// header got a new annotation.
+    /// Tries to make the annotation of a loop header inductive (`induction.rs`) for `parked`, a
+    /// state waiting there; true if the header got a new annotation.
     pub fn try_invariant(
         &mut self,
         store: &mut TermStore,
@@ -377,9 +324,9 @@ impl Subsumption {
         module: &Module,
         info: &ProgramInfo,
         location: Location,
-        frame: usize,
+        parked: &State,
     ) -> Result<bool> {
-        let proved = self.prove_invariant(store, queries, module, info, location, frame)?;
+        let proved = self.prove_invariant(store, queries, module, info, location, parked)?;
         let attempts = self.loops.entry(location).or_default();
         attempts.attempts += 1;
         attempts.version = self.version;
@@ -393,7 +340,7 @@ impl Subsumption {
         module: &Module,
         info: &ProgramInfo,
         location: Location,
-        frame: usize,
+        parked: &State,
     ) -> Result<bool> {
         self.ensure_facts(module, info);
         let (context, func, _) = location;
@@ -411,7 +358,8 @@ impl Subsumption {
             facts,
             annotations: &self.annotations,
             location,
-            frame,
+            frame: parked.stack.len().saturating_sub(1),
+            parked,
             budget: induction::QUERY_BUDGET,
         };
         let Some(invariants) = check.invariants()? else {
@@ -428,6 +376,59 @@ impl Subsumption {
         }
         Ok(grew)
     }
+}
+
+/// The annotation with the state's values in place of the placeholders; `None` when it
+/// speaks of a local that does not hold a number.
+pub(super) fn instantiate(
+    store: &mut TermStore,
+    ph: &mut Placeholders,
+    state: &State,
+    annotation: TermId,
+) -> Result<Option<TermId>> {
+    let mut map = FxHashMap::default();
+    let (mut numbers, mut truths) = (0, 0);
+    for var in store.vars_of(&[annotation]) {
+        let Some(role) = ph.role(var) else {
+            continue;
+        };
+        let term = store.var_info(var).term;
+        let local = |frame: usize, local: symex_ir::cfg::LocalId| {
+            state
+                .stack
+                .get(frame)
+                .and_then(|f| f.locals.get(local.index()))
+        };
+        let replacement = match role {
+            Role::Value(frame, l) => match local(frame, l) {
+                Some(SymValue::Int(t)) => *t,
+                Some(SymValue::Uninit) | None => {
+                    numbers += 1;
+                    ph.scratch(store, numbers - 1, false)?
+                }
+                Some(_) => return Ok(None),
+            },
+            // A merged local can be assigned on one side only (`c ? x : uninit`): it is
+            // assigned exactly where its value is not `Uninit`, a condition, not a constant.
+            Role::Init(frame, l) => match local(frame, l) {
+                Some(value) => {
+                    let uninit = value.uninit_at(&[], store)?;
+                    store.not(uninit)?
+                }
+                None => {
+                    truths += 1;
+                    ph.scratch(store, truths - 1, true)?
+                }
+            },
+            Role::LaterInput(_) | Role::PathInput(_) => {
+                numbers += 1;
+                ph.scratch(store, numbers - 1, false)?
+            }
+            Role::Any => continue,
+        };
+        map.insert(term, replacement);
+    }
+    Ok(Some(store.substitute(annotation, &map)?))
 }
 
 /// Which way input placeholders are renumbered at a location where `inputs_read` inputs had been
