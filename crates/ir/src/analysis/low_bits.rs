@@ -5,7 +5,8 @@
 //! their value `c` (`j = 0`: nothing known); a constant knows all 32 bits, `+ - *`, negation,
 //! complement, bitwise operations and left shifts by constants keep what their operands
 //! determine (the IR's arithmetic wraps modulo 2^32, a multiple of every `2^j`), and anything
-//! else (parameters, inputs, memory, calls, division, comparisons, right shifts) knows nothing.
+//! else (parameters, inputs, memory, calls, division, comparisons, right shifts, a store into a
+//! local aggregate) knows nothing.
 //! A join keeps the low bits both sides agree on; a local never assigned on a path does not
 //! weaken the join (a read of it there fails its `Init` check). Each local's `j` only shrinks,
 //! so the fixed point comes after at most 33 rounds per local. Address-taken locals live in
@@ -18,7 +19,9 @@
 use std::collections::VecDeque;
 
 use super::order::reverse_postorder;
-use crate::cfg::{BinOp, BlockId, Function, InstKind, LocalId, Operand, Rvalue, UnOp};
+use crate::cfg::{
+    BinOp, BlockId, Function, InstKind, LocalId, Operand, Place, PlaceBase, Rvalue, UnOp,
+};
 
 /// What is known of one local's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,6 +176,14 @@ impl LowBits {
                 let written = match &inst.kind {
                     InstKind::Assign { dst, value } => Some((*dst, rvalue(&facts, value))),
                     InstKind::Call { dst, .. } | InstKind::Input { dst } => Some((*dst, UNKNOWN)),
+                    InstKind::Store {
+                        place:
+                            Place {
+                                base: PlaceBase::Local(dst),
+                                ..
+                            },
+                        ..
+                    } => Some((*dst, UNKNOWN)),
                     _ => None,
                 };
                 if let Some((dst, fact)) = written {
@@ -248,6 +259,24 @@ mod tests {
         assert_eq!(facts_at_header(src, "z"), Some((3, 0)));
         let src = "main() { var x, a; x = 0; while (x < 9) { a = input; x = x + a; } return 0; }";
         assert_eq!(facts_at_header(src, "x"), None);
+    }
+
+    #[test]
+    fn bitwise_operations_products_and_shifts_keep_what_their_operands_fix() {
+        // `x & 0xf0`: the low four bits are 0 whatever `x` is.
+        assert_eq!(binary(BinOp::BitAnd, UNKNOWN, low(32, 0xf0)), low(4, 0));
+        // An odd number shifted by 3 ends in `1000`; a shift by 32 or more gives 0 in the IR.
+        assert_eq!(binary(BinOp::Shl, low(1, 1), low(32, 3)), low(4, 8));
+        assert_eq!(binary(BinOp::Shl, UNKNOWN, low(32, 40)), low(32, 0));
+        assert_eq!(binary(BinOp::Shl, low(32, 1), UNKNOWN), UNKNOWN);
+        // Even times a multiple of 4 is a multiple of 8; odd times odd is odd.
+        assert_eq!(binary(BinOp::Mul, low(1, 0), low(2, 0)), low(3, 0));
+        assert_eq!(binary(BinOp::Mul, low(1, 1), low(1, 1)), low(1, 1));
+        assert_eq!(binary(BinOp::BitXor, low(3, 5), low(2, 3)), low(2, 2));
+        // Division, comparisons and right shifts know nothing.
+        assert_eq!(binary(BinOp::Div, low(32, 8), low(32, 2)), UNKNOWN);
+        assert_eq!(binary(BinOp::Lt, low(32, 8), low(32, 2)), UNKNOWN);
+        assert_eq!(binary(BinOp::LShr, low(32, 8), low(32, 2)), UNKNOWN);
     }
 
     #[test]
