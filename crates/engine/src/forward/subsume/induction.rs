@@ -174,7 +174,7 @@ impl Induction<'_> {
             return Ok(None);
         };
         let headers = &nest.headers;
-        let (context, func, _) = self.location;
+        let (_, func, _) = self.location;
         let function = &self.module.functions[func.index()];
         let mut full = Vec::with_capacity(headers.len());
         for &h in headers {
@@ -185,39 +185,7 @@ impl Induction<'_> {
                     facts.push(self.ph.init(self.store, self.frame, local)?);
                 }
             }
-            // Congruences and orders of the locals the loop assigns first: the weakening below
-            // drops atoms from the last, and an
-            // annotation atom like `¬(i < n)` makes a set inductive only where the loop exits at
-            // once, which covers no state that comes round the loop.
-            let info = &self.info.functions[func.index()];
-            let mut atoms = Vec::new();
-            for (local, bits, value) in self.facts.congruences_at(function, info, h) {
-                atoms.push(self.congruence(local, bits, value)?);
-            }
-            let assigned = self.facts.assigned_in_loop(function, info, h);
-            if assigned.len() <= MAX_ORDERED_LOCALS {
-                for &x in &assigned {
-                    for &y in assigned.iter().filter(|&&y| y != x) {
-                        let (vx, vy) = (
-                            self.ph.value(self.store, self.frame, x)?,
-                            self.ph.value(self.store, self.frame, y)?,
-                        );
-                        atoms.push(self.store.bv_sle(vx, vy)?);
-                    }
-                }
-            }
-            if let Some(&a) = self.annotations.get(&(context, func, h)) {
-                atoms.extend(self.atoms(a));
-            }
-            if h == self.location.2 {
-                let mut possible = Vec::with_capacity(atoms.len());
-                for atom in atoms {
-                    if self.parked_satisfies(atom)? {
-                        possible.push(atom);
-                    }
-                }
-                atoms = possible;
-            }
+            let atoms = self.atom_candidates(h)?;
             full.push(Candidates { facts, atoms });
         }
         let weakest: Vec<Candidates> = full
@@ -261,6 +229,44 @@ impl Induction<'_> {
             return Ok(Some(proved));
         }
         Ok(None)
+    }
+
+    /// The atom candidates of header `h`: congruences, orders of the locals its loop assigns,
+    /// then its annotation's atoms; at the tried header only those the parked state satisfies.
+    /// Congruences and orders come first because the weakening drops atoms from the last, and
+    /// an annotation atom like `¬(i < n)` makes a set inductive only where the loop exits at
+    /// once, which covers no state that comes round the loop.
+    fn atom_candidates(&mut self, h: BlockId) -> Result<Vec<TermId>> {
+        let (context, func, tried) = self.location;
+        let function = &self.module.functions[func.index()];
+        let info = &self.info.functions[func.index()];
+        let mut atoms = Vec::new();
+        for (local, bits, value) in self.facts.congruences_at(function, info, h) {
+            atoms.push(self.congruence(local, bits, value)?);
+        }
+        let assigned = self.facts.assigned_in_loop(function, info, h);
+        if assigned.len() <= MAX_ORDERED_LOCALS {
+            for &x in &assigned {
+                for &y in assigned.iter().filter(|&&y| y != x) {
+                    let vx = self.ph.value(self.store, self.frame, x)?;
+                    let vy = self.ph.value(self.store, self.frame, y)?;
+                    atoms.push(self.store.bv_sle(vx, vy)?);
+                }
+            }
+        }
+        if let Some(&a) = self.annotations.get(&(context, func, h)) {
+            atoms.extend(self.atoms(a));
+        }
+        if h != tried {
+            return Ok(atoms);
+        }
+        let mut satisfied = Vec::with_capacity(atoms.len());
+        for atom in atoms {
+            if self.parked_satisfies(atom)? {
+                satisfied.push(atom);
+            }
+        }
+        Ok(satisfied)
     }
 
     /// Whether the parked state satisfies `atom` (its path condition implies `atom` with its
