@@ -5,7 +5,7 @@
 //! (transitively), so a report's percentages mean "of the code this check could run". Engines
 //! mark what their paths execute; nothing here explores.
 
-use symex_ir::cfg::{BlockId, FuncId, InstKind, Module, Terminator};
+use symex_ir::cfg::{BlockId, FuncId, Module, Terminator};
 use symex_report::{Coverage, Ratio};
 
 pub struct CoverageMap {
@@ -36,7 +36,7 @@ impl CoverageMap {
                 .iter()
                 .map(|f| vec![[false; 2]; f.blocks.len()])
                 .collect(),
-            reachable: reachable_functions(module, entry),
+            reachable: module.functions_reachable_from(entry),
             epoch: 0,
         }
     }
@@ -94,24 +94,6 @@ impl CoverageMap {
             branches,
         }
     }
-}
-
-/// Functions the entry can reach through calls (the entry included).
-fn reachable_functions(module: &Module, entry: FuncId) -> Vec<bool> {
-    let mut reachable = vec![false; module.functions.len()];
-    let mut work = vec![entry];
-    while let Some(f) = work.pop() {
-        if f.index() >= reachable.len() || reachable[f.index()] {
-            continue;
-        }
-        reachable[f.index()] = true;
-        for inst in module.function(f).blocks.iter().flat_map(|b| &b.insts) {
-            if let InstKind::Call { func, .. } = inst.kind {
-                work.push(func);
-            }
-        }
-    }
-    reachable
 }
 
 #[cfg(test)]

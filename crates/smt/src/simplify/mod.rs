@@ -27,25 +27,16 @@ pub(crate) fn rewrite(st: &mut TermStore, node: Node, sort: Sort) -> TermResult 
         Node::App3(Op::Ite, c, a, b) => ite(st, c, a, b, sort),
         Node::App3(Op::Store, a, i, v) => store(st, a, i, v, sort),
         Node::Extract { hi, lo, arg } => extract(st, hi, lo, arg, sort),
-        Node::ZeroExtend { by, arg } => {
+        Node::ZeroExtend { by, arg } | Node::SignExtend { by, arg } => {
             if by == 0 {
                 return Ok(arg);
             }
             match st.as_bv(arg) {
                 Some(c) => {
-                    let folded = c.zero_extend(by)?;
-                    st.bv_const(folded)
-                }
-                None => st.intern(node, sort),
-            }
-        }
-        Node::SignExtend { by, arg } => {
-            if by == 0 {
-                return Ok(arg);
-            }
-            match st.as_bv(arg) {
-                Some(c) => {
-                    let folded = c.sign_extend(by)?;
+                    let folded = match node {
+                        Node::ZeroExtend { .. } => c.zero_extend(by)?,
+                        _ => c.sign_extend(by)?,
+                    };
                     st.bv_const(folded)
                 }
                 None => st.intern(node, sort),

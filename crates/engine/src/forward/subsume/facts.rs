@@ -128,9 +128,9 @@ impl FunctionFacts {
             .collect()
     }
 
-    /// The source variables (not temporaries, not in memory, never a pointer or an array by
-    /// what they are assigned) that the loop of `header` assigns: the ones whose order
-    /// (`i <= k`) may be an invariant of the loop.
+    /// The source variables (not temporaries, not in memory, not known to hold only cells or
+    /// array literals) that the loop of `header` assigns: the ones whose order (`i <= k`) may
+    /// be an invariant of the loop.
     pub fn assigned_in_loop(
         &self,
         function: &Function,

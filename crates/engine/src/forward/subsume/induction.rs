@@ -136,8 +136,6 @@ pub struct Induction<'a> {
     pub facts: &'a FunctionFacts,
     pub annotations: &'a FxHashMap<Location, TermId>,
     pub location: Location,
-    /// The loop's frame (0 = the entry's).
-    pub frame: usize,
     /// A state waiting at the tried header: the invariant is for it, so a candidate it does not
     /// satisfy is no candidate. Without this filter the candidates may contradict each other
     /// (`i < n` and `¬(i < n)` from two annotations), and a contradictory set is inductive and
@@ -162,6 +160,11 @@ impl Candidates {
 }
 
 impl Induction<'_> {
+    /// The loop's frame (0 = the entry's): the parked state's top frame.
+    fn frame(&self) -> usize {
+        self.parked.stack.len().saturating_sub(1)
+    }
+
     /// Inductive annotations for the tried header and the headers its segments reach, if the
     /// candidates give them.
     ///
@@ -170,6 +173,7 @@ impl Induction<'_> {
     /// once (a candidate like `¬(i < n)` is preserved vacuously), so it is then weakened, atom
     /// by atom, as long as it stays inductive and safe.
     pub fn invariants(&mut self) -> Result<Option<Vec<(BlockId, TermId)>>> {
+        let frame = self.frame();
         let Some(nest) = self.nest()? else {
             return Ok(None);
         };
@@ -182,7 +186,7 @@ impl Induction<'_> {
             for local in self.facts.initialized_at(function, h) {
                 let cell_backed = self.info.functions[func.index()].is_cell_backed(local);
                 if !cell_backed {
-                    facts.push(self.ph.init(self.store, self.frame, local)?);
+                    facts.push(self.ph.init(self.store, frame, local)?);
                 }
             }
             let atoms = self.atom_candidates(h)?;
@@ -237,6 +241,7 @@ impl Induction<'_> {
     /// an annotation atom like `¬(i < n)` makes a set inductive only where the loop exits at
     /// once, which covers no state that comes round the loop.
     fn atom_candidates(&mut self, h: BlockId) -> Result<Vec<TermId>> {
+        let frame = self.frame();
         let (context, func, tried) = self.location;
         let function = &self.module.functions[func.index()];
         let info = &self.info.functions[func.index()];
@@ -248,8 +253,8 @@ impl Induction<'_> {
         if assigned.len() <= MAX_ORDERED_LOCALS {
             for &x in &assigned {
                 for &y in assigned.iter().filter(|&&y| y != x) {
-                    let vx = self.ph.value(self.store, self.frame, x)?;
-                    let vy = self.ph.value(self.store, self.frame, y)?;
+                    let vx = self.ph.value(self.store, frame, x)?;
+                    let vy = self.ph.value(self.store, frame, y)?;
                     atoms.push(self.store.bv_sle(vx, vy)?);
                 }
             }
@@ -270,10 +275,11 @@ impl Induction<'_> {
     }
 
     /// Whether the parked state satisfies `atom` (its path condition implies `atom` with its
-    /// values put in, or that is not known).
+    /// values put in, or the solver could not tell).
     fn parked_satisfies(&mut self, atom: TermId) -> Result<bool> {
+        // An atom its values cannot be put into (a local that holds no number) cannot cover it.
         let Some(instance) = instantiate(self.store, self.ph, self.parked, atom)? else {
-            return Ok(true);
+            return Ok(false);
         };
         if let Some(value) = self.store.as_bool(instance) {
             return Ok(value);
@@ -290,7 +296,8 @@ impl Induction<'_> {
 
     /// `local`'s low `bits` bits are `value`: `local & (2^bits - 1) == value`.
     fn congruence(&mut self, local: LocalId, bits: u32, value: u32) -> Result<TermId> {
-        let x = self.ph.value(self.store, self.frame, local)?;
+        let frame = self.frame();
+        let x = self.ph.value(self.store, frame, local)?;
         let mask = if bits >= WIDTH {
             u32::MAX
         } else {
@@ -453,22 +460,21 @@ impl Induction<'_> {
 
     /// `t` (about the state at a segment's start) about the state at its end.
     fn at_end_of(&mut self, path: &Walked, t: TermId) -> Result<TermId> {
+        let frame = self.frame();
         let mut map = FxHashMap::default();
         for var in self.store.vars_of(&[t]) {
             let term = self.store.var_info(var).term;
             match self.ph.role(var) {
-                Some(Role::Value(f, l)) if f == self.frame => {
-                    match path.locals.values.get(l.index()) {
-                        Some((Some(v), _)) => {
-                            map.insert(term, *v);
-                        }
-                        _ => {
-                            let any = self.ph.any_value(self.store)?;
-                            map.insert(term, any);
-                        }
+                Some(Role::Value(f, l)) if f == frame => match path.locals.values.get(l.index()) {
+                    Some((Some(v), _)) => {
+                        map.insert(term, *v);
                     }
-                }
-                Some(Role::Init(f, l)) if f == self.frame => {
+                    _ => {
+                        let any = self.ph.any_value(self.store)?;
+                        map.insert(term, any);
+                    }
+                },
+                Some(Role::Init(f, l)) if f == frame => {
                     if let Some((_, init)) = path.locals.values.get(l.index()) {
                         map.insert(term, *init);
                     }
@@ -510,6 +516,7 @@ impl Induction<'_> {
     /// The segments from header `from` of the nest (headers they reach are added to it), or
     /// `None` when one meets something this check cannot follow before leaving the loop.
     fn segments_from(&mut self, from: usize, nest: &mut Nest) -> Result<Option<Vec<Segment>>> {
+        let frame = self.frame();
         let (_, func, _) = self.location;
         let header = nest.headers[from];
         let info = &self.info.functions[func.index()];
@@ -521,8 +528,8 @@ impl Induction<'_> {
         let mut values = Vec::with_capacity(function.locals.len());
         for l in 0..function.locals.len() {
             let local = LocalId(l as u32);
-            let value = self.ph.value(self.store, self.frame, local)?;
-            let init = self.ph.init(self.store, self.frame, local)?;
+            let value = self.ph.value(self.store, frame, local)?;
+            let init = self.ph.init(self.store, frame, local)?;
             values.push((Some(value), init));
         }
         let start = Walked {
@@ -612,7 +619,7 @@ impl Induction<'_> {
                             targets.push((else_block, None));
                         }
                     },
-                    Terminator::Return(_) if self.frame == 0 => {
+                    Terminator::Return(_) if frame == 0 => {
                         done.push(Segment {
                             from,
                             walked: path,

@@ -358,7 +358,6 @@ impl Subsumption {
             facts,
             annotations: &self.annotations,
             location,
-            frame: parked.stack.len().saturating_sub(1),
             parked,
             budget: induction::QUERY_BUDGET,
         };

@@ -382,9 +382,10 @@ fn analyse(
     };
     // A path that ends the run inside the body may read what the walks never read: no value
     // is given up where one does.
-    let own_havoc = match body.aborts {
-        true => Vec::new(),
-        false => unobserved(function, lp, &body, liveness, &|l| info.is_cell_backed(l)),
+    let own_havoc = if body.aborts {
+        Vec::new()
+    } else {
+        unobserved(function, lp, &body, liveness, &|l| info.is_cell_backed(l))
     };
     let mut paths = Vec::with_capacity(body.walks.len());
     for walk in body.walks {
