@@ -272,6 +272,21 @@ fn globals_used_only_by_main_are_its_locals_set_on_entry() {
                   int main() { int total2 = 1000; last = twice(200); bump();
                                return total * 100000 + last * 100 + find(50) + total2 - 1000; }";
     assert_eq!(returns(source, &[]), 400 * 100000 + 144 * 100 + 8);
+    // Global arrays: zero where not initialized (and so never an `uninit` read), initializer
+    // lists as for locals, indexed by `main` and by the functions inlined into it.
+    let source = "int seen[4]; int primes[3] = {2, 3}; char grid[2][3];
+                  void mark(int i) { seen[i] = seen[i] + 1; }
+                  int main() { mark(1); mark(1); mark(3); grid[1][2] = 97;
+                               return seen[0] + seen[1] * 10 + seen[3] * 100
+                                      + primes[0] * 1000 + primes[2] * 10000 + grid[1][2]; }";
+    assert_eq!(returns(source, &[]), 20 + 100 + 2000 + 97);
+    let source = "extern int __VERIFIER_nondet_int(void);
+                  int seen[4]; void mark(int i) { seen[i] = 1; }
+                  int main() { mark(__VERIFIER_nondet_int()); return seen[0]; }";
+    match run(source, &[4]) {
+        RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::OutOfBounds),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
@@ -536,9 +551,20 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "realloc(p, 8)",
         ),
         (
-            "struct s { int a; }; int main() { struct s v; int *p = &v.a; return 0; }",
-            "the address of a member",
-            "&v.a",
+            "struct s { int a; }; struct t { struct s in; }; \
+             int main() { struct t v; struct s *p = &v.in; return 0; }",
+            "the address of a member of a struct or array type",
+            "&v.in",
+        ),
+        (
+            "int main() { int a[2]; int *p = &a[1]; return 0; }",
+            "the address of an element",
+            "&a[1]",
+        ),
+        (
+            "struct s { int a; }; int main() { struct s v[2]; int *p = &v[0].a; return 0; }",
+            "arrays of structs with a member whose address is taken",
+            "v[2]",
         ),
         (
             "struct s { int a[2]; }; int main() { struct s v; return 0; }",

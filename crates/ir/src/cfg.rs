@@ -331,8 +331,8 @@ pub enum PropertyKind {
     /// C: an operation on signed integers whose result does not fit its type (checked only on
     /// request: `--signed-overflow`, SV-COMP's `no-overflow`).
     Overflow,
-    /// C: a value outside the range the front end models for its type (64-bit integers are
-    /// modelled within 32 bits). Not an error of the program: a report turns a run that fails
+    /// C: a value or operation outside what the front end models (a 64-bit integer beyond 32
+    /// bits, `free` of a pointer into an object). Not an error of the program: a report turns a run that fails
     /// it into `unknown` for every property it could hide (`Report::new`).
     Unmodelled,
     /// C: an access to a heap object after `free` released it (SV-COMP's `valid-deref`).

@@ -17,7 +17,7 @@ pub fn failure(kind: PropertyKind) -> &'static str {
         PropertyKind::Reach => "execution of the target line (reached)",
         PropertyKind::ShiftOutOfRange => "shift by a negative amount or by the width or more",
         PropertyKind::Overflow => "signed integer overflow",
-        PropertyKind::Unmodelled => "a value outside the range symex models",
+        PropertyKind::Unmodelled => "a value or an operation outside what symex models",
         PropertyKind::UseAfterFree => "use of freed memory",
         PropertyKind::InvalidFree => "invalid free",
     }
@@ -34,7 +34,7 @@ pub fn label(kind: PropertyKind) -> &'static str {
         PropertyKind::Reach => "this line is executed",
         PropertyKind::ShiftOutOfRange => "the shift amount is out of range here",
         PropertyKind::Overflow => "the result does not fit its signed type here",
-        PropertyKind::Unmodelled => "this value leaves the range symex models for its type",
+        PropertyKind::Unmodelled => "this value or operation leaves what symex models",
         PropertyKind::UseAfterFree => "this object was freed before",
         PropertyKind::InvalidFree => "this pointer is not to a live heap object",
     }

@@ -125,8 +125,8 @@ impl Report {
     }
 }
 
-/// The rule for [`PropertyKind::Unmodelled`] checks: a run that fails one has left the range the
-/// front end models (a 64-bit value outside 32 bits) and was not followed further, so it is no
+/// The rule for [`PropertyKind::Unmodelled`] checks: a run that fails one has left what the
+/// front end models (a 64-bit value outside 32 bits, `free` of a pointer into an object) and was not followed further, so it is no
 /// violation of the program, and a property no violation was found for may be broken on the
 /// part of that run that was cut: `unknown`. A property some run violates before leaving the
 /// range keeps its counterexample (the values up to it were exact).
@@ -146,13 +146,14 @@ fn limit_to_modelled_runs(properties: &mut [PropertyReport]) {
             if p.verdict.status() != Status::Violated {
                 continue;
             }
-            "a run leaves the range symex models here (64-bit integers are modelled within 32 \
-             bits); it was not followed further"
+            "a run leaves what symex models here (a 64-bit value beyond 32 bits, or `free` of \
+             a pointer into an object); it was not followed further"
                 .to_string()
         } else if matches!(p.verdict.status(), Status::Safe | Status::SafeUpTo) {
             format!(
-                "a run may leave the range symex models at line {leaves} (64-bit integers are \
-                 modelled within 32 bits), and the rest of it was not searched"
+                "a run may leave what symex models at line {leaves} (a 64-bit value beyond 32 \
+                 bits, or `free` of a pointer into an object), and the rest of it was not \
+                 searched"
             )
         } else {
             continue;

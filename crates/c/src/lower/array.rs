@@ -1,5 +1,5 @@
-//! Local arrays (`int a[N]`, `char m[2][3]`, `struct s v[4]`, with constant sizes): each is an
-//! IR array value in a local whose elements are objects in the layout of `memory.rs` (a
+//! Arrays (`int a[N]`, `char m[2][3]`, `struct s v[4]`, with constant sizes): each is an
+//! IR array value in a local (a global array: a local of `main`, like every global) whose elements are objects in the layout of `memory.rs` (a
 //! scalar's `value` and whether it was `assigned`, or a struct's leaves). C leaves an element
 //! that was never assigned indeterminate; reading one is an `uninit` check, as for scalar
 //! locals. An initializer (`= {1, 2}`, the rest 0) assigns every element. Every access checks
@@ -8,10 +8,11 @@
 //! Arrays as values (an array passed to a function, compared, assigned whole, decayed to a
 //! pointer) are refused. Nothing here reads the IR back.
 
-use lang_c::ast::{ArraySize, DerivedDeclarator, Expression, Initializer};
+use lang_c::ast::{ArraySize, Declarator, DerivedDeclarator, Expression, Initializer};
 use lang_c::span::Node;
-use symex_ir::cfg::{Check, InstKind, LocalKind, Operand, Place, PlaceBase, Projection, Rvalue};
-use symex_syntax::span::Span;
+use symex_ir::cfg::{
+    Check, InstKind, LocalId, LocalKind, Operand, Place, PlaceBase, Projection, Rvalue,
+};
 
 use super::func::FnCx;
 use super::memory::{LValue, Memory};
@@ -23,21 +24,23 @@ use crate::error::CError;
 const MAX_ELEMENTS: u64 = 1 << 20;
 
 impl FnCx<'_, '_> {
-    /// Declares the array `name` of elements of type `ty` whose declarator has these derived
-    /// parts (all arrays of constant size), with its initializer (one dimension of scalars, or
-    /// `{0}`).
+    /// Declares the array `name` of elements of type `ty` (its declarator's first `levels`
+    /// parts are the elements' pointer levels, the rest arrays of constant size), with its
+    /// initializer (one dimension of scalars, or `{0}`); without one, every element is 0 where
+    /// it has static storage (a global), and indeterminate otherwise. Returns its local.
     pub fn declare_array(
         &mut self,
-        name: &str,
+        (name, declarator): (&str, &Node<Declarator>),
         ty: CType,
-        derived: &[&DerivedDeclarator],
+        levels: u32,
         initializer: Option<&Node<Initializer>>,
-        span: Span,
-        at: usize,
-    ) -> Result<(), CError> {
+        static_storage: bool,
+    ) -> Result<LocalId, CError> {
+        let (span, at) = (self.span(declarator.span), self.at(declarator.span));
+        let derived = &declarator.node.derived[levels as usize..];
         let mut dims = Vec::with_capacity(derived.len());
         for part in derived {
-            let DerivedDeclarator::Array(array) = part else {
+            let DerivedDeclarator::Array(array) = &part.node else {
                 return Err(CError::unsupported("arrays of pointers or functions", at));
             };
             let size = match &array.node.size {
@@ -55,6 +58,13 @@ impl FnCx<'_, '_> {
                     ))
                 }
             }
+        }
+        if self.has_boxes(ty) {
+            // Its elements would share the boxes of one filler object (`lower/memory.rs`).
+            return Err(CError::unsupported(
+                "arrays of structs with a member whose address is taken",
+                at,
+            ));
         }
         let elements: u64 = dims.iter().map(|&d| u64::from(d)).product();
         if elements > MAX_ELEMENTS {
@@ -106,7 +116,7 @@ impl FnCx<'_, '_> {
             }
         };
         // Built from the innermost dimension out; an initializer assigns every element.
-        let filler = self.blank_object(ty, values.is_some(), false, span);
+        let filler = self.blank_object(ty, values.is_some() || static_storage, false, span);
         let innermost = dims[dims.len() - 1] as usize;
         let mut row: Vec<Operand> = match &values {
             Some(values) if dims.len() == 1 => {
@@ -125,7 +135,7 @@ impl FnCx<'_, '_> {
         }
         let value = Rvalue::Array(row);
         self.b.emit(InstKind::Assign { dst: local, value }, span);
-        Ok(())
+        Ok(local)
     }
 
     /// `a[i]...[k]` with one index per dimension of the array local `a`: the element, its

@@ -273,7 +273,14 @@ impl FnCx<'_, '_> {
                 };
                 match (object, field) {
                     (LValue::Memory(memory), Some(field)) => {
-                        Ok((LValue::Memory(memory.member(name)), field))
+                        let member = memory.member(name);
+                        match field.is_scalar() && self.unit.boxed_members.contains(name) {
+                            true => {
+                                let span = self.span(e.span);
+                                Ok((LValue::Memory(self.unbox(&member, span)), field))
+                            }
+                            false => Ok((LValue::Memory(member), field)),
+                        }
                     }
                     (_, None) => Err(CError::invalid(
                         format!(
@@ -673,8 +680,37 @@ impl FnCx<'_, '_> {
                     _ => Err(CError::invalid("`*` of a value that is not a pointer", at)),
                 }
             }
+            // A boxed member: its box (`lower/memory.rs`).
+            Expression::Member(m)
+                if self
+                    .unit
+                    .boxed_members
+                    .contains(&m.node.identifier.node.name) =>
+            {
+                let (lvalue, ty) = self.lvalue(e)?;
+                match (lvalue, ty.is_scalar()) {
+                    (LValue::Memory(Memory { place, .. }), true)
+                        if place.projections.is_empty() =>
+                    {
+                        match place.base {
+                            PlaceBase::Deref(pointer) => {
+                                Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)))
+                            }
+                            PlaceBase::Local(_) => Err(CError::invalid(
+                                "internal error: a boxed member outside its box",
+                                at,
+                            )),
+                        }
+                    }
+                    _ => Err(CError::unsupported(
+                        "the address of a member of a struct or array type (pointers to \
+                         scalar members, whole variables and heap objects only so far)",
+                        at,
+                    )),
+                }
+            }
             _ => Err(CError::unsupported(
-                "the address of a member, an element or an expression (pointers to whole \
+                "the address of an element or an expression (pointers to scalar members, whole \
                  variables and heap objects only so far)",
                 at,
             )),
@@ -1129,12 +1165,13 @@ impl FnCx<'_, '_> {
                 if matches!(pointer, Operand::Null | Operand::Const(0)) {
                     return Ok((Operand::Const(0), CType::Void));
                 }
-                if !matches!(ty, CType::Pointer(_)) {
+                let CType::Pointer(p) = ty else {
                     return Err(CError::invalid(
                         "`free` of a value that is not a pointer",
                         at,
                     ));
-                }
+                };
+                let pointee = self.unit.types.borrow().pointee(p);
                 // `free(NULL)` does nothing.
                 let (release, done) = (self.b.new_block(), self.b.new_block());
                 let cond = self.temp(Rvalue::Binary(BinOp::Ne, pointer, Operand::Null), span);
@@ -1147,7 +1184,7 @@ impl FnCx<'_, '_> {
                     span,
                 );
                 self.b.switch_to(release);
-                self.release(pointer, span);
+                self.release(pointer, pointee, span);
                 self.b.goto(done, span);
                 self.b.switch_to(done);
                 return Ok((Operand::Const(0), CType::Void));

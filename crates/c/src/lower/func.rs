@@ -291,7 +291,7 @@ pub(super) fn lower_function(
     let end = Span::new(end.end.saturating_sub(1) as usize, end.end as usize);
     cx.b.terminate_open_blocks(&Terminator::Return(Operand::Const(0)), end);
     let types = unit.types.borrow();
-    let mut ir_types = IrTypes::new(&types, unit.frees);
+    let mut ir_types = IrTypes::new(&types, &unit.boxed_members, unit.frees);
     let declared: Vec<(String, Type)> = cx.b.locals[params.len()..]
         .iter()
         .enumerate()
@@ -414,9 +414,15 @@ impl FnCx<'_, '_> {
             if self.scopes[0].contains_key(name) {
                 continue;
             }
-            let span = self.span(global.span);
-            let ty = complete(unit, *ty, self.at(global.span))?;
-            let local = self.define_variable(name, ty, global.init, true, span)?;
+            let declarator = global.declarator;
+            let (span, at) = (self.span(declarator.span), self.at(declarator.span));
+            let ty = complete(unit, *ty, at)?;
+            let local = match declarator_shape(&declarator.node).1 {
+                Shape::Array(levels) => {
+                    self.declare_array((name, declarator), ty, levels, global.init, true)?
+                }
+                _ => self.define_variable(name, ty, global.init, true, span)?,
+            };
             self.globals_scope.insert(name.clone(), (local, ty));
         }
         Ok(())

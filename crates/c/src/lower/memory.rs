@@ -17,10 +17,24 @@
 //! through a pointer is stored leaf by leaf, so copying a struct never changes an object's
 //! state.
 //!
+//! **Boxes.** C can point into an object (`&s.f`, `&p->f`), the IR only to a whole cell. So a
+//! scalar member whose name `&` is applied to anywhere in the file (decided by name, as for
+//! variables) lives in an object of its own, its *box*: the struct's leaf holds a pointer to
+//! the box (always assigned), `&p->f` is that pointer, and `p->f` is the box's scalar. A box
+//! belongs to its struct object: every object made (a declaration, `malloc`, an initializer)
+//! gets fresh boxes, a struct *value* (a copy: an argument, `s = t`) gets fresh boxes holding
+//! the copied members, a store of a whole struct copies into the boxes already there (so
+//! pointers to them stay valid), and `free` frees the boxes with their struct. A box's heap
+//! state is [`MEMBER`]: `free` of it is a pointer into an object, valid in C only for the first
+//! member, so it is an `unmodelled` check rather than an `invalid-free`. Arrays of such structs
+//! are refused (their elements would share one box).
+//!
 //! **Lvalues.** A scalar local whose address is never taken is an IR local of its own
 //! ([`LValue::Register`]). Everything else is an object at an IR place, reached after checks
 //! (`null-deref` of the pointer, `out-of-bounds` of each index): [`LValue::Memory`].
 //! Nothing here decides which C expressions denote which lvalue (`expr.rs`, `array.rs`).
+
+use std::collections::HashSet;
 
 use symex_ir::cfg::{
     BinOp, Check, FieldId, InstKind, LocalId, Operand, Place, PlaceBase, Projection, PropId,
@@ -41,6 +55,13 @@ pub(super) const HEAP_FIELD: &str = "#heap";
 pub(super) const NOT_HEAP: i32 = 0;
 pub(super) const LIVE: i32 = 1;
 pub(super) const FREED: i32 = 2;
+pub(super) const MEMBER: i32 = 3;
+
+/// Whether the leaf at `path` of type `leaf` lives in a box (see the module comment).
+fn is_boxed(boxed_members: &HashSet<String>, path: &str, leaf: CType) -> bool {
+    let member = path.rsplit('.').next().unwrap_or(path);
+    leaf.is_scalar() && boxed_members.contains(member)
+}
 
 /// The IR field names of the leaf at `path` (`""`: the object is the scalar): its value and its
 /// flag.
@@ -140,6 +161,45 @@ impl FnCx<'_, '_> {
         Operand::Local(self.b.assign_temp(Rvalue::Record(fields), span))
     }
 
+    /// Whether an object of type `ty` has boxed leaves.
+    pub fn has_boxes(&self, ty: CType) -> bool {
+        let leaves = self.unit.types.borrow().leaves(ty);
+        leaves
+            .iter()
+            .any(|(path, leaf)| is_boxed(&self.unit.boxed_members, path, *leaf))
+    }
+
+    /// The fields of the leaf at `path` holding `value` (assigned or not), where a boxed leaf
+    /// gets a fresh box.
+    fn leaf_of(
+        &mut self,
+        path: &str,
+        leaf: CType,
+        value: Operand,
+        assigned: Operand,
+        span: Span,
+    ) -> [(FieldId, Operand); 2] {
+        let (value_field, flag) = leaf_fields(path);
+        let (value, assigned) = match is_boxed(&self.unit.boxed_members, path, leaf) {
+            true => (self.new_box(value, assigned, span), Operand::Const(1)),
+            false => (value, assigned),
+        };
+        [
+            (self.field_id(&value_field), value),
+            (self.field_id(&flag), assigned),
+        ]
+    }
+
+    /// A pointer to a fresh box holding `value`.
+    fn new_box(&mut self, value: Operand, assigned: Operand, span: Span) -> Operand {
+        let fields = vec![
+            (self.field_id(SCALAR_FIELDS[0]), value),
+            (self.field_id(SCALAR_FIELDS[1]), assigned),
+        ];
+        let object = self.record(fields, MEMBER, span);
+        Operand::Local(self.b.assign_temp(Rvalue::Alloc(object), span))
+    }
+
     /// A fresh object of type `ty`: every leaf `0` (null for pointers), assigned or not (C's
     /// zero initialization of static storage and `calloc`, or an indeterminate object), on
     /// the heap (`malloc`, `calloc`) or not.
@@ -147,13 +207,12 @@ impl FnCx<'_, '_> {
         let leaves = self.unit.types.borrow().leaves(ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
         for (path, leaf) in leaves {
-            let (value, flag) = leaf_fields(&path);
             let zero = match leaf {
                 CType::Pointer(_) => Operand::Null,
                 _ => Operand::Const(0),
             };
-            fields.push((self.field_id(&value), zero));
-            fields.push((self.field_id(&flag), Operand::Const(i32::from(assigned))));
+            let assigned = Operand::Const(i32::from(assigned));
+            fields.extend(self.leaf_of(&path, leaf, zero, assigned, span));
         }
         let state = if heap { LIVE } else { NOT_HEAP };
         self.record(fields, state, span)
@@ -164,12 +223,61 @@ impl FnCx<'_, '_> {
     pub fn object_of(&mut self, ty: CType, values: &[Operand], span: Span) -> Operand {
         let leaves = self.unit.types.borrow().leaves(ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
-        for ((path, _), &value) in leaves.iter().zip(values) {
-            let (value_field, flag) = leaf_fields(path);
-            fields.push((self.field_id(&value_field), value));
-            fields.push((self.field_id(&flag), Operand::Const(1)));
+        for ((path, leaf), &value) in leaves.into_iter().zip(values) {
+            fields.extend(self.leaf_of(&path, leaf, value, Operand::Const(1), span));
         }
         self.record(fields, NOT_HEAP, span)
+    }
+
+    /// The box of the boxed member `member`: its struct's guards run, then the pointer read.
+    pub fn unbox(&mut self, member: &Memory, span: Span) -> Memory {
+        self.guard(member, span);
+        let (value_field, _) = leaf_fields(&member.prefix);
+        let read = Rvalue::Read(member.field(self.field_id(&value_field)));
+        let pointer = Operand::Local(self.b.assign_temp(read, span));
+        Memory {
+            place: Place {
+                base: PlaceBase::Deref(pointer),
+                projections: Vec::new(),
+            },
+            prefix: String::new(),
+            guards: self.pointee_guards(pointer),
+        }
+    }
+
+    /// The value and flag in the box `pointer` points to, read after its guards.
+    fn box_contents(&mut self, pointer: Operand, span: Span) -> [Operand; 2] {
+        for check in self.pointee_guards(pointer) {
+            self.check(check, span);
+        }
+        SCALAR_FIELDS.map(|field| {
+            let place = Place {
+                base: PlaceBase::Deref(pointer),
+                projections: vec![Projection::Field(self.field_id(field))],
+            };
+            Operand::Local(self.b.assign_temp(Rvalue::Read(place), span))
+        })
+    }
+
+    /// The pointers to the boxes of the object `pointer` points to (its guards ran), with
+    /// the boxes' own guards run.
+    fn boxes_of(&mut self, pointer: Operand, ty: CType, span: Span) -> Vec<Operand> {
+        let leaves = self.unit.types.borrow().leaves(ty);
+        let mut boxes = Vec::new();
+        for (path, leaf) in leaves {
+            if is_boxed(&self.unit.boxed_members, &path, leaf) {
+                let place = Place {
+                    base: PlaceBase::Deref(pointer),
+                    projections: vec![Projection::Field(self.field_id(&leaf_fields(&path).0))],
+                };
+                let held = Operand::Local(self.b.assign_temp(Rvalue::Read(place), span));
+                for check in self.pointee_guards(held) {
+                    self.check(check, span);
+                }
+                boxes.push(held);
+            }
+        }
+        boxes
     }
 
     /// Runs the guards of `memory`, returning their property ids (to repeat them after a
@@ -222,20 +330,35 @@ impl FnCx<'_, '_> {
         guards
     }
 
-    /// `free(pointer)`, `pointer` not null: the `invalid-free` check that its object is live,
-    /// then the object is freed.
-    pub fn release(&mut self, pointer: Operand, span: Span) {
+    /// `free(pointer)`, `pointer` not null and to an object of type `ty`: the `invalid-free`
+    /// check that its object is live, then the object is freed, with its boxes. Where the
+    /// file has boxes, `pointer` may point to one (into an object): the `unmodelled` check
+    /// comes first.
+    pub fn release(&mut self, pointer: Operand, ty: CType, span: Span) {
         for check in self.pointee_guards(pointer) {
             self.check(check, span);
         }
         let state = self.heap_state(pointer, span);
-        let holds = Rvalue::Binary(BinOp::Eq, state, Operand::Const(LIVE));
-        let holds = Operand::Local(self.b.assign_temp(holds, span));
-        let kind = PropertyKind::InvalidFree;
-        self.check(Check::Condition { holds, kind }, span);
-        let place = self.heap_place(pointer);
-        let value = Operand::Const(FREED);
-        self.b.emit(InstKind::Store { place, value }, span);
+        let mut conditions = Vec::new();
+        if !self.unit.boxed_members.is_empty() {
+            let into_object = Rvalue::Binary(BinOp::Ne, state, Operand::Const(MEMBER));
+            conditions.push((into_object, PropertyKind::Unmodelled));
+        }
+        let live = Rvalue::Binary(BinOp::Eq, state, Operand::Const(LIVE));
+        conditions.push((live, PropertyKind::InvalidFree));
+        for (holds, kind) in conditions {
+            let holds = Operand::Local(self.b.assign_temp(holds, span));
+            self.check(Check::Condition { holds, kind }, span);
+        }
+        let mut freed = vec![pointer];
+        if matches!(ty, CType::Struct(_)) {
+            freed.extend(self.boxes_of(pointer, ty, span));
+        }
+        for object in freed {
+            let place = self.heap_place(object);
+            let value = Operand::Const(FREED);
+            self.b.emit(InstKind::Store { place, value }, span);
+        }
     }
 
     /// The guards again, as the same properties (after a store, for a second store).
@@ -273,23 +396,27 @@ impl FnCx<'_, '_> {
         if ty.is_scalar() {
             return self.read_leaf(memory, "", span);
         }
-        if memory.prefix.is_empty() && !self.unit.frees {
+        if memory.prefix.is_empty() && !self.unit.frees && !self.has_boxes(ty) {
             let whole = Rvalue::Read(memory.place.clone());
             return Operand::Local(self.b.assign_temp(whole, span));
         }
         // A struct inside a struct (or any struct where objects have a heap state, which a
-        // value does not carry): its leaves copied into a record of its own. Copying a struct
-        // copies indeterminate members too, so the flags are copied, not checked.
+        // value does not carry, or boxes, which a copy does not share): its leaves copied into
+        // a record of its own. Copying a struct copies indeterminate members too, so the flags
+        // are copied, not checked.
         let leaves = self.unit.types.borrow().leaves(ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
-        for (path, _) in leaves {
-            let (inner_value, inner_flag) = leaf_fields(&path);
+        for (path, leaf) in leaves {
             let (value, flag) = leaf_fields(&join(&memory.prefix, &path));
-            for (inner, outer) in [(inner_value, value), (inner_flag, flag)] {
+            let [value, flag] = [value, flag].map(|outer| {
                 let read = Rvalue::Read(memory.field(self.field_id(&outer)));
-                let read = Operand::Local(self.b.assign_temp(read, span));
-                fields.push((self.field_id(&inner), read));
-            }
+                Operand::Local(self.b.assign_temp(read, span))
+            });
+            let [value, flag] = match is_boxed(&self.unit.boxed_members, &path, leaf) {
+                true => self.box_contents(value, span),
+                false => [value, flag],
+            };
+            fields.extend(self.leaf_of(&path, leaf, value, flag, span));
         }
         self.record(fields, NOT_HEAP, span)
     }
@@ -308,7 +435,8 @@ impl FnCx<'_, '_> {
         } else {
             Some(self.guard(memory, span))
         };
-        let whole = memory.prefix.is_empty();
+        // A struct with boxes goes leaf by leaf (below), into the boxes already there.
+        let whole = memory.prefix.is_empty() && !self.has_boxes(ty);
         if whole && memory.place.projections.is_empty() {
             if let PlaceBase::Local(local) = memory.place.base {
                 let value = if ty.is_scalar() {
@@ -337,6 +465,8 @@ impl FnCx<'_, '_> {
         // A member: each leaf field stored on its own; a store ends the index checks of the
         // place, so they are repeated (as the same properties) before the next store.
         let mut stores: Vec<(String, Operand)> = Vec::new();
+        // The boxes to copy: the field holding the target's box, and the source's box.
+        let mut box_copies: Vec<(String, Operand)> = Vec::new();
         if ty.is_scalar() {
             let (value_field, flag) = leaf_fields(&memory.prefix);
             stores.push((value_field, value));
@@ -347,9 +477,18 @@ impl FnCx<'_, '_> {
                 other => self.b.assign_temp(Rvalue::Use(other), span),
             };
             let leaves = self.unit.types.borrow().leaves(ty);
-            for (path, _) in leaves {
+            for (path, leaf) in leaves {
                 let (inner_value, inner_flag) = leaf_fields(&path);
                 let (value_field, flag) = leaf_fields(&join(&memory.prefix, &path));
+                if is_boxed(&self.unit.boxed_members, &path, leaf) {
+                    let mut place = Place::local(record);
+                    place
+                        .projections
+                        .push(Projection::Field(self.field_id(&inner_value)));
+                    let source = Operand::Local(self.b.assign_temp(Rvalue::Read(place), span));
+                    box_copies.push((value_field, source));
+                    continue;
+                }
                 for (inner, outer) in [(inner_value, value_field), (inner_flag, flag)] {
                     let mut place = Place::local(record);
                     place
@@ -373,12 +512,28 @@ impl FnCx<'_, '_> {
             let place = memory.field(self.field_id(&field));
             self.b.emit(InstKind::Store { place, value }, span);
         }
+        for (field, source) in box_copies {
+            let contents = self.box_contents(source, span);
+            let read = Rvalue::Read(memory.field(self.field_id(&field)));
+            let target = Operand::Local(self.b.assign_temp(read, span));
+            for check in self.pointee_guards(target) {
+                self.check(check, span);
+            }
+            for (field, value) in SCALAR_FIELDS.into_iter().zip(contents) {
+                let place = Place {
+                    base: PlaceBase::Deref(target),
+                    projections: vec![Projection::Field(self.field_id(field))],
+                };
+                self.b.emit(InstKind::Store { place, value }, span);
+            }
+        }
     }
 }
 
 /// The IR types of C's values and objects, for the type table the engines read.
 pub(super) struct IrTypes<'t> {
     types: &'t Types,
+    boxed_members: &'t HashSet<String>,
     /// Whether objects have the heap-state field.
     frees: bool,
     /// The structs being expanded, outermost first: a pointer back to one is a μ variable.
@@ -386,9 +541,10 @@ pub(super) struct IrTypes<'t> {
 }
 
 impl<'t> IrTypes<'t> {
-    pub fn new(types: &'t Types, frees: bool) -> IrTypes<'t> {
+    pub fn new(types: &'t Types, boxed_members: &'t HashSet<String>, frees: bool) -> IrTypes<'t> {
         IrTypes {
             types,
+            boxed_members,
             frees,
             open: Vec::new(),
         }
@@ -420,7 +576,10 @@ impl<'t> IrTypes<'t> {
         let mut fields = Vec::new();
         for (path, leaf) in self.types.leaves(ty) {
             let (value, flag) = leaf_fields(&path);
-            let leaf = self.value(leaf);
+            let leaf = match is_boxed(self.boxed_members, &path, leaf) {
+                true => Type::Pointer(Box::new(self.object(leaf))),
+                false => self.value(leaf),
+            };
             fields.push((value, leaf));
             fields.push((flag, Type::Int));
         }

@@ -21,8 +21,8 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::{
-    Declaration, DeclarationSpecifier, ExternalDeclaration, FunctionDefinition, Identifier,
-    Initializer, StorageClassSpecifier, TranslationUnit,
+    Declaration, DeclarationSpecifier, Declarator, ExternalDeclaration, FunctionDefinition,
+    Identifier, Initializer, StorageClassSpecifier, TranslationUnit,
 };
 use lang_c::span::Node;
 use lang_c::visit::Visit;
@@ -50,8 +50,8 @@ struct Global<'a> {
     init: Option<&'a Node<Initializer>>,
     /// Whether it is defined, not only declared `extern`.
     defined: bool,
-    /// Its declarator in the definition (else in the first declaration).
-    span: lang_c::span::Span,
+    /// Its declarator in the definition with the initializer (else in the first declaration).
+    declarator: &'a Node<Declarator>,
 }
 
 /// The unit-wide facts every function body is lowered against.
@@ -67,6 +67,9 @@ struct Unit<'a> {
     /// Every name whose address `&` takes somewhere in the file (shadowing ignored: such a
     /// variable lives in memory, which only costs time).
     address_taken: HashSet<String>,
+    /// Every member name that `&` is applied to (`&s.f`, `&p->f`): a scalar member of that
+    /// name lives in an object of its own, its *box* (`lower/memory.rs`).
+    boxed_members: HashSet<String>,
     /// Whether the file calls `free`: then objects have a heap state (`lower/memory.rs`).
     frees: bool,
     /// File-scope variables by name, and their names in the order of their first declaration.
@@ -113,6 +116,7 @@ pub(crate) fn lower_unit<'a>(
     map: &'a SourceMap,
     options: Options,
 ) -> Result<Translated, CError> {
+    let (address_taken, boxed_members) = addresses_taken(unit);
     let mut context = Unit {
         map,
         options,
@@ -120,7 +124,8 @@ pub(crate) fn lower_unit<'a>(
         typedefs: HashMap::new(),
         types: RefCell::new(Types::new(options.data_model)),
         fields: RefCell::new(memory::SCALAR_FIELDS.map(String::from).to_vec()),
-        address_taken: addresses_taken(unit),
+        address_taken,
+        boxed_members,
         frees: calls_free(unit),
         globals: HashMap::new(),
         global_order: Vec::new(),
@@ -211,9 +216,13 @@ pub(crate) fn lower_unit<'a>(
     }
 }
 
-/// Every identifier that `&` is applied to in the unit.
-fn addresses_taken(unit: &TranslationUnit) -> HashSet<String> {
-    struct Addresses(HashSet<String>);
+/// Every identifier and every member name that `&` is applied to in the unit.
+fn addresses_taken(unit: &TranslationUnit) -> (HashSet<String>, HashSet<String>) {
+    #[derive(Default)]
+    struct Addresses {
+        variables: HashSet<String>,
+        members: HashSet<String>,
+    }
     impl<'ast> Visit<'ast> for Addresses {
         fn visit_unary_operator_expression(
             &mut self,
@@ -221,16 +230,22 @@ fn addresses_taken(unit: &TranslationUnit) -> HashSet<String> {
             span: &'ast lang_c::span::Span,
         ) {
             if e.operator.node == lang_c::ast::UnaryOperator::Address {
-                if let lang_c::ast::Expression::Identifier(id) = &e.operand.node {
-                    self.0.insert(id.node.name.clone());
+                match &e.operand.node {
+                    lang_c::ast::Expression::Identifier(id) => {
+                        self.variables.insert(id.node.name.clone());
+                    }
+                    lang_c::ast::Expression::Member(m) => {
+                        self.members.insert(m.node.identifier.node.name.clone());
+                    }
+                    _ => {}
                 }
             }
             lang_c::visit::visit_unary_operator_expression(self, e, span);
         }
     }
-    let mut addresses = Addresses(HashSet::new());
+    let mut addresses = Addresses::default();
     addresses.visit_translation_unit(unit);
-    addresses.0
+    (addresses.variables, addresses.members)
 }
 
 /// Whether the unit calls `free` (by name).
@@ -345,7 +360,8 @@ fn declare<'a>(context: &mut Unit<'a>, declaration: &'a Node<Declaration>) -> Re
             (Ok(CType::Void), Shape::Plain(0)) => {
                 Err(CError::invalid("a variable of type `void`", at))
             }
-            (Ok(ty), Shape::Plain(levels)) => {
+            // An array's type is its elements' (`FnCx::define_globals` reads the dimensions).
+            (Ok(ty), Shape::Plain(levels) | Shape::Array(levels)) => {
                 Ok(context.types.borrow_mut().pointer_levels(*ty, levels))
             }
             (Ok(_), other) => Err(CError::unsupported(
@@ -362,7 +378,7 @@ fn declare<'a>(context: &mut Unit<'a>, declaration: &'a Node<Declaration>) -> Re
             ty,
             init: None,
             defined: false,
-            span: declarator.span,
+            declarator,
         });
         if let Some(initializer) = initializer {
             if global.init.is_some() {
@@ -372,7 +388,7 @@ fn declare<'a>(context: &mut Unit<'a>, declaration: &'a Node<Declaration>) -> Re
                 ));
             }
             global.init = Some(initializer);
-            global.span = declarator.span;
+            global.declarator = declarator;
         }
         global.defined |= !is_extern || initializer.is_some();
     }

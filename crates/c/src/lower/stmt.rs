@@ -263,15 +263,7 @@ impl FnCx<'_, '_> {
                 (Some(name), Shape::Array(levels)) if base != CType::Void || levels > 0 => {
                     let ty = self.unit.types.borrow_mut().pointer_levels(base, levels);
                     let ty = complete(self.unit, ty, at)?;
-                    let derived: Vec<_> = declarator.node.derived.iter().map(|d| &d.node).collect();
-                    self.declare_array(
-                        &name,
-                        ty,
-                        &derived[levels as usize..],
-                        initializer,
-                        span,
-                        at,
-                    )?;
+                    self.declare_array((&name, declarator), ty, levels, initializer, false)?;
                 }
                 (Some(name), Shape::Plain(levels)) if base != CType::Void || levels > 0 => {
                     let ty = self.unit.types.borrow_mut().pointer_levels(base, levels);

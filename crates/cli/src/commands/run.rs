@@ -161,7 +161,7 @@ fn describe(kind: PropertyKind) -> &'static str {
         PropertyKind::Reach => "reached the target line",
         PropertyKind::ShiftOutOfRange => "shift amount out of range",
         PropertyKind::Overflow => "signed integer overflow",
-        PropertyKind::Unmodelled => "a value outside the range symex models for its type",
+        PropertyKind::Unmodelled => "a value or an operation outside what symex models",
         PropertyKind::UseAfterFree => "use of freed memory",
         PropertyKind::InvalidFree => "invalid free",
     }
