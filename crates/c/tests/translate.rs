@@ -290,6 +290,31 @@ fn globals_used_only_by_main_are_its_locals_set_on_entry() {
 }
 
 #[test]
+fn arrays_passed_to_functions_are_the_callers_arrays() {
+    // `int a[]`, `int *a`, `int a[4]` and `int m[][3]` parameters name the caller's array (the
+    // call is inlined): writes reach it, calls nest, and a later call sees earlier writes.
+    let source = "void fill(int a[], int n, int v) { int i; for (i = 0; i < n; i++) a[i] = v + i; }
+                  int sum(int *a, int n) { int s = 0; int i; for (i = 0; i < n; i++) s += a[i]; return s; }
+                  int twice(int a[4]) { fill(a, 4, 10); return sum(a, 4); }
+                  int corner(int m[][3]) { m[1][2] = 7; return m[0][0]; }
+                  int main() { int a[4]; int m[2][3] = {0}; int s = twice(a); a[0] = 1;
+                               return s * 1000 + sum(a, 4) * 10 + corner(m) + m[1][2] * 100000; }";
+    assert_eq!(returns(source, &[]), 46 * 1000 + 37 * 10 + 700000);
+    // An index outside the caller's array is its `out-of-bounds` check; a `sizeof` of the
+    // parameter (a pointer in C) is not the array's.
+    let source = "extern int __VERIFIER_nondet_int(void);
+                  int get(int a[], int i) { return a[i]; }
+                  int main() { int a[2] = {5, 6}; return get(a, __VERIFIER_nondet_int()); }";
+    assert_eq!(returns(source, &[1]), 6);
+    match run(source, &[2]) {
+        RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::OutOfBounds),
+        other => panic!("{other:?}"),
+    }
+    let source = "int f(int a[]) { return sizeof(a); } int main() { int a[3]; return f(a); }";
+    assert!(translate_text(source, Options::default()).is_err());
+}
+
+#[test]
 fn signed_overflow_is_checked_on_request_for_every_int_operation() {
     let checked = Options {
         signed_overflow: true,
@@ -577,9 +602,24 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "int a[]",
         ),
         (
+            "int f(int a[], int b[]) { return a[0]; } int main() { int a[2]; int *p = 0; return f(a, p); }",
+            "an argument other than an array variable for the array parameter `b`",
+            "p); }",
+        ),
+        (
             "int g(int x) { return x; } int main() { int a[3]; return g(a); }",
-            "the array `a` used as a value",
+            "passing this array to the parameter `x` of another type or shape",
             "a); }",
+        ),
+        (
+            "int g(int m[][2]) { return m[0][0]; } int main() { int a[3][3] = {0}; return g(a); }",
+            "passing this array to the parameter `m` of another type or shape",
+            "a); }",
+        ),
+        (
+            "void f(int *p) { *p = 1; } int main() { int a[3]; f(a); return a[0]; }",
+            "the array `p` used as a value",
+            "p = 1",
         ),
         (
             "int main() { int n = 3; int a[n]; return 0; }",

@@ -5,16 +5,18 @@
 //! locals. An initializer (`= {1, 2}`, the rest 0) assigns every element. Every access checks
 //! its indices (`out-of-bounds`).
 //!
-//! Arrays as values (an array passed to a function, compared, assigned whole, decayed to a
-//! pointer) are refused. Nothing here reads the IR back.
+//! An array passed to a function is the caller's array under the parameter's name (the call
+//! is inlined, `FnCx::argument`); other uses of arrays as values (compared, assigned whole,
+//! decayed to a pointer) are refused. Nothing here reads the IR back.
 
 use lang_c::ast::{ArraySize, Declarator, DerivedDeclarator, Expression, Initializer};
 use lang_c::span::Node;
 use symex_ir::cfg::{
     Check, InstKind, LocalId, LocalKind, Operand, Place, PlaceBase, Projection, Rvalue,
 };
+use symex_syntax::span::Span;
 
-use super::func::FnCx;
+use super::func::{Argument, FnCx, Parameter};
 use super::memory::{LValue, Memory};
 use super::types::CType;
 use crate::error::CError;
@@ -221,5 +223,59 @@ impl FnCx<'_, '_> {
             guards,
         };
         Ok(Some((LValue::Memory(memory), ty)))
+    }
+
+    /// The array local `e` names, and its element type, if it names one.
+    pub fn array_variable(&self, e: &Node<Expression>) -> Option<(LocalId, CType)> {
+        let Expression::Identifier(id) = &e.node else {
+            return None;
+        };
+        let (local, ty) = self.lookup(&id.node.name, self.at(e.span)).ok()?;
+        self.arrays.contains_key(&local).then_some((local, ty))
+    }
+
+    /// What an inlined call passes for `argument` to `param`: an array variable to an array
+    /// parameter of the same element type and inner dimensions (or to a pointer to its
+    /// elements, for one dimension), else the argument's value converted to the parameter's
+    /// type.
+    pub fn argument(
+        &mut self,
+        argument: &Node<Expression>,
+        param: &Parameter,
+        span: Span,
+    ) -> Result<Argument, CError> {
+        let at = self.at(argument.span);
+        let Some((array, element)) = self.array_variable(argument) else {
+            return match param.array {
+                Some(_) => Err(CError::unsupported(
+                    format!(
+                        "an argument other than an array variable for the array parameter `{}`",
+                        param.name
+                    ),
+                    at,
+                )),
+                None => Ok(Argument::Value(
+                    self.converted(argument, param.ty, span, at)?,
+                )),
+            };
+        };
+        let inner = &self.arrays[&array][1..];
+        let fits = match (&param.array, param.ty) {
+            (Some(dims), ty) => ty == element && dims[..] == *inner,
+            (None, CType::Pointer(p)) => {
+                inner.is_empty() && self.unit.types.borrow().pointee(p) == element
+            }
+            (None, _) => false,
+        };
+        if !fits {
+            return Err(CError::unsupported(
+                format!(
+                    "passing this array to the parameter `{}` of another type or shape",
+                    param.name
+                ),
+                at,
+            ));
+        }
+        Ok(Argument::Array(array, element))
     }
 }

@@ -452,8 +452,9 @@ impl FnCx<'_, '_> {
         if self.arrays.contains_key(&local) {
             return Err(CError::unsupported(
                 format!(
-                    "the array `{name}` used as a value (passed, assigned whole or used as a \
-                     pointer; only its elements are supported so far)"
+                    "the array `{name}` used as a value (assigned whole, used as a pointer or \
+                     passed to a function without a definition; its elements, and passing it \
+                     to a defined function, are supported so far)"
                 ),
                 at,
             ));
@@ -973,6 +974,10 @@ impl FnCx<'_, '_> {
         let Expression::Identifier(id) = &e.node else {
             return None;
         };
+        // An array parameter is a pointer in C: its `sizeof` is not the array's.
+        if (self.inlined.last()).is_some_and(|i| i.array_params.contains(&id.node.name)) {
+            return None;
+        }
         let (local, ty) = self.lookup(&id.node.name, self.at(e.span)).ok()?;
         let dims = self.arrays.get(&local)?;
         let elements: i64 = dims.iter().map(|&d| i64::from(d)).product();
@@ -1231,14 +1236,19 @@ impl FnCx<'_, '_> {
             self.b.emit(InstKind::Input { dst }, span);
             return Ok((self.convert(Operand::Local(dst), ty, span), ty));
         }
-        if self.unit.inline_calls && self.is_main && name != "main" {
+        // Inlined: every call of `main` where functions share globals (or on request), and a
+        // call passing an array variable, whose parameter then names the caller's array.
+        let passes_array = call
+            .arguments
+            .iter()
+            .any(|a| self.array_variable(a).is_some());
+        if (self.unit.inline_calls && self.is_main || passes_array) && name != "main" {
             if let Some(&definition) = self.unit.bodies.get(name) {
                 let (_, params) = super::func::parameters(self.unit, definition)?;
                 arity(params.len())?;
                 let mut args = Vec::with_capacity(params.len());
-                for (argument, (_, _, ty)) in call.arguments.iter().zip(&params) {
-                    let at = self.at(argument.span);
-                    args.push(self.converted(argument, *ty, span, at)?);
+                for (argument, param) in call.arguments.iter().zip(&params) {
+                    args.push(self.argument(argument, param, span)?);
                 }
                 return self.inline_call(name, definition, &params, args, span, at);
             }

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use lang_c::ast::{DeclarationSpecifier, Ellipsis};
+use lang_c::ast::{ArraySize, DeclarationSpecifier, DerivedDeclarator, Ellipsis, Expression};
 use lang_c::ast::{FunctionDefinition, ParameterDeclaration, StorageClassSpecifier};
 use lang_c::span::Node;
 use symex_ir::build::FunctionBuilder;
@@ -19,6 +19,7 @@ use symex_ir::cfg::{
 use symex_syntax::span::Span;
 use symex_syntax::types::Type;
 
+use super::expr::integer_constant;
 use super::memory::IrTypes;
 use super::types::{base_type, declarator_shape, CType, Shape};
 use super::Unit;
@@ -41,6 +42,16 @@ pub(super) struct Inlined {
     pub name: String,
     pub result: LocalId,
     pub exit: BlockId,
+    /// The parameters that name an array of the caller (`Argument::Array`).
+    pub array_params: Vec<String>,
+}
+
+/// What an inlined call passes to a parameter.
+pub(super) enum Argument {
+    Value(Operand),
+    /// The caller's array local, and its element type: the parameter names that array, as C
+    /// passes arrays (by a pointer to their first element), without a pointer value.
+    Array(LocalId, CType),
 }
 
 /// Inlining stops when `main` grows beyond this many blocks.
@@ -105,9 +116,9 @@ pub(super) fn signature(
     unit: &Unit<'_>,
     definition: &Node<FunctionDefinition>,
 ) -> Result<(String, Vec<CType>, CType), CError> {
-    let (name, params) = parameters(unit, definition)?;
+    let (name, params) = function_parameters(unit, definition)?;
     let result = result_type(unit, definition)?;
-    Ok((name, params.iter().map(|&(_, _, ty)| ty).collect(), result))
+    Ok((name, params.iter().map(|p| p.ty).collect(), result))
 }
 
 /// The result type of a definition.
@@ -143,7 +154,16 @@ pub(super) fn complete(unit: &Unit<'_>, ty: CType, at: usize) -> Result<CType, C
 }
 
 /// A parameter: its name, where it is declared and its type.
-pub(super) type Parameter = (String, Span, CType);
+/// A parameter of a definition.
+pub(super) struct Parameter {
+    pub name: String,
+    pub span: Span,
+    /// Its type; an array parameter's element type.
+    pub ty: CType,
+    /// For an array parameter (`int a[]`, `int m[][3]`): the sizes of its dimensions after
+    /// the first. Only an inlined call can pass it an array (`FnCx::bind_array`).
+    pub array: Option<Vec<u32>>,
+}
 
 /// The name and the parameters of a definition.
 pub(super) fn parameters(
@@ -184,6 +204,23 @@ pub(super) fn parameters(
     Ok((name, params))
 }
 
+/// The parameters of a definition lowered as a function of its own, which an array
+/// parameter cannot be (the IR passes no pointer into an array).
+fn function_parameters(
+    unit: &Unit<'_>,
+    definition: &Node<FunctionDefinition>,
+) -> Result<(String, Vec<Parameter>), CError> {
+    let (name, params) = parameters(unit, definition)?;
+    if let Some(array) = params.iter().find(|p| p.array.is_some()) {
+        return Err(CError::unsupported(
+            "parameters of array types, other than in a call whose argument is an array \
+             variable (such a call is inlined)",
+            array.span.start as usize,
+        ));
+    }
+    Ok((name, params))
+}
+
 /// One parameter; `None` for the `void` of `f(void)`.
 fn parameter(
     unit: &Unit<'_>,
@@ -204,7 +241,51 @@ fn parameter(
         (Some(name), Shape::Plain(levels), ty) => {
             let ty = unit.types.borrow_mut().pointer_levels(ty, levels);
             let ty = complete(unit, ty, at)?;
-            Ok(Some((name, unit.map.span(param.span), ty)))
+            let span = unit.map.span(param.span);
+            Ok(Some(Parameter {
+                name,
+                span,
+                ty,
+                array: None,
+            }))
+        }
+        (Some(name), Shape::Array(levels), ty) => {
+            let ty = unit.types.borrow_mut().pointer_levels(ty, levels);
+            let ty = complete(unit, ty, at)?;
+            let derived = &declarator.node.derived[levels as usize..];
+            let mut inner = Vec::with_capacity(derived.len() - 1);
+            for part in &derived[1..] {
+                let size = match &part.node {
+                    DerivedDeclarator::Array(array) => match &array.node.size {
+                        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                            match &e.node {
+                                Expression::Constant(c) => {
+                                    integer_constant(&c.node, unit.options.data_model, at).ok()
+                                }
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match size {
+                    Some((n, _)) if n > 0 => inner.push(n as u32),
+                    _ => {
+                        return Err(CError::unsupported(
+                            "array parameters whose inner dimensions are not integer literals",
+                            at,
+                        ))
+                    }
+                }
+            }
+            let span = unit.map.span(param.span);
+            Ok(Some(Parameter {
+                name,
+                span,
+                ty,
+                array: Some(inner),
+            }))
         }
         (None, Shape::Plain(_), _) => Err(CError::invalid("a parameter without a name", at)),
         (_, shape, _) => Err(CError::unsupported(
@@ -220,13 +301,13 @@ pub(super) fn lower_function(
     id: FuncId,
     definition: &Node<FunctionDefinition>,
 ) -> Result<Lowered, CError> {
-    let (name, params) = parameters(unit, definition)?;
+    let (name, params) = function_parameters(unit, definition)?;
     let locals = params
         .iter()
-        .map(|(name, span, _)| LocalInfo {
-            name: name.clone(),
+        .map(|p| LocalInfo {
+            name: p.name.clone(),
             kind: LocalKind::Param,
-            span: *span,
+            span: p.span,
             address_taken: false,
         })
         .collect();
@@ -247,7 +328,7 @@ pub(super) fn lower_function(
         arrays: HashMap::new(),
         local_types: HashMap::new(),
     };
-    for (i, (name, span, ty)) in params.iter().enumerate() {
+    for (i, Parameter { name, span, ty, .. }) in params.iter().enumerate() {
         cx.local_types.insert(LocalId(i as u32), *ty);
         if cx.scopes[0]
             .insert(name.clone(), (LocalId(i as u32), *ty))
@@ -261,7 +342,7 @@ pub(super) fn lower_function(
     }
     // A caller converts its arguments; an entry function's parameters come from outside (the
     // engines' symbols), so each narrow parameter is brought into its type's range first.
-    for (i, (_, span, ty)) in params.iter().enumerate() {
+    for (i, Parameter { span, ty, .. }) in params.iter().enumerate() {
         let param = Operand::Local(LocalId(i as u32));
         let converted = cx.convert(param, *ty, *span);
         if converted != param {
@@ -276,7 +357,7 @@ pub(super) fn lower_function(
     // A parameter whose address is taken is copied into an object in memory of the same
     // name, in a scope of its own around the body.
     cx.push_scope();
-    for (i, (name, span, ty)) in params.iter().enumerate() {
+    for (i, Parameter { name, span, ty, .. }) in params.iter().enumerate() {
         if unit.address_taken.contains(name) {
             let local = cx.declare(name, *ty, *span)?;
             cx.bind(local, *ty, Operand::Local(LocalId(i as u32)), *span);
@@ -311,7 +392,7 @@ pub(super) fn lower_function(
         .collect();
     let param_types: Vec<(String, Type)> = params
         .iter()
-        .map(|(n, _, ty)| (n.clone(), ir_types.value(*ty)))
+        .map(|p| (p.name.clone(), ir_types.value(p.ty)))
         .collect();
     drop(types);
     let span = unit.map.span(definition.span);
@@ -436,7 +517,7 @@ impl FnCx<'_, '_> {
         name: &str,
         definition: &Node<FunctionDefinition>,
         params: &[Parameter],
-        args: Vec<Operand>,
+        args: Vec<Argument>,
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
@@ -469,10 +550,17 @@ impl FnCx<'_, '_> {
             std::mem::replace(&mut self.result, result_type),
             std::mem::replace(&mut self.name, name.to_string()),
         );
+        let array_params = params
+            .iter()
+            .zip(&args)
+            .filter(|(_, arg)| matches!(arg, Argument::Array(..)))
+            .map(|(param, _)| param.name.clone())
+            .collect();
         self.inlined.push(Inlined {
             name: name.to_string(),
             result,
             exit,
+            array_params,
         });
         self.push_scope();
         let body = self.inline_body(params, args, definition);
@@ -504,12 +592,25 @@ impl FnCx<'_, '_> {
     fn inline_body(
         &mut self,
         params: &[Parameter],
-        args: Vec<Operand>,
+        args: Vec<Argument>,
         definition: &Node<FunctionDefinition>,
     ) -> Result<(), CError> {
-        for ((name, span, ty), arg) in params.iter().zip(args) {
-            let local = self.declare(name, *ty, *span)?;
-            self.bind(local, *ty, arg, *span);
+        for (param, arg) in params.iter().zip(args) {
+            match arg {
+                Argument::Value(value) => {
+                    let local = self.declare(&param.name, param.ty, param.span)?;
+                    self.bind(local, param.ty, value, param.span);
+                }
+                Argument::Array(array, element) => {
+                    let scope = self.scopes.last_mut().expect("a function has a scope");
+                    if scope.insert(param.name.clone(), (array, element)).is_some() {
+                        return Err(CError::invalid(
+                            format!("parameter `{}` is declared twice", param.name),
+                            param.span.start as usize,
+                        ));
+                    }
+                }
+            }
         }
         self.statement(&definition.node.statement)
     }
