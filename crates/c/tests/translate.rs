@@ -290,6 +290,29 @@ fn globals_used_only_by_main_are_its_locals_set_on_entry() {
 }
 
 #[test]
+fn character_constants_are_ints_holding_a_signed_char() {
+    let source =
+        "int main() { return 'a' + '\\n' * 1000 + '\\0' + '\\x7f' * 100000 + '\\101' * 10000000; }";
+    assert_eq!(
+        returns(source, &[]),
+        97 + 10 * 1000 + 127 * 100000 + 65 * 10000000
+    );
+    let source = "int main() { char c = '\\xff'; return (c == '\\377') * 10 + ('\\xff' < 0) + '\\'' * 100; }";
+    assert_eq!(returns(source, &[]), 10 + 1 + 39 * 100);
+    for (source, message) in [
+        ("int main() { return L'a'; }", "wide character constant"),
+        ("int main() { return 'ab'; }", "multi-character constant"),
+        (
+            "int main() { return '\\x100'; }",
+            "outside the range of `char`",
+        ),
+    ] {
+        let (_, error) = refusal(source);
+        assert!(error.contains(message), "{source}: {error}");
+    }
+}
+
+#[test]
 fn arrays_passed_to_functions_are_the_callers_arrays() {
     // `int a[]`, `int *a`, `int a[4]` and `int m[][3]` parameters name the caller's array (the
     // call is inlined): writes reach it, calls nest, and a later call sees earlier writes.

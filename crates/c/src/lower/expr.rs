@@ -5,8 +5,7 @@
 //! the value that was read.
 
 use lang_c::ast::{
-    BinaryOperator, BlockItem, CallExpression, Constant, Expression, IntegerBase, IntegerSize,
-    MemberOperator, Statement, UnaryOperator,
+    BinaryOperator, BlockItem, CallExpression, Expression, MemberOperator, Statement, UnaryOperator,
 };
 use lang_c::span::Node;
 use symex_ir::cfg::{
@@ -16,6 +15,7 @@ use symex_ir::cfg::{
 use symex_syntax::span::Span;
 
 use super::func::FnCx;
+use super::literal::{integer_constant, signed_wide_literal};
 use super::memory::{LValue, Memory};
 use super::types::{type_name, CType};
 use crate::error::CError;
@@ -1354,126 +1354,5 @@ impl FnCx<'_, '_> {
                 at,
             )),
         }
-    }
-}
-
-/// The value of an integer literal of a 64-bit type (`2147483648`, `1L` in LP64), under any
-/// number of unary `-` and `+` (so `-2147483648`), if `e` is one.
-fn signed_wide_literal(e: &Node<Expression>, model: crate::DataModel) -> Option<i64> {
-    match &e.node {
-        Expression::Constant(c) => match &c.node {
-            Constant::Integer(integer)
-                if !integer.suffix.imaginary && integer_constant(&c.node, model, 0).is_err() =>
-            {
-                i64::try_from(literal_value(integer)?).ok()
-            }
-            _ => None,
-        },
-        Expression::UnaryOperator(u) => {
-            let value = signed_wide_literal(&u.node.operand, model)?;
-            match u.node.operator.node {
-                UnaryOperator::Minus => value.checked_neg(),
-                UnaryOperator::Plus => Some(value),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
-/// The value of an integer literal's digits, if it fits in 64 bits.
-fn literal_value(integer: &lang_c::ast::Integer) -> Option<u64> {
-    let radix = match integer.base {
-        IntegerBase::Decimal => 10,
-        IntegerBase::Octal => 8,
-        IntegerBase::Hexadecimal => 16,
-        IntegerBase::Binary => 2,
-    };
-    let digits = integer.number.trim_start_matches('0');
-    if digits.is_empty() {
-        Some(0)
-    } else {
-        u64::from_str_radix(digits, radix).ok()
-    }
-}
-
-/// An integer literal and its type, by C's rule: the first of the types its suffix and base
-/// allow that holds its value (`int`, `unsigned int` for octal and hexadecimal, then the `long`
-/// types, then the `long long` ones; `long` has 32 bits in ILP32). A literal of a 64-bit type
-/// whose value is outside the 32 bits those types are modelled in is refused.
-pub(super) fn integer_constant(
-    constant: &Constant,
-    model: crate::DataModel,
-    at: usize,
-) -> Result<(i32, CType), CError> {
-    let integer = match constant {
-        Constant::Integer(integer) => integer,
-        Constant::Float(_) => {
-            return Err(CError::unsupported("floating-point constants", at));
-        }
-        Constant::Character(_) => {
-            return Err(CError::unsupported("character constants", at));
-        }
-    };
-    if integer.suffix.imaginary {
-        return Err(CError::unsupported("imaginary constants", at));
-    }
-    let Some(value) = literal_value(integer) else {
-        return Err(CError::invalid(
-            format!(
-                "the constant `{}` does not fit any integer type",
-                integer.number
-            ),
-            at,
-        ));
-    };
-    // (signed, unsigned) of each rank the suffix allows, narrowest first.
-    let long = match model {
-        crate::DataModel::Ilp32 => (CType::Int, CType::UInt),
-        crate::DataModel::Lp64 => (CType::Long, CType::ULong),
-    };
-    let ranks = match integer.suffix.size {
-        IntegerSize::Int => vec![(CType::Int, CType::UInt), long, (CType::Long, CType::ULong)],
-        IntegerSize::Long => vec![long, (CType::Long, CType::ULong)],
-        IntegerSize::LongLong => vec![(CType::Long, CType::ULong)],
-    };
-    // A decimal literal without `u` never becomes unsigned.
-    let decimal = integer.base == IntegerBase::Decimal;
-    let mut candidates = ranks.into_iter().flat_map(|(signed, unsigned)| {
-        let both = [
-            (!integer.suffix.unsigned).then_some(signed),
-            (integer.suffix.unsigned || !decimal).then_some(unsigned),
-        ];
-        both.into_iter().flatten()
-    });
-    let c_range = |ty: CType| match ty {
-        CType::Int => i32::MAX as u64,
-        CType::UInt => u32::MAX as u64,
-        CType::Long => i64::MAX as u64,
-        _ => u64::MAX,
-    };
-    let Some(ty) = candidates.find(|&ty| value <= c_range(ty)) else {
-        return Err(CError::invalid(
-            format!(
-                "the constant `{}` does not fit any integer type",
-                integer.number
-            ),
-            at,
-        ));
-    };
-    match i64::try_from(value) {
-        // Within 32 bits the value's bits are the IR number's, read as the type's signedness.
-        Ok(v) if ty.holds(v) => Ok((v as u32 as i32, ty)),
-        _ => Err(CError::unsupported(
-            format!(
-                "the constant `{}` of type `{}` (64-bit values are modelled within 32 bits)",
-                integer.number,
-                match ty {
-                    CType::ULong => "unsigned long long",
-                    _ => "long long",
-                }
-            ),
-            at,
-        )),
     }
 }

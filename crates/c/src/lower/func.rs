@@ -19,7 +19,7 @@ use symex_ir::cfg::{
 use symex_syntax::span::Span;
 use symex_syntax::types::Type;
 
-use super::expr::integer_constant;
+use super::literal::integer_constant;
 use super::memory::IrTypes;
 use super::types::{base_type, declarator_shape, CType, Shape};
 use super::Unit;

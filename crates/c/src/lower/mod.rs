@@ -13,6 +13,7 @@
 mod array;
 mod expr;
 mod func;
+mod literal;
 mod memory;
 mod stmt;
 mod types;

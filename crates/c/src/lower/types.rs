@@ -268,7 +268,7 @@ impl Types {
         use lang_c::ast::{BinaryOperator as B, Expression as E, UnaryOperator as U};
         Some(match &e.node {
             E::Constant(c) => i64::from(
-                super::expr::integer_constant(&c.node, unit.options.data_model, 0)
+                super::literal::integer_constant(&c.node, unit.options.data_model, 0)
                     .ok()?
                     .0,
             ),
