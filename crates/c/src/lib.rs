@@ -41,6 +41,9 @@ use source_map::SourceMap;
 pub struct Translated {
     pub module: Module,
     pub types: TypeTable,
+    /// The functions left out of the module (outside the subset, or using one that is), by
+    /// name, with the reason: a call of one is refused, and so is analysing one (`--entry`).
+    pub left_out: Vec<(String, CError)>,
 }
 
 /// How the translation reads the program beyond C's fixed rules.

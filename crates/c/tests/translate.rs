@@ -272,6 +272,20 @@ fn globals_used_only_by_main_are_its_locals_set_on_entry() {
                   int main() { int total2 = 1000; last = twice(200); bump();
                                return total * 100000 + last * 100 + find(50) + total2 - 1000; }";
     assert_eq!(returns(source, &[]), 400 * 100000 + 144 * 100 + 8);
+    // `static` locals are globals under their function's name: set once, kept from call to
+    // call, their address taken too; one in `main` is `main`'s.
+    let source = "int counter(void) { static int calls; static int base = 10; calls++; return base + calls; }
+                  int next_id(void) { static int id = 100; int *p = &id; *p = *p + 1; return id; }
+                  int main() { int a = counter(); int b = counter(); int c = next_id();
+                               static int m = 3; m++; return a * 1000000 + b * 10000 + (next_id() - c) * 100 + m; }";
+    assert_eq!(returns(source, &[]), 11 * 1000000 + 12 * 10000 + 100 + 4);
+    let (_, error) = refusal(
+        "int f(void) { { static int x; x++; } { static int x; return x; } } int main() { return f(); }",
+    );
+    assert!(
+        error.contains("two `static` locals of one name (`f.x`)"),
+        "{error}"
+    );
     // Global arrays: zero where not initialized (and so never an `uninit` read), initializer
     // lists as for locals, indexed by `main` and by the functions inlined into it.
     let source = "int seen[4]; int primes[3] = {2, 3}; char grid[2][3];

@@ -990,3 +990,23 @@ fn a_reader_that_closes_the_pipe_early_is_no_internal_error() {
     assert_ne!(out.status.code(), Some(101), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn an_entry_function_left_out_of_a_c_program_is_refused_with_its_reason() {
+    // `counter` uses a `static` local (a global, which only `main` has): it is left out, so
+    // `--entry counter` says why instead of "no function named".
+    let p = program(
+        "static_local.c",
+        b"int counter(void) { static int calls; calls++; return calls; }\n\
+          int main(void) { return counter() + counter(); }\n",
+    );
+    let out = symex(&["check", "--entry", "counter", &p]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("the `static` local `calls` in `counter` on its own"),
+        "{}",
+        stderr(&out)
+    );
+    let out = symex(&["run", &p]);
+    assert!(stderr(&out).contains("result: 3"), "{}", stderr(&out));
+}

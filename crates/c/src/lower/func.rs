@@ -8,7 +8,8 @@
 
 use std::collections::HashMap;
 
-use lang_c::ast::{ArraySize, DeclarationSpecifier, DerivedDeclarator, Ellipsis, Expression};
+use lang_c::ast::Expression;
+use lang_c::ast::{ArraySize, Declaration, DeclarationSpecifier, DerivedDeclarator, Ellipsis};
 use lang_c::ast::{FunctionDefinition, ParameterDeclaration, StorageClassSpecifier};
 use lang_c::span::Node;
 use symex_ir::build::FunctionBuilder;
@@ -443,17 +444,57 @@ impl FnCx<'_, '_> {
             name: name.to_string(),
             kind: LocalKind::Var,
             span,
-            address_taken: self.unit.address_taken.contains(name),
+            // A `static` local's global is `function.local`; `&` names the local.
+            address_taken: (self.unit.address_taken)
+                .contains(name.rsplit('.').next().unwrap_or(name)),
         });
         self.local_types.insert(local, ty);
-        let scope = self.scopes.last_mut().expect("a function has a scope");
-        if scope.insert(name.to_string(), (local, ty)).is_some() {
-            return Err(CError::invalid(
-                format!("`{name}` is declared twice in the same scope"),
-                span.start as usize,
-            ));
-        }
+        self.name_in_scope(name, local, ty, span.start as usize)?;
         Ok(local)
+    }
+
+    /// Makes `name` denote `local` (of type `ty`) in the innermost scope.
+    fn name_in_scope(
+        &mut self,
+        name: &str,
+        local: LocalId,
+        ty: CType,
+        at: usize,
+    ) -> Result<(), CError> {
+        let scope = self.scopes.last_mut().expect("a function has a scope");
+        match scope.insert(name.to_string(), (local, ty)) {
+            None => Ok(()),
+            Some(_) => Err(CError::invalid(
+                format!("`{name}` is declared twice in the same scope"),
+                at,
+            )),
+        }
+    }
+
+    /// `static int x = 0;` inside a function: `x` names the global `function.x` (defined, with
+    /// its initializer, when `main` starts; `lower/mod.rs`), so it keeps its value from call to
+    /// call. Its function is inlined into `main` where the globals are.
+    pub fn static_local_declaration(&mut self, d: &Declaration) -> Result<(), CError> {
+        for init in &d.declarators {
+            let at = self.at(init.node.declarator.span);
+            let Some(name) = declarator_shape(&init.node.declarator.node).0 else {
+                continue;
+            };
+            let global = super::static_local_name(&self.name, &name);
+            let Some(&(local, ty)) = self.globals_scope.get(&global) else {
+                return Err(CError::unsupported(
+                    format!(
+                        "the `static` local `{name}` in `{}` on its own (static locals are \
+                         globals, which are locals of `main`, which inlines its calls: check \
+                         from `main`)",
+                        self.name
+                    ),
+                    at,
+                ));
+            };
+            self.name_in_scope(&name, local, ty, at)?;
+        }
+        Ok(())
     }
 
     /// Whether a variable (local, parameter or global) of this name is in scope.
@@ -602,13 +643,7 @@ impl FnCx<'_, '_> {
                     self.bind(local, param.ty, value, param.span);
                 }
                 Argument::Array(array, element) => {
-                    let scope = self.scopes.last_mut().expect("a function has a scope");
-                    if scope.insert(param.name.clone(), (array, element)).is_some() {
-                        return Err(CError::invalid(
-                            format!("parameter `{}` is declared twice", param.name),
-                            param.span.start as usize,
-                        ));
-                    }
+                    self.name_in_scope(&param.name, array, element, param.span.start as usize)?;
                 }
             }
         }

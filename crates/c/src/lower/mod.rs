@@ -139,7 +139,7 @@ pub(crate) fn lower_unit<'a>(
     for external in &unit.0 {
         match &external.node {
             ExternalDeclaration::Declaration(declaration) => {
-                declare(&mut context, declaration)?;
+                declare(&mut context, declaration, None)?;
             }
             ExternalDeclaration::FunctionDefinition(definition) => {
                 let name = func::name(&context, definition)?;
@@ -153,6 +153,10 @@ pub(crate) fn lower_unit<'a>(
                     let at = context.at(definition.span);
                     return Err(CError::invalid(format!("`{name}` is defined twice"), at));
                 }
+                // A `static` local is a global under the name `function.local`.
+                for declaration in static_locals(definition) {
+                    declare(&mut context, declaration, Some(&name))?;
+                }
                 definitions.push((name, definition));
             }
             ExternalDeclaration::StaticAssert(s) => {
@@ -162,9 +166,11 @@ pub(crate) fn lower_unit<'a>(
     }
     context.bodies = definitions.iter().map(|(n, d)| (n.clone(), *d)).collect();
     context.inline_calls = context.options.inline_calls
-        || definitions
-            .iter()
-            .any(|(name, definition)| name != "main" && mentions_a_global(&context, definition));
+        || definitions.iter().any(|(name, definition)| {
+            name != "main"
+                && (mentions_a_global(&context, definition)
+                    || !static_locals(definition).is_empty())
+        });
     // A function outside the subset (often an inline function of a system header) is left out
     // rather than refusing the file; a call of it is refused with its reason. Leaving one out
     // can make its callers fail, so this repeats until every remaining function lowers.
@@ -213,7 +219,10 @@ pub(crate) fn lower_unit<'a>(
             return Err(e.clone());
         }
         let fields = context.fields.borrow().clone();
-        return finish(functions, fields, properties, &declared_locals);
+        let mut translated = finish(functions, fields, properties, &declared_locals)?;
+        translated.left_out = context.unavailable.into_iter().collect();
+        translated.left_out.sort_by(|a, b| a.0.cmp(&b.0));
+        return Ok(translated);
     }
 }
 
@@ -269,6 +278,36 @@ fn calls_free(unit: &TranslationUnit) -> bool {
     frees.0
 }
 
+/// The global that the `static` local `local` of `function` is.
+pub(super) fn static_local_name(function: &str, local: &str) -> String {
+    format!("{function}.{local}")
+}
+
+/// The declarations of `static` locals in a definition's body.
+fn static_locals(definition: &Node<FunctionDefinition>) -> Vec<&Node<Declaration>> {
+    struct Statics<'ast>(Vec<&'ast Node<Declaration>>);
+    impl<'ast> Visit<'ast> for Statics<'ast> {
+        fn visit_block_item(
+            &mut self,
+            item: &'ast lang_c::ast::BlockItem,
+            span: &'ast lang_c::span::Span,
+        ) {
+            if let lang_c::ast::BlockItem::Declaration(d) = item {
+                if func::has_static_storage(&d.node.specifiers) {
+                    self.0.push(d);
+                }
+            }
+            lang_c::visit::visit_block_item(self, item, span);
+        }
+    }
+    let mut statics = Statics(Vec::new());
+    statics.visit_statement(
+        &definition.node.statement.node,
+        &definition.node.statement.span,
+    );
+    statics.0
+}
+
 /// Whether the definition mentions the name of a defined global (shadowing ignored: a false
 /// alarm only inlines calls that did not need it).
 fn mentions_a_global(context: &Unit<'_>, definition: &Node<FunctionDefinition>) -> bool {
@@ -320,12 +359,22 @@ fn finish(
             .zip(declared_locals)
             .map(|(f, (params, locals))| (f.name.as_str(), params.as_slice(), locals.as_slice())),
     );
-    Ok(Translated { module, types })
+    Ok(Translated {
+        module,
+        types,
+        left_out: Vec::new(),
+    })
 }
 
 /// A file-scope declaration: typedefs are recorded, prototypes need nothing, variables are
 /// remembered as globals (a definition's initializer with them).
-fn declare<'a>(context: &mut Unit<'a>, declaration: &'a Node<Declaration>) -> Result<(), CError> {
+/// Declares the variables of a file-scope declaration, or of a `static` local declaration in
+/// the function `local_to` (each then named `function.local`).
+fn declare<'a>(
+    context: &mut Unit<'a>,
+    declaration: &'a Node<Declaration>,
+    local_to: Option<&str>,
+) -> Result<(), CError> {
     let declaration = &declaration.node;
     if is_typedef(&declaration.specifiers) {
         let base = types::base_type(context, &declaration.specifiers);
@@ -355,6 +404,10 @@ fn declare<'a>(context: &mut Unit<'a>, declaration: &'a Node<Declaration>) -> Re
         let declarator = &init.node.declarator;
         let (name, shape) = declarator_shape(&declarator.node);
         let Some(name) = name else { continue };
+        let name = match local_to {
+            Some(function) => static_local_name(function, &name),
+            None => name,
+        };
         let at = context.at(declarator.span);
         let ty = match (&base, shape) {
             (_, Shape::Function(..)) => continue,
@@ -372,6 +425,12 @@ fn declare<'a>(context: &mut Unit<'a>, declaration: &'a Node<Declaration>) -> Re
             (Err(e), _) => Err(e.clone()),
         };
         let initializer = init.node.initializer.as_ref();
+        if local_to.is_some() && context.globals.contains_key(&name) {
+            return Err(CError::unsupported(
+                format!("two `static` locals of one name (`{name}`)"),
+                at,
+            ));
+        }
         if !context.globals.contains_key(&name) {
             context.global_order.push(name.clone());
         }

@@ -250,7 +250,7 @@ impl FnCx<'_, '_> {
             return Err(CError::unsupported("typedefs inside a function", at));
         }
         if has_static_storage(&d.specifiers) {
-            return Err(CError::unsupported("`static` local variables", at));
+            return self.static_local_declaration(d);
         }
         let base = base_type(self.unit, &d.specifiers)?;
         for init in &d.declarators {

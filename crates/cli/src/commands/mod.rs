@@ -133,10 +133,16 @@ pub fn lower_file(
 ) -> Result<Lowered, Exit> {
     if symex_c::is_c_file(&file.name) {
         return match symex_c::translate(&file.name, &file.text, frontend.c_options()) {
-            Ok(translated) => Ok(Lowered {
-                module: translated.module,
-                types: Ok(translated.types),
-            }),
+            Ok(translated) => {
+                if let Some((_, reason)) = translated.left_out.iter().find(|(f, _)| f == entry) {
+                    eprintln!("{}", reason.render(&file.name, &file.text));
+                    return Err(Exit::ProgramError);
+                }
+                Ok(Lowered {
+                    module: translated.module,
+                    types: Ok(translated.types),
+                })
+            }
             Err(e) => {
                 eprintln!("{}", e.render(&file.name, &file.text));
                 Err(Exit::ProgramError)
