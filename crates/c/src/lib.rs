@@ -44,6 +44,10 @@ pub struct Translated {
     /// The functions left out of the module (outside the subset, or using one that is), by
     /// name, with the reason: a call of one is refused, and so is analysing one (`--entry`).
     pub left_out: Vec<(String, CError)>,
+    /// Why some of the program's runs are not in the module (inputs of 64-bit types read
+    /// within 32 bits), if any are not: a property without a violation is then `unknown`, not
+    /// `safe` (`Report::limit_to_modelled_inputs`).
+    pub restricted_inputs: Option<String>,
 }
 
 /// How the translation reads the program beyond C's fixed rules.

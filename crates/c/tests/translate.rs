@@ -68,7 +68,7 @@ fn arrays_hold_their_elements_and_check_indices_and_unassigned_reads() {
 }
 
 #[test]
-fn long_has_32_bits_in_ilp32_and_is_refused_in_lp64() {
+fn long_has_32_bits_in_ilp32_and_64_in_lp64() {
     let ilp32 = Options {
         data_model: DataModel::Ilp32,
         ..Options::default()
@@ -80,11 +80,14 @@ fn long_has_32_bits_in_ilp32_and_is_refused_in_lp64() {
         RunEnd::Returned(v) => assert_eq!(v.as_int(), Some(4111)),
         other => panic!("{other:?}"),
     }
-    // In LP64 `long` has 64 bits: inputs of it are refused (their values are modelled within
-    // 32 bits, which would leave inputs out).
-    let (kind, message) = refusal(source);
-    assert_eq!(kind, ErrorKind::Unsupported);
-    assert!(message.contains("inputs of 64-bit types"), "{message}");
+    // In LP64 `long` has 64 bits: its input is read within 32 bits (the translation says so),
+    // and `2147483647L + 1` leaves the modelled range (an `unmodelled` check).
+    let lp64 = translate_text(source, Options::default()).expect("translates");
+    assert!(lp64.restricted_inputs.is_some());
+    match run(source, &[-5]) {
+        RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Unmodelled),
+        other => panic!("{other:?}"),
+    }
 }
 
 /// `long long` (and LP64's `long`) computes exactly while its values stay within 32 bits, and a
@@ -301,6 +304,29 @@ fn globals_used_only_by_main_are_its_locals_set_on_entry() {
         RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::OutOfBounds),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn inputs_of_64_bit_types_are_read_within_32_bits_and_say_so() {
+    let source = "extern long __VERIFIER_nondet_long(void);
+                  extern unsigned long __VERIFIER_nondet_ulong(void);
+                  int main() { long x = __VERIFIER_nondet_long(); unsigned long y = __VERIFIER_nondet_ulong();
+                               return (x < 0) + (y > 4000000000UL) * 10; }";
+    let lp64 = translate_text(source, Options::default()).expect("translates");
+    assert!(lp64.restricted_inputs.is_some());
+    // The unsigned input's 32 bits are read as unsigned: -1 is 4294967295, not a negative.
+    assert_eq!(returns(source, &[-5, -1]), 11);
+    let ilp32 = Options {
+        data_model: DataModel::Ilp32,
+        ..Options::default()
+    };
+    let exact = translate_text(
+        source.replace("4000000000UL", "4000000000U").as_str(),
+        ilp32,
+    );
+    assert!(exact.expect("translates").restricted_inputs.is_none());
+    let plain = translate_text("int main() { return 0; }", Options::default());
+    assert!(plain.expect("translates").restricted_inputs.is_none());
 }
 
 #[test]
@@ -699,8 +725,8 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "f(1)",
         ),
         (
-            "int main() { return __VERIFIER_nondet_long(); }",
-            "`__VERIFIER_nondet_long`",
+            "int main() { return __VERIFIER_nondet_u128(); }",
+            "`__VERIFIER_nondet_u128` (an input of a type symex does not model)",
             "__V",
         ),
         (

@@ -1010,3 +1010,28 @@ fn an_entry_function_left_out_of_a_c_program_is_refused_with_its_reason() {
     let out = symex(&["run", &p]);
     assert!(stderr(&out).contains("result: 3"), "{}", stderr(&out));
 }
+
+#[test]
+fn c_programs_with_64_bit_inputs_find_violations_but_never_say_safe() {
+    // The inputs are read within 32 bits: a violation found there is real, but a property
+    // without one may still break for a wider input, so it is `unknown`, not `safe`.
+    let violated = program(
+        "wide_violated.c",
+        b"long __VERIFIER_nondet_long(void);\nvoid reach_error(void);\n\
+          int main(void) {\n  long x = __VERIFIER_nondet_long();\n  if (x > 1000) reach_error();\n  return 0;\n}\n",
+    );
+    let out = symex(&["check", &violated]);
+    assert_eq!(out.status.code(), Some(10), "{}", stdout(&out));
+    let holds = program(
+        "wide_holds.c",
+        b"long __VERIFIER_nondet_long(void);\nvoid reach_error(void);\n\
+          int main(void) {\n  long x = __VERIFIER_nondet_long();\n  if (x > 1000 && x < 10) reach_error();\n  return 0;\n}\n",
+    );
+    let out = symex(&["check", &holds]);
+    assert_eq!(out.status.code(), Some(20), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("inputs of 64-bit types are read within 32 bits"),
+        "{}",
+        stdout(&out)
+    );
+}

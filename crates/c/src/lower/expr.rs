@@ -1213,6 +1213,11 @@ impl FnCx<'_, '_> {
             "__VERIFIER_nondet_bool" => Some(CType::Bool),
             "__VERIFIER_nondet_long" if ilp32 => Some(CType::Int),
             "__VERIFIER_nondet_ulong" if ilp32 => Some(CType::UInt),
+            // 64 bits: read within the 32 bits modelled, so some runs are left out.
+            "__VERIFIER_nondet_long" | "__VERIFIER_nondet_longlong" => Some(CType::Long),
+            "__VERIFIER_nondet_ulong" | "__VERIFIER_nondet_ulonglong" => Some(CType::ULong),
+            "__VERIFIER_nondet_size_t" if ilp32 => Some(CType::UInt),
+            "__VERIFIER_nondet_size_t" => Some(CType::ULong),
             "__VERIFIER_assume" => {
                 arity(1)?;
                 let cond = self.value(&call.arguments[0])?;
@@ -1221,10 +1226,7 @@ impl FnCx<'_, '_> {
             }
             other if other.starts_with("__VERIFIER_nondet_") => {
                 return Err(CError::unsupported(
-                    format!(
-                        "`{other}` (inputs of 64-bit types are not supported: symex models their \
-                         values within 32 bits, which would leave inputs out)"
-                    ),
+                    format!("`{other}` (an input of a type symex does not model)"),
                     at,
                 ));
             }
@@ -1234,7 +1236,17 @@ impl FnCx<'_, '_> {
             arity(0)?;
             let dst = self.b.new_temp(span);
             self.b.emit(InstKind::Input { dst }, span);
-            return Ok((self.convert(Operand::Local(dst), ty, span), ty));
+            // A 64-bit input is the 32-bit input of its signedness, widened (exactly).
+            let read_as = match ty {
+                CType::Long => CType::Int,
+                CType::ULong => CType::UInt,
+                other => other,
+            };
+            if read_as != ty {
+                self.unit.wide_inputs.set(true);
+            }
+            let value = self.convert(Operand::Local(dst), read_as, span);
+            return Ok((self.convert(value, ty, span), ty));
         }
         // Inlined: every call of `main` where functions share globals (or on request), and a
         // call passing an array variable, whose parameter then names the caller's array.

@@ -18,7 +18,7 @@ mod memory;
 mod stmt;
 mod types;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::{
@@ -82,6 +82,8 @@ struct Unit<'a> {
     bodies: HashMap<String, &'a Node<FunctionDefinition>>,
     /// Functions left out of the module, with the reason: a call of one is refused.
     unavailable: HashMap<String, CError>,
+    /// Whether an input of a 64-bit type is read (within the 32 bits modelled).
+    wide_inputs: Cell<bool>,
 }
 
 impl Unit<'_> {
@@ -133,6 +135,7 @@ pub(crate) fn lower_unit<'a>(
         inline_calls: false,
         bodies: HashMap::new(),
         unavailable: HashMap::new(),
+        wide_inputs: Cell::new(false),
     };
     // Definitions by name, in source order.
     let mut definitions: Vec<(String, &'a Node<FunctionDefinition>)> = Vec::new();
@@ -220,6 +223,10 @@ pub(crate) fn lower_unit<'a>(
         }
         let fields = context.fields.borrow().clone();
         let mut translated = finish(functions, fields, properties, &declared_locals)?;
+        translated.restricted_inputs = context.wide_inputs.get().then(|| {
+            "inputs of 64-bit types are read within 32 bits (the values symex models them in)"
+                .to_string()
+        });
         translated.left_out = context.unavailable.into_iter().collect();
         translated.left_out.sort_by(|a, b| a.0.cmp(&b.0));
         return Ok(translated);
@@ -363,6 +370,7 @@ fn finish(
         module,
         types,
         left_out: Vec::new(),
+        restricted_inputs: None,
     })
 }
 

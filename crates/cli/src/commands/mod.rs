@@ -27,6 +27,8 @@ pub struct Lowered {
     /// The static types; micro-c's type errors are kept for the caller to judge (`run` and `cfg`
     /// only warn, `check` refuses). C's types are declared, never in error.
     pub types: Result<symex_syntax::types::TypeTable, Vec<Diagnostic>>,
+    /// Why some runs of the program are not in the module (C's 64-bit inputs), if any are not.
+    pub restricted_inputs: Option<String>,
 }
 
 impl Lowered {
@@ -141,6 +143,7 @@ pub fn lower_file(
                 Ok(Lowered {
                     module: translated.module,
                     types: Ok(translated.types),
+                    restricted_inputs: translated.restricted_inputs,
                 })
             }
             Err(e) => {
@@ -161,6 +164,7 @@ pub fn lower_file(
     Ok(Lowered {
         module: symex_ir::lower(&frontend.program),
         types: frontend.types,
+        restricted_inputs: None,
     })
 }
 

@@ -212,8 +212,8 @@ fn closing_parenthesis(lines: &LineIndex, text: &str, at: LineCol) -> Option<(St
 /// number `raw` (the front end converts it to the type).
 fn as_c_value(callee: &str, raw: i32) -> String {
     match callee.trim_start_matches("__VERIFIER_nondet_") {
-        // `ulong` exists only in ILP32 (32 bits); LP64's 64-bit `long` is refused before.
-        "uint" | "unsigned" | "ulong" => (raw as u32).to_string(),
+        // The 64-bit unsigned inputs are read within 32 bits too (docs/c-frontend.md).
+        "uint" | "unsigned" | "ulong" | "ulonglong" | "size_t" => (raw as u32).to_string(),
         "char" => (raw as i8).to_string(),
         "uchar" => (raw as u8).to_string(),
         "short" => (raw as i16).to_string(),
@@ -280,6 +280,8 @@ mod tests {
     fn values_are_written_in_the_type_of_the_call() {
         assert_eq!(as_c_value("__VERIFIER_nondet_uint", -1), "4294967295");
         assert_eq!(as_c_value("__VERIFIER_nondet_ulong", -1), "4294967295");
+        assert_eq!(as_c_value("__VERIFIER_nondet_ulonglong", -2), "4294967294");
+        assert_eq!(as_c_value("__VERIFIER_nondet_long", -2), "-2");
         assert_eq!(as_c_value("__VERIFIER_nondet_char", 200), "-56");
         assert_eq!(as_c_value("__VERIFIER_nondet_int", -7), "-7");
         assert_eq!(as_c_value("__VERIFIER_nondet_bool", 5), "1");
