@@ -48,6 +48,8 @@ pub struct Translated {
     /// within 32 bits), if any are not: a property without a violation is then `unknown`, not
     /// `safe` (`Report::limit_to_modelled_inputs`).
     pub restricted_inputs: Option<String>,
+    /// Whether the program calls `malloc` or `calloc` (objects that can leak).
+    pub allocates_heap: bool,
 }
 
 /// How the translation reads the program beyond C's fixed rules.

@@ -1035,3 +1035,50 @@ fn c_programs_with_64_bit_inputs_find_violations_but_never_say_safe() {
         stdout(&out)
     );
 }
+
+/// `valid-memsafety` is `TRUE` only where nothing can leak: `alloca` and a pointer to a member
+/// of a local struct allocate nothing that `valid-memtrack` follows, `malloc` does.
+#[test]
+fn svcomp_memsafety_is_true_only_without_heap_allocations() {
+    let cases = [
+        (
+            "struct s v; int *p = &v.a; *p = 1; return v.a;",
+            "valid-memsafety: TRUE",
+        ),
+        (
+            "int *p = alloca(sizeof(int)); *p = 1; return *p;",
+            "valid-memsafety: TRUE",
+        ),
+        (
+            "int *p = malloc(sizeof(int)); *p = 1; return *p;",
+            "valid-memsafety: UNKNOWN",
+        ),
+    ];
+    for (i, (body, answer)) in cases.into_iter().enumerate() {
+        let source = format!(
+            "extern void *malloc(unsigned long); extern void *alloca(unsigned long);
+             struct s {{ int a; int b; }};
+             int main() {{ {body} }}\n"
+        );
+        let c_file = program(&format!("leaks{i}.c"), source.as_bytes());
+        let name = std::path::Path::new(&c_file)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let task = program(
+            &format!("leaks{i}.yml"),
+            format!(
+                "format_version: '2.0'\ninput_files: '{name}'\nproperties:\n  - property_file: valid-memsafety.prp\n    expected_verdict: true\noptions:\n  language: C\n  data_model: LP64\n"
+            )
+            .as_bytes(),
+        );
+        let out = symex(&["svcomp", &task, "--timeout", "10"]);
+        assert!(
+            stdout(&out).contains(answer),
+            "{body}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+    }
+}

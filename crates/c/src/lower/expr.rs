@@ -1160,6 +1160,9 @@ impl FnCx<'_, '_> {
                 // `malloc` never fails (SV-COMP's convention); `calloc` zeroes the object;
                 // `alloca`'s object is not on the heap (`free` of it is invalid).
                 let heap = name == "malloc" || calloc;
+                self.unit
+                    .allocates_heap
+                    .set(self.unit.allocates_heap.get() || heap);
                 let object = self.blank_object(ty, calloc, heap, span);
                 let pointer = self.temp(Rvalue::Alloc(object), span);
                 return Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)));

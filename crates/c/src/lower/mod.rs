@@ -84,6 +84,8 @@ struct Unit<'a> {
     unavailable: HashMap<String, CError>,
     /// Whether an input of a 64-bit type is read (within the 32 bits modelled).
     wide_inputs: Cell<bool>,
+    /// Whether a `malloc` or `calloc` is lowered.
+    allocates_heap: Cell<bool>,
 }
 
 impl Unit<'_> {
@@ -136,6 +138,7 @@ pub(crate) fn lower_unit<'a>(
         bodies: HashMap::new(),
         unavailable: HashMap::new(),
         wide_inputs: Cell::new(false),
+        allocates_heap: Cell::new(false),
     };
     // Definitions by name, in source order.
     let mut definitions: Vec<(String, &'a Node<FunctionDefinition>)> = Vec::new();
@@ -227,6 +230,7 @@ pub(crate) fn lower_unit<'a>(
             "inputs of 64-bit types are read within 32 bits (the values symex models them in)"
                 .to_string()
         });
+        translated.allocates_heap = context.allocates_heap.get();
         translated.left_out = context.unavailable.into_iter().collect();
         translated.left_out.sort_by(|a, b| a.0.cmp(&b.0));
         return Ok(translated);
@@ -371,6 +375,7 @@ fn finish(
         types,
         left_out: Vec::new(),
         restricted_inputs: None,
+        allocates_heap: false,
     })
 }
 

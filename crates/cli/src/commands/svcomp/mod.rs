@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::Deserialize;
-use symex_ir::cfg::{InstKind, PropertyKind, Rvalue};
+use symex_ir::cfg::PropertyKind;
 use symex_report::svcomp::{answer, SvVerdict};
 use symex_report::Report;
 
@@ -391,7 +391,8 @@ fn translate(file: &SourceFile, frontend: FrontendArgs) -> Option<symex_c::Trans
 const LEAKS_UNCHECKED: &str =
     "the program allocates heap memory, and leaks (valid-memtrack) are not checked yet";
 
-/// Whether the program (a C file inside the subset) allocates heap memory anywhere.
+/// Whether the program (a C file inside the subset) allocates heap memory anywhere (`malloc`,
+/// `calloc`: not `alloca`'s objects or the boxes of struct members, which cannot leak).
 fn allocates(file: &SourceFile, data_model: &str) -> bool {
     let frontend = FrontendArgs {
         data_model: match data_model {
@@ -400,22 +401,7 @@ fn allocates(file: &SourceFile, data_model: &str) -> bool {
         },
         ..FrontendArgs::default()
     };
-    let Some(lowered) = translate(file, frontend) else {
-        return true;
-    };
-    lowered.module.functions.iter().any(|function| {
-        function.blocks.iter().any(|block| {
-            block.insts.iter().any(|inst| {
-                matches!(
-                    inst.kind,
-                    InstKind::Assign {
-                        value: Rvalue::Alloc(_),
-                        ..
-                    }
-                )
-            })
-        })
-    })
+    translate(file, frontend).is_none_or(|lowered| lowered.allocates_heap)
 }
 
 /// The command's exit code so far, with one more answer's: a `FALSE` wins, then an `UNKNOWN`.
