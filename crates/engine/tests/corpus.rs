@@ -5,6 +5,8 @@
 
 use std::time::Duration;
 
+mod support;
+
 use symex_corpus::{CorpusFile, Verdict as Expected};
 use symex_engine::common::entry::resolve_entry;
 use symex_engine::{
@@ -143,7 +145,7 @@ fn mismatches(file: &CorpusFile, options: &CheckOptions) -> Vec<String> {
         Ok(report) => report,
         Err(e) => return vec![format!("engine error: {e}")],
     };
-    let mut problems = Vec::new();
+    let mut problems = support::sarif::problems(&report);
     check_report(
         file,
         &report,

@@ -6,7 +6,8 @@
 //! `safe-up-to` verdict (it downgrades when anything cut the search) and to a `violated` one (it
 //! needs the interpreter's [`Replay`] of the [`Witness`]). A [`Locator`] gives each verdict its function and
 //! `line:column`; [`Report::new`] collects them with the [`Stats`]. The CLI then renders
-//! [`Report::to_text`] or [`Report::to_json`] (schema: `docs/report-json.md`), prints
+//! [`Report::to_text`], [`Report::to_json`] (schema: `docs/report-json.md`) or
+//! [`Report::to_sarif`], prints
 //! [`Stats::table`] for `--stats`, and exits with [`Report::exit_class`].
 //!
 //! ```text
@@ -29,6 +30,7 @@ mod property;
 mod report;
 #[cfg(test)]
 mod sample;
+mod sarif;
 mod stats;
 pub mod svcomp;
 mod text;

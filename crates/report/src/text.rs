@@ -112,7 +112,7 @@ fn witness_lines(out: &mut String, report: &Report, w: &Witness, qualifier: &str
 
 /// The `symex run` command line that runs the counterexample: the program lowered with the
 /// same front-end options, the entry, its arguments and the inputs.
-fn replay_command(report: &Report, w: &Witness) -> String {
+pub(crate) fn replay_command(report: &Report, w: &Witness) -> String {
     let mut cmd = format!("symex run {}", shell_word(&report.program));
     for word in &report.frontend {
         let _ = write!(cmd, " {}", shell_word(word));

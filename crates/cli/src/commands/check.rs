@@ -228,6 +228,8 @@ pub enum SolverArg {
 pub enum Format {
     Text,
     Json,
+    /// SARIF 2.1.0, for code-scanning services and IDE viewers (docs/report-sarif.md).
+    Sarif,
 }
 
 impl CheckArgs {
@@ -426,6 +428,13 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
             Ok(json) => crate::stdout::print(&format!("{json}\n")),
             Err(e) => {
                 eprintln!("internal error: cannot write the report as JSON: {e}");
+                return Exit::Internal;
+            }
+        },
+        Format::Sarif => match report.to_sarif() {
+            Ok(sarif) => crate::stdout::print(&format!("{sarif}\n")),
+            Err(e) => {
+                eprintln!("internal error: cannot write the report as SARIF: {e}");
                 return Exit::Internal;
             }
         },

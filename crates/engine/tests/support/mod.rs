@@ -3,6 +3,8 @@
 // Each test binary uses a part of this module.
 #![allow(dead_code)]
 
+pub mod sarif;
+
 use std::collections::BTreeMap;
 use symex_corpus::{CorpusFile, Verdict as Expected};
 
@@ -33,7 +35,8 @@ pub fn check_report(
     report: &Report,
     excused: fn(Option<&str>) -> bool,
 ) -> Vec<String> {
-    let mut problems = Vec::new();
+    // Every report the engines' corpus tests judge is also a valid SARIF log.
+    let mut problems = sarif::problems(report);
     for p in report.properties() {
         if let Some((_, false)) = p.verdict.witness() {
             problems.push(format!(
