@@ -4,11 +4,13 @@
 //! engines → report); every real decision lives in the library crates. Exit codes are in
 //! [`exit::Exit`] and `docs/exit-codes.md`.
 
+// First: its `diag!` macro is used by the modules after it.
+#[macro_use]
+mod stdout;
 mod allocator;
 mod commands;
 mod exit;
 mod source;
-mod stdout;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use exit::Exit;
@@ -72,7 +74,7 @@ fn main() {
         // A panic was already printed by the panic hook: an internal error, code 101 as Rust's.
         Ok(Err(_)) => std::process::exit(101),
         Err(e) => {
-            eprintln!("error: cannot start the worker thread: {e}");
+            diag!("error: cannot start the worker thread: {e}");
             std::process::exit(101)
         }
     };

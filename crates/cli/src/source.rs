@@ -61,7 +61,7 @@ impl SourceFile {
             .count();
         if errors > 0 {
             let plural = if errors == 1 { "" } else { "s" };
-            eprintln!(
+            diag!(
                 "error: `{}` rejected because of {errors} error{plural}",
                 self.name
             );
@@ -72,7 +72,7 @@ impl SourceFile {
     pub fn emit_plain(&self, diagnostics: &[Diagnostic], color: ColorChoice) {
         let color = color.enabled();
         for d in diagnostics {
-            eprint!("{}", d.render(&self.name, &self.text, color));
+            crate::stdout::eprint(&d.render(&self.name, &self.text, color));
         }
     }
 }

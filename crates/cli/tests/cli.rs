@@ -1082,3 +1082,32 @@ fn svcomp_memsafety_is_true_only_without_heap_allocations() {
         );
     }
 }
+
+/// A reader that closes the pipe (`symex run P 2>&1 | head -1`) ends the output, not the run:
+/// the exit code is the command's own, never a panic's 101.
+#[test]
+fn closed_output_pipes_end_quietly_with_the_normal_code() {
+    let p = program(
+        "closed_pipe.uc",
+        b"main() {\n  var x;\n  x = input;\n  assert(x < 5);\n  return 0;\n}\n",
+    );
+    for (args, code) in [
+        (vec!["run", p.as_str(), "--input", "7"], 3),
+        (vec!["check", p.as_str()], 10),
+    ] {
+        for closed in ["stdout", "stderr"] {
+            let mut command = Command::new(env!("CARGO_BIN_EXE_symex"));
+            command.args(&args).env("NO_COLOR", "1");
+            command.stdout(std::process::Stdio::piped());
+            command.stderr(std::process::Stdio::piped());
+            let mut child = command.spawn().expect("the symex binary runs");
+            // The read end closes before the child has written anything.
+            match closed {
+                "stdout" => drop(child.stdout.take()),
+                _ => drop(child.stderr.take()),
+            }
+            let status = child.wait().expect("symex ends");
+            assert_eq!(status.code(), Some(code), "{args:?} with {closed} closed");
+        }
+    }
+}

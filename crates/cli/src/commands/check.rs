@@ -395,7 +395,7 @@ fn engine_name(engine: EngineChoice) -> String {
 pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
     if let Some(t) = args.timeout {
         if !(t.is_finite() && t > 0.0) {
-            eprintln!("error: --timeout must be a positive number of seconds, not {t}");
+            diag!("error: --timeout must be a positive number of seconds, not {t}");
             return Exit::Usage;
         }
     }
@@ -405,7 +405,7 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
         ("--qce-limit-cost", args.qce_limit_cost),
     ] {
         if !(value.is_finite() && value >= 0.0) {
-            eprintln!("error: {name} must be a non-negative number, not {value}");
+            diag!("error: {name} must be a non-negative number, not {value}");
             return Exit::Usage;
         }
     }
@@ -419,7 +419,7 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
     };
     if let (Some(path), EngineChoice::Forward) = (&args.heap_dot, args.engine) {
         if let Err(e) = std::fs::write(path, symex_report::heap_dot::report_heaps_dot(&report)) {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
+            diag!("error: cannot write `{}`: {e}", path.display());
             return Exit::Usage;
         }
     }
@@ -427,14 +427,14 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
         Format::Json => match report.to_json() {
             Ok(json) => crate::stdout::print(&format!("{json}\n")),
             Err(e) => {
-                eprintln!("internal error: cannot write the report as JSON: {e}");
+                diag!("internal error: cannot write the report as JSON: {e}");
                 return Exit::Internal;
             }
         },
         Format::Sarif => match report.to_sarif() {
             Ok(sarif) => crate::stdout::print(&format!("{sarif}\n")),
             Err(e) => {
-                eprintln!("internal error: cannot write the report as SARIF: {e}");
+                diag!("internal error: cannot write the report as SARIF: {e}");
                 return Exit::Internal;
             }
         },
@@ -544,7 +544,7 @@ pub fn check_source(
         report
     });
     report.map_err(|e| {
-        eprintln!("error: {e}");
+        diag!("error: {e}");
         match e {
             EngineError::UnknownEntry(_) | EngineError::BadTarget(_) | EngineError::Solver(_) => {
                 Exit::Usage

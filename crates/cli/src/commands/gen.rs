@@ -208,7 +208,7 @@ pub fn run(args: &GenArgs) -> Exit {
     let config = match args.checked_config() {
         Ok(config) => config,
         Err(message) => {
-            eprintln!("error: {message}");
+            diag!("error: {message}");
             return Exit::Usage;
         }
     };
@@ -231,16 +231,16 @@ pub fn run(args: &GenArgs) -> Exit {
         return Exit::Success;
     };
     if let Err(e) = std::fs::create_dir_all(dir) {
-        eprintln!("error: cannot create {dir}: {e}");
+        diag!("error: cannot create {dir}: {e}");
         return Exit::Usage;
     }
     for seed in (0..args.count).map(|i| args.seed.wrapping_add(i)) {
         let path = std::path::Path::new(dir).join(format!("gen_{seed}.uc"));
         if let Err(e) = std::fs::write(&path, program(seed)) {
-            eprintln!("error: cannot write {}: {e}", path.display());
+            diag!("error: cannot write {}: {e}", path.display());
             return Exit::Usage;
         }
     }
-    eprintln!("wrote {} programs to {dir}", args.count);
+    diag!("wrote {} programs to {dir}", args.count);
     Exit::Success
 }

@@ -137,7 +137,7 @@ pub fn lower_file(
         return match symex_c::translate(&file.name, &file.text, frontend.c_options()) {
             Ok(translated) => {
                 if let Some((_, reason)) = translated.left_out.iter().find(|(f, _)| f == entry) {
-                    eprintln!("{}", reason.render(&file.name, &file.text));
+                    diag!("{}", reason.render(&file.name, &file.text));
                     return Err(Exit::ProgramError);
                 }
                 Ok(Lowered {
@@ -147,13 +147,13 @@ pub fn lower_file(
                 })
             }
             Err(e) => {
-                eprintln!("{}", e.render(&file.name, &file.text));
+                diag!("{}", e.render(&file.name, &file.text));
                 Err(Exit::ProgramError)
             }
         };
     }
     if !frontend.words().is_empty() {
-        eprintln!(
+        diag!(
             "error: {} applies to C programs (micro-c's numbers are 32 bits and wrap around by \
              definition)",
             frontend.words()[0]
@@ -180,7 +180,7 @@ pub fn load_and_analyze(path: &str, color: ColorChoice) -> Result<(SourceFile, F
 /// [`Exit::ProgramError`].
 pub fn load(path: &str) -> Result<SourceFile, Exit> {
     source::load(path).map_err(|message| {
-        eprintln!("error: {message}");
+        diag!("error: {message}");
         Exit::ProgramError
     })
 }

@@ -56,7 +56,7 @@ pub fn run(args: &RunArgs, color: ColorChoice) -> Exit {
     let interpreter = match Interpreter::new(&module) {
         Ok(interpreter) => interpreter,
         Err(e) => {
-            eprintln!("internal error: the lowered program is malformed: {e}");
+            diag!("internal error: the lowered program is malformed: {e}");
             return Exit::Internal;
         }
     };
@@ -73,7 +73,7 @@ pub fn run(args: &RunArgs, color: ColorChoice) -> Exit {
     let entry = match entry {
         Ok(entry) => entry,
         Err(message) => {
-            eprintln!("error: {message}");
+            diag!("error: {message}");
             return Exit::Usage;
         }
     };
@@ -89,7 +89,7 @@ pub fn run(args: &RunArgs, color: ColorChoice) -> Exit {
     let outcome = match interpreter.run_with_sink(&entry, &args.input, &config, &mut sink) {
         Ok(outcome) => outcome,
         Err(e) => {
-            eprintln!("error: {e}");
+            diag!("error: {e}");
             return Exit::Usage;
         }
     };
@@ -115,8 +115,8 @@ fn report_end(file: &SourceFile, end: &RunEnd, color: ColorChoice) -> Exit {
     match end {
         RunEnd::Returned(value) => {
             match value {
-                Value::Int(n) => eprintln!("result: {n}"),
-                other => eprintln!("result: a {} (not a number)", other.kind_name()),
+                Value::Int(n) => diag!("result: {n}"),
+                other => diag!("result: a {} (not a number)", other.kind_name()),
             }
             Exit::Success
         }

@@ -63,7 +63,7 @@ pub fn run(args: &BenchArgs) -> Exit {
     let plan = match plan(args) {
         Ok(plan) => plan,
         Err(message) => {
-            eprintln!("error: {message}");
+            diag!("error: {message}");
             return Exit::Usage;
         }
     };
@@ -98,7 +98,7 @@ pub fn run(args: &BenchArgs) -> Exit {
         combined += &section;
         if let Some(dir) = &args.out {
             if let Err(message) = write_set(&dir.join(&set.name), set, &plan, &summaries, &runs) {
-                eprintln!("error: {message}");
+                diag!("error: {message}");
                 return Exit::Usage;
             }
         }
@@ -106,14 +106,14 @@ pub fn run(args: &BenchArgs) -> Exit {
     if let Some(dir) = &args.out {
         let path = dir.join("summary.md");
         if let Err(e) = std::fs::write(&path, combined) {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
+            diag!("error: cannot write `{}`: {e}", path.display());
             return Exit::Usage;
         }
     }
     if internal_errors > 0 {
         // An unconfirmed counterexample is a bug in symex: the tables are written, but the
         // exit code must not let a script take the run for a clean one.
-        eprintln!("error: {internal_errors} run(s) ended with an internal error (see the tables)");
+        diag!("error: {internal_errors} run(s) ended with an internal error (see the tables)");
         return Exit::Internal;
     }
     Exit::Success
@@ -232,7 +232,7 @@ fn run_set(set: &ProgramSet, plan: &Plan) -> Vec<Run> {
             };
             let report = config
                 .check_args(&program.name, Some(plan.timeout_s))
-                .map_err(|e| eprintln!("error: {e}"))
+                .map_err(|e| diag!("error: {e}"))
                 .and_then(|args| {
                     check::check_source(&args, &file, ColorChoice::Never, false).map_err(|_| ())
                 });
@@ -243,7 +243,7 @@ fn run_set(set: &ProgramSet, plan: &Plan) -> Vec<Run> {
                 }
                 Err(()) => Run::rejected(&config.name, &program.name, time_ms),
             };
-            eprintln!(
+            diag!(
                 "{} / {} / {}: {} ({} ms, {} paths)",
                 set.name,
                 config.name,

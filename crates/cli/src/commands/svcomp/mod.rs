@@ -188,21 +188,21 @@ pub(super) fn property_name(entry: &PropertyEntry) -> String {
 
 pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        eprintln!("error: --timeout must be a positive number of seconds");
+        diag!("error: --timeout must be a positive number of seconds");
         return Exit::Usage;
     }
     if let Some(dir) = &args.suite {
         return suite::run(dir, args);
     }
     let Some(task_path) = &args.task else {
-        eprintln!("error: give a task or --suite DIR");
+        diag!("error: give a task or --suite DIR");
         return Exit::Usage;
     };
     let start = Instant::now();
     let task = match read_task(task_path) {
         Ok(task) => task,
         Err(e) => {
-            eprintln!("error: cannot read the task `{}`: {e}", task_path.display());
+            diag!("error: cannot read the task `{}`: {e}", task_path.display());
             return Exit::ProgramError;
         }
     };
@@ -210,7 +210,7 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
         InputFiles::One(file) => file.clone(),
         InputFiles::Many(files) if files.len() == 1 => files[0].clone(),
         InputFiles::Many(_) => {
-            eprintln!("error: tasks with several input files are not supported");
+            diag!("error: tasks with several input files are not supported");
             return Exit::ProgramError;
         }
     };
@@ -223,7 +223,7 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
         .collect();
     if let Some(only) = &args.property {
         if !names.contains(only) {
-            eprintln!(
+            diag!(
                 "error: the task has no property `{only}` (it has: {})",
                 names.join(", ")
             );
@@ -271,13 +271,13 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
     }
     if let Some(path) = &args.witness {
         if let Err(e) = std::fs::write(path, &witnesses) {
-            eprintln!("error: cannot write the witness `{}`: {e}", path.display());
+            diag!("error: cannot write the witness `{}`: {e}", path.display());
             return Exit::Usage;
         }
     }
     if args.stats {
         let peak = peak_memory_kib().map_or_else(|| "?".to_string(), |kib| kib.to_string());
-        eprintln!(
+        diag!(
             "stats: {} ms, {peak} KiB peak memory",
             start.elapsed().as_millis()
         );
@@ -340,7 +340,7 @@ fn portfolio(
             file.name.clone(),
         ]);
         let mut args = CheckArgs::from_words(words).map_err(|e| {
-            eprintln!("internal error: a portfolio configuration does not parse: {e}");
+            diag!("internal error: a portfolio configuration does not parse: {e}");
             Exit::Internal
         })?;
         if args.frontend.inline_calls {

@@ -135,7 +135,7 @@ pub fn run(dir: &Path, args: &SvcompArgs) -> Exit {
     let mut jobs = Vec::new();
     for file in task_files(dir) {
         let Ok(task) = read_task(&file) else {
-            eprintln!(
+            diag!(
                 "warning: skipping `{}`: not a task definition",
                 file.display()
             );
@@ -152,7 +152,7 @@ pub fn run(dir: &Path, args: &SvcompArgs) -> Exit {
         }
     }
     if jobs.is_empty() {
-        eprintln!(
+        diag!(
             "error: no task under `{}` states a verdict for `{property}`",
             dir.display()
         );
@@ -178,7 +178,7 @@ pub fn run(dir: &Path, args: &SvcompArgs) -> Exit {
     let rows: Vec<Row> = rows.into_iter().map(|(_, row)| row).collect();
     crate::stdout::print(&render(&rows, &property, args));
     if rows.iter().any(|r| r.outcome == "wrong") {
-        eprintln!("internal error: symex answered wrongly (see the `wrong` rows)");
+        diag!("internal error: symex answered wrongly (see the `wrong` rows)");
         return Exit::Internal;
     }
     Exit::Success
