@@ -4,6 +4,9 @@
 //! engines → report); every real decision lives in the library crates. Exit codes are in
 //! [`exit::Exit`] and `docs/exit-codes.md`.
 
+// Output goes through `stdout.rs`, which survives a closed pipe; the print macros panic.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 // First: its `diag!` macro is used by the modules after it.
 #[macro_use]
 mod stdout;
