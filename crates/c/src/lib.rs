@@ -50,6 +50,10 @@ pub struct Translated {
     pub restricted_inputs: Option<String>,
     /// Whether the program calls `malloc` or `calloc` (objects that can leak).
     pub allocates_heap: bool,
+    /// Whether the program points to objects whose lifetime C ends (`&` of a local variable
+    /// or a struct member, `alloca`): symex keeps them alive, so a pointer that outlives its
+    /// object is not caught.
+    pub stack_addresses: bool,
 }
 
 /// How the translation reads the program beyond C's fixed rules.

@@ -18,7 +18,7 @@ use symex_syntax::span::Span;
 
 use super::func::{Argument, FnCx, Parameter};
 use super::memory::{LValue, Memory};
-use super::types::CType;
+use super::types::{unparenthesized, CType};
 use crate::error::CError;
 
 /// Arrays larger than this many elements in all are refused (each element is a value of every
@@ -39,7 +39,7 @@ impl FnCx<'_, '_> {
         static_storage: bool,
     ) -> Result<LocalId, CError> {
         let (span, at) = (self.span(declarator.span), self.at(declarator.span));
-        let derived = &declarator.node.derived[levels as usize..];
+        let derived = &unparenthesized(declarator).node.derived[levels as usize..];
         let mut dims = Vec::with_capacity(derived.len());
         for part in derived {
             let DerivedDeclarator::Array(array) = &part.node else {
@@ -122,9 +122,13 @@ impl FnCx<'_, '_> {
         let innermost = dims[dims.len() - 1] as usize;
         let mut row: Vec<Operand> = match &values {
             Some(values) if dims.len() == 1 => {
+                // A struct element's only initializer is `0` (`{0}`): the zero filler.
                 let mut row: Vec<Operand> = values
                     .iter()
-                    .map(|&v| self.object_of(ty, &[v], span))
+                    .map(|&v| match ty.is_scalar() {
+                        true => self.object_of(ty, &[v], span),
+                        false => filler,
+                    })
                     .collect();
                 row.resize(innermost, filler);
                 row

@@ -671,6 +671,9 @@ impl FnCx<'_, '_> {
             Expression::Identifier(id) => {
                 let (local, ty) = self.scalar(&id.node.name, at)?;
                 debug_assert!(self.b.locals[local.index()].address_taken);
+                if !self.is_global(local) {
+                    self.unit.stack_addresses.set(true);
+                }
                 let pointer = self.temp(Rvalue::AddrOf(local), span);
                 Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)))
             }
@@ -681,13 +684,14 @@ impl FnCx<'_, '_> {
                     _ => Err(CError::invalid("`*` of a value that is not a pointer", at)),
                 }
             }
-            // A boxed member: its box (`lower/memory.rs`).
+            // A boxed member: its box (`lower/memory.rs`), which outlives a local struct.
             Expression::Member(m)
                 if self
                     .unit
                     .boxed_members
                     .contains(&m.node.identifier.node.name) =>
             {
+                self.unit.stack_addresses.set(true);
                 let (lvalue, ty) = self.lvalue(e)?;
                 match (lvalue, ty.is_scalar()) {
                     (LValue::Memory(Memory { place, .. }), true)
@@ -1160,9 +1164,11 @@ impl FnCx<'_, '_> {
                 // `malloc` never fails (SV-COMP's convention); `calloc` zeroes the object;
                 // `alloca`'s object is not on the heap (`free` of it is invalid).
                 let heap = name == "malloc" || calloc;
-                self.unit
-                    .allocates_heap
-                    .set(self.unit.allocates_heap.get() || heap);
+                let flag = match heap {
+                    true => &self.unit.allocates_heap,
+                    false => &self.unit.stack_addresses,
+                };
+                flag.set(true);
                 let object = self.blank_object(ty, calloc, heap, span);
                 let pointer = self.temp(Rvalue::Alloc(object), span);
                 return Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)));

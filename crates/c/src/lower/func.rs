@@ -22,7 +22,7 @@ use symex_syntax::types::Type;
 
 use super::literal::integer_constant;
 use super::memory::IrTypes;
-use super::types::{base_type, declarator_shape, CType, Shape};
+use super::types::{base_type, declarator_shape, unparenthesized, CType, Shape};
 use super::Unit;
 use crate::error::CError;
 
@@ -253,7 +253,7 @@ fn parameter(
         (Some(name), Shape::Array(levels), ty) => {
             let ty = unit.types.borrow_mut().pointer_levels(ty, levels);
             let ty = complete(unit, ty, at)?;
-            let derived = &declarator.node.derived[levels as usize..];
+            let derived = &unparenthesized(declarator).node.derived[levels as usize..];
             let mut inner = Vec::with_capacity(derived.len() - 1);
             for part in &derived[1..] {
                 let size = match &part.node {
@@ -471,6 +471,25 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// `extern int g;` inside a function: `g` names the global again (hiding locals of that
+    /// name); a function declaration is ignored, as at file scope.
+    pub fn extern_local_declaration(&mut self, d: &Declaration) -> Result<(), CError> {
+        for init in &d.declarators {
+            let at = self.at(init.node.declarator.span);
+            let (Some(name), shape) = declarator_shape(&init.node.declarator.node) else {
+                continue;
+            };
+            if matches!(shape, Shape::Function(..)) {
+                continue;
+            }
+            match self.globals_scope.get(&name) {
+                Some(&(local, ty)) => self.name_in_scope(&name, local, ty, at)?,
+                None => return Err(self.unavailable_global(&name, at)),
+            }
+        }
+        Ok(())
+    }
+
     /// `static int x = 0;` inside a function: `x` names the global `function.x` (defined, with
     /// its initializer, when `main` starts; `lower/mod.rs`), so it keeps its value from call to
     /// call. Its function is inlined into `main` where the globals are.
@@ -481,6 +500,9 @@ impl FnCx<'_, '_> {
                 continue;
             };
             let global = super::static_local_name(&self.name, &name);
+            if let Some(Err(e)) = self.unit.globals.get(&global).map(|g| &g.ty) {
+                return Err(e.clone());
+            }
             let Some(&(local, ty)) = self.globals_scope.get(&global) else {
                 return Err(CError::unsupported(
                     format!(
@@ -507,21 +529,33 @@ impl FnCx<'_, '_> {
         if let Some(&local) = self.scopes.iter().rev().find_map(|s| s.get(name)) {
             return Ok(local);
         }
-        if let Some(global) = self.unit.globals.get(name) {
-            let problem = match &global.ty {
-                Err(e) => return Err(e.clone()),
-                Ok(_) if !global.defined => format!(
-                    "the global variable `{name}`, which is declared `extern` and not defined"
-                ),
-                Ok(_) => format!(
-                    "the global variable `{name}` in `{}` on its own (globals are locals of \
-                     `main`, which inlines its calls: check from `main`)",
-                    self.name
-                ),
-            };
-            return Err(CError::unsupported(problem, at));
-        }
-        Err(CError::invalid(format!("`{name}` is not declared"), at))
+        Err(self.unavailable_global(name, at))
+    }
+
+    /// Whether the local is a global (or a `static` local), which lives as long as the program.
+    pub fn is_global(&self, local: LocalId) -> bool {
+        self.globals_scope
+            .values()
+            .any(|&(global, _)| global == local)
+    }
+
+    /// Why the global `name` is not in scope here (or why there is no such name).
+    fn unavailable_global(&self, name: &str, at: usize) -> CError {
+        let Some(global) = self.unit.globals.get(name) else {
+            return CError::invalid(format!("`{name}` is not declared"), at);
+        };
+        let problem = match &global.ty {
+            Err(e) => return e.clone(),
+            Ok(_) if !global.defined => {
+                format!("the global variable `{name}`, which is declared `extern` and not defined")
+            }
+            Ok(_) => format!(
+                "the global variable `{name}` in `{}` on its own (globals are locals of `main`, \
+                 which inlines its calls: check from `main`)",
+                self.name
+            ),
+        };
+        CError::unsupported(problem, at)
     }
 
     /// `main`'s prologue: every defined global of a supported type becomes a local of the
@@ -713,6 +747,15 @@ fn undefined_labels(
 }
 
 /// Whether `static` or `_Thread_local` is among the specifiers (locals that outlive a call).
+pub(super) fn is_extern(specifiers: &[Node<DeclarationSpecifier>]) -> bool {
+    specifiers.iter().any(|s| {
+        matches!(
+            &s.node,
+            DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Extern
+        )
+    })
+}
+
 pub(super) fn has_static_storage(specifiers: &[Node<DeclarationSpecifier>]) -> bool {
     specifiers.iter().any(|s| {
         matches!(

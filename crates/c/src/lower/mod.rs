@@ -86,6 +86,8 @@ struct Unit<'a> {
     wide_inputs: Cell<bool>,
     /// Whether a `malloc` or `calloc` is lowered.
     allocates_heap: Cell<bool>,
+    /// Whether the address of a local, of a member or of `alloca`'s object is taken.
+    stack_addresses: Cell<bool>,
 }
 
 impl Unit<'_> {
@@ -139,6 +141,7 @@ pub(crate) fn lower_unit<'a>(
         unavailable: HashMap::new(),
         wide_inputs: Cell::new(false),
         allocates_heap: Cell::new(false),
+        stack_addresses: Cell::new(false),
     };
     // Definitions by name, in source order.
     let mut definitions: Vec<(String, &'a Node<FunctionDefinition>)> = Vec::new();
@@ -231,6 +234,7 @@ pub(crate) fn lower_unit<'a>(
                 .to_string()
         });
         translated.allocates_heap = context.allocates_heap.get();
+        translated.stack_addresses = context.stack_addresses.get();
         translated.left_out = context.unavailable.into_iter().collect();
         translated.left_out.sort_by(|a, b| a.0.cmp(&b.0));
         return Ok(translated);
@@ -287,6 +291,19 @@ fn calls_free(unit: &TranslationUnit) -> bool {
     let mut frees = Frees(false);
     frees.visit_translation_unit(unit);
     frees.0
+}
+
+/// Whether an initializer mentions any identifier.
+fn names_something(initializer: &Node<Initializer>) -> bool {
+    struct Names(bool);
+    impl<'ast> Visit<'ast> for Names {
+        fn visit_identifier(&mut self, _: &'ast Identifier, _: &'ast lang_c::span::Span) {
+            self.0 = true;
+        }
+    }
+    let mut names = Names(false);
+    names.visit_initializer(&initializer.node, &initializer.span);
+    names.0
 }
 
 /// The global that the `static` local `local` of `function` is.
@@ -376,6 +393,7 @@ fn finish(
         left_out: Vec::new(),
         restricted_inputs: None,
         allocates_heap: false,
+        stack_addresses: false,
     })
 }
 
@@ -406,12 +424,7 @@ fn declare<'a>(
         }
         return Ok(());
     }
-    let is_extern = declaration.specifiers.iter().any(|s| {
-        matches!(
-            &s.node,
-            DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Extern
-        )
-    });
+    let is_extern = func::is_extern(&declaration.specifiers);
     let base = types::base_type(context, &declaration.specifiers);
     for init in &declaration.declarators {
         let declarator = &init.node.declarator;
@@ -438,11 +451,27 @@ fn declare<'a>(
             (Err(e), _) => Err(e.clone()),
         };
         let initializer = init.node.initializer.as_ref();
-        if local_to.is_some() && context.globals.contains_key(&name) {
-            return Err(CError::unsupported(
+        // A `static` local's problem refuses its function (a use of it), not the file.
+        let ty = match (local_to, ty) {
+            (Some(_), Ok(_)) if context.globals.contains_key(&name) => Err(CError::unsupported(
                 format!("two `static` locals of one name (`{name}`)"),
                 at,
-            ));
+            )),
+            // Its initializer is lowered at `main`'s start, where the function's names are
+            // not in scope (and C allows only constants and addresses of statics there).
+            (Some(_), Ok(_)) if initializer.is_some_and(names_something) => {
+                Err(CError::unsupported(
+                    format!("the initializer of the `static` local `{name}` names a variable, function or enumeration constant"),
+                    at,
+                ))
+            }
+            (_, ty) => ty,
+        };
+        if local_to.is_some() {
+            if let (Some(global), Err(e)) = (context.globals.get_mut(&name), &ty) {
+                global.ty = Err(e.clone());
+                continue;
+            }
         }
         if !context.globals.contains_key(&name) {
             context.global_order.push(name.clone());
@@ -461,6 +490,9 @@ fn declare<'a>(
                 ));
             }
             global.init = Some(initializer);
+            global.declarator = declarator;
+        } else if !is_extern && !global.defined {
+            // The first definition gives the dimensions (`extern int a[]; int a[10];`).
             global.declarator = declarator;
         }
         global.defined |= !is_extern || initializer.is_some();

@@ -9,7 +9,7 @@ use lang_c::span::Node;
 use symex_ir::cfg::{BinOp, InstKind, LocalId, Operand, Rvalue, Terminator};
 use symex_syntax::span::Span;
 
-use super::func::{complete, has_static_storage, Cases, FnCx, Jumps};
+use super::func::{complete, has_static_storage, is_extern, Cases, FnCx, Jumps};
 use super::is_typedef;
 use super::types::{base_type, declarator_shape, CType, Shape};
 use crate::error::CError;
@@ -251,6 +251,9 @@ impl FnCx<'_, '_> {
         }
         if has_static_storage(&d.specifiers) {
             return self.static_local_declaration(d);
+        }
+        if is_extern(&d.specifiers) {
+            return self.extern_local_declaration(d);
         }
         let base = base_type(self.unit, &d.specifiers)?;
         for init in &d.declarators {

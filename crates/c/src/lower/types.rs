@@ -506,6 +506,17 @@ impl Shape<'_> {
 }
 
 /// The declared name (none for an abstract declarator) and the declarator's shape.
+/// The declarator itself, or the one inside its parentheses where they add nothing
+/// (`int (a[3])`): the one whose derived parts [`declarator_shape`] reads.
+pub(super) fn unparenthesized(declarator: &Node<Declarator>) -> &Node<Declarator> {
+    match &declarator.node.kind.node {
+        DeclaratorKind::Declarator(inner) if declarator.node.derived.is_empty() => {
+            unparenthesized(inner)
+        }
+        _ => declarator,
+    }
+}
+
 pub(super) fn declarator_shape(declarator: &Declarator) -> (Option<String>, Shape<'_>) {
     let (name, nested) = match &declarator.kind.node {
         DeclaratorKind::Identifier(id) => (Some(id.node.name.clone()), None),

@@ -83,9 +83,9 @@ struct Supported {
     name: &'static str,
     flags: &'static [&'static str],
     kinds: &'static [(PropertyKind, Option<&'static str>)],
-    /// Whether a program that allocates heap memory cannot be `TRUE` (`valid-memtrack` asks for
-    /// every allocation to be freed or reachable, which symex does not check yet).
-    leaks_unchecked: bool,
+    /// Whether `TRUE` also needs what symex does not check of memory (`unchecked_memory`):
+    /// leaks (`valid-memtrack`) and pointers that outlive a local object (`valid-deref`).
+    memory_unchecked: bool,
 }
 
 /// Outside `unreach-call` the error functions are ordinary calls (C's meaning): `reach_error`
@@ -95,13 +95,13 @@ const SUPPORTED: &[Supported] = &[
         name: "unreach-call",
         flags: &[],
         kinds: &[(PropertyKind::Assert, None)],
-        leaks_unchecked: false,
+        memory_unchecked: false,
     },
     Supported {
         name: "no-overflow",
         flags: &["--signed-overflow", "--ordinary-error-calls"],
         kinds: &[(PropertyKind::Overflow, None)],
-        leaks_unchecked: false,
+        memory_unchecked: false,
     },
     Supported {
         name: "valid-memsafety",
@@ -112,7 +112,7 @@ const SUPPORTED: &[Supported] = &[
             (PropertyKind::UseAfterFree, Some("valid-deref")),
             (PropertyKind::InvalidFree, Some("valid-free")),
         ],
-        leaks_unchecked: true,
+        memory_unchecked: true,
     },
 ];
 
@@ -353,9 +353,9 @@ fn portfolio(
             first = false;
             if let Some(lowered) = translate(file, args.frontend) {
                 if lowered.module.properties.is_empty() {
-                    let answer = match property.leaks_unchecked && allocates(file, data_model) {
-                        true => SvVerdict::Unknown(LEAKS_UNCHECKED.into()),
-                        false => SvVerdict::True,
+                    let answer = match unchecked_memory_reason(property, file, data_model) {
+                        Some(why) => SvVerdict::Unknown(why.into()),
+                        None => SvVerdict::True,
                     };
                     return Ok((answer, None));
                 }
@@ -370,8 +370,10 @@ fn portfolio(
             Err(other) => return Err(other),
         };
         let mut answer = answer(&report, &property.targets());
-        if answer == SvVerdict::True && property.leaks_unchecked && allocates(file, data_model) {
-            answer = SvVerdict::Unknown(LEAKS_UNCHECKED.into());
+        if answer == SvVerdict::True {
+            if let Some(why) = unchecked_memory_reason(property, file, data_model) {
+                answer = SvVerdict::Unknown(why.into());
+            }
         }
         let decided = !matches!(answer, SvVerdict::Unknown(_));
         last = (answer, Some(report));
@@ -387,13 +389,18 @@ fn translate(file: &SourceFile, frontend: FrontendArgs) -> Option<symex_c::Trans
     symex_c::translate(&file.name, &file.text, frontend.c_options()).ok()
 }
 
-/// Why a program that allocates is not `TRUE` for `valid-memsafety`.
-const LEAKS_UNCHECKED: &str =
-    "the program allocates heap memory, and leaks (valid-memtrack) are not checked yet";
-
-/// Whether the program (a C file inside the subset) allocates heap memory anywhere (`malloc`,
-/// `calloc`: not `alloca`'s objects or the boxes of struct members, which cannot leak).
-fn allocates(file: &SourceFile, data_model: &str) -> bool {
+/// Why `property` cannot be `TRUE` for this program although every check holds: the program
+/// allocates heap memory, and leaks (`valid-memtrack`) are not checked yet; or it points to
+/// objects whose lifetime C ends (a local's address, a member's, `alloca`'s object), which
+/// symex keeps alive, so a pointer that outlives its object is not caught. `None` if neither.
+fn unchecked_memory_reason(
+    property: &Supported,
+    file: &SourceFile,
+    data_model: &str,
+) -> Option<&'static str> {
+    if !property.memory_unchecked {
+        return None;
+    }
     let frontend = FrontendArgs {
         data_model: match data_model {
             "ilp32" => DataModelArg::Ilp32,
@@ -401,7 +408,17 @@ fn allocates(file: &SourceFile, data_model: &str) -> bool {
         },
         ..FrontendArgs::default()
     };
-    translate(file, frontend).is_none_or(|lowered| lowered.allocates_heap)
+    let lowered = translate(file, frontend);
+    if lowered.as_ref().is_none_or(|l| l.allocates_heap) {
+        Some("the program allocates heap memory, and leaks (valid-memtrack) are not checked yet")
+    } else if lowered.is_some_and(|l| l.stack_addresses) {
+        Some(
+            "the program takes addresses of local objects, whose end of life symex does not \
+             model (a pointer that outlives its object is not checked yet)",
+        )
+    } else {
+        None
+    }
 }
 
 /// The command's exit code so far, with one more answer's: a `FALSE` wins, then an `UNKNOWN`.
