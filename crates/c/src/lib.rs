@@ -44,6 +44,13 @@ pub struct Translated {
     /// The functions left out of the module (outside the subset, or using one that is), by
     /// name, with the reason: a call of one is refused, and so is analysing one (`--entry`).
     pub left_out: Vec<(String, CError)>,
+    /// The functions in the module that cannot be analysed on their own (`--entry`), with the
+    /// reason: a parameter reaches a struct with boxed members, which an input heap would fill
+    /// with arbitrary pointers.
+    pub not_entries: Vec<(String, CError)>,
+    /// The functions whose parameters (or the objects they point to) hold 64-bit integers:
+    /// analysed on their own, their symbolic values are 32-bit, so some runs are left out.
+    pub wide_entries: Vec<String>,
     /// Why some of the program's runs are not in the module (inputs of 64-bit types read
     /// within 32 bits), if any are not: a property without a violation is then `unknown`, not
     /// `safe` (`Report::limit_to_modelled_inputs`).

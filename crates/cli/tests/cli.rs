@@ -1123,3 +1123,28 @@ fn closed_output_pipes_end_quietly_with_the_normal_code() {
         }
     }
 }
+
+/// `--entry` of a C function whose parameters reach what an input heap or a 32-bit symbol
+/// cannot stand for: boxed struct members are refused; 64-bit values leave every property
+/// without a violation `unknown`.
+#[test]
+fn c_entry_functions_are_refused_or_restricted_where_inputs_cannot_stand_for_c_values() {
+    let p = program(
+        "entries.c",
+        b"void reach_error(void);\nstruct s { int a, b; };\n\
+          int *first(struct s *q) { return &q->a; }\n\
+          int f(struct s *p) { if (!p) return 0; p->a = 1; if (p->a != 1) reach_error(); return 0; }\n\
+          int g(long x) { if (x == 7 || x > 2147483647L) return 1; return 0; }\n\
+          int main(void) { return 0; }\n",
+    );
+    let out = symex(&["check", "--entry", "f", &p]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("`f` on its own"), "{}", stderr(&out));
+    let out = symex(&["check", "--entry", "g", &p]);
+    assert_eq!(out.status.code(), Some(20), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("symbolic within 32 bits"),
+        "{}",
+        stdout(&out)
+    );
+}

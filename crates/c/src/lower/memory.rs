@@ -57,6 +57,14 @@ pub(super) const LIVE: i32 = 1;
 pub(super) const FREED: i32 = 2;
 pub(super) const MEMBER: i32 = 3;
 
+/// Whether an object of type `ty` has boxed leaves.
+pub(super) fn has_boxes(types: &Types, boxed_members: &HashSet<String>, ty: CType) -> bool {
+    let leaves = types.leaves(ty);
+    leaves
+        .iter()
+        .any(|(path, leaf)| is_boxed(boxed_members, path, *leaf))
+}
+
 /// Whether the leaf at `path` of type `leaf` lives in a box (see the module comment).
 fn is_boxed(boxed_members: &HashSet<String>, path: &str, leaf: CType) -> bool {
     let member = path.rsplit('.').next().unwrap_or(path);
@@ -163,10 +171,7 @@ impl FnCx<'_, '_> {
 
     /// Whether an object of type `ty` has boxed leaves.
     pub fn has_boxes(&self, ty: CType) -> bool {
-        let leaves = self.unit.types.borrow().leaves(ty);
-        leaves
-            .iter()
-            .any(|(path, leaf)| is_boxed(&self.unit.boxed_members, path, *leaf))
+        has_boxes(&self.unit.types.borrow(), &self.unit.boxed_members, ty)
     }
 
     /// The fields of the leaf at `path` holding `value` (assigned or not), where a boxed leaf

@@ -235,6 +235,7 @@ pub(crate) fn lower_unit<'a>(
         });
         translated.allocates_heap = context.allocates_heap.get();
         translated.stack_addresses = context.stack_addresses.get();
+        (translated.not_entries, translated.wide_entries) = entry_facts(&context);
         translated.left_out = context.unavailable.into_iter().collect();
         translated.left_out.sort_by(|a, b| a.0.cmp(&b.0));
         return Ok(translated);
@@ -291,6 +292,58 @@ fn calls_free(unit: &TranslationUnit) -> bool {
     let mut frees = Frees(false);
     frees.visit_translation_unit(unit);
     frees.0
+}
+
+/// What analysing each function on its own (`--entry`) would leave out: the functions whose
+/// parameters reach a struct with boxes (refused), and those whose parameters reach a 64-bit
+/// integer (inputs restricted), each sorted by name.
+fn entry_facts(context: &Unit<'_>) -> (Vec<(String, CError)>, Vec<String>) {
+    let types = context.types.borrow();
+    let mut not_entries = Vec::new();
+    let mut wide_entries = Vec::new();
+    for (name, signature) in &context.functions {
+        // Every type a parameter's value reaches, through pointers and struct leaves.
+        let mut reached: Vec<CType> = signature.params.clone();
+        let mut next = 0;
+        while let Some(&ty) = reached.get(next) {
+            next += 1;
+            let inner: Vec<CType> = match ty {
+                CType::Pointer(p) => vec![types.pointee(p)],
+                CType::Struct(_) => types.leaves(ty).into_iter().map(|(_, t)| t).collect(),
+                _ => Vec::new(),
+            };
+            for t in inner {
+                if !reached.contains(&t) {
+                    reached.push(t);
+                }
+            }
+        }
+        let boxed = |&ty: &CType| memory::has_boxes(&types, &context.boxed_members, ty);
+        if reached
+            .iter()
+            .any(|ty| matches!(ty, CType::Struct(_)) && boxed(ty))
+        {
+            let at = context.at(context.bodies[name].span);
+            let reason = CError::unsupported(
+                format!(
+                    "`{name}` on its own: a parameter reaches a struct whose member's address is \
+                     taken (the input heap would give its members' boxes any values); check it \
+                     from `main`"
+                ),
+                at,
+            );
+            not_entries.push((name.clone(), reason));
+        }
+        if reached
+            .iter()
+            .any(|ty| matches!(ty, CType::Long | CType::ULong))
+        {
+            wide_entries.push(name.clone());
+        }
+    }
+    not_entries.sort_by(|a, b| a.0.cmp(&b.0));
+    wide_entries.sort();
+    (not_entries, wide_entries)
 }
 
 /// Whether an initializer mentions any identifier.
@@ -391,6 +444,8 @@ fn finish(
         module,
         types,
         left_out: Vec::new(),
+        not_entries: Vec::new(),
+        wide_entries: Vec::new(),
         restricted_inputs: None,
         allocates_heap: false,
         stack_addresses: false,

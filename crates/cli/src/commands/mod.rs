@@ -136,14 +136,26 @@ pub fn lower_file(
     if symex_c::is_c_file(&file.name) {
         return match symex_c::translate(&file.name, &file.text, frontend.c_options()) {
             Ok(translated) => {
-                if let Some((_, reason)) = translated.left_out.iter().find(|(f, _)| f == entry) {
+                let refused = (translated.left_out.iter())
+                    .chain(&translated.not_entries)
+                    .find(|(f, _)| f == entry);
+                if let Some((_, reason)) = refused {
                     diag!("{}", reason.render(&file.name, &file.text));
                     return Err(Exit::ProgramError);
+                }
+                let mut restricted_inputs = translated.restricted_inputs;
+                if translated.wide_entries.iter().any(|f| f == entry) {
+                    restricted_inputs.get_or_insert_with(|| {
+                        format!(
+                            "the 64-bit values `{entry}`'s parameters reach are symbolic within \
+                             32 bits (the values symex models them in)"
+                        )
+                    });
                 }
                 Ok(Lowered {
                     module: translated.module,
                     types: Ok(translated.types),
-                    restricted_inputs: translated.restricted_inputs,
+                    restricted_inputs,
                 })
             }
             Err(e) => {
