@@ -1053,7 +1053,12 @@ fn svcomp_memsafety_is_true_only_where_memory_is_fully_checked() {
             "valid-memsafety: UNKNOWN",
         ),
         (
+            // `main`'s outermost locals live until the program ends; a block's do not.
             "int x = 1; int *p = &x; return *p;",
+            "valid-memsafety: TRUE",
+        ),
+        (
+            "int *p; { int x = 1; p = &x; } return *p;",
             "valid-memsafety: UNKNOWN",
         ),
         (

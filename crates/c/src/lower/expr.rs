@@ -671,7 +671,7 @@ impl FnCx<'_, '_> {
             Expression::Identifier(id) => {
                 let (local, ty) = self.scalar(&id.node.name, at)?;
                 debug_assert!(self.b.locals[local.index()].address_taken);
-                if !self.is_global(local) {
+                if !self.lives_until_exit(&id.node.name, local) {
                     self.unit.stack_addresses.set(true);
                 }
                 let pointer = self.temp(Rvalue::AddrOf(local), span);

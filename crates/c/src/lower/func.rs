@@ -92,6 +92,8 @@ pub(super) struct FnCx<'u, 'a> {
     globals_scope: HashMap<String, (LocalId, CType)>,
     /// The calls being inlined, innermost last.
     pub inlined: Vec<Inlined>,
+    /// The index in `scopes` of the function body's outermost block.
+    body_scope: usize,
     /// The array locals and their dimensions (`lower/array.rs`).
     pub arrays: HashMap<LocalId, Vec<u32>>,
     /// The C type of every declared local (of an array: its elements').
@@ -326,6 +328,7 @@ pub(super) fn lower_function(
         is_main: name == "main",
         globals_scope: HashMap::new(),
         inlined: Vec::new(),
+        body_scope: 0,
         arrays: HashMap::new(),
         local_types: HashMap::new(),
     };
@@ -364,6 +367,8 @@ pub(super) fn lower_function(
             cx.bind(local, *ty, Operand::Local(LocalId(i as u32)), *span);
         }
     }
+    // The body's braces open the next scope.
+    cx.body_scope = cx.scopes.len();
     cx.statement(&definition.node.statement)?;
     undefined_labels(&cx.labels, &name, unit.at(definition.span))?;
     // Falling off the end returns 0 (what `main` does; for other functions the value is
@@ -532,11 +537,26 @@ impl FnCx<'_, '_> {
         Err(self.unavailable_global(name, at))
     }
 
-    /// Whether the local is a global (or a `static` local), which lives as long as the program.
-    pub fn is_global(&self, local: LocalId) -> bool {
-        self.globals_scope
+    /// Whether the variable `name` (denoting `local` here) lives as long as the program: a
+    /// global, a `static` local, or a local of `main`'s outermost block (or a parameter of
+    /// `main`), outside inlined code, where nothing calls `main`. A pointer to it can never
+    /// outlive it.
+    pub fn lives_until_exit(&self, name: &str, local: LocalId) -> bool {
+        if self
+            .globals_scope
             .values()
             .any(|&(global, _)| global == local)
+        {
+            return true;
+        }
+        let declared_in = self
+            .scopes
+            .iter()
+            .rposition(|scope| scope.contains_key(name));
+        self.is_main
+            && !self.unit.main_called
+            && self.inlined.is_empty()
+            && declared_in.is_some_and(|scope| scope <= self.body_scope)
     }
 
     /// Why the global `name` is not in scope here (or why there is no such name).

@@ -73,6 +73,8 @@ struct Unit<'a> {
     boxed_members: HashSet<String>,
     /// Whether the file calls `free`: then objects have a heap state (`lower/memory.rs`).
     frees: bool,
+    /// Whether the file calls `main` (then `main`'s locals end with its inner calls).
+    main_called: bool,
     /// File-scope variables by name, and their names in the order of their first declaration.
     globals: HashMap<String, Global<'a>>,
     global_order: Vec<String>,
@@ -133,7 +135,8 @@ pub(crate) fn lower_unit<'a>(
         fields: RefCell::new(memory::SCALAR_FIELDS.map(String::from).to_vec()),
         address_taken,
         boxed_members,
-        frees: calls_free(unit),
+        frees: calls(unit, "free"),
+        main_called: calls(unit, "main"),
         globals: HashMap::new(),
         global_order: Vec::new(),
         inline_calls: false,
@@ -274,24 +277,24 @@ fn addresses_taken(unit: &TranslationUnit) -> (HashSet<String>, HashSet<String>)
     (addresses.variables, addresses.members)
 }
 
-/// Whether the unit calls `free` (by name).
-fn calls_free(unit: &TranslationUnit) -> bool {
-    struct Frees(bool);
-    impl<'ast> Visit<'ast> for Frees {
+/// Whether the unit calls the function `name` (by name).
+fn calls(unit: &TranslationUnit, name: &str) -> bool {
+    struct Calls<'n>(&'n str, bool);
+    impl<'ast> Visit<'ast> for Calls<'_> {
         fn visit_call_expression(
             &mut self,
             call: &'ast lang_c::ast::CallExpression,
             span: &'ast lang_c::span::Span,
         ) {
             if let lang_c::ast::Expression::Identifier(id) = &call.callee.node {
-                self.0 |= id.node.name == "free";
+                self.1 |= id.node.name == self.0;
             }
             lang_c::visit::visit_call_expression(self, call, span);
         }
     }
-    let mut frees = Frees(false);
-    frees.visit_translation_unit(unit);
-    frees.0
+    let mut calls = Calls(name, false);
+    calls.visit_translation_unit(unit);
+    calls.1
 }
 
 /// What analysing each function on its own (`--entry`) would leave out: the functions whose
