@@ -28,7 +28,12 @@ fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 fn vendored_files_equal_the_shared_ones() {
     let vendor = symex_corpus::vendor_dir();
     let shared = symex_corpus::shared_dir();
-    for (vendored, original) in [("corpus", "corpus"), ("sv-comp", "benchmarks/sv-comp")] {
+    let copies = [
+        ("corpus", "corpus"),
+        ("sv-comp", "benchmarks/sv-comp"),
+        ("docs", "docs"),
+    ];
+    for (vendored, original) in copies {
         let copy = files_under(&vendor.join(vendored));
         assert!(
             !copy.is_empty(),
