@@ -1,4 +1,4 @@
-//! `symex`: find the inputs that break a micro-c program, or prove there are none.
+//! `symex`: find the inputs that break a micro-c or C program, or prove there are none.
 //!
 //! This binary only parses arguments and wires the layers together (syntax → ir → interp →
 //! engines → report); every real decision lives in the library crates. Exit codes are in
@@ -26,7 +26,7 @@ static ALLOCATOR: allocator::ReportingAllocator = allocator::ReportingAllocator;
 #[command(
     name = "symex",
     version,
-    about = "Symbolic execution for micro-c: find the inputs that break a program"
+    about = "Symbolic execution for micro-c and C: find the inputs that break a program"
 )]
 struct Cli {
     /// When to color diagnostics.
