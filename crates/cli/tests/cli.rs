@@ -845,6 +845,23 @@ fn svcomp_suite_scores_a_folder_of_tasks() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Writes the C program `source` as `{stem}.c` and a `valid-memsafety` task for it as
+/// `{stem}.yml` (LP64, the given expected verdict); returns the task's path.
+fn memsafety_task(stem: &str, source: &str, expected: bool) -> String {
+    let c_file = program(&format!("{stem}.c"), source.as_bytes());
+    let name = std::path::Path::new(&c_file)
+        .file_name()
+        .expect("a file name")
+        .to_string_lossy()
+        .into_owned();
+    let task = format!(
+        "format_version: '2.0'\ninput_files: '{name}'\nproperties:\n  - property_file: \
+         valid-memsafety.prp\n    expected_verdict: {expected}\noptions:\n  language: C\n  \
+         data_model: LP64\n"
+    );
+    program(&format!("{stem}.yml"), task.as_bytes())
+}
+
 /// `free` in `valid-memsafety`: a second `free` is `FALSE(valid-free)`, a read of a freed
 /// object `FALSE(valid-deref)`, each with a witness.
 #[test]
@@ -858,19 +875,7 @@ fn svcomp_memsafety_names_the_violated_free_property() {
             "extern void *malloc(unsigned long); extern void free(void *);
              int main() {{ int *p = malloc(sizeof(int)); *p = 1; {body} return 0; }}\n"
         );
-        let c_file = program(&format!("free{i}.c"), source.as_bytes());
-        let name = std::path::Path::new(&c_file)
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        let task = program(
-            &format!("free{i}.yml"),
-            format!(
-                "format_version: '2.0'\ninput_files: '{name}'\nproperties:\n  - property_file: valid-memsafety.prp\n    expected_verdict: false\noptions:\n  language: C\n  data_model: LP64\n"
-            )
-            .as_bytes(),
-        );
+        let task = memsafety_task(&format!("free{i}"), &source, false);
         let witness = program(&format!("free{i}.witness.yml"), b"");
         let out = symex(&["svcomp", &task, "--timeout", "10", "--witness", &witness]);
         assert!(
@@ -1077,19 +1082,7 @@ fn svcomp_memsafety_is_true_only_where_memory_is_fully_checked() {
              int g; int *dangling(void);
              int main() {{ {body} }}\n"
         );
-        let c_file = program(&format!("leaks{i}.c"), source.as_bytes());
-        let name = std::path::Path::new(&c_file)
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        let task = program(
-            &format!("leaks{i}.yml"),
-            format!(
-                "format_version: '2.0'\ninput_files: '{name}'\nproperties:\n  - property_file: valid-memsafety.prp\n    expected_verdict: true\noptions:\n  language: C\n  data_model: LP64\n"
-            )
-            .as_bytes(),
-        );
+        let task = memsafety_task(&format!("leaks{i}"), &source, true);
         let out = symex(&["svcomp", &task, "--timeout", "10"]);
         assert!(
             stdout(&out).contains(answer),

@@ -449,9 +449,7 @@ impl FnCx<'_, '_> {
             name: name.to_string(),
             kind: LocalKind::Var,
             span,
-            // A `static` local's global is `function.local`; `&` names the local.
-            address_taken: (self.unit.address_taken)
-                .contains(name.rsplit('.').next().unwrap_or(name)),
+            address_taken: self.unit.address_taken.contains(name),
         });
         self.local_types.insert(local, ty);
         self.name_in_scope(name, local, ty, span.start as usize)?;

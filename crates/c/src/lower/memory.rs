@@ -59,6 +59,9 @@ pub(super) const MEMBER: i32 = 3;
 
 /// Whether an object of type `ty` has boxed leaves.
 pub(super) fn has_boxes(types: &Types, boxed_members: &HashSet<String>, ty: CType) -> bool {
+    if boxed_members.is_empty() || ty.is_scalar() {
+        return false;
+    }
     let leaves = types.leaves(ty);
     leaves
         .iter()
@@ -250,18 +253,27 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// The field `field` of the record at `base` (a local holding one, or `*pointer`), read
+    /// into a temporary.
+    fn read_field(&mut self, base: PlaceBase, field: &str, span: Span) -> Operand {
+        let place = self.field_place(base, field);
+        Operand::Local(self.b.assign_temp(Rvalue::Read(place), span))
+    }
+
+    /// The field `field` of the record at `base`.
+    fn field_place(&self, base: PlaceBase, field: &str) -> Place {
+        Place {
+            base,
+            projections: vec![Projection::Field(self.field_id(field))],
+        }
+    }
+
     /// The value and flag in the box `pointer` points to, read after its guards.
     fn box_contents(&mut self, pointer: Operand, span: Span) -> [Operand; 2] {
         for check in self.pointee_guards(pointer) {
             self.check(check, span);
         }
-        SCALAR_FIELDS.map(|field| {
-            let place = Place {
-                base: PlaceBase::Deref(pointer),
-                projections: vec![Projection::Field(self.field_id(field))],
-            };
-            Operand::Local(self.b.assign_temp(Rvalue::Read(place), span))
-        })
+        SCALAR_FIELDS.map(|field| self.read_field(PlaceBase::Deref(pointer), field, span))
     }
 
     /// The pointers to the boxes of the object `pointer` points to (its guards ran), with
@@ -271,11 +283,8 @@ impl FnCx<'_, '_> {
         let mut boxes = Vec::new();
         for (path, leaf) in leaves {
             if is_boxed(&self.unit.boxed_members, &path, leaf) {
-                let place = Place {
-                    base: PlaceBase::Deref(pointer),
-                    projections: vec![Projection::Field(self.field_id(&leaf_fields(&path).0))],
-                };
-                let held = Operand::Local(self.b.assign_temp(Rvalue::Read(place), span));
+                let field = leaf_fields(&path).0;
+                let held = self.read_field(PlaceBase::Deref(pointer), &field, span);
                 for check in self.pointee_guards(held) {
                     self.check(check, span);
                 }
@@ -310,16 +319,12 @@ impl FnCx<'_, '_> {
 
     /// The heap-state field of the object `pointer` points to (its `null-deref` check ran).
     fn heap_place(&self, pointer: Operand) -> Place {
-        Place {
-            base: PlaceBase::Deref(pointer),
-            projections: vec![Projection::Field(self.field_id(HEAP_FIELD))],
-        }
+        self.field_place(PlaceBase::Deref(pointer), HEAP_FIELD)
     }
 
     /// The heap state of the object `pointer` points to (its `null-deref` check ran).
     fn heap_state(&mut self, pointer: Operand, span: Span) -> Operand {
-        let read = Rvalue::Read(self.heap_place(pointer));
-        Operand::Local(self.b.assign_temp(read, span))
+        self.read_field(PlaceBase::Deref(pointer), HEAP_FIELD, span)
     }
 
     /// The checks before an access of the object `pointer` points to: `null-deref`, and
@@ -485,21 +490,14 @@ impl FnCx<'_, '_> {
             for (path, leaf) in leaves {
                 let (inner_value, inner_flag) = leaf_fields(&path);
                 let (value_field, flag) = leaf_fields(&join(&memory.prefix, &path));
+                let from_record = PlaceBase::Local(record);
                 if is_boxed(&self.unit.boxed_members, &path, leaf) {
-                    let mut place = Place::local(record);
-                    place
-                        .projections
-                        .push(Projection::Field(self.field_id(&inner_value)));
-                    let source = Operand::Local(self.b.assign_temp(Rvalue::Read(place), span));
+                    let source = self.read_field(from_record, &inner_value, span);
                     box_copies.push((value_field, source));
                     continue;
                 }
                 for (inner, outer) in [(inner_value, value_field), (inner_flag, flag)] {
-                    let mut place = Place::local(record);
-                    place
-                        .projections
-                        .push(Projection::Field(self.field_id(&inner)));
-                    let read = Operand::Local(self.b.assign_temp(Rvalue::Read(place), span));
+                    let read = self.read_field(from_record, &inner, span);
                     stores.push((outer, read));
                 }
             }
@@ -525,10 +523,7 @@ impl FnCx<'_, '_> {
                 self.check(check, span);
             }
             for (field, value) in SCALAR_FIELDS.into_iter().zip(contents) {
-                let place = Place {
-                    base: PlaceBase::Deref(target),
-                    projections: vec![Projection::Field(self.field_id(field))],
-                };
+                let place = self.field_place(PlaceBase::Deref(target), field);
                 self.b.emit(InstKind::Store { place, value }, span);
             }
         }

@@ -489,7 +489,14 @@ fn declare<'a>(
         let (name, shape) = declarator_shape(&declarator.node);
         let Some(name) = name else { continue };
         let name = match local_to {
-            Some(function) => static_local_name(function, &name),
+            Some(function) => {
+                let global = static_local_name(function, &name);
+                // `&x` names the local: the global's cell is the one whose address is taken.
+                if context.address_taken.contains(&name) {
+                    context.address_taken.insert(global.clone());
+                }
+                global
+            }
             None => name,
         };
         let at = context.at(declarator.span);
