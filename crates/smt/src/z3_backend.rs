@@ -106,10 +106,6 @@ fn c_text(p: *const c_char) -> String {
 /// The reason of an `unknown` answer after the hard deadline.
 const DEADLINE: &str = "timeout: the deadline passed";
 
-/// Whether Z3's reason for `unknown` is that its time ran out.
-fn ran_out_of_time(why: &str) -> bool {
-    why.contains("timeout") || why.contains("canceled")
-}
 
 fn c_string(s: &str) -> Result<CString, SolverError> {
     CString::new(s).map_err(|_| SolverError::Z3(format!("string with a NUL byte: {s:?}")))
@@ -965,9 +961,13 @@ impl Solver for Z3Solver {
                 self.run_check(&asts)?
             }
         };
-        if let (Some(_), SatResult::Unknown(why)) = (handover, &result) {
+        // Any `unknown` of the core goes to the one-shot solver, not only a timeout: when the
+        // core's slice ends inside a theory's final check, Z3 reports the theory as
+        // incomplete ("incomplete (theory arithmetic)" on pure bit-vector queries, seen on a
+        // loaded CI host) instead of a timeout.
+        if let (Some(_), SatResult::Unknown(_)) = (handover, &result) {
             let left = self.timeout.map(|t| t.saturating_sub(start.elapsed()));
-            if ran_out_of_time(why) && left.is_none_or(|d| !d.is_zero()) {
+            if !self.expired && left.is_none_or(|d| !d.is_zero()) {
                 result = self.one_shot_check(&asts, left)?;
                 self.stats.one_shot += 1;
             }
