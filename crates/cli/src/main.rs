@@ -52,6 +52,8 @@ enum Command {
     Bench(Box<commands::bench::BenchArgs>),
     /// Check an SV-COMP verification task (TASK.yml) and answer TRUE, FALSE or UNKNOWN.
     Svcomp(commands::svcomp::SvcompArgs),
+    /// Turn a JSON report (`symex check --format json`) into another form (an HTML page).
+    Report(commands::report::ReportArgs),
 }
 
 /// Deep recursion in the front end is bounded by the parser's nesting limit; the large stack
@@ -93,5 +95,6 @@ fn dispatch(cli: Cli) -> Exit {
         Command::Gen(args) => commands::gen::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Svcomp(args) => commands::svcomp::run(&args, cli.color),
+        Command::Report(args) => commands::report::run(&args),
     }
 }

@@ -1146,3 +1146,52 @@ fn c_entry_functions_are_refused_or_restricted_where_inputs_cannot_stand_for_c_v
         stdout(&out)
     );
 }
+
+/// `symex report RUN.json --html` makes the page `check --html` made from the same run; a
+/// missing or malformed report and an unreadable program are usage errors that say which.
+#[test]
+fn report_turns_a_saved_json_report_into_the_same_html_page() {
+    let page = program("direct.html", b"");
+    let out = symex(&[
+        "check",
+        &example("list_length.uc"),
+        "--format",
+        "json",
+        "--html",
+        &page,
+    ]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+    let run = program("run.json", &out.stdout);
+    let again = program("again.html", b"");
+    let out = symex(&["report", &run, "--html", &again]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let direct = std::fs::read_to_string(&page).unwrap();
+    assert!(direct.contains("<!DOCTYPE html>") && direct.contains("list_length.uc"));
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), direct);
+
+    let out = symex(&["report", &program("nothing.json", b"{}"), "--html", &again]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("is not a symex JSON report"),
+        "{}",
+        stderr(&out)
+    );
+    let out = symex(&["report", "/nonexistent/run.json", "--html", &again]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot read"), "{}", stderr(&out));
+    let moved = String::from_utf8_lossy(&std::fs::read(&run).unwrap())
+        .replace(&example("list_length.uc"), "/nonexistent/list_length.uc");
+    let moved = program("moved.json", moved.as_bytes());
+    let out = symex(&["report", &moved, "--html", &again]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--source"), "{}", stderr(&out));
+    let out = symex(&[
+        "report",
+        &moved,
+        "--html",
+        &again,
+        "--source",
+        &example("list_length.uc"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

@@ -16,8 +16,8 @@ use crate::config::{Limit, RunConfig, DEADLINE_POLL};
 use crate::entry::Entry;
 use crate::fault::{expect_int, Fault};
 use crate::memory::Memory;
+use crate::outcome::Access;
 use crate::outcome::{RunEnd, RunOutcome};
-use crate::place::Step;
 use crate::prepare::FunctionInfo;
 use crate::record::Recorder;
 use crate::value::Value;
@@ -53,7 +53,7 @@ pub(crate) struct Machine<'r> {
     pub(crate) max_nesting: u32,
     pub(crate) recorder: Recorder,
     /// Scratch buffer of `store` (see `place.rs`).
-    pub(crate) store_steps: Vec<Step>,
+    pub(crate) store_steps: Vec<Access>,
 }
 
 impl<'r> Machine<'r> {
@@ -151,6 +151,7 @@ impl<'r> Machine<'r> {
         }
         self.stack.extend(args);
         self.activate(entry, 0).map_err(|f| (f, func.span))?;
+        self.record_local_cells(entry, func.span);
         let mut block_id = Function::ENTRY;
         let mut block = func.block(block_id);
         let mut pc = 0;

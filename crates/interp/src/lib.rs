@@ -43,7 +43,7 @@ pub use config::{
 pub use entry::{ArgValue, Entry, EntryError};
 pub use heap::{HeapContents, HeapError, HeapObject, HeapSite, InputHeap, ObjectId};
 pub use interpreter::Interpreter;
-pub use outcome::{EventKind, PathStep, RunEnd, RunEvent, RunOutcome};
+pub use outcome::{Access, EventKind, PathStep, RunEnd, RunEvent, RunOutcome, StoreTarget};
 pub use prepare::ModuleError;
 pub use record::MAX_EVENTS;
 pub use value::{Array, CellId, Record, Value};

@@ -1,11 +1,11 @@
 //! What a run produces: the printed numbers, how the run ended, how many instructions it took,
 //! and optionally the path it took and the events along it. Plain data; nothing here executes.
 
-use symex_ir::cfg::{BlockId, FuncId, LocalId, PropId, PropertyKind};
+use symex_ir::cfg::{BlockId, FieldId, FuncId, LocalId, PropId, PropertyKind};
 use symex_syntax::span::Span;
 
 use crate::config::Limit;
-use crate::value::Value;
+use crate::value::{CellId, Value};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunOutcome {
@@ -105,6 +105,34 @@ pub enum EventKind {
     Assign { var: LocalId, value: Value },
     /// `input` read the `index`-th input number (0-based); past the end it reads -1.
     Input { index: u32, value: i32 },
+    /// `alloc` made `cell`, holding `value`.
+    Alloc { cell: CellId, value: Value },
+    /// The address-taken source variable `var` of the event's function lives in `cell` for this
+    /// activation (recorded when the function starts, before its first event).
+    LocalCell { var: LocalId, cell: CellId },
+    /// A write of part of a variable (`a[i] = v`, `r.f = v`) or of a cell (`*p = v`,
+    /// `p->f = v`): `value` now sits at `path` below `target`.
+    Store {
+        target: StoreTarget,
+        path: Vec<Access>,
+        value: Value,
+    },
+}
+
+/// What a [`EventKind::Store`] wrote into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreTarget {
+    /// A source variable of the event's function (one that lives in no cell).
+    Local(LocalId),
+    /// A memory cell: from `alloc`, an input heap, or an address-taken variable.
+    Cell(CellId),
+}
+
+/// One step below a stored-into value: a record field or an array element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Field(FieldId),
+    Index(i32),
 }
 
 #[cfg(test)]

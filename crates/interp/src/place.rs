@@ -13,14 +13,8 @@ use symex_ir::cfg::{FieldId, Operand, Place, PlaceBase, Projection};
 use crate::config::Limit;
 use crate::exec::Machine;
 use crate::fault::{mismatch, Fault};
+use crate::outcome::Access;
 use crate::value::{index_in_bounds, CellId, Value};
-
-/// A projection whose index operand has been evaluated.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Step {
-    Field(FieldId),
-    Index(i32),
-}
 
 impl Machine<'_> {
     /// The value stored at `place` (borrowed; the caller clones if it keeps it).
@@ -57,7 +51,7 @@ impl Machine<'_> {
         result
     }
 
-    fn store_at(&mut self, base: &PlaceBase, steps: &[Step], value: Value) -> Result<(), Fault> {
+    fn store_at(&mut self, base: &PlaceBase, steps: &[Access], value: Value) -> Result<(), Fault> {
         let outer_depth = value.depth().saturating_add(steps.len() as u32);
         if !steps.is_empty() && outer_depth > self.max_nesting {
             return Err(Fault::Limit(Limit::Nesting(self.max_nesting)));
@@ -83,10 +77,10 @@ impl Machine<'_> {
             // The container at this level will hold `value` this many levels down.
             let depth = outer_depth - level as u32;
             target = match (*step, target) {
-                (Step::Field(field), Value::Record(record)) => Rc::make_mut(record)
+                (Access::Field(field), Value::Record(record)) => Rc::make_mut(record)
                     .get_mut_for_store(field, depth)
                     .ok_or_else(|| missing_field(fields, field))?,
-                (Step::Index(index), Value::Array(array)) => {
+                (Access::Index(index), Value::Array(array)) => {
                     let len = array.len();
                     let index =
                         index_in_bounds(index, len).ok_or_else(|| unchecked_index(index, len))?;
@@ -102,17 +96,17 @@ impl Machine<'_> {
         Ok(())
     }
 
-    fn eval_steps(&self, projections: &[Projection], into: &mut Vec<Step>) -> Result<(), Fault> {
+    fn eval_steps(&self, projections: &[Projection], into: &mut Vec<Access>) -> Result<(), Fault> {
         for projection in projections {
             into.push(self.step_of(projection)?);
         }
         Ok(())
     }
 
-    fn step_of(&self, projection: &Projection) -> Result<Step, Fault> {
+    fn step_of(&self, projection: &Projection) -> Result<Access, Fault> {
         Ok(match projection {
-            Projection::Field(field) => Step::Field(*field),
-            Projection::Index(index) => Step::Index(self.int_operand(index, "an array index")?),
+            Projection::Field(field) => Access::Field(*field),
+            Projection::Index(index) => Access::Index(self.int_operand(index, "an array index")?),
         })
     }
 
@@ -137,13 +131,13 @@ impl Machine<'_> {
         }
     }
 
-    fn project<'v>(&self, value: &'v Value, step: Step) -> Result<&'v Value, Fault> {
+    fn project<'v>(&self, value: &'v Value, step: Access) -> Result<&'v Value, Fault> {
         let fields = &self.module.fields;
         match (step, value) {
-            (Step::Field(field), Value::Record(record)) => record
+            (Access::Field(field), Value::Record(record)) => record
                 .get(field)
                 .ok_or_else(|| missing_field(fields, field)),
-            (Step::Index(index), Value::Array(array)) => index_in_bounds(index, array.len())
+            (Access::Index(index), Value::Array(array)) => index_in_bounds(index, array.len())
                 .map(|i| &array.items()[i])
                 .ok_or_else(|| unchecked_index(index, array.len())),
             (step, other) => Err(step_mismatch(fields, step, other)),
@@ -178,15 +172,15 @@ fn unchecked_index(index: i32, len: usize) -> Fault {
     ))
 }
 
-fn step_mismatch(fields: &[String], step: Step, found: &Value) -> Fault {
+fn step_mismatch(fields: &[String], step: Access, found: &Value) -> Fault {
     match step {
-        Step::Field(field) => mismatch(found, || {
+        Access::Field(field) => mismatch(found, || {
             format!(
                 "field access `.{}` expects a record",
                 field_name(fields, field)
             )
         }),
-        Step::Index(_) => mismatch(found, || "indexing expects an array".into()),
+        Access::Index(_) => mismatch(found, || "indexing expects an array".into()),
     }
 }
 

@@ -5,11 +5,11 @@
 //! a recorded value is the value the program actually holds. Nothing here changes the run: a hook
 //! only reads the machine.
 
-use symex_ir::cfg::{BlockId, FuncId, Inst, InstKind, LocalId, LocalKind, PlaceBase};
+use symex_ir::cfg::{BlockId, FuncId, Inst, InstKind, LocalId, LocalKind, PlaceBase, Rvalue};
 use symex_syntax::span::Span;
 
 use crate::exec::Machine;
-use crate::outcome::{EventKind, PathStep, RunEvent};
+use crate::outcome::{EventKind, PathStep, RunEvent, StoreTarget};
 use crate::value::Value;
 
 /// At most this many events are kept: a replay may run millions of loop iterations (a
@@ -48,10 +48,43 @@ impl Machine<'_> {
     /// had been read before it.
     pub(crate) fn record_inst(&mut self, func: FuncId, inst: &Inst, inputs_before: usize) {
         let written = match &inst.kind {
-            InstKind::Assign { dst, .. } => *dst,
-            InstKind::Store { place, .. } => match place.base {
-                PlaceBase::Local(local) if place.projections.is_empty() => local,
-                _ => return,
+            InstKind::Assign { dst, value } => {
+                if let (Rvalue::Alloc(_), Ok(&Value::Ptr(cell))) = (value, self.local(*dst)) {
+                    if let Ok(value) = self.memory.get(cell) {
+                        let value = value.clone();
+                        self.push_event(func, inst.span, EventKind::Alloc { cell, value });
+                    }
+                }
+                *dst
+            }
+            InstKind::Store { place, value } => match &place.base {
+                PlaceBase::Local(local) if place.projections.is_empty() => *local,
+                base => {
+                    let target = match base {
+                        PlaceBase::Local(local) => match &self.stack[self.base + local.index()] {
+                            Value::Ptr(cell) if self.cell_backed[local.index()] => {
+                                StoreTarget::Cell(*cell)
+                            }
+                            _ if self.is_source(func, *local) => StoreTarget::Local(*local),
+                            _ => return,
+                        },
+                        PlaceBase::Deref(pointer) => match self.operand(pointer) {
+                            Ok(Value::Ptr(cell)) => StoreTarget::Cell(cell),
+                            _ => return,
+                        },
+                    };
+                    if let Ok(value) = self.operand(value) {
+                        // `store` leaves the evaluated projections of the last store here.
+                        let path = self.store_steps.clone();
+                        let kind = EventKind::Store {
+                            target,
+                            path,
+                            value,
+                        };
+                        self.push_event(func, inst.span, kind);
+                    }
+                    return;
+                }
             },
             InstKind::Input { dst } => {
                 if let Ok(&Value::Int(value)) = self.local(*dst) {
@@ -65,13 +98,32 @@ impl Machine<'_> {
         self.record_assign(func, inst.span, written);
     }
 
-    /// After `local` of the current frame (a frame of `func`) was written as a whole.
-    pub(crate) fn record_assign(&mut self, func: FuncId, span: Span, local: LocalId) {
-        let is_source = self.module.functions[func.index()]
+    fn is_source(&self, func: FuncId, local: LocalId) -> bool {
+        self.module.functions[func.index()]
             .locals
             .get(local.index())
-            .is_some_and(|l| l.kind != LocalKind::Temp);
-        if is_source {
+            .is_some_and(|l| l.kind != LocalKind::Temp)
+    }
+
+    /// When `func` starts: the cells its address-taken source variables live in.
+    pub(crate) fn record_local_cells(&mut self, func: FuncId, span: Span) {
+        if !self.records_events() {
+            return;
+        }
+        for (index, &backed) in self.cell_backed.iter().enumerate() {
+            let var = LocalId(index as u32);
+            if let (true, Value::Ptr(cell)) = (backed, &self.stack[self.base + index]) {
+                if self.is_source(func, var) {
+                    let cell = *cell;
+                    self.push_event(func, span, EventKind::LocalCell { var, cell });
+                }
+            }
+        }
+    }
+
+    /// After `local` of the current frame (a frame of `func`) was written as a whole.
+    pub(crate) fn record_assign(&mut self, func: FuncId, span: Span, local: LocalId) {
+        if self.is_source(func, local) {
             if let Ok(value) = self.local(local) {
                 let value = value.clone();
                 self.push_event(func, span, EventKind::Assign { var: local, value });
@@ -94,6 +146,8 @@ impl Machine<'_> {
             })
             .collect();
         self.push_event(caller, span, EventKind::Call { callee, args });
+        let callee_span = self.module.functions[callee.index()].span;
+        self.record_local_cells(callee, callee_span);
     }
 
     pub(crate) fn record_branch(&mut self, func: FuncId, span: Span, condition: bool) {

@@ -270,6 +270,15 @@ fn events_record_inputs_assignments_calls_branches_and_returns() {
                 EventKind::Call { callee, args } => format!("call {}{args:?}", callee.0),
                 EventKind::Branch { condition } => format!("branch {condition}"),
                 EventKind::Return { value } => format!("return {value:?}"),
+                EventKind::Alloc { cell, value } => format!("alloc {}={value:?}", cell.0),
+                EventKind::LocalCell { var, cell } => {
+                    format!("cell {} of {}", cell.0, names(e.func.index(), var.0))
+                }
+                EventKind::Store {
+                    target,
+                    path,
+                    value,
+                } => format!("store {target:?}{path:?}={value:?}"),
             };
             format!("{line}: {what}")
         })
@@ -277,9 +286,11 @@ fn events_record_inputs_assignments_calls_branches_and_returns() {
     assert_eq!(
         events,
         [
+            "6: cell 0 of y",
             "8: input #0=4",
             "8: x=Int(4)",
             "9: p=Ptr(CellId(0))",
+            "10: store Cell(CellId(0))[]=Int(3)",
             "11: branch true",
             "11: call 0[Int(4)]",
             "3: t=Int(8)",
@@ -288,7 +299,7 @@ fn events_record_inputs_assignments_calls_branches_and_returns() {
             "12: return Int(8)",
         ]
     );
-    // `*p = 3` writes memory, not a variable; nothing is recorded without `with_events`.
+    // Nothing is recorded without `with_events`.
     assert_eq!(run(source, &[4]).events, None);
 }
 

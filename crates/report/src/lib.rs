@@ -23,6 +23,7 @@
 mod counterexample;
 mod cuts;
 pub mod heap_dot;
+pub mod html;
 mod json;
 mod kind;
 mod locate;
@@ -46,5 +47,5 @@ pub use property::PropertyReport;
 pub use report::{Counts, ExitClass, Report};
 pub use stats::{Coverage, Ratio, Stats};
 pub use trace::{Event, TraceStep};
-pub use value::{ArgValue, Args};
+pub use value::{ArgValue, Args, Fields, Uninit};
 pub use verdict::{Finding, Status, Verdict};

@@ -4,7 +4,7 @@
 //! that they stand alone. A [`Locator`] holds the module and the source's line index and builds
 //! [`PropertyReport`]s and [`TraceStep`]s. Nothing here decides a verdict.
 
-use symex_ir::cfg::{FuncId, LocalId, Module, PropId};
+use symex_ir::cfg::{FieldId, FuncId, LocalId, Module, PropId};
 use symex_syntax::span::{LineIndex, Span};
 
 use crate::property::PropertyReport;
@@ -40,6 +40,14 @@ impl<'m> Locator<'m> {
             .get(func.index())
             .and_then(|f| f.locals.get(local.index()))
             .map_or("?", |l| l.name.as_str())
+    }
+
+    /// The name of record field `field` (`?` for an id outside the module).
+    pub fn field_name(&self, field: FieldId) -> &'m str {
+        self.module
+            .fields
+            .get(field.index())
+            .map_or("?", String::as_str)
     }
 
     /// A trace step at `span` in `func`.

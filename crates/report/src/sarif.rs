@@ -129,7 +129,8 @@ fn result<'r>(report: &'r Report, p: &'r PropertyReport, rule_index: usize) -> O
 }
 
 /// The counterexample's path: each step with its event as the message and the values the path
-/// has given to the variables so far (by the names the trace uses).
+/// has given so far to variables, to parts of them and to heap objects (by the names the trace
+/// uses: `n`, `a[2]`, `o1`, `o1.next`).
 fn code_flow(report: &Report, w: &Witness) -> CodeFlow {
     let mut state: BTreeMap<String, Text> = BTreeMap::new();
     let locations = w
@@ -137,9 +138,20 @@ fn code_flow(report: &Report, w: &Witness) -> CodeFlow {
         .iter()
         .enumerate()
         .map(|(order, step)| {
-            if let Event::Assign { var, value } = &step.event {
-                let text = value.to_string();
-                state.insert(var.clone(), Text { text });
+            match &step.event {
+                Event::Assign { var: name, value }
+                | Event::Store {
+                    target: name,
+                    value,
+                }
+                | Event::Alloc {
+                    object: name,
+                    value,
+                } => {
+                    let text = value.to_string();
+                    state.insert(name.clone(), Text { text });
+                }
+                _ => {}
             }
             ThreadFlowLocation {
                 location: location(

@@ -111,7 +111,8 @@ fn witness_lines(out: &mut String, report: &Report, w: &Witness, qualifier: &str
 }
 
 /// The `symex run` command line that runs the counterexample: the program lowered with the
-/// same front-end options, the entry, its arguments and the inputs.
+/// same front-end options, the entry, its arguments (an input heap as its JSON document,
+/// quoted) and the inputs.
 pub(crate) fn replay_command(report: &Report, w: &Witness) -> String {
     let mut cmd = format!("symex run {}", shell_word(&report.program));
     for word in &report.frontend {
@@ -119,7 +120,9 @@ pub(crate) fn replay_command(report: &Report, w: &Witness) -> String {
     }
     if report.entry != "main" || !w.args.is_empty() {
         let _ = write!(cmd, " --entry {}", shell_word(&report.entry));
-        if !w.args.is_empty() {
+        if let Some(heap) = &w.heap {
+            let _ = write!(cmd, " --heap {}", shell_word(&heap.to_string()));
+        } else if !w.args.is_empty() {
             let values: Vec<&ArgValue> = w.args.iter().map(|(_, v)| v).collect();
             cmd.push_str(&option("--args", &join(values.into_iter())));
         }

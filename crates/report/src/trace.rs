@@ -22,7 +22,7 @@ pub struct TraceStep {
 }
 
 /// What happened at a step. In JSON the variant is the `"event"` key (`branch`, `call`,
-/// `return`, `assign`, `input`, `fail`) and its fields sit beside it.
+/// `return`, `assign`, `store`, `alloc`, `input`, `fail`) and its fields sit beside it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "kebab-case")]
 #[non_exhaustive]
@@ -35,6 +35,12 @@ pub enum Event {
     Return { value: ArgValue },
     /// A source variable was assigned this value.
     Assign { var: String, value: ArgValue },
+    /// A part of a variable or object was written: `target` is a path from a variable or a
+    /// heap object (`a[2]`, `r.f`, `o3.next`), or an address-taken variable written through a
+    /// pointer (`x`).
+    Store { target: String, value: ArgValue },
+    /// A heap object was made (`alloc`; C's `malloc`, `calloc`, `alloca`), holding `value`.
+    Alloc { object: String, value: ArgValue },
     /// `input` read the `index`-th input number (0-based), `value`.
     Input { index: u32, value: i32 },
     /// The property's check failed here: the end of the path.
@@ -60,6 +66,8 @@ impl fmt::Display for Event {
             }
             Event::Return { value } => write!(f, "return {value}"),
             Event::Assign { var, value } => write!(f, "{var} = {value}"),
+            Event::Store { target, value } => write!(f, "{target} = {value}"),
+            Event::Alloc { object, value } => write!(f, "new {object} = {value}"),
             Event::Input { index, value } => write!(f, "input #{index} is {value}"),
             Event::Fail { kind } => write!(f, "{} here", kind::failure(*kind)),
         }
@@ -114,6 +122,26 @@ mod tests {
             Event::Input {
                 index: 2,
                 value: -5,
+            },
+            Event::Store {
+                target: "o2.next".into(),
+                value: ArgValue::Ref {
+                    object: "o3".into(),
+                },
+            },
+            Event::Alloc {
+                object: "o3".into(),
+                value: ArgValue::Record {
+                    record: [("val", ArgValue::Int(1)), ("next", ArgValue::Null)]
+                        .into_iter()
+                        .collect(),
+                },
+            },
+            Event::Assign {
+                var: "a".into(),
+                value: ArgValue::Array {
+                    array: vec![ArgValue::Int(1), ArgValue::Uninit(crate::Uninit)],
+                },
             },
             Event::Fail {
                 kind: PropertyKind::Uninit,

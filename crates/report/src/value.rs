@@ -14,7 +14,10 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// One concrete value of a counterexample. In JSON a number is a plain number, the null pointer
-/// is `null` and a pointer to input-heap object `o1` is `{"ref": "o1"}`.
+/// is `null` and a pointer to object `o1` is `{"ref": "o1"}`. Trace steps also show whole
+/// records (`{"record": {"val": 1}}`, the heap document's form of a record object), arrays
+/// (`{"array": [1, 2]}`) and values never assigned (`"uninit"`); arguments and heap
+/// documents hold only the first three forms.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(untagged)]
 #[non_exhaustive]
@@ -25,6 +28,49 @@ pub enum ArgValue {
         #[serde(rename = "ref")]
         object: String,
     },
+    Record {
+        record: Fields,
+    },
+    Array {
+        array: Vec<ArgValue>,
+    },
+    Uninit(Uninit),
+}
+
+/// A record's fields in order, name to value (`Args` in another role: the same ordered map).
+pub type Fields = Args;
+
+/// The JSON form of a value never assigned: the string `"uninit"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Uninit;
+
+impl Serialize for Uninit {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str("uninit")
+    }
+}
+
+impl<'de> Deserialize<'de> for Uninit {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Uninit, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        match text.as_str() {
+            "uninit" => Ok(Uninit),
+            other => Err(serde::de::Error::custom(format!(
+                "expected \"uninit\", found {other:?}"
+            ))),
+        }
+    }
+}
+
+impl ArgValue {
+    /// Whether the value is one an argument or a heap document can hold (a number, null or a
+    /// reference).
+    pub fn is_scalar(&self) -> bool {
+        matches!(
+            self,
+            ArgValue::Int(_) | ArgValue::Null | ArgValue::Ref { .. }
+        )
+    }
 }
 
 impl fmt::Display for ArgValue {
@@ -33,12 +79,29 @@ impl fmt::Display for ArgValue {
             ArgValue::Int(n) => write!(f, "{n}"),
             ArgValue::Null => f.write_str("null"),
             ArgValue::Ref { object } => write!(f, "&{object}"),
+            ArgValue::Record { record } => {
+                f.write_str("{")?;
+                for (i, (name, value)) in record.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { ", " };
+                    write!(f, "{sep}{name}: {value}")?;
+                }
+                f.write_str("}")
+            }
+            ArgValue::Array { array } => {
+                f.write_str("[")?;
+                for (i, value) in array.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { ", " };
+                    write!(f, "{sep}{value}")?;
+                }
+                f.write_str("]")
+            }
+            ArgValue::Uninit(_) => f.write_str("?"),
         }
     }
 }
 
 /// The entry function's arguments: name → value, in parameter order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Args(Vec<(String, ArgValue)>);
 
 impl Args {

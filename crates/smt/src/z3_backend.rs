@@ -106,7 +106,6 @@ fn c_text(p: *const c_char) -> String {
 /// The reason of an `unknown` answer after the hard deadline.
 const DEADLINE: &str = "timeout: the deadline passed";
 
-
 fn c_string(s: &str) -> Result<CString, SolverError> {
     CString::new(s).map_err(|_| SolverError::Z3(format!("string with a NUL byte: {s:?}")))
 }

@@ -3,8 +3,8 @@
 //!
 //! **Layout.** An object is an IR record with two fields per scalar *leaf* (an integer or a
 //! pointer, inside nested structs too): the leaf's value and whether it was assigned. A scalar
-//! object's fields are `value` and `assigned`; a struct's leaf at the dotted path `x.y` has the
-//! fields `x.y` and `x.y.assigned`. Records never nest (every engine models flat records in
+//! object's fields are `value` and `#assigned`; a struct's leaf at the dotted path `x.y` has the
+//! fields `x.y` and `x.y#assigned` (a `#` marks bookkeeping, which traces leave out). Records never nest (every engine models flat records in
 //! cells, as micro-c has them), so a struct inside a struct is a range of its parent's fields.
 //! C leaves a member, element or `malloc`ed object indeterminate until it is assigned: reading
 //! a leaf whose flag is 0 is an `uninit` check, as for scalar locals.
@@ -47,7 +47,7 @@ use super::func::FnCx;
 use super::types::{CType, Types};
 
 /// The fields of a scalar object (the module's field table starts with them, in this order).
-pub(super) const SCALAR_FIELDS: [&str; 2] = ["value", "assigned"];
+pub(super) const SCALAR_FIELDS: [&str; 2] = ["value", "#assigned"];
 
 /// The heap state of an object (see the module comment); `#` keeps it apart from the members'
 /// dotted paths.
@@ -79,7 +79,7 @@ fn is_boxed(boxed_members: &HashSet<String>, path: &str, leaf: CType) -> bool {
 pub(super) fn leaf_fields(path: &str) -> (String, String) {
     match path {
         "" => (SCALAR_FIELDS[0].into(), SCALAR_FIELDS[1].into()),
-        _ => (path.to_string(), format!("{path}.assigned")),
+        _ => (path.to_string(), format!("{path}#assigned")),
     }
 }
 

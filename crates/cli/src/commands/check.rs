@@ -145,6 +145,11 @@ pub struct CheckArgs {
     /// or the heap at each step of the first counterexample's path (backward engine).
     #[arg(long, value_name = "FILE")]
     pub heap_dot: Option<PathBuf>,
+    /// Also write the report as one self-contained HTML page to FILE: the source with every
+    /// verdict in the margin, each counterexample step by step with its variables and heap
+    /// (docs/reports.md).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -421,6 +426,11 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
         if let Err(e) = std::fs::write(path, symex_report::heap_dot::report_heaps_dot(&report)) {
             diag!("error: cannot write `{}`: {e}", path.display());
             return Exit::Usage;
+        }
+    }
+    if let Some(path) = &args.html {
+        if let Err(exit) = super::report::write_html(&report, &file.text, path) {
+            return exit;
         }
     }
     match args.format {

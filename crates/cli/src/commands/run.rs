@@ -32,8 +32,14 @@ pub struct RunArgs {
     )]
     pub args: Vec<i32>,
     /// A JSON file with the entry's arguments and the input heap its pointer parameters point
-    /// into (`docs/heap-json.md`); gives every argument, so it excludes `--args`.
-    #[arg(long, value_name = "FILE", requires = "entry", conflicts_with = "args")]
+    /// into (`docs/heap-json.md`), or that document itself (a value starting with `{`, as the
+    /// `replay:` lines of counterexamples give it); gives every argument, so it excludes `--args`.
+    #[arg(
+        long,
+        value_name = "FILE|JSON",
+        requires = "entry",
+        conflicts_with = "args"
+    )]
     pub heap: Option<String>,
     /// Stop after this many IR instructions (exit code 5).
     #[arg(long)]
@@ -97,13 +103,19 @@ pub fn run(args: &RunArgs, color: ColorChoice) -> Exit {
     report_end(&file, &outcome.end, color)
 }
 
-/// The entry `name` with the arguments and input heap of the JSON file at `path`.
-fn heap_entry(module: &Module, name: &str, path: &str) -> Result<Entry, String> {
-    let json = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read heap file `{path}`: {e}"))?;
+/// The entry `name` with the arguments and input heap of `heap`: the document itself when it
+/// starts with `{` (no file name does in practice), else the JSON file at that path.
+fn heap_entry(module: &Module, name: &str, heap: &str) -> Result<Entry, String> {
+    let (json, origin) = if heap.trim_start().starts_with('{') {
+        (heap.to_string(), "the --heap document".to_string())
+    } else {
+        let json = std::fs::read_to_string(heap)
+            .map_err(|e| format!("cannot read heap file `{heap}`: {e}"))?;
+        (json, format!("heap file `{heap}`"))
+    };
     Entry::with_heap_json(module, name, &json).map_err(|e| match e {
         HeapError::UnknownFunction(_) => e.to_string(),
-        _ => format!("heap file `{path}`: {e}"),
+        _ => format!("{origin}: {e}"),
     })
 }
 

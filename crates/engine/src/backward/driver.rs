@@ -27,7 +27,7 @@ use crate::common::budget::Budget;
 use crate::common::entry::input_heap_types;
 use crate::common::options::CheckOptions;
 use crate::common::reach::reach_module;
-use crate::common::replay::replay_witness;
+use crate::common::replay::replay_full;
 use crate::common::solver::solver_backend_tuned;
 use crate::common::verdict;
 use crate::error::EngineError;
@@ -183,13 +183,20 @@ pub fn check_backward_traced(
                         properties.push(conclude(&locator, &infallible, prop, finding, &cuts)?);
                         continue;
                     };
-                    let found = Witness {
+                    let mut found = Witness {
                         inputs: path.inputs.clone(),
                         args,
                         heap,
-                        trace: path.trace.clone(),
+                        trace: Vec::new(),
                     };
-                    let replay = replay_witness(module, entry, &found);
+                    // The trace is the interpreter's, as for every engine (with the heap
+                    // writes); the walk's own stays for a witness the replay does not confirm.
+                    let replayed = replay_full(module, entry, &found, Some(&locator), None);
+                    found.trace = match replayed.replay {
+                        symex_report::Replay::Failed(_) => replayed.trace,
+                        _ => path.trace.clone(),
+                    };
+                    let replay = replayed.replay;
                     if heap_dot.is_none() {
                         heap_dot = Some(render_heaps(module, &graph, &path.heaps));
                     }

@@ -15,5 +15,6 @@ pub mod reach;
 pub mod replay;
 pub mod rng;
 pub mod solver;
+pub mod steps;
 pub mod terms;
 pub mod verdict;

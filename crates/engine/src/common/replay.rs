@@ -7,9 +7,11 @@
 
 use std::time::Instant;
 
-use symex_interp::{ArgValue, Entry, EventKind, Interpreter, RunConfig, RunEnd, RunEvent, Value};
+use symex_interp::{ArgValue, Entry, Interpreter, RunConfig, RunEnd};
 use symex_ir::cfg::Module;
 use symex_report::{Event, Locator, Replay, TraceStep, Witness};
+
+use crate::common::steps::StepNamer;
 
 /// Instructions a replay without a deadline may execute: far more than any path the engine
 /// explores in a check, so that only a genuinely diverging replay (an engine bug) hits it. A
@@ -109,7 +111,8 @@ fn run(
             let mut trace = Vec::new();
             if let Some(locator) = locator {
                 let events = outcome.events.as_deref().unwrap_or_default();
-                trace = events.iter().filter_map(|e| step_of(e, locator)).collect();
+                let mut namer = StepNamer::new(locator, &entry.heap);
+                trace = events.iter().filter_map(|e| namer.step(e)).collect();
                 if let RunEnd::RuntimeError { prop, kind, .. } = &outcome.end {
                     let site = module.property(*prop);
                     trace.push(locator.step(site.func, site.span, Event::Fail { kind: *kind }));
@@ -123,37 +126,6 @@ fn run(
         }
         Err(e) => Replayed::refused(format!("the interpreter refused the entry: {e}")),
     }
-}
-
-/// The report's form of a run event; values without one (pointers, records, arrays,
-/// uninitialized) leave their event, or their call argument, out.
-fn step_of(event: &RunEvent, locator: &Locator<'_>) -> Option<TraceStep> {
-    let shown = |value: &Value| match value {
-        Value::Int(n) => Some(symex_report::ArgValue::Int(*n)),
-        Value::Null => Some(symex_report::ArgValue::Null),
-        _ => None,
-    };
-    let event_of = match &event.kind {
-        EventKind::Branch { condition } => Event::Branch {
-            condition: *condition,
-        },
-        EventKind::Call { callee, args } => Event::Call {
-            callee: locator.function_name(*callee).to_string(),
-            args: args.iter().filter_map(shown).collect(),
-        },
-        EventKind::Return { value } => Event::Return {
-            value: shown(value)?,
-        },
-        EventKind::Assign { var, value } => Event::Assign {
-            var: locator.local_name(event.func, *var).to_string(),
-            value: shown(value)?,
-        },
-        EventKind::Input { index, value } => Event::Input {
-            index: *index,
-            value: *value,
-        },
-    };
-    Some(locator.step(event.func, event.span, event_of))
 }
 
 fn describe(end: RunEnd) -> Replay {
