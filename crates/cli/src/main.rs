@@ -13,6 +13,7 @@ mod stdout;
 mod allocator;
 mod commands;
 mod exit;
+mod progress;
 mod source;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};

@@ -1195,3 +1195,46 @@ fn report_turns_a_saved_json_report_into_the_same_html_page() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+/// A safe program whose check takes as long as its `--timeout`: 2^16 paths, each asking the
+/// solver about a sum of inputs.
+fn slow_program() -> String {
+    let mut text = String::from("main() {\n  var s, x;\n  s = 0;\n");
+    for i in 0..16 {
+        text.push_str(&format!(
+            "  x = input;\n  assume(x < 100);\n  assume(x > -100);\n  if (x > {i}) {{ s = s + x; }}\n"
+        ));
+    }
+    text.push_str("  assert(s != 123456789);\n  return 0;\n}\n");
+    program("slow.uc", text.as_bytes())
+}
+
+/// On a terminal (a pseudo-terminal from `script`), a check shows its progress bar on stderr:
+/// the figures and the time left of `--timeout`; on a pipe, and with `--quiet`, nothing, and
+/// `--quiet` leaves only the summary line of the text report.
+#[test]
+fn the_progress_bar_shows_on_a_terminal_only_and_not_when_quiet() {
+    let p = slow_program();
+    let bin = env!("CARGO_BIN_EXE_symex");
+    let on_terminal = |extra: &str| {
+        let command = format!("'{bin}' check '{p}' --timeout 1.5 {extra}");
+        let out = Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("script runs");
+        assert_eq!(out.status.code(), Some(20), "{}", stdout(&out));
+        stdout(&out)
+    };
+    let shown = on_terminal("");
+    assert!(shown.contains("s left"), "{shown}");
+    assert!(shown.contains("properties "), "{shown}");
+    let quiet = on_terminal("--quiet");
+    assert!(!quiet.contains("s left"), "{quiet}");
+    assert_eq!(quiet.trim().lines().count(), 1, "{quiet}");
+    assert!(quiet.trim().starts_with("summary: "), "{quiet}");
+
+    let out = symex(&["check", &p, "--timeout", "1"]);
+    assert_eq!(out.status.code(), Some(20));
+    assert!(!stderr(&out).contains("s left"), "{}", stderr(&out));
+}

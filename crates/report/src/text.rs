@@ -21,6 +21,12 @@ use crate::value::ArgValue;
 use crate::verdict::Verdict;
 
 impl Report {
+    /// The last line of the text report alone (what `symex check --quiet` prints): the counts
+    /// of each verdict, paths, queries and time.
+    pub fn summary_line(&self) -> String {
+        format!("{}\n", summary(self))
+    }
+
     /// The text report. `source` is the program's text (for the source lines under diagnostics);
     /// `color` selects ANSI colors for the diagnostics.
     pub fn to_text(&self, source: &str, color: bool) -> String {

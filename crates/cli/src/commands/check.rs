@@ -5,10 +5,13 @@
 //! 10 a violation, 20 bounded or unknown, 101 an unconfirmed counterexample).
 
 use crate::exit::Exit;
+use crate::progress::Bar;
 use crate::source::{ColorChoice, SourceFile};
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
+use symex_engine::common::progress::{Progress, ProgressSink};
 use symex_engine::{
     CheckOptions, EngineError, HeapModel, IndexMode, MergeMode, MergeOptions, QceEstimate,
     SearchStrategy, SolverChoice, TraceRules,
@@ -150,6 +153,10 @@ pub struct CheckArgs {
     /// (docs/reports.md).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// No progress bar, and of the text report only its summary line (JSON and SARIF stay
+    /// complete).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -238,8 +245,8 @@ pub enum Format {
 }
 
 impl CheckArgs {
-    /// The engine's options; `progress` shows the live progress line on stderr.
-    fn options(&self, progress: bool) -> CheckOptions {
+    /// The engine's options; the engine publishes its live figures to `progress`.
+    fn options(&self, progress: &ProgressSink) -> CheckOptions {
         let search = match self.search {
             SearchArg::Bfs => SearchStrategy::Bfs,
             SearchArg::Dfs => SearchStrategy::Dfs,
@@ -300,7 +307,7 @@ impl CheckArgs {
                 timeout: Some(Duration::from_millis(self.solver_timeout)),
                 dump_dir: self.dump_smt.clone(),
             },
-            progress,
+            progress: progress.clone(),
             heap: match self.heap {
                 HeapArg::Li => HeapModel::Li,
                 HeapArg::Lazier => HeapModel::Lazier,
@@ -418,7 +425,24 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
         Ok(file) => file,
         Err(exit) => return exit,
     };
-    let report = match check_source(args, &file, color, std::io::stderr().is_terminal()) {
+    // The bar only where a person watches: a terminal, and not `--quiet`.
+    let bar = (std::io::stderr().is_terminal() && !args.quiet).then(|| {
+        let progress = Arc::new(Progress::default());
+        let timeout = args.timeout.map(Duration::from_secs_f64);
+        (
+            ProgressSink::to(progress.clone()),
+            Bar::start(progress, timeout),
+        )
+    });
+    let sink = bar
+        .as_ref()
+        .map(|(sink, _)| sink.clone())
+        .unwrap_or_default();
+    let checked = check_source(args, &file, color, &sink);
+    if let Some((_, bar)) = bar {
+        bar.finish();
+    }
+    let report = match checked {
         Ok(report) => report,
         Err(exit) => return exit,
     };
@@ -448,6 +472,7 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
                 return Exit::Internal;
             }
         },
+        Format::Text if args.quiet => crate::stdout::print(&report.summary_line()),
         Format::Text => {
             crate::stdout::print(&report.to_text(&file.text, color.enabled()));
             if args.stats {
@@ -465,7 +490,7 @@ pub fn check_source(
     args: &CheckArgs,
     file: &SourceFile,
     color: ColorChoice,
-    progress: bool,
+    progress: &ProgressSink,
 ) -> Result<Report, Exit> {
     let lowered = super::lower_file(file, args.frontend, &args.entry, color)?;
     // Every analysis refuses an ill-typed program (microc.md "Types").

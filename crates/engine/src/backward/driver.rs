@@ -26,6 +26,7 @@ use crate::backward::{conj, disj, graph, witness};
 use crate::common::budget::Budget;
 use crate::common::entry::input_heap_types;
 use crate::common::options::CheckOptions;
+use crate::common::progress::ProgressUpdate;
 use crate::common::reach::reach_module;
 use crate::common::replay::replay_full;
 use crate::common::solver::solver_backend_tuned;
@@ -97,6 +98,12 @@ pub fn check_backward_traced(
     let mut heap_dot = None;
     let infallible = verdict::cannot_fail(module, entry_func);
     for p in 0..module.properties.len() {
+        options.progress.publish(ProgressUpdate {
+            queries: Some(totals.solver_calls),
+            decided: Some(p as u64),
+            properties: Some(module.properties.len() as u64),
+            ..ProgressUpdate::default()
+        });
         let prop = PropId(p as u32);
         if reach.as_ref().is_some_and(|&(_, target)| target != prop) {
             // The reach check stops every run at the line: the other properties are left out.

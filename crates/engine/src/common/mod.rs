@@ -11,6 +11,7 @@ pub mod budget;
 pub mod coverage;
 pub mod entry;
 pub mod options;
+pub mod progress;
 pub mod reach;
 pub mod replay;
 pub mod rng;

@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use symex_smt::{Dialect, QueryOptions};
 
+use crate::common::progress::ProgressSink;
+
 /// How the forward engine picks the next state to run (`--search`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum SearchStrategy {
@@ -378,8 +380,8 @@ pub struct CheckOptions {
     pub summarize: bool,
     pub solver: SolverChoice,
     pub query: QueryOptions,
-    /// Print a status line on stderr while searching.
-    pub progress: bool,
+    /// Where the engine publishes its live figures (none by default).
+    pub progress: ProgressSink,
     /// The input-heap model for entries with pointer parameters.
     pub heap: HeapModel,
     /// What `stats.traces` counts.

@@ -20,7 +20,7 @@
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
 use symex_ir::cfg::{BlockId, FuncId, Module, PropId};
@@ -30,18 +30,21 @@ use symex_syntax::types::TypeTable;
 use crate::common::budget::{peak_rss_kb, Budget};
 use crate::common::entry::resolve_entry;
 use crate::common::options::{CheckOptions, MergeMode};
+use crate::common::progress::ProgressUpdate;
 use crate::common::solver::query_engine;
 use crate::common::verdict;
 use crate::error::EngineError;
 use crate::forward::dynamic::{FastForward, JoinIndex};
 use crate::forward::machine::{End, Machine};
-use crate::forward::progress::{Progress, Status};
 use crate::forward::qce::Estimates;
 use crate::forward::search::{searcher, SearchView, Searcher};
 use crate::forward::state::{State, StateId};
 use crate::forward::subsume::{Location, PathEnd, Subsumption};
 use crate::forward::summarize::Summarizer;
 use crate::forward::tree::ExecTree;
+
+/// How often the search publishes its figures to a progress sink.
+const PUBLISH_EVERY: Duration = Duration::from_millis(50);
 
 /// Steps a selected state may run before the searcher is asked again (unless it forks or
 /// ends first); it also bounds how long the time limit can go unchecked.
@@ -187,7 +190,7 @@ fn explore(
     let mut parked = Parked::default();
     let mut summarizer = options.summarize.then(Summarizer::new);
     let mut next_id: StateId = 1;
-    let mut progress = Progress::new(options.progress);
+    let mut published: Option<Instant> = None;
     loop {
         if states.is_empty()
             && !waiting.release(machine, &mut states, &mut tree, &mut *searcher)
@@ -372,17 +375,18 @@ fn explore(
                 break;
             }
         }
-        if progress.due() {
-            progress.show(&Status {
-                paths: summary.paths,
-                live_states: live,
-                queries: machine.queries.stats().queries,
-                coverage: machine.coverage.summary(machine.module).instructions,
-                elapsed: budget.elapsed(),
+        if options.progress.is_on() && published.is_none_or(|t| t.elapsed() >= PUBLISH_EVERY) {
+            published = Some(Instant::now());
+            let decided = machine.findings.iter().filter(|f| f.is_some()).count();
+            options.progress.publish(ProgressUpdate {
+                paths: Some(summary.paths),
+                states: Some(live as u64),
+                queries: Some(machine.queries.stats().queries),
+                decided: Some(decided as u64),
+                properties: Some(machine.module.properties.len() as u64),
             });
         }
     }
-    progress.finish();
     summary.loop_invariants = subsumption.map(|s| s.invariants);
     summary.loops = summarizer.map(|s| s.loop_counts());
     Ok(summary)

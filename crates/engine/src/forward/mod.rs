@@ -23,7 +23,6 @@ mod machine;
 mod memory;
 mod merge;
 mod program;
-mod progress;
 mod qce;
 mod search;
 mod state;

@@ -18,6 +18,7 @@ use symex_syntax::types::TypeTable;
 
 use crate::common::budget::Budget;
 use crate::common::options::CheckOptions;
+use crate::common::progress::ProgressUpdate;
 use crate::common::reach::{reach_module, reach_report};
 use crate::common::replay::replay_full;
 use crate::common::solver::solver_with_handover;
@@ -230,6 +231,12 @@ fn check_properties(
     let mut cut_answers: Vec<(CutKind, Option<Decision>)> = Vec::new();
     let mut properties = Vec::with_capacity(module.properties.len());
     for p in 0..module.properties.len() {
+        options.progress.publish(ProgressUpdate {
+            queries: Some(refiner.stats.queries),
+            decided: Some(p as u64),
+            properties: Some(module.properties.len() as u64),
+            ..ProgressUpdate::default()
+        });
         let prop = PropId(p as u32);
         if only.is_some_and(|target| target != prop) {
             continue;

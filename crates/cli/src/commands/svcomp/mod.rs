@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::Deserialize;
+use symex_engine::common::progress::ProgressSink;
 use symex_ir::cfg::PropertyKind;
 use symex_report::svcomp::{answer, SvVerdict};
 use symex_report::Report;
@@ -361,7 +362,7 @@ fn portfolio(
                 }
             }
         }
-        let report = match check_source(&args, file, color, false) {
+        let report = match check_source(&args, file, color, &ProgressSink::default()) {
             Ok(report) => report,
             Err(Exit::ProgramError) => {
                 let why = "the program is outside the supported subset";
