@@ -52,6 +52,9 @@ impl Machine<'_> {
     }
 
     fn store_at(&mut self, base: &PlaceBase, steps: &[Access], value: Value) -> Result<(), Fault> {
+        if let Some(Access::Field(field)) = steps.last() {
+            self.fits_a_field(*field, &value)?;
+        }
         let outer_depth = value.depth().saturating_add(steps.len() as u32);
         if !steps.is_empty() && outer_depth > self.max_nesting {
             return Err(Fault::Limit(Limit::Nesting(self.max_nesting)));

@@ -3,7 +3,7 @@
 //! Checks are where the five properties fail: a failing `Check` stops the run with its
 //! [`PropId`]. Control flow (calls, terminators) belongs to `exec.rs`; memory places to `place.rs`.
 
-use symex_ir::cfg::{Check, InstKind, PropId, Rvalue};
+use symex_ir::cfg::{Check, FieldId, InstKind, PropId, Rvalue};
 
 use crate::config::Limit;
 use crate::exec::Machine;
@@ -65,7 +65,11 @@ impl Machine<'_> {
             Rvalue::Record(fields) => {
                 let fields = fields
                     .iter()
-                    .map(|(field, op)| Ok((*field, self.operand(op)?)))
+                    .map(|(field, op)| {
+                        let value = self.operand(op)?;
+                        self.fits_a_field(*field, &value)?;
+                        Ok((*field, value))
+                    })
                     .collect::<Result<Vec<_>, Fault>>()?;
                 self.within_nesting(Value::record(fields))
             }
@@ -76,6 +80,21 @@ impl Machine<'_> {
                     .collect::<Result<Vec<_>, Fault>>()?;
                 self.within_nesting(Value::array(items))
             }
+        }
+    }
+
+    /// Records do not nest (microc.md): a field holding a record is a type error, which the
+    /// run meets where the record is put into the field.
+    pub(crate) fn fits_a_field(&self, field: FieldId, value: &Value) -> Result<(), Fault> {
+        match value {
+            Value::Record(_) => Err(Fault::Type(format!(
+                "records do not nest: field `{}` would hold a record (use a pointer)",
+                self.module
+                    .fields
+                    .get(field.index())
+                    .map_or("?", String::as_str)
+            ))),
+            _ => Ok(()),
         }
     }
 

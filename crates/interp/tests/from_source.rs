@@ -318,3 +318,24 @@ main() {
     // Left to right: x (1) is read before the call, set returns 0, the second x is 10.
     assert_eq!(run(source, &[]).end.returned_int(), Some(11));
 }
+
+/// Records do not nest (microc.md): the run stops with a type error where a record is put into
+/// a record field, by a literal or by a field write; arrays of records stay fine.
+#[test]
+fn a_record_put_into_a_record_field_stops_the_run() {
+    for source in [
+        "main() { var r, q; r = {a: 1}; q = {b: r}; return 0; }",
+        "main() { var r, q; r = {a: 1}; q = {b: 0}; q.b = r; return 0; }",
+        "main() { var r, p; r = {a: 1}; p = alloc {b: 0}; p->b = r; return 0; }",
+    ] {
+        let outcome = run(source, &[]);
+        match &outcome.end {
+            RunEnd::TypeError { message, .. } => {
+                assert!(message.contains("records do not nest"), "{message}")
+            }
+            other => panic!("{source}: {other:?}"),
+        }
+    }
+    let fine = run("main() { var a; a = [{x: 1}, {x: 2}]; a[1] = {x: 3}; return a[1].x; }", &[]);
+    assert_eq!(fine.end.returned_int(), Some(3));
+}
