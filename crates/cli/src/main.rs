@@ -55,6 +55,8 @@ enum Command {
     Svcomp(commands::svcomp::SvcompArgs),
     /// Turn a JSON report (`symex check --format json`) into another form (an HTML page).
     Report(commands::report::ReportArgs),
+    /// Run the tests of `symex check --emit-tests DIR` and measure their coverage (lcov too).
+    Replay(commands::replay::ReplayArgs),
 }
 
 /// Deep recursion in the front end is bounded by the parser's nesting limit; the large stack
@@ -97,5 +99,6 @@ fn dispatch(cli: Cli) -> Exit {
         Command::Bench(args) => commands::bench::run(&args),
         Command::Svcomp(args) => commands::svcomp::run(&args, cli.color),
         Command::Report(args) => commands::report::run(&args),
+        Command::Replay(args) => commands::replay::run(&args, cli.color),
     }
 }

@@ -41,6 +41,8 @@ pub struct RunConfig {
     pub record_path: bool,
     /// Record the run's events (branches, calls, returns, assignments, inputs) in the outcome.
     pub record_events: bool,
+    /// Record which instructions and branch directions the run executed, in the outcome.
+    pub record_coverage: bool,
 }
 
 impl Default for RunConfig {
@@ -53,6 +55,7 @@ impl Default for RunConfig {
             max_nesting: DEFAULT_MAX_NESTING,
             record_path: false,
             record_events: false,
+            record_coverage: false,
         }
     }
 }
@@ -80,6 +83,11 @@ impl RunConfig {
 
     pub fn with_events(mut self) -> RunConfig {
         self.record_events = true;
+        self
+    }
+
+    pub fn with_coverage(mut self) -> RunConfig {
+        self.record_coverage = true;
         self
     }
 }

@@ -17,7 +17,7 @@ use crate::entry::Entry;
 use crate::fault::{expect_int, Fault};
 use crate::memory::Memory;
 use crate::outcome::Access;
-use crate::outcome::{RunEnd, RunOutcome};
+use crate::outcome::{RunCoverage, RunEnd, RunOutcome};
 use crate::prepare::FunctionInfo;
 use crate::record::Recorder;
 use crate::value::Value;
@@ -84,6 +84,7 @@ impl<'r> Machine<'r> {
             recorder: Recorder {
                 path: config.record_path.then(Vec::new),
                 events: config.record_events.then(Vec::new),
+                coverage: config.record_coverage.then(|| RunCoverage::new(module)),
             },
             store_steps: Vec::new(),
         }
@@ -106,6 +107,7 @@ impl<'r> Machine<'r> {
             inputs_read: self.next_input,
             path: self.recorder.path,
             events: self.recorder.events,
+            coverage: self.recorder.coverage,
         }
     }
 
@@ -160,6 +162,7 @@ impl<'r> Machine<'r> {
             while let Some(inst) = block.insts.get(pc) {
                 pc += 1;
                 self.tick().map_err(|f| (f, inst.span))?;
+                self.record_instruction(func_id, block_id, pc - 1);
                 if let InstKind::Call {
                     dst,
                     func: callee,
@@ -187,6 +190,7 @@ impl<'r> Machine<'r> {
             }
             let term_span = block.term_span;
             self.tick().map_err(|f| (f, term_span))?;
+            self.record_instruction(func_id, block_id, block.insts.len());
             block_id = match &block.term {
                 Terminator::Goto(target) => *target,
                 Terminator::Branch {
@@ -200,6 +204,7 @@ impl<'r> Machine<'r> {
                     if self.records_events() {
                         self.record_branch(func_id, term_span, cond != 0);
                     }
+                    self.record_direction(func_id, block_id, cond != 0);
                     if cond != 0 {
                         *then_block
                     } else {

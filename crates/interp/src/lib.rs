@@ -43,7 +43,9 @@ pub use config::{
 pub use entry::{ArgValue, Entry, EntryError};
 pub use heap::{HeapContents, HeapError, HeapObject, HeapSite, InputHeap, ObjectId};
 pub use interpreter::Interpreter;
-pub use outcome::{Access, EventKind, PathStep, RunEnd, RunEvent, RunOutcome, StoreTarget};
+pub use outcome::{
+    Access, EventKind, PathStep, RunCoverage, RunEnd, RunEvent, RunOutcome, StoreTarget,
+};
 pub use prepare::ModuleError;
 pub use record::MAX_EVENTS;
 pub use value::{Array, CellId, Record, Value};

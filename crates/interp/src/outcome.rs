@@ -21,6 +21,41 @@ pub struct RunOutcome {
     /// What happened along the run, in order, when [`crate::RunConfig::record_events`] was set
     /// (the first [`crate::MAX_EVENTS`] events).
     pub events: Option<Vec<RunEvent>>,
+    /// The instructions and branch directions executed, when
+    /// [`crate::RunConfig::record_coverage`] was set.
+    pub coverage: Option<RunCoverage>,
+}
+
+/// What one run executed: per function and block, one flag per instruction and one for the
+/// terminator (an instruction counts once it starts, so a failing check is covered); per
+/// conditional branch, its then and else directions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunCoverage {
+    pub instructions: Vec<Vec<Vec<bool>>>,
+    pub branches: Vec<Vec<[bool; 2]>>,
+}
+
+impl RunCoverage {
+    /// Nothing executed yet, shaped like `module`.
+    pub fn new(module: &symex_ir::cfg::Module) -> RunCoverage {
+        RunCoverage {
+            instructions: module
+                .functions
+                .iter()
+                .map(|f| {
+                    f.blocks
+                        .iter()
+                        .map(|b| vec![false; b.insts.len() + 1])
+                        .collect()
+                })
+                .collect(),
+            branches: module
+                .functions
+                .iter()
+                .map(|f| vec![[false; 2]; f.blocks.len()])
+                .collect(),
+        }
+    }
 }
 
 /// How a run ended.

@@ -9,7 +9,7 @@ use symex_ir::cfg::{BlockId, FuncId, Inst, InstKind, LocalId, LocalKind, PlaceBa
 use symex_syntax::span::Span;
 
 use crate::exec::Machine;
-use crate::outcome::{EventKind, PathStep, RunEvent, StoreTarget};
+use crate::outcome::{EventKind, PathStep, RunCoverage, RunEvent, StoreTarget};
 use crate::value::Value;
 
 /// At most this many events are kept: a replay may run millions of loop iterations (a
@@ -21,6 +21,7 @@ pub const MAX_EVENTS: usize = 100_000;
 pub(crate) struct Recorder {
     pub(crate) path: Option<Vec<PathStep>>,
     pub(crate) events: Option<Vec<RunEvent>>,
+    pub(crate) coverage: Option<RunCoverage>,
 }
 
 impl Machine<'_> {
@@ -28,6 +29,24 @@ impl Machine<'_> {
     pub(crate) fn record_block(&mut self, func: FuncId, block: BlockId) {
         if let Some(path) = &mut self.recorder.path {
             path.push(PathStep { func, block });
+        }
+    }
+
+    /// Instruction `index` of the block (`index == insts.len()`: its terminator) starts.
+    #[inline]
+    pub(crate) fn record_instruction(&mut self, func: FuncId, block: BlockId, index: usize) {
+        if let Some(coverage) = &mut self.recorder.coverage {
+            if let Some(flag) = coverage.instructions[func.index()][block.index()].get_mut(index) {
+                *flag = true;
+            }
+        }
+    }
+
+    /// The block's conditional branch went to its `then` side (`true`) or its `else` side.
+    #[inline]
+    pub(crate) fn record_direction(&mut self, func: FuncId, block: BlockId, then: bool) {
+        if let Some(coverage) = &mut self.recorder.coverage {
+            coverage.branches[func.index()][block.index()][usize::from(!then)] = true;
         }
     }
 

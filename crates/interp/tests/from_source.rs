@@ -336,6 +336,9 @@ fn a_record_put_into_a_record_field_stops_the_run() {
             other => panic!("{source}: {other:?}"),
         }
     }
-    let fine = run("main() { var a; a = [{x: 1}, {x: 2}]; a[1] = {x: 3}; return a[1].x; }", &[]);
+    let fine = run(
+        "main() { var a; a = [{x: 1}, {x: 2}]; a[1] = {x: 3}; return a[1].x; }",
+        &[],
+    );
     assert_eq!(fine.end.returned_int(), Some(3));
 }

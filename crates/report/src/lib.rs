@@ -27,6 +27,7 @@ pub mod html;
 mod json;
 mod kind;
 mod locate;
+mod path_test;
 mod property;
 mod report;
 #[cfg(test)]
@@ -43,6 +44,7 @@ pub use counterexample::{Counterexample, Replay, Unconfirmed, Witness};
 pub use cuts::{Cut, Cuts};
 pub use json::ReadError;
 pub use locate::Locator;
+pub use path_test::{PathEnd, PathTest};
 pub use property::PropertyReport;
 pub use report::{Counts, ExitClass, Report};
 pub use stats::{Coverage, Ratio, Stats};

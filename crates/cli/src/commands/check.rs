@@ -8,15 +8,16 @@ use crate::exit::Exit;
 use crate::progress::Bar;
 use crate::source::{ColorChoice, SourceFile};
 use std::io::IsTerminal;
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
+use symex_engine::common::emitted::TestSink;
 use symex_engine::common::progress::{Progress, ProgressSink};
 use symex_engine::{
     CheckOptions, EngineError, HeapModel, IndexMode, MergeMode, MergeOptions, QceEstimate,
     SearchStrategy, SolverChoice, TraceRules,
 };
-use symex_report::Report;
+use symex_report::{PathTest, Report};
 use symex_smt::{Dialect, QueryOptions};
 
 #[derive(clap::Args)]
@@ -157,6 +158,18 @@ pub struct CheckArgs {
     /// complete).
     #[arg(long)]
     pub quiet: bool,
+    /// Forward engine: write one replayable test per explored path to DIR (`test000001.json`,
+    /// ...: inputs, arguments, input heap, how the path ended); `symex replay DIR FILE` runs
+    /// them and measures their coverage (docs/tests.md).
+    #[arg(long, value_name = "DIR")]
+    pub emit_tests: Option<PathBuf>,
+}
+
+/// Where an engine hands what it finds while it runs: live figures, emitted tests.
+#[derive(Clone, Debug, Default)]
+pub struct Sinks {
+    pub progress: ProgressSink,
+    pub tests: TestSink,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -245,8 +258,8 @@ pub enum Format {
 }
 
 impl CheckArgs {
-    /// The engine's options; the engine publishes its live figures to `progress`.
-    fn options(&self, progress: &ProgressSink) -> CheckOptions {
+    /// The engine's options; the engine hands its live figures and tests to `sinks`.
+    fn options(&self, sinks: &Sinks) -> CheckOptions {
         let search = match self.search {
             SearchArg::Bfs => SearchStrategy::Bfs,
             SearchArg::Dfs => SearchStrategy::Dfs,
@@ -307,7 +320,8 @@ impl CheckArgs {
                 timeout: Some(Duration::from_millis(self.solver_timeout)),
                 dump_dir: self.dump_smt.clone(),
             },
-            progress: progress.clone(),
+            progress: sinks.progress.clone(),
+            emit_tests: sinks.tests.clone(),
             heap: match self.heap {
                 HeapArg::Li => HeapModel::Li,
                 HeapArg::Lazier => HeapModel::Lazier,
@@ -371,6 +385,7 @@ const ENGINE_OPTIONS: &[(&str, &[EngineChoice])] = {
         ("target", &[Backward]),
         ("refine", &[Structural]),
         ("heap_dot", &[Forward, Backward]),
+        ("emit_tests", &[Forward]),
     ]
 };
 
@@ -425,21 +440,22 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
         Ok(file) => file,
         Err(exit) => return exit,
     };
+    let mut sinks = Sinks::default();
+    if let Some(dir) = &args.emit_tests {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            diag!("error: cannot create `{}`: {e}", dir.display());
+            return Exit::Usage;
+        }
+        sinks.tests = TestSink::to(Arc::new(Mutex::new(Vec::new())));
+    }
     // The bar only where a person watches: a terminal, and not `--quiet`.
     let bar = (std::io::stderr().is_terminal() && !args.quiet).then(|| {
         let progress = Arc::new(Progress::default());
-        let timeout = args.timeout.map(Duration::from_secs_f64);
-        (
-            ProgressSink::to(progress.clone()),
-            Bar::start(progress, timeout),
-        )
+        sinks.progress = ProgressSink::to(progress.clone());
+        Bar::start(progress, args.timeout.map(Duration::from_secs_f64))
     });
-    let sink = bar
-        .as_ref()
-        .map(|(sink, _)| sink.clone())
-        .unwrap_or_default();
-    let checked = check_source(args, &file, color, &sink);
-    if let Some((_, bar)) = bar {
+    let checked = check_source(args, &file, color, &sinks);
+    if let Some(bar) = bar {
         bar.finish();
     }
     let report = match checked {
@@ -454,6 +470,12 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
     }
     if let Some(path) = &args.html {
         if let Err(exit) = super::report::write_html(&report, &file.text, path) {
+            return exit;
+        }
+    }
+    if let (Some(dir), Some(tests)) = (&args.emit_tests, sinks.tests.get()) {
+        let tests = std::mem::take(&mut *tests.lock().unwrap_or_else(PoisonError::into_inner));
+        if let Err(exit) = write_tests(dir, &report, tests, args.quiet) {
             return exit;
         }
     }
@@ -490,7 +512,7 @@ pub fn check_source(
     args: &CheckArgs,
     file: &SourceFile,
     color: ColorChoice,
-    progress: &ProgressSink,
+    sinks: &Sinks,
 ) -> Result<Report, Exit> {
     let lowered = super::lower_file(file, args.frontend, &args.entry, color)?;
     // Every analysis refuses an ill-typed program (microc.md "Types").
@@ -510,7 +532,7 @@ pub fn check_source(
                 &file.text,
                 &file.name,
                 &args.entry,
-                &args.options(progress),
+                &args.options(sinks),
                 line,
             ),
             None => symex_engine::check_forward(
@@ -519,7 +541,7 @@ pub fn check_source(
                 &file.text,
                 &file.name,
                 &args.entry,
-                &args.options(progress),
+                &args.options(sinks),
             ),
         },
         EngineChoice::Backward => {
@@ -537,7 +559,7 @@ pub fn check_source(
                 &file.text,
                 &file.name,
                 &args.entry,
-                &args.options(progress),
+                &args.options(sinks),
                 &backward,
             )
             .and_then(|outcome| {
@@ -566,7 +588,7 @@ pub fn check_source(
                 &file.text,
                 &file.name,
                 &args.entry,
-                &args.options(progress),
+                &args.options(sinks),
                 &structural,
             )
         }
@@ -588,4 +610,27 @@ pub fn check_source(
             EngineError::Internal(_) => Exit::Internal,
         }
     })
+}
+
+/// Writes the tests of a check to `dir` as `test000001.json`, ..., in the order the search
+/// ended their paths, each naming the program and the front end's options as the report does.
+fn write_tests(dir: &Path, report: &Report, tests: Vec<PathTest>, quiet: bool) -> Result<(), Exit> {
+    let count = tests.len();
+    for (i, mut test) in tests.into_iter().enumerate() {
+        test.program = report.program.clone();
+        test.frontend = report.frontend.clone();
+        let json = test.to_json().map_err(|e| {
+            diag!("internal error: cannot write a test as JSON: {e}");
+            Exit::Internal
+        })?;
+        let path = dir.join(format!("test{:06}.json", i + 1));
+        std::fs::write(&path, json + "\n").map_err(|e| {
+            diag!("error: cannot write `{}`: {e}", path.display());
+            Exit::Usage
+        })?;
+    }
+    if !quiet {
+        diag!("{count} tests written to {}", dir.display());
+    }
+    Ok(())
 }

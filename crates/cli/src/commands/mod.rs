@@ -4,6 +4,7 @@ pub mod bench;
 pub mod cfg;
 pub mod check;
 pub mod gen;
+pub mod replay;
 pub mod report;
 pub mod run;
 pub mod svcomp;

@@ -9,12 +9,14 @@
 
 pub mod budget;
 pub mod coverage;
+pub mod emitted;
 pub mod entry;
 pub mod options;
 pub mod progress;
 pub mod reach;
 pub mod replay;
 pub mod rng;
+pub mod shared;
 pub mod solver;
 pub mod steps;
 pub mod terms;

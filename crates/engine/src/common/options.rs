@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use symex_smt::{Dialect, QueryOptions};
 
+use crate::common::emitted::TestSink;
 use crate::common::progress::ProgressSink;
 
 /// How the forward engine picks the next state to run (`--search`).
@@ -382,6 +383,10 @@ pub struct CheckOptions {
     pub query: QueryOptions,
     /// Where the engine publishes its live figures (none by default).
     pub progress: ProgressSink,
+    /// Where the forward engine puts one test per explored path (`--emit-tests`; none by
+    /// default). With it, a failing check is asked on every path, also once its property has
+    /// a counterexample.
+    pub emit_tests: TestSink,
     /// The input-heap model for entries with pointer parameters.
     pub heap: HeapModel,
     /// What `stats.traces` counts.

@@ -4,7 +4,8 @@
 //! never affects a search, and a check without a sink stores nothing.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+
+use crate::common::shared::Shared;
 
 /// The figures, each the latest value an engine stored.
 #[derive(Debug, Default)]
@@ -44,23 +45,12 @@ impl Progress {
 }
 
 /// Where an engine publishes its figures: a shared [`Progress`], or nowhere (the default).
-/// Two sinks are equal when they publish to the same place.
-#[derive(Clone, Debug, Default)]
-pub struct ProgressSink(Option<Arc<Progress>>);
+pub type ProgressSink = Shared<Progress>;
 
 impl ProgressSink {
-    pub fn to(progress: Arc<Progress>) -> ProgressSink {
-        ProgressSink(Some(progress))
-    }
-
-    /// Whether figures go anywhere (so that an engine gathers them only then).
-    pub fn is_on(&self) -> bool {
-        self.0.is_some()
-    }
-
     /// Stores the figures an engine knows; `None` leaves one as it is.
     pub fn publish(&self, figures: ProgressUpdate) {
-        let Some(progress) = &self.0 else {
+        let Some(progress) = self.get() else {
             return;
         };
         let store = |slot: &AtomicU64, value: Option<u64>| {
@@ -76,18 +66,6 @@ impl ProgressSink {
     }
 }
 
-impl PartialEq for ProgressSink {
-    fn eq(&self, other: &ProgressSink) -> bool {
-        match (&self.0, &other.0) {
-            (None, None) => true,
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            _ => false,
-        }
-    }
-}
-
-impl Eq for ProgressSink {}
-
 /// The figures one [`ProgressSink::publish`] stores (the others stay).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ProgressUpdate {
@@ -101,6 +79,7 @@ pub struct ProgressUpdate {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     #[test]
     fn published_figures_are_read_and_unset_ones_kept() {

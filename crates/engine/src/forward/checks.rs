@@ -9,17 +9,18 @@
 //! index mode an in-bounds access also splits the path per feasible concrete index.
 
 use symex_ir::cfg::{Check, Operand, PropId};
-use symex_report::{ArgValue, Args, Finding, Witness};
-use symex_smt::{Answer, ModelResult, TermId};
+use symex_report::Finding;
+use symex_smt::{Answer, TermId};
 
 use crate::common::options::IndexMode;
 use crate::common::options::TraceRules;
 use crate::common::replay::replay_full;
-use crate::common::terms::{self, value_as_i32};
+use crate::common::terms;
 use crate::error::EngineError;
+use crate::forward::emit::PathWitness;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::state::State;
-use crate::forward::summarize::{counterexample_model, LONG_REPLAY};
+use crate::forward::summarize::LONG_REPLAY;
 use crate::forward::value::SymValue;
 
 type Result<T> = std::result::Result<T, EngineError>;
@@ -36,15 +37,23 @@ impl Machine<'_> {
             return self.after_check(state, check);
         }
         let mut failure_possible = None;
-        if self.findings[p].is_none() {
+        let known = self.findings[p].is_some();
+        // A property with a counterexample is not asked again, unless every failing path
+        // gets a test.
+        if !known || self.options.emit_tests.is_on() {
             let answer = match constant {
                 Some(true) => Answer::Yes,
                 _ => self.queries.may_be_true(&self.store, &state.pc, fail)?,
             };
             match &answer {
+                Answer::Yes if known => {}
                 Answer::Yes => self.report(state, prop, fail)?,
+                Answer::Unknown(_) if known => {}
                 Answer::Unknown(reason) => self.solver_unknown(reason.clone(), Some(p)),
                 Answer::No => {}
+            }
+            if answer == Answer::Yes {
+                self.emit_failure(state, prop, fail)?;
             }
             failure_possible = Some(answer);
         }
@@ -109,52 +118,14 @@ impl Machine<'_> {
 
     /// Builds, replays and records the counterexample for `prop` on this path.
     fn report(&mut self, state: &State, prop: PropId, fail: TermId) -> Result<()> {
-        let inputs_read = state.inputs_read as usize;
-        let mut vars: Vec<TermId> = self.input_vars[..inputs_read].to_vec();
-        vars.extend(&self.arg_vars);
-        if let Some(ctx) = &self.heap {
-            vars.extend(ctx.model_vars(&self.store, &state.heap, &self.entry_args));
-        }
-        let mut constraints = state.pc.clone();
-        constraints.push(fail);
-        // Summarized loops' iteration counts get values too, small ones if possible.
-        let (model, long_runs) = counterexample_model(self, &constraints, &mut vars)?;
-        let model = match model {
-            ModelResult::Sat(model) => model,
-            ModelResult::Unsat => return Ok(()),
-            ModelResult::Unknown(reason) => {
+        let (mut witness, long_runs) = match self.path_witness(state, Some(fail))? {
+            PathWitness::Found { witness, long_runs } => (witness, long_runs),
+            PathWitness::Infeasible => return Ok(()),
+            PathWitness::Unknown(reason) => {
                 self.solver_unknown(reason, Some(prop.index()));
                 return Ok(());
             }
         };
-        let number = |t: &TermId| model.get(*t).and_then(value_as_i32).unwrap_or(0);
-        let inputs: Vec<i32> = vars[..inputs_read].iter().map(number).collect();
-        let args: Vec<i32> = self.arg_vars.iter().map(number).collect();
-        let mut witness = Witness {
-            inputs: inputs.clone(),
-            args: self
-                .entry
-                .params
-                .iter()
-                .zip(&args)
-                .map(|(name, &v)| (name.clone(), ArgValue::Int(v)))
-                .collect::<Args>(),
-            heap: None,
-            trace: Vec::new(),
-        };
-        if let Some(ctx) = self.heap.as_mut() {
-            let named: Vec<(String, SymValue)> = self
-                .entry
-                .params
-                .iter()
-                .cloned()
-                .zip(self.entry_args.iter().cloned())
-                .collect();
-            let value_of = |t: TermId| model.get(t).and_then(value_as_i32);
-            let heap = ctx.witness(&self.store, &state.heap, &named, &value_of);
-            witness.args = heap.args;
-            witness.heap = Some(heap.heap);
-        }
         let deadline = self.queries.deadline();
         let replayed = replay_full(
             self.module,

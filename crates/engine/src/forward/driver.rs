@@ -42,6 +42,7 @@ use crate::forward::state::{State, StateId};
 use crate::forward::subsume::{Location, PathEnd, Subsumption};
 use crate::forward::summarize::Summarizer;
 use crate::forward::tree::ExecTree;
+use symex_report::PathEnd as TestEnd;
 
 /// How often the search publishes its figures to a progress sink.
 const PUBLISH_EVERY: Duration = Duration::from_millis(50);
@@ -311,10 +312,13 @@ fn explore(
                 let path_end = match end {
                     Stop::Ended(End::Returned) => {
                         summary.paths += machine.count_paths(&state, budget)?;
+                        machine.emit_test(&state, None, TestEnd::Returned)?;
                         Some(PathEnd::Returned)
                     }
                     Stop::Ended(End::Cut(cut)) => {
+                        let reason = cut.to_string();
                         machine.cuts.hit(cut);
+                        machine.emit_test(&state, None, TestEnd::Cut { reason })?;
                         None
                     }
                     Stop::Ended(End::Dropped) => Some(PathEnd::Dropped),

@@ -11,7 +11,7 @@
 use symex_ir::cfg::{
     BinOp, BlockId, FuncId, Inst, InstKind, Operand, PlaceBase, Rvalue, Terminator,
 };
-use symex_report::Cut;
+use symex_report::{Cut, PathEnd};
 use symex_smt::{Answer, TermId};
 
 use crate::common::terms;
@@ -151,13 +151,16 @@ impl Machine<'_> {
     fn assume(&mut self, state: &mut State, op: Operand) -> Result<Outcome> {
         let value = self.int_operand(state, op)?;
         let cond = terms::truth(&mut self.store, value)?;
-        match self.store.as_bool(cond) {
+        let holds = match self.store.as_bool(cond) {
             Some(true) => return Ok(Outcome::go_on()),
-            Some(false) => return Ok(Outcome::ended(End::Dropped)),
-            None => {}
-        }
-        match self.queries.may_be_true(&self.store, &state.pc, cond)? {
-            Answer::No => Ok(Outcome::ended(End::Dropped)),
+            Some(false) => Answer::No,
+            None => self.queries.may_be_true(&self.store, &state.pc, cond)?,
+        };
+        match holds {
+            Answer::No => {
+                self.emit_test(state, None, PathEnd::AssumeFailed)?;
+                Ok(Outcome::ended(End::Dropped))
+            }
             Answer::Yes | Answer::Unknown(_) => {
                 state.pc.push(cond);
                 Ok(Outcome::go_on())

@@ -17,6 +17,7 @@ mod access;
 mod checks;
 mod driver;
 mod dynamic;
+mod emit;
 mod exec;
 mod heap_hooks;
 mod machine;

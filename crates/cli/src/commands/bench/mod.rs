@@ -18,7 +18,6 @@ use plan::{Config, ConfigSpec, ExperimentFile, ProgramSet, SetSpec};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use symex_engine::common::progress::ProgressSink;
 use table::{Run, Summary};
 
 /// The per-program time limit when neither the command line nor the experiment file gives one.
@@ -235,7 +234,7 @@ fn run_set(set: &ProgramSet, plan: &Plan) -> Vec<Run> {
                 .check_args(&program.name, Some(plan.timeout_s))
                 .map_err(|e| diag!("error: {e}"))
                 .and_then(|args| {
-                    check::check_source(&args, &file, ColorChoice::Never, &ProgressSink::default())
+                    check::check_source(&args, &file, ColorChoice::Never, &check::Sinks::default())
                         .map_err(|_| ())
                 });
             let time_ms = start.elapsed().as_millis() as u64;

@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::Deserialize;
-use symex_engine::common::progress::ProgressSink;
 use symex_ir::cfg::PropertyKind;
 use symex_report::svcomp::{answer, SvVerdict};
 use symex_report::Report;
@@ -19,7 +18,7 @@ use symex_report::Report;
 mod suite;
 mod witness;
 
-use super::check::{check_source, CheckArgs};
+use super::check::{check_source, CheckArgs, Sinks};
 use super::{DataModelArg, FrontendArgs};
 use crate::exit::Exit;
 use crate::source::ColorChoice;
@@ -362,7 +361,7 @@ fn portfolio(
                 }
             }
         }
-        let report = match check_source(&args, file, color, &ProgressSink::default()) {
+        let report = match check_source(&args, file, color, &Sinks::default()) {
             Ok(report) => report,
             Err(Exit::ProgramError) => {
                 let why = "the program is outside the supported subset";
