@@ -1,8 +1,8 @@
 //! Every `replay:` line that `symex check` prints works as printed: run through a shell, it
 //! stops with a runtime error at the violated property's `line:column`. Checked on every
-//! corpus file with a violation (forward engine, from the file's entry), and on the files whose
-//! entry takes pointers with the backward engine too, whose counterexamples carry input heaps
-//! (the replay line quotes the heap document inline).
+//! corpus file with a violation under every engine (from the file's entry); the backward
+//! engine's counterexamples of entries that take pointers carry input heaps (the replay line
+//! quotes the heap document inline).
 
 use std::path::Path;
 use std::process::Command;
@@ -43,7 +43,7 @@ fn check_replays(file: &CorpusFile, engine: &str) -> (Vec<String>, usize) {
         "--entry".into(),
         file.entry_function().into(),
         "--timeout".into(),
-        "10".into(),
+        "5".into(),
     ];
     if let Some(bound) = file.bound {
         args.extend(["--unwind".into(), bound.to_string()]);
@@ -93,9 +93,8 @@ fn every_printed_replay_line_reproduces_its_violation() {
     let files = all_files().expect("the corpus loads");
     let mut jobs: Vec<(&CorpusFile, &str)> = Vec::new();
     for file in files.iter().filter(|f| has_violation(f)) {
-        jobs.push((file, "forward"));
-        if file.entry.is_some() {
-            jobs.push((file, "backward"));
+        for engine in ["forward", "backward", "structural"] {
+            jobs.push((file, engine));
         }
     }
     let next = Mutex::new(jobs.into_iter());
@@ -110,7 +109,7 @@ fn every_printed_replay_line_reproduces_its_violation() {
                 let mut results = results.lock().unwrap();
                 results.0.extend(problems);
                 results.1 += count;
-                if engine == "backward" && count > 0 {
+                if engine == "backward" && file.entry.is_some() && count > 0 {
                     results.2 += 1;
                 }
             });
