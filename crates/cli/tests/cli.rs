@@ -1298,3 +1298,24 @@ fn exit_codes_in_the_readme_are_what_commands_return() {
         assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
     }
 }
+
+/// A C counterexample's path shows objects by name, the `free` that released one, and none of
+/// the front end's bookkeeping fields.
+#[test]
+fn a_use_after_free_path_shows_the_free_and_no_bookkeeping() {
+    let file = format!(
+        "{}/../../corpus/c-memory/member_pointer_after_free.c",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = symex(&["check", &file]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+    let text = stdout(&out);
+    let free = text.find("free o3").expect("the free step");
+    let failure = text.find("use of freed memory here").expect("the failure");
+    assert!(free < failure, "{text}");
+    assert!(text.contains("new o3 = {value: &o1, next: &o2}"), "{text}");
+    assert!(
+        !text.contains("#assigned") && !text.contains("#heap"),
+        "{text}"
+    );
+}

@@ -169,7 +169,7 @@ fn an_input_heap_is_drawn_and_written_step_by_step() {
 }
 
 #[test]
-fn a_c_program_shows_its_objects_without_bookkeeping() {
+fn a_c_program_shows_its_objects_and_frees_without_bookkeeping() {
     if !browser_available() {
         return;
     }
@@ -183,6 +183,13 @@ fn a_c_program_shows_its_objects_without_bookkeeping() {
         .map(|o| o["text"].as_str().unwrap().to_string())
         .collect();
     assert!(text.iter().any(|t| t.contains("new o3")), "{text:?}");
+    // `free(n)` is a step of its own, and the object is drawn freed from then on.
+    let freed_at = text
+        .iter()
+        .position(|t| t.contains("free o3"))
+        .expect("a free step");
+    assert_eq!(observations[freed_at]["freed"][0], "o3");
+    assert_eq!(observations[freed_at - 1]["freed"], serde_json::json!([]));
     assert!(
         !text
             .iter()

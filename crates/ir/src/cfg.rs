@@ -17,6 +17,17 @@
 
 use symex_syntax::span::Span;
 
+/// Fields whose names hold a `#` are a front end's bookkeeping (the C front end's `#assigned`
+/// flags and heap state), which traces leave out.
+pub const BOOKKEEPING_MARK: char = '#';
+
+/// The bookkeeping field that holds an object's heap state (C's `malloc`/`free`); a write of
+/// [`HEAP_FREED`] to it is the object's `free`, which traces show as such.
+pub const HEAP_STATE_FIELD: &str = "#heap";
+
+/// The heap state of an object that `free` released.
+pub const HEAP_FREED: i32 = 2;
+
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*

@@ -151,6 +151,10 @@ fn code_flow(report: &Report, w: &Witness) -> CodeFlow {
                     let text = value.to_string();
                     state.insert(name.clone(), Text { text });
                 }
+                Event::Free { object } => {
+                    let text = "freed".to_string();
+                    state.insert(object.clone(), Text { text });
+                }
                 _ => {}
             }
             ThreadFlowLocation {

@@ -22,7 +22,7 @@ pub struct TraceStep {
 }
 
 /// What happened at a step. In JSON the variant is the `"event"` key (`branch`, `call`,
-/// `return`, `assign`, `store`, `alloc`, `input`, `fail`) and its fields sit beside it.
+/// `return`, `assign`, `store`, `alloc`, `free`, `input`, `fail`) and its fields sit beside it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "kebab-case")]
 #[non_exhaustive]
@@ -41,6 +41,8 @@ pub enum Event {
     Store { target: String, value: ArgValue },
     /// A heap object was made (`alloc`; C's `malloc`, `calloc`, `alloca`), holding `value`.
     Alloc { object: String, value: ArgValue },
+    /// A heap object was released (C's `free`): a later access through a pointer to it fails.
+    Free { object: String },
     /// `input` read the `index`-th input number (0-based), `value`.
     Input { index: u32, value: i32 },
     /// The property's check failed here: the end of the path.
@@ -68,6 +70,7 @@ impl fmt::Display for Event {
             Event::Assign { var, value } => write!(f, "{var} = {value}"),
             Event::Store { target, value } => write!(f, "{target} = {value}"),
             Event::Alloc { object, value } => write!(f, "new {object} = {value}"),
+            Event::Free { object } => write!(f, "free {object}"),
             Event::Input { index, value } => write!(f, "input #{index} is {value}"),
             Event::Fail { kind } => write!(f, "{} here", kind::failure(*kind)),
         }
@@ -136,6 +139,9 @@ mod tests {
                         .into_iter()
                         .collect(),
                 },
+            },
+            Event::Free {
+                object: "o3".into(),
             },
             Event::Assign {
                 var: "a".into(),

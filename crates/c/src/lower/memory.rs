@@ -51,10 +51,10 @@ pub(super) const SCALAR_FIELDS: [&str; 2] = ["value", "#assigned"];
 
 /// The heap state of an object (see the module comment); `#` keeps it apart from the members'
 /// dotted paths.
-pub(super) const HEAP_FIELD: &str = "#heap";
+pub(super) const HEAP_FIELD: &str = symex_ir::cfg::HEAP_STATE_FIELD;
 pub(super) const NOT_HEAP: i32 = 0;
 pub(super) const LIVE: i32 = 1;
-pub(super) const FREED: i32 = 2;
+pub(super) const FREED: i32 = symex_ir::cfg::HEAP_FREED;
 pub(super) const MEMBER: i32 = 3;
 
 /// Whether an object of type `ty` has boxed leaves.

@@ -31,6 +31,7 @@ try {
       text: document.getElementById("step-text").textContent,
       vars,
       heap_objects: [...document.querySelectorAll("#heap g.node.object")].map((g) => g.dataset.object),
+      freed: [...document.querySelectorAll("#heap g.node.freed")].map((g) => g.dataset.object),
     };
   });
   const observations = [await observe()];

@@ -5,11 +5,12 @@
 //! variable by the variable's name.
 //!
 //! Fields whose names hold a `#` are bookkeeping of a front end (the C front end's `#heap`
-//! state and `#assigned` flags), never shown. Nothing here runs or judges a program.
+//! state and `#assigned` flags), never shown, except that an object's heap state set to freed
+//! is shown as its `free`. Nothing here runs or judges a program.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use symex_interp::{Access, CellId, EventKind, InputHeap, RunEvent, StoreTarget, Value};
-use symex_ir::cfg::FuncId;
+use symex_ir::cfg::{FuncId, BOOKKEEPING_MARK, HEAP_FREED, HEAP_STATE_FIELD};
 use symex_report::{ArgValue, Event, Fields, Locator, TraceStep, Uninit};
 
 /// Turns the events of one run, in order, into trace steps.
@@ -72,6 +73,13 @@ impl<'l, 'm> StepNamer<'l, 'm> {
                 return None;
             }
             EventKind::Store {
+                target: StoreTarget::Cell(cell),
+                path,
+                value: Value::Int(HEAP_FREED),
+            } if self.is_heap_state(path) => Event::Free {
+                object: self.cell_name(*cell),
+            },
+            EventKind::Store {
                 target,
                 path,
                 value,
@@ -81,6 +89,11 @@ impl<'l, 'm> StepNamer<'l, 'm> {
             },
         };
         Some(locator.step(event.func, event.span, event_of))
+    }
+
+    /// Whether `path` is the heap-state field of an object (`free` writes it).
+    fn is_heap_state(&self, path: &[Access]) -> bool {
+        matches!(path, [Access::Field(field)] if self.locator.field_name(*field) == HEAP_STATE_FIELD)
     }
 
     fn name(&mut self, cell: CellId, name: String) {
@@ -166,7 +179,7 @@ impl<'l, 'm> StepNamer<'l, 'm> {
 }
 
 fn is_bookkeeping(field: &str) -> bool {
-    field.contains('#')
+    field.contains(BOOKKEEPING_MARK)
 }
 
 #[cfg(test)]

@@ -71,7 +71,7 @@ function initialState(cex) {
   const heap = cex.heap && cex.heap.objects ? cex.heap.objects : {};
   for (const [name, object] of Object.entries(heap)) objects.set(name, clone(object.record ? object : object.value));
   const vars = new Map(Object.entries(cex.args || {}).map(([k, v]) => [k, clone(v)]));
-  return { frames: [{ function: report.entry, vars }], objects, changed: null };
+  return { frames: [{ function: report.entry, vars }], objects, freed: new Set(), changed: null };
 }
 
 // Replays the first `count` steps of the trace over the counterexample's inputs.
@@ -97,6 +97,10 @@ function apply(state, step) {
       break;
     case "alloc":
       state.objects.set(step.object, clone(step.value));
+      state.changed = step.object;
+      break;
+    case "free":
+      state.freed.add(step.object);
       state.changed = step.object;
       break;
     case "store": {
@@ -268,6 +272,7 @@ function describeStep(step) {
     case "assign": return `${at} ${step.var} = ${show(step.value)}`;
     case "store": return `${at} ${step.target} = ${show(step.value)}`;
     case "alloc": return `${at} new ${step.object} = ${show(step.value)}`;
+    case "free": return `${at} free ${step.object}`;
     case "input": return `${at} input #${step.index} is ${step.value}`;
     case "fail": return `${at} ${step.kind} fails here`;
     default: return `${at} ${step.event}`;
@@ -399,7 +404,9 @@ function drawHeap(state) {
     if (node.unreachable) group.setAttribute("opacity", "0.55");
     group.append(make("rect", { x: node.x, y: node.y, width: NODE_WIDTH, height: node.height, rx: 3 }));
     group.append(make("rect", { class: "title", x: node.x, y: node.y, width: NODE_WIDTH, height: ROW, rx: 3 }));
-    group.append(make("text", { x: node.x + 6, y: node.y + 12 }, node.name));
+    const freed = state.freed.has(node.name);
+    if (freed) group.classList.add("freed");
+    group.append(make("text", { x: node.x + 6, y: node.y + 12 }, node.name + (freed ? " (freed)" : "")));
     node.rows.forEach(([label, value], i) => {
       const y = node.y + ROW * (i + 1);
       const text = (label ? label + ": " : "") + (refsIn(value).length && !("record" in (value || {})) ? "•" : show(value));
