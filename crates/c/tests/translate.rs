@@ -352,6 +352,53 @@ fn character_constants_are_ints_holding_a_signed_char() {
     }
 }
 
+/// `char s[] = "..."` and `char s[N] = "..."`: the literal's bytes (escapes decoded, adjacent
+/// literals joined) and its terminating 0, the rest of a longer array 0; exactly the
+/// characters when the array has no room for the 0, as C says.
+#[test]
+fn character_arrays_take_string_literals() {
+    let source = "int main() { char s[] = \"a\\n\" \"\\x41\\101\\0z\"; \
+                  return sizeof(s) * 1000000 + s[0] * 10000 + s[1] * 100 + s[2] + s[3] + s[4] + s[5] + s[6]; }";
+    assert_eq!(
+        returns(source, &[]),
+        7_000_000 + 970_000 + 1_000 + 65 + 65 + 122 // s[4] and s[6] are 0
+    );
+    let source =
+        "char g[6] = \"hi\"; int main() { unsigned char u[] = \"\\xff\"; char c[] = \"\\xff\"; \
+                  return g[1] + g[5] * 10 + (u[0] == 255) * 100 + (c[0] == -1) * 1000; }";
+    assert_eq!(returns(source, &[]), 105 + 100 + 1000);
+    let source = "int main() { char s[3] = \"abc\"; return s[2]; }";
+    assert_eq!(returns(source, &[]), 99);
+    match run(
+        "int main() { char s[3] = \"abc\"; int i = 3; return s[i]; }",
+        &[],
+    ) {
+        RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::OutOfBounds),
+        other => panic!("{other:?}"),
+    }
+    for (source, message) in [
+        (
+            "int main() { char s[2] = \"abc\"; return 0; }",
+            "longer than the 2 elements",
+        ),
+        (
+            "int main() { int s[] = \"abc\"; return 0; }",
+            "not a positive integer constant",
+        ),
+        (
+            "int main() { char s[] = L\"abc\"; return 0; }",
+            "prefixed string literal",
+        ),
+        (
+            "int main() { char *p = \"abc\"; return 0; }",
+            "string literals",
+        ),
+    ] {
+        let (_, error) = refusal(source);
+        assert!(error.contains(message), "{source}: {error}");
+    }
+}
+
 #[test]
 fn arrays_passed_to_functions_are_the_callers_arrays() {
     // `int a[]`, `int *a`, `int a[4]` and `int m[][3]` parameters name the caller's array (the

@@ -17,6 +17,7 @@ use symex_ir::cfg::{
 use symex_syntax::span::Span;
 
 use super::func::{Argument, FnCx, Parameter};
+use super::literal::string_bytes;
 use super::memory::{LValue, Memory};
 use super::types::{unparenthesized, CType};
 use crate::error::CError;
@@ -40,6 +41,16 @@ impl FnCx<'_, '_> {
     ) -> Result<LocalId, CError> {
         let (span, at) = (self.span(declarator.span), self.at(declarator.span));
         let derived = &unparenthesized(declarator).node.derived[levels as usize..];
+        // `char s[] = "ab"` / `char s[4] = "ab"`: the literal's bytes, its 0 included.
+        let string = match initializer.map(|i| &i.node) {
+            Some(Initializer::Expression(e)) if derived.len() == 1 => match &e.node {
+                Expression::StringLiteral(literal) if ty.is_char() => {
+                    Some(string_bytes(&literal.node, self.at(e.span))?)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
         let mut dims = Vec::with_capacity(derived.len());
         for part in derived {
             let DerivedDeclarator::Array(array) = &part.node else {
@@ -49,6 +60,9 @@ impl FnCx<'_, '_> {
                 ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
                     self.constant(e).ok()
                 }
+                ArraySize::Unknown => string
+                    .as_ref()
+                    .and_then(|bytes| i32::try_from(bytes.len()).ok()),
                 _ => None,
             };
             match size {
@@ -109,6 +123,22 @@ impl FnCx<'_, '_> {
                     ));
                 }
                 Some(values)
+            }
+            Some(Initializer::Expression(_)) if string.is_some() => {
+                let bytes = string.unwrap_or_default();
+                // C drops the 0 when the array has exactly the literal's characters.
+                if bytes.len() - 1 > dims[0] as usize {
+                    return Err(CError::invalid(
+                        format!("a string longer than the {} elements of `{name}`", dims[0]),
+                        at,
+                    ));
+                }
+                let values = bytes.iter().take(dims[0] as usize);
+                Some(
+                    values
+                        .map(|&b| self.convert(Operand::Const(i32::from(b)), ty, span))
+                        .collect(),
+                )
             }
             Some(Initializer::Expression(_)) => {
                 return Err(CError::invalid(

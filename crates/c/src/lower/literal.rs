@@ -147,26 +147,7 @@ fn character_constant(text: &str, at: usize) -> Result<i32, CError> {
                 ))
             }
         },
-        Some(escape) => match escape.as_bytes() {
-            [b'x', digits @ ..] if !digits.is_empty() => {
-                u32::from_str_radix(&escape[1..], 16).map_err(|_| invalid())?
-            }
-            [b'0'..=b'7', ..] if escape.len() <= 3 => {
-                u32::from_str_radix(escape, 8).map_err(|_| invalid())?
-            }
-            [simple] => match simple {
-                b'\'' | b'"' | b'?' | b'\\' => u32::from(*simple),
-                b'a' => 7,
-                b'b' => 8,
-                b'f' => 12,
-                b'n' => 10,
-                b'r' => 13,
-                b't' => 9,
-                b'v' => 11,
-                _ => return Err(invalid()),
-            },
-            _ => return Err(invalid()),
-        },
+        Some(escape) => escape_value(escape).ok_or_else(invalid)?,
     };
     match u8::try_from(byte) {
         Ok(byte) => Ok(i32::from(byte as i8)),
@@ -175,4 +156,65 @@ fn character_constant(text: &str, at: usize) -> Result<i32, CError> {
             at,
         )),
     }
+}
+
+/// The value of the escape sequence `escape` (after its backslash): `x41`, `101`, `n`, ...
+fn escape_value(escape: &str) -> Option<u32> {
+    match escape.as_bytes() {
+        [b'x', digits @ ..] if !digits.is_empty() => u32::from_str_radix(&escape[1..], 16).ok(),
+        [b'0'..=b'7', ..] if escape.len() <= 3 => u32::from_str_radix(escape, 8).ok(),
+        [simple] => match simple {
+            b'\'' | b'"' | b'?' | b'\\' => Some(u32::from(*simple)),
+            b'a' => Some(7),
+            b'b' => Some(8),
+            b'f' => Some(12),
+            b'n' => Some(10),
+            b'r' => Some(13),
+            b't' => Some(9),
+            b'v' => Some(11),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The bytes of a string literal (its adjacent parts joined, each as the parser keeps it, in
+/// quotes) followed by the terminating 0. Wide and UTF-8 prefixed literals are refused.
+pub(super) fn string_bytes(parts: &[String], at: usize) -> Result<Vec<u8>, CError> {
+    let mut bytes = Vec::new();
+    for part in parts {
+        let Some(body) = part.strip_prefix('"').and_then(|p| p.strip_suffix('"')) else {
+            return Err(CError::unsupported(
+                format!("the prefixed string literal {part}"),
+                at,
+            ));
+        };
+        let invalid = || CError::invalid(format!("the string literal {part}"), at);
+        let mut rest = body;
+        while let Some(c) = rest.chars().next() {
+            if c != '\\' {
+                let mut buf = [0; 4];
+                bytes.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                rest = &rest[c.len_utf8()..];
+                continue;
+            }
+            let after = &rest[1..];
+            // Hexadecimal escapes take every hex digit; octal ones at most three digits.
+            let len = match after.as_bytes().first() {
+                Some(b'x') => 1 + after[1..].bytes().take_while(u8::is_ascii_hexdigit).count(),
+                Some(b'0'..=b'7') => after
+                    .bytes()
+                    .take(3)
+                    .take_while(|b| (b'0'..=b'7').contains(b))
+                    .count(),
+                Some(_) => after.chars().next().map_or(1, char::len_utf8),
+                None => return Err(invalid()),
+            };
+            let value = escape_value(&after[..len]).ok_or_else(invalid)?;
+            bytes.push(u8::try_from(value).map_err(|_| invalid())?);
+            rest = &after[len..];
+        }
+    }
+    bytes.push(0);
+    Ok(bytes)
 }

@@ -61,6 +61,12 @@ impl CType {
         !matches!(self, CType::Void | CType::Pointer(_) | CType::Struct(_))
     }
 
+    /// Whether this is a character type (`char`, `signed char`, `unsigned char`), whose
+    /// arrays a string literal may initialize.
+    pub(super) fn is_char(self) -> bool {
+        matches!(self, CType::SChar | CType::UChar)
+    }
+
     /// Whether a value of this type is one IR scalar (an integer or a pointer).
     pub(super) fn is_scalar(self) -> bool {
         self.is_number() || matches!(self, CType::Pointer(_))
