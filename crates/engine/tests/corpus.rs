@@ -430,6 +430,7 @@ fn corpus_verdicts_with_the_other_strategies() {
             SearchStrategy::Random,
             SearchStrategy::RandomPath,
             SearchStrategy::Coverage,
+            SearchStrategy::CoverageNearest,
             SearchStrategy::Klee,
         ],
         Techniques::default(),

@@ -35,8 +35,8 @@ pub struct CheckArgs {
     /// Search strategy of the forward engine.
     #[arg(long, value_enum, default_value_t = SearchArg::Dfs)]
     pub search: SearchArg,
-    /// Seed of the random choices of `random`, `random-path` and `klee`, and of Z3's search in
-    /// the backward engine.
+    /// Seed of the random choices of `random`, `random-path`, `coverage`, `coverage-nearest` and
+    /// `klee`, and of Z3's search in the backward engine.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Bound every loop's iterations and the recursion depth by K (verdicts become `safe-up-to K`).
@@ -214,11 +214,20 @@ pub enum RefineArg {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SearchArg {
+    /// Breadth first: the oldest state.
     Bfs,
+    /// Depth first: the newest state.
     Dfs,
+    /// Uniformly at random among the live states.
     Random,
+    /// KLEE's random walk down the execution tree.
     RandomPath,
+    /// A state drawn with probability proportional to 1/distance to uncovered code, through
+    /// returns into callers too (the thesis's coverage search).
     Coverage,
+    /// The state nearest to uncovered code.
+    CoverageNearest,
+    /// Random-path and coverage, round robin (KLEE's default).
     Klee,
 }
 
@@ -266,6 +275,7 @@ impl CheckArgs {
             SearchArg::Random => SearchStrategy::Random,
             SearchArg::RandomPath => SearchStrategy::RandomPath,
             SearchArg::Coverage => SearchStrategy::Coverage,
+            SearchArg::CoverageNearest => SearchStrategy::CoverageNearest,
             SearchArg::Klee => SearchStrategy::Klee,
         };
         let solver = match self.solver {

@@ -24,19 +24,23 @@ pub enum SearchStrategy {
     Random,
     /// KLEE's random walk down the execution tree.
     RandomPath,
-    /// The state nearest to an uncovered instruction.
+    /// A state drawn with probability proportional to 1/distance to an uncovered instruction
+    /// (the thesis's coverage search).
     Coverage,
+    /// The state nearest to an uncovered instruction.
+    CoverageNearest,
     /// Random-path and coverage, round robin (KLEE's default).
     Klee,
 }
 
 impl SearchStrategy {
-    pub const ALL: [SearchStrategy; 6] = [
+    pub const ALL: [SearchStrategy; 7] = [
         SearchStrategy::Bfs,
         SearchStrategy::Dfs,
         SearchStrategy::Random,
         SearchStrategy::RandomPath,
         SearchStrategy::Coverage,
+        SearchStrategy::CoverageNearest,
         SearchStrategy::Klee,
     ];
 
@@ -48,6 +52,7 @@ impl SearchStrategy {
             SearchStrategy::Random => "random",
             SearchStrategy::RandomPath => "random-path",
             SearchStrategy::Coverage => "coverage",
+            SearchStrategy::CoverageNearest => "coverage-nearest",
             SearchStrategy::Klee => "klee",
         }
     }

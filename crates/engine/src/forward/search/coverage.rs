@@ -1,6 +1,9 @@
-//! Coverage-guided search: the state nearest to an uncovered instruction runs next (distance
-//! along the control-flow graph, see `distance.rs`); ties are broken at random (seeded), so with
-//! everything covered it behaves like random-state search.
+//! Coverage-guided search: states near an uncovered instruction run first (distance along the
+//! control-flow graph and through returns into callers, see `distance.rs`). As in the thesis
+//! (seed 002 §2.12), a state is drawn with probability proportional to 1/distance, counting an
+//! uncovered instruction as distance 1 (`--search coverage`); or the nearest state runs, ties
+//! broken at random (`--search coverage-nearest`). The draws are seeded, and with everything
+//! covered both behave like random-state search.
 //!
 //! States are kept in buckets by distance. A state's distance changes only when it runs or when
 //! coverage grows, so after a step only the state that ran and the states it forked are
@@ -18,7 +21,17 @@ use crate::forward::search::set::StateSet;
 use crate::forward::search::{SearchView, Searcher};
 use crate::forward::state::StateId;
 
+/// How the next state is chosen from the measured ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// With probability proportional to 1/distance (the thesis).
+    Weighted,
+    /// The nearest.
+    Nearest,
+}
+
 pub struct CoverageGuided {
+    choice: Choice,
     distances: Distances,
     rng: Rng,
     /// Live states by their distance when last measured.
@@ -32,8 +45,9 @@ pub struct CoverageGuided {
 }
 
 impl CoverageGuided {
-    pub fn new(rng: Rng) -> CoverageGuided {
+    pub fn new(choice: Choice, rng: Rng) -> CoverageGuided {
         CoverageGuided {
+            choice,
             distances: Distances::default(),
             rng,
             buckets: BTreeMap::new(),
@@ -90,18 +104,48 @@ impl Searcher for CoverageGuided {
         stale.sort_unstable();
         stale.dedup();
         for id in stale {
-            let distance = view
-                .states
-                .get(&id)
-                .and_then(|state| state.location())
-                .map_or(FAR, |at| self.distances.of(view.module, view.coverage, at));
+            let distance = view.states.get(&id).map_or(FAR, |state| {
+                let stack: Vec<_> = state
+                    .stack
+                    .iter()
+                    .map(|f| (f.func, f.block, f.inst))
+                    .collect();
+                self.distances.of_stack(view.module, view.coverage, &stack)
+            });
             self.place(id, distance);
         }
-        let (_, nearest) = self.buckets.iter().next()?;
-        let candidates = nearest.as_slice();
+        let bucket = match self.choice {
+            Choice::Nearest => self.buckets.values().next()?,
+            Choice::Weighted => {
+                // Roulette over the buckets in integers: each state weighs 2^32 / distance.
+                let weight = |d: u32, states: usize| {
+                    (WEIGHT_SCALE / (u64::from(d) + 1)).max(1) * states as u64
+                };
+                let total: u64 = self
+                    .buckets
+                    .iter()
+                    .map(|(&d, set)| weight(d, set.as_slice().len()))
+                    .sum();
+                let mut ticket = self.rng.below(usize::try_from(total).ok()?.max(1)) as u64;
+                let mut chosen = None;
+                for (&d, set) in &self.buckets {
+                    let w = weight(d, set.as_slice().len());
+                    if ticket < w {
+                        chosen = Some(set);
+                        break;
+                    }
+                    ticket -= w;
+                }
+                chosen.or_else(|| self.buckets.values().next())?
+            }
+        };
+        let candidates = bucket.as_slice();
         Some(candidates[self.rng.below(candidates.len())])
     }
 }
+
+/// The weight of a state at an uncovered instruction (distance 0 here, 1 in the thesis).
+const WEIGHT_SCALE: u64 = 1 << 32;
 
 #[cfg(test)]
 mod tests {
@@ -110,9 +154,11 @@ mod tests {
 
     #[test]
     fn selects_live_states_reproducibly() {
-        let a = selection_order(&mut CoverageGuided::new(Rng::new(3)), 40);
-        let b = selection_order(&mut CoverageGuided::new(Rng::new(3)), 40);
-        assert_eq!(a, b);
-        assert_eq!(a[0], 0);
+        for choice in [Choice::Weighted, Choice::Nearest] {
+            let a = selection_order(&mut CoverageGuided::new(choice, Rng::new(3)), 40);
+            let b = selection_order(&mut CoverageGuided::new(choice, Rng::new(3)), 40);
+            assert_eq!(a, b);
+            assert_eq!(a[0], 0);
+        }
     }
 }

@@ -3,9 +3,10 @@
 //!
 //! Block distances are computed for the whole module at once and recomputed only when coverage
 //! changed (the coverage map's epoch); a location's distance then needs one scan of its block.
-//! Intraprocedural beyond calls: returns to the caller are not followed.
+//! A state's distance also follows returns: past its function's return into the caller, at the
+//! instruction after the call, and so on down its stack ([`Distances::of_stack`]).
 
-use symex_ir::cfg::{BlockId, FuncId, InstKind, Module};
+use symex_ir::cfg::{BlockId, FuncId, InstKind, Module, Terminator};
 
 use crate::common::coverage::CoverageMap;
 
@@ -19,6 +20,9 @@ pub struct Distances {
     uncovered_function: Vec<bool>,
     /// Per function and block: distance from the block's first instruction.
     from_block: Vec<Vec<u32>>,
+    /// Per function and block: instructions from the block's first one to its function's
+    /// return (the return terminator itself not counted).
+    to_return: Vec<Vec<u32>>,
 }
 
 impl Distances {
@@ -44,6 +48,34 @@ impl Distances {
             .iter()
             .map(|function| vec![FAR; function.blocks.len()])
             .collect();
+        self.to_return = module
+            .functions
+            .iter()
+            .map(|function| vec![FAR; function.blocks.len()])
+            .collect();
+        for (f, function) in module.functions.iter().enumerate() {
+            loop {
+                let mut changed = false;
+                for (b, block) in function.blocks.iter().enumerate().rev() {
+                    let best = match block.term {
+                        Terminator::Return(_) => block.insts.len() as u32,
+                        _ => block
+                            .successors()
+                            .map(|s| self.to_return[f][s.index()])
+                            .min()
+                            .unwrap_or(FAR)
+                            .saturating_add(block.insts.len() as u32 + 1),
+                    };
+                    if best < self.to_return[f][b] {
+                        self.to_return[f][b] = best;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+        }
         for (f, function) in module.functions.iter().enumerate() {
             let func = FuncId(f as u32);
             loop {
@@ -111,6 +143,50 @@ impl Distances {
     }
 }
 
+impl Distances {
+    /// Instructions from the location to its function's return terminator.
+    fn to_return_from(
+        &self,
+        module: &Module,
+        (func, block, index): (FuncId, BlockId, usize),
+    ) -> u32 {
+        let body = module.function(func).block(block);
+        let rest = (body.insts.len().saturating_sub(index)) as u32;
+        match body.term {
+            Terminator::Return(_) => rest,
+            _ => body
+                .successors()
+                .map(|s| self.to_return[func.index()][s.index()])
+                .min()
+                .unwrap_or(FAR)
+                .saturating_add(rest + 1),
+        }
+    }
+
+    /// The distance of a state whose frames are at `stack` (outermost first, each at its next
+    /// instruction: a caller's is the one after the call): from the innermost location, or
+    /// through the returns of the innermost frames into a caller, whichever is nearer.
+    pub fn of_stack(
+        &self,
+        module: &Module,
+        coverage: &CoverageMap,
+        stack: &[(FuncId, BlockId, usize)],
+    ) -> u32 {
+        let mut best = FAR;
+        let mut travelled: u32 = 0;
+        for &location in stack.iter().rev() {
+            best = best.min(travelled.saturating_add(self.of(module, coverage, location)));
+            let to_return = self.to_return_from(module, location);
+            if to_return == FAR || travelled == FAR {
+                break;
+            }
+            // The return itself is one instruction.
+            travelled = travelled.saturating_add(to_return.saturating_add(1));
+        }
+        best
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,5 +212,38 @@ mod tests {
             d.of(&module, &coverage, (main, BlockId(0), 0)),
             entry_len as u32 + 1
         );
+    }
+
+    #[test]
+    fn distances_follow_returns_into_the_caller() {
+        let front = symex_syntax::analyze(
+            "f() { return 1; }\nmain() { var x; x = f(); if (x > 0) { x = 2; } return x; }",
+        )
+        .expect("valid");
+        let module = symex_ir::lower(&front.program);
+        let f = module.function_by_name("f").unwrap();
+        let main = module.function_by_name("main").unwrap();
+        let mut coverage = CoverageMap::new(&module, main);
+        // Everything of `f` covered: inside `f` alone nothing is left to reach.
+        for (b, block) in module.function(f).blocks.iter().enumerate() {
+            for i in 0..=block.insts.len() {
+                coverage.cover_instruction(f, BlockId(b as u32), i);
+            }
+        }
+        let mut d = Distances::default();
+        d.refresh(&module, &coverage);
+        let in_f = (f, BlockId(0), 0);
+        assert_eq!(d.of(&module, &coverage, in_f), FAR);
+        // From `f`'s start, through its return, to the call's next instruction in `main`.
+        let call = module.function(main).blocks[0]
+            .insts
+            .iter()
+            .position(|i| matches!(i.kind, InstKind::Call { .. }))
+            .unwrap();
+        let caller = (main, BlockId(0), call + 1);
+        let through = d.of_stack(&module, &coverage, &[caller, in_f]);
+        let f_len = module.function(f).blocks[0].insts.len() as u32;
+        assert_eq!(through, f_len + 1 + d.of(&module, &coverage, caller));
+        assert!(through < FAR);
     }
 }

@@ -22,6 +22,7 @@ use crate::common::options::SearchStrategy;
 use crate::common::rng::Rng;
 use crate::forward::state::{State, StateId};
 use crate::forward::tree::ExecTree;
+use coverage::Choice;
 
 /// What a strategy may look at when it chooses.
 pub struct SearchView<'a> {
@@ -46,12 +47,20 @@ pub fn searcher(strategy: SearchStrategy, seed: u64) -> Box<dyn Searcher> {
         SearchStrategy::Dfs => Box::new(dfs::Dfs::default()),
         SearchStrategy::Random => Box::new(random::RandomState::new(Rng::new(seed))),
         SearchStrategy::RandomPath => Box::new(random_path::RandomPath::new(Rng::new(seed))),
-        SearchStrategy::Coverage => Box::new(coverage::CoverageGuided::new(Rng::new(seed))),
+        SearchStrategy::Coverage => Box::new(coverage::CoverageGuided::new(
+            Choice::Weighted,
+            Rng::new(seed),
+        )),
+        SearchStrategy::CoverageNearest => Box::new(coverage::CoverageGuided::new(
+            Choice::Nearest,
+            Rng::new(seed),
+        )),
         SearchStrategy::Klee => Box::new(interleaved::Interleaved::new(vec![
             Box::new(random_path::RandomPath::new(Rng::new(seed))),
-            Box::new(coverage::CoverageGuided::new(Rng::new(
-                seed.wrapping_add(1),
-            ))),
+            Box::new(coverage::CoverageGuided::new(
+                Choice::Weighted,
+                Rng::new(seed.wrapping_add(1)),
+            )),
         ])),
     }
 }
