@@ -1313,7 +1313,12 @@ fn a_use_after_free_path_shows_the_free_and_no_bookkeeping() {
     let free = text.find("free o3").expect("the free step");
     let failure = text.find("use of freed memory here").expect("the failure");
     assert!(free < failure, "{text}");
+    // The boxes of the members are objects of one scalar each, shown as that scalar.
     assert!(text.contains("new o3 = {value: &o1, next: &o2}"), "{text}");
+    assert!(
+        text.contains("new o1 = ?") && text.contains("o1 = 5"),
+        "{text}"
+    );
     assert!(
         !text.contains("#assigned") && !text.contains("#heap"),
         "{text}"

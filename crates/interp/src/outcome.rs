@@ -157,9 +157,10 @@ pub enum EventKind {
 /// What a [`EventKind::Store`] wrote into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StoreTarget {
-    /// A source variable of the event's function (one that lives in no cell).
+    /// A source variable of the event's call (also one whose address is taken, written
+    /// through a pointer).
     Local(LocalId),
-    /// A memory cell: from `alloc`, an input heap, or an address-taken variable.
+    /// A memory cell: from `alloc`, an input heap, or a variable of another call.
     Cell(CellId),
 }
 

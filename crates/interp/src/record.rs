@@ -10,7 +10,7 @@ use symex_syntax::span::Span;
 
 use crate::exec::Machine;
 use crate::outcome::{EventKind, PathStep, RunCoverage, RunEvent, StoreTarget};
-use crate::value::Value;
+use crate::value::{CellId, Value};
 
 /// At most this many events are kept: a replay may run millions of loop iterations (a
 /// summarized loop's witness), and a trace is for reading. Later events are dropped.
@@ -80,15 +80,17 @@ impl Machine<'_> {
                 PlaceBase::Local(local) if place.projections.is_empty() => *local,
                 base => {
                     let target = match base {
-                        PlaceBase::Local(local) => match &self.stack[self.base + local.index()] {
-                            Value::Ptr(cell) if self.cell_backed[local.index()] => {
-                                StoreTarget::Cell(*cell)
-                            }
-                            _ if self.is_source(func, *local) => StoreTarget::Local(*local),
-                            _ => return,
-                        },
+                        PlaceBase::Local(local) if self.is_source(func, *local) => {
+                            StoreTarget::Local(*local)
+                        }
+                        PlaceBase::Local(_) => return,
+                        // A write through a pointer to a variable of this very call is a write
+                        // of that variable.
                         PlaceBase::Deref(pointer) => match self.operand(pointer) {
-                            Ok(Value::Ptr(cell)) => StoreTarget::Cell(cell),
+                            Ok(Value::Ptr(cell)) => match self.own_variable(func, cell) {
+                                Some(local) => StoreTarget::Local(local),
+                                None => StoreTarget::Cell(cell),
+                            },
                             _ => return,
                         },
                     };
@@ -115,6 +117,17 @@ impl Machine<'_> {
             _ => return,
         };
         self.record_assign(func, inst.span, written);
+    }
+
+    /// The source variable of the current call (a call of `func`) that lives in `cell`.
+    fn own_variable(&self, func: FuncId, cell: CellId) -> Option<LocalId> {
+        (0..self.cell_backed.len())
+            .filter(|&i| self.cell_backed[i])
+            .map(|i| LocalId(i as u32))
+            .find(|&local| {
+                self.stack[self.base + local.index()] == Value::Ptr(cell)
+                    && self.is_source(func, local)
+            })
     }
 
     fn is_source(&self, func: FuncId, local: LocalId) -> bool {
@@ -167,6 +180,13 @@ impl Machine<'_> {
         self.push_event(caller, span, EventKind::Call { callee, args });
         let callee_span = self.module.functions[callee.index()].span;
         self.record_local_cells(callee, callee_span);
+        // The parameters as assignments in the callee, so that a trace names them.
+        for index in 0..count {
+            let var = LocalId(index as u32);
+            if self.is_source(callee, var) {
+                self.record_assign(callee, callee_span, var);
+            }
+        }
     }
 
     pub(crate) fn record_branch(&mut self, func: FuncId, span: Span, condition: bool) {

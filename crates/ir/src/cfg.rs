@@ -21,6 +21,15 @@ use symex_syntax::span::Span;
 /// flags and heap state), which traces leave out.
 pub const BOOKKEEPING_MARK: char = '#';
 
+/// The bookkeeping flag of a value field `f` of a front end's object: `f#assigned` is 0 while
+/// `f` holds no value yet (C's indeterminate members); a scalar object is the record of
+/// [`SCALAR_OBJECT_FIELDS`]. Traces show such a field as unassigned and such an object as its
+/// value.
+pub const ASSIGNED_FLAG_SUFFIX: &str = "#assigned";
+
+/// The fields of a front end's object holding one scalar: its value and its flag.
+pub const SCALAR_OBJECT_FIELDS: [&str; 2] = ["value", ASSIGNED_FLAG_SUFFIX];
+
 /// The bookkeeping field that holds an object's heap state (C's `malloc`/`free`); a write of
 /// [`HEAP_FREED`] to it is the object's `free`, which traces show as such.
 pub const HEAP_STATE_FIELD: &str = "#heap";

@@ -42,6 +42,11 @@ impl<'m> Locator<'m> {
             .map_or("?", |l| l.name.as_str())
     }
 
+    /// The module whose ids this locator names.
+    pub fn module(&self) -> &'m Module {
+        self.module
+    }
+
     /// The name of record field `field` (`?` for an id outside the module).
     pub fn field_name(&self, field: FieldId) -> &'m str {
         self.module

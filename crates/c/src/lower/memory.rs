@@ -47,7 +47,7 @@ use super::func::FnCx;
 use super::types::{CType, Types};
 
 /// The fields of a scalar object (the module's field table starts with them, in this order).
-pub(super) const SCALAR_FIELDS: [&str; 2] = ["value", "#assigned"];
+pub(super) const SCALAR_FIELDS: [&str; 2] = symex_ir::cfg::SCALAR_OBJECT_FIELDS;
 
 /// The heap state of an object (see the module comment); `#` keeps it apart from the members'
 /// dotted paths.
@@ -79,7 +79,10 @@ fn is_boxed(boxed_members: &HashSet<String>, path: &str, leaf: CType) -> bool {
 pub(super) fn leaf_fields(path: &str) -> (String, String) {
     match path {
         "" => (SCALAR_FIELDS[0].into(), SCALAR_FIELDS[1].into()),
-        _ => (path.to_string(), format!("{path}#assigned")),
+        _ => (
+            path.to_string(),
+            format!("{path}{}", symex_ir::cfg::ASSIGNED_FLAG_SUFFIX),
+        ),
     }
 }
 

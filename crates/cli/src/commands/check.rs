@@ -159,9 +159,10 @@ pub struct CheckArgs {
     #[arg(long)]
     pub quiet: bool,
     /// Forward engine: write one replayable test per explored path to DIR (`test000001.json`,
-    /// ...: inputs, arguments, input heap, how the path ended); `symex replay DIR FILE` runs
-    /// them and measures their coverage (docs/tests.md).
-    #[arg(long, value_name = "DIR")]
+    /// ...: inputs, arguments, input heap, how the path ended; earlier `test*.json` files there
+    /// are removed); `symex replay DIR FILE` runs them and measures their coverage
+    /// (docs/tests.md). Their inputs cost solver time within `--timeout`.
+    #[arg(long, value_name = "DIR", conflicts_with = "reach")]
     pub emit_tests: Option<PathBuf>,
 }
 
@@ -452,8 +453,8 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
     };
     let mut sinks = Sinks::default();
     if let Some(dir) = &args.emit_tests {
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            diag!("error: cannot create `{}`: {e}", dir.display());
+        if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| remove_tests(dir)) {
+            diag!("error: cannot prepare `{}` for tests: {e}", dir.display());
             return Exit::Usage;
         }
         sinks.tests = TestSink::to(Arc::new(Mutex::new(Vec::new())));
@@ -620,6 +621,21 @@ pub fn check_source(
             EngineError::Internal(_) => Exit::Internal,
         }
     })
+}
+
+/// Removes the tests an earlier check left in `dir`, so that the folder holds one check's.
+fn remove_tests(dir: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if name.starts_with("test") && name.ends_with(".json") {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    Ok(())
 }
 
 /// Writes the tests of a check to `dir` as `test000001.json`, ..., in the order the search

@@ -89,6 +89,15 @@ pub fn run(args: &ReplayArgs, color: ColorChoice) -> Exit {
             );
             return Exit::Usage;
         }
+        if !same_file(&test.program, &args.file) {
+            diag!(
+                "error: `{}` is a test of `{}`, not of `{}`",
+                path.display(),
+                test.program,
+                args.file
+            );
+            return Exit::Usage;
+        }
         if test.frontend != words {
             diag!(
                 "error: `{}` was made with the front-end options `{}`; pass the same options",
@@ -207,6 +216,14 @@ pub fn run(args: &ReplayArgs, color: ColorChoice) -> Exit {
         Exit::Success
     } else {
         Exit::Internal
+    }
+}
+
+/// Whether two paths name one file (by their canonical paths; by name when one is gone).
+fn same_file(a: &str, b: &str) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => Path::new(a).file_name() == Path::new(b).file_name(),
     }
 }
 

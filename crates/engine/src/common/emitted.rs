@@ -1,6 +1,7 @@
 //! The tests an engine emits, one per explored path (`symex check --emit-tests DIR`): a list
-//! shared with the caller, which writes the files once the check ends. Emitting never changes
-//! a verdict: a path whose inputs the solver cannot give is left without a test.
+//! shared with the caller, which writes the files once the check ends. Emitting never makes a
+//! verdict wrong (a path whose inputs the solver cannot give is left without a test), but the
+//! solver time it costs counts against the check's time limit.
 
 use std::sync::{Mutex, PoisonError};
 

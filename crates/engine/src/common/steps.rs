@@ -1,16 +1,22 @@
 //! A run's events as a counterexample's trace steps: the interpreter's ids become the names a
 //! reader knows. Variables by their source names, record fields by theirs, and memory cells as
 //! the witness names heap objects: an input heap's objects by their ids in the heap document,
-//! every cell `alloc` makes as the next free `o1`, `o2`, ..., and the cell of an address-taken
-//! variable by the variable's name.
+//! every cell `alloc` makes as the next `o1`, `o2`, ... that no object or variable has, and the
+//! cell of an address-taken variable by the variable's name (primed, `x'`, while an earlier
+//! cell has it: another call's). A write through a pointer into a variable of another call
+//! names that call's function: `main:x = 5`.
 //!
 //! Fields whose names hold a `#` are bookkeeping of a front end (the C front end's `#heap`
-//! state and `#assigned` flags), never shown, except that an object's heap state set to freed
-//! is shown as its `free`. Nothing here runs or judges a program.
+//! state and `#assigned` flags), never shown as such: a field whose `#assigned` flag is 0 is
+//! shown unassigned (`?`), an object of one scalar (`value`, `#assigned`) as that scalar, and
+//! an object's heap state set to freed as its `free`. Nothing here runs or judges a program.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use symex_interp::{Access, CellId, EventKind, InputHeap, RunEvent, StoreTarget, Value};
-use symex_ir::cfg::{FuncId, BOOKKEEPING_MARK, HEAP_FREED, HEAP_STATE_FIELD};
+use symex_ir::cfg::{
+    FieldId, FuncId, LocalId, LocalKind, ASSIGNED_FLAG_SUFFIX, BOOKKEEPING_MARK, HEAP_FREED,
+    HEAP_STATE_FIELD, SCALAR_OBJECT_FIELDS,
+};
 use symex_report::{ArgValue, Event, Fields, Locator, TraceStep, Uninit};
 
 /// Turns the events of one run, in order, into trace steps.
@@ -18,18 +24,39 @@ pub struct StepNamer<'l, 'm> {
     locator: &'l Locator<'m>,
     names: FxHashMap<CellId, String>,
     taken: FxHashSet<String>,
+    /// Every source variable's name: objects are not named like variables.
+    variables: FxHashSet<&'m str>,
     next_object: u32,
+    /// The cells of address-taken variables: the function of their call and the variable.
+    variable_cells: FxHashMap<CellId, (FuncId, &'m str)>,
+    /// The cell of each address-taken variable's latest call.
+    cell_of_variable: FxHashMap<(FuncId, LocalId), CellId>,
+    /// Cells seen holding a front end's object of one scalar: a write of its `value` field is
+    /// shown as a write of the object.
+    scalar_cells: FxHashSet<CellId>,
 }
 
 impl<'l, 'm> StepNamer<'l, 'm> {
     /// A namer for a run whose first cells hold `heap`'s objects, in its order (how a run
     /// loads an input heap).
     pub fn new(locator: &'l Locator<'m>, heap: &InputHeap) -> StepNamer<'l, 'm> {
+        let module = locator.module();
+        let variables = module
+            .functions
+            .iter()
+            .flat_map(|f| f.locals.iter())
+            .filter(|l| l.kind != LocalKind::Temp)
+            .map(|l| l.name.as_str())
+            .collect();
         let mut namer = StepNamer {
             locator,
             names: FxHashMap::default(),
             taken: FxHashSet::default(),
+            variables,
             next_object: 1,
+            cell_of_variable: FxHashMap::default(),
+            scalar_cells: FxHashSet::default(),
+            variable_cells: FxHashMap::default(),
         };
         for (index, object) in heap.objects().iter().enumerate() {
             namer.name(CellId(index as u32), object.name().to_string());
@@ -52,15 +79,21 @@ impl<'l, 'm> StepNamer<'l, 'm> {
             EventKind::Return { value } => Event::Return {
                 value: self.value(value),
             },
-            EventKind::Assign { var, value } => Event::Assign {
-                var: locator.local_name(event.func, *var).to_string(),
-                value: self.value(value),
-            },
+            EventKind::Assign { var, value } => {
+                if let Some(&cell) = self.cell_of_variable.get(&(event.func, *var)) {
+                    self.learn_shape(cell, value);
+                }
+                Event::Assign {
+                    var: locator.local_name(event.func, *var).to_string(),
+                    value: self.value(value),
+                }
+            }
             EventKind::Input { index, value } => Event::Input {
                 index: *index,
                 value: *value,
             },
             EventKind::Alloc { cell, value } => {
+                self.learn_shape(*cell, value);
                 let object = self.fresh_object(*cell);
                 Event::Alloc {
                     object,
@@ -70,6 +103,8 @@ impl<'l, 'm> StepNamer<'l, 'm> {
             EventKind::LocalCell { var, cell } => {
                 let name = locator.local_name(event.func, *var);
                 self.name_variable(*cell, name);
+                self.variable_cells.insert(*cell, (event.func, name));
+                self.cell_of_variable.insert((event.func, *var), *cell);
                 return None;
             }
             EventKind::Store {
@@ -96,17 +131,32 @@ impl<'l, 'm> StepNamer<'l, 'm> {
         matches!(path, [Access::Field(field)] if self.locator.field_name(*field) == HEAP_STATE_FIELD)
     }
 
+    /// Remembers whether `cell` holds a front end's object of one scalar (`value`, `#assigned`).
+    fn learn_shape(&mut self, cell: CellId, value: &Value) {
+        if let Value::Record(record) = value {
+            let names: Vec<&str> = record
+                .fields()
+                .iter()
+                .map(|(f, _)| self.locator.field_name(*f))
+                .filter(|n| !is_bookkeeping(n) || *n == SCALAR_OBJECT_FIELDS[1])
+                .collect();
+            if names.len() == 2 && SCALAR_OBJECT_FIELDS.iter().all(|f| names.contains(f)) {
+                self.scalar_cells.insert(cell);
+            }
+        }
+    }
+
     fn name(&mut self, cell: CellId, name: String) {
         self.taken.insert(name.clone());
         self.names.insert(cell, name);
     }
 
-    /// `o1`, `o2`, ...: the first such name no other cell has.
+    /// `o1`, `o2`, ...: the first such name no other cell and no variable has.
     fn fresh_object(&mut self, cell: CellId) -> String {
         loop {
             let name = format!("o{}", self.next_object);
             self.next_object += 1;
-            if !self.taken.contains(&name) {
+            if !self.taken.contains(&name) && !self.variables.contains(name.as_str()) {
                 self.name(cell, name.clone());
                 return name;
             }
@@ -135,7 +185,26 @@ impl<'l, 'm> StepNamer<'l, 'm> {
     fn target(&mut self, func: FuncId, target: StoreTarget, path: &[Access]) -> Option<String> {
         let mut text = match target {
             StoreTarget::Local(var) => self.locator.local_name(func, var).to_string(),
-            StoreTarget::Cell(cell) => self.cell_name(cell),
+            // A variable of another call: its function says whose.
+            StoreTarget::Cell(cell) => match self.variable_cells.get(&cell) {
+                Some(&(owner, name)) => {
+                    format!("{}:{name}", self.locator.function_name(owner))
+                }
+                None => self.cell_name(cell),
+            },
+        };
+        let cell = match target {
+            StoreTarget::Cell(cell) => Some(cell),
+            StoreTarget::Local(var) => self.cell_of_variable.get(&(func, var)).copied(),
+        };
+        let path = match path {
+            [Access::Field(field)]
+                if cell.is_some_and(|c| self.scalar_cells.contains(&c))
+                    && self.locator.field_name(*field) == SCALAR_OBJECT_FIELDS[0] =>
+            {
+                &[]
+            }
+            _ => path,
         };
         for access in path {
             match access {
@@ -162,12 +231,35 @@ impl<'l, 'm> StepNamer<'l, 'm> {
                 object: self.cell_name(*cell),
             },
             Value::Record(record) => {
+                let name_of = |field: FieldId| self.locator.field_name(field);
+                let flag = |name: &str| {
+                    record.fields().iter().find_map(|(f, v)| {
+                        (name_of(*f).strip_suffix(ASSIGNED_FLAG_SUFFIX) == Some(name)).then_some(v)
+                    })
+                };
+                let unassigned = |name: &str| matches!(flag(name), Some(Value::Int(0)));
+                let shown: Vec<(&str, &Value)> = record
+                    .fields()
+                    .iter()
+                    .map(|(f, v)| (name_of(*f), v))
+                    .filter(|(name, _)| !is_bookkeeping(name))
+                    .collect();
+                // A front end's object of one scalar is that scalar.
+                let scalar =
+                    shown.len() == 1 && shown[0].0 == SCALAR_OBJECT_FIELDS[0] && flag("").is_some();
+                if scalar {
+                    return match unassigned("") {
+                        true => ArgValue::Uninit(Uninit),
+                        false => self.value(shown[0].1),
+                    };
+                }
                 let mut fields = Fields::new();
-                for (field, value) in record.fields() {
-                    let name = self.locator.field_name(*field);
-                    if !is_bookkeeping(name) {
-                        fields.push(name, self.value(value));
-                    }
+                for (name, value) in shown {
+                    let value = match unassigned(name) {
+                        true => ArgValue::Uninit(Uninit),
+                        false => self.value(value),
+                    };
+                    fields.push(name, value);
                 }
                 ArgValue::Record { record: fields }
             }
@@ -242,11 +334,30 @@ mod tests {
                 "x = 1",
                 "a = [0, 0]",
                 "call f(&x)",
-                "x = 5",
+                "p = &x",
+                "main:x = 5",
                 "return 0",
                 "a[1] = 0",
                 "return 5",
             ]
         );
+    }
+
+    #[test]
+    fn objects_are_never_named_like_variables_and_each_call_has_its_own_cells() {
+        let shown = steps(
+            "h() { var y, q; y = 1; q = &y; *q = 2; return y; } \
+             main() { var o1, p, r; p = alloc {f: 1}; o1 = {f: 2}; r = h(); r = h(); return 0; }",
+            &[],
+        );
+        assert!(shown.contains(&"new o2 = {f: 1}".to_string()), "{shown:?}");
+        assert!(shown.contains(&"o1 = {f: 2}".to_string()), "{shown:?}");
+        // `*q = 2` writes h's own `y`; the second call's `y` is another cell, `y'`.
+        assert_eq!(
+            shown.iter().filter(|s| *s == "y = 2").count(),
+            2,
+            "{shown:?}"
+        );
+        assert!(shown.contains(&"q = &y'".to_string()), "{shown:?}");
     }
 }

@@ -1,7 +1,8 @@
 //! Concrete inputs for a path: a model of its path condition as a witness (inputs, the entry's
 //! arguments and input heap), for a counterexample (`checks.rs`) and for the test of every
 //! explored path (`--emit-tests`: returned, failed, assumption that cannot hold, cut). A test
-//! never changes the report: a path the solver cannot give inputs for is left without one.
+//! never makes a verdict wrong: a path the solver cannot give inputs for is left without one
+//! (its solver time counts against `--timeout`, docs/tests.md).
 
 use symex_ir::cfg::PropId;
 use symex_report::{ArgValue, Args, Event, PathEnd, PathTest, Witness};

@@ -108,7 +108,11 @@ function apply(state, step) {
       if (base.object !== undefined) {
         state.objects.set(base.object, writePath(state.objects.get(base.object), base.rest, step.value));
       } else {
-        const owner = [...state.frames].reverse().find((f) => f.vars.has(base.var)) || frame;
+        // The innermost call of the named function (or any call) that has the variable.
+        const frames = [...state.frames].reverse();
+        const owner =
+          frames.find((f) => f.vars.has(base.var) && (!base.owner || f.function === base.owner)) ||
+          frame;
         owner.vars.set(base.var, writePath(owner.vars.get(base.var), base.rest, step.value));
       }
       state.changed = base.object ?? base.var;
@@ -119,13 +123,21 @@ function apply(state, step) {
   }
 }
 
-// The object or variable a store's target starts with (the longest known name).
+// The object or variable a store's target starts with (the longest known name); a variable of
+// another call is written `function:variable`.
 function storeBase(state, target) {
-  const known = [...state.objects.keys()].sort((a, b) => b.length - a.length);
-  const object = known.find((n) => target.startsWith(n) && /^($|[.[])/.test(target.slice(n.length)));
+  const startsWith = (n) => target.startsWith(n) && /^($|[.[])/.test(target.slice(n.length));
+  const longest = (names) => [...names].sort((a, b) => b.length - a.length).find(startsWith);
+  const object = longest(state.objects.keys());
   if (object !== undefined) return { object, rest: target.slice(object.length) };
-  const name = target.split(/[.[]/)[0];
-  return { var: name, rest: target.slice(name.length) };
+  const qualified = /^([A-Za-z_]\w*):/.exec(target);
+  const owner = qualified ? qualified[1] : undefined;
+  const unqualified = qualified ? target.slice(qualified[0].length) : target;
+  const names = state.frames.flatMap((f) => [...f.vars.keys()]);
+  const found = [...names].sort((a, b) => b.length - a.length)
+    .find((n) => unqualified.startsWith(n) && /^($|[.[])/.test(unqualified.slice(n.length)));
+  const name = found ?? unqualified.split(/[.[]/)[0];
+  return { var: name, owner, rest: unqualified.slice(name.length) };
 }
 
 // ---- header, statistics, properties ---------------------------------------------------------
