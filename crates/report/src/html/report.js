@@ -74,11 +74,37 @@ function initialState(cex) {
   return { frames: [{ function: report.entry, vars }], objects, freed: new Set(), changed: null };
 }
 
-// Replays the first `count` steps of the trace over the counterexample's inputs.
+// Replays the first `count` steps of the trace over the counterexample's inputs, from the
+// nearest earlier state kept (one every CHECKPOINT steps), so that stepping through a long
+// trace stays linear.
+const CHECKPOINT = 256;
+const checkpoints = new Map();
+
 function stateAfter(cex, count) {
-  const state = initialState(cex);
-  for (const step of cex.trace.slice(0, count)) apply(state, step);
+  if (checkpoints.get("cex") !== cex) {
+    checkpoints.clear();
+    checkpoints.set("cex", cex);
+    checkpoints.set(0, initialState(cex));
+  }
+  let from = count - (count % CHECKPOINT);
+  while (!checkpoints.has(from)) from -= CHECKPOINT;
+  const state = copyState(checkpoints.get(from));
+  for (let i = from; i < count; i++) {
+    apply(state, cex.trace[i]);
+    if ((i + 1) % CHECKPOINT === 0 && !checkpoints.has(i + 1)) {
+      checkpoints.set(i + 1, copyState(state));
+    }
+  }
   return state;
+}
+
+function copyState(state) {
+  return {
+    frames: state.frames.map((f) => ({ ...f, vars: new Map([...f.vars].map(([k, v]) => [k, clone(v)])) })),
+    objects: new Map([...state.objects].map(([k, v]) => [k, clone(v)])),
+    freed: new Set(state.freed),
+    changed: state.changed,
+  };
 }
 
 function apply(state, step) {
