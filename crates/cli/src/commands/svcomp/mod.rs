@@ -41,8 +41,8 @@ pub struct SvcompArgs {
     /// Print the time and the peak memory of the task on stderr at the end.
     #[arg(long)]
     pub stats: bool,
-    /// Check only this property: `unreach-call` or `no-overflow` (the others are not supported
-    /// yet and answer `UNKNOWN`).
+    /// Check only this property of the task: `unreach-call`, `no-overflow` or
+    /// `valid-memsafety` (any other answers `UNKNOWN`, with the reason).
     #[arg(long, value_name = "NAME")]
     pub property: Option<String>,
     /// Write a violation witness (YAML, format 2.0) of every `FALSE` answer to this file.
