@@ -52,7 +52,8 @@ fn script_json(json: &str) -> String {
     json.replace('<', "\\u003c")
 }
 
-fn escape_text(text: &str) -> String {
+/// `text` as HTML/XML character data or attribute value.
+pub fn escape_text(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -14,7 +14,7 @@ use serde::Serialize;
 use symex_engine::common::coverage::CoverageMap;
 use symex_engine::common::replay::REPLAY_STEP_LIMIT;
 use symex_interp::{ArgValue, Entry, Interpreter, RunConfig, RunCoverage, RunEnd};
-use symex_ir::cfg::{BlockId, FuncId, Module, Terminator};
+use symex_ir::cfg::{Module, Terminator};
 use symex_report::{Coverage, Event, Locator, PathEnd, PathTest};
 use symex_syntax::span::{LineIndex, Span};
 
@@ -336,10 +336,10 @@ fn add_run(
     line_hits: &mut BTreeMap<u32, usize>,
     branch_hits: &mut BTreeMap<(usize, usize), BranchSite>,
 ) {
+    map.add_run(coverage);
     let mut lines_run = Vec::new();
     for_each_instruction(module, reachable, |f, b, i, span| {
         if coverage.instructions[f][b][i] {
-            map.cover_instruction(FuncId(f as u32), BlockId(b as u32), i);
             lines_run.extend(line_of(lines, span));
         }
     });
@@ -349,11 +349,8 @@ fn add_run(
         *line_hits.entry(line).or_default() += 1;
     }
     for (&(f, b), site) in branch_hits.iter_mut() {
-        for (direction, &taken) in coverage.branches[f][b].iter().enumerate() {
-            if taken {
-                site.taken[direction] += 1;
-                map.cover_branch(FuncId(f as u32), BlockId(b as u32), direction == 0);
-            }
+        for (taken, &ran) in site.taken.iter_mut().zip(&coverage.branches[f][b]) {
+            *taken += usize::from(ran);
         }
     }
 }

@@ -5,14 +5,14 @@
 //! (transitively), so a report's percentages mean "of the code this check could run". Engines
 //! mark what their paths execute; nothing here explores.
 
+use symex_interp::RunCoverage;
 use symex_ir::cfg::{BlockId, FuncId, Module, Terminator};
 use symex_report::{Coverage, Ratio};
 
 pub struct CoverageMap {
-    /// Per function and block: one flag per instruction, then one for the terminator.
-    instructions: Vec<Vec<Vec<bool>>>,
-    /// Per function and block: the then and else directions of a conditional branch.
-    branches: Vec<Vec<[bool; 2]>>,
+    /// The flags, in the interpreter's shape (one per instruction and terminator, two per
+    /// conditional branch), so that a concrete run's coverage merges in directly.
+    flags: RunCoverage,
     reachable: Vec<bool>,
     /// Bumped whenever something new is covered, so that cached distances can be refreshed.
     epoch: u64,
@@ -21,21 +21,7 @@ pub struct CoverageMap {
 impl CoverageMap {
     pub fn new(module: &Module, entry: FuncId) -> CoverageMap {
         CoverageMap {
-            instructions: module
-                .functions
-                .iter()
-                .map(|f| {
-                    f.blocks
-                        .iter()
-                        .map(|b| vec![false; b.insts.len() + 1])
-                        .collect()
-                })
-                .collect(),
-            branches: module
-                .functions
-                .iter()
-                .map(|f| vec![[false; 2]; f.blocks.len()])
-                .collect(),
+            flags: RunCoverage::new(module),
             reachable: module.functions_reachable_from(entry),
             epoch: 0,
         }
@@ -43,7 +29,7 @@ impl CoverageMap {
 
     /// Marks instruction `index` of the block (`index == insts.len()` is the terminator).
     pub fn cover_instruction(&mut self, func: FuncId, block: BlockId, index: usize) {
-        if let Some(flag) = self.instructions[func.index()][block.index()].get_mut(index) {
+        if let Some(flag) = self.flags.instructions[func.index()][block.index()].get_mut(index) {
             if !*flag {
                 *flag = true;
                 self.epoch += 1;
@@ -53,15 +39,28 @@ impl CoverageMap {
 
     /// Marks a direction (`true`: then) of the block's conditional branch.
     pub fn cover_branch(&mut self, func: FuncId, block: BlockId, direction: bool) {
-        let flag = &mut self.branches[func.index()][block.index()][usize::from(!direction)];
+        let flag = &mut self.flags.branches[func.index()][block.index()][usize::from(!direction)];
         if !*flag {
             *flag = true;
             self.epoch += 1;
         }
     }
 
+    /// Adds what a concrete run of the same module executed.
+    pub fn add_run(&mut self, run: &RunCoverage) {
+        let pairs = self.flags.instructions.iter_mut().flatten().flatten();
+        for (flag, &ran) in pairs.zip(run.instructions.iter().flatten().flatten()) {
+            *flag |= ran;
+        }
+        let pairs = self.flags.branches.iter_mut().flatten().flatten();
+        for (flag, &ran) in pairs.zip(run.branches.iter().flatten().flatten()) {
+            *flag |= ran;
+        }
+        self.epoch += 1;
+    }
+
     pub fn is_covered(&self, func: FuncId, block: BlockId, index: usize) -> bool {
-        self.instructions[func.index()][block.index()]
+        self.flags.instructions[func.index()][block.index()]
             .get(index)
             .copied()
             .unwrap_or(true)
@@ -80,12 +79,13 @@ impl CoverageMap {
                 continue;
             }
             for (b, block) in function.blocks.iter().enumerate() {
-                let flags = &self.instructions[f][b];
+                let flags = &self.flags.instructions[f][b];
                 instructions.total += flags.len() as u64;
                 instructions.covered += flags.iter().filter(|&&c| c).count() as u64;
                 if matches!(block.term, Terminator::Branch { .. }) {
                     branches.total += 2;
-                    branches.covered += self.branches[f][b].iter().filter(|&&c| c).count() as u64;
+                    let directions = &self.flags.branches[f][b];
+                    branches.covered += directions.iter().filter(|&&c| c).count() as u64;
                 }
             }
         }

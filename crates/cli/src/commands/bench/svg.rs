@@ -5,6 +5,7 @@
 
 use super::table::Run;
 use std::fmt::Write;
+use symex_report::html::escape_text as escape;
 
 /// Line colours, one per configuration (repeating with a dash pattern past the palette).
 const PALETTE: [&str; 8] = [
@@ -156,13 +157,6 @@ fn y_ticks(max: usize) -> Vec<usize> {
 fn trim_number(v: f64) -> String {
     let text = format!("{v:.2}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]

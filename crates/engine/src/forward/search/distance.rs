@@ -6,7 +6,7 @@
 //! A state's distance also follows returns: past its function's return into the caller, at the
 //! instruction after the call, and so on down its stack ([`Distances::of_stack`]).
 
-use symex_ir::cfg::{BlockId, FuncId, InstKind, Module, Terminator};
+use symex_ir::cfg::{BlockId, FuncId, Function, InstKind, Module, Terminator};
 
 use crate::common::coverage::CoverageMap;
 
@@ -43,62 +43,29 @@ impl Distances {
                 })
             })
             .collect();
-        self.from_block = module
-            .functions
-            .iter()
-            .map(|function| vec![FAR; function.blocks.len()])
-            .collect();
-        self.to_return = module
-            .functions
-            .iter()
-            .map(|function| vec![FAR; function.blocks.len()])
-            .collect();
-        for (f, function) in module.functions.iter().enumerate() {
-            loop {
-                let mut changed = false;
-                for (b, block) in function.blocks.iter().enumerate().rev() {
-                    let best = match block.term {
-                        Terminator::Return(_) => block.insts.len() as u32,
-                        _ => block
-                            .successors()
-                            .map(|s| self.to_return[f][s.index()])
-                            .min()
-                            .unwrap_or(FAR)
-                            .saturating_add(block.insts.len() as u32 + 1),
-                    };
-                    if best < self.to_return[f][b] {
-                        self.to_return[f][b] = best;
-                        changed = true;
-                    }
-                }
-                if !changed {
-                    break;
-                }
-            }
+        if self.to_return.is_empty() {
+            // Returns do not move with coverage: computed once.
+            self.to_return = (module.functions.iter())
+                .map(|function| {
+                    let own = (function.blocks.iter())
+                        .map(|block| {
+                            matches!(block.term, Terminator::Return(_))
+                                .then_some(block.insts.len() as u32)
+                        })
+                        .collect();
+                    shortest(function, own)
+                })
+                .collect();
         }
-        for (f, function) in module.functions.iter().enumerate() {
-            let func = FuncId(f as u32);
-            loop {
-                let mut changed = false;
-                for (b, block) in function.blocks.iter().enumerate().rev() {
-                    let d = self.distance_in_block(module, coverage, func, BlockId(b as u32), 0);
-                    let succ = block
-                        .successors()
-                        .map(|s| self.from_block[f][s.index()])
-                        .min()
-                        .unwrap_or(FAR);
-                    let through = succ.saturating_add(block.insts.len() as u32 + 1);
-                    let best = d.unwrap_or(through);
-                    if best < self.from_block[f][b] {
-                        self.from_block[f][b] = best;
-                        changed = true;
-                    }
-                }
-                if !changed {
-                    break;
-                }
-            }
-        }
+        self.from_block = (module.functions.iter().enumerate())
+            .map(|(f, function)| {
+                let func = FuncId(f as u32);
+                let own = (0..function.blocks.len())
+                    .map(|b| self.distance_in_block(module, coverage, func, BlockId(b as u32), 0))
+                    .collect();
+                shortest(function, own)
+            })
+            .collect();
     }
 
     /// Instructions from `(block, index)` to the first interesting one in the same block.
@@ -130,37 +97,63 @@ impl Distances {
         coverage: &CoverageMap,
         (func, block, index): (FuncId, BlockId, usize),
     ) -> u32 {
-        if let Some(d) = self.distance_in_block(module, coverage, func, block, index) {
-            return d;
-        }
-        let body = module.function(func).block(block);
-        let succ = body
-            .successors()
-            .map(|s| self.from_block[func.index()][s.index()])
-            .min()
-            .unwrap_or(FAR);
-        succ.saturating_add((body.insts.len() + 1 - index) as u32)
+        let own = self.distance_in_block(module, coverage, func, block, index);
+        from_location(
+            &self.from_block[func.index()],
+            module,
+            (func, block, index),
+            own,
+        )
     }
+}
+
+/// Per block of `function`: the fewest instructions from the block's first one to a target,
+/// where `own[b]` is the distance to a target inside block `b` (if it has one) and a block
+/// without one goes on to its nearest successor (a fixpoint, loops included).
+fn shortest(function: &Function, own: Vec<Option<u32>>) -> Vec<u32> {
+    let mut best = vec![FAR; function.blocks.len()];
+    loop {
+        let mut changed = false;
+        for (b, block) in function.blocks.iter().enumerate().rev() {
+            let through = (block.successors().map(|s| best[s.index()]).min())
+                .unwrap_or(FAR)
+                .saturating_add(block.insts.len() as u32 + 1);
+            let d = own[b].unwrap_or(through);
+            if d < best[b] {
+                best[b] = d;
+                changed = true;
+            }
+        }
+        if !changed {
+            return best;
+        }
+    }
+}
+
+/// The distance from instruction `index` of a block, given the distance to a target later in
+/// the same block (`own`) and the function's per-block table.
+fn from_location(
+    table: &[u32],
+    module: &Module,
+    (func, block, index): (FuncId, BlockId, usize),
+    own: Option<u32>,
+) -> u32 {
+    own.unwrap_or_else(|| {
+        let body = module.function(func).block(block);
+        (body.successors().map(|s| table[s.index()]).min())
+            .unwrap_or(FAR)
+            .saturating_add((body.insts.len() + 1 - index) as u32)
+    })
 }
 
 impl Distances {
     /// Instructions from the location to its function's return terminator.
-    fn to_return_from(
-        &self,
-        module: &Module,
-        (func, block, index): (FuncId, BlockId, usize),
-    ) -> u32 {
+    fn to_return_from(&self, module: &Module, location: (FuncId, BlockId, usize)) -> u32 {
+        let (func, block, index) = location;
         let body = module.function(func).block(block);
-        let rest = (body.insts.len().saturating_sub(index)) as u32;
-        match body.term {
-            Terminator::Return(_) => rest,
-            _ => body
-                .successors()
-                .map(|s| self.to_return[func.index()][s.index()])
-                .min()
-                .unwrap_or(FAR)
-                .saturating_add(rest + 1),
-        }
+        let own = matches!(body.term, Terminator::Return(_))
+            .then(|| (body.insts.len().saturating_sub(index)) as u32);
+        from_location(&self.to_return[func.index()], module, location, own)
     }
 
     /// The distance of a state whose frames are at `stack` (outermost first, each at its next
