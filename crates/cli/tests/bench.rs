@@ -32,7 +32,7 @@ fn programs(test: &str) -> PathBuf {
         // loop summarization proves it.
         (
             "c_loop.uc",
-            "main() { var n, i, s; n = input; i = 0; s = 0;\n  while (i < n) { s = s + 2; i = i + 1; }\n  return s; }\n",
+            "main() { var n, i, s; n = input; i = 0; s = 0;\n  while (i < n) { s = s + 2; i = i + 1; }\n  return 100 / (s + 1); }\n",
         ),
     ];
     for (name, text) in files {

@@ -125,6 +125,9 @@ fn options(search: SearchStrategy, file: &CorpusFile) -> CheckOptions {
         search,
         unwind: file.bound,
         timeout: Some(Duration::from_secs_f64(seconds)),
+        // A file that states its path count is searched to the end; the others stop once
+        // every property is decided, as by default.
+        explore_all: file.paths.is_some(),
         ..CheckOptions::default()
     }
 }
@@ -312,6 +315,59 @@ fn corpus_verdicts_with_dfs_and_bfs() {
         &[SearchStrategy::Dfs, SearchStrategy::Bfs],
         Techniques::default(),
     );
+}
+
+/// Stopping once every property is decided changes no verdict: each file that finishes in
+/// time gets the same status per property with and without `explore_all`, and stops early
+/// only with every property violated or unable to fail.
+#[test]
+fn stopping_when_every_property_is_decided_changes_no_verdict() {
+    let files = symex_corpus::all_files().expect("the corpus loads");
+    let mut failures = Vec::new();
+    let mut stopped = 0;
+    for file in &files {
+        let mut opts = options(SearchStrategy::Dfs, file);
+        if may_run_out_of_time(file, &opts) || file.verdicts.is_empty() {
+            continue;
+        }
+        let front = symex_syntax::analyze(&file.source).expect("the corpus parses");
+        let types = front.types.expect("the corpus type-checks");
+        let module = symex_ir::lower(&front.program);
+        let mut run = |explore_all: bool| {
+            opts.explore_all = explore_all;
+            let entry = file.entry_function();
+            check_forward(&module, &types, &file.source, &file.name, entry, &opts)
+                .expect("the engine runs")
+        };
+        let (all, decided) = (run(true), run(false));
+        let statuses = |r: &Report| {
+            r.properties()
+                .iter()
+                .map(|p| p.verdict.status())
+                .collect::<Vec<_>>()
+        };
+        if statuses(&all) != statuses(&decided) {
+            failures.push(format!(
+                "{}: {:?} against {:?}",
+                file.label(),
+                statuses(&all),
+                statuses(&decided)
+            ));
+        }
+        if decided.stats.stopped_decided {
+            stopped += 1;
+            let open = decided
+                .properties()
+                .iter()
+                .filter(|p| !matches!(p.verdict.status(), Status::Violated | Status::Safe))
+                .count();
+            if open > 0 {
+                failures.push(format!("{}: stopped with {open} undecided", file.label()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(stopped > 0, "no file stopped early: the test shows nothing");
 }
 
 /// Merged states stand for the paths they merged: every verdict and every `paths:` count of the

@@ -6,6 +6,7 @@
 //! Micro-c does not use it (its corpus lists every `uninit` property). It never changes what a
 //! program computes; it only removes properties that hold on every path.
 
+use crate::analysis::must_assigned::{init_checked_local, MustAssigned};
 use crate::cfg::*;
 
 /// `module` with the provably passing `Init` checks of plain `var` locals removed.
@@ -42,59 +43,17 @@ pub fn promote_assigned_vars(mut module: Module) -> Module {
     module
 }
 
-/// The local an `Init` check of a whole local checks.
-fn init_checked_local(kind: &InstKind) -> Option<LocalId> {
-    match kind {
-        InstKind::Check {
-            check: Check::Init(place),
-            ..
-        } if place.projections.is_empty() => place.base_local(),
-        _ => None,
-    }
-}
-
-/// Whether `kind` reads `local`'s value (an `Init` check of it is not a read).
-fn reads(kind: &InstKind, local: LocalId) -> bool {
-    if init_checked_local(kind) == Some(local) {
-        return false;
-    }
-    let mut found = false;
-    kind.for_each_operand(|op| found |= op == Operand::Local(local));
-    let place = match kind {
-        InstKind::Assign {
-            value: Rvalue::Read(place),
-            ..
-        } => Some(place),
-        InstKind::Store { place, .. } => Some(place),
-        InstKind::Check {
-            check: Check::InBounds { array: place, .. } | Check::Init(place),
-            ..
-        } => Some(place),
-        _ => None,
-    };
-    found || place.is_some_and(|p| p.base_local() == Some(local))
-}
-
-fn assigns(kind: &InstKind, local: LocalId) -> bool {
-    kind.defined_local() == Some(local)
-        || matches!(kind, InstKind::Store { place, .. }
-            if place.projections.is_empty() && place.base == PlaceBase::Local(local))
-}
-
 fn promote_in(function: &mut Function, dropped: &mut [bool]) {
     let candidates: Vec<LocalId> = function
         .local_ids()
-        .filter(|&l| {
-            let info = function.local(l);
-            info.kind == LocalKind::Var && !info.address_taken
-        })
+        .filter(|&l| MustAssigned::applies_to(function, l))
         .collect();
     if candidates.is_empty() {
         return;
     }
     let predecessors = function.predecessors();
     for local in candidates {
-        if assigned_before_every_read(function, &predecessors, local) {
+        if MustAssigned::of(function, &predecessors, local).before_every_read() {
             function.locals[local.index()].kind = LocalKind::Assigned;
             for block in &mut function.blocks {
                 block.insts.retain(|inst| {
@@ -107,57 +66,6 @@ fn promote_in(function: &mut Function, dropped: &mut [bool]) {
             }
         }
     }
-}
-
-/// Must-assignment: is `local` assigned on every path from the entry before each read?
-fn assigned_before_every_read(
-    function: &Function,
-    predecessors: &[Vec<BlockId>],
-    local: LocalId,
-) -> bool {
-    let blocks = function.blocks.len();
-    let assigns_in: Vec<bool> = function
-        .blocks
-        .iter()
-        .map(|b| b.insts.iter().any(|i| assigns(&i.kind, local)))
-        .collect();
-    // `assigned_at_end[b]`: assigned on every path to the end of `b` (start optimistic, as a
-    // must-analysis does, and lower to the fixed point).
-    let mut assigned_at_end = vec![true; blocks];
-    let at_start = |b: usize, at_end: &[bool]| {
-        b != Function::ENTRY.index()
-            && !predecessors[b].is_empty()
-            && predecessors[b].iter().all(|p| at_end[p.index()])
-    };
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in 0..blocks {
-            let value = assigns_in[b] || at_start(b, &assigned_at_end);
-            if value != assigned_at_end[b] {
-                assigned_at_end[b] = value;
-                changed = true;
-            }
-        }
-    }
-    for (b, block) in function.blocks.iter().enumerate() {
-        let mut assigned = at_start(b, &assigned_at_end);
-        for inst in &block.insts {
-            if !assigned && reads(&inst.kind, local) {
-                return false;
-            }
-            assigned |= assigns(&inst.kind, local);
-        }
-        let term_reads = match &block.term {
-            Terminator::Branch { cond, .. } => *cond == Operand::Local(local),
-            Terminator::Return(op) => *op == Operand::Local(local),
-            Terminator::Goto(_) => false,
-        };
-        if !assigned && term_reads {
-            return false;
-        }
-    }
-    true
 }
 
 #[cfg(test)]

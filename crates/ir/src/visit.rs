@@ -4,6 +4,7 @@
 //! Kept apart from `cfg.rs` so that the data contract stays a plain list of types. These are
 //! inherent methods, usable from any crate; nothing here changes a type's shape.
 
+use crate::analysis::init_checks_that_hold;
 use crate::cfg::*;
 
 impl Module {
@@ -28,14 +29,18 @@ impl Module {
     }
 
     /// Per property: whether every check of it holds by its constant operand (`x / 2`, `x % 2`,
-    /// `assert(1)`), so that no run can fail it whatever the search explores.
+    /// `assert(1)`) or reads a local every path has assigned before it (the `uninit` checks of
+    /// `var n; n = input;`), so that no run can fail it whatever the search explores.
     pub fn infallible_properties(&self) -> Vec<bool> {
         let mut infallible = vec![true; self.properties.len()];
         for function in &self.functions {
-            for inst in function.blocks.iter().flat_map(|b| &b.insts) {
-                if let InstKind::Check { check, prop } = &inst.kind {
-                    if !check.holds_by_constant() {
-                        infallible[prop.index()] = false;
+            let assigned = init_checks_that_hold(function);
+            for (block, holds) in function.blocks.iter().zip(&assigned) {
+                for (inst, &assigned) in block.insts.iter().zip(holds) {
+                    if let InstKind::Check { check, prop } = &inst.kind {
+                        if !assigned && !check.holds_by_constant() {
+                            infallible[prop.index()] = false;
+                        }
                     }
                 }
             }
@@ -280,6 +285,32 @@ mod tests {
         let kinds: Vec<_> = module.properties.iter().map(|p| p.kind).collect();
         assert_eq!(kinds, vec![PropertyKind::DivByZero; 2]);
         assert_eq!(module.infallible_properties(), vec![true, false]);
+    }
+
+    #[test]
+    fn an_uninit_check_after_an_assignment_on_every_path_is_infallible() {
+        use crate::cfg::PropertyKind;
+        // `x` is read after an assignment on every path; `y` only on one of them; `z`'s first
+        // read comes before its assignment, its second after.
+        let source = "main() { var x, y, z; x = input; if (x) { y = 1; } \
+                      if (z) { x = 2; } z = 3; return x + y + z; }";
+        let front = symex_syntax::analyze(source).expect("valid");
+        let module = crate::lower(&front.program);
+        let uninit: Vec<(&str, bool)> = module
+            .properties
+            .iter()
+            .zip(module.infallible_properties())
+            .filter(|(p, _)| p.kind == PropertyKind::Uninit)
+            .map(|(p, holds)| (&source[p.span.start as usize..p.span.end as usize], holds))
+            .collect();
+        let expected = [
+            ("x", true),
+            ("z", false),
+            ("x", true),
+            ("y", false),
+            ("z", true),
+        ];
+        assert_eq!(uninit, expected);
     }
 
     #[test]

@@ -45,6 +45,14 @@ pub struct Stats {
     /// Loop headers whose annotation was proved inductive (`--subsume`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loop_invariants: Option<u64>,
+    /// What cut the whole search short (bounds hit, limits reached; forward engine), whatever
+    /// the verdicts say: a property that cannot fail is `safe` even when the search was cut.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub search_cuts: Vec<String>,
+    /// The search stopped with states left because every property was decided (forward
+    /// engine without `--explore-all`): `paths` and `coverage` count what it explored.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stopped_decided: bool,
     /// Peak resident memory, in KiB.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_rss_kb: Option<u64>,
@@ -133,6 +141,15 @@ impl Stats {
         }
         if let Some(n) = self.loop_invariants {
             rows.push(("loop invariants", n.to_string()));
+        }
+        if !self.search_cuts.is_empty() {
+            rows.push(("search cut", self.search_cuts.join("; ")));
+        }
+        if self.stopped_decided {
+            rows.push((
+                "search stopped",
+                "every property decided (--explore-all goes on)".to_string(),
+            ));
         }
         if let Some(kb) = self.peak_rss_kb {
             rows.push(("peak memory", format!("{kb} KiB")));

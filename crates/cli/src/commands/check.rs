@@ -89,6 +89,10 @@ pub struct CheckArgs {
     /// Stop at the first confirmed violation.
     #[arg(long)]
     pub stop_on_first: bool,
+    /// Keep searching once every property is decided (for the path count and coverage of
+    /// `--stats`); by default the forward engine stops there. `--emit-tests` implies it.
+    #[arg(long, conflicts_with = "stop_on_first")]
+    pub explore_all: bool,
     /// Loop summarization of the forward engine: jump over runs of loop iterations by
     /// symbolic iteration counts where the loop has closed forms (docs/loop-summarization.md).
     #[arg(long)]
@@ -321,6 +325,7 @@ impl CheckArgs {
             },
             subsume: self.subsume,
             stop_on_first: self.stop_on_first,
+            explore_all: self.explore_all,
             summarize: self.summarize,
             solver,
             query: QueryOptions {
@@ -387,6 +392,7 @@ const ENGINE_OPTIONS: &[(&str, &[EngineChoice])] = {
         ("dsm_delta", &[Forward]),
         ("subsume", &[Forward]),
         ("stop_on_first", &[Forward]),
+        ("explore_all", &[Forward]),
         ("summarize", &[Forward]),
         ("heap", &[Forward]),
         ("trace_rules", &[Forward]),

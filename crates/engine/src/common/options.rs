@@ -382,6 +382,11 @@ pub struct CheckOptions {
     pub subsume: bool,
     /// Stop the search at the first confirmed violation.
     pub stop_on_first: bool,
+    /// Keep searching once every property is decided (confirmed violated, or unable to fail),
+    /// for the path count, the coverage or the tests of every path (`--emit-tests` implies
+    /// it). Without it the forward engine stops there: nothing it could still find changes a
+    /// verdict.
+    pub explore_all: bool,
     /// Loop summarization at loop headers (forward engine, `forward/summarize`).
     pub summarize: bool,
     pub solver: SolverChoice,

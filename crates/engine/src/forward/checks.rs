@@ -142,7 +142,7 @@ impl Machine<'_> {
             return Ok(());
         }
         if replay == symex_report::Replay::Failed(prop) {
-            self.found_violation = true;
+            self.confirmed_violations += 1;
         }
         self.findings[prop.index()] = Some(Finding::Reached { witness, replay });
         Ok(())

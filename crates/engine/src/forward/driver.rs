@@ -75,7 +75,7 @@ pub fn check_forward(
     // The time limit covers solver calls too: one hard query must not outlive the check.
     queries.set_deadline(budget.deadline());
     let mut machine = Machine::new(module, source, setup, options, queries)?;
-    let summary = explore(&mut machine, options, &budget)?;
+    let summary = explore(&mut machine, options, &budget, &infallible)?;
     let mut properties = Vec::with_capacity(module.properties.len());
     for (p, finding) in machine.findings.iter_mut().enumerate() {
         let prop = PropId(p as u32);
@@ -114,6 +114,8 @@ pub fn check_forward(
         peak_rss_kb: machine.heap.as_ref().and_then(|_| peak_rss_kb()),
         loops_summarized: summary.loops.map(|(summarized, _)| summarized),
         loops_not_summarized: summary.loops.map(|(_, plain)| plain),
+        stopped_decided: summary.stopped_decided,
+        search_cuts: machine.cuts.iter().map(ToString::to_string).collect(),
         ..Stats::default()
     };
     Ok(Report::new(
@@ -130,6 +132,8 @@ struct Summary {
     states: u64,
     /// `--stop-on-first` ended the search with states left.
     stopped_early: bool,
+    /// Every property was decided with states left (and `--explore-all` was off).
+    stopped_decided: bool,
     /// States pruned by `--subsume`.
     subsumed: u64,
     /// Loop headers proved inductive by `--subsume`.
@@ -154,7 +158,11 @@ fn explore(
     machine: &mut Machine<'_>,
     options: &CheckOptions,
     budget: &Budget,
+    infallible: &[bool],
 ) -> Result<Summary, EngineError> {
+    let explore_all = options.explore_all || options.emit_tests.is_on();
+    // Properties that need a confirmed violation to be decided (the rest cannot fail).
+    let undecided = infallible.iter().filter(|&&cannot| !cannot).count();
     // States stop at join points to be merged there.
     let merging = options.merge.merges();
     // They wait there until nothing else can run (not with `dynamic`).
@@ -182,6 +190,7 @@ fn explore(
         paths: 0,
         states: 1,
         stopped_early: false,
+        stopped_decided: false,
         subsumed: 0,
         loop_invariants: None,
         loops: None,
@@ -261,7 +270,7 @@ fn explore(
                 break;
             }
             if !forked.is_empty()
-                || (options.stop_on_first && machine.found_violation)
+                || (options.stop_on_first && machine.confirmed_violations > 0)
                 || (merging && at_join(machine, &state))
             {
                 break;
@@ -369,8 +378,12 @@ fn explore(
         };
         searcher.update(Some(id), &added, &removed);
         let live = states.len() + waiting.states.len() + parked.len();
-        if options.stop_on_first && machine.found_violation {
+        if options.stop_on_first && machine.confirmed_violations > 0 {
             summary.stopped_early = live > 0;
+            break;
+        }
+        if !explore_all && machine.confirmed_violations >= undecided {
+            summary.stopped_decided = live > 0;
             break;
         }
         if let Some(max) = options.max_states {

@@ -81,8 +81,9 @@ pub struct Machine<'m> {
     pub coverage: CoverageMap,
     pub locator: Locator<'m>,
     pub forks: u64,
-    /// A violation was confirmed (for `--stop-on-first`).
-    pub found_violation: bool,
+    /// Properties with a confirmed violation (for `--stop-on-first`, and to stop once every
+    /// property is decided).
+    pub confirmed_violations: usize,
     /// The input-heap model, when the entry has pointer parameters.
     pub heap: Option<HeapContext>,
     /// The entry's argument values in the initial state (for witnesses with a heap).
@@ -134,7 +135,7 @@ impl<'m> Machine<'m> {
             cuts: Cuts::new(),
             locator: Locator::new(module, source),
             forks: 0,
-            found_violation: false,
+            confirmed_violations: 0,
             heap,
             entry_args,
             traces: 0,

@@ -52,6 +52,10 @@ const MAX_BLOCK_RUNS: usize = 4096;
 /// candidates: the candidates grow with the square of their number.
 const MAX_ORDERED_LOCALS: usize = 4;
 
+/// Two-atom clauses (`a ∨ b`, from two disjuncts of an annotation) at most per header: a
+/// disjunctive invariant like `j <= 8 ∨ j <= j0` is no conjunction of atoms.
+const MAX_CLAUSES: usize = 32;
+
 /// Solver queries one attempt may ask. Past it every question is answered "not shown", which
 /// only drops candidates or keeps a stronger invariant: never a wrong one.
 pub const QUERY_BUDGET: u32 = 500;
@@ -261,6 +265,7 @@ impl Induction<'_> {
         }
         if let Some(&a) = self.annotations.get(&(context, func, h)) {
             atoms.extend(self.atoms(a));
+            atoms.extend(self.clauses(a)?);
         }
         if h != tried {
             return Ok(atoms);
@@ -681,24 +686,61 @@ impl Induction<'_> {
     /// The conjuncts of the disjuncts of `annotation` that speak only of locals (no inputs, no
     /// unknown values), without repetition, in a fixed order.
     fn atoms(&self, annotation: TermId) -> Vec<TermId> {
-        let mut disjuncts = Vec::new();
-        flatten(self.store, annotation, Op::Or, &mut disjuncts);
         let mut atoms = Vec::new();
-        for d in disjuncts {
-            let mut conjuncts = Vec::new();
-            flatten(self.store, d, Op::And, &mut conjuncts);
+        for conjuncts in self.disjuncts_atoms(annotation) {
             for c in conjuncts {
-                let about_locals = self
-                    .store
-                    .vars_of(&[c])
-                    .into_iter()
-                    .all(|v| matches!(self.ph.role(v), Some(Role::Value(..) | Role::Init(..))));
-                if about_locals && !atoms.contains(&c) {
+                if !atoms.contains(&c) {
                     atoms.push(c);
                 }
             }
         }
         atoms
+    }
+
+    /// Clauses `a ∨ b` of an atom `a` of one disjunct of `annotation` and an atom `b` of a later
+    /// one (each disjunct implies the clause, so the annotation does), at most [`MAX_CLAUSES`],
+    /// in a fixed order. They let Houdini find an invariant that holds on either of two ways
+    /// through a loop (listing 4.11's `j <= 8 ∨ j <= j0`).
+    fn clauses(&mut self, annotation: TermId) -> Result<Vec<TermId>> {
+        let disjuncts = self.disjuncts_atoms(annotation);
+        let mut clauses = Vec::new();
+        for (i, first) in disjuncts.iter().enumerate() {
+            for second in &disjuncts[i + 1..] {
+                for &a in first.iter().filter(|a| !second.contains(a)) {
+                    for &b in second.iter().filter(|b| !first.contains(b)) {
+                        let clause = self.store.or_all(&[a, b])?;
+                        if self.store.as_bool(clause).is_none() && !clauses.contains(&clause) {
+                            clauses.push(clause);
+                            if clauses.len() == MAX_CLAUSES {
+                                return Ok(clauses);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(clauses)
+    }
+
+    /// Per disjunct of `annotation`: its conjuncts that speak only of locals (no inputs, no
+    /// unknown values).
+    fn disjuncts_atoms(&self, annotation: TermId) -> Vec<Vec<TermId>> {
+        let mut disjuncts = Vec::new();
+        flatten(self.store, annotation, Op::Or, &mut disjuncts);
+        disjuncts
+            .into_iter()
+            .map(|d| {
+                let mut conjuncts = Vec::new();
+                flatten(self.store, d, Op::And, &mut conjuncts);
+                conjuncts.retain(|&c| {
+                    self.store
+                        .vars_of(&[c])
+                        .into_iter()
+                        .all(|v| matches!(self.ph.role(v), Some(Role::Value(..) | Role::Init(..))))
+                });
+                conjuncts
+            })
+            .collect()
     }
 }
 
