@@ -57,6 +57,9 @@ pub struct Translated {
     pub restricted_inputs: Option<String>,
     /// Whether the program calls `malloc` or `calloc` (objects that can leak).
     pub allocates_heap: bool,
+    /// Whether its leaks are checked: [`Options::memory_leaks`] was asked, the program
+    /// allocates, and no global can hold a pointer.
+    pub leaks_checked: bool,
     /// Whether the program points to objects whose lifetime C ends (`&` of a local variable
     /// or a struct member, `alloca`): symex keeps them alive, so a pointer that outlives its
     /// object is not caught.
@@ -81,6 +84,13 @@ pub struct Options {
     /// a loop body (SV-COMP's `__VERIFIER_assert(...)`), an inlined body they can. A recursive
     /// call is then refused.
     pub inline_calls: bool,
+    /// Check that every heap object is freed when `main` returns (the `memory-leak` property,
+    /// SV-COMP's `valid-memtrack`), where no global variable can hold a pointer (memory a
+    /// global still points to is not lost). `main`'s calls are then inlined, so that one count
+    /// of live objects follows every allocation. Paths that end in `exit` or `abort` with
+    /// objects still allocated fail an `unmodelled` check: whether those objects are still
+    /// reachable is not decided.
+    pub memory_leaks: bool,
 }
 
 /// C's data models on Linux: where `long` has 32 bits (ILP32, `gcc -m32`) or 64 (LP64, the

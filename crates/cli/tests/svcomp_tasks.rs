@@ -21,7 +21,7 @@ const TIMEOUT: &str = "2";
 const PROPERTIES: [(&str, usize); 3] = [
     ("unreach-call", 55),
     ("no-overflow", 21),
-    ("valid-memsafety", 11),
+    ("valid-memsafety", 12),
 ];
 
 fn sv_comp_dir() -> PathBuf {
@@ -134,6 +134,9 @@ fn check_witness(
     }
     if property != "unreach-call" {
         run.arg("--ordinary-error-calls");
+    }
+    if property == "valid-memsafety" {
+        run.arg("--memory-leaks");
     }
     let out = run.env("NO_COLOR", "1").output().expect("symex runs");
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -116,6 +116,17 @@ impl FunctionBuilder {
         self.terminate(Terminator::Goto(target), span);
     }
 
+    /// Whether some path can reach the current block so far: it is the entry or the target of
+    /// a terminator (a block opened after a `return` is not, until a jump to it is lowered).
+    pub fn current_is_reached(&self) -> bool {
+        self.current == Function::ENTRY
+            || self.blocks.iter().any(|b| {
+                b.term
+                    .as_ref()
+                    .is_some_and(|(term, _)| term.successors().any(|s| s == self.current))
+            })
+    }
+
     /// Ends every block not yet terminated with `term` (for front ends whose statements may
     /// leave blocks open: code after a `return` that nothing reaches, falling off the end).
     pub fn terminate_open_blocks(&mut self, term: &Terminator, span: Span) {

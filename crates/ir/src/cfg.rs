@@ -360,6 +360,10 @@ pub enum PropertyKind {
     /// C: `free` of a pointer that is not to a live heap object: a second `free`, or the
     /// address of a variable (SV-COMP's `valid-free`).
     InvalidFree,
+    /// C: heap memory still allocated when `main` returns, where no global variable can point
+    /// to it, so it is lost (checked only on request: `--memory-leaks`, SV-COMP's
+    /// `valid-memtrack`).
+    MemoryLeak,
 }
 
 impl PropertyKind {
@@ -377,11 +381,12 @@ impl PropertyKind {
             PropertyKind::Unmodelled => "unmodelled",
             PropertyKind::UseAfterFree => "use-after-free",
             PropertyKind::InvalidFree => "invalid-free",
+            PropertyKind::MemoryLeak => "memory-leak",
         }
     }
 
     /// Every kind, in the order reports list them.
-    pub const ALL: [PropertyKind; 11] = [
+    pub const ALL: [PropertyKind; 12] = [
         PropertyKind::Assert,
         PropertyKind::DivByZero,
         PropertyKind::NullDeref,
@@ -393,6 +398,7 @@ impl PropertyKind {
         PropertyKind::Unmodelled,
         PropertyKind::UseAfterFree,
         PropertyKind::InvalidFree,
+        PropertyKind::MemoryLeak,
     ];
 
     pub fn from_name(name: &str) -> Option<PropertyKind> {

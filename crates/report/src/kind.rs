@@ -20,6 +20,7 @@ pub fn failure(kind: PropertyKind) -> &'static str {
         PropertyKind::Unmodelled => "a value or an operation outside what symex models",
         PropertyKind::UseAfterFree => "use of freed memory",
         PropertyKind::InvalidFree => "invalid free",
+        PropertyKind::MemoryLeak => "memory leak",
     }
 }
 
@@ -37,6 +38,7 @@ pub fn label(kind: PropertyKind) -> &'static str {
         PropertyKind::Unmodelled => "this value or operation leaves what symex models",
         PropertyKind::UseAfterFree => "this object was freed before",
         PropertyKind::InvalidFree => "this pointer is not to a live heap object",
+        PropertyKind::MemoryLeak => "heap memory is still allocated here and nothing can reach it",
     }
 }
 

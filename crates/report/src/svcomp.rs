@@ -14,6 +14,7 @@ use std::fmt;
 
 use symex_ir::cfg::PropertyKind;
 
+use crate::property::PropertyReport;
 use crate::report::Report;
 use crate::verdict::Verdict;
 
@@ -36,12 +37,18 @@ impl fmt::Display for SvVerdict {
 }
 
 /// The answer, from a report of a C program, for the property whose violations are the checks
-/// of the `targets` kinds (`assert` for `unreach-call`, `overflow` for `no-overflow`).
+/// of the `targets` kinds (`assert` for `unreach-call`, `overflow` for `no-overflow`). The
+/// first violated one in the report's order answers, except that a `memory-leak` (found where
+/// `main` returns, after whatever else its run does) answers only when nothing else is violated.
 pub fn answer(report: &Report, targets: &[PropertyKind]) -> SvVerdict {
     let properties = report.properties();
+    let violated = |p: &&PropertyReport| {
+        targets.contains(&p.kind) && matches!(p.verdict, Verdict::Violated(_))
+    };
     if let Some(p) = properties
         .iter()
-        .find(|p| targets.contains(&p.kind) && matches!(p.verdict, Verdict::Violated(_)))
+        .filter(violated)
+        .min_by_key(|p| p.kind == PropertyKind::MemoryLeak)
     {
         return SvVerdict::False(p.kind);
     }

@@ -1147,6 +1147,7 @@ impl FnCx<'_, '_> {
                     self.value(argument)?;
                 }
             }
+            self.check_none_live_at_exit(span);
             self.b.emit(InstKind::Assume(Operand::Const(0)), span);
             return Ok((Operand::Const(0), CType::Int));
         }
@@ -1171,6 +1172,9 @@ impl FnCx<'_, '_> {
                 flag.set(true);
                 let object = self.blank_object(ty, calloc, heap, span);
                 let pointer = self.temp(Rvalue::Alloc(object), span);
+                if heap {
+                    self.count_objects(1, span);
+                }
                 return Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)));
             }
             "free" => {

@@ -98,6 +98,8 @@ pub(super) struct FnCx<'u, 'a> {
     pub arrays: HashMap<LocalId, Vec<u32>>,
     /// The C type of every declared local (of an array: its elements').
     pub local_types: HashMap<LocalId, CType>,
+    /// `main`'s count of live heap objects, where leaks are checked (`lower/leaks.rs`).
+    pub live_objects: Option<LocalId>,
 }
 
 /// The name of a definition.
@@ -331,6 +333,7 @@ pub(super) fn lower_function(
         body_scope: 0,
         arrays: HashMap::new(),
         local_types: HashMap::new(),
+        live_objects: None,
     };
     for (i, Parameter { name, span, ty, .. }) in params.iter().enumerate() {
         cx.local_types.insert(LocalId(i as u32), *ty);
@@ -357,6 +360,8 @@ pub(super) fn lower_function(
     }
     if name == "main" {
         cx.define_globals()?;
+        let start = unit.map.span(definition.span);
+        cx.start_counting_objects(Span::new(start.start as usize, start.start as usize + 1));
     }
     // A parameter whose address is taken is copied into an object in memory of the same
     // name, in a scope of its own around the body.
@@ -376,6 +381,9 @@ pub(super) fn lower_function(
     // by the layout.
     let end = unit.map.span(definition.span);
     let end = Span::new(end.end.saturating_sub(1) as usize, end.end as usize);
+    if cx.b.current_is_reached() {
+        cx.check_no_leak(end);
+    }
     cx.b.terminate_open_blocks(&Terminator::Return(Operand::Const(0)), end);
     let types = unit.types.borrow();
     let mut ir_types = IrTypes::new(&types, &unit.boxed_members, unit.frees);

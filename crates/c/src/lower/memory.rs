@@ -372,6 +372,7 @@ impl FnCx<'_, '_> {
             let value = Operand::Const(FREED);
             self.b.emit(InstKind::Store { place, value }, span);
         }
+        self.count_objects(-1, span);
     }
 
     /// The guards again, as the same properties (after a store, for a second store).

@@ -13,6 +13,7 @@
 mod array;
 mod expr;
 mod func;
+mod leaks;
 mod literal;
 mod memory;
 mod stmt;
@@ -90,6 +91,9 @@ struct Unit<'a> {
     allocates_heap: Cell<bool>,
     /// Whether the address of a local, of a member or of `alloca`'s object is taken.
     stack_addresses: Cell<bool>,
+    /// Whether heap objects are counted for the `memory-leak` check (`Options::memory_leaks`,
+    /// the program allocates, and no global can hold a pointer).
+    track_leaks: bool,
 }
 
 impl Unit<'_> {
@@ -135,8 +139,8 @@ pub(crate) fn lower_unit<'a>(
         fields: RefCell::new(memory::SCALAR_FIELDS.map(String::from).to_vec()),
         address_taken,
         boxed_members,
-        frees: calls(unit, "free"),
-        main_called: calls(unit, "main"),
+        frees: calls(unit, &["free"]),
+        main_called: calls(unit, &["main"]),
         globals: HashMap::new(),
         global_order: Vec::new(),
         inline_calls: false,
@@ -145,6 +149,7 @@ pub(crate) fn lower_unit<'a>(
         wide_inputs: Cell::new(false),
         allocates_heap: Cell::new(false),
         stack_addresses: Cell::new(false),
+        track_leaks: false,
     };
     // Definitions by name, in source order.
     let mut definitions: Vec<(String, &'a Node<FunctionDefinition>)> = Vec::new();
@@ -177,11 +182,18 @@ pub(crate) fn lower_unit<'a>(
         }
     }
     context.bodies = definitions.iter().map(|(n, d)| (n.clone(), *d)).collect();
+    context.track_leaks = context.options.memory_leaks
+        && calls(unit, ALLOCATORS)
+        && !globals_can_hold_pointers(&context);
+    // The count of live objects is a local of `main`, as the globals are: a function that
+    // allocates or frees is inlined to reach it.
+    let heap_functions: Vec<&str> = ALLOCATORS.iter().copied().chain(["free"]).collect();
     context.inline_calls = context.options.inline_calls
         || definitions.iter().any(|(name, definition)| {
             name != "main"
                 && (mentions_a_global(&context, definition)
-                    || !static_locals(definition).is_empty())
+                    || !static_locals(definition).is_empty()
+                    || (context.track_leaks && definition_calls(definition, &heap_functions)))
         });
     // A function outside the subset (often an inline function of a system header) is left out
     // rather than refusing the file; a call of it is refused with its reason. Leaving one out
@@ -237,6 +249,7 @@ pub(crate) fn lower_unit<'a>(
                 .to_string()
         });
         translated.allocates_heap = context.allocates_heap.get();
+        translated.leaks_checked = context.track_leaks;
         translated.stack_addresses = context.stack_addresses.get();
         (translated.not_entries, translated.wide_entries) = entry_facts(&context);
         translated.left_out = context.unavailable.into_iter().collect();
@@ -277,24 +290,52 @@ fn addresses_taken(unit: &TranslationUnit) -> (HashSet<String>, HashSet<String>)
     (addresses.variables, addresses.members)
 }
 
-/// Whether the unit calls the function `name` (by name).
-fn calls(unit: &TranslationUnit, name: &str) -> bool {
-    struct Calls<'n>(&'n str, bool);
-    impl<'ast> Visit<'ast> for Calls<'_> {
-        fn visit_call_expression(
-            &mut self,
-            call: &'ast lang_c::ast::CallExpression,
-            span: &'ast lang_c::span::Span,
-        ) {
-            if let lang_c::ast::Expression::Identifier(id) = &call.callee.node {
-                self.1 |= id.node.name == self.0;
-            }
-            lang_c::visit::visit_call_expression(self, call, span);
+/// The functions whose objects `free` releases (and that can leak).
+const ALLOCATORS: &[&str] = &["malloc", "calloc"];
+
+/// Finds calls of the functions named (by name).
+struct Calls<'n>(&'n [&'n str], bool);
+
+impl<'ast> Visit<'ast> for Calls<'_> {
+    fn visit_call_expression(
+        &mut self,
+        call: &'ast lang_c::ast::CallExpression,
+        span: &'ast lang_c::span::Span,
+    ) {
+        if let lang_c::ast::Expression::Identifier(id) = &call.callee.node {
+            self.1 |= self.0.contains(&id.node.name.as_str());
         }
+        lang_c::visit::visit_call_expression(self, call, span);
     }
-    let mut calls = Calls(name, false);
+}
+
+/// Whether the unit calls one of the functions `names`.
+fn calls(unit: &TranslationUnit, names: &[&str]) -> bool {
+    let mut calls = Calls(names, false);
     calls.visit_translation_unit(unit);
     calls.1
+}
+
+/// Whether the definition calls one of the functions `names`.
+fn definition_calls(definition: &Node<FunctionDefinition>, names: &[&str]) -> bool {
+    let mut calls = Calls(names, false);
+    calls.visit_function_definition(&definition.node, &definition.span);
+    calls.1
+}
+
+/// Whether a defined global (or `static` local) can hold a pointer: a pointer, or a struct
+/// (or array of them) with a pointer member. Memory it points to when `main` returns is not
+/// lost, which a count of live objects cannot tell.
+fn globals_can_hold_pointers(context: &Unit<'_>) -> bool {
+    let types = context.types.borrow();
+    context.globals.values().any(|global| match global.ty {
+        Ok(CType::Pointer(_)) => true,
+        Ok(ty @ CType::Struct(_)) => types
+            .leaves(ty)
+            .iter()
+            .any(|(_, leaf)| matches!(leaf, CType::Pointer(_))),
+        _ => false,
+    })
 }
 
 /// What analysing each function on its own (`--entry`) would leave out: the functions whose
@@ -451,6 +492,7 @@ fn finish(
         wide_entries: Vec::new(),
         restricted_inputs: None,
         allocates_heap: false,
+        leaks_checked: false,
         stack_addresses: false,
     })
 }

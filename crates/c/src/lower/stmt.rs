@@ -149,6 +149,7 @@ impl FnCx<'_, '_> {
                         self.jump(exit, span);
                     }
                     None => {
+                        self.check_no_leak(span);
                         self.b.terminate(Terminator::Return(value), span);
                         let next = self.b.new_block();
                         self.b.switch_to(next);

@@ -72,6 +72,11 @@ pub struct FrontendArgs {
     /// refused).
     #[arg(long)]
     pub inline_calls: bool,
+    /// C programs: check that every heap object is freed when `main` returns (the
+    /// `memory-leak` property, SV-COMP's `valid-memtrack`) where no global variable can hold a
+    /// pointer; `main`'s calls are then inlined.
+    #[arg(long)]
+    pub memory_leaks: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -87,6 +92,7 @@ impl FrontendArgs {
             signed_overflow: self.signed_overflow,
             ordinary_error_calls: self.ordinary_error_calls,
             inline_calls: self.inline_calls,
+            memory_leaks: self.memory_leaks,
             data_model: match self.data_model {
                 DataModelArg::Ilp32 => symex_c::DataModel::Ilp32,
                 DataModelArg::Lp64 => symex_c::DataModel::Lp64,
@@ -109,6 +115,9 @@ impl FrontendArgs {
         }
         if self.inline_calls {
             words.push("--inline-calls".to_string());
+        }
+        if self.memory_leaks {
+            words.push("--memory-leaks".to_string());
         }
         words
     }

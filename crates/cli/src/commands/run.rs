@@ -176,5 +176,6 @@ fn describe(kind: PropertyKind) -> &'static str {
         PropertyKind::Unmodelled => "a value or an operation outside what symex models",
         PropertyKind::UseAfterFree => "use of freed memory",
         PropertyKind::InvalidFree => "invalid free",
+        PropertyKind::MemoryLeak => "memory leak",
     }
 }

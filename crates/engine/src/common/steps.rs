@@ -83,8 +83,13 @@ impl<'l, 'm> StepNamer<'l, 'm> {
                 if let Some(&cell) = self.cell_of_variable.get(&(event.func, *var)) {
                     self.learn_shape(cell, value);
                 }
+                let var = locator.local_name(event.func, *var);
+                if is_bookkeeping(var) {
+                    // A front end's own counter (C's `#live`), not a variable of the program.
+                    return None;
+                }
                 Event::Assign {
-                    var: locator.local_name(event.func, *var).to_string(),
+                    var: var.to_string(),
                     value: self.value(value),
                 }
             }
@@ -270,8 +275,10 @@ impl<'l, 'm> StepNamer<'l, 'm> {
     }
 }
 
-fn is_bookkeeping(field: &str) -> bool {
-    field.contains(BOOKKEEPING_MARK)
+/// Whether a field or local is a front end's bookkeeping (C's `#assigned` flags, `#heap`
+/// states, `#live` count), not part of the program's data.
+fn is_bookkeeping(name: &str) -> bool {
+    name.contains(BOOKKEEPING_MARK)
 }
 
 #[cfg(test)]

@@ -88,6 +88,9 @@ struct Supported {
     memory_unchecked: bool,
 }
 
+/// The front-end flag of the `memory-leak` check (`valid-memtrack`).
+const MEMORY_LEAKS: &str = "--memory-leaks";
+
 /// Outside `unreach-call` the error functions are ordinary calls (C's meaning): `reach_error`
 /// runs its definition, and `__assert_fail` aborts.
 const SUPPORTED: &[Supported] = &[
@@ -105,12 +108,13 @@ const SUPPORTED: &[Supported] = &[
     },
     Supported {
         name: "valid-memsafety",
-        flags: &["--ordinary-error-calls"],
+        flags: &["--ordinary-error-calls", MEMORY_LEAKS],
         kinds: &[
             (PropertyKind::NullDeref, Some("valid-deref")),
             (PropertyKind::OutOfBounds, Some("valid-deref")),
             (PropertyKind::UseAfterFree, Some("valid-deref")),
             (PropertyKind::InvalidFree, Some("valid-free")),
+            (PropertyKind::MemoryLeak, Some("valid-memtrack")),
         ],
         memory_unchecked: true,
     },
@@ -322,6 +326,7 @@ fn portfolio(
     let mut last = (SvVerdict::Unknown("no configuration ran".into()), None);
     let mut first = true;
     let mut inlines = None;
+    let mut leaks = None;
     for (techniques, share_end) in PORTFOLIO {
         let left = timeout * share_end - start.elapsed().as_secs_f64();
         if left <= 0.0 {
@@ -343,6 +348,13 @@ fn portfolio(
             diag!("internal error: a portfolio configuration does not parse: {e}");
             Exit::Internal
         })?;
+        // Counting heap objects inlines the calls that allocate, which a recursive one
+        // refuses: the other checks of the property are then made without it.
+        if args.frontend.memory_leaks {
+            let frontend = args.frontend;
+            args.frontend.memory_leaks =
+                *leaks.get_or_insert_with(|| translate(file, frontend).is_some());
+        }
         if args.frontend.inline_calls {
             let frontend = args.frontend;
             args.frontend.inline_calls =
@@ -353,7 +365,7 @@ fn portfolio(
             first = false;
             if let Some(lowered) = translate(file, args.frontend) {
                 if lowered.module.properties.is_empty() {
-                    let answer = match unchecked_memory_reason(property, file, data_model) {
+                    let answer = match unchecked_memory_reason(property, file, data_model, &[]) {
                         Some(why) => SvVerdict::Unknown(why.into()),
                         None => SvVerdict::True,
                     };
@@ -371,7 +383,7 @@ fn portfolio(
         };
         let mut answer = answer(&report, &property.targets());
         if answer == SvVerdict::True {
-            if let Some(why) = unchecked_memory_reason(property, file, data_model) {
+            if let Some(why) = unchecked_memory_reason(property, file, data_model, techniques) {
                 answer = SvVerdict::Unknown(why.into());
             }
         }
@@ -389,14 +401,19 @@ fn translate(file: &SourceFile, frontend: FrontendArgs) -> Option<symex_c::Trans
     symex_c::translate(&file.name, &file.text, frontend.c_options()).ok()
 }
 
-/// Why `property` cannot be `TRUE` for this program although every check holds: the program
-/// allocates heap memory, and leaks (`valid-memtrack`) are not checked yet; or it points to
-/// objects whose lifetime C ends (a local's address, a member's, `alloca`'s object), which
-/// symex keeps alive, so a pointer that outlives its object is not caught. `None` if neither.
+/// Why `property` cannot be `TRUE` for this program although every check holds under the
+/// configuration `techniques`: the program allocates heap memory and its leaks
+/// (`valid-memtrack`) are not checked (a global can hold a pointer, so an object still
+/// allocated at the end need not be lost); or they are, but `techniques` cut paths that never
+/// end (path subsumption, loop summaries), where a leak is never checked (`lower/leaks.rs` of
+/// the C front end); or the program points to objects whose lifetime C ends (a local's address,
+/// a member's, `alloca`'s object), which symex keeps alive, so a pointer that outlives its
+/// object is not caught. `None` if none of these.
 fn unchecked_memory_reason(
     property: &Supported,
     file: &SourceFile,
     data_model: &str,
+    techniques: &[&str],
 ) -> Option<&'static str> {
     if !property.memory_unchecked {
         return None;
@@ -406,11 +423,29 @@ fn unchecked_memory_reason(
             "ilp32" => DataModelArg::Ilp32,
             _ => DataModelArg::Lp64,
         },
+        memory_leaks: property.flags.contains(&MEMORY_LEAKS),
         ..FrontendArgs::default()
     };
     let lowered = translate(file, frontend);
-    if lowered.as_ref().is_none_or(|l| l.allocates_heap) {
-        Some("the program allocates heap memory, and leaks (valid-memtrack) are not checked yet")
+    let cuts_endless_paths = techniques
+        .iter()
+        .any(|t| matches!(*t, "--subsume" | "--summarize"));
+    if lowered
+        .as_ref()
+        .is_none_or(|l| l.allocates_heap && !l.leaks_checked)
+    {
+        Some(
+            "the program allocates heap memory and its leaks (valid-memtrack) are not \
+             checked: a global variable can point to the memory (an object still allocated at \
+             the end need not be lost), or a recursive function allocates (the count of live \
+             objects needs the calls inlined)",
+        )
+    } else if lowered.as_ref().is_some_and(|l| l.leaks_checked) && cuts_endless_paths {
+        Some(
+            "a leak on a path that never ends is not checked, and this configuration cuts such \
+             paths (path subsumption or loop summaries); valid-memtrack needs a search that \
+             follows every path to its end",
+        )
     } else if lowered.is_some_and(|l| l.stack_addresses) {
         Some(
             "the program takes addresses of local objects, whose end of life symex does not \

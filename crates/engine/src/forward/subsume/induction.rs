@@ -25,7 +25,7 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 use symex_ir::cfg::{BlockId, InstKind, LocalId, Module, Rvalue, Terminator};
-use symex_smt::{Answer, Node, Op, SatResult, TermId, TermStore};
+use symex_smt::{eval_all, Answer, ModelResult, Node, Op, SatResult, TermId, TermStore, Value};
 
 use crate::common::solver::Queries;
 use crate::common::terms::WIDTH;
@@ -331,31 +331,28 @@ impl Induction<'_> {
                     continue;
                 }
                 let assumed = self.store.and_all(&candidates[segment.from].all())?;
-                let goal = self.store.and_all(&candidates[to].all())?;
-                let goal = self.at_end_of(&segment.walked, goal)?;
-                if self.establishes(assumed, &segment.walked, goal)? {
+                let target = &candidates[to];
+                let listed: Vec<(bool, TermId)> = (target.facts.iter().map(|&f| (true, f)))
+                    .chain(target.atoms.iter().map(|&a| (false, a)))
+                    .collect();
+                let mut at_end = Vec::with_capacity(listed.len());
+                for &(_, candidate) in &listed {
+                    at_end.push(self.at_end_of(&segment.walked, candidate)?);
+                }
+                let surviving = self.surviving(assumed, &segment.walked, &at_end)?;
+                if surviving.iter().all(|&e| e) {
                     continue;
                 }
-                // Usually all are kept: the one query above shows it. Otherwise atom by atom.
+                changed = true;
                 let mut kept = Candidates {
                     facts: Vec::new(),
                     atoms: Vec::new(),
                 };
-                for (is_fact, list) in [
-                    (true, candidates[to].facts.clone()),
-                    (false, candidates[to].atoms.clone()),
-                ] {
-                    for atom in list {
-                        let goal = self.at_end_of(&segment.walked, atom)?;
-                        if self.establishes(assumed, &segment.walked, goal)? {
-                            if is_fact {
-                                kept.facts.push(atom);
-                            } else {
-                                kept.atoms.push(atom);
-                            }
-                        } else {
-                            changed = true;
-                        }
+                for ((is_fact, candidate), keep) in listed.into_iter().zip(surviving) {
+                    match (keep, is_fact) {
+                        (false, _) => {}
+                        (true, true) => kept.facts.push(candidate),
+                        (true, false) => kept.atoms.push(candidate),
                     }
                 }
                 if self.budget == 0 {
@@ -431,10 +428,51 @@ impl Induction<'_> {
         self.annotations.get(&(context, func, block?)).copied()
     }
 
-    /// Does a run of `path` from a state satisfying `invariant` end where `goal` holds? The
-    /// end is reached only past every check and assumption of the path, so all are facts.
-    fn establishes(&mut self, invariant: TermId, path: &Walked, goal: TermId) -> Result<bool> {
-        self.valid(invariant, &path.conditions, &path.checks, goal)
+    /// Per goal: whether it survives, i.e. may hold at the end of every run of `path` from a
+    /// state satisfying `invariant` (the end is reached only past every check and assumption
+    /// of the path, so all are facts). One query asks for all; when they do not all hold, its
+    /// counterexample shows each goal it falsifies (Houdini's step: all of them are dropped at
+    /// once), and the rest stay for the next round, which asks again. A counterexample that
+    /// falsifies none (a value it does not give) falls back to one query per goal.
+    fn surviving(
+        &mut self,
+        invariant: TermId,
+        path: &Walked,
+        goals: &[TermId],
+    ) -> Result<Vec<bool>> {
+        let all = self.store.and_all(goals)?;
+        if self.store.as_bool(all) == Some(true) {
+            return Ok(vec![true; goals.len()]);
+        }
+        if self.budget == 0 {
+            return Ok(vec![false; goals.len()]);
+        }
+        self.budget -= 1;
+        let mut facts = vec![invariant];
+        facts.extend(&path.conditions);
+        facts.extend(path.checks.iter().map(|&(check, _)| check));
+        facts.push(self.store.not(all)?);
+        let mut asked: Vec<TermId> = facts.iter().chain(goals).copied().collect();
+        asked = (self.store.vars_of(&asked).into_iter())
+            .map(|v| self.store.var_info(v).term)
+            .collect();
+        let model = match self.queries.get_model(self.store, &facts, &asked)? {
+            ModelResult::Unsat => return Ok(vec![true; goals.len()]),
+            ModelResult::Sat(model) => model.to_assignment(self.store),
+            ModelResult::Unknown(_) => return Ok(vec![false; goals.len()]),
+        };
+        let values = eval_all(self.store, goals, &model).unwrap_or_default();
+        let falsified: Vec<bool> = (0..goals.len())
+            .map(|i| values.get(i) == Some(&Value::Bool(false)))
+            .collect();
+        if falsified.contains(&true) {
+            return Ok(falsified.into_iter().map(|f| !f).collect());
+        }
+        let mut kept = Vec::with_capacity(goals.len());
+        for &goal in goals {
+            kept.push(self.valid(invariant, &path.conditions, &path.checks, goal)?);
+        }
+        Ok(kept)
     }
 
     /// Does `invariant ∧ conditions ⇒ goal` hold, assuming that `checks` pass?

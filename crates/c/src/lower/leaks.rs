@@ -1,0 +1,70 @@
+//! The `memory-leak` check (`Options::memory_leaks`, SV-COMP's `valid-memtrack`): a count of
+//! live heap objects, a local of `main` (`#live`, hidden from traces like every `#` name) that
+//! `malloc` and `calloc` raise and a valid `free` lowers, checked to be 0 where `main` returns.
+//!
+//! Exact where it is used: no global can hold a pointer (`lower_unit` checks), so when `main`
+//! returns, with its locals gone, an object still allocated is one nothing points to. A path
+//! that ends in `exit` or `abort` keeps `main`'s locals alive, and whether its objects are
+//! still reachable there is not decided: with objects allocated, it fails an `unmodelled`
+//! check (its verdicts become `unknown`) rather than claim a leak or its absence. A path that
+//! never ends is never checked, so a search that cuts such paths (path subsumption, loop
+//! summaries) cannot show that there is no leak: `symex svcomp` takes `TRUE` for
+//! `valid-memtrack` only from a search that follows every path to its end.
+//!
+//! Nothing here decides what is reachable; it only counts.
+
+use symex_ir::cfg::{BinOp, Check, InstKind, LocalInfo, LocalKind, Operand, PropertyKind, Rvalue};
+use symex_syntax::span::Span;
+
+use super::func::FnCx;
+
+/// The name of the count (a `#` name: bookkeeping, not shown in traces).
+const LIVE_OBJECTS: &str = "#live";
+
+impl FnCx<'_, '_> {
+    /// In `main`'s prologue: the count of live objects, 0, where leaks are checked.
+    pub fn start_counting_objects(&mut self, span: Span) {
+        if !self.unit.track_leaks {
+            return;
+        }
+        let live = self.b.add_local(LocalInfo {
+            name: LIVE_OBJECTS.to_string(),
+            kind: LocalKind::Assigned,
+            span,
+            address_taken: false,
+        });
+        let value = Rvalue::Use(Operand::Const(0));
+        self.b.emit(InstKind::Assign { dst: live, value }, span);
+        self.live_objects = Some(live);
+    }
+
+    /// One more (`delta` 1) or one fewer (`delta` -1) live object, if they are counted here.
+    pub fn count_objects(&mut self, delta: i32, span: Span) {
+        if let Some(live) = self.live_objects {
+            let value = Rvalue::Binary(BinOp::Add, Operand::Local(live), Operand::Const(delta));
+            self.b.emit(InstKind::Assign { dst: live, value }, span);
+        }
+    }
+
+    /// Where `main` returns (not an inlined call's `return`): the `memory-leak` check that no
+    /// object is allocated.
+    pub fn check_no_leak(&mut self, span: Span) {
+        self.check_none_live(PropertyKind::MemoryLeak, span);
+    }
+
+    /// Where the run ends in `exit` or `abort`: objects still allocated may be reachable from
+    /// `main`'s locals, which symex does not decide (`unmodelled`).
+    pub fn check_none_live_at_exit(&mut self, span: Span) {
+        self.check_none_live(PropertyKind::Unmodelled, span);
+    }
+
+    fn check_none_live(&mut self, kind: PropertyKind, span: Span) {
+        // Counted only in `main` (calls that allocate are inlined into it).
+        let Some(live) = self.live_objects else {
+            return;
+        };
+        let none = Rvalue::Binary(BinOp::Eq, Operand::Local(live), Operand::Const(0));
+        let holds = Operand::Local(self.b.assign_temp(none, span));
+        self.check(Check::Condition { holds, kind }, span);
+    }
+}

@@ -1,0 +1,155 @@
+//! The `memory-leak` check of C programs (`symex_c::Options::memory_leaks`, SV-COMP's
+//! `valid-memtrack`): a leak is found where `main` returns and replayed by the interpreter; a
+//! program that frees everything is `safe`; a program whose globals can hold pointers gets no
+//! such check; a run that ends in `exit` with objects allocated is `unknown`, never a leak; a
+//! recursive function that allocates is refused (the count needs the calls inlined). Every
+//! engine either agrees or says `unknown`.
+
+use std::time::Duration;
+
+use symex_engine::backward::{check_backward, BackwardOptions};
+use symex_engine::{check_forward, check_structural, CheckOptions, StructuralOptions};
+use symex_ir::cfg::PropertyKind;
+use symex_report::{Report, Status};
+
+/// What `<stdlib.h>` would declare (the programs are preprocessed `.i` text).
+const PRELUDE: &str = "void *malloc(unsigned long size);\nvoid free(void *p);\n\
+                       void exit(int status);\nextern int __VERIFIER_nondet_int(void);\n\
+                       struct node { int h; struct node *next; };\n";
+
+fn translate(body: &str) -> Result<symex_c::Translated, String> {
+    let source = format!("{PRELUDE}{body}");
+    let options = symex_c::Options {
+        memory_leaks: true,
+        ..symex_c::Options::default()
+    };
+    symex_c::translate("leak.i", &source, options).map_err(|e| e.render("leak.i", &source))
+}
+
+/// The reports of the forward, backward and structural engines.
+fn reports(body: &str) -> Vec<(&'static str, Report)> {
+    let source = format!("{PRELUDE}{body}");
+    let translated = translate(body).expect("the program translates");
+    let (module, types) = (&translated.module, &translated.types);
+    let options = CheckOptions {
+        timeout: Some(Duration::from_secs(10)),
+        ..CheckOptions::default()
+    };
+    let forward = check_forward(module, types, &source, "leak.i", "main", &options);
+    let backward = check_backward(
+        module,
+        types,
+        &source,
+        "leak.i",
+        "main",
+        &options,
+        &BackwardOptions::default(),
+    );
+    let structural = check_structural(
+        module,
+        types,
+        &source,
+        "leak.i",
+        "main",
+        &options,
+        &StructuralOptions::default(),
+    );
+    vec![
+        ("forward", forward.expect("the forward check runs")),
+        ("backward", backward.expect("the backward check runs")),
+        ("structural", structural.expect("the structural check runs")),
+    ]
+}
+
+/// The statuses of the report's properties of `kind`, with their lines.
+fn statuses(report: &Report, kind: PropertyKind) -> Vec<(u32, Status)> {
+    report
+        .properties()
+        .iter()
+        .filter(|p| p.kind == kind)
+        .map(|p| (p.line, p.verdict.status()))
+        .collect()
+}
+
+#[test]
+fn an_object_not_freed_on_some_path_is_a_leak_where_main_returns() {
+    let body = "int main() {\n  struct node *a = malloc(sizeof(struct node));\n  a->next = 0;\n\
+                if (__VERIFIER_nondet_int()) {\n    free(a);\n  }\n  return 0;\n}\n";
+    // `return 0;` is the body's seventh line.
+    let line = PRELUDE.lines().count() as u32 + 7;
+    for (engine, report) in reports(body) {
+        let leaks = statuses(&report, PropertyKind::MemoryLeak);
+        match engine {
+            // The forward engine finds it, and its counterexample is the interpreter's replay.
+            "forward" => assert_eq!(leaks, [(line, Status::Violated)], "{engine}"),
+            _ => assert!(
+                leaks
+                    .iter()
+                    .all(|&(at, s)| at == line && matches!(s, Status::Violated | Status::Unknown)),
+                "{engine}: {leaks:?}"
+            ),
+        }
+    }
+}
+
+#[test]
+fn a_program_that_frees_every_object_has_no_leak() {
+    let body = "void drop(struct node *n) { free(n); }\nint main() {\n\
+                struct node *a = malloc(sizeof(struct node));\n\
+                struct node *b = malloc(sizeof(struct node));\n  a->next = b;\n\
+                if (__VERIFIER_nondet_int()) { drop(a->next); } else { free(b); }\n\
+                free(a);\n  return 0;\n}\n";
+    for (engine, report) in reports(body) {
+        let leaks = statuses(&report, PropertyKind::MemoryLeak);
+        assert!(!leaks.is_empty(), "{engine}: no leak check");
+        let allowed: &[Status] = match engine {
+            "forward" => &[Status::Safe],
+            _ => &[Status::Safe, Status::Unknown],
+        };
+        assert!(
+            leaks.iter().all(|(_, s)| allowed.contains(s)),
+            "{engine}: {leaks:?}"
+        );
+    }
+}
+
+#[test]
+fn a_global_pointer_leaves_leaks_unchecked() {
+    let body = "struct node *kept;\nint main() {\n  kept = malloc(sizeof(struct node));\n\
+                return 0;\n}\n";
+    let translated = translate(body).expect("translates");
+    assert!(translated.allocates_heap && !translated.leaks_checked);
+    let kinds: Vec<PropertyKind> = translated
+        .module
+        .properties
+        .iter()
+        .map(|p| p.kind)
+        .collect();
+    assert!(!kinds.contains(&PropertyKind::MemoryLeak), "{kinds:?}");
+}
+
+#[test]
+fn exit_with_objects_allocated_is_unknown_not_a_leak() {
+    let body = "int main() {\n  struct node *a = malloc(sizeof(struct node));\n\
+                if (__VERIFIER_nondet_int()) { exit(1); }\n  free(a);\n  return 0;\n}\n";
+    for (engine, report) in reports(body) {
+        let leaks = statuses(&report, PropertyKind::MemoryLeak);
+        assert!(
+            leaks
+                .iter()
+                .all(|(_, s)| *s != Status::Violated && *s != Status::Safe),
+            "{engine}: {leaks:?}"
+        );
+    }
+}
+
+#[test]
+fn a_recursive_function_that_allocates_is_refused_with_leak_checks() {
+    let body = "struct node *build(int n) {\n  if (n <= 0) return 0;\n\
+                struct node *x = malloc(sizeof(struct node));\n  x->next = build(n - 1);\n\
+                return x;\n}\nint main() {\n  struct node *l = build(2);\n  return 0;\n}\n";
+    let refusal = translate(body).err().expect("refused");
+    assert!(refusal.contains("recursive"), "{refusal}");
+    let source = format!("{PRELUDE}{body}");
+    assert!(symex_c::translate("leak.i", &source, symex_c::Options::default()).is_ok());
+}
