@@ -1048,9 +1048,10 @@ fn c_programs_with_64_bit_inputs_find_violations_but_never_say_safe() {
     );
 }
 
-/// `valid-memsafety` is `TRUE` only where symex checks all of it: not where memory can leak
-/// (`malloc`), nor where a pointer can outlive a local object (`&` of a local or a member,
-/// `alloca`: symex keeps such objects alive, so a dangling pointer would go unnoticed).
+/// `valid-memsafety` is `TRUE` only where symex checks all of it: not where a leak is not
+/// checked (`malloc` with a global pointer), nor where a pointer can outlive a local object
+/// (`&` of a local or a member, `alloca`: symex keeps such objects alive, so a dangling
+/// pointer would go unnoticed); a leak where `main` returns is `FALSE(valid-memtrack)`.
 #[test]
 fn svcomp_memsafety_is_true_only_where_memory_is_fully_checked() {
     let cases = [
@@ -1079,12 +1080,22 @@ fn svcomp_memsafety_is_true_only_where_memory_is_fully_checked() {
         ),
         (
             "int *p = malloc(sizeof(int)); *p = 1; return *p;",
+            "valid-memsafety: FALSE(valid-memtrack)",
+        ),
+        (
+            "int *p = malloc(sizeof(int)); *p = 1; int r = *p; free(p); return r;",
+            "valid-memsafety: TRUE",
+        ),
+        (
+            // A global (here a `static` local) may still point to it: not lost, not checked.
+            "static int *kept; kept = malloc(sizeof(int)); return 0;",
             "valid-memsafety: UNKNOWN",
         ),
     ];
     for (i, (body, answer)) in cases.into_iter().enumerate() {
         let source = format!(
             "extern void *malloc(unsigned long); extern void *alloca(unsigned long);
+             extern void free(void *);
              struct s {{ int a; int b; }};
              int g; int *dangling(void);
              int main() {{ {body} }}\n"
