@@ -1091,11 +1091,26 @@ fn svcomp_memsafety_is_true_only_where_memory_is_fully_checked() {
             "static int *kept; kept = malloc(sizeof(int)); return 0;",
             "valid-memsafety: UNKNOWN",
         ),
+        (
+            // Counting objects inlines every call, which the recursive `f` refuses.
+            "malloc(sizeof(int)); return f(3); } int f(int n) { return n ? f(n - 1) : 0;",
+            "valid-memsafety: UNKNOWN",
+        ),
+        (
+            // A leak on a path that never ends is never checked: no search follows it to its end.
+            "int x = 4; while (1) { malloc(sizeof(int)); x = x / 2; }",
+            "valid-memsafety: UNKNOWN",
+        ),
+        (
+            // `abort` in a called function, with the object lost before: not decided.
+            "int *p = malloc(sizeof(int)); p = 0; die(); return 0; } void die(void) { abort();",
+            "valid-memsafety: UNKNOWN",
+        ),
     ];
     for (i, (body, answer)) in cases.into_iter().enumerate() {
         let source = format!(
             "extern void *malloc(unsigned long); extern void *alloca(unsigned long);
-             extern void free(void *);
+             extern void free(void *); extern void abort(void); int f(int); void die(void);
              struct s {{ int a; int b; }};
              int g; int *dangling(void);
              int main() {{ {body} }}\n"

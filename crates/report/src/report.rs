@@ -158,14 +158,15 @@ fn limit_to_modelled_runs(properties: &mut [PropertyReport]) {
             if p.verdict.status() != Status::Violated {
                 continue;
             }
-            "a run leaves what symex models here (a 64-bit value beyond 32 bits, or `free` of \
-             a pointer into an object); it was not followed further"
+            "a run leaves what symex models here (a 64-bit value beyond 32 bits, `free` of a \
+             pointer into an object, or `exit` with heap objects that may still be reachable); \
+             it was not followed further"
                 .to_string()
         } else if matches!(p.verdict.status(), Status::Safe | Status::SafeUpTo) {
             format!(
                 "a run may leave what symex models at line {leaves} (a 64-bit value beyond 32 \
-                 bits, or `free` of a pointer into an object), and the rest of it was not \
-                 searched"
+                 bits, `free` of a pointer into an object, or `exit` with heap objects that may \
+                 still be reachable), and the rest of it was not searched"
             )
         } else {
             continue;

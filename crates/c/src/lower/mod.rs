@@ -184,16 +184,17 @@ pub(crate) fn lower_unit<'a>(
     context.bodies = definitions.iter().map(|(n, d)| (n.clone(), *d)).collect();
     context.track_leaks = context.options.memory_leaks
         && calls(unit, ALLOCATORS)
+        && !context.main_called
         && !globals_can_hold_pointers(&context);
-    // The count of live objects is a local of `main`, as the globals are: a function that
-    // allocates or frees is inlined to reach it.
-    let heap_functions: Vec<&str> = ALLOCATORS.iter().copied().chain(["free"]).collect();
+    // The count of live objects is a local of `main`, as the globals are: every call is
+    // inlined to reach it, the ones that allocate or free and the ones that may end the run in
+    // `exit` or `abort`, where the count is checked too (`lower/leaks.rs`).
     context.inline_calls = context.options.inline_calls
+        || context.track_leaks
         || definitions.iter().any(|(name, definition)| {
             name != "main"
                 && (mentions_a_global(&context, definition)
-                    || !static_locals(definition).is_empty()
-                    || (context.track_leaks && definition_calls(definition, &heap_functions)))
+                    || !static_locals(definition).is_empty())
         });
     // A function outside the subset (often an inline function of a system header) is left out
     // rather than refusing the file; a call of it is refused with its reason. Leaving one out
@@ -313,13 +314,6 @@ impl<'ast> Visit<'ast> for Calls<'_> {
 fn calls(unit: &TranslationUnit, names: &[&str]) -> bool {
     let mut calls = Calls(names, false);
     calls.visit_translation_unit(unit);
-    calls.1
-}
-
-/// Whether the definition calls one of the functions `names`.
-fn definition_calls(definition: &Node<FunctionDefinition>, names: &[&str]) -> bool {
-    let mut calls = Calls(names, false);
-    calls.visit_function_definition(&definition.node, &definition.span);
     calls.1
 }
 

@@ -116,6 +116,17 @@ impl Machine<'_> {
         }
     }
 
+    /// Whether every property that can fail has a confirmed violation (`infallible` from
+    /// `verdict::cannot_fail`): the exact test behind the count of confirmed violations, so
+    /// that stopping there never rests on the count alone.
+    pub fn all_decided(&self, infallible: &[bool]) -> bool {
+        self.findings.iter().enumerate().all(|(p, finding)| {
+            infallible.get(p) == Some(&true)
+                || matches!(finding, Some(Finding::Reached { replay, .. })
+                    if *replay == symex_report::Replay::Failed(PropId(p as u32)))
+        })
+    }
+
     /// Builds, replays and records the counterexample for `prop` on this path.
     fn report(&mut self, state: &State, prop: PropId, fail: TermId) -> Result<()> {
         let (mut witness, long_runs) = match self.path_witness(state, Some(fail))? {

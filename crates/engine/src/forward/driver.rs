@@ -382,7 +382,10 @@ fn explore(
             summary.stopped_early = live > 0;
             break;
         }
-        if !explore_all && machine.confirmed_violations >= undecided {
+        if !explore_all
+            && machine.confirmed_violations >= undecided
+            && machine.all_decided(infallible)
+        {
             summary.stopped_decided = live > 0;
             break;
         }
@@ -394,7 +397,8 @@ fn explore(
         }
         if options.progress.is_on() && published.is_none_or(|t| t.elapsed() >= PUBLISH_EVERY) {
             published = Some(Instant::now());
-            let decided = machine.findings.iter().filter(|f| f.is_some()).count();
+            // Confirmed so far, and the properties that cannot fail (decided before the search).
+            let decided = machine.confirmed_violations + (infallible.len() - undecided);
             options.progress.publish(ProgressUpdate {
                 paths: Some(summary.paths),
                 states: Some(live as u64),

@@ -1,10 +1,12 @@
 //! Must-assignment of `var` locals: at each instruction, whether every path from the entry has
 //! assigned a given local before it. A `var` local starts uninitialized and each read of it is
 //! guarded by an `Init` check; where the local is assigned on every path, that check cannot
-//! fail. The C lowering drops such locals' checks for good ([`crate::promote`]); every engine
-//! counts the remaining ones that hold so as proved without a search
-//! ([`crate::cfg::Module::infallible_properties`]), which matters for micro-c, whose `var`
-//! declarations never carry a value.
+//! fail. The C lowering drops every check of a local assigned before each of its reads for good
+//! ([`crate::promote`]); every engine counts each single check that holds so as proved without
+//! a search ([`crate::cfg::Module::infallible_properties`]), which matters for micro-c, whose
+//! `var` declarations never carry a value. No IR instruction makes a local uninitialized again
+//! (the interpreter gives a frame's locals no value only when it creates the frame), so what
+//! holds on every path into a point holds there.
 //!
 //! Only whole, unaliased locals are analysed: a local whose address is taken can be assigned
 //! through a pointer, which this analysis does not follow. It reads the IR and never changes it.
@@ -166,8 +168,7 @@ fn reads(point: Point<'_>, local: LocalId) -> bool {
     found || place.is_some_and(|p| p.base_local() == Some(local))
 }
 
+/// Whether `kind` assigns the whole of `local` (a store into part of it does not).
 fn assigns(kind: &InstKind, local: LocalId) -> bool {
     kind.defined_local() == Some(local)
-        || matches!(kind, InstKind::Store { place, .. }
-            if place.projections.is_empty() && place.base == PlaceBase::Local(local))
 }

@@ -19,7 +19,7 @@ mod suite;
 mod witness;
 
 use super::check::{check_source, CheckArgs, Sinks};
-use super::{DataModelArg, FrontendArgs};
+use super::FrontendArgs;
 use crate::exit::Exit;
 use crate::source::ColorChoice;
 use crate::source::SourceFile;
@@ -351,7 +351,12 @@ fn portfolio(
         // Counting heap objects inlines the calls that allocate, which a recursive one
         // refuses: the other checks of the property are then made without it.
         if args.frontend.memory_leaks {
-            let frontend = args.frontend;
+            // Whether counting objects lowers at all (every call inlined), whatever this
+            // configuration's own inlining.
+            let frontend = FrontendArgs {
+                inline_calls: false,
+                ..args.frontend
+            };
             args.frontend.memory_leaks =
                 *leaks.get_or_insert_with(|| translate(file, frontend).is_some());
         }
@@ -365,7 +370,8 @@ fn portfolio(
             first = false;
             if let Some(lowered) = translate(file, args.frontend) {
                 if lowered.module.properties.is_empty() {
-                    let answer = match unchecked_memory_reason(property, file, data_model, &[]) {
+                    let answer = match unchecked_memory_reason(property, file, args.frontend, None)
+                    {
                         Some(why) => SvVerdict::Unknown(why.into()),
                         None => SvVerdict::True,
                     };
@@ -383,7 +389,8 @@ fn portfolio(
         };
         let mut answer = answer(&report, &property.targets());
         if answer == SvVerdict::True {
-            if let Some(why) = unchecked_memory_reason(property, file, data_model, techniques) {
+            let run = Some((*techniques, &report));
+            if let Some(why) = unchecked_memory_reason(property, file, args.frontend, run) {
                 answer = SvVerdict::Unknown(why.into());
             }
         }
@@ -401,59 +408,64 @@ fn translate(file: &SourceFile, frontend: FrontendArgs) -> Option<symex_c::Trans
     symex_c::translate(&file.name, &file.text, frontend.c_options()).ok()
 }
 
-/// Why `property` cannot be `TRUE` for this program although every check holds under the
-/// configuration `techniques`: the program allocates heap memory and its leaks
-/// (`valid-memtrack`) are not checked (a global can hold a pointer, so an object still
-/// allocated at the end need not be lost); or they are, but `techniques` cut paths that never
-/// end (path subsumption, loop summaries), where a leak is never checked (`lower/leaks.rs` of
-/// the C front end); or the program points to objects whose lifetime C ends (a local's address,
-/// a member's, `alloca`'s object), which symex keeps alive, so a pointer that outlives its
-/// object is not caught. `None` if none of these.
+/// Why `property` cannot be `TRUE` for this program although every check holds in `run` (the
+/// configuration's techniques and its report; `None` where no search ran), the program lowered
+/// with `frontend`, the options of that run:
+/// * it allocates heap memory and its leaks (`valid-memtrack`) are not checked: a global can
+///   hold a pointer (an object still allocated at the end need not be lost), or counting
+///   objects was refused (a recursive function, whose calls cannot be inlined);
+/// * or they are checked, but no search followed every path to its end: a leak on a path that
+///   never ends is never checked (the C front end's `lower/leaks.rs`), so `TRUE` needs a run
+///   without path subsumption or loop summaries (they cut such paths) that explored all paths
+///   (no time limit or bound cut it, and it did not stop early);
+/// * or it points to objects whose lifetime C ends (a local's address, a member's, `alloca`'s
+///   object), which symex keeps alive, so a pointer that outlives its object is not caught.
+///
+/// `None` if none of these.
 fn unchecked_memory_reason(
     property: &Supported,
     file: &SourceFile,
-    data_model: &str,
-    techniques: &[&str],
+    frontend: FrontendArgs,
+    run: Option<(&[&str], &Report)>,
 ) -> Option<&'static str> {
     if !property.memory_unchecked {
         return None;
     }
-    let frontend = FrontendArgs {
-        data_model: match data_model {
-            "ilp32" => DataModelArg::Ilp32,
-            _ => DataModelArg::Lp64,
-        },
-        memory_leaks: property.flags.contains(&MEMORY_LEAKS),
-        ..FrontendArgs::default()
+    let Some(lowered) = translate(file, frontend) else {
+        return Some("the program is outside the supported subset");
     };
-    let lowered = translate(file, frontend);
-    let cuts_endless_paths = techniques
-        .iter()
-        .any(|t| matches!(*t, "--subsume" | "--summarize"));
-    if lowered
-        .as_ref()
-        .is_none_or(|l| l.allocates_heap && !l.leaks_checked)
-    {
-        Some(
+    if lowered.allocates_heap && !lowered.leaks_checked {
+        return Some(
             "the program allocates heap memory and its leaks (valid-memtrack) are not \
              checked: a global variable can point to the memory (an object still allocated at \
-             the end need not be lost), or a recursive function allocates (the count of live \
-             objects needs the calls inlined)",
-        )
-    } else if lowered.as_ref().is_some_and(|l| l.leaks_checked) && cuts_endless_paths {
-        Some(
-            "a leak on a path that never ends is not checked, and this configuration cuts such \
-             paths (path subsumption or loop summaries); valid-memtrack needs a search that \
-             follows every path to its end",
-        )
-    } else if lowered.is_some_and(|l| l.stack_addresses) {
-        Some(
+             the end need not be lost), or counting objects was refused (a recursive function \
+             or a call of `main`: the count needs every call inlined)",
+        );
+    }
+    if lowered.allocates_heap {
+        let every_path_ended = run.is_some_and(|(techniques, report)| {
+            let cuts_endless_paths = techniques
+                .iter()
+                .any(|t| matches!(*t, "--subsume" | "--summarize"));
+            !cuts_endless_paths
+                && report.stats.search_cuts.is_empty()
+                && !report.stats.stopped_decided
+        });
+        if !every_path_ended {
+            return Some(
+                "a leak on a path that never ends is not checked, and no search here followed \
+                 every path to its end (valid-memtrack needs a complete search without path \
+                 subsumption or loop summaries)",
+            );
+        }
+    }
+    if lowered.stack_addresses {
+        return Some(
             "the program takes addresses of local objects, whose end of life symex does not \
              model (a pointer that outlives its object is not checked yet)",
-        )
-    } else {
-        None
+        );
     }
+    None
 }
 
 /// The command's exit code so far, with one more answer's: a `FALSE` wins, then an `UNKNOWN`.
