@@ -2,15 +2,10 @@
 //! its tables must be what `symex check` reports on the same program with the same flags.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn symex(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_symex"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the symex binary runs")
-}
+#[path = "support/run.rs"]
+mod run;
+use run::symex;
 
 /// A fresh directory (one per test: tests run in parallel) with the three test programs.
 fn programs(test: &str) -> PathBuf {

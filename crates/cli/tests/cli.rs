@@ -3,13 +3,9 @@
 use std::io::Write;
 use std::process::{Command, Output};
 
-fn symex(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_symex"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the symex binary runs")
-}
+#[path = "support/run.rs"]
+mod run;
+use run::symex;
 
 /// Writes `text` to a fresh temporary `.uc` file and returns its path.
 fn program(name: &str, text: &[u8]) -> String {

@@ -9,18 +9,14 @@
 //! browser, they say so and pass.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value as Json;
 use symex_report::{Event, Report, TraceStep};
 
-fn symex(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_symex"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the symex binary runs")
-}
+#[path = "support/run.rs"]
+mod run;
+use run::symex;
 
 fn repo(path: &str) -> String {
     format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"))

@@ -48,6 +48,58 @@ impl Module {
         infallible
     }
 
+    /// The functions `func` calls, each once, in id order.
+    pub fn callees(&self, func: FuncId) -> Vec<FuncId> {
+        let mut out: Vec<FuncId> = (self.function(func).blocks.iter())
+            .flat_map(|b| &b.insts)
+            .filter_map(|inst| match inst.kind {
+                InstKind::Call { func, .. } => Some(func),
+                _ => None,
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Every function, each after the functions it calls (a call back into a function still
+    /// being ordered, i.e. recursion, is ignored): a postorder of the call graph from each
+    /// function in id order, callees visited in id order.
+    pub fn callees_first(&self) -> Vec<FuncId> {
+        let n = self.functions.len();
+        // 0 new, 1 on the stack, 2 done.
+        let mut state = vec![0u8; n];
+        let mut order = Vec::with_capacity(n);
+        // Callees still to visit, last first.
+        let pending_of = |f: FuncId| {
+            let mut callees = self.callees(f);
+            callees.reverse();
+            callees
+        };
+        for root in (0..n).map(|i| FuncId(i as u32)) {
+            if state[root.index()] != 0 {
+                continue;
+            }
+            let mut stack = vec![(root, pending_of(root))];
+            state[root.index()] = 1;
+            while let Some((func, pending)) = stack.last_mut() {
+                match pending.pop() {
+                    Some(callee) if state[callee.index()] == 0 => {
+                        state[callee.index()] = 1;
+                        stack.push((callee, pending_of(callee)));
+                    }
+                    Some(_) => {}
+                    None => {
+                        state[func.index()] = 2;
+                        order.push(*func);
+                        stack.pop();
+                    }
+                }
+            }
+        }
+        order
+    }
+
     /// Per function: whether a run of `entry` can call it (directly or through other calls).
     pub fn functions_reachable_from(&self, entry: FuncId) -> Vec<bool> {
         let mut reachable = vec![false; self.functions.len()];
@@ -311,6 +363,21 @@ mod tests {
             ("z", true),
         ];
         assert_eq!(uninit, expected);
+    }
+
+    #[test]
+    fn callees_come_before_their_callers_and_recursion_is_cut() {
+        let source = "main() { return f(1) + g(2); } f(x) { return g(x) + f(x - 1); } \
+                      g(x) { return x; }";
+        let front = symex_syntax::analyze(source).expect("valid");
+        let module = crate::lower(&front.program);
+        let id = |name: &str| module.function_by_name(name).expect("defined");
+        assert_eq!(module.callees(id("f")), {
+            let mut both = vec![id("f"), id("g")];
+            both.sort();
+            both
+        });
+        assert_eq!(module.callees_first(), vec![id("g"), id("f"), id("main")]);
     }
 
     #[test]

@@ -81,11 +81,11 @@ impl Estimates {
         let mut functions: Vec<Option<FunctionEstimate>> = vec![None; module.functions.len()];
         let mut called = vec![false; module.functions.len()];
         for f in 0..module.functions.len() {
-            for callee in callees(module, f) {
-                called[callee] = true;
+            for callee in module.callees(FuncId(f as u32)) {
+                called[callee.index()] = true;
             }
         }
-        for func in callees_first(module) {
+        for func in module.callees_first() {
             let function = module.function(func);
             let entries: Vec<Option<&[f64]>> = functions
                 .iter()
@@ -180,53 +180,6 @@ fn is_symbolic(machine: &Machine<'_>, value: &SymValue) -> bool {
         | SymValue::Array(_)
         | SymValue::Uninit => false,
     }
-}
-
-/// The functions of `module` in an order where a callee comes before its callers (a call back
-/// into a function still being ordered, i.e. recursion, is ignored).
-fn callees_first(module: &Module) -> Vec<FuncId> {
-    let n = module.functions.len();
-    let mut state = vec![0u8; n]; // 0 new, 1 open, 2 done
-    let mut order = Vec::with_capacity(n);
-    for root in 0..n {
-        if state[root] != 0 {
-            continue;
-        }
-        let mut stack: Vec<(usize, Vec<usize>)> = vec![(root, callees(module, root))];
-        state[root] = 1;
-        while let Some((func, pending)) = stack.last_mut() {
-            match pending.pop() {
-                Some(callee) if state.get(callee) == Some(&0) => {
-                    state[callee] = 1;
-                    let next = callees(module, callee);
-                    stack.push((callee, next));
-                }
-                Some(_) => {}
-                None => {
-                    state[*func] = 2;
-                    order.push(FuncId(*func as u32));
-                    stack.pop();
-                }
-            }
-        }
-    }
-    order
-}
-
-fn callees(module: &Module, func: usize) -> Vec<usize> {
-    let mut out: Vec<usize> = module.functions[func]
-        .blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .filter_map(|inst| match inst.kind {
-            InstKind::Call { func, .. } => Some(func.index()),
-            _ => None,
-        })
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out.reverse();
-    out
 }
 
 /// The backward transfer of one block: from the costs after its terminator's successors are

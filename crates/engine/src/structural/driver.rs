@@ -168,7 +168,7 @@ fn check_properties(
     let vocab = Vocabulary::new(&mut store)?;
     let sigs = Signatures::new(module);
     let mut known: Vec<Option<Summary>> = vec![None; module.functions.len()];
-    for func in callees_first(module) {
+    for func in module.callees_first() {
         let function = module.function(func);
         let unwound = match unwind(function, unwind_bound, MAX_UNWOUND_BLOCKS) {
             Ok(u) => u,
@@ -348,55 +348,6 @@ fn holds_in_every_context(
         refiner.decide(goal, &[], false)?,
         Decision::Unreachable
     ))
-}
-
-/// Every function, each after the functions it calls (except along recursion): a postorder of
-/// the call graph from each function in turn.
-fn callees_first(module: &Module) -> Vec<FuncId> {
-    let mut order = Vec::with_capacity(module.functions.len());
-    let mut state = vec![0u8; module.functions.len()];
-    for root in 0..module.functions.len() {
-        if state[root] != 0 {
-            continue;
-        }
-        // (function, next call to look at); 1 = on the stack, 2 = done.
-        let mut stack: Vec<(usize, Vec<FuncId>)> =
-            vec![(root, callees(module, FuncId(root as u32)))];
-        state[root] = 1;
-        while let Some((f, pending)) = stack.last_mut() {
-            match pending.pop() {
-                Some(c) if state[c.index()] == 0 => {
-                    state[c.index()] = 1;
-                    let next = callees(module, c);
-                    stack.push((c.index(), next));
-                }
-                Some(_) => {}
-                None => {
-                    state[*f] = 2;
-                    order.push(FuncId(*f as u32));
-                    stack.pop();
-                }
-            }
-        }
-    }
-    order
-}
-
-fn callees(module: &Module, func: FuncId) -> Vec<FuncId> {
-    let mut out: Vec<FuncId> = module
-        .function(func)
-        .blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .filter_map(|i| match i.kind {
-            symex_ir::cfg::InstKind::Call { func, .. } => Some(func),
-            _ => None,
-        })
-        .collect();
-    out.sort();
-    out.dedup();
-    out.reverse();
-    out
 }
 
 /// A parameter of the entry that holds a pointer, record or array.
