@@ -2,8 +2,10 @@
 //! live heap objects, a local of `main` (`#live`, hidden from traces like every `#` name) that
 //! `malloc` and `calloc` raise and a valid `free` lowers, checked to be 0 where `main` returns.
 //!
-//! Exact where it is used: no global can hold a pointer (`lower_unit` checks), so when `main`
-//! returns, with its locals gone, an object still allocated is one nothing points to. A path
+//! Exact where it is used: no global can hold a pointer and nothing calls `main` (`lower_unit`
+//! checks, and inlines every call of `main` so that one count sees every allocation, `free`
+//! and `exit`), so when `main` returns, with its locals gone, an object still allocated is one
+//! nothing points to. A path
 //! that ends in `exit` or `abort` keeps `main`'s locals alive, and whether its objects are
 //! still reachable there is not decided: with objects allocated, it fails an `unmodelled`
 //! check (its verdicts become `unknown`) rather than claim a leak or its absence. A path that
