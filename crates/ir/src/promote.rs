@@ -51,19 +51,23 @@ fn promote_in(function: &mut Function, dropped: &mut [bool]) {
     if candidates.is_empty() {
         return;
     }
-    let predecessors = function.predecessors();
-    for local in candidates {
-        if MustAssigned::of(function, &predecessors, local).before_every_read() {
-            function.locals[local.index()].kind = LocalKind::Assigned;
-            for block in &mut function.blocks {
-                block.insts.retain(|inst| {
-                    let checks_it = init_checked_local(&inst.kind) == Some(local);
-                    if let (true, InstKind::Check { prop, .. }) = (checks_it, &inst.kind) {
-                        dropped[prop.index()] = true;
-                    }
-                    !checks_it
-                });
-            }
+    let promoted: Vec<LocalId> = {
+        let analysis = MustAssigned::of(function, &candidates);
+        let assigned = analysis.before_every_read(&candidates);
+        (candidates.iter().zip(assigned))
+            .filter_map(|(&local, assigned)| assigned.then_some(local))
+            .collect()
+    };
+    for local in promoted {
+        function.locals[local.index()].kind = LocalKind::Assigned;
+        for block in &mut function.blocks {
+            block.insts.retain(|inst| {
+                let checks_it = init_checked_local(&inst.kind) == Some(local);
+                if let (true, InstKind::Check { prop, .. }) = (checks_it, &inst.kind) {
+                    dropped[prop.index()] = true;
+                }
+                !checks_it
+            });
         }
     }
 }

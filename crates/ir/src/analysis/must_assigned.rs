@@ -11,14 +11,21 @@
 //! Only whole, unaliased locals are analysed: a local whose address is taken can be assigned
 //! through a pointer, which this analysis does not follow. It reads the IR and never changes it.
 
+use crate::analysis::reverse_postorder;
 use crate::cfg::*;
 
-/// Where a local is assigned on every path from the entry, for one local of one function.
+/// Where each of a set of locals is assigned on every path from the entry, in one function:
+/// one data flow for all of them (a bit per local), in reverse postorder. Only the sets at the
+/// blocks' ends are kept (a block's start is the meet of its predecessors' ends).
 pub struct MustAssigned<'f> {
     function: &'f Function,
-    local: LocalId,
-    /// Per block: assigned on every path to the block's start.
-    at_start: Vec<bool>,
+    /// Bit index per local (`None`: not tracked).
+    bit: Vec<Option<usize>>,
+    /// How many locals are tracked.
+    tracked: usize,
+    predecessors: Vec<Vec<BlockId>>,
+    /// Per block: the tracked locals assigned on every path to its end.
+    at_end: Vec<Bits>,
 }
 
 /// A point of a block: one of its instructions or its terminator.
@@ -28,6 +35,40 @@ pub enum Point<'f> {
     Term(&'f Terminator),
 }
 
+/// A set of tracked locals, a bit each.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Bits(Vec<u64>);
+
+impl Bits {
+    fn empty(len: usize) -> Bits {
+        Bits(vec![0; len.div_ceil(64)])
+    }
+
+    fn full(len: usize) -> Bits {
+        let mut bits = Bits(vec![u64::MAX; len.div_ceil(64)]);
+        if len % 64 != 0 {
+            if let Some(last) = bits.0.last_mut() {
+                *last = (1u64 << (len % 64)) - 1;
+            }
+        }
+        bits
+    }
+
+    fn insert(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    fn intersect(&mut self, other: &Bits) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a &= b;
+        }
+    }
+}
+
 impl<'f> MustAssigned<'f> {
     /// Whether the analysis applies to `local`: a `var` local whose address is never taken.
     pub fn applies_to(function: &Function, local: LocalId) -> bool {
@@ -35,62 +76,91 @@ impl<'f> MustAssigned<'f> {
         info.kind == LocalKind::Var && !info.address_taken
     }
 
-    /// The fixed point for `local` (one of [`Self::applies_to`]'s); `predecessors` are the
-    /// function's ([`Function::predecessors`]).
-    pub fn of(function: &'f Function, predecessors: &[Vec<BlockId>], local: LocalId) -> Self {
-        let blocks = function.blocks.len();
-        let assigns_in: Vec<bool> = function
-            .blocks
-            .iter()
-            .map(|b| b.insts.iter().any(|i| assigns(&i.kind, local)))
-            .collect();
-        // Start optimistic, as a must-analysis does, and lower to the fixed point. A block no
-        // edge reaches (and the entry) starts unassigned.
-        let mut at_end = vec![true; blocks];
-        let at_start = |b: usize, at_end: &[bool]| {
-            b != Function::ENTRY.index()
-                && !predecessors[b].is_empty()
-                && predecessors[b].iter().all(|p| at_end[p.index()])
+    /// The fixed point for `locals` (each one [`Self::applies_to`] accepts).
+    pub fn of(function: &'f Function, locals: &[LocalId]) -> Self {
+        let mut bit = vec![None; function.locals.len()];
+        for (i, local) in locals.iter().enumerate() {
+            bit[local.index()] = Some(i);
+        }
+        // Start optimistic, as a must-analysis does, and lower to the fixed point.
+        let mut analysis = MustAssigned {
+            function,
+            bit,
+            tracked: locals.len(),
+            predecessors: function.predecessors(),
+            at_end: vec![Bits::full(locals.len()); function.blocks.len()],
         };
+        let order = reverse_postorder(function);
         let mut changed = true;
         while changed {
             changed = false;
-            for b in 0..blocks {
-                let value = assigns_in[b] || at_start(b, &at_end);
-                if value != at_end[b] {
-                    at_end[b] = value;
+            for &b in &order {
+                let mut end = analysis.at_start(b);
+                for inst in &function.blocks[b.index()].insts {
+                    analysis.assign(&mut end, &inst.kind);
+                }
+                if end != analysis.at_end[b.index()] {
+                    analysis.at_end[b.index()] = end;
                     changed = true;
                 }
             }
         }
-        let at_start = (0..blocks).map(|b| at_start(b, &at_end)).collect();
-        MustAssigned {
-            function,
-            local,
-            at_start,
+        analysis
+    }
+
+    /// The tracked locals assigned on every path to the start of `block`: none at the entry
+    /// and where no edge comes in.
+    fn at_start(&self, block: BlockId) -> Bits {
+        let preds = &self.predecessors[block.index()];
+        if block == Function::ENTRY || preds.is_empty() {
+            return Bits::empty(self.tracked);
+        }
+        let mut start = self.at_end[preds[0].index()].clone();
+        for p in &preds[1..] {
+            start.intersect(&self.at_end[p.index()]);
+        }
+        start
+    }
+
+    /// `set` after `kind` runs.
+    fn assign(&self, set: &mut Bits, kind: &InstKind) {
+        if let Some(i) = kind.defined_local().and_then(|l| self.bit[l.index()]) {
+            set.insert(i);
         }
     }
 
-    /// Calls `visit` at every point of every block with whether the local is assigned on every
-    /// path to it (before the instruction runs).
-    pub fn for_each_point(&self, mut visit: impl FnMut(BlockId, Point<'f>, bool)) {
+    /// Calls `visit` at every point of every block with a test of whether a tracked local is
+    /// assigned on every path to it (before the instruction runs).
+    pub fn for_each_point(
+        &self,
+        mut visit: impl FnMut(BlockId, Point<'f>, &dyn Fn(LocalId) -> bool),
+    ) {
         let function = self.function;
         for (b, block) in function.blocks.iter().enumerate() {
             let id = BlockId(b as u32);
-            let mut assigned = self.at_start[b];
+            let mut assigned = self.at_start(id);
             for (i, inst) in block.insts.iter().enumerate() {
-                visit(id, Point::Inst(i, &inst.kind), assigned);
-                assigned |= assigns(&inst.kind, self.local);
+                let test = |l: LocalId| self.bit[l.index()].is_some_and(|i| assigned.contains(i));
+                visit(id, Point::Inst(i, &inst.kind), &test);
+                self.assign(&mut assigned, &inst.kind);
             }
-            visit(id, Point::Term(&block.term), assigned);
+            let test = |l: LocalId| self.bit[l.index()].is_some_and(|i| assigned.contains(i));
+            visit(id, Point::Term(&block.term), &test);
         }
     }
 
-    /// Whether every read of the local comes after an assignment on every path.
-    pub fn before_every_read(&self) -> bool {
-        let mut all = true;
+    /// Per tracked local (in the order given to [`Self::of`]): whether every read of it comes
+    /// after an assignment on every path.
+    pub fn before_every_read(&self, locals: &[LocalId]) -> Vec<bool> {
+        let mut all = vec![true; locals.len()];
         self.for_each_point(|_, point, assigned| {
-            all &= assigned || !reads(point, self.local);
+            for local in read_locals(point) {
+                if let Some(i) = self.bit[local.index()] {
+                    if !assigned(local) {
+                        all[i] = false;
+                    }
+                }
+            }
         });
         all
     }
@@ -127,32 +197,30 @@ pub fn init_checks_that_hold(function: &Function) -> Vec<Vec<bool>> {
     if checked.is_empty() {
         return holds;
     }
-    let predecessors = function.predecessors();
-    for local in checked {
-        MustAssigned::of(function, &predecessors, local).for_each_point(|b, point, assigned| {
-            if let Point::Inst(i, kind) = point {
-                if assigned && init_checked_local(kind) == Some(local) {
-                    holds[b.index()][i] = true;
-                }
+    MustAssigned::of(function, &checked).for_each_point(|b, point, assigned| {
+        if let Point::Inst(i, kind) = point {
+            if init_checked_local(kind).is_some_and(assigned) {
+                holds[b.index()][i] = true;
             }
-        });
-    }
+        }
+    });
     holds
 }
 
-/// Whether `point` reads `local`'s value (an `Init` check of it is not a read).
-fn reads(point: Point<'_>, local: LocalId) -> bool {
+/// The locals whose values `point` reads (an `Init` check of a local is not a read of it).
+fn read_locals(point: Point<'_>) -> Vec<LocalId> {
     let kind = match point {
         Point::Inst(_, kind) => kind,
-        Point::Term(Terminator::Branch { cond, .. }) => return *cond == Operand::Local(local),
-        Point::Term(Terminator::Return(op)) => return *op == Operand::Local(local),
-        Point::Term(Terminator::Goto(_)) => return false,
+        Point::Term(Terminator::Branch { cond: op, .. } | Terminator::Return(op)) => {
+            return op.local().into_iter().collect()
+        }
+        Point::Term(Terminator::Goto(_)) => return Vec::new(),
     };
-    if init_checked_local(kind) == Some(local) {
-        return false;
+    if init_checked_local(kind).is_some() {
+        return Vec::new();
     }
-    let mut found = false;
-    kind.for_each_operand(|op| found |= op == Operand::Local(local));
+    let mut read = Vec::new();
+    kind.for_each_operand(|op| read.extend(op.local()));
     let place = match kind {
         InstKind::Assign {
             value: Rvalue::Read(place),
@@ -165,10 +233,44 @@ fn reads(point: Point<'_>, local: LocalId) -> bool {
         } => Some(place),
         _ => None,
     };
-    found || place.is_some_and(|p| p.base_local() == Some(local))
+    read.extend(place.and_then(Place::base_local));
+    read
 }
 
-/// Whether `kind` assigns the whole of `local` (a store into part of it does not).
-fn assigns(kind: &InstKind, local: LocalId) -> bool {
-    kind.defined_local() == Some(local)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 70 locals (two words of bits): every one assigned before its read except `v65`, which a
+    /// branch may skip, and `v3`, read before its assignment.
+    #[test]
+    fn each_local_has_its_own_bit_across_words() {
+        let names: Vec<String> = (0..70).map(|i| format!("v{i}")).collect();
+        let mut body = format!(
+            "main() {{ var c, {}; c = input; c = s(v3); ",
+            names.join(", ")
+        );
+        for (i, name) in names.iter().enumerate() {
+            if i == 65 {
+                body.push_str(&format!("if (c) {{ {name} = 1; }} "));
+            } else {
+                body.push_str(&format!("{name} = {i}; "));
+            }
+        }
+        body.push_str(&format!(
+            "return s({}); }} s(x) {{ return x; }}",
+            names.join(" + ")
+        ));
+        let front = symex_syntax::analyze(&body).expect("valid");
+        let module = crate::lower(&front.program);
+        let infallible = module.infallible_properties();
+        let failing: Vec<&str> = module
+            .properties
+            .iter()
+            .zip(&infallible)
+            .filter(|(p, &holds)| p.kind == PropertyKind::Uninit && !holds)
+            .map(|(p, _)| &body[p.span.start as usize..p.span.end as usize])
+            .collect();
+        assert_eq!(failing, ["v3", "v65"]);
+    }
 }
