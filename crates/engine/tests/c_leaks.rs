@@ -7,10 +7,11 @@
 
 use std::time::Duration;
 
-use symex_engine::backward::{check_backward, BackwardOptions};
-use symex_engine::{check_forward, check_structural, CheckOptions, StructuralOptions};
+use symex_engine::CheckOptions;
 use symex_ir::cfg::PropertyKind;
 use symex_report::{Report, Status};
+
+mod support;
 
 /// What `<stdlib.h>` would declare (the programs are preprocessed `.i` text).
 const PRELUDE: &str = "void *malloc(unsigned long size);\nvoid free(void *p);\n\
@@ -23,42 +24,19 @@ fn translate(body: &str) -> Result<symex_c::Translated, String> {
         memory_leaks: true,
         ..symex_c::Options::default()
     };
-    symex_c::translate("leak.i", &source, options).map_err(|e| e.render("leak.i", &source))
+    symex_c::translate_text(&source, options).map_err(|e| e.render("leak.i", &source))
 }
 
 /// The reports of the forward, backward and structural engines.
 fn reports(body: &str) -> Vec<(&'static str, Report)> {
     let source = format!("{PRELUDE}{body}");
     let translated = translate(body).expect("the program translates");
-    let (module, types) = (&translated.module, &translated.types);
     let options = CheckOptions {
         timeout: Some(Duration::from_secs(10)),
         ..CheckOptions::default()
     };
-    let forward = check_forward(module, types, &source, "leak.i", "main", &options);
-    let backward = check_backward(
-        module,
-        types,
-        &source,
-        "leak.i",
-        "main",
-        &options,
-        &BackwardOptions::default(),
-    );
-    let structural = check_structural(
-        module,
-        types,
-        &source,
-        "leak.i",
-        "main",
-        &options,
-        &StructuralOptions::default(),
-    );
-    vec![
-        ("forward", forward.expect("the forward check runs")),
-        ("backward", backward.expect("the backward check runs")),
-        ("structural", structural.expect("the structural check runs")),
-    ]
+    let program = (&translated.module, &translated.types);
+    support::every_engine(program, &source, "leak.i", &options)
 }
 
 /// The statuses of the report's properties of `kind`, with their lines.
@@ -151,5 +129,5 @@ fn a_recursive_function_that_allocates_is_refused_with_leak_checks() {
     let refusal = translate(body).err().expect("refused");
     assert!(refusal.contains("recursive"), "{refusal}");
     let source = format!("{PRELUDE}{body}");
-    assert!(symex_c::translate("leak.i", &source, symex_c::Options::default()).is_ok());
+    assert!(symex_c::translate_text(&source, symex_c::Options::default()).is_ok());
 }

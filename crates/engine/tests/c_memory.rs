@@ -8,8 +8,7 @@
 use std::time::Duration;
 
 use symex_corpus::{CorpusFile, ExpectedEnd, Origin};
-use symex_engine::backward::{check_backward, BackwardOptions};
-use symex_engine::{check_forward, check_structural, CheckOptions, MergeMode, StructuralOptions};
+use symex_engine::{check_forward, CheckOptions, MergeMode};
 use symex_interp::{Interpreter, RunConfig, RunEnd};
 use symex_report::{Report, Status};
 use symex_syntax::span::LineIndex;
@@ -133,27 +132,9 @@ fn every_engine_answers_the_header_or_unknown() {
                 failures.push(format!("{name} ({config}): {problem}"));
             }
         }
-        let backward = check_backward(
-            module,
-            types,
-            source,
-            name,
-            "main",
-            &base,
-            &BackwardOptions::default(),
-        )
-        .expect("the backward check runs");
-        let structural = check_structural(
-            module,
-            types,
-            source,
-            name,
-            "main",
-            &base,
-            &StructuralOptions::default(),
-        )
-        .expect("the structural check runs");
-        for (engine, report) in [("backward", backward), ("structural", structural)] {
+        for (engine, report) in
+            support::backward_and_structural((module, types), source, name, &base)
+        {
             for problem in wrong_answers(&file, &report) {
                 failures.push(format!("{name} ({engine}): {problem}"));
             }

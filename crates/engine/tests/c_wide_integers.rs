@@ -5,10 +5,11 @@
 
 use std::time::Duration;
 
-use symex_engine::backward::{check_backward, BackwardOptions};
-use symex_engine::{check_forward, check_structural, CheckOptions, StructuralOptions};
+use symex_engine::CheckOptions;
 use symex_ir::cfg::PropertyKind;
 use symex_report::{Report, Status};
+
+mod support;
 
 /// Line 6 breaks only for inputs above 600,000,000 (`a` is then 2.4e9, beyond 32 bits); line 8
 /// breaks for the input 5, within them.
@@ -28,35 +29,12 @@ int main() {
 fn reports() -> Vec<(&'static str, Report)> {
     let translated =
         symex_c::translate_text(SOURCE, symex_c::Options::default()).expect("in the subset");
-    let (module, types) = (&translated.module, &translated.types);
     let options = CheckOptions {
         timeout: Some(Duration::from_secs(20)),
         ..CheckOptions::default()
     };
-    let forward = check_forward(module, types, SOURCE, "wide.c", "main", &options);
-    let backward = check_backward(
-        module,
-        types,
-        SOURCE,
-        "wide.c",
-        "main",
-        &options,
-        &BackwardOptions::default(),
-    );
-    let structural = check_structural(
-        module,
-        types,
-        SOURCE,
-        "wide.c",
-        "main",
-        &options,
-        &StructuralOptions::default(),
-    );
-    vec![
-        ("forward", forward.expect("runs")),
-        ("backward", backward.expect("runs")),
-        ("structural", structural.expect("runs")),
-    ]
+    let program = (&translated.module, &translated.types);
+    support::every_engine(program, SOURCE, "wide.c", &options)
 }
 
 fn status(report: &Report, kind: PropertyKind, line: u32) -> Status {

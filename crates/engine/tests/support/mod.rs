@@ -8,7 +8,11 @@ pub mod sarif;
 use std::collections::BTreeMap;
 use symex_corpus::{CorpusFile, Verdict as Expected};
 
+use symex_engine::backward::{check_backward, BackwardOptions};
+use symex_engine::{check_forward, check_structural, CheckOptions, StructuralOptions};
+use symex_ir::cfg::Module;
 use symex_report::{Report, Status};
+use symex_syntax::types::TypeTable;
 
 /// Unbounded files whose violation lies deeper than the engines' default unwindings, with the
 /// unwinding that reaches it. subsume_late_division: the division fails in the loop's 21st
@@ -197,4 +201,37 @@ pub fn assert_corpus(label: &str, mismatches: impl Fn(&CorpusFile) -> Vec<String
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The forward, backward and structural engines' reports of `module` from `main`, each with
+/// its default options and `options`.
+pub fn every_engine(
+    program: (&Module, &TypeTable),
+    source: &str,
+    name: &str,
+    options: &CheckOptions,
+) -> Vec<(&'static str, Report)> {
+    let (module, types) = program;
+    let forward = check_forward(module, types, source, name, "main", options);
+    let mut reports = vec![("forward", forward.expect("the forward check runs"))];
+    reports.extend(backward_and_structural(program, source, name, options));
+    reports
+}
+
+/// The backward and structural engines' reports of `module` from `main` (the engines that may
+/// answer `unknown` where they do not model a construct).
+pub fn backward_and_structural(
+    (module, types): (&Module, &TypeTable),
+    source: &str,
+    name: &str,
+    options: &CheckOptions,
+) -> Vec<(&'static str, Report)> {
+    let backward = BackwardOptions::default();
+    let backward = check_backward(module, types, source, name, "main", options, &backward);
+    let structural = StructuralOptions::default();
+    let structural = check_structural(module, types, source, name, "main", options, &structural);
+    vec![
+        ("backward", backward.expect("the backward check runs")),
+        ("structural", structural.expect("the structural check runs")),
+    ]
 }

@@ -264,8 +264,9 @@ impl Induction<'_> {
             }
         }
         if let Some(&a) = self.annotations.get(&(context, func, h)) {
-            atoms.extend(self.atoms(a));
-            atoms.extend(self.clauses(a)?);
+            let disjuncts = self.disjuncts_atoms(a);
+            atoms.extend(distinct_atoms(&disjuncts));
+            atoms.extend(self.clauses(&disjuncts)?);
         }
         if h != tried {
             return Ok(atoms);
@@ -721,26 +722,12 @@ impl Induction<'_> {
         Ok(Some(done))
     }
 
-    /// The conjuncts of the disjuncts of `annotation` that speak only of locals (no inputs, no
-    /// unknown values), without repetition, in a fixed order.
-    fn atoms(&self, annotation: TermId) -> Vec<TermId> {
-        let mut atoms = Vec::new();
-        for conjuncts in self.disjuncts_atoms(annotation) {
-            for c in conjuncts {
-                if !atoms.contains(&c) {
-                    atoms.push(c);
-                }
-            }
-        }
-        atoms
-    }
-
-    /// Clauses `a ∨ b` of an atom `a` of one disjunct of `annotation` and an atom `b` of a later
-    /// one (each disjunct implies the clause, so the annotation does), at most [`MAX_CLAUSES`],
-    /// in a fixed order. They let Houdini find an invariant that holds on either of two ways
-    /// through a loop (listing 4.11's `j <= 8 ∨ j <= j0`).
-    fn clauses(&mut self, annotation: TermId) -> Result<Vec<TermId>> {
-        let disjuncts = self.disjuncts_atoms(annotation);
+    /// Clauses `a ∨ b` of an atom `a` of one of an annotation's `disjuncts` (their atoms, from
+    /// [`Self::disjuncts_atoms`]) and an atom `b` of a later one (each disjunct implies the
+    /// clause, so the annotation does), at most [`MAX_CLAUSES`], in a fixed order. They let
+    /// Houdini find an invariant that holds on either of two ways through a loop (listing
+    /// 4.11's `j <= 8 ∨ j <= j0`).
+    fn clauses(&mut self, disjuncts: &[Vec<TermId>]) -> Result<Vec<TermId>> {
         let mut clauses = Vec::new();
         for (i, first) in disjuncts.iter().enumerate() {
             for second in &disjuncts[i + 1..] {
@@ -761,7 +748,7 @@ impl Induction<'_> {
     }
 
     /// Per disjunct of `annotation`: its conjuncts that speak only of locals (no inputs, no
-    /// unknown values).
+    /// unknown values), the annotation's atoms.
     fn disjuncts_atoms(&self, annotation: TermId) -> Vec<Vec<TermId>> {
         let mut disjuncts = Vec::new();
         flatten(self.store, annotation, Op::Or, &mut disjuncts);
@@ -780,6 +767,17 @@ impl Induction<'_> {
             })
             .collect()
     }
+}
+
+/// The atoms of all `disjuncts`, without repetition, in a fixed order.
+fn distinct_atoms(disjuncts: &[Vec<TermId>]) -> Vec<TermId> {
+    let mut atoms = Vec::new();
+    for &atom in disjuncts.iter().flatten() {
+        if !atoms.contains(&atom) {
+            atoms.push(atom);
+        }
+    }
+    atoms
 }
 
 fn set(
