@@ -599,6 +599,8 @@ fn corpus_trace_counts_under_the_paper_rules() {
                 heap: model,
                 trace_rules: TraceRules::Paper,
                 timeout: Some(Duration::from_secs(30)),
+                // A trace count is a fact about the whole search.
+                explore_all: true,
                 ..CheckOptions::default()
             };
             let report = check_forward(

@@ -33,7 +33,7 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub frontend: super::FrontendArgs,
     /// Search strategy of the forward engine.
-    #[arg(long, value_enum, default_value_t = SearchArg::Dfs)]
+    #[arg(long, value_enum, default_value_t = SearchArg::Klee)]
     pub search: SearchArg,
     /// Seed of the random choices of `random`, `random-path`, `coverage`, `coverage-nearest` and
     /// `klee`, and of Z3's search in the backward engine.

@@ -18,7 +18,6 @@ pub enum SearchStrategy {
     /// Breadth first: the oldest state.
     Bfs,
     /// Depth first: the newest state.
-    #[default]
     Dfs,
     /// Uniformly at random among live states.
     Random,
@@ -29,7 +28,9 @@ pub enum SearchStrategy {
     Coverage,
     /// The state nearest to an uncovered instruction.
     CoverageNearest,
-    /// Random-path and coverage, round robin (KLEE's default).
+    /// Random-path and coverage, round robin: KLEE's default, and symex's (depth-first search
+    /// follows an unbounded loop or recursion forever; docs/search.md).
+    #[default]
     Klee,
 }
 
@@ -355,7 +356,7 @@ pub enum SolverChoice {
     Process { command: String, dialect: Dialect },
 }
 
-/// Everything `symex check` tells an engine. The default: dfs, seed 0, no bounds or limits,
+/// Everything `symex check` tells an engine. The default: klee search, seed 0, no bounds or limits,
 /// ite index mode, no merging, in-process Z3 with every query layer on, no progress line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CheckOptions {

@@ -92,7 +92,9 @@ impl ExecTree {
         }
     }
 
-    /// `state` ended: its leaf goes, and so do inner nodes left empty.
+    /// `state` ended: its leaf goes, and so do inner nodes left empty; an inner node left with
+    /// one child is replaced by that child (a walk would take it with certainty anyway), so a
+    /// walk's length is the number of live forks above a state, not of every fork ever made.
     pub fn remove(&mut self, state: StateId) {
         let Some(mut node) = self.leaf_of.remove(&state) else {
             return;
@@ -104,10 +106,11 @@ impl ExecTree {
             match parent {
                 Some(p) => {
                     self.nodes[p].children.retain(|&c| c != node);
-                    if !self.nodes[p].children.is_empty() {
-                        return;
+                    match self.nodes[p].children.as_slice() {
+                        [] => node = p,
+                        &[only] => return self.splice_out(p, only),
+                        _ => return,
                     }
-                    node = p;
                 }
                 None => {
                     self.root = None;
@@ -115,6 +118,36 @@ impl ExecTree {
                 }
             }
         }
+    }
+
+    /// Puts `child`, the only child of the inner node `node`, in `node`'s place.
+    fn splice_out(&mut self, node: usize, child: usize) {
+        let grandparent = self.nodes[node].parent;
+        self.nodes[child].parent = grandparent;
+        match grandparent {
+            Some(g) => {
+                for c in &mut self.nodes[g].children {
+                    if *c == node {
+                        *c = child;
+                    }
+                }
+            }
+            None => self.root = Some(child),
+        }
+        self.nodes[node].children.clear();
+        self.free.push(node);
+    }
+
+    /// How many inner nodes lie above `state`'s leaf.
+    #[cfg(test)]
+    fn depth_of(&self, state: StateId) -> Option<usize> {
+        let mut node = *self.leaf_of.get(&state)?;
+        let mut depth = 0;
+        while let Some(parent) = self.nodes[node].parent {
+            depth += 1;
+            node = parent;
+        }
+        Some(depth)
     }
 
     /// A live state reached by a random walk from the root.
@@ -162,6 +195,27 @@ mod tests {
         tree.insert(7);
         let seen: Vec<_> = (0..50).filter_map(|_| tree.random_leaf(&mut rng)).collect();
         assert!(seen.contains(&7) && seen.contains(&6));
+    }
+
+    #[test]
+    fn an_inner_node_left_with_one_child_is_replaced_by_it() {
+        let mut tree = ExecTree::new(0);
+        tree.fork(0, &[1]);
+        tree.fork(1, &[2]);
+        tree.remove(0);
+        // Only the fork of 1 into 1 and 2 is left: each is drawn about half the time.
+        let mut rng = Rng::new(5);
+        let ones = (0..1000)
+            .filter(|_| tree.random_leaf(&mut rng) == Some(1))
+            .count();
+        assert!((400..600).contains(&ones), "{ones}");
+        assert_eq!(tree.depth_of(1), Some(1));
+        tree.remove(2);
+        assert_eq!(tree.depth_of(1), Some(0));
+        assert_eq!(tree.random_leaf(&mut rng), Some(1));
+        tree.fork(1, &[3]);
+        let seen: Vec<_> = (0..50).filter_map(|_| tree.random_leaf(&mut rng)).collect();
+        assert!(seen.contains(&1) && seen.contains(&3));
     }
 
     #[test]
