@@ -48,6 +48,8 @@ fn configured(search: SearchStrategy, f: impl FnOnce(&mut CheckOptions)) -> Chec
     let mut options = CheckOptions {
         search,
         seed: 1,
+        // Every path, also after the violation is found: the figures are per path.
+        explore_all: true,
         ..CheckOptions::default()
     };
     f(&mut options);
@@ -64,6 +66,9 @@ fn workloads() -> Vec<Workload> {
     let dfs = SearchStrategy::Dfs;
     let no_reuse = configured(dfs, |o| o.query.model_reuse = false);
     let merged = configured(dfs, |o| o.merge = MergeMode::Aggressive);
+    // The default search.
+    let klee = SearchStrategy::Klee;
+    let klee_merged = configured(klee, |o| o.merge = MergeMode::Aggressive);
     vec![
         Workload {
             name: "12 branches, no check",
@@ -89,6 +94,8 @@ fn workloads() -> Vec<Workload> {
             configs: vec![
                 ("dfs".into(), configured(dfs, |_| {})),
                 ("dfs --merge aggressive".into(), merged.clone()),
+                ("klee".into(), configured(klee, |_| {})),
+                ("klee --merge aggressive".into(), klee_merged.clone()),
             ],
         },
         Workload {
@@ -98,13 +105,18 @@ fn workloads() -> Vec<Workload> {
             configs: vec![
                 ("dfs".into(), configured(dfs, |_| {})),
                 ("dfs --merge aggressive".into(), merged.clone()),
+                ("klee".into(), configured(klee, |_| {})),
+                ("klee --merge aggressive".into(), klee_merged.clone()),
             ],
         },
         Workload {
             name: "16 branches, safe",
             branches: 16,
             end: "s * 2 != 1",
-            configs: vec![("dfs --merge aggressive".into(), merged)],
+            configs: vec![
+                ("dfs --merge aggressive".into(), merged),
+                ("klee --merge aggressive".into(), klee_merged),
+            ],
         },
     ]
 }
