@@ -14,6 +14,7 @@ use symex_engine::{
     QceEstimate, SearchStrategy, TraceRules,
 };
 use symex_report::{Report, Status};
+use symex_smt::QueryOptions;
 
 /// Safe files whose loops run as many times as an input says: about 2^32 paths, which plain
 /// forward execution cannot finish. They must end `unknown` on the time limit (never a wrong
@@ -253,13 +254,14 @@ fn check_report(
 }
 
 /// The techniques a corpus run turns on besides the search strategy.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Default)]
 struct Techniques {
     index_mode: IndexMode,
     merge: MergeMode,
     merge_options: MergeOptions,
     subsume: bool,
     summarize: bool,
+    query: QueryOptions,
 }
 
 fn run_corpus(strategies: &[SearchStrategy], techniques: Techniques) {
@@ -275,6 +277,7 @@ fn run_corpus(strategies: &[SearchStrategy], techniques: Techniques) {
             opts.merge_options = techniques.merge_options;
             opts.subsume = techniques.subsume;
             opts.summarize = techniques.summarize;
+            opts.query = techniques.query.clone();
             let name = file.name.as_str();
             if opts.summarize && opts.subsume && slow_summary_limit(name).is_some() {
                 // Proved (or refuted) slowly by the summaries alone, which
@@ -314,6 +317,19 @@ fn corpus_verdicts_with_dfs_and_bfs() {
     run_corpus(
         &[SearchStrategy::Dfs, SearchStrategy::Bfs],
         Techniques::default(),
+    );
+}
+
+/// Every layer of the query optimizer off at once (no fast path, independence, cache, unsat
+/// subsets or model reuse): the layers only save solver calls, so every fact still holds.
+#[test]
+fn corpus_verdicts_with_every_query_layer_off() {
+    run_corpus(
+        &[SearchStrategy::Dfs],
+        Techniques {
+            query: QueryOptions::plain(),
+            ..Techniques::default()
+        },
     );
 }
 

@@ -225,7 +225,8 @@ fn merging_reaches_the_same_errors_as_plain_execution() {
     assert!(compared >= 30, "only {compared} comparisons finished");
 }
 
-/// Every layer of the query optimizer (fast path, independence, cache, model reuse) turned off
+/// Every layer of the query optimizer (fast path, independence, cache, unsat subsets, model
+/// reuse) turned off
 /// one at a time, and all of them at once, must decide every property as the default does:
 /// the layers only save solver calls. A property left `unknown` by the time limit in either
 /// run is not compared.
@@ -233,11 +234,12 @@ fn merging_reaches_the_same_errors_as_plain_execution() {
 fn query_layers_do_not_change_verdicts() {
     use symex_smt::QueryOptions;
     type Variant = (&'static str, fn(&mut QueryOptions));
-    let variants: [Variant; 5] = [
+    let variants: [Variant; 6] = [
         ("no fast path", |q| q.fast_path = false),
         ("no independence", |q| q.independence = false),
         ("no cache", |q| q.cache = false),
         ("no model reuse", |q| q.model_reuse = false),
+        ("no unsat subsets", |q| q.unsat_subsets = false),
         ("plain", |q| *q = QueryOptions::plain()),
     ];
     let mut failures = Vec::new();

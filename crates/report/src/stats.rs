@@ -33,6 +33,9 @@ pub struct Stats {
     /// Queries answered `sat` by model reuse.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_hits: Option<u64>,
+    /// Queries answered `unsat` by an earlier unsatisfiable question they contain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unsat_subset_hits: Option<u64>,
     /// Times a state was split in two.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forks: Option<u64>,
@@ -126,6 +129,9 @@ impl Stats {
         }
         if let Some(n) = self.model_hits {
             rows.push(("model reuse hits", n.to_string()));
+        }
+        if let Some(n) = self.unsat_subset_hits {
+            rows.push(("unsat subset hits", n.to_string()));
         }
         if let Some(traces) = self.traces {
             rows.push(("traces", traces.to_string()));

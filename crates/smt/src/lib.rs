@@ -39,6 +39,7 @@ mod simplify;
 mod solver;
 mod sort;
 mod term;
+mod unsat_subsets;
 mod value;
 mod z3_backend;
 mod z3_ffi;

@@ -1,14 +1,16 @@
 //! The query layer that engines call (the KLEE lessons).
 //!
 //! A [`QueryEngine`] answers questions about a path condition (a slice of Boolean constraints)
-//! through three optional layers, each counted in [`QueryStats`]:
+//! through optional layers, each counted in [`QueryStats`]:
 //!
 //! 1. **fast path**: queries decided by simplification alone: a constant `false` constraint or
 //!    query, a query whose negation is a constraint, nothing left to check;
 //! 2. **independence**: only the constraints that share variables, transitively, with the
 //!    query are sent (see `independence.rs`);
 //! 3. **cache**: answers keyed by the sorted, hash-consed constraint set plus the query;
-//! 4. **model reuse**: `sat` when the models of earlier answers, combined over independent
+//! 4. **unsat subsets**: `unsat` when an earlier `unsat` question is part of this one
+//!    (see `unsat_subsets.rs`);
+//! 5. **model reuse**: `sat` when the models of earlier answers, combined over independent
 //!    groups of constraints, satisfy the question (KLEE's counterexample cache, see
 //!    `model_reuse.rs`).
 //!
@@ -39,6 +41,7 @@ use crate::model_reuse::ModelCache;
 use crate::solver::{Model, SatResult, Solver, DEFAULT_TIMEOUT};
 use crate::sort::Sort;
 use crate::term::{Node, Op, TermId, TermStore};
+use crate::unsat_subsets::UnsatSets;
 use crate::value::Value;
 
 /// Which layers are on, and the solver settings.
@@ -52,6 +55,8 @@ pub struct QueryOptions {
     pub cache: bool,
     /// Answer `sat` from the models of earlier answers where they satisfy the question.
     pub model_reuse: bool,
+    /// Answer `unsat` where an earlier unsatisfiable question is part of the question.
+    pub unsat_subsets: bool,
     /// Time limit of each solver check.
     pub timeout: Option<Duration>,
     /// Write every query that reaches the solver into this directory.
@@ -66,6 +71,7 @@ impl Default for QueryOptions {
             independence: true,
             cache: true,
             model_reuse: true,
+            unsat_subsets: true,
             timeout: Some(DEFAULT_TIMEOUT),
             dump_dir: None,
         }
@@ -80,6 +86,7 @@ impl QueryOptions {
             independence: false,
             cache: false,
             model_reuse: false,
+            unsat_subsets: false,
             ..Self::default()
         }
     }
@@ -96,6 +103,8 @@ pub struct QueryStats {
     pub cache_hits: u64,
     /// Answered `sat` by model reuse.
     pub model_hits: u64,
+    /// Answered `unsat` by a kept unsatisfiable subset.
+    pub unsat_subset_hits: u64,
     /// Checks sent to the solver.
     pub solver_queries: u64,
     /// Queries whose constraint set independence made smaller.
@@ -150,6 +159,7 @@ pub struct QueryEngine<S: Solver> {
     sat_cache: FxHashMap<Box<[TermId]>, bool>,
     model_cache: FxHashMap<Box<[TermId]>, Model>,
     models: ModelCache,
+    unsat_sets: UnsatSets,
     independence: Independence,
     /// The constraints asserted in the solver, one scope each, in order.
     mirror: Vec<TermId>,
@@ -176,6 +186,7 @@ impl<S: Solver> QueryEngine<S> {
             sat_cache: FxHashMap::default(),
             model_cache: FxHashMap::default(),
             models: ModelCache::default(),
+            unsat_sets: UnsatSets::default(),
             independence: Independence::default(),
             mirror: Vec::new(),
             in_mirror: FxHashSet::default(),
@@ -221,6 +232,7 @@ impl<S: Solver> QueryEngine<S> {
         self.sat_cache.clear();
         self.model_cache.clear();
         self.models = ModelCache::default();
+        self.unsat_sets = UnsatSets::default();
     }
 
     /// Is `pc ∧ extra` satisfiable? (With `extra` and independence on, `pc` is assumed
@@ -332,6 +344,17 @@ impl<S: Solver> QueryEngine<S> {
                 });
             }
         }
+        let question = || sorted_set(constraints.iter().chain(&query));
+        if self.options.unsat_subsets
+            && !self.unsat_sets.is_empty()
+            && self.unsat_sets.answers(&question())
+        {
+            self.stats.unsat_subset_hits += 1;
+            if let Some(k) = key {
+                self.sat_cache.insert(k, false);
+            }
+            return Ok(SatResult::Unsat);
+        }
         if self.options.model_reuse
             && self
                 .models
@@ -344,6 +367,9 @@ impl<S: Solver> QueryEngine<S> {
             return Ok(SatResult::Sat);
         }
         let result = self.ask_solver(store, pc, &constraints, query)?;
+        if result == SatResult::Unsat && self.options.unsat_subsets {
+            self.unsat_sets.remember(&question());
+        }
         if result == SatResult::Sat && self.options.model_reuse {
             let mut satisfied = constraints;
             satisfied.extend(query);
@@ -550,10 +576,20 @@ impl<S: Solver> QueryEngine<S> {
                 return Ok(ModelResult::Unsat);
             }
         }
+        if self.options.unsat_subsets
+            && !self.unsat_sets.is_empty()
+            && self.unsat_sets.answers(&sorted_set(constraints.iter()))
+        {
+            self.stats.unsat_subset_hits += 1;
+            return Ok(ModelResult::Unsat);
+        }
         match self.ask_solver(store, pc, &constraints, None)? {
             SatResult::Unsat => {
                 if let Some(k) = key {
                     self.sat_cache.insert(k, false);
+                }
+                if self.options.unsat_subsets {
+                    self.unsat_sets.remember(&sorted_set(constraints.iter()));
                 }
                 Ok(ModelResult::Unsat)
             }
@@ -625,6 +661,14 @@ fn cache_key(constraints: &[TermId], query: Option<TermId>) -> Box<[TermId]> {
     key.into_boxed_slice()
 }
 
+/// The sorted, de-duplicated terms (an unsatisfiable set's form).
+fn sorted_set<'a>(terms: impl Iterator<Item = &'a TermId>) -> Vec<TermId> {
+    let mut set: Vec<TermId> = terms.copied().collect();
+    set.sort_unstable();
+    set.dedup();
+    set
+}
+
 /// Separates constraints from the query in cache keys (a store never reaches 2^32 terms).
 const SEPARATOR: TermId = TermId::MAX;
 
@@ -670,6 +714,47 @@ mod tests {
         assert_eq!((st.solver_queries, st.cache_hits), (1, 1));
         assert_eq!((st.independence_reduced, st.constraints_dropped), (2, 2));
         assert_eq!((st.queries, st.unsat), (2, 2));
+    }
+
+    #[test]
+    fn an_unsatisfiable_question_answers_the_questions_that_contain_it() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let y = s.bv_var("y", 32).expect("var");
+        let ten = s.bv_val(32, 10).expect("c");
+        let x_small = s.bv_ult(x, ten).expect("c");
+        let y_small = s.bv_ult(y, x).expect("c");
+        let x_big = s.bv_ugt(x, ten).expect("q");
+        let sum = s.bv_add(x, y).expect("t");
+        let sum_big = s.bv_ugt(sum, ten).expect("q");
+        for on in [true, false] {
+            let mut e = engine(QueryOptions {
+                unsat_subsets: on,
+                ..QueryOptions::default()
+            });
+            // x < 10 ∧ x > 10, then the same with y's constraint and as a model request.
+            assert_eq!(e.may_be_true(&s, &[x_small], x_big), Ok(Answer::No));
+            assert_eq!(
+                e.may_be_true(&s, &[x_small, y_small], x_big),
+                Ok(Answer::No)
+            );
+            assert_eq!(
+                e.get_model(&s, &[x_small, y_small, x_big], &[x]),
+                Ok(ModelResult::Unsat)
+            );
+            // A satisfiable question is not answered by it.
+            assert_eq!(
+                e.may_be_true(&s, &[x_small, y_small], sum_big),
+                Ok(Answer::Yes)
+            );
+            let st = e.stats().clone();
+            let (hits, solver) = if on { (2, 2) } else { (0, 4) };
+            assert_eq!(
+                (st.unsat_subset_hits, st.solver_queries),
+                (hits, solver),
+                "{on}"
+            );
+        }
     }
 
     #[test]

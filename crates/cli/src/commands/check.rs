@@ -112,6 +112,9 @@ pub struct CheckArgs {
     /// Turn off model reuse (answering `sat` from the models of earlier answers).
     #[arg(long)]
     pub no_model_reuse: bool,
+    /// Turn off answering `unsat` from earlier unsatisfiable questions a question contains.
+    #[arg(long)]
+    pub no_unsat_subsets: bool,
     /// Turn off answering queries by simplification alone.
     #[arg(long)]
     pub no_fast_path: bool,
@@ -333,6 +336,7 @@ impl CheckArgs {
                 independence: !self.no_independence,
                 cache: !self.no_cache,
                 model_reuse: !self.no_model_reuse,
+                unsat_subsets: !self.no_unsat_subsets,
                 timeout: Some(Duration::from_millis(self.solver_timeout)),
                 dump_dir: self.dump_smt.clone(),
             },

@@ -105,6 +105,7 @@ pub fn check_forward(
         solver_calls: Some(query_stats.solver_queries),
         cache_hits: Some(query_stats.cache_hits),
         model_hits: Some(query_stats.model_hits),
+        unsat_subset_hits: Some(query_stats.unsat_subset_hits),
         forks: Some(machine.forks),
         merges: options.merge.merges().then_some(summary.merges),
         subsumed: options.subsume.then_some(summary.subsumed),
