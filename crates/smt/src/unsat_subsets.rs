@@ -84,7 +84,7 @@ mod tests {
     fn terms() -> impl Fn(&[usize]) -> Vec<TermId> {
         let mut store = TermStore::new();
         let mut all: Vec<TermId> = (0..12)
-            .map(|i| store.bool_var(&format!("b{i}")).expect("var"))
+            .map(|i| store.bool_var(format!("b{i}")).expect("var"))
             .collect();
         all.sort_unstable();
         move |picked: &[usize]| picked.iter().map(|&i| all[i]).collect()
