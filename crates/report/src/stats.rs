@@ -33,6 +33,9 @@ pub struct Stats {
     /// Queries answered `sat` by model reuse.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_hits: Option<u64>,
+    /// The most symbolic states alive at once (forward engine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_states: Option<u64>,
     /// Queries answered `unsat` by an earlier unsatisfiable question they contain.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsat_subset_hits: Option<u64>,
@@ -121,6 +124,9 @@ impl Stats {
             ("solver time", format!("{} ms", self.solver_ms)),
             ("total time", format!("{} ms", self.time_ms)),
         ];
+        if let Some(n) = self.peak_states {
+            rows.push(("peak live states", n.to_string()));
+        }
         if let Some(n) = self.solver_calls {
             rows.push(("solver calls", n.to_string()));
         }

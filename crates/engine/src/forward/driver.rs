@@ -99,6 +99,7 @@ pub fn check_forward(
     let stats = Stats {
         paths: summary.paths,
         states: summary.states,
+        peak_states: Some(summary.peak_live),
         queries: query_stats.queries,
         solver_ms: query_stats.time.as_millis() as u64,
         time_ms: start.elapsed().as_millis() as u64,
@@ -131,6 +132,8 @@ pub fn check_forward(
 struct Summary {
     paths: u64,
     states: u64,
+    /// The most states alive at once (running, waiting at a merge point, or parked).
+    peak_live: u64,
     /// `--stop-on-first` ended the search with states left.
     stopped_early: bool,
     /// Every property was decided with states left (and `--explore-all` was off).
@@ -190,6 +193,7 @@ fn explore(
     let mut summary = Summary {
         paths: 0,
         states: 1,
+        peak_live: 1,
         stopped_early: false,
         stopped_decided: false,
         subsumed: 0,
@@ -379,6 +383,7 @@ fn explore(
         };
         searcher.update(Some(id), &added, &removed);
         let live = states.len() + waiting.states.len() + parked.len();
+        summary.peak_live = summary.peak_live.max(live as u64);
         if options.stop_on_first && machine.confirmed_violations > 0 {
             summary.stopped_early = live > 0;
             break;
