@@ -56,7 +56,7 @@ fn reset_peak() -> isize {
 }
 
 // SAFETY: every method forwards to the system allocator with the caller's arguments and only
-// adds bookkeeping in atomics.
+// adds bookkeeping in thread-local counters (which allocate nothing).
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: forwarded unchanged.

@@ -226,9 +226,8 @@ fn merging_reaches_the_same_errors_as_plain_execution() {
 }
 
 /// Every layer of the query optimizer (fast path, independence, cache, unsat subsets, model
-/// reuse) turned off
-/// one at a time, and all of them at once, must decide every property as the default does:
-/// the layers only save solver calls. A property left `unknown` by the time limit in either
+/// reuse) turned off one at a time, and all of them at once, must decide every property as the
+/// default does: the layers only save solver calls. A property left `unknown` by the time limit in either
 /// run is not compared.
 #[test]
 fn query_layers_do_not_change_verdicts() {

@@ -26,12 +26,17 @@ fn sequential_ifs_are_subsumed_at_their_joins() {
         source.push_str("  k = input;\n  if (k > 0) { s = s + 1; } else { s = s - 1; }\n");
     }
     source.push_str("  assert(s < 11);\n  return 10 / (s + 11);\n}\n");
-    let plain = check(&source, &CheckOptions::default());
+    // Depth first: each path's annotations are ready before its siblings reach the joins.
+    let dfs = CheckOptions {
+        search: SearchStrategy::Dfs,
+        ..CheckOptions::default()
+    };
+    let plain = check(&source, &dfs);
     let subsumed = check(
         &source,
         &CheckOptions {
             subsume: true,
-            ..CheckOptions::default()
+            ..dfs.clone()
         },
     );
     assert_eq!(plain.stats.paths, 1024);

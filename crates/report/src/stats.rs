@@ -33,6 +33,14 @@ pub struct Stats {
     /// Queries answered `sat` by model reuse.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_hits: Option<u64>,
+    /// Milliseconds spent computing the query count estimates before the search
+    /// (`--merge qce|dynamic`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qce_ms: Option<u64>,
+    /// Functions the query count estimate gave up on (too large or irreducible): states in
+    /// them are never merged by `qce`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qce_unestimated: Option<u64>,
     /// The most symbolic states alive at once (forward engine).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_states: Option<u64>,
@@ -126,6 +134,12 @@ impl Stats {
         ];
         if let Some(n) = self.peak_states {
             rows.push(("peak live states", n.to_string()));
+        }
+        if let Some(ms) = self.qce_ms {
+            rows.push(("qce estimates", format!("{ms} ms")));
+        }
+        if let Some(n) = self.qce_unestimated {
+            rows.push(("qce functions unestimated", n.to_string()));
         }
         if let Some(n) = self.solver_calls {
             rows.push(("solver calls", n.to_string()));

@@ -344,10 +344,11 @@ impl<S: Solver> QueryEngine<S> {
                 });
             }
         }
-        let question = || sorted_set(constraints.iter().chain(&query));
         if self.options.unsat_subsets
             && !self.unsat_sets.is_empty()
-            && self.unsat_sets.answers(&question())
+            && self
+                .unsat_sets
+                .answers(&sorted_set(constraints.iter().chain(&query)))
         {
             self.stats.unsat_subset_hits += 1;
             if let Some(k) = key {
@@ -367,8 +368,8 @@ impl<S: Solver> QueryEngine<S> {
             return Ok(SatResult::Sat);
         }
         let result = self.ask_solver(store, pc, &constraints, query)?;
-        if result == SatResult::Unsat && self.options.unsat_subsets {
-            self.unsat_sets.remember(&question());
+        if result == SatResult::Unsat {
+            self.remember_unsat(query);
         }
         if result == SatResult::Sat && self.options.model_reuse {
             let mut satisfied = constraints;
@@ -515,6 +516,17 @@ impl<S: Solver> QueryEngine<S> {
         self.solver.check(store, &assumptions)
     }
 
+    /// Keeps the set of the last check, answered `unsat`, for unsat subsets: what the solver's
+    /// stack held and `query`, not the constraints independence kept. Those answer the same
+    /// only while the path condition is satisfiable, which an engine that goes on past an
+    /// `unknown` answer cannot promise, and a kept set answers questions on any path.
+    fn remember_unsat(&mut self, query: Option<TermId>) {
+        if self.options.unsat_subsets {
+            let checked = sorted_set(self.mirror.iter().chain(&query));
+            self.unsat_sets.remember(&checked);
+        }
+    }
+
     /// Keeps the solver's model of its last `sat` check, which satisfies `satisfied`, for
     /// model reuse. A solver that gives no model only costs the reuse.
     fn remember_model(
@@ -581,6 +593,9 @@ impl<S: Solver> QueryEngine<S> {
             && self.unsat_sets.answers(&sorted_set(constraints.iter()))
         {
             self.stats.unsat_subset_hits += 1;
+            if let Some(k) = key {
+                self.sat_cache.insert(k, false);
+            }
             return Ok(ModelResult::Unsat);
         }
         match self.ask_solver(store, pc, &constraints, None)? {
@@ -588,9 +603,7 @@ impl<S: Solver> QueryEngine<S> {
                 if let Some(k) = key {
                     self.sat_cache.insert(k, false);
                 }
-                if self.options.unsat_subsets {
-                    self.unsat_sets.remember(&sorted_set(constraints.iter()));
-                }
+                self.remember_unsat(None);
                 Ok(ModelResult::Unsat)
             }
             SatResult::Unknown(why) => Ok(ModelResult::Unknown(why)),

@@ -2,11 +2,12 @@
 //! cache): once `c1 ∧ … ∧ cn` was found unsatisfiable, every question whose constraints and
 //! query include all of `c1 … cn` is unsatisfiable too, whatever else it adds.
 //!
-//! The query layer keeps every set the solver (or this cache) answered `unsat`, after
-//! independence cut it down to the constraints related to the query, so a kept set is small and
-//! recurs inside the larger questions of later paths (a branch infeasible for a reason that
-//! later constraints do not change). Only `unsat` is answered here; a miss says nothing. Nothing
-//! here talks to a solver.
+//! The query layer keeps the set of every check the solver answered `unsat`: the constraints
+//! on the solver's stack and the query. That set is unsatisfiable on its own, whatever the
+//! rest of the path condition (the sets independence cuts down are not: they answer the same
+//! only while the path condition is satisfiable). A kept set recurs inside the larger
+//! questions of later paths (a branch infeasible for a reason that later constraints do not
+//! change). Only `unsat` is answered here; a miss says nothing. Nothing here talks to a solver.
 //!
 //! A lookup costs one hash probe per term of the question plus a merge-walk of each kept set
 //! whose smallest term the question holds: sets are indexed by their smallest term, which every
@@ -27,7 +28,8 @@ pub(crate) struct UnsatSets {
 }
 
 impl UnsatSets {
-    /// Keeps `set` (sorted, without duplicates), whose conjunction is unsatisfiable.
+    /// Keeps `set` (sorted, without duplicates), whose conjunction is unsatisfiable; a set that
+    /// a kept one already answers adds nothing.
     pub(crate) fn remember(&mut self, set: &[TermId]) {
         debug_assert!(set.windows(2).all(|w| w[0] < w[1]), "sorted and distinct");
         let Some(&smallest) = set.first() else {

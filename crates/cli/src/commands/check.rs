@@ -239,6 +239,20 @@ pub enum SearchArg {
     Klee,
 }
 
+impl SearchArg {
+    fn strategy(self) -> SearchStrategy {
+        match self {
+            SearchArg::Bfs => SearchStrategy::Bfs,
+            SearchArg::Dfs => SearchStrategy::Dfs,
+            SearchArg::Random => SearchStrategy::Random,
+            SearchArg::RandomPath => SearchStrategy::RandomPath,
+            SearchArg::Coverage => SearchStrategy::Coverage,
+            SearchArg::CoverageNearest => SearchStrategy::CoverageNearest,
+            SearchArg::Klee => SearchStrategy::Klee,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum IndexArg {
     Ite,
@@ -277,15 +291,7 @@ pub enum Format {
 impl CheckArgs {
     /// The engine's options; the engine hands its live figures and tests to `sinks`.
     fn options(&self, sinks: &Sinks) -> CheckOptions {
-        let search = match self.search {
-            SearchArg::Bfs => SearchStrategy::Bfs,
-            SearchArg::Dfs => SearchStrategy::Dfs,
-            SearchArg::Random => SearchStrategy::Random,
-            SearchArg::RandomPath => SearchStrategy::RandomPath,
-            SearchArg::Coverage => SearchStrategy::Coverage,
-            SearchArg::CoverageNearest => SearchStrategy::CoverageNearest,
-            SearchArg::Klee => SearchStrategy::Klee,
-        };
+        let search = self.search.strategy();
         let solver = match self.solver {
             SolverArg::Z3 => SolverChoice::Z3,
             SolverArg::Z3Process => SolverChoice::Process {
@@ -669,4 +675,16 @@ fn write_tests(dir: &Path, report: &Report, tests: Vec<PathTest>, quiet: bool) -
         diag!("{count} tests written to {}", dir.display());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `symex check` and the engine's `CheckOptions::default()` agree on the default search.
+    #[test]
+    fn the_default_search_is_the_engines() {
+        let args = CheckArgs::from_words(vec!["p.uc".to_string()]).expect("parses");
+        assert_eq!(args.search.strategy(), SearchStrategy::default());
+    }
 }

@@ -109,6 +109,8 @@ pub fn check_forward(
         unsat_subset_hits: Some(query_stats.unsat_subset_hits),
         forks: Some(machine.forks),
         merges: options.merge.merges().then_some(summary.merges),
+        qce_ms: summary.qce.map(|q| q.ms),
+        qce_unestimated: summary.qce.map(|q| q.unestimated),
         subsumed: options.subsume.then_some(summary.subsumed),
         loop_invariants: summary.loop_invariants,
         coverage: Some(machine.coverage.summary(module)),
@@ -146,6 +148,17 @@ struct Summary {
     loops: Option<(u64, u64)>,
     /// Pairs of states merged into one (`--merge`).
     merges: u64,
+    /// With `--merge qce|dynamic`: the query count estimates' cost.
+    qce: Option<QceFigures>,
+}
+
+/// What computing the query count estimates took, before the search (the thesis's
+/// `precomputeVariableCosts`, seed 002 Tables 6.2 and 6.3).
+#[derive(Clone, Copy)]
+struct QceFigures {
+    ms: u64,
+    /// Functions that got no estimate (over `qce::NODE_LIMIT`, or irreducible).
+    unestimated: u64,
 }
 
 /// Why a state stopped running before the searcher is asked again.
@@ -171,10 +184,15 @@ fn explore(
     let merging = options.merge.merges();
     // They wait there until nothing else can run (not with `dynamic`).
     let holding = matches!(options.merge, MergeMode::Aggressive | MergeMode::Qce);
+    let estimating = Instant::now();
     let estimates = options
         .merge
         .uses_qce()
         .then(|| Estimates::compute(machine.module, &machine.info, &options.merge_options));
+    let qce = estimates.as_ref().map(|e| QceFigures {
+        ms: estimating.elapsed().as_millis() as u64,
+        unestimated: e.unestimated() as u64,
+    });
     let mut states: FxHashMap<StateId, State> = FxHashMap::default();
     states.insert(0, machine.initial_state()?);
     let mut waiting = Waiting::default();
@@ -194,6 +212,7 @@ fn explore(
         paths: 0,
         states: 1,
         peak_live: 1,
+        qce,
         stopped_early: false,
         stopped_decided: false,
         subsumed: 0,

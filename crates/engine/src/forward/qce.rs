@@ -113,6 +113,11 @@ impl Estimates {
         }
     }
 
+    /// How many functions got no estimate (over [`NODE_LIMIT`], or irreducible).
+    pub fn unestimated(&self) -> usize {
+        self.functions.iter().filter(|f| f.is_none()).count()
+    }
+
     pub fn function(&self, func: FuncId) -> Option<&FunctionEstimate> {
         self.functions.get(func.index()).and_then(Option::as_ref)
     }

@@ -3,8 +3,9 @@
 //!
 //! Random-path search walks it from the root, choosing a child uniformly at each inner node,
 //! so a state's chance is 2^-depth rather than 1/#states: states deep in a loop-heavy subtree do
-//! not starve the rest. Ended states' leaves are removed, and inner nodes left without children
-//! with them. Nothing here executes or owns states.
+//! not starve the rest. Ended states' leaves are removed, inner nodes left without children
+//! with them, and an inner node left with one child is replaced by that child. Nothing here
+//! executes or owns states.
 
 use rustc_hash::FxHashMap;
 
