@@ -5,7 +5,7 @@
 # timed out and the total precomputation time. symex computes the same estimates before its
 # search under `--merge qce`; its limit is a count (a function over `qce::NODE_LIMIT` gets no
 # estimate), so "gave up" counts the programs with such a function. Prints one Markdown row
-# per set and estimate, from `qce_ms` and `qce_unestimated` of each check's JSON stats.
+# per set and estimate, from `qce_us` and `qce_unestimated` of each check's JSON stats.
 #
 #   bench/qce_precompute.sh [PROGRAMS]        (default: 50 per set, as in the thesis)
 #   KAPPA=10 bench/qce_precompute.sh 20
@@ -25,7 +25,8 @@ sets=(
   "large|--block-depth 5 --loop-depth 5 --statements 20 --block-statements 10"
 )
 common="--functions 0 --loop-prob 15 --for-prob 10 --if-prob 18 --input-bound-prob 100 --errors 0 --no-divisions --no-null --no-symbolic-indices --no-asserts"
-field() { grep -o "\"$1\":[0-9]*" "$2" | head -1 | cut -d: -f2; }
+field() { grep -o "\"$1\": *[0-9]*" "$2" | head -1 | grep -o "[0-9]*$"; }
+ms() { printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)); }
 echo "| program set | estimate | programs | gave up (a function unestimated) | total ms | slowest ms |"
 echo "|---|---|---:|---:|---:|---:|"
 for set in "${sets[@]}"; do
@@ -42,12 +43,12 @@ for set in "${sets[@]}"; do
       # The search itself is cut at once: only the estimates before it are measured.
       "$symex" check "$work/$name-$seed.uc" --merge qce --qce-estimate "$estimate" \
         --qce-kappa "$kappa" --qce-limit-cost 2 --timeout 0.001 --format json > "$out" || true
-      ms=$(field qce_ms "$out")
+      us=$(field qce_us "$out")
       unestimated=$(field qce_unestimated "$out")
-      total=$((total + ${ms:-0}))
-      ((${ms:-0} > slowest)) && slowest=${ms:-0}
+      total=$((total + ${us:-0}))
+      ((${us:-0} > slowest)) && slowest=${us:-0}
       ((${unestimated:-0} > 0)) && gave_up=$((gave_up + 1))
     done
-    echo "| $name | $estimate | $programs | $gave_up | $total | $slowest |"
+    echo "| $name | $estimate | $programs | $gave_up | $(ms "$total") | $(ms "$slowest") |"
   done
 done

@@ -33,10 +33,10 @@ pub struct Stats {
     /// Queries answered `sat` by model reuse.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_hits: Option<u64>,
-    /// Milliseconds spent computing the query count estimates before the search
-    /// (`--merge qce|dynamic`).
+    /// Microseconds spent computing the query count estimates before the search
+    /// (`--merge qce|dynamic`; they take well under a millisecond on small programs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub qce_ms: Option<u64>,
+    pub qce_us: Option<u64>,
     /// Functions the query count estimate gave up on (too large or irreducible): states in
     /// them are never merged by `qce`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -135,8 +135,8 @@ impl Stats {
         if let Some(n) = self.peak_states {
             rows.push(("peak live states", n.to_string()));
         }
-        if let Some(ms) = self.qce_ms {
-            rows.push(("qce estimates", format!("{ms} ms")));
+        if let Some(us) = self.qce_us {
+            rows.push(("qce estimates", format!("{:.3} ms", us as f64 / 1000.0)));
         }
         if let Some(n) = self.qce_unestimated {
             rows.push(("qce functions unestimated", n.to_string()));

@@ -109,7 +109,7 @@ pub fn check_forward(
         unsat_subset_hits: Some(query_stats.unsat_subset_hits),
         forks: Some(machine.forks),
         merges: options.merge.merges().then_some(summary.merges),
-        qce_ms: summary.qce.map(|q| q.ms),
+        qce_us: summary.qce.map(|q| q.us),
         qce_unestimated: summary.qce.map(|q| q.unestimated),
         subsumed: options.subsume.then_some(summary.subsumed),
         loop_invariants: summary.loop_invariants,
@@ -156,8 +156,8 @@ struct Summary {
 /// `precomputeVariableCosts`, seed 002 Tables 6.2 and 6.3).
 #[derive(Clone, Copy)]
 struct QceFigures {
-    ms: u64,
-    /// Functions that got no estimate (over `qce::NODE_LIMIT`, or irreducible).
+    us: u64,
+    /// Functions that got no estimate (over `qce`'s limits, or irreducible).
     unestimated: u64,
 }
 
@@ -190,7 +190,7 @@ fn explore(
         .uses_qce()
         .then(|| Estimates::compute(machine.module, &machine.info, &options.merge_options));
     let qce = estimates.as_ref().map(|e| QceFigures {
-        ms: estimating.elapsed().as_millis() as u64,
+        us: estimating.elapsed().as_micros() as u64,
         unestimated: e.unestimated() as u64,
     });
     let mut states: FxHashMap<StateId, State> = FxHashMap::default();

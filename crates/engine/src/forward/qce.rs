@@ -19,11 +19,12 @@
 //!   at [`LATTICE_CAP`] (the thesis's bound, which makes loops converge).
 //!
 //! Estimates only choose which states merge; every merge is exact, so a poor estimate costs
-//! time, never a verdict. A function whose estimate outgrows [`NODE_LIMIT`] (or whose graph is
-//! irreducible) gets none, and states in it are never merged by `qce`: the limit is a count,
-//! not a clock, so the same input gives the same merges. Nothing here runs states.
+//! time, never a verdict. A function whose estimate outgrows [`CELL_LIMIT`] or
+//! [`LATTICE_WORK_LIMIT`] (or whose graph is irreducible) gets none, and states in it are
+//! never merged by `qce`: the limits are counts, not clocks, so the same input gives the same
+//! merges. Nothing here runs states.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use symex_ir::analysis::LoopId;
 use symex_ir::cfg::{BlockId, Check, FuncId, Function, InstKind, LocalId, Module, Rvalue};
 use symex_ir::Terminator;
@@ -37,10 +38,18 @@ use crate::forward::value::SymValue;
 /// The thesis's cap on a lattice value.
 pub const LATTICE_CAP: f64 = 10.0;
 
-/// The most (block, loop budget) nodes the recursive estimate of one function may evaluate,
-/// and the most block visits the lattice estimate may make, before the function gets no
-/// estimate.
-pub const NODE_LIMIT: usize = 200_000;
+/// The most values (one per local and node) an estimate of one function may keep before the
+/// function gets none: the recursive
+/// estimate keeps a vector as wide as the function's locals (temporaries included) for each
+/// (block, loop budget) node it evaluates, so a limit on nodes alone let nested loops of a
+/// large function fill gigabytes. 2^22 values are 32 MiB: for a function of 30 locals, about
+/// the 200,000 nodes that were the limit before.
+pub const CELL_LIMIT: usize = 1 << 22;
+
+/// The most values the lattice estimate of one function may compute (its rounds until the
+/// fixpoint, times its blocks, times its locals) before the function gets none: a count, not
+/// a clock, about a tenth of a second.
+pub const LATTICE_WORK_LIMIT: usize = 1 << 26;
 
 /// The estimate of one function: per block, the cost of every local at the block's start and,
 /// last, the cost of all queries.
@@ -113,7 +122,7 @@ impl Estimates {
         }
     }
 
-    /// How many functions got no estimate (over [`NODE_LIMIT`], or irreducible).
+    /// How many functions got no estimate (over a limit, or irreducible).
     pub fn unestimated(&self) -> usize {
         self.functions.iter().filter(|f| f.is_none()).count()
     }
@@ -387,6 +396,11 @@ fn recursive(
             .collect()
     };
     let mut memo: FxHashMap<Node, Vec<f64>> = FxHashMap::default();
+    // Nodes whose children are being evaluated. The unrolled graph is acyclic, so a node met
+    // again before its value is known was reached along another path and is already on the
+    // stack: expanding it once keeps the stack within the node count (the paths through the
+    // unrolled graph are exponentially many; expanding per path once ran out of memory).
+    let mut entered: FxHashSet<Node> = FxHashSet::default();
     let mut at_block = Vec::with_capacity(function.blocks.len());
     for b in function.block_ids() {
         let root: Node = (b, vec![options.kappa; enclosing(b).len()]);
@@ -406,14 +420,14 @@ fn recursive(
                 }
                 let value = transfer.block(node.0, out);
                 memo.insert(node, value);
-                if memo.len() > NODE_LIMIT {
+            } else if entered.insert(node.clone()) {
+                if entered.len() * transfer.width() > CELL_LIMIT {
                     return None;
                 }
-            } else {
                 let missing: Vec<Node> = kids
                     .into_iter()
                     .map(|(k, _)| k)
-                    .filter(|k| !memo.contains_key(k))
+                    .filter(|k| !memo.contains_key(k) && !entered.contains(k))
                     .collect();
                 stack.push((node, true));
                 stack.extend(missing.into_iter().map(|k| (k, false)));
@@ -429,6 +443,9 @@ fn recursive(
 fn lattice(transfer: &Transfer<'_>) -> Option<FunctionEstimate> {
     let function = transfer.function;
     let n = function.blocks.len();
+    if n * transfer.width() > CELL_LIMIT {
+        return None;
+    }
     let mut at_block = vec![vec![0.0; transfer.width()]; n];
     let order: Vec<BlockId> = {
         let mut rpo = symex_ir::analysis::reverse_postorder(function);
@@ -439,8 +456,8 @@ fn lattice(transfer: &Transfer<'_>) -> Option<FunctionEstimate> {
     loop {
         let mut changed = false;
         for &b in &order {
-            visits += 1;
-            if visits > NODE_LIMIT {
+            visits += transfer.width();
+            if visits > LATTICE_WORK_LIMIT {
                 return None;
             }
             let mut out = vec![0.0; transfer.width()];
@@ -622,5 +639,27 @@ mod tests {
         assert!(est.function(FuncId(0)).is_none());
         let (_, est) = estimate(source, MergeOptions::default());
         assert!(est.function(FuncId(0)).is_some());
+    }
+
+    #[test]
+    fn a_wide_function_gives_up_within_the_memory_limit() {
+        // Five nested loops around a body of over a thousand temporaries: each node is as wide
+        // as the function's locals (a limit on nodes alone kept gigabytes of values here).
+        let body = "x = (x + 1) * (x - 1) + x * 3; ".repeat(400);
+        let source = format!(
+            "main() {{ var a, b, c, d, e, x, n; n = input; x = 0; a = 0; \
+             while (a < n) {{ b = 0; while (b < n) {{ c = 0; while (c < n) {{ d = 0; \
+             while (d < n) {{ e = 0; while (e < n) {{ {body} e = e + 1; }} d = d + 1; }} \
+             c = c + 1; }} b = b + 1; }} a = a + 1; }} return x; }}"
+        );
+        let options = MergeOptions {
+            kappa: 10,
+            ..MergeOptions::default()
+        };
+        let (module, est) = estimate(&source, options);
+        let width = module.functions[0].locals.len();
+        assert!(width > 1000, "{width}");
+        assert!(est.function(FuncId(0)).is_none());
+        assert_eq!(est.unestimated(), 1);
     }
 }
