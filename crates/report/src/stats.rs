@@ -123,6 +123,15 @@ impl std::fmt::Display for Ratio {
 }
 
 impl Stats {
+    /// Zeroes every figure measured on the machine (times and resident memory; the rest of a
+    /// report is a function of the program, the options and the seed): for comparing runs.
+    pub fn clear_timings(&mut self) {
+        self.time_ms = 0;
+        self.solver_ms = 0;
+        self.qce_us = self.qce_us.map(|_| 0);
+        self.peak_rss_kb = self.peak_rss_kb.map(|_| 0);
+    }
+
     /// The `--stats` table: one `name  value` row per measured counter, names aligned.
     pub fn table(&self) -> String {
         let mut rows: Vec<(&str, String)> = vec![
