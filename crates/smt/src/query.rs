@@ -771,6 +771,31 @@ mod tests {
     }
 
     #[test]
+    fn an_unsatisfiable_path_condition_leaves_no_wrong_unsat_set() {
+        // The engine may go on with an unsatisfiable path condition (after `unknown`): a
+        // question about `y` is then `unsat` because of the asserted `x` constraints, which
+        // independence left out of it; `y == 1` alone must not be kept as unsatisfiable.
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let y = s.bv_var("y", 32).expect("var");
+        let zero = s.bv_val(32, 0).expect("c");
+        let one = s.bv_val(32, 1).expect("c");
+        let x_neg = s.bv_slt(x, zero).expect("c");
+        let x_pos = s.bv_sgt(x, zero).expect("c");
+        let x_one = s.eq(x, one).expect("q");
+        let y_one = s.eq(y, one).expect("q");
+        let mut e = engine(QueryOptions::default());
+        let pc = [x_neg, x_pos];
+        assert_eq!(e.may_be_true(&s, &pc, x_one), Ok(Answer::No));
+        assert_eq!(e.may_be_true(&s, &pc, y_one), Ok(Answer::No));
+        assert!(matches!(
+            e.get_model(&s, &[y_one], &[y]),
+            Ok(ModelResult::Sat(_))
+        ));
+        assert_eq!(e.is_satisfiable(&s, &[y_one], None), Ok(SatResult::Sat));
+    }
+
+    #[test]
     fn a_passed_deadline_answers_unknown_without_the_solver() {
         let mut s = TermStore::new();
         let x = s.bv_var("x", 32).expect("var");
