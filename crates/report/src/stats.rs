@@ -90,7 +90,8 @@ pub struct Stats {
     /// Summary operators created.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summaries_total: Option<u64>,
-    /// Term nodes of the functions' summaries (the maximally shared graph).
+    /// Nodes of the hash-consed term graph: every term the forward engine built, or the
+    /// structural engine's function summaries (the maximally shared graph).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub term_nodes: Option<u64>,
 }

@@ -43,6 +43,11 @@ impl Assignment {
             .extend(other.values.iter().map(|(v, x)| (*v, x.clone())));
     }
 
+    /// The assigned values.
+    pub fn values(&self) -> impl Iterator<Item = &Value> {
+        self.values.values()
+    }
+
     /// The number of assigned variables.
     pub fn len(&self) -> usize {
         self.values.len()

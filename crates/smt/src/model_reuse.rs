@@ -5,29 +5,45 @@
 //! restricted to the set's variables. For a new question `C ∧ q`, the constraints `C` are split
 //! into groups that share no variable; when every group has a kept model, their union
 //! satisfies `C` (each model satisfies its group, and the groups share no variable, so the
-//! models do not clash), and the query needs only to evaluate to true under it, with
-//! variables of no group at their sorts' defaults. Only `sat` is answered here: a miss says
-//! nothing, and the caller asks the solver.
+//! models do not clash), and the query needs only to evaluate to true under it. A variable of
+//! no group (one the query brings in) is tried at its sort's default and, for bit-vectors,
+//! failing that at a value of its own (its number plus one, skipping values the assignment
+//! holds): a fresh input is most often wanted zero or different from everything (a new
+//! object's identity, a counter that must not be 0), and the evaluation is cheap where a
+//! solver call is not. The value follows the variable's number rather than the assignment
+//! alone because independence splits the path condition: a variable fresh to one group must
+//! still differ from the fresh variables of the others, which join it later. Only `sat` is
+//! answered here: a miss says nothing, and the caller asks the solver. The model that answered
+//! is returned, so the caller keeps it for the longer path condition the query starts.
 //!
 //! A path condition grows one branch at a time, and each branch's question was answered (and
 //! its model kept) when the branch was taken, so the final check of a path whose constraints
 //! are independent of each other costs a few evaluations instead of a solver call. Nothing here
 //! talks to a solver.
 
-use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
 
-use crate::eval::{eval, Assignment};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::bv::BvConst;
+use crate::eval::{eval, eval_all, Assignment};
 use crate::independence::Independence;
+use crate::sort::Sort;
 use crate::term::{TermId, TermStore, VarId};
 use crate::value::Value;
 
 /// Kept models beyond this many are forgotten at once (a bound on memory, not a policy).
 const MAX_MODELS: usize = 1 << 16;
 
+/// The most recent models tried for a group of constraints no kept model is known to satisfy.
+const RECENT_MODELS: usize = 4;
+
 /// The kept models, by the sorted set of constraints each satisfies.
 #[derive(Debug, Default)]
 pub(crate) struct ModelCache {
     models: FxHashMap<Box<[TermId]>, Assignment>,
+    /// The last models kept, newest last.
+    recent: VecDeque<Assignment>,
 }
 
 /// The sorted, de-duplicated set of `terms` (the key of a model).
@@ -53,40 +69,134 @@ impl ModelCache {
                 None => return,
             }
         }
+        if self.recent.len() == RECENT_MODELS {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(kept.clone());
         self.models.insert(key_of(satisfied.iter().copied()), kept);
     }
 
-    /// Whether kept models show `constraints ∧ query` satisfiable.
+    /// A model of `constraints ∧ query` built from kept models, if they show it satisfiable.
     pub(crate) fn satisfies(
         &self,
         store: &TermStore,
         independence: &mut Independence,
         constraints: &[TermId],
         query: Option<TermId>,
-    ) -> bool {
+    ) -> Option<Assignment> {
         let (groups, ground) = independence.components(store, constraints);
         let mut assignment = Assignment::new();
-        let holds = |t: TermId, asg: &Assignment| eval(store, t, asg) == Ok(Value::Bool(true));
-        if !ground.iter().all(|&c| holds(c, &assignment)) {
-            return false;
+        if !ground.iter().all(|&c| holds(store, c, &assignment)) {
+            return None;
         }
         for group in &groups {
-            let Some(model) = self.models.get(&key_of(group.iter().copied())) else {
-                return false;
-            };
-            assignment.extend(model);
-        }
-        let Some(query) = query else {
-            return true;
-        };
-        for &var in independence.vars_of(store, query) {
-            if assignment.get(var).is_none() {
-                let sort = store.sort(store.var_info(var).term);
-                assignment.insert(var, Value::default_of(store.sorts(), sort));
+            match self.models.get(&key_of(group.iter().copied())) {
+                Some(model) => assignment.extend(model),
+                None => {
+                    assignment = self.recent_model_of(store, independence, group, assignment)?
+                }
             }
         }
-        holds(query, &assignment)
+        let Some(query) = query else {
+            return Some(assignment);
+        };
+        let vars = independence.vars_of(store, query).to_vec();
+        complete(store, assignment, &vars, &[query])
     }
+
+    /// `assignment` extended to satisfy `group` (constraints no kept model is known to
+    /// satisfy, such as those a path adds without asking) by one of the recent models.
+    fn recent_model_of(
+        &self,
+        store: &TermStore,
+        independence: &mut Independence,
+        group: &[TermId],
+        assignment: Assignment,
+    ) -> Option<Assignment> {
+        let vars = independence.vars_of_all(store, group);
+        self.recent.iter().rev().find_map(|recent| {
+            let mut candidate = assignment.clone();
+            for &var in &vars {
+                if let Some(value) = recent.get(var) {
+                    candidate.insert(var, value.clone());
+                }
+            }
+            complete(store, candidate, &vars, group)
+        })
+    }
+}
+
+fn holds(store: &TermStore, t: TermId, asg: &Assignment) -> bool {
+    eval(store, t, asg) == Ok(Value::Bool(true))
+}
+
+/// `assignment` with values for the variables of `vars` it lacks, such that every term of
+/// `terms` holds: all at their sorts' defaults, or else bit-vectors at fresh values.
+fn complete(
+    store: &TermStore,
+    assignment: Assignment,
+    vars: &[VarId],
+    terms: &[TermId],
+) -> Option<Assignment> {
+    // One evaluation of all the terms, sharing their common subterms.
+    let all_hold = |asg: &Assignment| {
+        eval_all(store, terms, asg)
+            .is_ok_and(|values| values.iter().all(|v| *v == Value::Bool(true)))
+    };
+    let missing: Vec<VarId> = vars
+        .iter()
+        .copied()
+        .filter(|&var| assignment.get(var).is_none())
+        .collect();
+    let mut defaults = assignment.clone();
+    for &var in &missing {
+        let sort = store.sort(store.var_info(var).term);
+        defaults.insert(var, Value::default_of(store.sorts(), sort));
+    }
+    if all_hold(&defaults) {
+        return Some(defaults);
+    }
+    if missing.is_empty() {
+        return None;
+    }
+    let fresh = with_fresh_values(store, assignment, &missing);
+    all_hold(&fresh).then_some(fresh)
+}
+
+/// `assignment` with every bit-vector variable of `missing` at a value of its own: its number
+/// plus one, or the next one up that the assignment does not hold (the others at their sorts'
+/// defaults).
+fn with_fresh_values(
+    store: &TermStore,
+    mut assignment: Assignment,
+    missing: &[VarId],
+) -> Assignment {
+    let mut used: FxHashSet<BvConst> = assignment.values().filter_map(Value::as_bv).collect();
+    for &var in missing {
+        let sort = store.sort(store.var_info(var).term);
+        let fresh = match sort {
+            Sort::BitVec(width) => {
+                let mask = u128::MAX >> (128 - width);
+                // At most `used.len()` values are taken, so this ends within that many steps
+                // unless the width has fewer values than that.
+                (0..=used.len() as u128)
+                    .map(|step| (var.index() as u128 + 1 + step) & mask)
+                    .filter(|&bits| bits != 0)
+                    .filter_map(|bits| BvConst::new(width, bits).ok())
+                    .find(|c| !used.contains(c))
+            }
+            _ => None,
+        };
+        let value = match fresh {
+            Some(c) => {
+                used.insert(c);
+                Value::Bv(c)
+            }
+            None => Value::default_of(store.sorts(), sort),
+        };
+        assignment.insert(var, value);
+    }
+    assignment
 }
 
 #[cfg(test)]
@@ -120,11 +230,17 @@ mod tests {
         // Nothing kept for y's group yet.
         let vars = |t| s.vars_of(&[t]);
         cache.remember(&[x_big], &vars(x_big), &mx);
-        assert!(!cache.satisfies(&s, &mut independence, &pc, Some(sum_not_ten)));
+        assert!(cache
+            .satisfies(&s, &mut independence, &pc, Some(sum_not_ten))
+            .is_none());
         cache.remember(&[y_big], &vars(y_big), &my);
         // x = 5, y = 3: the sum is 8.
-        assert!(cache.satisfies(&s, &mut independence, &pc, Some(sum_not_ten)));
-        assert!(!cache.satisfies(&s, &mut independence, &pc, Some(sum_is_ten)));
-        assert!(cache.satisfies(&s, &mut independence, &pc, None));
+        assert!(cache
+            .satisfies(&s, &mut independence, &pc, Some(sum_not_ten))
+            .is_some());
+        assert!(cache
+            .satisfies(&s, &mut independence, &pc, Some(sum_is_ten))
+            .is_none());
+        assert!(cache.satisfies(&s, &mut independence, &pc, None).is_some());
     }
 }

@@ -356,16 +356,24 @@ impl<S: Solver> QueryEngine<S> {
             }
             return Ok(SatResult::Unsat);
         }
-        if self.options.model_reuse
-            && self
-                .models
-                .satisfies(store, &mut self.independence, &constraints, query)
-        {
-            self.stats.model_hits += 1;
-            if let Some(k) = key {
-                self.sat_cache.insert(k, true);
+        if self.options.model_reuse {
+            if let Some(model) =
+                self.models
+                    .satisfies(store, &mut self.independence, &constraints, query)
+            {
+                self.stats.model_hits += 1;
+                if query.is_some() {
+                    // The path condition this query starts is asked about next.
+                    let mut satisfied = constraints;
+                    satisfied.extend(query);
+                    let vars = self.independence.vars_of_all(store, &satisfied);
+                    self.models.remember(&satisfied, &vars, &model);
+                }
+                if let Some(k) = key {
+                    self.sat_cache.insert(k, true);
+                }
+                return Ok(SatResult::Sat);
             }
-            return Ok(SatResult::Sat);
         }
         let result = self.ask_solver(store, pc, &constraints, query)?;
         if result == SatResult::Unsat {
@@ -597,6 +605,23 @@ impl<S: Solver> QueryEngine<S> {
                 self.sat_cache.insert(k, false);
             }
             return Ok(ModelResult::Unsat);
+        }
+        if self.options.model_reuse {
+            if let Some(assignment) =
+                self.models
+                    .satisfies(store, &mut self.independence, &constraints, None)
+            {
+                self.stats.model_hits += 1;
+                let mut model = Model::new();
+                for &v in vars {
+                    let value = store
+                        .var_id(v)
+                        .and_then(|var| assignment.get(var).cloned())
+                        .unwrap_or_else(|| Value::default_of(store.sorts(), store.sort(v)));
+                    model.insert(v, value);
+                }
+                return Ok(ModelResult::Sat(model));
+            }
         }
         match self.ask_solver(store, pc, &constraints, None)? {
             SatResult::Unsat => {
@@ -865,6 +890,45 @@ mod tests {
         }
         let stats = layered.stats();
         assert!(stats.model_hits > 0, "{stats:?}");
+    }
+
+    /// A walk that meets a new input at each step and wants it non-null and different from
+    /// the ones before (a list walk under POSE): model reuse answers every step and the final
+    /// model from kept models alone, the inputs of the independent first steps distinct too.
+    #[test]
+    fn fresh_inputs_are_tried_zero_and_distinct() {
+        let mut s = TermStore::new();
+        let mut e = engine(QueryOptions::default());
+        let zero = s.bv_val(32, 0).expect("c");
+        let inputs: Vec<TermId> = (0..6)
+            .map(|i| s.bv_var(format!("n{i}"), 32).expect("var"))
+            .collect();
+        let mut pc: Vec<TermId> = Vec::new();
+        for (i, &n) in inputs.iter().enumerate() {
+            let non_null = s.neq(n, zero).expect("t");
+            let null = s.eq(n, zero).expect("t");
+            assert_eq!(e.is_satisfiable(&s, &pc, Some(null)), Ok(SatResult::Sat));
+            assert_eq!(
+                e.is_satisfiable(&s, &pc, Some(non_null)),
+                Ok(SatResult::Sat)
+            );
+            pc.push(non_null);
+            if i > 0 {
+                let distinct = s.distinct(&inputs[..=i]).expect("t");
+                assert_eq!(
+                    e.is_satisfiable(&s, &pc, Some(distinct)),
+                    Ok(SatResult::Sat)
+                );
+                pc.push(distinct);
+            }
+        }
+        let ModelResult::Sat(model) = e.get_model(&s, &pc, &inputs).expect("model") else {
+            panic!("the path condition is satisfiable");
+        };
+        let values: rustc_hash::FxHashSet<_> = inputs.iter().map(|&n| model.get(n)).collect();
+        assert_eq!(values.len(), inputs.len(), "{model:?}");
+        let stats = e.stats();
+        assert_eq!(stats.solver_queries, 0, "{stats:?}");
     }
 
     #[test]

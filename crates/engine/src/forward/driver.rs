@@ -120,6 +120,7 @@ pub fn check_forward(
         loops_not_summarized: summary.loops.map(|(_, plain)| plain),
         stopped_decided: summary.stopped_decided,
         search_cuts: machine.cuts.iter().map(ToString::to_string).collect(),
+        term_nodes: Some(machine.store.len() as u64),
         ..Stats::default()
     };
     Ok(Report::new(

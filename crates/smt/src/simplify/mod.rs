@@ -311,6 +311,10 @@ fn bitvector(
                 b
             } else if is(cb, BvConst::is_zero) {
                 a
+            } else if let Some(t) =
+                fold_constant_sum(st, ca.or(cb), if ca.is_some() { b } else { a })?
+            {
+                t
             } else {
                 return Ok(None);
             }
@@ -358,6 +362,29 @@ fn bitvector(
         Op::BvSle if a == b => st.bool_val(true)?,
         _ => return Ok(None),
     }))
+}
+
+/// `c1 + (c2 + y)` (either operand order) as `(c1 + c2) + y`: a counter incremented in a loop
+/// is one addition of a constant, not a chain as long as the loop ran (the solver re-reads the
+/// chain in every query of the path).
+fn fold_constant_sum(
+    st: &mut TermStore,
+    c1: Option<BvConst>,
+    other: TermId,
+) -> Result<Option<TermId>, crate::TermError> {
+    let Some(c1) = c1 else {
+        return Ok(None);
+    };
+    let Node::App2(Op::BvAdd, x, y) = *st.node(other) else {
+        return Ok(None);
+    };
+    let (c2, rest) = match (st.as_bv(x), st.as_bv(y)) {
+        (Some(c2), _) => (c2, y),
+        (_, Some(c2)) => (c2, x),
+        _ => return Ok(None),
+    };
+    let sum = st.bv_const(c1.bvadd(c2))?;
+    Ok(Some(st.bv_add(sum, rest)?))
 }
 
 fn integer(
@@ -544,6 +571,23 @@ mod tests {
         assert_eq!(s.not(nb), Ok(b));
         assert_eq!(s.and(b, nb), Ok(f));
         assert_eq!(s.or(nb, b), Ok(t));
+    }
+
+    /// A counter incremented k times is `x + k`, however the additions were nested; constants
+    /// that cancel leave `x`.
+    #[test]
+    fn constant_sums_fold() {
+        let mut s = store();
+        let x = s.bv_var("x", 32).expect("var");
+        let mut counter = x;
+        for _ in 0..5 {
+            let one = s.bv_val(32, 1).expect("c");
+            counter = s.bv_add(one, counter).expect("add");
+        }
+        let five = s.bv_val(32, 5).expect("c");
+        assert_eq!(Ok(counter), s.bv_add(x, five));
+        let minus_five = s.bv_signed(32, -5).expect("c");
+        assert_eq!(s.bv_add(counter, minus_five), Ok(x));
     }
 
     #[test]
