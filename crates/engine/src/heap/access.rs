@@ -250,8 +250,7 @@ impl HeapContext {
         slot: Slot,
     ) -> Result<Option<SymValue>> {
         let targets = leaves(store, t);
-        if std::env::var("DIST").is_ok() || targets.iter().all(|&leaf| store.node(leaf).is_const())
-        {
+        if targets.iter().all(|&leaf| store.node(leaf).is_const()) {
             return self.read_slot_through_ites(store, heap, t, slot);
         }
         let mut chain: Option<SymValue> = None;
@@ -365,6 +364,16 @@ impl HeapContext {
         value: SymValue,
     ) -> Result<()> {
         let targets = leaves(store, t);
+        // An alias of any object `t` may denote is updated: compatibility is not transitive
+        // (a free pointee is compatible with every type), so the first one's type alone could
+        // leave an alias of another stale, and reads pick any alias (`read_slot`).
+        let mut pointees = vec![pointee];
+        pointees.extend(
+            targets
+                .iter()
+                .filter_map(|&ident| heap.object_by_ident(ident))
+                .map(|i| heap.objects[i].pointee),
+        );
         let unconditional = store.as_bool(guard) == Some(true);
         for object in heap.objects.iter_mut() {
             let is_target = targets.contains(&object.ident);
@@ -375,7 +384,7 @@ impl HeapContext {
                 }
                 continue;
             };
-            if !is_target && !self.compatible(object.pointee, pointee) {
+            if !is_target && !pointees.iter().any(|&p| self.compatible(object.pointee, p)) {
                 continue;
             }
             let new = if object.ident == t && unconditional {
