@@ -46,6 +46,15 @@ pub(crate) struct ModelCache {
     recent: VecDeque<Assignment>,
 }
 
+/// A model that kept models show satisfies a question.
+pub(crate) struct Reused {
+    pub(crate) model: Assignment,
+    /// Whether values were chosen here (for new inputs, or a recent model for a group), not
+    /// only read from models kept under the question's groups: such a model is kept again,
+    /// under the set the answer starts, or the next question along the path would miss.
+    pub(crate) built: bool,
+}
+
 /// The sorted, de-duplicated set of `terms` (the key of a model).
 fn key_of(terms: impl IntoIterator<Item = TermId>) -> Box<[TermId]> {
     let mut key: Vec<TermId> = terms.into_iter().collect();
@@ -83,25 +92,34 @@ impl ModelCache {
         independence: &mut Independence,
         constraints: &[TermId],
         query: Option<TermId>,
-    ) -> Option<Assignment> {
+    ) -> Option<Reused> {
         let (groups, ground) = independence.components(store, constraints);
         let mut assignment = Assignment::new();
         if !ground.iter().all(|&c| holds(store, c, &assignment)) {
             return None;
         }
+        let mut built = false;
         for group in &groups {
             match self.models.get(&key_of(group.iter().copied())) {
                 Some(model) => assignment.extend(model),
                 None => {
-                    assignment = self.recent_model_of(store, independence, group, assignment)?
+                    assignment = self.recent_model_of(store, independence, group, assignment)?;
+                    built = true;
                 }
             }
         }
         let Some(query) = query else {
-            return Some(assignment);
+            return Some(Reused {
+                model: assignment,
+                built,
+            });
         };
         let vars = independence.vars_of(store, query).to_vec();
-        complete(store, assignment, &vars, &[query])
+        let (model, completed) = complete(store, assignment, &vars, &[query])?;
+        Some(Reused {
+            model,
+            built: built || completed,
+        })
     }
 
     /// `assignment` extended to satisfy `group` (constraints no kept model is known to
@@ -121,7 +139,7 @@ impl ModelCache {
                     candidate.insert(var, value.clone());
                 }
             }
-            complete(store, candidate, &vars, group)
+            complete(store, candidate, &vars, group).map(|(model, _)| model)
         })
     }
 }
@@ -131,13 +149,14 @@ fn holds(store: &TermStore, t: TermId, asg: &Assignment) -> bool {
 }
 
 /// `assignment` with values for the variables of `vars` it lacks, such that every term of
-/// `terms` holds: all at their sorts' defaults, or else bit-vectors at fresh values.
+/// `terms` holds: all at their sorts' defaults, or else bit-vectors at fresh values; and
+/// whether it lacked any.
 fn complete(
     store: &TermStore,
     assignment: Assignment,
     vars: &[VarId],
     terms: &[TermId],
-) -> Option<Assignment> {
+) -> Option<(Assignment, bool)> {
     // One evaluation of all the terms, sharing their common subterms.
     let all_hold = |asg: &Assignment| {
         eval_all(store, terms, asg)
@@ -148,19 +167,19 @@ fn complete(
         .copied()
         .filter(|&var| assignment.get(var).is_none())
         .collect();
+    if missing.is_empty() {
+        return all_hold(&assignment).then_some((assignment, false));
+    }
     let mut defaults = assignment.clone();
     for &var in &missing {
         let sort = store.sort(store.var_info(var).term);
         defaults.insert(var, Value::default_of(store.sorts(), sort));
     }
     if all_hold(&defaults) {
-        return Some(defaults);
-    }
-    if missing.is_empty() {
-        return None;
+        return Some((defaults, true));
     }
     let fresh = with_fresh_values(store, assignment, &missing);
-    all_hold(&fresh).then_some(fresh)
+    all_hold(&fresh).then_some((fresh, true))
 }
 
 /// `assignment` with every bit-vector variable of `missing` at a value of its own: its number

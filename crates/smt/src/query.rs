@@ -357,17 +357,17 @@ impl<S: Solver> QueryEngine<S> {
             return Ok(SatResult::Unsat);
         }
         if self.options.model_reuse {
-            if let Some(model) =
+            if let Some(reused) =
                 self.models
                     .satisfies(store, &mut self.independence, &constraints, query)
             {
                 self.stats.model_hits += 1;
-                if query.is_some() {
+                if reused.built && query.is_some() {
                     // The path condition this query starts is asked about next.
                     let mut satisfied = constraints;
                     satisfied.extend(query);
                     let vars = self.independence.vars_of_all(store, &satisfied);
-                    self.models.remember(&satisfied, &vars, &model);
+                    self.models.remember(&satisfied, &vars, &reused.model);
                 }
                 if let Some(k) = key {
                     self.sat_cache.insert(k, true);
@@ -607,10 +607,11 @@ impl<S: Solver> QueryEngine<S> {
             return Ok(ModelResult::Unsat);
         }
         if self.options.model_reuse {
-            if let Some(assignment) =
+            if let Some(reused) =
                 self.models
                     .satisfies(store, &mut self.independence, &constraints, None)
             {
+                let assignment = reused.model;
                 self.stats.model_hits += 1;
                 let mut model = Model::new();
                 for &v in vars {
