@@ -14,7 +14,10 @@
 //! alone because independence splits the path condition: a variable fresh to one group must
 //! still differ from the fresh variables of the others, which join it later. Only `sat` is
 //! answered here: a miss says nothing, and the caller asks the solver. The model that answered
-//! is returned, so the caller keeps it for the longer path condition the query starts.
+//! is returned; where values were chosen for it (fresh inputs, or one of the last few kept
+//! models for a group of constraints no kept model is known to satisfy), the caller keeps it
+//! for the longer path condition the query starts (keeping every hit's model filled the cache
+//! on programs with many paths and cost 20 % on the 16-branch bench).
 //!
 //! A path condition grows one branch at a time, and each branch's question was answered (and
 //! its model kept) when the branch was taken, so the final check of a path whose constraints
