@@ -25,6 +25,7 @@
 //! talks to a solver.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -44,9 +45,9 @@ const RECENT_MODELS: usize = 4;
 /// The kept models, by the sorted set of constraints each satisfies.
 #[derive(Debug, Default)]
 pub(crate) struct ModelCache {
-    models: FxHashMap<Box<[TermId]>, Assignment>,
-    /// The last models kept, newest last.
-    recent: VecDeque<Assignment>,
+    models: FxHashMap<Box<[TermId]>, Arc<Assignment>>,
+    /// The last models kept, newest last (shared with `models`).
+    recent: VecDeque<Arc<Assignment>>,
 }
 
 /// A model that kept models show satisfies a question.
@@ -81,10 +82,11 @@ impl ModelCache {
                 None => return,
             }
         }
+        let kept = Arc::new(kept);
         if self.recent.len() == RECENT_MODELS {
             self.recent.pop_front();
         }
-        self.recent.push_back(kept.clone());
+        self.recent.push_back(Arc::clone(&kept));
         self.models.insert(key_of(satisfied.iter().copied()), kept);
     }
 
@@ -117,8 +119,8 @@ impl ModelCache {
                 built,
             });
         };
-        let vars = independence.vars_of(store, query).to_vec();
-        let (model, completed) = complete(store, assignment, &vars, &[query])?;
+        let vars = independence.vars_of(store, query);
+        let (model, completed) = complete(store, assignment, vars, &[query])?;
         Some(Reused {
             model,
             built: built || completed,
@@ -264,5 +266,34 @@ mod tests {
             .satisfies(&s, &mut independence, &pc, Some(sum_is_ten))
             .is_none());
         assert!(cache.satisfies(&s, &mut independence, &pc, None).is_some());
+    }
+
+    /// A constraint the path added without a question has no kept model of its own: the last
+    /// kept models are tried on it (evaluated, so a model that fails it is not used).
+    #[test]
+    fn a_group_without_a_kept_model_is_tried_with_recent_models() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let bv = |n: u128| BvConst::new(32, n).expect("fits");
+        let one = s.bv_const(bv(1)).expect("const");
+        let hundred = s.bv_const(bv(100)).expect("const");
+        let x_big = s.bv_ugt(x, one).expect("term");
+        let x_small = s.bv_ult(x, hundred).expect("term");
+        let x_huge = s.bv_ugt(x, hundred).expect("term");
+        let mut model = Assignment::new();
+        model.insert(s.var_id(x).expect("a var"), Value::Bv(bv(5)));
+        let mut cache = ModelCache::default();
+        let mut independence = Independence::default();
+        cache.remember(&[x_big], &s.vars_of(&[x_big]), &model);
+        let reused = cache
+            .satisfies(&s, &mut independence, &[x_big, x_small], None)
+            .expect("x = 5 satisfies both");
+        assert!(
+            reused.built,
+            "a model chosen here is kept again by the caller"
+        );
+        assert!(cache
+            .satisfies(&s, &mut independence, &[x_big, x_huge], None)
+            .is_none());
     }
 }

@@ -582,14 +582,16 @@ impl<S: Solver> QueryEngine<S> {
             constraints.retain(|&c| store.as_bool(c) != Some(true));
             if constraints.is_empty() {
                 self.stats.fast_path += 1;
-                return Ok(ModelResult::Sat(defaults(store, vars, None)));
+                return Ok(ModelResult::Sat(defaults(store, vars, |_| None)));
             }
         }
         let key = self.options.cache.then(|| cache_key(&constraints, None));
         if let Some(k) = &key {
             if let Some(m) = self.model_cache.get(k) {
                 self.stats.cache_hits += 1;
-                return Ok(ModelResult::Sat(defaults(store, vars, Some(m))));
+                return Ok(ModelResult::Sat(defaults(store, vars, |v| {
+                    m.get(v).cloned()
+                })));
             }
             if self.sat_cache.get(k) == Some(&false) {
                 self.stats.cache_hits += 1;
@@ -611,16 +613,12 @@ impl<S: Solver> QueryEngine<S> {
                 self.models
                     .satisfies(store, &mut self.independence, &constraints, None)
             {
-                let assignment = reused.model;
                 self.stats.model_hits += 1;
-                let mut model = Model::new();
-                for &v in vars {
-                    let value = store
+                let model = defaults(store, vars, |v| {
+                    store
                         .var_id(v)
-                        .and_then(|var| assignment.get(var).cloned())
-                        .unwrap_or_else(|| Value::default_of(store.sorts(), store.sort(v)));
-                    model.insert(v, value);
-                }
+                        .and_then(|var| reused.model.get(var).cloned())
+                });
                 return Ok(ModelResult::Sat(model));
             }
         }
@@ -648,7 +646,7 @@ impl<S: Solver> QueryEngine<S> {
                     }
                     Err(e) => return Err(e),
                 };
-                let answer = defaults(store, vars, Some(&full));
+                let answer = defaults(store, vars, |v| full.get(v).cloned());
                 if self.options.model_reuse {
                     let vars = self.independence.vars_of_all(store, &constraints);
                     self.models
@@ -664,13 +662,15 @@ impl<S: Solver> QueryEngine<S> {
     }
 }
 
-/// The values of `vars` in `from`, or their sorts' defaults (unconstrained variables).
-fn defaults(store: &TermStore, vars: &[TermId], from: Option<&Model>) -> Model {
+/// The values `value_of` gives `vars`, or their sorts' defaults (unconstrained variables).
+fn defaults(
+    store: &TermStore,
+    vars: &[TermId],
+    value_of: impl Fn(TermId) -> Option<Value>,
+) -> Model {
     let mut m = Model::new();
     for &v in vars {
-        let value = from
-            .and_then(|f| f.get(v).cloned())
-            .unwrap_or_else(|| Value::default_of(store.sorts(), store.sort(v)));
+        let value = value_of(v).unwrap_or_else(|| Value::default_of(store.sorts(), store.sort(v)));
         m.insert(v, value);
     }
     m
