@@ -22,6 +22,12 @@
 //! and frees its context in the background) and the check answers `unknown`. A `sat` answer's
 //! model is translated back into our context and read until the next change of the stack.
 //!
+//! Z3's incremental core does not always stop at its time limit or at an interrupt: on a query
+//! with 130 nested multiplications of inputs (a generated program's loop, unrolled) it ran 47 s
+//! past a 3 s deadline, inside one check. So a check whose assertions and assumptions hold more
+//! than [`HEAVY_NONLINEAR`] multiplications, divisions or remainders of two non-constant terms
+//! goes to the one-shot solver at once (where the handover is on), which can be abandoned.
+//!
 //! A hard deadline ([`Solver::set_deadline`]) arms the process's watchdog
 //! (`z3_watchdog.rs`): past it, a running assert, scope change or check is interrupted, and
 //! the solver makes no further such call (checks answer `Unknown`).
@@ -78,6 +84,10 @@ pub struct Z3Solver {
     applied: Option<(u32, u32)>,
     /// The watchdog's hold while a hard deadline is set.
     watch: Option<Watch>,
+    /// The terms asserted, in order, and where each scope starts in it (for the heavy-query
+    /// rule of the module doc).
+    asserted: Vec<TermId>,
+    scopes: Vec<usize>,
     /// A hard deadline has passed: the solver makes no more interruptible calls, for good
     /// (skipped calls left its stack out of step, and the context may be cancelled).
     expired: bool,
@@ -138,6 +148,36 @@ fn new_context() -> Result<Z3_context, SolverError> {
         Z3_set_error_handler(ctx, ignore_error);
         Ok(ctx)
     }
+}
+
+/// A check with more nonlinear operations than this (module doc) skips the incremental core.
+const HEAVY_NONLINEAR: usize = 64;
+
+/// Whether the terms below `roots` hold more than `limit` distinct multiplications, divisions
+/// or remainders of two non-constant bit-vectors (Z3 bit-blasts each into a circuit).
+fn more_nonlinear_than(store: &TermStore, roots: &[TermId], limit: usize) -> bool {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack: Vec<TermId> = roots.to_vec();
+    let mut count = 0;
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        if let Node::App2(op, a, b) = *store.node(t) {
+            let nonlinear = matches!(
+                op,
+                Op::BvMul | Op::BvUdiv | Op::BvSdiv | Op::BvUrem | Op::BvSrem
+            );
+            if nonlinear && !store.node(a).is_const() && !store.node(b).is_const() {
+                count += 1;
+                if count > limit {
+                    return true;
+                }
+            }
+        }
+        stack.extend(store.node(t).args().iter().copied());
+    }
+    false
 }
 
 /// How long past its limit a one-shot retry is waited for before it is abandoned.
@@ -338,6 +378,8 @@ impl Z3Solver {
                 params: Vec::new(),
                 applied: None,
                 watch: None,
+                asserted: Vec::new(),
+                scopes: Vec::new(),
                 expired: false,
                 stats: SolverStats::default(),
                 version: c_text(Z3_get_full_version()),
@@ -890,6 +932,7 @@ impl Solver for Z3Solver {
             self.end();
         }
         self.level += 1;
+        self.scopes.push(self.asserted.len());
         Ok(())
     }
 
@@ -905,6 +948,9 @@ impl Solver for Z3Solver {
             self.end();
         }
         self.level -= 1;
+        if let Some(start) = self.scopes.pop() {
+            self.asserted.truncate(start);
+        }
         Ok(())
     }
 
@@ -917,6 +963,7 @@ impl Solver for Z3Solver {
         self.drop_one_shot();
         self.model_ready = false;
         let ast = self.translate(store, term)?;
+        self.asserted.push(term);
         // Past the deadline the solver answers nothing more, so what it holds no longer matters.
         if !self.begin() {
             return Ok(());
@@ -950,6 +997,18 @@ impl Solver for Z3Solver {
                 && self.conflict_limit.is_none()
                 && self.timeout.is_none_or(|t| after < t)
         });
+        let heavy = handover.is_some() && {
+            let mut roots = self.asserted.clone();
+            roots.extend_from_slice(assumptions);
+            more_nonlinear_than(store, &roots, HEAVY_NONLINEAR)
+        };
+        if heavy {
+            let result = self.one_shot_check(&asts, self.timeout)?;
+            self.stats.one_shot += 1;
+            self.stats.record(&result, start.elapsed());
+            self.model_ready = result.is_sat();
+            return Ok(result);
+        }
         let mut result = match handover {
             Some(after) => {
                 self.apply_params(Some(after), u32::MAX)?;

@@ -54,6 +54,12 @@ const RUN_BUDGET: usize = 10_000;
 /// How many steps of one run go by between two looks at the time and memory limits.
 const STEPS_PER_POLL: usize = 64;
 
+/// How many selections of other states a group parked at a loop header (`--subsume`) waits
+/// for more paths to end before its header is tried anyway. Waiting until no other state can
+/// run starved them behind any loop without a bound (each iteration forks a state that parks
+/// at the enclosing header, and the inner loop never runs out of states).
+const PARK_PATIENCE: u64 = 32;
+
 /// Checks every property of `module` reachable from `entry` by forward symbolic execution.
 ///
 /// `types` must come from a program that type-checked (the caller refuses ill-typed ones);
@@ -226,10 +232,12 @@ fn explore(
     let mut summarizer = options.summarize.then(Summarizer::new);
     let mut next_id: StateId = 1;
     let mut published: Option<Instant> = None;
+    let mut selections: u64 = 0;
     loop {
         if states.is_empty()
             && !waiting.release(machine, &mut states, &mut tree, &mut *searcher)
             && !parked.release(
+                None,
                 machine,
                 subsumption.as_mut(),
                 &mut states,
@@ -239,6 +247,17 @@ fn explore(
         {
             break;
         }
+        if let Some(key) = parked.overdue(selections) {
+            parked.release(
+                Some(key),
+                machine,
+                subsumption.as_mut(),
+                &mut states,
+                &mut tree,
+                &mut *searcher,
+            )?;
+        }
+        selections += 1;
         if let Some(cut) = budget.exhausted() {
             machine.cuts.hit(cut);
             break;
@@ -332,8 +351,8 @@ fn explore(
         tree.fork(id, &added);
         let removed = match end {
             Some(Stop::Parked) => {
-                tree.remove(id);
-                parked.park(machine, subsumption.as_mut(), id, state);
+                tree.suspend(id);
+                parked.park(machine, subsumption.as_mut(), id, state, selections)?;
                 vec![id]
             }
             Some(end) => {
@@ -464,12 +483,18 @@ type ParkKey = (Reverse<u32>, Location);
 /// States parked at loop headers (`--subsume`), innermost loops first.
 #[derive(Default)]
 struct Parked {
-    groups: BTreeMap<ParkKey, Vec<(StateId, State)>>,
+    groups: BTreeMap<ParkKey, ParkedGroup>,
+}
+
+/// The states parked at one header, and the search's selection count when the first came.
+struct ParkedGroup {
+    since: u64,
+    states: Vec<(StateId, State)>,
 }
 
 impl Parked {
     fn len(&self) -> usize {
-        self.groups.values().map(Vec::len).sum()
+        self.groups.values().map(|g| g.states.len()).sum()
     }
 
     fn park(
@@ -478,34 +503,55 @@ impl Parked {
         subsumption: Option<&mut Subsumption>,
         id: StateId,
         state: State,
-    ) {
-        let (Some(subsumption), Some(frame)) = (subsumption, state.frame()) else {
-            return;
-        };
-        let Some(location) = subsumption.location(&state) else {
-            return;
+        selections: u64,
+    ) -> Result<(), EngineError> {
+        let location = subsumption.and_then(|s| s.location(&state));
+        let (Some(location), Some(frame)) = (location, state.frame()) else {
+            // `should_park` parks only states with both; dropping one would hide its paths.
+            return Err(EngineError::Internal(
+                "a state parked outside a loop header".into(),
+            ));
         };
         let depth = machine.info.functions[frame.func.index()]
             .loops()
             .depth(frame.block);
         self.groups
             .entry((Reverse(depth), location))
-            .or_default()
+            .or_insert_with(|| ParkedGroup {
+                since: selections,
+                states: Vec::new(),
+            })
+            .states
             .push((id, state));
+        Ok(())
     }
 
-    /// Tries the first group's header as an invariant and sends the group's states back to run
-    /// (they are checked against the header's annotation first); `false` if none is parked.
+    /// The first group that has waited [`PARK_PATIENCE`] selections by `selections`.
+    fn overdue(&self, selections: u64) -> Option<ParkKey> {
+        self.groups
+            .iter()
+            .find(|(_, group)| group.since + PARK_PATIENCE <= selections)
+            .map(|(&key, _)| key)
+    }
+
+    /// Tries the header of the group `key` (the innermost, if `None`) as an invariant and
+    /// sends the group's states back to run (they are checked against the header's annotation
+    /// first); `false` if no such group is parked.
     fn release(
         &mut self,
+        key: Option<ParkKey>,
         machine: &mut Machine<'_>,
         subsumption: Option<&mut Subsumption>,
         states: &mut FxHashMap<StateId, State>,
         tree: &mut ExecTree,
         searcher: &mut dyn Searcher,
     ) -> Result<bool, EngineError> {
-        let (Some(subsumption), Some(((_, location), group))) =
-            (subsumption, self.groups.pop_first())
+        let group = match key {
+            Some(key) => self.groups.remove_entry(&key),
+            None => self.groups.pop_first(),
+        };
+        let (Some(subsumption), Some(((_, location), ParkedGroup { states: group, .. }))) =
+            (subsumption, group)
         else {
             return Ok(false);
         };
@@ -522,7 +568,7 @@ impl Parked {
         let ids: Vec<StateId> = group.iter().map(|&(id, _)| id).collect();
         for (id, state) in group {
             states.insert(id, state);
-            tree.insert(id);
+            tree.resume(id);
         }
         searcher.update(None, &ids, &[]);
         Ok(true)

@@ -4,8 +4,11 @@
 //! Random-path search walks it from the root, choosing a child uniformly at each inner node,
 //! so a state's chance is 2^-depth rather than 1/#states: states deep in a loop-heavy subtree do
 //! not starve the rest. Ended states' leaves are removed, inner nodes left without children
-//! with them, and an inner node left with one child is replaced by that child. Nothing here
-//! executes or owns states.
+//! with them, and an inner node left with one child is replaced by that child. A state that
+//! waits (parked at a loop header by `--subsume`) keeps its leaf, *suspended*: walks pass by
+//! subtrees without a runnable leaf, and when it runs again it is drawn as often as before it
+//! waited (re-inserting it at the root made every released state as likely as half the tree,
+//! which sent the search round loops). Nothing here executes or owns states.
 
 use rustc_hash::FxHashMap;
 
@@ -18,6 +21,8 @@ struct Node {
     children: Vec<usize>,
     /// Set on leaves: the live state they stand for.
     state: Option<StateId>,
+    /// How many leaves of this subtree are runnable (not suspended).
+    runnable: u32,
 }
 
 #[derive(Debug, Default)]
@@ -41,6 +46,7 @@ impl ExecTree {
             parent,
             children: Vec::new(),
             state,
+            runnable: u32::from(state.is_some()),
         };
         let index = match self.free.pop() {
             Some(i) => {
@@ -68,10 +74,40 @@ impl ExecTree {
         }
         self.nodes[leaf].state = None;
         let first = self.new_node(Some(leaf), Some(state));
+        self.nodes[first].runnable = self.nodes[leaf].runnable;
         self.nodes[leaf].children.push(first);
         for &other in others {
             let child = self.new_node(Some(leaf), Some(other));
             self.nodes[leaf].children.push(child);
+        }
+        self.add_runnable(leaf, others.len() as i64);
+    }
+
+    /// Adds `delta` to the runnable count of `node` and of every node above it.
+    fn add_runnable(&mut self, node: usize, delta: i64) {
+        let mut at = Some(node);
+        while let Some(n) = at {
+            let count = &mut self.nodes[n].runnable;
+            *count = (i64::from(*count) + delta) as u32;
+            at = self.nodes[n].parent;
+        }
+    }
+
+    /// `state` waits: walks pass its leaf by until [`ExecTree::resume`].
+    pub fn suspend(&mut self, state: StateId) {
+        if let Some(&leaf) = self.leaf_of.get(&state) {
+            if self.nodes[leaf].runnable == 1 {
+                self.add_runnable(leaf, -1);
+            }
+        }
+    }
+
+    /// `state` runs again, where it stood in the tree.
+    pub fn resume(&mut self, state: StateId) {
+        if let Some(&leaf) = self.leaf_of.get(&state) {
+            if self.nodes[leaf].runnable == 0 {
+                self.add_runnable(leaf, 1);
+            }
         }
     }
 
@@ -90,6 +126,7 @@ impl ExecTree {
         } else {
             let leaf = self.new_node(Some(root), Some(state));
             self.nodes[root].children.push(leaf);
+            self.add_runnable(root, 1);
         }
     }
 
@@ -100,6 +137,8 @@ impl ExecTree {
         let Some(mut node) = self.leaf_of.remove(&state) else {
             return;
         };
+        let runnable = self.nodes[node].runnable;
+        self.add_runnable(node, -i64::from(runnable));
         self.nodes[node].state = None;
         loop {
             let parent = self.nodes[node].parent;
@@ -151,15 +190,24 @@ impl ExecTree {
         Some(depth)
     }
 
-    /// A live state reached by a random walk from the root.
+    /// A runnable state reached by a random walk from the root, choosing uniformly among the
+    /// children with a runnable leaf below.
     pub fn random_leaf(&self, rng: &mut Rng) -> Option<StateId> {
         let mut node = self.root?;
         loop {
             let n = &self.nodes[node];
+            if n.runnable == 0 {
+                return None;
+            }
             if let Some(state) = n.state {
                 return Some(state);
             }
-            node = *n.children.get(rng.below(n.children.len()))?;
+            let open = n
+                .children
+                .iter()
+                .filter(|&&c| self.nodes[c].runnable > 0);
+            let pick = rng.below(open.clone().count());
+            node = *open.clone().nth(pick)?;
         }
     }
 }
