@@ -5,9 +5,14 @@
 //! locals. An initializer (`= {1, 2}`, the rest 0) assigns every element. Every access checks
 //! its indices (`out-of-bounds`).
 //!
-//! An array passed to a function is the caller's array under the parameter's name (the call
-//! is inlined, `FnCx::argument`); other uses of arrays as values (compared, assigned whole,
-//! decayed to a pointer) are refused. Nothing here reads the IR back.
+//! A struct's array member (`s.a[i]`, `p->a[i]`) is indexed the same way, in the box that
+//! holds its array (`memory.rs`): the struct's checks run when the box pointer is read, then
+//! the box's and each index's. Its array value is built here too ([`FnCx::array_value`]).
+//!
+//! An array variable passed to a function is the caller's array under the parameter's name (the
+//! call is inlined, `FnCx::argument`); other uses of arrays as values (compared, assigned whole,
+//! decayed to a pointer, an array member passed to a function) are refused. Nothing here reads
+//! the IR back.
 
 use lang_c::ast::{ArraySize, Declarator, DerivedDeclarator, Expression, Initializer};
 use lang_c::span::Node;

@@ -29,9 +29,20 @@
 //! member, so it is an `unmodelled` check rather than an `invalid-free`. Arrays of such structs
 //! are refused (their elements would share one box).
 //!
+//! **Array members** (`int a[16]` in a struct) are boxed the same way, always: the box holds the
+//! member's IR array value of element objects (as an array variable's local does,
+//! `array.rs`), and the struct's leaf holds the pointer (always assigned). The box belongs to
+//! its struct by the rules above (fresh for every object made and every struct value, a
+//! whole-struct store copies the array into the box already there). C has no pointer to the
+//! member here (`&s.a`, `&s.a[i]` and `s.a` as a value are refused), so the box is reached only
+//! through its struct, after the struct's checks: it needs no heap state of its own, and `free`
+//! leaves it (the struct's `use-after-free` check guards every later access). An array member
+//! whose elements have boxes is never indexed (refused): one filler object shares its boxes.
+//!
 //! **Lvalues.** A scalar local whose address is never taken is an IR local of its own
 //! ([`LValue::Register`]). Everything else is an object at an IR place, reached after checks
-//! (`null-deref` of the pointer, `out-of-bounds` of each index): [`LValue::Memory`].
+//! (`null-deref` of the pointer, `out-of-bounds` of each index, also into an array member's
+//! box): [`LValue::Memory`].
 //! Nothing here decides which C expressions denote which lvalue (`expr.rs`, `array.rs`).
 
 use std::collections::HashSet;

@@ -1,6 +1,9 @@
 //! C statements lowered into blocks: structured control flow, `switch` as a chain of
 //! comparisons, `goto` to label blocks, and local declarations with their initializers. Code
-//! after a jump goes into a fresh block that only a label or case can make reachable.
+//! after a jump goes into a fresh block that only a label or case can make reachable. An
+//! initializer of a struct with an array member gives the member a list or a string (the
+//! array variables' rules, `array.rs`), or `0` as the list's last item (`{0}`); other brace
+//! elision is refused.
 
 use lang_c::ast::{
     BlockItem, Declaration, Designator, Expression, ForInitializer, Initializer,

@@ -1,6 +1,6 @@
 //! The types of declarations: which of C's types the subset has (the integer types up to 32
-//! bits, `long` in ILP32, `void` for results, pointers and structs), the arena that interns
-//! pointer and struct types ([`Types`]), C's sizes and alignments, and the shape of a declarator
+//! bits, `long` in ILP32, `void` for results, pointers, structs and their array members with
+//! constant sizes), the arena that interns pointer, struct and array member types ([`Types`]), C's sizes and alignments, and the shape of a declarator
 //! (plain, pointer, array, function). Any other type is refused with its C spelling. Nothing here
 //! emits IR.
 
