@@ -6,8 +6,7 @@
 //! elision is refused.
 
 use lang_c::ast::{
-    BlockItem, Declaration, Designator, Expression, ForInitializer, Initializer,
-    InitializerListItem, Label, Statement,
+    BlockItem, Declaration, Designator, Expression, ForInitializer, Initializer, Label, Statement,
 };
 use lang_c::span::Node;
 use symex_ir::cfg::{BinOp, InstKind, LocalId, Operand, Rvalue, Terminator};
@@ -378,7 +377,7 @@ impl FnCx<'_, '_> {
             (Initializer::List(items), Some(fields)) => {
                 let mut given: Vec<Option<Vec<Operand>>> = vec![None; fields.len()];
                 let mut next = 0;
-                for item in items {
+                for (k, item) in items.iter().enumerate() {
                     let at = self.at(item.span);
                     let index = match item.node.designation.as_slice() {
                         [] => next,
@@ -402,8 +401,9 @@ impl FnCx<'_, '_> {
                     let mut values = Vec::new();
                     match field_ty {
                         CType::Array(array) => {
-                            let last = std::ptr::eq(item, &items[items.len() - 1]);
-                            let value = self.member_array(name, *array, &item.node, last)?;
+                            let last = k + 1 == items.len();
+                            let initializer = &item.node.initializer;
+                            let value = self.member_array(name, *array, initializer, last)?;
                             values.push(value);
                         }
                         _ => self.initial_leaves(*field_ty, &item.node.initializer, &mut values)?,
@@ -425,7 +425,7 @@ impl FnCx<'_, '_> {
         Ok(())
     }
 
-    /// The array value that the initializer `item` gives the array member `name` (its one
+    /// The array value that `initializer` gives the array member `name` (its one
     /// leaf): a list or a string, as for an array variable. C's brace elision (`0` for the
     /// member, which initializes its first element and lets the next items go on with the
     /// rest) is accepted only for `0` as the list's `last` item (`{0}`), where it means a
@@ -434,10 +434,9 @@ impl FnCx<'_, '_> {
         &mut self,
         name: &str,
         array: ArrayId,
-        item: &InitializerListItem,
+        initializer: &Node<Initializer>,
         last: bool,
     ) -> Result<Operand, CError> {
-        let initializer = &item.initializer;
         let (at, span) = (self.at(initializer.span), self.span(initializer.span));
         let (element, dims) = self.unit.types.borrow().array(array);
         let value = match &initializer.node {
