@@ -932,6 +932,29 @@ fn array_members_are_arrays_in_boxes_of_their_structs() {
             other => panic!("input {input}: {other:?}"),
         }
     }
+    // C stores into an element after evaluating the right side: a right side that frees the
+    // struct (directly, through a call, in a compound assignment) makes the store a use after
+    // free, although the struct was live when the left side was formed. So is an index that
+    // frees it.
+    let source = format!(
+        "{dummy} int release(struct dummy *p) {{ free(p); return 1; }}
+         int main() {{ int k = __VERIFIER_nondet_int();
+         struct dummy *p = malloc(sizeof(struct dummy)); p->array[2] = 5;
+         if (k == 1) p->array[2] = (free(p), 1);
+         if (k == 2) p->array[2] += release(p);
+         if (k == 3) p->array[k] = release(p);
+         if (k == 4) return p->array[(free(p), 2)];
+         int v = p->array[2]; free(p); return v; }}"
+    );
+    assert!(matches!(run(&source, &[0]), RunEnd::Returned(v) if v.as_int() == Some(5)));
+    for input in 1..=4 {
+        match run(&source, &[input]) {
+            RunEnd::RuntimeError { kind, .. } => {
+                assert_eq!(kind, PropertyKind::UseAfterFree, "input {input}")
+            }
+            other => panic!("input {input}: {other:?}"),
+        }
+    }
 }
 
 #[test]

@@ -7,7 +7,9 @@
 //!
 //! A struct's array member (`s.a[i]`, `p->a[i]`) is indexed the same way, in the box that
 //! holds its array (`memory.rs`): the struct's checks run when the box pointer is read, then
-//! the box's and each index's. Its array value is built here too ([`FnCx::array_value`]).
+//! the box's and each index's, and every access checks the struct's heap state again
+//! (`use-after-free`: the box is freed with its struct). Its array value is built here too
+//! ([`FnCx::array_value`]).
 //!
 //! An array variable passed to a function is the caller's array under the parameter's name (the
 //! call is inlined, `FnCx::argument`); other uses of arrays as values (compared, assigned whole,
@@ -274,16 +276,18 @@ impl FnCx<'_, '_> {
             };
             projections.push(Projection::Index(index));
         }
-        // The array's `Init` check (an array member's: its struct's guards, then its box's),
-        // then the bounds of each index from the outside in.
-        let (base, mut guards) = match array {
+        // The array's `Init` check (an array member's: its struct's guards, then its box's,
+        // and its struct's heap state at every access), then the bounds of each index from the
+        // outside in.
+        let (base, mut guards, heap) = match array {
             Subscripted::Variable(local) => (
                 PlaceBase::Local(local),
                 vec![Check::Init(Place::local(local))],
+                None,
             ),
             Subscripted::Member(member) => {
-                let boxed = self.unbox(&member, self.span(e.span));
-                (boxed.place.base, boxed.guards)
+                let boxed = self.unbox_array(&member, self.span(e.span));
+                (boxed.place.base, boxed.guards, boxed.heap)
             }
         };
         for (k, projection) in projections.iter().enumerate() {
@@ -304,6 +308,7 @@ impl FnCx<'_, '_> {
             place,
             prefix: String::new(),
             guards,
+            heap,
         };
         Ok(Some((LValue::Memory(memory), ty)))
     }

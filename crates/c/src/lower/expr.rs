@@ -350,6 +350,7 @@ impl FnCx<'_, '_> {
             },
             prefix: String::new(),
             guards: self.pointee_guards(pointer),
+            heap: Some(pointer),
         };
         Ok((LValue::Memory(memory), pointee))
     }

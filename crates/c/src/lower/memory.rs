@@ -35,8 +35,12 @@
 //! its struct by the rules above (fresh for every object made and every struct value, a
 //! whole-struct store copies the array into the box already there). C has no pointer to the
 //! member here (`&s.a`, `&s.a[i]` and `s.a` as a value are refused), so the box is reached only
-//! through its struct, after the struct's checks: it needs no heap state of its own, and `free`
-//! leaves it (the struct's `use-after-free` check guards every later access). An array member
+//! through its struct: it has no heap state of its own (its cell holds the array), `free`
+//! leaves its cell, and it counts as no heap object (`lower/leaks.rs`). Instead every access to
+//! an element checks the heap state of the struct, *at the access* ([`FnCx::unbox_array`]): the
+//! struct's check when the box pointer is read is not enough, since C stores after evaluating
+//! the right side (`p->a[0] = (free(p), 1)` writes freed memory). A whole struct read or stored
+//! reads or writes its array boxes right after its own `use-after-free` check. An array member
 //! whose elements have boxes is never indexed (refused): one filler object shares its boxes.
 //!
 //! **Lvalues.** A scalar local whose address is never taken is an IR local of its own
@@ -137,6 +141,11 @@ pub(super) struct Memory {
     pub prefix: String,
     /// The checks that make `place` valid, in order (run before the first access).
     pub guards: Vec<Check>,
+    /// The pointer to the object whose heap state guards every access (the `use-after-free`
+    /// check, where the file frees memory; the guards make it valid to read): `p` for `*p` and
+    /// its members, a scalar box for its scalar, and for an element of an array member its
+    /// struct's ([`FnCx::unbox_array`]). `None` for variables and their elements.
+    pub heap: Option<Operand>,
 }
 
 impl Memory {
@@ -146,6 +155,7 @@ impl Memory {
             place: Place::local(local),
             prefix: String::new(),
             guards: vec![Check::Init(Place::local(local))],
+            heap: None,
         }
     }
 
@@ -159,18 +169,6 @@ impl Memory {
         let mut place = self.place.clone();
         place.projections.push(Projection::Field(field));
         place
-    }
-
-    /// The pointer to the object whose heap state guards this memory: `p` for `*p` and its
-    /// members. An element of an array member's box (`(*box)[i]`) has none: the box is reached
-    /// only through its struct, whose `use-after-free` check ran when the box pointer was read
-    /// ([`FnCx::unbox`]), and it has no heap state of its own (its cell holds the array).
-    fn heap_object(&self) -> Option<Operand> {
-        match (self.place.base, self.place.projections.first()) {
-            (PlaceBase::Deref(_), Some(Projection::Index(_))) => None,
-            (PlaceBase::Deref(pointer), _) => Some(pointer),
-            (PlaceBase::Local(_), _) => None,
-        }
     }
 
     /// Whether the place has an index, whose check a store ends (the IR's guard rule).
@@ -307,7 +305,25 @@ impl FnCx<'_, '_> {
             },
             prefix: String::new(),
             guards: self.pointee_guards(pointer),
+            heap: Some(pointer),
         }
+    }
+
+    /// The box of the array member `member` ([`FnCx::unbox`]), whose elements are guarded at
+    /// every access by the heap state of `member`'s struct: the box is freed with its struct
+    /// and has no state of its own. The struct's check when the box pointer is read is not
+    /// enough: in `p->a[0] = (free(p), 1)` the store comes after the right side, so after the
+    /// free. Where the file frees memory, the struct's pointer guards therefore run again
+    /// before the box's (the state is read at the access, maybe in another block).
+    pub fn unbox_array(&mut self, member: &Memory, span: Span) -> Memory {
+        let mut boxed = self.unbox(member, span);
+        boxed.heap = member.heap.filter(|_| self.unit.frees);
+        if let Some(pointer) = boxed.heap {
+            let mut guards = self.pointee_guards(pointer);
+            guards.append(&mut boxed.guards);
+            boxed.guards = guards;
+        }
+        boxed
     }
 
     /// The field `field` of the record at `base` (a local holding one, or `*pointer`), read
@@ -347,7 +363,7 @@ impl FnCx<'_, '_> {
 
     /// The pointers to the scalar boxes of the object `pointer` points to (its guards ran),
     /// with the boxes' own guards run. Array boxes are left out: they have no heap state, and
-    /// nothing reaches them but their struct, whose own state `free` sets.
+    /// every access to them checks their struct's, which `free` sets.
     fn boxes_of(&mut self, pointer: Operand, ty: CType, span: Span) -> Vec<Operand> {
         let leaves = self.unit.types.borrow().leaves(ty);
         let mut boxes = Vec::new();
@@ -377,7 +393,7 @@ impl FnCx<'_, '_> {
                 prop
             })
             .collect();
-        if let (true, Some(pointer)) = (self.unit.frees, memory.heap_object()) {
+        if let (true, Some(pointer)) = (self.unit.frees, memory.heap) {
             let state = self.heap_state(pointer, span);
             let holds = Rvalue::Binary(BinOp::Ne, state, Operand::Const(FREED));
             let holds = Operand::Local(self.b.assign_temp(holds, span));
