@@ -702,9 +702,53 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "v[2]",
         ),
         (
-            "struct s { int a[2]; }; int main() { struct s v; return 0; }",
-            "struct members of array types",
-            "int a[2]",
+            "struct s { int n; int a[]; }; int main() { struct s v; return 0; }",
+            "flexible array members",
+            "int a[]",
+        ),
+        (
+            "struct s { int a[2]; }; int main() { struct s v; int *p = &v.a[1]; return 0; }",
+            "the address of an element (`&a[i]`, also of an array member",
+            "&v.a[1]",
+        ),
+        (
+            "struct s { int a[2]; }; int main() { struct s v; int *p = v.a; return 0; }",
+            "the array member `a` used as a value",
+            "v.a;",
+        ),
+        (
+            "struct s { int a[2]; }; int main() { struct s v, w; v.a = w.a; return 0; }",
+            "the array member `a` used as a value",
+            "v.a =",
+        ),
+        (
+            "struct s { int a[2]; int b; }; int main() { struct s v = {1, 2, 3}; return 0; }",
+            "an initializer of the array member `a` without its braces (other than `{0}`)",
+            "1, 2, 3}",
+        ),
+        (
+            "struct s { int a[2]; }; int main() { struct s v[2]; return 0; }",
+            "arrays of structs with a member whose address is taken or of array type",
+            "v[2]",
+        ),
+        (
+            "struct in { int x[2]; }; struct out { struct in i[2]; }; \
+             int main() { struct out o; return o.i[0].x[0]; }",
+            "elements of an array member whose structs have a member whose address is taken or \
+             of array type",
+            "o.i[0]",
+        ),
+        (
+            "int f(int a[]) { return a[0]; } struct s { int a[2]; }; \
+             int main() { struct s v = {0}; return f(v.a); }",
+            "a call of `f`, which uses parameters of array types, other than in a call whose \
+             argument is an array variable",
+            "int a[]",
+        ),
+        (
+            "struct s { int a[2]; }; int main() { struct s v; int *p = malloc(sizeof(v.a)); return 0; }",
+            "heap arrays are not supported yet",
+            "sizeof(v.a)",
         ),
         (
             "int f(int a[]) { return a[0]; } int main() { return f(0); }",
@@ -805,6 +849,111 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             message.ends_with(&format!("at t.c:1:{column}")),
             "{source}: {message}"
         );
+    }
+}
+
+#[test]
+fn array_members_are_arrays_in_boxes_of_their_structs() {
+    let dummy = "struct dummy { int a, b; int array[16]; };";
+    // Written and read through the struct and through a pointer to it; `sizeof` counts the
+    // array (C's size).
+    let source = format!(
+        "{dummy} int main() {{ struct dummy s; struct dummy *p = &s; s.array[3] = 7;
+         p->array[4] = s.array[3] + 1; s.array[4]++;
+         return s.array[3] * 1000 + p->array[4] * 100 + (int)sizeof(s) - 72
+                + (int)sizeof(p->array) - 64; }}"
+    );
+    assert_eq!(returns(&source, &[]), 7900);
+    // A copy (initialization, argument, result, `s = t`) is independent of the original; a
+    // whole-struct store through a pointer copies into the target's array.
+    let source = format!(
+        "{dummy} struct dummy bump(struct dummy d) {{ d.array[0] += 10; return d; }}
+         int main() {{ struct dummy s = {{0}}; s.array[0] = 1;
+         struct dummy t = s; t.array[0] = 2;
+         struct dummy u = bump(s);
+         struct dummy w; w = u; u.array[0] = 5;
+         struct dummy *p = malloc(sizeof(struct dummy)); *p = w; w.array[0] = 6;
+         return s.array[0] * 1000 + t.array[0] * 100 + w.array[0] * 10 + p->array[0] - 11; }}"
+    );
+    assert_eq!(returns(&source, &[]), 1000 + 200 + 60);
+    // Initializer lists, strings, two dimensions, arrays of structs, a global's zeros.
+    let source = "struct point { int x, y; };
+                  struct shape { int n; char name[4]; short m[2][3]; struct point p[2]; };
+                  struct shape g;
+                  int main() { struct shape s = {1, \"ab\", {0}, {0}};
+                  struct shape t = {.p = {0}, .name = {'x', 'y'}};
+                  s.m[1][2] = 300; s.p[1].y = 4; t.p[0] = s.p[1];
+                  return s.name[1] * 10000 + t.name[2] * 1000 + s.m[1][2] + t.p[0].y * 10
+                         + g.m[1][1] + g.p[1].x + (int)sizeof(s) - 36; }";
+    assert_eq!(returns(source, &[]), 'b' as i32 * 10000 + 300 + 40);
+    // `{0}` zeroes an array that is the first member (C's brace elision of `0`).
+    let source = "struct first { int a[2]; int b; };
+                  int main() { struct first f = {0}; return f.a[1] + f.b; }";
+    assert_eq!(returns(source, &[]), 0);
+    // Out of bounds (also negative), an element never assigned (a local's and `malloc`'s),
+    // while `calloc`'s elements are zero.
+    let source = format!(
+        "{dummy} int main() {{ int k = __VERIFIER_nondet_int(); struct dummy s;
+         struct dummy *p = malloc(sizeof(struct dummy));
+         struct dummy *q = calloc(1, sizeof(struct dummy));
+         s.array[0] = 1; p->array[0] = 2;
+         if (k == 100) return p->array[1];
+         return s.array[k] + q->array[15]; }}"
+    );
+    assert!(matches!(run(&source, &[0]), RunEnd::Returned(v) if v.as_int() == Some(1)));
+    for (input, kind) in [
+        (16, PropertyKind::OutOfBounds),
+        (-1, PropertyKind::OutOfBounds),
+        (1, PropertyKind::Uninit),
+        (100, PropertyKind::Uninit),
+    ] {
+        match run(&source, &[input]) {
+            RunEnd::RuntimeError { kind: k, .. } => assert_eq!(k, kind, "input {input}"),
+            other => panic!("input {input}: {other:?}"),
+        }
+    }
+    // `free` of the struct ends its array: a later element read is a use after free, and so
+    // is a read through a null pointer a `null-deref`.
+    let source = format!(
+        "{dummy} int main() {{ int k = __VERIFIER_nondet_int();
+         struct dummy *p = malloc(sizeof(struct dummy)); p->array[2] = 5;
+         int v = p->array[2]; free(p);
+         if (k == 1) return p->array[2];
+         if (k == 2) {{ p = 0; return p->array[0]; }}
+         return v; }}"
+    );
+    assert!(matches!(run(&source, &[0]), RunEnd::Returned(v) if v.as_int() == Some(5)));
+    for (input, kind) in [
+        (1, PropertyKind::UseAfterFree),
+        (2, PropertyKind::NullDeref),
+    ] {
+        match run(&source, &[input]) {
+            RunEnd::RuntimeError { kind: k, .. } => assert_eq!(k, kind, "input {input}"),
+            other => panic!("input {input}: {other:?}"),
+        }
+    }
+    // C stores into an element after evaluating the right side: a right side that frees the
+    // struct (directly, through a call, in a compound assignment) makes the store a use after
+    // free, although the struct was live when the left side was formed. So is an index that
+    // frees it.
+    let source = format!(
+        "{dummy} int release(struct dummy *p) {{ free(p); return 1; }}
+         int main() {{ int k = __VERIFIER_nondet_int();
+         struct dummy *p = malloc(sizeof(struct dummy)); p->array[2] = 5;
+         if (k == 1) p->array[2] = (free(p), 1);
+         if (k == 2) p->array[2] += release(p);
+         if (k == 3) p->array[k] = release(p);
+         if (k == 4) return p->array[(free(p), 2)];
+         int v = p->array[2]; free(p); return v; }}"
+    );
+    assert!(matches!(run(&source, &[0]), RunEnd::Returned(v) if v.as_int() == Some(5)));
+    for input in 1..=4 {
+        match run(&source, &[input]) {
+            RunEnd::RuntimeError { kind, .. } => {
+                assert_eq!(kind, PropertyKind::UseAfterFree, "input {input}")
+            }
+            other => panic!("input {input}: {other:?}"),
+        }
     }
 }
 

@@ -5,9 +5,16 @@
 //! locals. An initializer (`= {1, 2}`, the rest 0) assigns every element. Every access checks
 //! its indices (`out-of-bounds`).
 //!
-//! An array passed to a function is the caller's array under the parameter's name (the call
-//! is inlined, `FnCx::argument`); other uses of arrays as values (compared, assigned whole,
-//! decayed to a pointer) are refused. Nothing here reads the IR back.
+//! A struct's array member (`s.a[i]`, `p->a[i]`) is indexed the same way, in the box that
+//! holds its array (`memory.rs`): the struct's checks run when the box pointer is read, then
+//! the box's and each index's, and every access checks the struct's heap state again
+//! (`use-after-free`: the box is freed with its struct). Its array value is built here too
+//! ([`FnCx::array_value`]).
+//!
+//! An array variable passed to a function is the caller's array under the parameter's name (the
+//! call is inlined, `FnCx::argument`); other uses of arrays as values (compared, assigned whole,
+//! decayed to a pointer, an array member passed to a function) are refused. Nothing here reads
+//! the IR back.
 
 use lang_c::ast::{ArraySize, Declarator, DerivedDeclarator, Expression, Initializer};
 use lang_c::span::Node;
@@ -19,12 +26,25 @@ use symex_syntax::span::Span;
 use super::func::{Argument, FnCx, Parameter};
 use super::literal::string_bytes;
 use super::memory::{LValue, Memory};
-use super::types::{unparenthesized, CType};
+use super::types::{unparenthesized, CType, MAX_ELEMENTS};
 use crate::error::CError;
 
-/// Arrays larger than this many elements in all are refused (each element is a value of every
-/// state that holds the array).
-const MAX_ELEMENTS: u64 = 1 << 20;
+/// The name of the array variable or member `base`, for messages.
+fn name_of(base: &Node<Expression>) -> &str {
+    match &base.node {
+        Expression::Identifier(id) => &id.node.name,
+        Expression::Member(m) => &m.node.identifier.node.name,
+        _ => "the array",
+    }
+}
+
+/// The array that a subscript indexes.
+enum Subscripted {
+    /// An array variable.
+    Variable(LocalId),
+    /// A struct's array member, whose box holds the array (`lower/memory.rs`).
+    Member(Memory),
+}
 
 impl FnCx<'_, '_> {
     /// Declares the array `name` of elements of type `ty` (its declarator's first `levels`
@@ -41,16 +61,7 @@ impl FnCx<'_, '_> {
     ) -> Result<LocalId, CError> {
         let (span, at) = (self.span(declarator.span), self.at(declarator.span));
         let derived = &unparenthesized(declarator).node.derived[levels as usize..];
-        // `char s[] = "ab"` / `char s[4] = "ab"`: the literal's bytes, its 0 included.
-        let string = match initializer.map(|i| &i.node) {
-            Some(Initializer::Expression(e)) if derived.len() == 1 => match &e.node {
-                Expression::StringLiteral(literal) if ty.is_char() => {
-                    Some(string_bytes(&literal.node, self.at(e.span))?)
-                }
-                _ => None,
-            },
-            _ => None,
-        };
+        let string = self.string_initializer(initializer, ty, derived.len())?;
         let mut dims = Vec::with_capacity(derived.len());
         for part in derived {
             let DerivedDeclarator::Array(array) = &part.node else {
@@ -78,7 +89,7 @@ impl FnCx<'_, '_> {
         if self.has_boxes(ty) {
             // Its elements would share the boxes of one filler object (`lower/memory.rs`).
             return Err(CError::unsupported(
-                "arrays of structs with a member whose address is taken",
+                "arrays of structs with a member whose address is taken or of array type",
                 at,
             ));
         }
@@ -91,6 +102,44 @@ impl FnCx<'_, '_> {
         }
         let local = self.declare(name, ty, span)?;
         self.arrays.insert(local, dims.clone());
+        let value = self.array_value((name, at), ty, &dims, initializer, static_storage, span)?;
+        self.b.emit(InstKind::Assign { dst: local, value }, span);
+        Ok(local)
+    }
+
+    /// The bytes of a string literal that initializes a one-dimensional character array
+    /// (`char s[] = "ab"`), its 0 included.
+    fn string_initializer(
+        &self,
+        initializer: Option<&Node<Initializer>>,
+        ty: CType,
+        dimensions: usize,
+    ) -> Result<Option<Vec<u8>>, CError> {
+        match initializer.map(|i| &i.node) {
+            Some(Initializer::Expression(e)) if dimensions == 1 => match &e.node {
+                Expression::StringLiteral(literal) if ty.is_char() => {
+                    Ok(Some(string_bytes(&literal.node, self.at(e.span))?))
+                }
+                _ => Ok(None),
+            },
+            _ => Ok(None),
+        }
+    }
+
+    /// The array value of the array `name` (declared at `at`) of elements of type `ty` with the
+    /// dimensions `dims`, set by its initializer (one dimension of scalars, a string for
+    /// characters, or `{0}`); without one, every element is 0 where it has static storage,
+    /// and indeterminate otherwise.
+    pub fn array_value(
+        &mut self,
+        (name, at): (&str, usize),
+        ty: CType,
+        dims: &[u32],
+        initializer: Option<&Node<Initializer>>,
+        static_storage: bool,
+        span: Span,
+    ) -> Result<Rvalue, CError> {
+        let string = self.string_initializer(initializer, ty, dims.len())?;
         let values = match initializer.map(|i| &i.node) {
             None => None,
             Some(Initializer::List(items)) => {
@@ -147,15 +196,29 @@ impl FnCx<'_, '_> {
                 ))
             }
         };
-        // Built from the innermost dimension out; an initializer assigns every element.
-        let filler = self.blank_object(ty, values.is_some() || static_storage, false, span);
+        // An initializer assigns every element.
+        let assigned = values.is_some() || static_storage;
+        Ok(self.array_of_elements(ty, dims, values, assigned, span))
+    }
+
+    /// The array value with the dimensions `dims` whose first elements are objects of type
+    /// `ty` holding `values` (one dimension of scalars; a struct's only value is `0` of
+    /// `{0}`), the rest blank, assigned or not. Built from the innermost dimension out.
+    pub fn array_of_elements(
+        &mut self,
+        ty: CType,
+        dims: &[u32],
+        values: Option<Vec<Operand>>,
+        assigned: bool,
+        span: Span,
+    ) -> Rvalue {
+        let filler = self.blank_object(ty, assigned, false, span);
         let innermost = dims[dims.len() - 1] as usize;
-        let mut row: Vec<Operand> = match &values {
+        let mut row: Vec<Operand> = match values {
             Some(values) if dims.len() == 1 => {
-                // A struct element's only initializer is `0` (`{0}`): the zero filler.
                 let mut row: Vec<Operand> = values
-                    .iter()
-                    .map(|&v| match ty.is_scalar() {
+                    .into_iter()
+                    .map(|v| match ty.is_scalar() {
                         true => self.object_of(ty, &[v], span),
                         false => filler,
                     })
@@ -169,9 +232,7 @@ impl FnCx<'_, '_> {
             let inner = Operand::Local(self.b.assign_temp(Rvalue::Array(row), span));
             row = vec![inner; dim as usize];
         }
-        let value = Rvalue::Array(row);
-        self.b.emit(InstKind::Assign { dst: local, value }, span);
-        Ok(local)
+        Rvalue::Array(row)
     }
 
     /// `a[i]...[k]` with one index per dimension of the array local `a`: the element, its
@@ -190,29 +251,12 @@ impl FnCx<'_, '_> {
         if indices.is_empty() {
             return Ok(None);
         }
-        let Expression::Identifier(id) = &base.node else {
-            return Err(CError::unsupported(
-                "this subscript (only arrays declared as variables can be indexed so far; \
-                 pointer arithmetic is not supported)",
-                self.at(e.span),
-            ));
-        };
-        let at = self.at(base.span);
-        let (array, ty) = self.lookup(&id.node.name, at)?;
-        let Some(dims) = self.arrays.get(&array) else {
-            return Err(CError::unsupported(
-                format!(
-                    "subscripts of `{}`, which is not an array (pointers are not supported yet)",
-                    id.node.name
-                ),
-                at,
-            ));
-        };
+        let (array, ty, dims) = self.subscripted(base, e)?;
         if indices.len() != dims.len() {
             return Err(CError::unsupported(
                 format!(
                     "`{}` with {} of its {} indices (a part of an array used as a pointer)",
-                    id.node.name,
+                    name_of(base),
                     indices.len(),
                     dims.len()
                 ),
@@ -232,14 +276,26 @@ impl FnCx<'_, '_> {
             };
             projections.push(Projection::Index(index));
         }
-        // The array's `Init` check, then the bounds of each index from the outside in.
-        let mut guards = vec![Check::Init(Place::local(array))];
+        // The array's `Init` check (an array member's: its struct's guards, then its box's,
+        // and its struct's heap state at every access), then the bounds of each index from the
+        // outside in.
+        let (base, mut guards, heap) = match array {
+            Subscripted::Variable(local) => (
+                PlaceBase::Local(local),
+                vec![Check::Init(Place::local(local))],
+                None,
+            ),
+            Subscripted::Member(member) => {
+                let boxed = self.unbox_array(&member, self.span(e.span));
+                (boxed.place.base, boxed.guards, boxed.heap)
+            }
+        };
         for (k, projection) in projections.iter().enumerate() {
             let Projection::Index(index) = *projection else {
                 continue;
             };
             let outer = Place {
-                base: PlaceBase::Local(array),
+                base,
                 projections: projections[..k].to_vec(),
             };
             guards.push(Check::InBounds {
@@ -247,16 +303,69 @@ impl FnCx<'_, '_> {
                 index,
             });
         }
-        let place = Place {
-            base: PlaceBase::Local(array),
-            projections,
-        };
+        let place = Place { base, projections };
         let memory = Memory {
             place,
             prefix: String::new(),
             guards,
+            heap,
         };
         Ok(Some((LValue::Memory(memory), ty)))
+    }
+
+    /// The array that the subscripts of `e` index (`base` without them): an array variable or
+    /// a struct's array member (not yet unboxed: the indices are evaluated first), its element
+    /// type and its dimensions.
+    fn subscripted(
+        &mut self,
+        base: &Node<Expression>,
+        e: &Node<Expression>,
+    ) -> Result<(Subscripted, CType, Vec<u32>), CError> {
+        let at = self.at(base.span);
+        match &base.node {
+            Expression::Identifier(id) => {
+                let (array, ty) = self.lookup(&id.node.name, at)?;
+                let Some(dims) = self.arrays.get(&array) else {
+                    return Err(CError::unsupported(
+                        format!(
+                            "subscripts of `{}`, which is not an array (pointers are not \
+                             supported yet)",
+                            id.node.name
+                        ),
+                        at,
+                    ));
+                };
+                Ok((Subscripted::Variable(array), ty, dims.clone()))
+            }
+            Expression::Member(m) => {
+                let (member, ty) = self.member(base, m)?;
+                let (LValue::Memory(member), CType::Array(id)) = (member, ty) else {
+                    return Err(CError::unsupported(
+                        format!(
+                            "subscripts of the member `{}`, which is not an array (pointers \
+                             are not supported yet)",
+                            m.node.identifier.node.name
+                        ),
+                        at,
+                    ));
+                };
+                let (element, dims) = self.unit.types.borrow().array(id);
+                if self.has_boxes(element) {
+                    // Its elements share the boxes of one filler object (`lower/memory.rs`).
+                    return Err(CError::unsupported(
+                        "elements of an array member whose structs have a member whose address \
+                         is taken or of array type",
+                        at,
+                    ));
+                }
+                Ok((Subscripted::Member(member), element, dims))
+            }
+            _ => Err(CError::unsupported(
+                "this subscript (only arrays declared as variables or as struct members can be \
+                 indexed so far; pointer arithmetic is not supported)",
+                self.at(e.span),
+            )),
+        }
     }
 
     /// The array local `e` names, and its element type, if it names one.

@@ -211,7 +211,8 @@ impl FnCx<'_, '_> {
             | CType::ULong
             | CType::Void
             | CType::Pointer(_)
-            | CType::Struct(_) => return value,
+            | CType::Struct(_)
+            | CType::Array(_) => return value,
             CType::Bool => {
                 let nonzero = Rvalue::Binary(BinOp::Ne, value, Operand::Const(0));
                 return match value {
@@ -258,46 +259,68 @@ impl FnCx<'_, '_> {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 self.deref(&u.node.operand, at)
             }
-            Expression::Member(m) => {
-                let (object, ty) = match m.node.operator.node {
-                    MemberOperator::Direct => self.lvalue(&m.node.expression)?,
-                    MemberOperator::Indirect => self.deref(&m.node.expression, at)?,
-                };
-                let name = &m.node.identifier.node.name;
-                super::func::complete(self.unit, ty, at)?;
-                let field = match ty {
-                    CType::Struct(id) => self.unit.types.borrow().fields(id).and_then(|fields| {
-                        fields.iter().find(|(f, _)| f == name).map(|&(_, ty)| ty)
-                    }),
-                    _ => None,
-                };
-                match (object, field) {
-                    (LValue::Memory(memory), Some(field)) => {
-                        let member = memory.member(name);
-                        match field.is_scalar() && self.unit.boxed_members.contains(name) {
-                            true => {
-                                let span = self.span(e.span);
-                                Ok((LValue::Memory(self.unbox(&member, span)), field))
-                            }
-                            false => Ok((LValue::Memory(member), field)),
-                        }
-                    }
-                    (_, None) => Err(CError::invalid(
-                        format!(
-                            "`{}` has no member `{name}`",
-                            self.unit.types.borrow().describe(ty)
-                        ),
-                        at,
-                    )),
-                    (LValue::Register(_), Some(_)) => Err(CError::invalid(
-                        "internal error: a struct variable outside memory",
-                        at,
-                    )),
-                }
-            }
+            Expression::Member(m) => match self.member(e, m)? {
+                (_, CType::Array(_)) => Err(CError::unsupported(
+                    format!(
+                        "the array member `{}` used as a value (assigned whole, used as a \
+                         pointer or passed to a function; its elements are supported so far)",
+                        m.node.identifier.node.name
+                    ),
+                    at,
+                )),
+                member => Ok(member),
+            },
             _ => Err(CError::unsupported(
                 "this expression as an lvalue (variables, `*p`, members and array elements can \
                  be assigned so far)",
+                at,
+            )),
+        }
+    }
+
+    /// The member `e` (`s.f`, `p->f`) and its type: a boxed scalar member's box, or the member
+    /// itself (an array member too, which only [`FnCx::element`] indexes).
+    pub fn member(
+        &mut self,
+        e: &Node<Expression>,
+        m: &Node<lang_c::ast::MemberExpression>,
+    ) -> Result<(LValue, CType), CError> {
+        let at = self.at(e.span);
+        let (object, ty) = match m.node.operator.node {
+            MemberOperator::Direct => self.lvalue(&m.node.expression)?,
+            MemberOperator::Indirect => self.deref(&m.node.expression, at)?,
+        };
+        let name = &m.node.identifier.node.name;
+        super::func::complete(self.unit, ty, at)?;
+        let field = match ty {
+            CType::Struct(id) => self
+                .unit
+                .types
+                .borrow()
+                .fields(id)
+                .and_then(|fields| fields.iter().find(|(f, _)| f == name).map(|&(_, ty)| ty)),
+            _ => None,
+        };
+        match (object, field) {
+            (LValue::Memory(memory), Some(field)) => {
+                let member = memory.member(name);
+                match field.is_scalar() && self.unit.boxed_members.contains(name) {
+                    true => {
+                        let span = self.span(e.span);
+                        Ok((LValue::Memory(self.unbox(&member, span)), field))
+                    }
+                    false => Ok((LValue::Memory(member), field)),
+                }
+            }
+            (_, None) => Err(CError::invalid(
+                format!(
+                    "`{}` has no member `{name}`",
+                    self.unit.types.borrow().describe(ty)
+                ),
+                at,
+            )),
+            (LValue::Register(_), Some(_)) => Err(CError::invalid(
+                "internal error: a struct variable outside memory",
                 at,
             )),
         }
@@ -327,6 +350,7 @@ impl FnCx<'_, '_> {
             },
             prefix: String::new(),
             guards: self.pointee_guards(pointer),
+            heap: Some(pointer),
         };
         Ok((LValue::Memory(memory), pointee))
     }
@@ -714,9 +738,16 @@ impl FnCx<'_, '_> {
                     )),
                 }
             }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                Err(CError::unsupported(
+                    "the address of an element (`&a[i]`, also of an array member: pointers into \
+                     arrays are not supported yet)",
+                    at,
+                ))
+            }
             _ => Err(CError::unsupported(
-                "the address of an element or an expression (pointers to scalar members, whole \
-                 variables and heap objects only so far)",
+                "the address of an expression (pointers to scalar members, whole variables and \
+                 heap objects only so far)",
                 at,
             )),
         }
@@ -990,7 +1021,7 @@ impl FnCx<'_, '_> {
     }
 
     /// The type of `e` without evaluating it, for the expressions whose type is plain to see:
-    /// variables, integer constants, and the operators whose result is promoted.
+    /// variables, members, integer constants, and the operators whose result is promoted.
     fn static_type(&self, e: &Node<Expression>) -> Option<CType> {
         let at = self.at(e.span);
         match &e.node {
@@ -1007,6 +1038,23 @@ impl FnCx<'_, '_> {
             Expression::Constant(c) => integer_constant(&c.node, self.unit.options.data_model, at)
                 .ok()
                 .map(|(_, ty)| ty),
+            Expression::Member(m) => {
+                let object = self.static_type(&m.node.expression)?;
+                let object = match (&m.node.operator.node, object) {
+                    (MemberOperator::Direct, _) => object,
+                    (MemberOperator::Indirect, CType::Pointer(p)) => {
+                        self.unit.types.borrow().pointee(p)
+                    }
+                    (MemberOperator::Indirect, _) => return None,
+                };
+                let CType::Struct(id) = object else {
+                    return None;
+                };
+                let name = &m.node.identifier.node.name;
+                let types = self.unit.types.borrow();
+                let fields = types.fields(id)?;
+                fields.iter().find(|(f, _)| f == name).map(|&(_, ty)| ty)
+            }
             Expression::UnaryOperator(u) => match u.node.operator.node {
                 UnaryOperator::Negate => Some(CType::Int),
                 UnaryOperator::Minus | UnaryOperator::Plus | UnaryOperator::Complement => {
@@ -1327,7 +1375,14 @@ impl FnCx<'_, '_> {
             _ => None,
         };
         match ty {
-            Some(ty) if ty != CType::Void && self.unit.types.borrow().size(ty).is_some() => Ok(ty),
+            Some(CType::Void | CType::Array(_)) | None => Err(CError::unsupported(
+                format!(
+                    "`{function}` of a size other than `sizeof` of a complete type (heap arrays \
+                     are not supported yet)"
+                ),
+                at,
+            )),
+            Some(ty) if self.unit.types.borrow().size(ty).is_some() => Ok(ty),
             _ => Err(CError::unsupported(
                 format!(
                     "`{function}` of a size other than `sizeof` of a complete type (heap arrays \

@@ -395,9 +395,7 @@ pub(super) fn lower_function(
             let local = LocalId((params.len() + i) as u32);
             let ty = cx.local_types.get(&local).copied().unwrap_or(CType::Int);
             let ty = match cx.arrays.get(&local) {
-                Some(dims) => dims
-                    .iter()
-                    .fold(ir_types.object(ty), |inner, _| Type::Array(Box::new(inner))),
+                Some(dims) => ir_types.array(ty, dims),
                 None if l.address_taken => ir_types.object(ty),
                 None => ir_types.value(ty),
             };

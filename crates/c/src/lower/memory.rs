@@ -29,9 +29,24 @@
 //! member, so it is an `unmodelled` check rather than an `invalid-free`. Arrays of such structs
 //! are refused (their elements would share one box).
 //!
+//! **Array members** (`int a[16]` in a struct) are boxed the same way, always: the box holds the
+//! member's IR array value of element objects (as an array variable's local does,
+//! `array.rs`), and the struct's leaf holds the pointer (always assigned). The box belongs to
+//! its struct by the rules above (fresh for every object made and every struct value, a
+//! whole-struct store copies the array into the box already there). C has no pointer to the
+//! member here (`&s.a`, `&s.a[i]` and `s.a` as a value are refused), so the box is reached only
+//! through its struct: it has no heap state of its own (its cell holds the array), `free`
+//! leaves its cell, and it counts as no heap object (`lower/leaks.rs`). Instead every access to
+//! an element checks the heap state of the struct, *at the access* ([`FnCx::unbox_array`]): the
+//! struct's check when the box pointer is read is not enough, since C stores after evaluating
+//! the right side (`p->a[0] = (free(p), 1)` writes freed memory). A whole struct read or stored
+//! reads or writes its array boxes right after its own `use-after-free` check. An array member
+//! whose elements have boxes is never indexed (refused): one filler object shares its boxes.
+//!
 //! **Lvalues.** A scalar local whose address is never taken is an IR local of its own
 //! ([`LValue::Register`]). Everything else is an object at an IR place, reached after checks
-//! (`null-deref` of the pointer, `out-of-bounds` of each index): [`LValue::Memory`].
+//! (`null-deref` of the pointer, `out-of-bounds` of each index, also into an array member's
+//! box): [`LValue::Memory`].
 //! Nothing here decides which C expressions denote which lvalue (`expr.rs`, `array.rs`).
 
 use std::collections::HashSet;
@@ -59,19 +74,34 @@ pub(super) const MEMBER: i32 = 3;
 
 /// Whether an object of type `ty` has boxed leaves.
 pub(super) fn has_boxes(types: &Types, boxed_members: &HashSet<String>, ty: CType) -> bool {
-    if boxed_members.is_empty() || ty.is_scalar() {
+    if ty.is_scalar() {
         return false;
     }
     let leaves = types.leaves(ty);
     leaves
         .iter()
-        .any(|(path, leaf)| is_boxed(boxed_members, path, *leaf))
+        .any(|(path, leaf)| leaf_kind(boxed_members, path, *leaf) != Leaf::Inline)
 }
 
-/// Whether the leaf at `path` of type `leaf` lives in a box (see the module comment).
-fn is_boxed(boxed_members: &HashSet<String>, path: &str, leaf: CType) -> bool {
+/// Where a leaf of an object lives (see the module comment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Leaf {
+    /// In the object's record: its value and flag fields.
+    Inline,
+    /// A scalar member whose address is taken: in a box holding its value and flag.
+    ScalarBox,
+    /// An array member: in a box holding its array value.
+    ArrayBox,
+}
+
+/// Where the leaf at `path` of type `leaf` lives.
+fn leaf_kind(boxed_members: &HashSet<String>, path: &str, leaf: CType) -> Leaf {
     let member = path.rsplit('.').next().unwrap_or(path);
-    leaf.is_scalar() && boxed_members.contains(member)
+    match leaf {
+        CType::Array(_) => Leaf::ArrayBox,
+        _ if leaf.is_scalar() && boxed_members.contains(member) => Leaf::ScalarBox,
+        _ => Leaf::Inline,
+    }
 }
 
 /// The IR field names of the leaf at `path` (`""`: the object is the scalar): its value and its
@@ -111,6 +141,11 @@ pub(super) struct Memory {
     pub prefix: String,
     /// The checks that make `place` valid, in order (run before the first access).
     pub guards: Vec<Check>,
+    /// The pointer to the object whose heap state guards every access (the `use-after-free`
+    /// check, where the file frees memory; the guards make it valid to read): `p` for `*p` and
+    /// its members, a scalar box for its scalar, and for an element of an array member its
+    /// struct's ([`FnCx::unbox_array`]). `None` for variables and their elements.
+    pub heap: Option<Operand>,
 }
 
 impl Memory {
@@ -120,6 +155,7 @@ impl Memory {
             place: Place::local(local),
             prefix: String::new(),
             guards: vec![Check::Init(Place::local(local))],
+            heap: None,
         }
     }
 
@@ -180,8 +216,8 @@ impl FnCx<'_, '_> {
         has_boxes(&self.unit.types.borrow(), &self.unit.boxed_members, ty)
     }
 
-    /// The fields of the leaf at `path` holding `value` (assigned or not), where a boxed leaf
-    /// gets a fresh box.
+    /// The fields of the leaf at `path` holding `value` (assigned or not; an array member's
+    /// value is its array), where a boxed leaf gets a fresh box.
     fn leaf_of(
         &mut self,
         path: &str,
@@ -191,9 +227,13 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> [(FieldId, Operand); 2] {
         let (value_field, flag) = leaf_fields(path);
-        let (value, assigned) = match is_boxed(&self.unit.boxed_members, path, leaf) {
-            true => (self.new_box(value, assigned, span), Operand::Const(1)),
-            false => (value, assigned),
+        let (value, assigned) = match leaf_kind(&self.unit.boxed_members, path, leaf) {
+            Leaf::ScalarBox => (self.new_box(value, assigned, span), Operand::Const(1)),
+            Leaf::ArrayBox => {
+                let pointer = self.b.assign_temp(Rvalue::Alloc(value), span);
+                (Operand::Local(pointer), Operand::Const(1))
+            }
+            Leaf::Inline => (value, assigned),
         };
         [
             (self.field_id(&value_field), value),
@@ -211,17 +251,14 @@ impl FnCx<'_, '_> {
         Operand::Local(self.b.assign_temp(Rvalue::Alloc(object), span))
     }
 
-    /// A fresh object of type `ty`: every leaf `0` (null for pointers), assigned or not (C's
-    /// zero initialization of static storage and `calloc`, or an indeterminate object), on
-    /// the heap (`malloc`, `calloc`) or not.
+    /// A fresh object of type `ty`: every leaf `0` (null for pointers; an array member's
+    /// elements too), assigned or not (C's zero initialization of static storage and `calloc`,
+    /// or an indeterminate object), on the heap (`malloc`, `calloc`) or not.
     pub fn blank_object(&mut self, ty: CType, assigned: bool, heap: bool, span: Span) -> Operand {
         let leaves = self.unit.types.borrow().leaves(ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
         for (path, leaf) in leaves {
-            let zero = match leaf {
-                CType::Pointer(_) => Operand::Null,
-                _ => Operand::Const(0),
-            };
+            let zero = self.blank_value(leaf, assigned, span);
             let assigned = Operand::Const(i32::from(assigned));
             fields.extend(self.leaf_of(&path, leaf, zero, assigned, span));
         }
@@ -229,8 +266,22 @@ impl FnCx<'_, '_> {
         self.record(fields, state, span)
     }
 
+    /// The value `0` of the leaf type `leaf` (null for a pointer), and for an array member a
+    /// blank array of its elements, assigned or not.
+    pub fn blank_value(&mut self, leaf: CType, assigned: bool, span: Span) -> Operand {
+        match leaf {
+            CType::Pointer(_) => Operand::Null,
+            CType::Array(id) => {
+                let (element, dims) = self.unit.types.borrow().array(id);
+                let array = self.array_of_elements(element, &dims, None, assigned, span);
+                Operand::Local(self.b.assign_temp(array, span))
+            }
+            _ => Operand::Const(0),
+        }
+    }
+
     /// The object of type `ty` whose leaves are `values` (in [`Types::leaves`] order), all
-    /// assigned.
+    /// assigned (an array member's elements carry their own flags).
     pub fn object_of(&mut self, ty: CType, values: &[Operand], span: Span) -> Operand {
         let leaves = self.unit.types.borrow().leaves(ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
@@ -240,7 +291,8 @@ impl FnCx<'_, '_> {
         self.record(fields, NOT_HEAP, span)
     }
 
-    /// The box of the boxed member `member`: its struct's guards run, then the pointer read.
+    /// The box of the boxed member `member` (a scalar's, or an array member's): its struct's
+    /// guards run, then the pointer read.
     pub fn unbox(&mut self, member: &Memory, span: Span) -> Memory {
         self.guard(member, span);
         let (value_field, _) = leaf_fields(&member.prefix);
@@ -253,7 +305,25 @@ impl FnCx<'_, '_> {
             },
             prefix: String::new(),
             guards: self.pointee_guards(pointer),
+            heap: Some(pointer),
         }
+    }
+
+    /// The box of the array member `member` ([`FnCx::unbox`]), whose elements are guarded at
+    /// every access by the heap state of `member`'s struct: the box is freed with its struct
+    /// and has no state of its own. The struct's check when the box pointer is read is not
+    /// enough: in `p->a[0] = (free(p), 1)` the store comes after the right side, so after the
+    /// free. Where the file frees memory, the struct's pointer guards therefore run again
+    /// before the box's (the state is read at the access, maybe in another block).
+    pub fn unbox_array(&mut self, member: &Memory, span: Span) -> Memory {
+        let mut boxed = self.unbox(member, span);
+        boxed.heap = member.heap.filter(|_| self.unit.frees);
+        if let Some(pointer) = boxed.heap {
+            let mut guards = self.pointee_guards(pointer);
+            guards.append(&mut boxed.guards);
+            boxed.guards = guards;
+        }
+        boxed
     }
 
     /// The field `field` of the record at `base` (a local holding one, or `*pointer`), read
@@ -279,13 +349,26 @@ impl FnCx<'_, '_> {
         SCALAR_FIELDS.map(|field| self.read_field(PlaceBase::Deref(pointer), field, span))
     }
 
-    /// The pointers to the boxes of the object `pointer` points to (its guards ran), with
-    /// the boxes' own guards run.
+    /// The array in the box `pointer` points to, read whole after its guards.
+    fn array_box_contents(&mut self, pointer: Operand, span: Span) -> Operand {
+        for check in self.pointee_guards(pointer) {
+            self.check(check, span);
+        }
+        let place = Place {
+            base: PlaceBase::Deref(pointer),
+            projections: Vec::new(),
+        };
+        Operand::Local(self.b.assign_temp(Rvalue::Read(place), span))
+    }
+
+    /// The pointers to the scalar boxes of the object `pointer` points to (its guards ran),
+    /// with the boxes' own guards run. Array boxes are left out: they have no heap state, and
+    /// every access to them checks their struct's, which `free` sets.
     fn boxes_of(&mut self, pointer: Operand, ty: CType, span: Span) -> Vec<Operand> {
         let leaves = self.unit.types.borrow().leaves(ty);
         let mut boxes = Vec::new();
         for (path, leaf) in leaves {
-            if is_boxed(&self.unit.boxed_members, &path, leaf) {
+            if leaf_kind(&self.unit.boxed_members, &path, leaf) == Leaf::ScalarBox {
                 let field = leaf_fields(&path).0;
                 let held = self.read_field(PlaceBase::Deref(pointer), &field, span);
                 for check in self.pointee_guards(held) {
@@ -310,7 +393,7 @@ impl FnCx<'_, '_> {
                 prop
             })
             .collect();
-        if let (true, PlaceBase::Deref(pointer)) = (self.unit.frees, memory.place.base) {
+        if let (true, Some(pointer)) = (self.unit.frees, memory.heap) {
             let state = self.heap_state(pointer, span);
             let holds = Rvalue::Binary(BinOp::Ne, state, Operand::Const(FREED));
             let holds = Operand::Local(self.b.assign_temp(holds, span));
@@ -426,9 +509,10 @@ impl FnCx<'_, '_> {
                 let read = Rvalue::Read(memory.field(self.field_id(&outer)));
                 Operand::Local(self.b.assign_temp(read, span))
             });
-            let [value, flag] = match is_boxed(&self.unit.boxed_members, &path, leaf) {
-                true => self.box_contents(value, span),
-                false => [value, flag],
+            let [value, flag] = match leaf_kind(&self.unit.boxed_members, &path, leaf) {
+                Leaf::ScalarBox => self.box_contents(value, span),
+                Leaf::ArrayBox => [self.array_box_contents(value, span), flag],
+                Leaf::Inline => [value, flag],
             };
             fields.extend(self.leaf_of(&path, leaf, value, flag, span));
         }
@@ -479,8 +563,9 @@ impl FnCx<'_, '_> {
         // A member: each leaf field stored on its own; a store ends the index checks of the
         // place, so they are repeated (as the same properties) before the next store.
         let mut stores: Vec<(String, Operand)> = Vec::new();
-        // The boxes to copy: the field holding the target's box, and the source's box.
-        let mut box_copies: Vec<(String, Operand)> = Vec::new();
+        // The boxes to copy: the field holding the target's box, the source's box, and which
+        // kind of box they are.
+        let mut box_copies: Vec<(String, Operand, Leaf)> = Vec::new();
         if ty.is_scalar() {
             let (value_field, flag) = leaf_fields(&memory.prefix);
             stores.push((value_field, value));
@@ -495,9 +580,10 @@ impl FnCx<'_, '_> {
                 let (inner_value, inner_flag) = leaf_fields(&path);
                 let (value_field, flag) = leaf_fields(&join(&memory.prefix, &path));
                 let from_record = PlaceBase::Local(record);
-                if is_boxed(&self.unit.boxed_members, &path, leaf) {
+                let kind = leaf_kind(&self.unit.boxed_members, &path, leaf);
+                if kind != Leaf::Inline {
                     let source = self.read_field(from_record, &inner_value, span);
-                    box_copies.push((value_field, source));
+                    box_copies.push((value_field, source, kind));
                     continue;
                 }
                 for (inner, outer) in [(inner_value, value_field), (inner_flag, flag)] {
@@ -519,17 +605,35 @@ impl FnCx<'_, '_> {
             let place = memory.field(self.field_id(&field));
             self.b.emit(InstKind::Store { place, value }, span);
         }
-        for (field, source) in box_copies {
-            let contents = self.box_contents(source, span);
-            let read = Rvalue::Read(memory.field(self.field_id(&field)));
-            let target = Operand::Local(self.b.assign_temp(read, span));
-            for check in self.pointee_guards(target) {
-                self.check(check, span);
-            }
-            for (field, value) in SCALAR_FIELDS.into_iter().zip(contents) {
-                let place = self.field_place(PlaceBase::Deref(target), field);
-                self.b.emit(InstKind::Store { place, value }, span);
-            }
+        for (field, source, kind) in box_copies {
+            self.copy_box(memory, &field, source, kind, span);
+        }
+    }
+
+    /// Copies the contents of the box `source` into the box of the same kind that the field
+    /// `field` of `memory` holds (a whole-struct store keeps the target's boxes).
+    fn copy_box(&mut self, memory: &Memory, field: &str, source: Operand, kind: Leaf, span: Span) {
+        let contents = match kind {
+            Leaf::ArrayBox => vec![self.array_box_contents(source, span)],
+            _ => self.box_contents(source, span).to_vec(),
+        };
+        let read = Rvalue::Read(memory.field(self.field_id(field)));
+        let target = Operand::Local(self.b.assign_temp(read, span));
+        for check in self.pointee_guards(target) {
+            self.check(check, span);
+        }
+        let places: Vec<Place> = match kind {
+            Leaf::ArrayBox => vec![Place {
+                base: PlaceBase::Deref(target),
+                projections: Vec::new(),
+            }],
+            _ => SCALAR_FIELDS
+                .iter()
+                .map(|field| self.field_place(PlaceBase::Deref(target), field))
+                .collect(),
+        };
+        for (place, value) in places.into_iter().zip(contents) {
+            self.b.emit(InstKind::Store { place, value }, span);
         }
     }
 }
@@ -566,10 +670,22 @@ impl<'t> IrTypes<'t> {
         }
     }
 
-    /// The type of an object of type `ty` in memory (a flat record, see the module comment).
+    /// The type of an array of objects of type `element` with the dimensions `dims`.
+    pub fn array(&mut self, element: CType, dims: &[u32]) -> Type {
+        dims.iter().fold(self.object(element), |inner, _| {
+            Type::Array(Box::new(inner))
+        })
+    }
+
+    /// The type of an object of type `ty` in memory (a flat record, see the module comment;
+    /// an array member's box holds an array of objects).
     pub fn object(&mut self, ty: CType) -> Type {
         if ty == CType::Void {
             return Type::Unknown;
+        }
+        if let CType::Array(id) = ty {
+            let (element, dims) = self.types.array(id);
+            return self.array(element, &dims);
         }
         if let Some(entry) = self.open.iter_mut().find(|(open, _, _)| *open == ty) {
             entry.2 = true;
@@ -580,9 +696,9 @@ impl<'t> IrTypes<'t> {
         let mut fields = Vec::new();
         for (path, leaf) in self.types.leaves(ty) {
             let (value, flag) = leaf_fields(&path);
-            let leaf = match is_boxed(self.boxed_members, &path, leaf) {
-                true => Type::Pointer(Box::new(self.object(leaf))),
-                false => self.value(leaf),
+            let leaf = match leaf_kind(self.boxed_members, &path, leaf) {
+                Leaf::Inline => self.value(leaf),
+                Leaf::ScalarBox | Leaf::ArrayBox => Type::Pointer(Box::new(self.object(leaf))),
             };
             fields.push((value, leaf));
             fields.push((flag, Type::Int));

@@ -322,14 +322,10 @@ fn calls(unit: &TranslationUnit, names: &[&str]) -> bool {
 /// lost, which a count of live objects cannot tell.
 fn globals_can_hold_pointers(context: &Unit<'_>) -> bool {
     let types = context.types.borrow();
-    context.globals.values().any(|global| match global.ty {
-        Ok(CType::Pointer(_)) => true,
-        Ok(ty @ CType::Struct(_)) => types
-            .leaves(ty)
-            .iter()
-            .any(|(_, leaf)| matches!(leaf, CType::Pointer(_))),
-        _ => false,
-    })
+    context
+        .globals
+        .values()
+        .any(|global| global.ty.as_ref().is_ok_and(|&ty| types.holds_pointers(ty)))
 }
 
 /// What analysing each function on its own (`--entry`) would leave out: the functions whose
@@ -348,6 +344,7 @@ fn entry_facts(context: &Unit<'_>) -> (Vec<(String, CError)>, Vec<String>) {
             let inner: Vec<CType> = match ty {
                 CType::Pointer(p) => vec![types.pointee(p)],
                 CType::Struct(_) => types.leaves(ty).into_iter().map(|(_, t)| t).collect(),
+                CType::Array(id) => vec![types.array(id).0],
                 _ => Vec::new(),
             };
             for t in inner {
@@ -364,9 +361,9 @@ fn entry_facts(context: &Unit<'_>) -> (Vec<(String, CError)>, Vec<String>) {
             let at = context.at(context.bodies[name].span);
             let reason = CError::unsupported(
                 format!(
-                    "`{name}` on its own: a parameter reaches a struct whose member's address is \
-                     taken (the input heap would give its members' boxes any values); check it \
-                     from `main`"
+                    "`{name}` on its own: a parameter reaches a struct with a member in a box \
+                     (its address is taken, or it is an array; the input heap would give the \
+                     boxes any values); check it from `main`"
                 ),
                 at,
             );

@@ -1,9 +1,12 @@
 //! C statements lowered into blocks: structured control flow, `switch` as a chain of
 //! comparisons, `goto` to label blocks, and local declarations with their initializers. Code
-//! after a jump goes into a fresh block that only a label or case can make reachable.
+//! after a jump goes into a fresh block that only a label or case can make reachable. An
+//! initializer of a struct with an array member gives the member a list or a string (the
+//! array variables' rules, `array.rs`), or `0` as the list's last item (`{0}`); other brace
+//! elision is refused.
 
 use lang_c::ast::{
-    BlockItem, Declaration, Designator, ForInitializer, Initializer, Label, Statement,
+    BlockItem, Declaration, Designator, Expression, ForInitializer, Initializer, Label, Statement,
 };
 use lang_c::span::Node;
 use symex_ir::cfg::{BinOp, InstKind, LocalId, Operand, Rvalue, Terminator};
@@ -11,7 +14,7 @@ use symex_syntax::span::Span;
 
 use super::func::{complete, has_static_storage, is_extern, Cases, FnCx, Jumps};
 use super::is_typedef;
-use super::types::{base_type, declarator_shape, CType, Shape};
+use super::types::{base_type, declarator_shape, ArrayId, CType, Shape};
 use crate::error::CError;
 
 impl FnCx<'_, '_> {
@@ -374,7 +377,7 @@ impl FnCx<'_, '_> {
             (Initializer::List(items), Some(fields)) => {
                 let mut given: Vec<Option<Vec<Operand>>> = vec![None; fields.len()];
                 let mut next = 0;
-                for item in items {
+                for (k, item) in items.iter().enumerate() {
                     let at = self.at(item.span);
                     let index = match item.node.designation.as_slice() {
                         [] => next,
@@ -392,18 +395,29 @@ impl FnCx<'_, '_> {
                         },
                         _ => return Err(CError::unsupported("nested designators", at)),
                     };
-                    let Some((_, field_ty)) = fields.get(index) else {
+                    let Some((name, field_ty)) = fields.get(index) else {
                         return Err(CError::invalid("more initializers than members", at));
                     };
                     let mut values = Vec::new();
-                    self.initial_leaves(*field_ty, &item.node.initializer, &mut values)?;
+                    match field_ty {
+                        CType::Array(array) => {
+                            let last = k + 1 == items.len();
+                            let initializer = &item.node.initializer;
+                            let value = self.member_array(name, *array, initializer, last)?;
+                            values.push(value);
+                        }
+                        _ => self.initial_leaves(*field_ty, &item.node.initializer, &mut values)?,
+                    }
                     given[index] = Some(values);
                     next = index + 1;
                 }
                 for ((_, field_ty), values) in fields.iter().zip(given) {
                     match values {
                         Some(values) => out.extend(values),
-                        None => out.extend(self.zero_leaves(*field_ty)),
+                        None => {
+                            let zeros = self.zero_leaves(*field_ty, span);
+                            out.extend(zeros);
+                        }
                     }
                 }
             }
@@ -411,15 +425,44 @@ impl FnCx<'_, '_> {
         Ok(())
     }
 
-    /// The zero value of every leaf of `ty`.
-    fn zero_leaves(&self, ty: CType) -> Vec<Operand> {
+    /// The array value that `initializer` gives the array member `name` (its one
+    /// leaf): a list or a string, as for an array variable. C's brace elision (`0` for the
+    /// member, which initializes its first element and lets the next items go on with the
+    /// rest) is accepted only for `0` as the list's `last` item (`{0}`), where it means a
+    /// zero array; otherwise the member's braces are needed.
+    fn member_array(
+        &mut self,
+        name: &str,
+        array: ArrayId,
+        initializer: &Node<Initializer>,
+        last: bool,
+    ) -> Result<Operand, CError> {
+        let (at, span) = (self.at(initializer.span), self.span(initializer.span));
+        let (element, dims) = self.unit.types.borrow().array(array);
+        let value = match &initializer.node {
+            Initializer::Expression(e) if !matches!(e.node, Expression::StringLiteral(_)) => {
+                if !(last && self.constant(e) == Ok(0)) {
+                    return Err(CError::unsupported(
+                        format!(
+                            "an initializer of the array member `{name}` without its braces \
+                             (other than `{{0}}`)"
+                        ),
+                        at,
+                    ));
+                }
+                self.array_of_elements(element, &dims, None, true, span)
+            }
+            _ => self.array_value((name, at), element, &dims, Some(initializer), false, span)?,
+        };
+        Ok(Operand::Local(self.b.assign_temp(value, span)))
+    }
+
+    /// The zero value of every leaf of `ty` (an array member's: an array of assigned zeros).
+    fn zero_leaves(&mut self, ty: CType, span: Span) -> Vec<Operand> {
         let leaves = self.unit.types.borrow().leaves(ty);
         leaves
-            .iter()
-            .map(|(_, leaf)| match leaf {
-                CType::Pointer(_) => Operand::Null,
-                _ => Operand::Const(0),
-            })
+            .into_iter()
+            .map(|(_, leaf)| self.blank_value(leaf, true, span))
             .collect()
     }
 }

@@ -1,14 +1,15 @@
 //! The types of declarations: which of C's types the subset has (the integer types up to 32
-//! bits, `long` in ILP32, `void` for results, pointers and structs), the arena that interns
-//! pointer and struct types ([`Types`]), C's sizes and alignments, and the shape of a declarator
+//! bits, `long` in ILP32, `void` for results, pointers, structs and their array members with
+//! constant sizes), the arena that interns pointer, struct and array member types ([`Types`]), C's sizes and alignments, and the shape of a declarator
 //! (plain, pointer, array, function). Any other type is refused with its C spelling. Nothing here
 //! emits IR.
 
 use std::collections::HashMap;
 
 use lang_c::ast::{
-    DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, FunctionDeclarator,
-    SpecifierQualifier, StructDeclaration, StructKind, StructType, TypeSpecifier,
+    ArraySize, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator,
+    FunctionDeclarator, SpecifierQualifier, StructDeclaration, StructKind, StructType,
+    TypeSpecifier,
 };
 use lang_c::span::Node;
 
@@ -23,6 +24,10 @@ pub(super) struct PointeeId(u32);
 /// A struct in [`Types`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct StructId(u32);
+
+/// An array type (of a struct member) in [`Types`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct ArrayId(u32);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum CType {
@@ -53,12 +58,19 @@ pub(super) enum CType {
     Pointer(PointeeId),
     /// A struct, whose fields [`Types::fields`] gives.
     Struct(StructId),
+    /// The type of a struct member declared as an array (`int a[16]`), whose element type and
+    /// dimensions [`Types::array`] gives. Array variables are not values of this type: they
+    /// are locals of their element type with dimensions of their own (`lower/array.rs`).
+    Array(ArrayId),
 }
 
 impl CType {
-    /// Whether values of this type are integers (not `void`, pointers or structs).
+    /// Whether values of this type are integers (not `void`, pointers, structs or arrays).
     pub(super) fn is_number(self) -> bool {
-        !matches!(self, CType::Void | CType::Pointer(_) | CType::Struct(_))
+        !matches!(
+            self,
+            CType::Void | CType::Pointer(_) | CType::Struct(_) | CType::Array(_)
+        )
     }
 
     /// Whether this is a character type (`char`, `signed char`, `unsigned char`), whose
@@ -83,7 +95,7 @@ impl CType {
             CType::Short => i64::from(i16::MIN)..=i64::from(i16::MAX),
             CType::UShort => 0..=i64::from(u16::MAX),
             CType::Bool => 0..=1,
-            CType::Void | CType::Pointer(_) | CType::Struct(_) => return false,
+            CType::Void | CType::Pointer(_) | CType::Struct(_) | CType::Array(_) => return false,
         };
         range.contains(&value)
     }
@@ -137,6 +149,8 @@ struct StructDef {
 pub(super) struct Types {
     pointees: Vec<CType>,
     structs: Vec<StructDef>,
+    /// The element type and dimensions of each array member type.
+    arrays: Vec<(CType, Vec<u32>)>,
     tags: HashMap<String, StructId>,
     /// Enumeration constants (one file-wide namespace, like struct tags), and the integer type
     /// of each enum tag.
@@ -144,6 +158,10 @@ pub(super) struct Types {
     enum_tags: HashMap<String, CType>,
     pointer_bytes: i32,
 }
+
+/// Arrays larger than this many elements in all are refused (each element is a value of every
+/// state that holds the array).
+pub(super) const MAX_ELEMENTS: u64 = 1 << 20;
 
 /// Structs nested (by value) deeper than this are refused.
 const MAX_STRUCT_DEPTH: u32 = 64;
@@ -153,6 +171,7 @@ impl Types {
         Types {
             pointees: Vec::new(),
             structs: Vec::new(),
+            arrays: Vec::new(),
             tags: HashMap::new(),
             enum_constants: HashMap::new(),
             enum_tags: HashMap::new(),
@@ -182,6 +201,38 @@ impl Types {
 
     pub(super) fn pointee(&self, id: PointeeId) -> CType {
         self.pointees[id.0 as usize]
+    }
+
+    /// The type of an array member with elements of type `element` and dimensions `dims`.
+    pub(super) fn array_of(&mut self, element: CType, dims: Vec<u32>) -> CType {
+        let entry = (element, dims);
+        let id = match self.arrays.iter().position(|a| *a == entry) {
+            Some(i) => i,
+            None => {
+                self.arrays.push(entry);
+                self.arrays.len() - 1
+            }
+        };
+        CType::Array(ArrayId(id as u32))
+    }
+
+    /// The element type and dimensions of an array member type.
+    pub(super) fn array(&self, id: ArrayId) -> (CType, Vec<u32>) {
+        self.arrays[id.0 as usize].clone()
+    }
+
+    /// Whether a value of type `ty` can hold a pointer (a pointer, or a struct or array with
+    /// one inside).
+    pub(super) fn holds_pointers(&self, ty: CType) -> bool {
+        match ty {
+            CType::Pointer(_) => true,
+            CType::Array(id) => self.holds_pointers(self.array(id).0),
+            CType::Struct(_) => self
+                .leaves(ty)
+                .iter()
+                .any(|&(_, leaf)| self.holds_pointers(leaf)),
+            _ => false,
+        }
     }
 
     /// The struct's fields in declaration order; `None` while it is incomplete.
@@ -214,6 +265,11 @@ impl Types {
             CType::Void => "void".into(),
             CType::Pointer(p) => format!("{} *", self.describe(self.pointee(p))),
             CType::Struct(s) => self.struct_name(s).to_string(),
+            CType::Array(a) => {
+                let (element, dims) = self.array(a);
+                let dims: String = dims.iter().map(|d| format!("[{d}]")).collect();
+                format!("{}{dims}", self.describe(element))
+            }
         }
     }
 
@@ -348,11 +404,20 @@ impl Types {
                 ((size.checked_add(align - 1)? / align * align).max(0), align)
             }
             CType::Struct(_) => return None,
+            CType::Array(id) => {
+                let (element, dims) = self.array(id);
+                let (size, align) = self.layout(element, depth + 1)?;
+                let size = dims
+                    .iter()
+                    .try_fold(size, |size, &d| size.checked_mul(i32::try_from(d).ok()?))?;
+                (size, align)
+            }
         })
     }
 
-    /// The scalar leaves of a value of type `ty` in memory, in declaration order: the dotted
-    /// path of each scalar inside nested structs (`""` for a scalar itself) and its type.
+    /// The leaves of a value of type `ty` in memory, in declaration order: the dotted path of
+    /// each scalar or array member inside nested structs (`""` for a scalar itself) and its
+    /// type. An array member is one leaf (it lives in a box, `lower/memory.rs`).
     pub(super) fn leaves(&self, ty: CType) -> Vec<(String, CType)> {
         let mut out = Vec::new();
         self.collect_leaves(ty, "", &mut out, 0);
@@ -447,6 +512,12 @@ impl Types {
                 let (name, shape) = declarator_shape(&declarator.node);
                 let ty = match shape {
                     Shape::Plain(levels) => self.pointer_levels(base, levels),
+                    Shape::Array(levels) => {
+                        let element = self.pointer_levels(base, levels);
+                        let derived = &unparenthesized(declarator).node.derived[levels as usize..];
+                        let dims = self.member_dimensions(unit, derived, at)?;
+                        self.array_of(element, dims)
+                    }
                     other => {
                         return Err(CError::unsupported(
                             format!("struct members of {}", other.describe()),
@@ -455,13 +526,17 @@ impl Types {
                     }
                 };
                 let name = name.unwrap_or_default();
-                if ty == CType::Void || ty == CType::Struct(id) {
+                let element = match ty {
+                    CType::Array(array) => self.array(array).0,
+                    _ => ty,
+                };
+                if element == CType::Void || element == CType::Struct(id) {
                     return Err(CError::invalid(
                         format!("the member `{name}` has an incomplete type"),
                         at,
                     ));
                 }
-                if let CType::Struct(inner) = ty {
+                if let CType::Struct(inner) = element {
                     if self.fields(inner).is_none() {
                         return Err(CError::invalid(
                             format!("the member `{name}` has an incomplete type"),
@@ -479,6 +554,50 @@ impl Types {
             }
         }
         Ok(fields)
+    }
+
+    /// The dimensions of an array member (`int a[4][N]`): positive integer constants; a
+    /// flexible array member (`int a[]`) is refused.
+    fn member_dimensions(
+        &self,
+        unit: &Unit<'_>,
+        derived: &[Node<DerivedDeclarator>],
+        at: usize,
+    ) -> Result<Vec<u32>, CError> {
+        let mut dims = Vec::with_capacity(derived.len());
+        for part in derived {
+            let size = match &part.node {
+                DerivedDeclarator::Array(array) => match &array.node.size {
+                    ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                        self.constant_value(unit, e)
+                    }
+                    _ => {
+                        return Err(CError::unsupported(
+                            "flexible array members (`T a[]` in a struct)",
+                            at,
+                        ))
+                    }
+                },
+                _ => return Err(CError::unsupported("struct members of this array type", at)),
+            };
+            match size.and_then(|n| u32::try_from(n).ok()) {
+                Some(n) if n > 0 => dims.push(n),
+                _ => {
+                    return Err(CError::unsupported(
+                        "array members whose size is not a positive integer constant",
+                        at,
+                    ))
+                }
+            }
+        }
+        let elements: u64 = dims.iter().map(|&d| u64::from(d)).product();
+        if elements > MAX_ELEMENTS {
+            return Err(CError::unsupported(
+                format!("arrays of more than {MAX_ELEMENTS} elements"),
+                at,
+            ));
+        }
+        Ok(dims)
     }
 }
 
