@@ -326,3 +326,25 @@ fn violated_properties(report: &Report) -> BTreeSet<(PropertyKind, u32, u32)> {
         .map(|p| (p.kind, p.line, p.column))
         .collect()
 }
+
+#[test]
+fn states_parked_behind_an_unbounded_inner_loop_still_run() {
+    // Listing 4.5 of seed 002: the violation needs one inner iteration from x = 2^31 - 1. Under
+    // `klee` the inner loop never runs out of states, and the states parked at the outer header
+    // used to wait for that forever: the run unrolled the inner loop until its time limit.
+    let source = "main() {\n  var x, y, i, j, n;\n  x = input;\n  i = input;\n  j = input;\n  n = input;\n  y = x;\n  while (i < n) {\n    i = i + 1;\n    while (j < n) {\n      x = x + 1;\n      j = j + 1;\n    }\n  }\n  if (x < y) {\n    x = 1 / 0;\n  }\n  return 0;\n}\n";
+    let report = check(
+        source,
+        &CheckOptions {
+            search: SearchStrategy::Klee,
+            subsume: true,
+            timeout: Some(Duration::from_secs(30)),
+            ..CheckOptions::default()
+        },
+    );
+    let found = report.properties().iter().any(|p| {
+        p.kind == PropertyKind::DivByZero
+            && p.verdict.witness().is_some_and(|(_, confirmed)| confirmed)
+    });
+    assert!(found, "{:?}", report.stats);
+}

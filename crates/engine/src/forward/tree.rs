@@ -202,10 +202,7 @@ impl ExecTree {
             if let Some(state) = n.state {
                 return Some(state);
             }
-            let open = n
-                .children
-                .iter()
-                .filter(|&&c| self.nodes[c].runnable > 0);
+            let open = n.children.iter().filter(|&&c| self.nodes[c].runnable > 0);
             let pick = rng.below(open.clone().count());
             node = *open.clone().nth(pick)?;
         }
@@ -278,5 +275,32 @@ mod tests {
             .filter(|_| tree.random_leaf(&mut rng) == Some(0))
             .count();
         assert!((400..600).contains(&zeros), "{zeros}");
+    }
+
+    #[test]
+    fn a_suspended_state_is_never_drawn_and_comes_back_in_its_place() {
+        let mut tree = ExecTree::new(0);
+        tree.fork(0, &[1]);
+        tree.fork(1, &[2]);
+        tree.suspend(0);
+        let mut rng = Rng::new(3);
+        for _ in 0..100 {
+            assert_ne!(tree.random_leaf(&mut rng), Some(0));
+        }
+        tree.suspend(1);
+        tree.suspend(2);
+        assert_eq!(tree.random_leaf(&mut rng), None);
+        tree.resume(0);
+        tree.resume(1);
+        tree.resume(2);
+        // Back at depth 1 (not re-inserted at the root): drawn about half the time.
+        let zeros = (0..1000)
+            .filter(|_| tree.random_leaf(&mut rng) == Some(0))
+            .count();
+        assert!((400..600).contains(&zeros), "{zeros}");
+        tree.suspend(2);
+        tree.remove(2);
+        let seen: Vec<_> = (0..50).filter_map(|_| tree.random_leaf(&mut rng)).collect();
+        assert!(seen.contains(&0) && seen.contains(&1));
     }
 }
