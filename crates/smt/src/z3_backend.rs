@@ -1241,6 +1241,42 @@ mod tests {
     }
 
     #[test]
+    fn a_check_with_many_products_of_inputs_goes_to_the_one_shot_solver_at_once() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let y = s.bv_var("y", 32).expect("var");
+        let zero = s.bv_val(32, 0).expect("c");
+        let x_is_zero = s.eq(x, zero).expect("eq");
+        // p = (…((x·y + x)·y + x)…) = 0 with x = 0: one product of two inputs per step, and
+        // easy once x = 0 is propagated (Z3's incremental core took over 60 s on 64 steps
+        // without that equation).
+        let chain = |s: &mut TermStore, steps: usize| {
+            let mut p = x;
+            for _ in 0..steps {
+                let product = s.bv_mul(p, y).expect("mul");
+                p = s.bv_add(product, x).expect("add");
+            }
+            let p_is_zero = s.eq(p, zero).expect("eq");
+            s.and_all(&[x_is_zero, p_is_zero]).expect("and")
+        };
+        let light = chain(&mut s, 8);
+        let heavy = chain(&mut s, HEAVY_NONLINEAR + 1);
+        let mut z3 = Z3Solver::new().expect("z3");
+        // A handover far away: only the heavy-query rule sends a check there.
+        z3.set_one_shot_after(Some(Duration::from_secs(60)));
+        z3.set_timeout(Some(Duration::from_secs(120)));
+        assert_eq!(z3.check(&s, &[light]), Ok(SatResult::Sat));
+        assert_eq!(z3.stats().one_shot, 0);
+        z3.push().expect("push");
+        z3.assert(&s, heavy).expect("assert");
+        assert_eq!(z3.check(&s, &[]), Ok(SatResult::Sat));
+        assert_eq!(z3.stats().one_shot, 1, "the asserted products count too");
+        z3.pop().expect("pop");
+        assert_eq!(z3.check(&s, &[light]), Ok(SatResult::Sat));
+        assert_eq!(z3.stats().one_shot, 1, "popped assertions no longer count");
+    }
+
+    #[test]
     fn a_check_handed_to_the_one_shot_solver_keeps_the_stack_and_gives_a_model() {
         let mut s = TermStore::new();
         let (x, y, bounds, factors) = factoring(&mut s);
