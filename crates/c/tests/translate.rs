@@ -51,6 +51,15 @@ fn arrays_hold_their_elements_and_check_indices_and_unassigned_reads() {
     let source = "int main() { short m[2][3] = {0}; int b[4] = {7, 8};
                   m[1][2] = 5; return m[1][2] * 1000 + b[1] * 100 + b[3] + (int)sizeof(m); }";
     assert_eq!(returns(source, &[]), 5000 + 800 + 12);
+    // `sizeof` of an element (not evaluated: no index is checked), of a member array's and of
+    // what a pointer points to (`long` is LP64's, the default); a part of an array stays refused.
+    let source = "struct s { int n; char a[4]; }; long g[3][5];
+                  int main() { int a[7]; struct s v; struct s *p = &v; short *q = 0;
+                  return sizeof(a[9]) * 10000 + sizeof(v.a[0]) * 1000 + sizeof(g[1][2]) * 100
+                         + sizeof(p->a[3]) * 10 + sizeof(q[0]); }";
+    assert_eq!(returns(source, &[]), 4 * 10000 + 1000 + 8 * 100 + 10 + 2);
+    let (_, message) = refusal("int g[3][5]; int main() { return sizeof(g[1]); }");
+    assert!(message.contains("`sizeof` of this expression"), "{message}");
     // Out of bounds (also negative), and an element never assigned.
     let source = "int main() { int a[4]; a[0] = 1; a[1] = 2;
                   return a[__VERIFIER_nondet_int()]; }";

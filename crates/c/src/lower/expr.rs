@@ -1062,6 +1062,9 @@ impl FnCx<'_, '_> {
                 }
                 _ => None,
             },
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                self.indexed_static_type(e)
+            }
             Expression::BinaryOperator(b) => {
                 let op = &b.node.operator.node;
                 let (lhs, rhs) = (
@@ -1082,6 +1085,33 @@ impl FnCx<'_, '_> {
                 let then = self.static_type(&c.node.then_expression)?;
                 Some(then.common(self.static_type(&c.node.else_expression)?))
             }
+            _ => None,
+        }
+    }
+
+    /// The type of `a[i]…[k]` without evaluating it: an element of an array variable or an
+    /// array member indexed in every dimension, or what a pointer points to (`p[i]`, which
+    /// only `sizeof` may name: pointer arithmetic is not supported).
+    fn indexed_static_type(&self, e: &Node<Expression>) -> Option<CType> {
+        let mut base = e;
+        let mut indices = 0;
+        while let Expression::BinaryOperator(b) = &base.node {
+            if b.node.operator.node != BinaryOperator::Index {
+                break;
+            }
+            base = &b.node.lhs;
+            indices += 1;
+        }
+        if let Some((local, element)) = self.array_variable(base) {
+            let dims = self.arrays.get(&local)?;
+            return (dims.len() == indices).then_some(element);
+        }
+        match self.static_type(base)? {
+            CType::Array(id) => {
+                let (element, dims) = self.unit.types.borrow().array(id);
+                (dims.len() == indices).then_some(element)
+            }
+            CType::Pointer(p) if indices == 1 => Some(self.unit.types.borrow().pointee(p)),
             _ => None,
         }
     }
