@@ -6,21 +6,24 @@
 //! dereferences (one successor per case; the instruction then runs in every successor), and
 //! every model refines the objects a dereference reaches (POSE binds symbols and initializes
 //! slots without forking). Lazy initialization also resolves a reference as soon as it is
-//! loaded from an input object. During the instruction, reads and writes through input
-//! references go to the heap model (`read_through`, `write_input`). Nothing here checks
-//! properties or chooses states.
+//! loaded from an input object. A reference may be an `ite` term (a merged pointer or record
+//! field, an element read at a symbolic index): the symbols at its leaves are resolved one
+//! after the other, and a resolution replaces its symbol inside such terms too, so that every
+//! leaf of a dereferenced reference is an object's identity or null before the access.
+//! During the instruction, reads and writes through input references go to the heap model
+//! (`read_through`, `write_input`). Nothing here checks properties or chooses states.
 
 use std::rc::Rc;
 
 use symex_ir::cfg::{BinOp, Check, Inst, InstKind, Operand, Place, PlaceBase, Rvalue};
-use symex_smt::TermId;
+use symex_smt::{TermId, TermStore};
 
 use crate::common::options::HeapModel;
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::state::State;
 use crate::forward::value::{Step, SymValue};
-use crate::heap::{resolve_substitute, Access, Resolution};
+use crate::heap::{leaves, resolve_substitute, Access, Resolution};
 
 type Result<T> = std::result::Result<T, EngineError>;
 
@@ -205,10 +208,11 @@ impl Machine<'_> {
         }
     }
 
-    /// The input reference symbols in `value` that no resolution has replaced yet.
+    /// The input reference symbols in `value` that no resolution has replaced yet, the leaves
+    /// of `ite` reference terms included: each is resolved in turn, as a plain symbol is.
     fn unresolved(&self, state: &State, value: &SymValue) -> Vec<TermId> {
         let mut out = Vec::new();
-        collect_refs(value, &mut out);
+        collect_refs(&self.store, value, &mut out);
         out.retain(|&t| self.store.var_id(t).is_some() && state.heap.object_by_ident(t).is_none());
         out
     }
@@ -231,7 +235,7 @@ impl Machine<'_> {
             match ctx.apply(&mut self.store, &mut next.heap, &mut next.pc, symbol, case)? {
                 Ok(replaced) => {
                     for (symbol, value) in replaced {
-                        substitute_in_state(&mut next, symbol, value);
+                        substitute_in_state(&mut self.store, &mut next, symbol, value)?;
                     }
                     successors.push(next);
                 }
@@ -291,28 +295,42 @@ fn uses_of(inst: &Inst) -> Vec<Use<'_>> {
     out
 }
 
-fn collect_refs(value: &SymValue, out: &mut Vec<TermId>) {
+/// The leaves of the reference terms in `value`, each once: a merged or indexed reference is
+/// an `ite` term, and the symbols at its leaves are what lazy initialization resolves.
+fn collect_refs(store: &TermStore, value: &SymValue, out: &mut Vec<TermId>) {
     match value {
-        SymValue::Ref(t) if !out.contains(t) => out.push(*t),
-        SymValue::Ite(_, a, b) => {
-            collect_refs(a, out);
-            collect_refs(b, out);
+        SymValue::Ref(t) => {
+            for leaf in leaves(store, *t) {
+                if !out.contains(&leaf) {
+                    out.push(leaf);
+                }
+            }
         }
-        SymValue::Record(fields) => fields.iter().for_each(|(_, v)| collect_refs(v, out)),
-        SymValue::Array(items) => items.iter().for_each(|v| collect_refs(v, out)),
+        SymValue::Ite(_, a, b) => {
+            collect_refs(store, a, out);
+            collect_refs(store, b, out);
+        }
+        SymValue::Record(fields) => fields.iter().for_each(|(_, v)| collect_refs(store, v, out)),
+        SymValue::Array(items) => items.iter().for_each(|v| collect_refs(store, v, out)),
         _ => {}
     }
 }
 
-/// Replaces the reference `symbol` by `value` in every frame and cell of the state.
-fn substitute_in_state(state: &mut State, symbol: TermId, value: TermId) {
+/// Replaces the reference `symbol` by `value` in every frame and cell of the state, inside
+/// `ite` reference terms too.
+fn substitute_in_state(
+    store: &mut TermStore,
+    state: &mut State,
+    symbol: TermId,
+    value: TermId,
+) -> Result<()> {
     for frame in state.stack.iter_mut() {
-        let changes: Vec<(usize, SymValue)> = frame
-            .locals
-            .iter()
-            .enumerate()
-            .filter_map(|(i, v)| resolve_substitute(v, symbol, value).map(|new| (i, new)))
-            .collect();
+        let mut changes: Vec<(usize, SymValue)> = Vec::new();
+        for (i, v) in frame.locals.iter().enumerate() {
+            if let Some(new) = resolve_substitute(store, v, symbol, value)? {
+                changes.push((i, new));
+            }
+        }
         if changes.is_empty() {
             continue;
         }
@@ -323,5 +341,5 @@ fn substitute_in_state(state: &mut State, symbol: TermId, value: TermId) {
     }
     state
         .memory
-        .replace_values(|v| resolve_substitute(v, symbol, value));
+        .replace_values(|v| resolve_substitute(store, v, symbol, value))
 }

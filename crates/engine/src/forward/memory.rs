@@ -83,13 +83,17 @@ impl Memory {
 
     /// Replaces every cell value `replace` maps to a new one; chunks without a change stay
     /// shared.
-    pub fn replace_values(&mut self, replace: impl Fn(&SymValue) -> Option<SymValue>) {
+    pub fn replace_values(
+        &mut self,
+        mut replace: impl FnMut(&SymValue) -> Result<Option<SymValue>, EngineError>,
+    ) -> Result<(), EngineError> {
         for chunk in &mut self.chunks {
-            let changes: Vec<(usize, SymValue)> = chunk
-                .iter()
-                .enumerate()
-                .filter_map(|(i, v)| replace(v).map(|new| (i, new)))
-                .collect();
+            let mut changes: Vec<(usize, SymValue)> = Vec::new();
+            for (i, v) in chunk.iter().enumerate() {
+                if let Some(new) = replace(v)? {
+                    changes.push((i, new));
+                }
+            }
             if changes.is_empty() {
                 continue;
             }
@@ -98,6 +102,7 @@ impl Memory {
                 cells[i] = new;
             }
         }
+        Ok(())
     }
 
     pub fn set(&mut self, cell: CellId, value: SymValue) -> Result<(), EngineError> {

@@ -10,15 +10,17 @@
 //! materialized first by LI, is such a reference in micro-c: `assume(self != null)`); the
 //! alias case materializes one object for both.
 //!
-//! A resolution replaces the symbol by 0 or by the object's identity constant; the forward
-//! engine substitutes it in the state's locals and cells, `apply` in the input objects.
+//! A resolution replaces the symbol by 0 or by the object's identity constant, also where it
+//! is a leaf of an `ite` reference term (`substitute`); the forward engine substitutes it in
+//! the state's locals and cells, `apply` in the input objects.
 //! Nothing here decides when to resolve (the forward engine's hooks do).
 
 use symex_report::Cut;
-use symex_smt::{TermId, TermStore};
+use symex_smt::{Node, Op, TermId, TermStore};
 
 use crate::error::EngineError;
 use crate::forward::value::SymValue;
+use crate::heap::access::leaves;
 use crate::heap::context::HeapContext;
 use crate::heap::objects::{HeapState, InputObject};
 
@@ -129,7 +131,7 @@ impl HeapContext {
             heap.resolved.push((symbol, value));
             for object in heap.objects.iter_mut() {
                 for (_, slot) in object.slots.iter_mut() {
-                    if let Some(new) = substitute(slot, symbol, value) {
+                    if let Some(new) = substitute(store, slot, symbol, value)? {
                         *slot = new;
                     }
                 }
@@ -139,17 +141,36 @@ impl HeapContext {
     }
 }
 
-/// `value` with every reference `symbol` replaced by `by`; `None` if it has none.
-pub fn substitute(value: &SymValue, symbol: TermId, by: TermId) -> Option<SymValue> {
-    match value {
+/// `value` with the reference `symbol` replaced by `by` wherever it is a leaf of a reference
+/// term; `None` if it is nowhere. Merges (`SymValue::ite` of two references, of two records
+/// field by field) and reads at symbolic indices make references `ite` terms over symbols and
+/// identities, so a symbol replaced only where it is the whole term would stay unresolved
+/// inside them; `TermStore::substitute` rebuilds such a term through the simplifying
+/// constructors, which fold it once its leaves are equal constants.
+pub fn substitute(
+    store: &mut TermStore,
+    value: &SymValue,
+    symbol: TermId,
+    by: TermId,
+) -> Result<Option<SymValue>> {
+    Ok(match value {
         SymValue::Ref(t) if *t == symbol => Some(SymValue::Ref(by)),
+        // Only an `ite` term has leaves other than itself (and walking costs an allocation for
+        // every reference of the state at every resolution).
+        SymValue::Ref(t)
+            if matches!(store.node(*t), Node::App3(Op::Ite, ..))
+                && leaves(store, *t).contains(&symbol) =>
+        {
+            let replace = std::iter::once((symbol, by)).collect();
+            Some(SymValue::Ref(store.substitute(*t, &replace)?))
+        }
         SymValue::Record(fields) => {
-            let changed: Vec<Option<SymValue>> = fields
-                .iter()
-                .map(|(_, v)| substitute(v, symbol, by))
-                .collect();
+            let mut changed = Vec::with_capacity(fields.len());
+            for (_, v) in fields.iter() {
+                changed.push(substitute(store, v, symbol, by)?);
+            }
             if changed.iter().all(Option::is_none) {
-                return None;
+                return Ok(None);
             }
             let fields: Vec<_> = fields
                 .iter()
@@ -159,10 +180,12 @@ pub fn substitute(value: &SymValue, symbol: TermId, by: TermId) -> Option<SymVal
             Some(SymValue::Record(fields.into()))
         }
         SymValue::Array(items) => {
-            let changed: Vec<Option<SymValue>> =
-                items.iter().map(|v| substitute(v, symbol, by)).collect();
+            let mut changed = Vec::with_capacity(items.len());
+            for v in items.iter() {
+                changed.push(substitute(store, v, symbol, by)?);
+            }
             if changed.iter().all(Option::is_none) {
-                return None;
+                return Ok(None);
             }
             let items: Vec<_> = items
                 .iter()
@@ -172,9 +195,10 @@ pub fn substitute(value: &SymValue, symbol: TermId, by: TermId) -> Option<SymVal
             Some(SymValue::Array(items.into()))
         }
         SymValue::Ite(c, a, b) => {
-            let (x, y) = (substitute(a, symbol, by), substitute(b, symbol, by));
+            let x = substitute(store, a, symbol, by)?;
+            let y = substitute(store, b, symbol, by)?;
             if x.is_none() && y.is_none() {
-                return None;
+                return Ok(None);
             }
             Some(SymValue::Ite(
                 *c,
@@ -183,5 +207,5 @@ pub fn substitute(value: &SymValue, symbol: TermId, by: TermId) -> Option<SymVal
             ))
         }
         _ => None,
-    }
+    })
 }
