@@ -471,7 +471,8 @@ fn subsumption_stop(
     if let Some(annotation) = subsumption.covers(&mut machine.store, &mut machine.queries, state)? {
         return Ok(Some(Stop::Subsumed(annotation)));
     }
-    if subsumption.should_park(machine.module, &machine.info, state) {
+    let solver_checks = machine.queries.stats().solver_queries;
+    if subsumption.should_park(machine.module, &machine.info, state, solver_checks) {
         return Ok(Some(Stop::Parked));
     }
     Ok(None)

@@ -46,6 +46,10 @@ pub type Location = (u32, FuncId, BlockId);
 /// How many times one loop header (in one context) may try to become an invariant.
 const MAX_INDUCTION_ATTEMPTS: u32 = 8;
 
+/// Solver checks that invariant attempts which proved nothing may spend before they must be
+/// paid for by as many checks of the search itself (see [`Subsumption::attempts_affordable`]).
+const FREE_ATTEMPT_CHECKS: u64 = 200;
+
 /// How many visits a finished path's annotation is carried back.
 const MAX_WALK_VISITS: usize = 1024;
 
@@ -81,6 +85,8 @@ pub struct Subsumption {
     symbolic_headers: rustc_hash::FxHashSet<Location>,
     /// Per function of the module, computed at the first use.
     facts: Vec<FunctionFacts>,
+    /// Solver checks spent by invariant attempts that proved nothing.
+    failed_attempt_checks: u64,
     /// States pruned.
     pub pruned: u64,
     /// Loop headers that got an inductive annotation.
@@ -285,10 +291,19 @@ impl Subsumption {
     /// annotation to be tried as an invariant: the header's exit condition was symbolic for some
     /// state, or it has none (`while (1)`: the loop ends, if ever, inside its body, where no
     /// fork at the header tells that it may run on forever).
-    pub fn should_park(&mut self, module: &Module, info: &ProgramInfo, state: &State) -> bool {
+    pub fn should_park(
+        &mut self,
+        module: &Module,
+        info: &ProgramInfo,
+        state: &State,
+        solver_checks: u64,
+    ) -> bool {
         let Some(frame) = state.frame() else {
             return false;
         };
+        if !self.attempts_affordable(solver_checks) {
+            return false;
+        }
         let function = &info.functions[frame.func.index()];
         let Some(id) = function.loops().loop_of_header(frame.block) else {
             return false;
@@ -326,11 +341,28 @@ impl Subsumption {
         location: Location,
         parked: &State,
     ) -> Result<bool> {
+        let checks_before = queries.stats().solver_queries;
+        if !self.attempts_affordable(checks_before) {
+            return Ok(false);
+        }
         let proved = self.prove_invariant(store, queries, module, info, location, parked)?;
+        if !proved {
+            self.failed_attempt_checks += queries.stats().solver_queries - checks_before;
+        }
         let attempts = self.loops.entry(location).or_default();
         attempts.attempts += 1;
         attempts.version = self.version;
         Ok(proved)
+    }
+
+    /// The payoff cap of invariant attempts: the solver checks of the attempts that proved
+    /// nothing may not exceed the search's own (all `solver_checks` but theirs) by more than
+    /// [`FREE_ATTEMPT_CHECKS`]. Counted in checks, not time, so that a run's report does not
+    /// depend on the machine's speed. Without it one failed attempt could take 1.8 s of a 3 s
+    /// run while the states it parked waited.
+    fn attempts_affordable(&self, solver_checks: u64) -> bool {
+        let search = solver_checks.saturating_sub(self.failed_attempt_checks);
+        self.failed_attempt_checks <= search + FREE_ATTEMPT_CHECKS
     }
 
     fn prove_invariant(
