@@ -26,7 +26,7 @@ use symex_syntax::span::Span;
 use super::func::{Argument, FnCx, Parameter};
 use super::literal::string_bytes;
 use super::memory::{LValue, Memory};
-use super::types::{unparenthesized, CType, MAX_ELEMENTS};
+use super::types::{array_dimensions, unparenthesized, CType};
 use crate::error::CError;
 
 /// The name of the array variable or member `base`, for messages.
@@ -62,41 +62,26 @@ impl FnCx<'_, '_> {
         let (span, at) = (self.span(declarator.span), self.at(declarator.span));
         let derived = &unparenthesized(declarator).node.derived[levels as usize..];
         let string = self.string_initializer(initializer, ty, derived.len())?;
-        let mut dims = Vec::with_capacity(derived.len());
+        let mut sizes = Vec::with_capacity(derived.len());
         for part in derived {
             let DerivedDeclarator::Array(array) = &part.node else {
                 return Err(CError::unsupported("arrays of pointers or functions", at));
             };
-            let size = match &array.node.size {
+            sizes.push(match &array.node.size {
                 ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
-                    self.constant(e).ok()
+                    self.constant(e).ok().map(i64::from)
                 }
                 ArraySize::Unknown => string
                     .as_ref()
-                    .and_then(|bytes| i32::try_from(bytes.len()).ok()),
+                    .and_then(|bytes| i64::try_from(bytes.len()).ok()),
                 _ => None,
-            };
-            match size {
-                Some(n) if n > 0 => dims.push(n as u32),
-                _ => {
-                    return Err(CError::unsupported(
-                        "arrays whose size is not a positive integer constant",
-                        at,
-                    ))
-                }
-            }
+            });
         }
+        let dims = array_dimensions(sizes, false, at)?;
         if self.has_boxes(ty) {
             // Its elements would share the boxes of one filler object (`lower/memory.rs`).
             return Err(CError::unsupported(
                 "arrays of structs with a member whose address is taken or of array type",
-                at,
-            ));
-        }
-        let elements: u64 = dims.iter().map(|&d| u64::from(d)).product();
-        if elements > MAX_ELEMENTS {
-            return Err(CError::unsupported(
-                format!("arrays of more than {MAX_ELEMENTS} elements"),
                 at,
             ));
         }

@@ -161,7 +161,38 @@ pub(super) struct Types {
 
 /// Arrays larger than this many elements in all are refused (each element is a value of every
 /// state that holds the array).
-pub(super) const MAX_ELEMENTS: u64 = 1 << 20;
+const MAX_ELEMENTS: u64 = 1 << 20;
+
+/// The dimensions of an array, from the sizes of its declarator's parts (`None`: not a
+/// constant), if each is a positive integer and the array holds at most [`MAX_ELEMENTS`]
+/// elements; else the refusal, for an array variable or an array `member`.
+pub(super) fn array_dimensions(
+    sizes: impl IntoIterator<Item = Option<i64>>,
+    member: bool,
+    at: usize,
+) -> Result<Vec<u32>, CError> {
+    let arrays = if member { "array members" } else { "arrays" };
+    let mut dims = Vec::new();
+    for size in sizes {
+        match size.and_then(|n| u32::try_from(n).ok()) {
+            Some(n) if n > 0 => dims.push(n),
+            _ => {
+                return Err(CError::unsupported(
+                    format!("{arrays} whose size is not a positive integer constant"),
+                    at,
+                ))
+            }
+        }
+    }
+    let elements: u64 = dims.iter().map(|&d| u64::from(d)).product();
+    if elements > MAX_ELEMENTS {
+        return Err(CError::unsupported(
+            format!("{arrays} of more than {MAX_ELEMENTS} elements"),
+            at,
+        ));
+    }
+    Ok(dims)
+}
 
 /// Structs nested (by value) deeper than this are refused.
 const MAX_STRUCT_DEPTH: u32 = 64;
@@ -564,7 +595,7 @@ impl Types {
         derived: &[Node<DerivedDeclarator>],
         at: usize,
     ) -> Result<Vec<u32>, CError> {
-        let mut dims = Vec::with_capacity(derived.len());
+        let mut sizes = Vec::with_capacity(derived.len());
         for part in derived {
             let size = match &part.node {
                 DerivedDeclarator::Array(array) => match &array.node.size {
@@ -580,24 +611,9 @@ impl Types {
                 },
                 _ => return Err(CError::unsupported("struct members of this array type", at)),
             };
-            match size.and_then(|n| u32::try_from(n).ok()) {
-                Some(n) if n > 0 => dims.push(n),
-                _ => {
-                    return Err(CError::unsupported(
-                        "array members whose size is not a positive integer constant",
-                        at,
-                    ))
-                }
-            }
+            sizes.push(size);
         }
-        let elements: u64 = dims.iter().map(|&d| u64::from(d)).product();
-        if elements > MAX_ELEMENTS {
-            return Err(CError::unsupported(
-                format!("arrays of more than {MAX_ELEMENTS} elements"),
-                at,
-            ));
-        }
-        Ok(dims)
+        array_dimensions(sizes, true, at)
     }
 }
 
