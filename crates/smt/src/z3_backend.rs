@@ -151,7 +151,9 @@ fn new_context() -> Result<Z3_context, SolverError> {
 }
 
 /// A check with more nonlinear operations than this (module doc) skips the incremental core.
-const HEAVY_NONLINEAR: usize = 64;
+/// Measured with Z3 4.8.12 on `p = p·y + x` repeated n times, `p = 0 ∧ x ≠ 0`: one-shot 0.29 s
+/// and 0.39 s, incremental 0.88 s and 3.8 s, for n = 32 and 64.
+const HEAVY_NONLINEAR: usize = 32;
 
 /// Whether the terms below `roots` hold more than `limit` distinct multiplications, divisions
 /// or remainders of two non-constant bit-vectors (Z3 bit-blasts each into a circuit).
