@@ -88,6 +88,9 @@ pub struct Z3Solver {
     /// rule of the module doc).
     asserted: Vec<TermId>,
     scopes: Vec<usize>,
+    /// Nonlinear terms ever translated: no check can hold more, so while this stays within
+    /// [`HEAVY_NONLINEAR`] the rule costs no walk over a check's terms.
+    nonlinear_translated: usize,
     /// A hard deadline has passed: the solver makes no more interruptible calls, for good
     /// (skipped calls left its stack out of step, and the context may be cancelled).
     expired: bool,
@@ -165,21 +168,29 @@ fn more_nonlinear_than(store: &TermStore, roots: &[TermId], limit: usize) -> boo
         if !seen.insert(t) {
             continue;
         }
-        if let Node::App2(op, a, b) = *store.node(t) {
-            let nonlinear = matches!(
-                op,
-                Op::BvMul | Op::BvUdiv | Op::BvSdiv | Op::BvUrem | Op::BvSrem
-            );
-            if nonlinear && !store.node(a).is_const() && !store.node(b).is_const() {
-                count += 1;
-                if count > limit {
-                    return true;
-                }
+        if is_nonlinear(store, t) {
+            count += 1;
+            if count > limit {
+                return true;
             }
         }
         stack.extend(store.node(t).args().iter().copied());
     }
     false
+}
+
+/// Whether `t` multiplies, divides or takes the remainder of two non-constant bit-vectors.
+fn is_nonlinear(store: &TermStore, t: TermId) -> bool {
+    match *store.node(t) {
+        Node::App2(op, a, b) => {
+            matches!(
+                op,
+                Op::BvMul | Op::BvUdiv | Op::BvSdiv | Op::BvUrem | Op::BvSrem
+            ) && !store.node(a).is_const()
+                && !store.node(b).is_const()
+        }
+        _ => false,
+    }
 }
 
 /// How long past its limit a one-shot retry is waited for before it is abandoned.
@@ -382,6 +393,7 @@ impl Z3Solver {
                 watch: None,
                 asserted: Vec::new(),
                 scopes: Vec::new(),
+                nonlinear_translated: 0,
                 expired: false,
                 stats: SolverStats::default(),
                 version: c_text(Z3_get_full_version()),
@@ -441,6 +453,7 @@ impl Z3Solver {
         }
         let order = store.postorder_where(&[t], |u| self.cached(u).is_none());
         for u in order {
+            self.nonlinear_translated += usize::from(is_nonlinear(store, u));
             let ast = self.translate_node(store, u)?;
             let ast = self.checked("translating a term", ast)?;
             // SAFETY: `ast` is live; the cache keeps one reference until drop.
@@ -999,7 +1012,7 @@ impl Solver for Z3Solver {
                 && self.conflict_limit.is_none()
                 && self.timeout.is_none_or(|t| after < t)
         });
-        let heavy = handover.is_some() && {
+        let heavy = handover.is_some() && self.nonlinear_translated > HEAVY_NONLINEAR && {
             let mut roots = self.asserted.clone();
             roots.extend_from_slice(assumptions);
             more_nonlinear_than(store, &roots, HEAVY_NONLINEAR)
