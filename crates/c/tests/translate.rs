@@ -60,6 +60,23 @@ fn arrays_hold_their_elements_and_check_indices_and_unassigned_reads() {
     assert_eq!(returns(source, &[]), 4 * 10000 + 1000 + 8 * 100 + 10 + 2);
     let (_, message) = refusal("int g[3][5]; int main() { return sizeof(g[1]); }");
     assert!(message.contains("`sizeof` of this expression"), "{message}");
+    // The usual conversions only between numbers: a struct through `?:` keeps its size, and
+    // pointer arithmetic (not supported) is refused rather than given an `int`'s size.
+    let source = "struct in { int x; int y; int z; }; struct s { struct in in; int a[2]; };
+                  int main() { struct s v, w; int c = 1; long l = 3;
+                  return sizeof(c ? v.in : w.in) * 100 + sizeof(-l) * 10 + sizeof(c + 'a'); }";
+    assert_eq!(returns(source, &[]), 1284);
+    for source in [
+        "int main() { int *p = 0; return sizeof(p + 1); }",
+        "struct s { int a[2]; }; int main() { struct s v, w; return sizeof(1 ? v.a : w.a); }",
+    ] {
+        let (_, message) = refusal(source);
+        assert!(message.contains("`sizeof` of this expression"), "{message}");
+    }
+    // Dimensions whose product wraps a 64-bit count are refused, not allocated.
+    let (_, message) =
+        refusal("int a[1073741824][1073741824][1073741824]; int main() { return 0; }");
+    assert!(message.contains("more than"), "{message}");
     // Out of bounds (also negative), and an element never assigned.
     let source = "int main() { int a[4]; a[0] = 1; a[1] = 2;
                   return a[__VERIFIER_nondet_int()]; }";

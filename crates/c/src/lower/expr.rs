@@ -1057,9 +1057,10 @@ impl FnCx<'_, '_> {
             }
             Expression::UnaryOperator(u) => match u.node.operator.node {
                 UnaryOperator::Negate => Some(CType::Int),
-                UnaryOperator::Minus | UnaryOperator::Plus | UnaryOperator::Complement => {
-                    self.static_type(&u.node.operand).map(CType::promoted)
-                }
+                UnaryOperator::Minus | UnaryOperator::Plus | UnaryOperator::Complement => self
+                    .static_type(&u.node.operand)
+                    .filter(|ty| ty.is_number())
+                    .map(CType::promoted),
                 _ => None,
             },
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
@@ -1074,7 +1075,13 @@ impl FnCx<'_, '_> {
                 match op {
                     BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr => Some(CType::Int),
                     op if is_comparison(op) => Some(CType::Int),
-                    op if arithmetic(op, CType::Int).is_some() && !is_compound_assignment(op) => {
+                    // Pointer arithmetic's type is not the usual conversions' (and not
+                    // supported): `sizeof(p + 1)` is refused, not given an `int`'s size.
+                    op if arithmetic(op, CType::Int).is_some()
+                        && !is_compound_assignment(op)
+                        && lhs.is_number()
+                        && rhs.is_number() =>
+                    {
                         Some(lhs.common(rhs))
                     }
                     _ => None,
@@ -1083,7 +1090,13 @@ impl FnCx<'_, '_> {
             Expression::Conditional(c) => {
                 self.static_type(&c.node.condition)?;
                 let then = self.static_type(&c.node.then_expression)?;
-                Some(then.common(self.static_type(&c.node.else_expression)?))
+                let other = self.static_type(&c.node.else_expression)?;
+                match (then, other) {
+                    (a, b) if a.is_number() && b.is_number() => Some(a.common(b)),
+                    // Two structs or pointers of one type; an array would decay to a pointer.
+                    (a, b) if a == b && !matches!(a, CType::Array(_)) => Some(a),
+                    _ => None,
+                }
             }
             _ => None,
         }

@@ -184,8 +184,11 @@ pub(super) fn array_dimensions(
             }
         }
     }
-    let elements: u64 = dims.iter().map(|&d| u64::from(d)).product();
-    if elements > MAX_ELEMENTS {
+    // Checked: three dimensions of 2^30 would wrap a plain product to 0 and pass the cap.
+    let elements = dims
+        .iter()
+        .try_fold(1u64, |n, &d| n.checked_mul(u64::from(d)));
+    if elements.is_none_or(|n| n > MAX_ELEMENTS) {
         return Err(CError::unsupported(
             format!("{arrays} of more than {MAX_ELEMENTS} elements"),
             at,
