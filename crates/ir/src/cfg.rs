@@ -30,6 +30,10 @@ pub const ASSIGNED_FLAG_SUFFIX: &str = "#assigned";
 /// The fields of a front end's object holding one scalar: its value and its flag.
 pub const SCALAR_OBJECT_FIELDS: [&str; 2] = ["value", ASSIGNED_FLAG_SUFFIX];
 
+/// The fields of a front end's pointer into an array (C's `&a[i]`): the pointer to the cell
+/// holding the array and an element index. Traces show such a record as the element's address.
+pub const ELEMENT_POINTER_FIELDS: [&str; 2] = ["#base", "#index"];
+
 /// The bookkeeping field that holds an object's heap state (C's `malloc`/`free`); a write of
 /// [`HEAP_FREED`] to it is the object's `free`, which traces show as such.
 pub const HEAP_STATE_FIELD: &str = "#heap";

@@ -44,6 +44,8 @@ enum Subscripted {
     Variable(LocalId),
     /// A struct's array member, whose box holds the array (`lower/memory.rs`).
     Member(Memory),
+    /// The array an element pointer points into (`lower/element_pointer.rs`): its value.
+    Pointer(Operand),
 }
 
 impl FnCx<'_, '_> {
@@ -236,7 +238,12 @@ impl FnCx<'_, '_> {
         if indices.is_empty() {
             return Ok(None);
         }
-        let (array, ty, dims) = self.subscripted(base, e)?;
+        let (array, ty, dims) = self.subscripted(base)?;
+        if let (Subscripted::Pointer(pointer), [index]) = (&array, &indices[..]) {
+            let offset = self.typed(index)?;
+            let memory = self.element_memory(*pointer, Some(offset), self.span(e.span));
+            return Ok(Some((LValue::Memory(memory), ty)));
+        }
         if indices.len() != dims.len() {
             return Err(CError::unsupported(
                 format!(
@@ -274,6 +281,13 @@ impl FnCx<'_, '_> {
                 let boxed = self.unbox_array(&member, self.span(e.span));
                 (boxed.place.base, boxed.guards, boxed.heap)
             }
+            Subscripted::Pointer(_) => {
+                return Err(CError::unsupported(
+                    "more than one subscript of a pointer (pointers into rows of \
+                     multi-dimensional arrays are not supported)",
+                    self.at(e.span),
+                ))
+            }
         };
         for (k, projection) in projections.iter().enumerate() {
             let Projection::Index(index) = *projection else {
@@ -298,16 +312,20 @@ impl FnCx<'_, '_> {
         Ok(Some((LValue::Memory(memory), ty)))
     }
 
-    /// The array that the subscripts of `e` index (`base` without them): an array variable or
-    /// a struct's array member (not yet unboxed: the indices are evaluated first), its element
-    /// type and its dimensions.
+    /// The array that subscripts index (`base`): an array variable or a struct's array member
+    /// (not yet unboxed: the indices are evaluated first), its element type and its
+    /// dimensions; or an element pointer (evaluated) and its pointee type.
     fn subscripted(
         &mut self,
         base: &Node<Expression>,
-        e: &Node<Expression>,
     ) -> Result<(Subscripted, CType, Vec<u32>), CError> {
         let at = self.at(base.span);
         match &base.node {
+            Expression::Identifier(id)
+                if matches!(self.lookup(&id.node.name, at), Ok((_, CType::Element(_)))) =>
+            {
+                self.subscripted_pointer(base)
+            }
             Expression::Identifier(id) => {
                 let (array, ty) = self.lookup(&id.node.name, at)?;
                 let Some(dims) = self.arrays.get(&array) else {
@@ -345,10 +363,25 @@ impl FnCx<'_, '_> {
                 }
                 Ok((Subscripted::Member(member), element, dims))
             }
+            _ => self.subscripted_pointer(base),
+        }
+    }
+
+    /// The element pointer `base` evaluates to, which a subscript indexes (`p[i]`, `(p +
+    /// 1)[i]`), and its pointee type.
+    fn subscripted_pointer(
+        &mut self,
+        base: &Node<Expression>,
+    ) -> Result<(Subscripted, CType, Vec<u32>), CError> {
+        match self.typed(base)? {
+            (pointer, CType::Element(p)) => {
+                let pointee = self.unit.types.borrow().pointee(p);
+                Ok((Subscripted::Pointer(pointer), pointee, Vec::new()))
+            }
             _ => Err(CError::unsupported(
-                "this subscript (only arrays declared as variables or as struct members can be \
-                 indexed so far; pointer arithmetic is not supported)",
-                self.at(e.span),
+                "this subscript (arrays declared as variables or as struct members, and pointers \
+                 into arrays, can be indexed so far; a pointer to a whole object cannot)",
+                self.at(base.span),
             )),
         }
     }
@@ -373,6 +406,11 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Result<Argument, CError> {
         let at = self.at(argument.span);
+        if let CType::Element(_) = param.ty {
+            return Ok(Argument::Value(
+                self.converted(argument, param.ty, span, at)?,
+            ));
+        }
         let Some((array, element)) = self.array_variable(argument) else {
             return match param.array {
                 Some(_) => Err(CError::unsupported(

@@ -14,6 +14,7 @@ use symex_ir::cfg::{
 };
 use symex_syntax::span::Span;
 
+use super::element_pointer::element_conversion_refusal;
 use super::func::FnCx;
 use super::literal::{integer_constant, signed_wide_literal};
 use super::memory::{LValue, Memory};
@@ -186,12 +187,14 @@ impl FnCx<'_, '_> {
         Operand::Local(self.b.assign_temp(value, span))
     }
 
-    /// The value of local `local` now: checked for initialization and copied if it is a `var`.
+    /// The value of local `local` now: checked for initialization if it is a `var`, and
+    /// copied unless it is a temporary (a parameter is assigned too: `n++` reads the old `n`).
     fn read_local(&mut self, local: LocalId, span: Span) -> Operand {
-        if self.b.locals[local.index()].kind != LocalKind::Var {
-            return Operand::Local(local);
+        match self.b.locals[local.index()].kind {
+            LocalKind::Temp => return Operand::Local(local),
+            LocalKind::Var => self.check(Check::Init(Place::local(local)), span),
+            LocalKind::Param | LocalKind::Assigned => {}
         }
-        self.check(Check::Init(Place::local(local)), span);
         self.temp(Rvalue::Use(Operand::Local(local)), span)
     }
 
@@ -211,6 +214,7 @@ impl FnCx<'_, '_> {
             | CType::ULong
             | CType::Void
             | CType::Pointer(_)
+            | CType::Element(_)
             | CType::Struct(_)
             | CType::Array(_) => return value,
             CType::Bool => {
@@ -330,6 +334,10 @@ impl FnCx<'_, '_> {
     /// `uninit` check of the cell where the file takes addresses).
     fn deref(&mut self, e: &Node<Expression>, at: usize) -> Result<(LValue, CType), CError> {
         let (pointer, ty) = self.typed(e)?;
+        if let CType::Element(p) = ty {
+            let memory = self.element_memory(pointer, None, self.span(e.span));
+            return Ok((LValue::Memory(memory), self.unit.types.borrow().pointee(p)));
+        }
         let pointee = match ty {
             CType::Pointer(p) => self.unit.types.borrow().pointee(p),
             _ => CType::Void,
@@ -377,9 +385,17 @@ impl FnCx<'_, '_> {
         match (from, to) {
             _ if from == to => Ok(value),
             (_, CType::Pointer(_)) if null_constant => Ok(Operand::Null),
+            (_, CType::Element(_)) if null_constant => {
+                Ok(self.element_value(Operand::Null, Operand::Const(0), span))
+            }
             (CType::Pointer(_), CType::Bool) => {
                 Ok(self.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Null), span))
             }
+            (CType::Element(_), CType::Bool) => Ok(self.element_truth(value, span)),
+            _ if element_conversion_refusal(from, to).is_some() => Err(CError::unsupported(
+                element_conversion_refusal(from, to).unwrap_or_default(),
+                at,
+            )),
             _ => {
                 let types = self.unit.types.borrow();
                 Err(CError::unsupported(
@@ -435,6 +451,7 @@ impl FnCx<'_, '_> {
             CType::Pointer(_) => {
                 Ok(self.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Null), span))
             }
+            CType::Element(_) => Ok(self.element_truth(value, span)),
             CType::Struct(_) => Err(CError::invalid("a struct used as a condition", at)),
             _ => Ok(value),
         }
@@ -450,6 +467,18 @@ impl FnCx<'_, '_> {
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
+        if let Some(element) = [a_ty, b_ty]
+            .into_iter()
+            .find(|t| matches!(t, CType::Element(_)))
+        {
+            let op = match arithmetic(op, CType::Int).filter(|_| is_comparison(op)) {
+                Some(op) => op,
+                None => return Err(CError::unsupported("this operator on pointers", at)),
+            };
+            let a = self.coerce(a, a_ty, element, span, at)?;
+            let b = self.coerce(b, b_ty, element, span, at)?;
+            return Ok((self.element_comparison(op, a, b, span), CType::Int));
+        }
         let op =
             match op {
                 BinaryOperator::Equals => BinOp::Eq,
@@ -514,6 +543,18 @@ impl FnCx<'_, '_> {
     fn arithmetic_lvalue(&mut self, e: &Node<Expression>) -> Result<(LValue, CType), CError> {
         let (lvalue, ty) = self.lvalue(e)?;
         self.arithmetic_operand(ty, e)?;
+        Ok((lvalue, ty))
+    }
+
+    /// An lvalue of an integer type or an element pointer (`p++`, `p += k`).
+    fn pointer_or_arithmetic_lvalue(
+        &mut self,
+        e: &Node<Expression>,
+    ) -> Result<(LValue, CType), CError> {
+        let (lvalue, ty) = self.lvalue(e)?;
+        if !matches!(ty, CType::Element(_)) {
+            self.arithmetic_operand(ty, e)?;
+        }
         Ok((lvalue, ty))
     }
 
@@ -594,6 +635,24 @@ impl FnCx<'_, '_> {
         if kind == PropertyKind::Unmodelled && op == BinOp::Rem {
             return;
         }
+        if ty == CType::ULong {
+            return self.check_unsigned_range(op, a, b, result, span);
+        }
+        self.check_signed_fit(op, a, b, result, kind, span);
+    }
+
+    /// The check (of kind `kind`) that `result = a op b`, wrapped to 32 bits, is the exact
+    /// result on signed operands; nothing where constant operands fit, or for an operator
+    /// that cannot overflow.
+    pub(super) fn check_signed_fit(
+        &mut self,
+        op: BinOp,
+        a: Operand,
+        b: Operand,
+        result: Operand,
+        kind: PropertyKind,
+        span: Span,
+    ) {
         if let (Operand::Const(x), Operand::Const(y)) = (a, b) {
             let fits = match op {
                 BinOp::Add => x.checked_add(y).is_some(),
@@ -603,12 +662,9 @@ impl FnCx<'_, '_> {
                 BinOp::Shl => x.checked_shl(y as u32).is_some_and(|r| r >> y == x),
                 _ => true,
             };
-            if fits && ty != CType::ULong {
+            if fits {
                 return;
             }
-        }
-        if ty == CType::ULong {
-            return self.check_unsigned_range(op, a, b, result, span);
         }
         let mut op2 = |op: BinOp, x: Operand, y: Operand| self.temp(Rvalue::Binary(op, x, y), span);
         let holds = match op {
@@ -704,7 +760,7 @@ impl FnCx<'_, '_> {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 let (pointer, ty) = self.typed(&u.node.operand)?;
                 match ty {
-                    CType::Pointer(_) => Ok((pointer, ty)),
+                    CType::Pointer(_) | CType::Element(_) => Ok((pointer, ty)),
                     _ => Err(CError::invalid("`*` of a value that is not a pointer", at)),
                 }
             }
@@ -739,11 +795,13 @@ impl FnCx<'_, '_> {
                 }
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                Err(CError::unsupported(
-                    "the address of an element (`&a[i]`, also of an array member: pointers into \
-                     arrays are not supported yet)",
-                    at,
-                ))
+                match self.lvalue(e)? {
+                    (LValue::Memory(memory), ty) => self.element_address(memory, ty, span, at),
+                    (LValue::Register(_), _) => Err(CError::invalid(
+                        "internal error: an element outside memory",
+                        at,
+                    )),
+                }
             }
             _ => Err(CError::unsupported(
                 "the address of an expression (pointers to scalar members, whole variables and \
@@ -775,6 +833,10 @@ impl FnCx<'_, '_> {
             Expression::Identifier(id) if self.enum_constant(&id.node.name).is_some() => {
                 let value = self.enum_constant(&id.node.name).unwrap_or_default();
                 Ok((Operand::Const(value), CType::Int))
+            }
+            Expression::Identifier(id) if self.array_variable(e).is_some() => {
+                let array = self.array_variable(e).unwrap_or((LocalId(0), CType::Int));
+                self.decay(array, &id.node.name, span, at)
             }
             Expression::Identifier(_) | Expression::Member(_) => {
                 let (lvalue, ty) = self.lvalue(e)?;
@@ -817,7 +879,7 @@ impl FnCx<'_, '_> {
                     | UnaryOperator::PostIncrement
                     | UnaryOperator::PostDecrement => {
                         let op = &u.node.operator.node;
-                        let (lvalue, ty) = self.arithmetic_lvalue(operand)?;
+                        let (lvalue, ty) = self.pointer_or_arithmetic_lvalue(operand)?;
                         let old = self.read_lvalue(&lvalue, ty, span);
                         let step = match op {
                             UnaryOperator::PreIncrement | UnaryOperator::PostIncrement => {
@@ -825,9 +887,18 @@ impl FnCx<'_, '_> {
                             }
                             _ => BinOp::Sub,
                         };
-                        // A narrower type is promoted to `int`, where adding 1 cannot overflow.
-                        let new = self.binary(step, old, Operand::Const(1), ty, span);
-                        let new = self.convert(new, ty, span);
+                        let new = match ty {
+                            CType::Element(_) => {
+                                let one = (Operand::Const(1), CType::Int);
+                                self.element_offset(old, one, step == BinOp::Sub, span)
+                            }
+                            // A narrower type is promoted to `int`, where adding 1 cannot
+                            // overflow.
+                            _ => {
+                                let new = self.binary(step, old, Operand::Const(1), ty, span);
+                                self.convert(new, ty, span)
+                            }
+                        };
                         self.write_lvalue(&lvalue, ty, new, true, span);
                         let post = matches!(
                             op,
@@ -884,9 +955,20 @@ impl FnCx<'_, '_> {
                     }
                     op if is_compound_assignment(op) => {
                         // The operand first, as for the compound shifts above.
-                        let (lvalue, ty) = self.arithmetic_lvalue(&b.node.lhs)?;
+                        let (lvalue, ty) = self.pointer_or_arithmetic_lvalue(&b.node.lhs)?;
                         let (operand, operand_ty) = self.number(&b.node.rhs)?;
                         let old = self.read_lvalue(&lvalue, ty, span);
+                        if let CType::Element(_) = ty {
+                            let subtract = match op {
+                                BinaryOperator::AssignPlus => false,
+                                BinaryOperator::AssignMinus => true,
+                                _ => return unsupported("this operator on a pointer"),
+                            };
+                            let offset = (operand, operand_ty);
+                            let new = self.element_offset(old, offset, subtract, span);
+                            self.write_lvalue(&lvalue, ty, new, true, span);
+                            return Ok((new, ty));
+                        }
                         let common = ty.common(operand_ty);
                         let arith =
                             arithmetic(op, common).expect("compound assignments are arithmetic");
@@ -900,6 +982,27 @@ impl FnCx<'_, '_> {
                     op => {
                         let (lhs, lhs_ty) = self.typed(&b.node.lhs)?;
                         let (rhs, rhs_ty) = self.typed(&b.node.rhs)?;
+                        let additive = matches!(op, BinaryOperator::Plus | BinaryOperator::Minus);
+                        let subtract = *op == BinaryOperator::Minus;
+                        match (lhs_ty, rhs_ty) {
+                            (CType::Element(_), CType::Element(_)) if subtract => {
+                                return Ok(self.element_difference(lhs, rhs, span));
+                            }
+                            (CType::Element(_), offset) if additive && offset.is_number() => {
+                                let offset = (rhs, rhs_ty);
+                                return Ok((
+                                    self.element_offset(lhs, offset, subtract, span),
+                                    lhs_ty,
+                                ));
+                            }
+                            (offset, CType::Element(_))
+                                if additive && !subtract && offset.is_number() =>
+                            {
+                                let offset = (lhs, lhs_ty);
+                                return Ok((self.element_offset(rhs, offset, false, span), rhs_ty));
+                            }
+                            _ => {}
+                        }
                         if !lhs_ty.is_number() || !rhs_ty.is_number() {
                             return self.compare_pointers(
                                 op,
@@ -943,6 +1046,8 @@ impl FnCx<'_, '_> {
                 }
                 let ty = match (sides[0].2, sides[1].2) {
                     (a, b) if a.is_number() && b.is_number() => a.common(b),
+                    (CType::Element(_), _) => sides[0].2,
+                    (_, CType::Element(_)) => sides[1].2,
                     (CType::Pointer(_), _) => sides[0].2,
                     (_, other) => other,
                 };
@@ -970,6 +1075,11 @@ impl FnCx<'_, '_> {
                         self.typed(&cast.node.expression)?;
                         Ok((Operand::Const(0), CType::Int))
                     }
+                    // A cast to its own type keeps a pointer into an array one (`(int *)a`).
+                    CType::Pointer(p) => match self.typed(&cast.node.expression)? {
+                        (value, CType::Element(q)) if p == q => Ok((value, CType::Element(q))),
+                        (value, from) => Ok((self.coerce(value, from, ty, span, at)?, ty)),
+                    },
                     _ => Ok((self.converted(&cast.node.expression, ty, span, at)?, ty)),
                 }
             }
@@ -1031,7 +1141,9 @@ impl FnCx<'_, '_> {
             Expression::Identifier(id) => self.scalar(&id.node.name, at).ok().map(|(_, ty)| ty),
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 match self.static_type(&u.node.operand)? {
-                    CType::Pointer(p) => Some(self.unit.types.borrow().pointee(p)),
+                    CType::Pointer(p) | CType::Element(p) => {
+                        Some(self.unit.types.borrow().pointee(p))
+                    }
                     _ => None,
                 }
             }
@@ -1042,7 +1154,7 @@ impl FnCx<'_, '_> {
                 let object = self.static_type(&m.node.expression)?;
                 let object = match (&m.node.operator.node, object) {
                     (MemberOperator::Direct, _) => object,
-                    (MemberOperator::Indirect, CType::Pointer(p)) => {
+                    (MemberOperator::Indirect, CType::Pointer(p) | CType::Element(p)) => {
                         self.unit.types.borrow().pointee(p)
                     }
                     (MemberOperator::Indirect, _) => return None,
@@ -1124,7 +1236,9 @@ impl FnCx<'_, '_> {
                 let (element, dims) = self.unit.types.borrow().array(id);
                 (dims.len() == indices).then_some(element)
             }
-            CType::Pointer(p) if indices == 1 => Some(self.unit.types.borrow().pointee(p)),
+            CType::Pointer(p) | CType::Element(p) if indices == 1 => {
+                Some(self.unit.types.borrow().pointee(p))
+            }
             _ => None,
         }
     }
@@ -1274,12 +1388,20 @@ impl FnCx<'_, '_> {
                 if matches!(pointer, Operand::Null | Operand::Const(0)) {
                     return Ok((Operand::Const(0), CType::Void));
                 }
-                let CType::Pointer(p) = ty else {
-                    return Err(CError::invalid(
-                        "`free` of a value that is not a pointer",
-                        at,
-                    ));
-                };
+                let p =
+                    match ty {
+                        CType::Pointer(p) => p,
+                        CType::Element(_) => return Err(CError::unsupported(
+                            "`free` of a pointer into an array (heap arrays are not supported yet)",
+                            at,
+                        )),
+                        _ => {
+                            return Err(CError::invalid(
+                                "`free` of a value that is not a pointer",
+                                at,
+                            ))
+                        }
+                    };
                 let pointee = self.unit.types.borrow().pointee(p);
                 // `free(NULL)` does nothing.
                 let (release, done) = (self.b.new_block(), self.b.new_block());

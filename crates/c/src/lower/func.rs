@@ -202,7 +202,7 @@ pub(super) fn parameters(
         ));
     }
     for param in &declarator.node.parameters {
-        if let Some(p) = parameter(unit, param)? {
+        if let Some(p) = parameter(unit, &name, param)? {
             params.push(p);
         }
     }
@@ -226,9 +226,10 @@ fn function_parameters(
     Ok((name, params))
 }
 
-/// One parameter; `None` for the `void` of `f(void)`.
+/// One parameter of the function `function`; `None` for the `void` of `f(void)`.
 fn parameter(
     unit: &Unit<'_>,
+    function: &str,
     param: &Node<ParameterDeclaration>,
 ) -> Result<Option<Parameter>, CError> {
     let at = unit.at(param.span);
@@ -246,6 +247,7 @@ fn parameter(
         (Some(name), Shape::Plain(levels), ty) => {
             let ty = unit.types.borrow_mut().pointer_levels(ty, levels);
             let ty = complete(unit, ty, at)?;
+            let ty = super::element_pointer::variable_type(unit, function, &name, ty, at)?;
             let span = unit.map.span(param.span);
             Ok(Some(Parameter {
                 name,
@@ -418,6 +420,11 @@ pub(super) fn lower_function(
 impl FnCx<'_, '_> {
     pub fn at(&self, span: lang_c::span::Span) -> usize {
         self.unit.at(span)
+    }
+
+    /// The name of the function whose body is being lowered (of the call being inlined).
+    pub fn function_name(&self) -> &str {
+        &self.name
     }
 
     pub fn span(&self, span: lang_c::span::Span) -> Span {

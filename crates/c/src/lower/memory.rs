@@ -328,7 +328,7 @@ impl FnCx<'_, '_> {
 
     /// The field `field` of the record at `base` (a local holding one, or `*pointer`), read
     /// into a temporary.
-    fn read_field(&mut self, base: PlaceBase, field: &str, span: Span) -> Operand {
+    pub(super) fn read_field(&mut self, base: PlaceBase, field: &str, span: Span) -> Operand {
         let place = self.field_place(base, field);
         Operand::Local(self.b.assign_temp(Rvalue::Read(place), span))
     }
@@ -666,6 +666,17 @@ impl<'t> IrTypes<'t> {
                 Type::Pointer(Box::new(self.object(pointee)))
             }
             CType::Struct(_) => self.object(ty),
+            // A record of the array's cell and an index (`lower/element_pointer.rs`).
+            CType::Element(p) => {
+                let element = self.object(self.types.pointee(p));
+                let cell = Type::Pointer(Box::new(Type::Array(Box::new(element))));
+                let mut fields = vec![
+                    (super::element_pointer::BASE_FIELD.to_string(), cell),
+                    (super::element_pointer::INDEX_FIELD.to_string(), Type::Int),
+                ];
+                fields.sort_by(|a, b| a.0.cmp(&b.0));
+                Type::Record(fields)
+            }
             _ => Type::Int,
         }
     }

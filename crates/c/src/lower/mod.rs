@@ -11,6 +11,8 @@
 //! kind `Unsupported` at the construct. Nothing here runs the preprocessor or the parser.
 
 mod array;
+mod element_pointer;
+mod elements;
 mod expr;
 mod func;
 mod leaks;
@@ -72,6 +74,8 @@ struct Unit<'a> {
     /// Every member name that `&` is applied to (`&s.f`, `&p->f`): a scalar member of that
     /// name lives in an object of its own, its *box* (`lower/memory.rs`).
     boxed_members: HashSet<String>,
+    /// The element pointers and the arrays in cells (`lower/elements.rs`).
+    elements: elements::ElementFacts,
     /// Whether the file calls `free`: then objects have a heap state (`lower/memory.rs`).
     frees: bool,
     /// Whether the file calls `main` (then `main`'s locals end with its inner calls).
@@ -129,7 +133,10 @@ pub(crate) fn lower_unit<'a>(
     map: &'a SourceMap,
     options: Options,
 ) -> Result<Translated, CError> {
-    let (address_taken, boxed_members) = addresses_taken(unit);
+    let (mut address_taken, boxed_members) = addresses_taken(unit);
+    let elements = elements::element_facts(unit);
+    // An array pointed into lives in a cell, as a variable whose address is taken.
+    address_taken.extend(elements.cell_arrays.iter().cloned());
     let mut context = Unit {
         map,
         options,
@@ -139,6 +146,7 @@ pub(crate) fn lower_unit<'a>(
         fields: RefCell::new(memory::SCALAR_FIELDS.map(String::from).to_vec()),
         address_taken,
         boxed_members,
+        elements,
         frees: calls(unit, &["free"]),
         main_called: calls(unit, &["main"]),
         globals: HashMap::new(),

@@ -12,6 +12,7 @@ use lang_c::span::Node;
 use symex_ir::cfg::{BinOp, InstKind, LocalId, Operand, Rvalue, Terminator};
 use symex_syntax::span::Span;
 
+use super::element_pointer;
 use super::func::{complete, has_static_storage, is_extern, Cases, FnCx, Jumps};
 use super::is_typedef;
 use super::types::{base_type, declarator_shape, ArrayId, CType, Shape};
@@ -304,12 +305,20 @@ impl FnCx<'_, '_> {
         static_storage: bool,
         span: Span,
     ) -> Result<LocalId, CError> {
+        let function = if static_storage {
+            ""
+        } else {
+            self.function_name()
+        };
+        let ty =
+            element_pointer::variable_type(self.unit, function, name, ty, span.start as usize)?;
         let local = self.declare(name, ty, span)?;
         let in_memory = self.in_memory(local);
         let value = match initializer {
             None if in_memory => self.blank_object(ty, static_storage, false, span),
             None if static_storage => match ty {
                 CType::Pointer(_) => Operand::Null,
+                CType::Element(_) => self.element_value(Operand::Null, Operand::Const(0), span),
                 _ => Operand::Const(0),
             },
             None => return Ok(local),

@@ -56,6 +56,11 @@ pub(super) enum CType {
     Void,
     /// A pointer to the type [`Types::pointee`] gives.
     Pointer(PointeeId),
+    /// A pointer of the same C type into an array of objects of the pointee type (an
+    /// *element pointer*, `lower/element_pointer.rs`): a variable that pointer arithmetic,
+    /// `&a[i]` or an array's decay reaches has this type instead of [`CType::Pointer`]. Its
+    /// value is an IR record of the array's cell and an index; it never lives in memory.
+    Element(PointeeId),
     /// A struct, whose fields [`Types::fields`] gives.
     Struct(StructId),
     /// The type of a struct member declared as an array (`int a[16]`), whose element type and
@@ -69,7 +74,11 @@ impl CType {
     pub(super) fn is_number(self) -> bool {
         !matches!(
             self,
-            CType::Void | CType::Pointer(_) | CType::Struct(_) | CType::Array(_)
+            CType::Void
+                | CType::Pointer(_)
+                | CType::Element(_)
+                | CType::Struct(_)
+                | CType::Array(_)
         )
     }
 
@@ -81,7 +90,7 @@ impl CType {
 
     /// Whether a value of this type is one IR scalar (an integer or a pointer).
     pub(super) fn is_scalar(self) -> bool {
-        self.is_number() || matches!(self, CType::Pointer(_))
+        self.is_number() || matches!(self, CType::Pointer(_) | CType::Element(_))
     }
 
     /// Whether `value` is a value of this integer type that symex models (never for the other
@@ -95,7 +104,11 @@ impl CType {
             CType::Short => i64::from(i16::MIN)..=i64::from(i16::MAX),
             CType::UShort => 0..=i64::from(u16::MAX),
             CType::Bool => 0..=1,
-            CType::Void | CType::Pointer(_) | CType::Struct(_) | CType::Array(_) => return false,
+            CType::Void
+            | CType::Pointer(_)
+            | CType::Element(_)
+            | CType::Struct(_)
+            | CType::Array(_) => return false,
         };
         range.contains(&value)
     }
@@ -259,7 +272,7 @@ impl Types {
     /// one inside).
     pub(super) fn holds_pointers(&self, ty: CType) -> bool {
         match ty {
-            CType::Pointer(_) => true,
+            CType::Pointer(_) | CType::Element(_) => true,
             CType::Array(id) => self.holds_pointers(self.array(id).0),
             CType::Struct(_) => self
                 .leaves(ty)
@@ -297,7 +310,9 @@ impl Types {
             CType::UShort => "unsigned short".into(),
             CType::Bool => "_Bool".into(),
             CType::Void => "void".into(),
-            CType::Pointer(p) => format!("{} *", self.describe(self.pointee(p))),
+            CType::Pointer(p) | CType::Element(p) => {
+                format!("{} *", self.describe(self.pointee(p)))
+            }
             CType::Struct(s) => self.struct_name(s).to_string(),
             CType::Array(a) => {
                 let (element, dims) = self.array(a);
@@ -426,7 +441,7 @@ impl Types {
             CType::Long | CType::ULong => (8, self.pointer_bytes),
             CType::Short | CType::UShort => (2, 2),
             CType::SChar | CType::UChar | CType::Bool | CType::Void => (1, 1),
-            CType::Pointer(_) => (self.pointer_bytes, self.pointer_bytes),
+            CType::Pointer(_) | CType::Element(_) => (self.pointer_bytes, self.pointer_bytes),
             CType::Struct(id) if depth < MAX_STRUCT_DEPTH => {
                 let (mut size, mut align) = (0i32, 1i32);
                 for &(_, field) in self.fields(id)? {

@@ -12,10 +12,10 @@
 //! an object's heap state set to freed as its `free`. Nothing here runs or judges a program.
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use symex_interp::{Access, CellId, EventKind, InputHeap, RunEvent, StoreTarget, Value};
+use symex_interp::{Access, CellId, EventKind, InputHeap, Record, RunEvent, StoreTarget, Value};
 use symex_ir::cfg::{
-    FieldId, FuncId, LocalId, LocalKind, ASSIGNED_FLAG_SUFFIX, BOOKKEEPING_MARK, HEAP_FREED,
-    HEAP_STATE_FIELD, SCALAR_OBJECT_FIELDS,
+    FieldId, FuncId, LocalId, LocalKind, ASSIGNED_FLAG_SUFFIX, BOOKKEEPING_MARK,
+    ELEMENT_POINTER_FIELDS, HEAP_FREED, HEAP_STATE_FIELD, SCALAR_OBJECT_FIELDS,
 };
 use symex_report::{ArgValue, Event, Fields, Locator, TraceStep, Uninit};
 
@@ -235,6 +235,14 @@ impl<'l, 'm> StepNamer<'l, 'm> {
             Value::Ptr(cell) => ArgValue::Ref {
                 object: self.cell_name(*cell),
             },
+            Value::Record(record) if self.element_pointer(record).is_some() => {
+                match self.element_pointer(record) {
+                    Some((Value::Ptr(cell), Value::Int(index))) => ArgValue::Ref {
+                        object: format!("{}[{index}]", self.cell_name(*cell)),
+                    },
+                    _ => ArgValue::Null,
+                }
+            }
             Value::Record(record) => {
                 let name_of = |field: FieldId| self.locator.field_name(field);
                 let flag = |name: &str| {
@@ -272,6 +280,17 @@ impl<'l, 'm> StepNamer<'l, 'm> {
                 array: array.items().iter().map(|v| self.value(v)).collect(),
             },
         }
+    }
+}
+
+impl StepNamer<'_, '_> {
+    /// The cell and index of a front end's pointer into an array (`ELEMENT_POINTER_FIELDS`).
+    fn element_pointer<'v>(&self, record: &'v Record) -> Option<(&'v Value, &'v Value)> {
+        let [(base, cell), (index, at)] = record.fields() else {
+            return None;
+        };
+        let names = [base, index].map(|f| self.locator.field_name(*f));
+        (names == ELEMENT_POINTER_FIELDS).then_some((cell, at))
     }
 }
 

@@ -1,0 +1,317 @@
+//! Element pointers: C pointers into arrays (`p = a`, `&a[i]`, `p + k`, `p++`, `*p`, `p[i]`,
+//! `p->f`, `p - q`, `p < q`), for the variables `lower/elements.rs` chose.
+//!
+//! The IR points only to whole cells, so an element pointer is an IR record of two fields: the
+//! pointer to the cell holding the array ([`BASE_FIELD`]; the array variable's own cell, or an
+//! array member's box) and an index into it ([`INDEX_FIELD`]), counted in elements as C's
+//! pointer arithmetic counts. The null pointer is the record of null and 0. Every access
+//! through one checks `null-deref` of the cell, then the index against the array's length
+//! (`out-of-bounds`, SV-COMP's `valid-deref`), so arithmetic may leave the array (C allows one
+//! past the end, and programs compute `a - 1` without reading it): only a dereference checks.
+//! Where index arithmetic could wrap around 32 bits (an `unsigned` offset of 2^31 or more, a
+//! sum beyond `int`), or two pointers into different objects are subtracted or ordered (C
+//! leaves both undefined), an `unmodelled` check stops the run, so the report says `unknown`
+//! rather than follow an index that is not C's.
+//!
+//! An element pointer lives only in a variable that no `&` reaches, a parameter, or a
+//! temporary: a conversion to or from a pointer to a whole object (a struct member, `*q`, a
+//! result, `&x`, `malloc`) is refused, as are pointers into arrays of array members in files
+//! that call `free` (the access would also need the struct's heap state) and into the rows of
+//! multi-dimensional arrays. Nothing here decides which variables are element pointers.
+
+use symex_ir::cfg::{
+    BinOp, Check, LocalId, Operand, Place, PlaceBase, Projection, PropertyKind, Rvalue,
+};
+use symex_syntax::span::Span;
+
+use super::func::FnCx;
+use super::memory::Memory;
+use super::types::CType;
+use super::Unit;
+use crate::error::CError;
+
+/// The field of an element pointer's record holding the pointer to the array's cell.
+pub(super) const BASE_FIELD: &str = symex_ir::cfg::ELEMENT_POINTER_FIELDS[0];
+/// The field of an element pointer's record holding the index into the array.
+pub(super) const INDEX_FIELD: &str = symex_ir::cfg::ELEMENT_POINTER_FIELDS[1];
+
+/// The type of the variable `name` of `function` (`""` for a global) declared as `ty`: an
+/// element pointer where `lower/elements.rs` chose it and `ty` points to a type arrays hold
+/// (a scalar, or a struct without boxes), else `ty`.
+pub(super) fn variable_type(
+    unit: &Unit<'_>,
+    function: &str,
+    name: &str,
+    ty: CType,
+    at: usize,
+) -> Result<CType, CError> {
+    let CType::Pointer(p) = ty else {
+        return Ok(ty);
+    };
+    if !unit.elements.is_element_pointer(function, name) {
+        return Ok(ty);
+    }
+    let pointee = unit.types.borrow().pointee(p);
+    let arrays_hold = pointee.is_scalar()
+        || (matches!(pointee, CType::Struct(_))
+            && !super::memory::has_boxes(&unit.types.borrow(), &unit.boxed_members, pointee));
+    if !arrays_hold {
+        return Ok(ty);
+    }
+    if unit.address_taken.contains(name) {
+        return Err(CError::unsupported(
+            format!(
+                "the address of `{name}`, a pointer into arrays (such a pointer lives only in \
+                 variables whose address is not taken)"
+            ),
+            at,
+        ));
+    }
+    Ok(CType::Element(p))
+}
+
+/// Why a value of type `from` does not convert to `to` where one of them is an element
+/// pointer; `None` where neither is.
+pub(super) fn element_conversion_refusal(from: CType, to: CType) -> Option<&'static str> {
+    match (from, to) {
+        (CType::Element(_), CType::Pointer(_)) => Some(
+            "a pointer into an array (an array, `&a[i]` or pointer arithmetic) where a pointer \
+             to a whole object is kept (a struct member, memory, a result, or a variable that \
+             also holds `&x` or `malloc`'s object)",
+        ),
+        (CType::Pointer(_), CType::Element(_)) => Some(
+            "a pointer to a whole object (`&x`, `malloc`'s object, a member) in a variable that \
+             also points into arrays",
+        ),
+        (CType::Element(_), _) | (_, CType::Element(_)) => {
+            Some("a conversion between a pointer into an array and another type")
+        }
+        _ => None,
+    }
+}
+
+impl FnCx<'_, '_> {
+    /// The element pointer to element `index` of the array in the cell `base`.
+    pub fn element_value(&mut self, base: Operand, index: Operand, span: Span) -> Operand {
+        let mut fields = vec![
+            (self.field_id(BASE_FIELD), base),
+            (self.field_id(INDEX_FIELD), index),
+        ];
+        fields.sort_by_key(|&(f, _)| f);
+        Operand::Local(self.b.assign_temp(Rvalue::Record(fields), span))
+    }
+
+    /// The cell and the index of the element pointer `value`.
+    fn element_parts(&mut self, value: Operand, span: Span) -> [Operand; 2] {
+        let record = match value {
+            Operand::Local(record) => record,
+            other => self.b.assign_temp(Rvalue::Use(other), span),
+        };
+        [BASE_FIELD, INDEX_FIELD]
+            .map(|field| self.read_field(PlaceBase::Local(record), field, span))
+    }
+
+    /// The array `local` (of elements of type `element`, named `name`) used as a value: an
+    /// element pointer to its first element.
+    pub fn decay(
+        &mut self,
+        (local, element): (LocalId, CType),
+        name: &str,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let one_dimension = self.arrays.get(&local).is_some_and(|dims| dims.len() == 1);
+        if !one_dimension || !self.b.locals[local.index()].address_taken {
+            return Err(CError::unsupported(
+                format!(
+                    "the array `{name}` used as a pointer here (arrays of one dimension decay \
+                     where they are assigned to a pointer variable, passed to a parameter that \
+                     points into arrays, or used in pointer arithmetic or comparisons)"
+                ),
+                at,
+            ));
+        }
+        if !self.lives_until_exit(name, local) {
+            self.unit.stack_addresses.set(true);
+        }
+        let cell = Operand::Local(self.b.assign_temp(Rvalue::AddrOf(local), span));
+        let value = self.element_value(cell, Operand::Const(0), span);
+        let CType::Pointer(p) = self.unit.types.borrow_mut().pointer_to(element) else {
+            unreachable!("pointer_to makes a pointer type")
+        };
+        Ok((value, CType::Element(p)))
+    }
+
+    /// `&e` of the element `memory` (of type `ty`) that `FnCx::element` designates: its guards
+    /// but the bounds check run (C allows the address one past the end).
+    pub fn element_address(
+        &mut self,
+        memory: Memory,
+        ty: CType,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let [Projection::Index(index)] = memory.place.projections[..] else {
+            return Err(CError::unsupported(
+                "the address of an element of a multi-dimensional array",
+                at,
+            ));
+        };
+        if memory.heap.is_some() || !memory.prefix.is_empty() {
+            return Err(CError::unsupported(
+                "the address of an element of an array member in a file that calls `free`",
+                at,
+            ));
+        }
+        for check in memory.guards {
+            if !matches!(check, Check::InBounds { .. }) {
+                self.check(check, span);
+            }
+        }
+        let cell = match memory.place.base {
+            PlaceBase::Deref(pointer) => pointer,
+            PlaceBase::Local(local) if self.b.locals[local.index()].address_taken => {
+                Operand::Local(self.b.assign_temp(Rvalue::AddrOf(local), span))
+            }
+            PlaceBase::Local(_) => {
+                return Err(CError::unsupported(
+                    "the address of an element of this array (symex decides before lowering \
+                     which arrays are pointed into, and this one was not)",
+                    at,
+                ))
+            }
+        };
+        let CType::Pointer(p) = self.unit.types.borrow_mut().pointer_to(ty) else {
+            unreachable!("pointer_to makes a pointer type")
+        };
+        Ok((self.element_value(cell, index, span), CType::Element(p)))
+    }
+
+    /// The object the element pointer `value` (to objects of type `pointee`) points to, moved
+    /// by `offset` elements (`p[i]`): guarded by `null-deref` of its cell and the bounds of
+    /// its index.
+    pub fn element_memory(
+        &mut self,
+        value: Operand,
+        offset: Option<(Operand, CType)>,
+        span: Span,
+    ) -> Memory {
+        let [base, index] = self.element_parts(value, span);
+        let index = match offset {
+            Some(offset) => self.moved_index(index, offset, false, span),
+            None => index,
+        };
+        let cell = Place {
+            base: PlaceBase::Deref(base),
+            projections: Vec::new(),
+        };
+        let mut guards = self.pointee_guards(base);
+        guards.push(Check::InBounds { array: cell, index });
+        Memory {
+            place: Place {
+                base: PlaceBase::Deref(base),
+                projections: vec![Projection::Index(index)],
+            },
+            prefix: String::new(),
+            guards,
+            heap: None,
+        }
+    }
+
+    /// `index ± offset` (an integer of type `ty`, counted in elements), with the `unmodelled`
+    /// checks where the sum would not be C's: an unsigned offset of 2^31 or more, or a result
+    /// beyond `int`.
+    fn moved_index(
+        &mut self,
+        index: Operand,
+        (offset, ty): (Operand, CType),
+        subtract: bool,
+        span: Span,
+    ) -> Operand {
+        let kind = PropertyKind::Unmodelled;
+        if ty.promoted().is_unsigned() && !matches!(offset, Operand::Const(n) if n >= 0) {
+            let below = Rvalue::Binary(BinOp::Ge, offset, Operand::Const(0));
+            let holds = Operand::Local(self.b.assign_temp(below, span));
+            self.check(Check::Condition { holds, kind }, span);
+        }
+        let op = if subtract { BinOp::Sub } else { BinOp::Add };
+        if offset == Operand::Const(0) {
+            return index;
+        }
+        let moved = Operand::Local(self.b.assign_temp(Rvalue::Binary(op, index, offset), span));
+        self.check_signed_fit(op, index, offset, moved, kind, span);
+        moved
+    }
+
+    /// `pointer ± offset` for an element pointer `pointer`.
+    pub fn element_offset(
+        &mut self,
+        pointer: Operand,
+        offset: (Operand, CType),
+        subtract: bool,
+        span: Span,
+    ) -> Operand {
+        let [base, index] = self.element_parts(pointer, span);
+        let index = self.moved_index(index, offset, subtract, span);
+        self.element_value(base, index, span)
+    }
+
+    /// The indices of two element pointers, after the `unmodelled` check that they point into
+    /// one array (C leaves subtracting or ordering pointers into different objects undefined).
+    fn same_array_indices(&mut self, a: Operand, b: Operand, span: Span) -> [Operand; 2] {
+        let [base_a, index_a] = self.element_parts(a, span);
+        let [base_b, index_b] = self.element_parts(b, span);
+        let same = Rvalue::Binary(BinOp::Eq, base_a, base_b);
+        let holds = Operand::Local(self.b.assign_temp(same, span));
+        let kind = PropertyKind::Unmodelled;
+        self.check(Check::Condition { holds, kind }, span);
+        [index_a, index_b]
+    }
+
+    /// `a - b` of two element pointers: the distance in elements, of C's `ptrdiff_t`.
+    pub fn element_difference(&mut self, a: Operand, b: Operand, span: Span) -> (Operand, CType) {
+        let [index_a, index_b] = self.same_array_indices(a, b, span);
+        let difference = Rvalue::Binary(BinOp::Sub, index_a, index_b);
+        let difference = Operand::Local(self.b.assign_temp(difference, span));
+        let kind = PropertyKind::Unmodelled;
+        self.check_signed_fit(BinOp::Sub, index_a, index_b, difference, kind, span);
+        let ptrdiff = match self.unit.options.data_model {
+            crate::DataModel::Ilp32 => CType::Int,
+            crate::DataModel::Lp64 => CType::Long,
+        };
+        (difference, ptrdiff)
+    }
+
+    /// `a op b` for two element pointers (or one and the null pointer) and a comparison `op`:
+    /// equality compares cells and indices; an ordering compares indices in one array.
+    pub fn element_comparison(&mut self, op: BinOp, a: Operand, b: Operand, span: Span) -> Operand {
+        let temp = |cx: &mut Self, value| Operand::Local(cx.b.assign_temp(value, span));
+        match op {
+            BinOp::Eq | BinOp::Ne => {
+                let [base_a, index_a] = self.element_parts(a, span);
+                let [base_b, index_b] = self.element_parts(b, span);
+                let bases = temp(self, Rvalue::Binary(op, base_a, base_b));
+                let indices = temp(self, Rvalue::Binary(op, index_a, index_b));
+                let join = if op == BinOp::Eq {
+                    BinOp::BitAnd
+                } else {
+                    BinOp::BitOr
+                };
+                temp(self, Rvalue::Binary(join, bases, indices))
+            }
+            _ => {
+                let [index_a, index_b] = self.same_array_indices(a, b, span);
+                temp(self, Rvalue::Binary(op, index_a, index_b))
+            }
+        }
+    }
+
+    /// Whether the element pointer `value` is not null.
+    pub fn element_truth(&mut self, value: Operand, span: Span) -> Operand {
+        let [base, _] = self.element_parts(value, span);
+        Operand::Local(
+            self.b
+                .assign_temp(Rvalue::Binary(BinOp::Ne, base, Operand::Null), span),
+        )
+    }
+}

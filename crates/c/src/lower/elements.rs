@@ -1,0 +1,466 @@
+//! Which pointer variables point into arrays, and which arrays must live in memory cells so that
+//! they can be pointed into: decided for the whole file before any body is lowered, by name, as
+//! `&x` decides which variables live in cells.
+//!
+//! A C pointer of the subset is an IR pointer to a whole cell; a pointer into an array (an
+//! *element pointer*, `lower/element_pointer.rs`) is a pair of the array's cell and an index.
+//! Both have one C type, so the choice is made per variable, from how the file uses it: a
+//! variable is an element pointer when pointer arithmetic (`p + k`, `p++`, `p -= k`) or an
+//! ordering (`p < q`) applies to it, or when it is assigned (initialized, passed as an argument
+//! of a defined function) an array, `&a[i]`, or another element pointer. Assignments join their
+//! two sides into one class (union-find), so that `q = p` makes both element pointers or
+//! neither. An array that decays into an element pointer, or whose element's address is taken,
+//! lives in a cell. Names are resolved per function (a local or parameter of the function, else
+//! a global), ignoring block scopes.
+//!
+//! The choice only decides representations: a variable chosen wrongly (an element pointer that
+//! is also assigned `&x` or `malloc`'s object) is refused when it is lowered, never
+//! mis-translated. Nothing here emits IR.
+
+use std::collections::{HashMap, HashSet};
+
+use lang_c::ast::{
+    BinaryOperator, Declarator, Expression, FunctionDefinition, InitDeclarator, Initializer,
+    StructDeclaration, TranslationUnit, UnaryOperator,
+};
+use lang_c::span::{Node, Span};
+use lang_c::visit::{self, Visit};
+
+use super::types::{declarator_shape, Shape};
+
+/// A variable: the function it is a local or parameter of (`""` for a global), and its name.
+pub(super) type VariableKey = (String, String);
+
+/// The file's element pointers and the arrays that live in cells.
+#[derive(Debug, Default)]
+pub(super) struct ElementFacts {
+    pointers: HashSet<VariableKey>,
+    /// The names of the arrays that live in cells: by name, as `&x` decides it for variables
+    /// (`Unit::address_taken`, which they join).
+    pub cell_arrays: HashSet<String>,
+}
+
+impl ElementFacts {
+    /// Whether the variable `name` of `function` (`""` for a global) is an element pointer.
+    pub fn is_element_pointer(&self, function: &str, name: &str) -> bool {
+        self.pointers
+            .contains(&(function.to_string(), name.to_string()))
+    }
+}
+
+/// What the file's declarations say: the names local to each function, and which variables
+/// are arrays.
+#[derive(Default)]
+struct Declarations {
+    locals: HashMap<String, HashSet<String>>,
+    arrays: HashSet<VariableKey>,
+    function: Option<String>,
+}
+
+impl<'ast> Visit<'ast> for Declarations {
+    fn visit_function_definition(
+        &mut self,
+        definition: &'ast FunctionDefinition,
+        span: &'ast Span,
+    ) {
+        let name = declarator_shape(&definition.declarator.node).0;
+        self.function = name.clone();
+        if let Some(name) = name {
+            self.locals.entry(name).or_default();
+        }
+        visit::visit_function_definition(self, definition, span);
+        self.function = None;
+    }
+
+    fn visit_declarator(&mut self, declarator: &'ast Declarator, span: &'ast Span) {
+        let (name, shape) = declarator_shape(declarator);
+        match (&shape, &self.function) {
+            // A prototype's parameters name nothing.
+            (Shape::Function(..), None) => return,
+            (Shape::Function(..), Some(_)) => {}
+            (_, function) => {
+                if let Some(name) = name {
+                    let function = function.clone().unwrap_or_default();
+                    if !function.is_empty() {
+                        self.locals
+                            .entry(function.clone())
+                            .or_default()
+                            .insert(name.clone());
+                    }
+                    if matches!(shape, Shape::Array(_)) {
+                        self.arrays.insert((function, name));
+                    }
+                }
+            }
+        }
+        visit::visit_declarator(self, declarator, span);
+    }
+
+    // Members are not variables.
+    fn visit_struct_declaration(&mut self, _: &'ast StructDeclaration, _: &'ast Span) {}
+}
+
+/// Union-find over variables, with what makes a class element pointers.
+#[derive(Default)]
+struct Classes {
+    index: HashMap<VariableKey, usize>,
+    parent: Vec<usize>,
+    element: Vec<bool>,
+}
+
+impl Classes {
+    fn id(&mut self, key: &VariableKey) -> usize {
+        if let Some(&id) = self.index.get(key) {
+            return id;
+        }
+        let id = self.parent.len();
+        self.parent.push(id);
+        self.element.push(false);
+        self.index.insert(key.clone(), id);
+        id
+    }
+
+    fn root(&mut self, mut id: usize) -> usize {
+        while self.parent[id] != id {
+            self.parent[id] = self.parent[self.parent[id]];
+            id = self.parent[id];
+        }
+        id
+    }
+
+    fn union(&mut self, a: &VariableKey, b: &VariableKey) {
+        let (a, b) = (self.id(a), self.id(b));
+        let (a, b) = (self.root(a), self.root(b));
+        if a != b {
+            self.parent[b] = a;
+            self.element[a] |= self.element[b];
+        }
+    }
+
+    fn mark(&mut self, key: &VariableKey) {
+        let id = self.id(key);
+        let root = self.root(id);
+        self.element[root] = true;
+    }
+
+    fn is_element(&mut self, key: &VariableKey) -> bool {
+        let id = self.id(key);
+        let root = self.root(id);
+        self.element[root]
+    }
+}
+
+/// The names an expression's pointer value may come from, and whether it is the address of an
+/// element (`&a[i]`).
+#[derive(Default)]
+struct Sources {
+    names: Vec<VariableKey>,
+    element: bool,
+}
+
+/// The second walk: assignments, arithmetic and calls.
+struct Uses<'d> {
+    declarations: &'d Declarations,
+    /// Parameters of each defined function, in order.
+    parameters: &'d HashMap<String, Vec<String>>,
+    function: String,
+    classes: Classes,
+    /// A parameter and the sources of an argument passed to it: joined only where either side
+    /// is an element pointer (an array passed to a parameter that is only indexed stays the
+    /// caller's array, `FnCx::argument`).
+    bindings: Vec<(VariableKey, Sources)>,
+    cells: HashSet<VariableKey>,
+}
+
+impl Uses<'_> {
+    fn key(&self, name: &str) -> VariableKey {
+        let local = self
+            .declarations
+            .locals
+            .get(&self.function)
+            .is_some_and(|names| names.contains(name));
+        match local {
+            true => (self.function.clone(), name.to_string()),
+            false => (String::new(), name.to_string()),
+        }
+    }
+
+    fn is_array(&self, key: &VariableKey) -> bool {
+        self.declarations.arrays.contains(key)
+    }
+
+    fn sources(&self, e: &Node<Expression>) -> Sources {
+        let mut sources = Sources::default();
+        self.collect(e, &mut sources);
+        sources
+    }
+
+    fn collect(&self, e: &Node<Expression>, out: &mut Sources) {
+        match &e.node {
+            Expression::Identifier(id) => out.names.push(self.key(&id.node.name)),
+            Expression::UnaryOperator(u) => match u.node.operator.node {
+                UnaryOperator::Address => {
+                    out.element |= matches!(&u.node.operand.node,
+                        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index)
+                }
+                // Arithmetic on a pointer gives a pointer into an array (on an integer, the
+                // mark is never read).
+                UnaryOperator::PreIncrement
+                | UnaryOperator::PreDecrement
+                | UnaryOperator::PostIncrement
+                | UnaryOperator::PostDecrement => {
+                    out.element = true;
+                    self.collect(&u.node.operand, out)
+                }
+                _ => {}
+            },
+            Expression::BinaryOperator(b) => match b.node.operator.node {
+                BinaryOperator::Plus
+                | BinaryOperator::Minus
+                | BinaryOperator::AssignPlus
+                | BinaryOperator::AssignMinus => {
+                    out.element = true;
+                    self.collect(&b.node.lhs, out);
+                    self.collect(&b.node.rhs, out);
+                }
+                BinaryOperator::Assign => self.collect(&b.node.lhs, out),
+                _ => {}
+            },
+            Expression::Cast(c) => self.collect(&c.node.expression, out),
+            Expression::Conditional(c) => {
+                self.collect(&c.node.then_expression, out);
+                self.collect(&c.node.else_expression, out);
+            }
+            Expression::Comma(items) => {
+                if let Some(last) = items.last() {
+                    self.collect(last, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `target = source`: one class; an array or `&a[i]` makes it element pointers, and the
+    /// arrays live in cells.
+    fn assign(&mut self, target: &VariableKey, sources: Sources) {
+        if sources.element {
+            self.classes.mark(target);
+        }
+        for name in &sources.names {
+            if self.is_array(name) {
+                self.classes.mark(target);
+                self.cells.insert(name.clone());
+            } else {
+                self.classes.union(target, name);
+            }
+        }
+    }
+
+    /// `lhs == rhs`: the variables of both sides in one class, which an array or an element
+    /// address on either side makes element pointers.
+    fn compare(&mut self, lhs: &Node<Expression>, rhs: &Node<Expression>) {
+        let mut sources = self.sources(lhs);
+        let right = self.sources(rhs);
+        sources.element |= right.element;
+        sources.names.extend(right.names);
+        let Some(first) = sources.names.iter().find(|n| !self.is_array(n)).cloned() else {
+            return;
+        };
+        self.assign(&first, sources);
+    }
+
+    /// Operands of pointer arithmetic or of an ordering: element pointers if pointers (and an
+    /// array operand decays, so it lives in a cell).
+    fn arithmetic(&mut self, operand: &Node<Expression>) {
+        if let Expression::Identifier(id) = &operand.node {
+            let key = self.key(&id.node.name);
+            match self.is_array(&key) {
+                true => {
+                    self.cells.insert(key);
+                }
+                false => self.classes.mark(&key),
+            }
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Uses<'_> {
+    fn visit_function_definition(
+        &mut self,
+        definition: &'ast FunctionDefinition,
+        span: &'ast Span,
+    ) {
+        self.function = declarator_shape(&definition.declarator.node)
+            .0
+            .unwrap_or_default();
+        visit::visit_function_definition(self, definition, span);
+        self.function.clear();
+    }
+
+    fn visit_init_declarator(&mut self, init: &'ast InitDeclarator, span: &'ast Span) {
+        if let (Some(name), Some(Initializer::Expression(e))) = (
+            declarator_shape(&init.declarator.node).0,
+            init.initializer.as_ref().map(|i| &i.node),
+        ) {
+            let target = self.key(&name);
+            let sources = self.sources(e);
+            self.assign(&target, sources);
+        }
+        visit::visit_init_declarator(self, init, span);
+    }
+
+    fn visit_binary_operator_expression(
+        &mut self,
+        e: &'ast lang_c::ast::BinaryOperatorExpression,
+        span: &'ast Span,
+    ) {
+        use BinaryOperator as B;
+        match e.operator.node {
+            B::Assign => {
+                if let Expression::Identifier(id) = &e.lhs.node {
+                    let target = self.key(&id.node.name);
+                    let sources = self.sources(&e.rhs);
+                    self.assign(&target, sources);
+                }
+            }
+            B::AssignPlus | B::AssignMinus => self.arithmetic(&e.lhs),
+            B::Plus | B::Minus | B::Less | B::Greater | B::LessOrEqual | B::GreaterOrEqual => {
+                self.arithmetic(&e.lhs);
+                self.arithmetic(&e.rhs);
+            }
+            // Compared pointers have one representation: both sides join one class (`p ==
+            // a` compares with the array's first element).
+            B::Equals | B::NotEquals => self.compare(&e.lhs, &e.rhs),
+            _ => {}
+        }
+        visit::visit_binary_operator_expression(self, e, span);
+    }
+
+    fn visit_unary_operator_expression(
+        &mut self,
+        e: &'ast lang_c::ast::UnaryOperatorExpression,
+        span: &'ast Span,
+    ) {
+        match e.operator.node {
+            UnaryOperator::PreIncrement
+            | UnaryOperator::PreDecrement
+            | UnaryOperator::PostIncrement
+            | UnaryOperator::PostDecrement => self.arithmetic(&e.operand),
+            UnaryOperator::Address => {
+                if let Expression::BinaryOperator(b) = &e.operand.node {
+                    if let (B::Index, Expression::Identifier(id)) =
+                        (b.node.operator.node.clone(), &b.node.lhs.node)
+                    {
+                        let key = self.key(&id.node.name);
+                        if self.is_array(&key) {
+                            self.cells.insert(key);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        visit::visit_unary_operator_expression(self, e, span);
+    }
+
+    fn visit_call_expression(&mut self, call: &'ast lang_c::ast::CallExpression, span: &'ast Span) {
+        if let Expression::Identifier(callee) = &call.callee.node {
+            if let Some(parameters) = self.parameters.get(&callee.node.name) {
+                for (parameter, argument) in parameters.iter().zip(&call.arguments) {
+                    let parameter = (callee.node.name.clone(), parameter.clone());
+                    let sources = self.sources(argument);
+                    self.bindings.push((parameter, sources));
+                }
+            }
+        }
+        visit::visit_call_expression(self, call, span);
+    }
+}
+
+use BinaryOperator as B;
+
+/// The parameter names of each function definition.
+fn parameters(unit: &TranslationUnit) -> HashMap<String, Vec<String>> {
+    let mut out = HashMap::new();
+    for declaration in &unit.0 {
+        let lang_c::ast::ExternalDeclaration::FunctionDefinition(definition) = &declaration.node
+        else {
+            continue;
+        };
+        let (Some(name), Shape::Function(Some(declarator), _)) =
+            declarator_shape(&definition.node.declarator.node)
+        else {
+            continue;
+        };
+        let names = declarator
+            .node
+            .parameters
+            .iter()
+            .filter_map(|p| p.node.declarator.as_ref())
+            .filter_map(|d| declarator_shape(&d.node).0)
+            .collect();
+        out.insert(name, names);
+    }
+    out
+}
+
+/// The element pointers and cell arrays of the file (see the module comment).
+pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
+    let mut declarations = Declarations::default();
+    declarations.visit_translation_unit(unit);
+    let parameters = parameters(unit);
+    let mut uses = Uses {
+        declarations: &declarations,
+        parameters: &parameters,
+        function: String::new(),
+        classes: Classes::default(),
+        bindings: Vec::new(),
+        cells: HashSet::new(),
+    };
+    uses.visit_translation_unit(unit);
+    // A binding joins its sides once either is an element pointer; joining may make another
+    // binding's side one, so until nothing changes.
+    let bindings = std::mem::take(&mut uses.bindings);
+    let is_array = |name: &VariableKey| declarations.arrays.contains(name);
+    let mut done = vec![false; bindings.len()];
+    loop {
+        let mut changed = false;
+        for (k, (parameter, sources)) in bindings.iter().enumerate() {
+            // An array parameter that lives in a cell names the caller's array, which must.
+            if uses.cells.contains(parameter) {
+                for name in sources.names.iter().filter(|n| is_array(n)) {
+                    changed |= uses.cells.insert(name.clone());
+                }
+            }
+            if done[k] {
+                continue;
+            }
+            let element = sources.element
+                || uses.classes.is_element(parameter)
+                || (sources.names.iter()).any(|n| !is_array(n) && uses.classes.is_element(n));
+            if element {
+                let sources = Sources {
+                    names: sources.names.clone(),
+                    element: true,
+                };
+                uses.assign(parameter, sources);
+                done[k] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut facts = ElementFacts {
+        cell_arrays: uses.cells.iter().map(|(_, name)| name.clone()).collect(),
+        ..ElementFacts::default()
+    };
+    let keys: Vec<VariableKey> = uses.classes.index.keys().cloned().collect();
+    for key in keys {
+        if uses.classes.is_element(&key) {
+            facts.pointers.insert(key);
+        }
+    }
+    facts
+}
