@@ -655,6 +655,21 @@ fn pointers_into_arrays_move_compare_and_check_their_bounds() {
             other => panic!("input {input}: {other:?}"),
         }
     }
+    // A global pointer into an array, used by another function (inlined into `main`), and
+    // assumed non-null.
+    let source = "int a[3] = {1, 2, 3}; int *p;
+                  int f(void) { if (p) return *p; return 0; }
+                  int main() { p = a + 1; __VERIFIER_assume(p); p++; return f(); }";
+    assert_eq!(returns(source, &[]), 3);
+    // The address of an element of a block's array or a block's struct may outlive it: the
+    // translation says so (SV-COMP's `valid-memsafety` is then `UNKNOWN`, not `TRUE`).
+    for source in [
+        "int main() { int *p; { int a[2] = {1, 2}; p = &a[1]; } return *p; }",
+        "struct s { int v[2]; }; int main() { int *p; { struct s t; t.v[1] = 2; p = &t.v[1]; } return *p; }",
+    ] {
+        let translated = translate_text(source, Options::default()).expect("translates");
+        assert!(translated.stack_addresses, "{source}");
+    }
     // Pointers into two arrays are never ordered or subtracted silently.
     let source = "int main() { int a[2], b[2]; int *p = a, *q = b; return q - p; }";
     assert!(matches!(

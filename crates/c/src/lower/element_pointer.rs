@@ -58,7 +58,7 @@ pub(super) fn variable_type(
     if !arrays_hold {
         return Ok(ty);
     }
-    if unit.address_taken.contains(name) {
+    if unit.ampersand_taken.contains(name) {
         return Err(CError::unsupported(
             format!(
                 "the address of `{name}`, a pointer into arrays (such a pointer lives only in \
@@ -169,8 +169,16 @@ impl FnCx<'_, '_> {
             }
         }
         let cell = match memory.place.base {
-            PlaceBase::Deref(pointer) => pointer,
+            // An array member's box ends with its struct, which may be a local.
+            PlaceBase::Deref(pointer) => {
+                self.unit.stack_addresses.set(true);
+                pointer
+            }
             PlaceBase::Local(local) if self.b.locals[local.index()].address_taken => {
+                let name = self.b.locals[local.index()].name.clone();
+                if !self.lives_until_exit(&name, local) {
+                    self.unit.stack_addresses.set(true);
+                }
                 Operand::Local(self.b.assign_temp(Rvalue::AddrOf(local), span))
             }
             PlaceBase::Local(_) => {

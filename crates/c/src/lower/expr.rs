@@ -1446,7 +1446,8 @@ impl FnCx<'_, '_> {
             "__VERIFIER_nondet_size_t" => Some(CType::ULong),
             "__VERIFIER_assume" => {
                 arity(1)?;
-                let cond = self.value(&call.arguments[0])?;
+                let (cond, ty) = self.typed(&call.arguments[0])?;
+                let cond = self.truth(cond, ty, span, at)?;
                 self.b.emit(InstKind::Assume(cond), span);
                 return Ok((Operand::Const(0), CType::Int));
             }

@@ -369,7 +369,7 @@ pub(super) fn lower_function(
     // name, in a scope of its own around the body.
     cx.push_scope();
     for (i, Parameter { name, span, ty, .. }) in params.iter().enumerate() {
-        if unit.address_taken.contains(name) {
+        if unit.address_taken.contains(name) && !matches!(ty, CType::Element(_)) {
             let local = cx.declare(name, *ty, *span)?;
             cx.bind(local, *ty, Operand::Local(LocalId(i as u32)), *span);
         }
@@ -462,7 +462,10 @@ impl FnCx<'_, '_> {
             name: name.to_string(),
             kind: LocalKind::Var,
             span,
-            address_taken: self.unit.address_taken.contains(name),
+            // An element pointer never lives in a cell (an array pointed into may share its
+            // name; `&` of one is refused by `element_pointer::variable_type`).
+            address_taken: self.unit.address_taken.contains(name)
+                && !matches!(ty, CType::Element(_)),
         });
         self.local_types.insert(local, ty);
         self.name_in_scope(name, local, ty, span.start as usize)?;
@@ -610,6 +613,8 @@ impl FnCx<'_, '_> {
                 }
                 _ => self.define_variable(name, ty, global.init, true, span)?,
             };
+            // A pointer may have become a pointer into arrays (`lower/elements.rs`).
+            let ty = self.local_types.get(&local).copied().unwrap_or(ty);
             self.globals_scope.insert(name.clone(), (local, ty));
         }
         Ok(())

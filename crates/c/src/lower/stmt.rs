@@ -305,13 +305,14 @@ impl FnCx<'_, '_> {
         static_storage: bool,
         span: Span,
     ) -> Result<LocalId, CError> {
-        let function = if static_storage {
-            ""
-        } else {
-            self.function_name()
+        // A `static` local is the global `function.local`; the choice was made for the local.
+        let (function, local_name) = match name.split_once('.') {
+            Some((function, local)) if static_storage => (function, local),
+            _ if static_storage => ("", name),
+            _ => (self.function_name(), name),
         };
-        let ty =
-            element_pointer::variable_type(self.unit, function, name, ty, span.start as usize)?;
+        let at = span.start as usize;
+        let ty = element_pointer::variable_type(self.unit, function, local_name, ty, at)?;
         let local = self.declare(name, ty, span)?;
         let in_memory = self.in_memory(local);
         let value = match initializer {

@@ -176,11 +176,13 @@ impl Exec<'_> {
         let cuts: FxHashSet<BlockId> = self.unwound.cuts.iter().copied().collect();
         for b in f.block_ids() {
             self.block = b;
+            // First: the entry's cells and the merges may ask whether control is here (a load
+            // through a pointer adds its goal under the block's context).
+            self.reach[b.index()] = Some(self.block_reach()?);
             if b == symex_ir::cfg::Function::ENTRY {
                 self.lift(|this| this.enter_function(&address_taken))?;
             }
             self.perform_merges()?;
-            self.reach[b.index()] = Some(self.block_reach()?);
             if cuts.contains(&b) {
                 let here = self.context().map_err(into_engine)?;
                 self.add_goal(Goal::Cut(CutKind::Unwind), here);
