@@ -158,15 +158,14 @@ fn limit_to_modelled_runs(properties: &mut [PropertyReport]) {
             if p.verdict.status() != Status::Violated {
                 continue;
             }
-            "a run leaves what symex models here (a 64-bit value beyond 32 bits, `free` of a \
-             pointer into an object, or `exit` with heap objects that may still be reachable); \
-             it was not followed further"
-                .to_string()
+            format!(
+                "a run leaves what symex models here ({UNMODELLED_CAUSES}); it was not followed \
+                 further"
+            )
         } else if matches!(p.verdict.status(), Status::Safe | Status::SafeUpTo) {
             format!(
-                "a run may leave what symex models at line {leaves} (a 64-bit value beyond 32 \
-                 bits, `free` of a pointer into an object, or `exit` with heap objects that may \
-                 still be reachable), and the rest of it was not searched"
+                "a run may leave what symex models at line {leaves} ({UNMODELLED_CAUSES}), and \
+                 the rest of it was not searched"
             )
         } else {
             continue;
@@ -174,6 +173,12 @@ fn limit_to_modelled_runs(properties: &mut [PropertyReport]) {
         p.verdict = Verdict::Unknown { reason };
     }
 }
+
+/// What an `unmodelled` check stops (the C front end's checks), for the reasons of reports.
+const UNMODELLED_CAUSES: &str = "a 64-bit value beyond 32 bits, `free` of a pointer into an \
+    object, `exit` with heap objects that may still be reachable, an index of a pointer into an \
+    array beyond `int`, pointers into two arrays subtracted or ordered, or a write into a \
+    string literal";
 
 #[cfg(test)]
 mod tests {

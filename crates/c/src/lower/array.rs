@@ -241,7 +241,7 @@ impl FnCx<'_, '_> {
         let (array, ty, dims) = self.subscripted(base)?;
         if let (Subscripted::Pointer(pointer), [index]) = (&array, &indices[..]) {
             let offset = self.typed(index)?;
-            let memory = self.element_memory(*pointer, Some(offset), self.span(e.span));
+            let memory = self.element_memory((*pointer, ty), Some(offset), self.span(e.span));
             return Ok(Some((LValue::Memory(memory), ty)));
         }
         if indices.len() != dims.len() {
@@ -308,6 +308,7 @@ impl FnCx<'_, '_> {
             prefix: String::new(),
             guards,
             heap,
+            literal: false,
         };
         Ok(Some((LValue::Memory(memory), ty)))
     }

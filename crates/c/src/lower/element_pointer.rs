@@ -25,7 +25,8 @@ use symex_ir::cfg::{
 use symex_syntax::span::Span;
 
 use super::func::FnCx;
-use super::memory::Memory;
+use super::literal::string_bytes;
+use super::memory::{Memory, NOT_HEAP, READ_ONLY, SCALAR_FIELDS};
 use super::types::CType;
 use super::Unit;
 use crate::error::CError;
@@ -200,7 +201,7 @@ impl FnCx<'_, '_> {
     /// its index.
     pub fn element_memory(
         &mut self,
-        value: Operand,
+        (value, pointee): (Operand, CType),
         offset: Option<(Operand, CType)>,
         span: Span,
     ) -> Memory {
@@ -223,7 +224,32 @@ impl FnCx<'_, '_> {
             prefix: String::new(),
             guards,
             heap: None,
+            literal: self.unit.elements.literal_values && pointee == CType::SChar,
         }
+    }
+
+    /// A string literal as a value: an element pointer to the first of its characters (its 0
+    /// included), in a fresh cell, each marked [`READ_ONLY`].
+    pub fn string_value(
+        &mut self,
+        literal: &[String],
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let flag = self.field_id(SCALAR_FIELDS[1]);
+        let value = self.field_id(SCALAR_FIELDS[0]);
+        let mut characters = Vec::new();
+        for byte in string_bytes(literal, at)? {
+            let character = self.convert(Operand::Const(i32::from(byte)), CType::SChar, span);
+            let fields = vec![(value, character), (flag, Operand::Const(READ_ONLY))];
+            characters.push(self.record(fields, NOT_HEAP, span));
+        }
+        let array = Operand::Local(self.b.assign_temp(Rvalue::Array(characters), span));
+        let cell = Operand::Local(self.b.assign_temp(Rvalue::Alloc(array), span));
+        let CType::Pointer(p) = self.unit.types.borrow_mut().pointer_to(CType::SChar) else {
+            unreachable!("pointer_to makes a pointer type")
+        };
+        Ok((self.element_value(cell, Operand::Const(0), span), CType::Element(p)))
     }
 
     /// `index ± offset` (an integer of type `ty`, counted in elements), with the `unmodelled`

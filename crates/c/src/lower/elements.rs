@@ -26,6 +26,7 @@ use lang_c::ast::{
 use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
 
+use super::expr::{ERROR_FUNCTIONS, OUTPUT_FUNCTIONS};
 use super::types::{declarator_shape, Shape};
 
 /// A variable: the function it is a local or parameter of (`""` for a global), and its name.
@@ -38,6 +39,10 @@ pub(super) struct ElementFacts {
     /// The names of the arrays that live in cells: by name, as `&x` decides it for variables
     /// (`Unit::address_taken`, which they join).
     pub cell_arrays: HashSet<String>,
+    /// Whether a string literal is used as a value (a pointer to its characters), not only
+    /// to initialize a character array or as an argument of an output or error function: then
+    /// writes through pointers to characters check that they do not write into one.
+    pub literal_values: bool,
 }
 
 impl ElementFacts {
@@ -170,6 +175,7 @@ struct Uses<'d> {
     /// caller's array, `FnCx::argument`).
     bindings: Vec<(VariableKey, Sources)>,
     cells: HashSet<VariableKey>,
+    literal_values: bool,
 }
 
 impl Uses<'_> {
@@ -227,6 +233,7 @@ impl Uses<'_> {
                 _ => {}
             },
             Expression::Cast(c) => self.collect(&c.node.expression, out),
+            Expression::StringLiteral(_) => out.element = true,
             Expression::Conditional(c) => {
                 self.collect(&c.node.then_expression, out);
                 self.collect(&c.node.else_expression, out);
@@ -298,15 +305,23 @@ impl<'ast> Visit<'ast> for Uses<'_> {
     }
 
     fn visit_init_declarator(&mut self, init: &'ast InitDeclarator, span: &'ast Span) {
-        if let (Some(name), Some(Initializer::Expression(e))) = (
-            declarator_shape(&init.declarator.node).0,
-            init.initializer.as_ref().map(|i| &i.node),
-        ) {
+        let (name, shape) = declarator_shape(&init.declarator.node);
+        if let (Some(name), Some(Initializer::Expression(e))) =
+            (name, init.initializer.as_ref().map(|i| &i.node))
+        {
+            // `char s[] = "ab"` copies the characters: the literal is not a value.
+            if matches!(shape, Shape::Array(_)) && matches!(e.node, Expression::StringLiteral(_)) {
+                return;
+            }
             let target = self.key(&name);
             let sources = self.sources(e);
             self.assign(&target, sources);
         }
         visit::visit_init_declarator(self, init, span);
+    }
+
+    fn visit_string_literal(&mut self, _: &'ast lang_c::ast::StringLiteral, _: &'ast Span) {
+        self.literal_values = true;
     }
 
     fn visit_binary_operator_expression(
@@ -365,12 +380,25 @@ impl<'ast> Visit<'ast> for Uses<'_> {
 
     fn visit_call_expression(&mut self, call: &'ast lang_c::ast::CallExpression, span: &'ast Span) {
         if let Expression::Identifier(callee) = &call.callee.node {
-            if let Some(parameters) = self.parameters.get(&callee.node.name) {
+            let name = callee.node.name.as_str();
+            if let Some(parameters) = self.parameters.get(name) {
                 for (parameter, argument) in parameters.iter().zip(&call.arguments) {
-                    let parameter = (callee.node.name.clone(), parameter.clone());
+                    let parameter = (name.to_string(), parameter.clone());
                     let sources = self.sources(argument);
                     self.bindings.push((parameter, sources));
                 }
+            }
+            // Their literal arguments are never evaluated (`FnCx::output_statement`,
+            // `FnCx::call`), unless a definition makes them ordinary calls.
+            let unevaluated = (OUTPUT_FUNCTIONS.contains(&name) || ERROR_FUNCTIONS.contains(&name))
+                && !self.parameters.contains_key(name);
+            if unevaluated {
+                for argument in &call.arguments {
+                    if !matches!(argument.node, Expression::StringLiteral(_)) {
+                        self.visit_expression(&argument.node, &argument.span);
+                    }
+                }
+                return;
             }
         }
         visit::visit_call_expression(self, call, span);
@@ -416,6 +444,7 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         classes: Classes::default(),
         bindings: Vec::new(),
         cells: HashSet::new(),
+        literal_values: false,
     };
     uses.visit_translation_unit(unit);
     // A binding joins its sides once either is an element pointer; joining may make another
@@ -454,6 +483,7 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
     }
     let mut facts = ElementFacts {
         cell_arrays: uses.cells.iter().map(|(_, name)| name.clone()).collect(),
+        literal_values: uses.literal_values,
         ..ElementFacts::default()
     };
     let keys: Vec<VariableKey> = uses.classes.index.keys().cloned().collect();

@@ -33,7 +33,7 @@ pub(super) const ERROR_FUNCTIONS: &[&str] = &[
 
 /// Functions that only write to an output stream, lowered as statements by
 /// [`FnCx::output_statement`].
-const OUTPUT_FUNCTIONS: &[&str] = &["printf", "puts", "putchar"];
+pub(super) const OUTPUT_FUNCTIONS: &[&str] = &["printf", "puts", "putchar"];
 
 /// Calls that end the run without an error.
 const EXIT_FUNCTIONS: &[&str] = &["abort", "exit", "_Exit", "__VERIFIER_abort"];
@@ -335,8 +335,9 @@ impl FnCx<'_, '_> {
     fn deref(&mut self, e: &Node<Expression>, at: usize) -> Result<(LValue, CType), CError> {
         let (pointer, ty) = self.typed(e)?;
         if let CType::Element(p) = ty {
-            let memory = self.element_memory(pointer, None, self.span(e.span));
-            return Ok((LValue::Memory(memory), self.unit.types.borrow().pointee(p)));
+            let pointee = self.unit.types.borrow().pointee(p);
+            let memory = self.element_memory((pointer, pointee), None, self.span(e.span));
+            return Ok((LValue::Memory(memory), pointee));
         }
         let pointee = match ty {
             CType::Pointer(p) => self.unit.types.borrow().pointee(p),
@@ -359,6 +360,7 @@ impl FnCx<'_, '_> {
             prefix: String::new(),
             guards: self.pointee_guards(pointer),
             heap: Some(pointer),
+            literal: false,
         };
         Ok((LValue::Memory(memory), pointee))
     }
@@ -1105,7 +1107,7 @@ impl FnCx<'_, '_> {
                 }
             }
             Expression::Statement(statement) => self.statement_expression(statement),
-            Expression::StringLiteral(_) => unsupported("string literals"),
+            Expression::StringLiteral(literal) => self.string_value(&literal.node, span, at),
             Expression::AlignOf(_) => unsupported("`_Alignof`"),
             Expression::OffsetOf(_) => unsupported("`offsetof`"),
             Expression::VaArg(_) => unsupported("`va_arg`"),

@@ -72,6 +72,10 @@ pub(super) const LIVE: i32 = 1;
 pub(super) const FREED: i32 = symex_ir::cfg::HEAP_FREED;
 pub(super) const MEMBER: i32 = 3;
 
+/// The assigned flag of a string literal's character: assigned (reads pass their `uninit`
+/// check, which asks for a flag that is not 0), and not to be written.
+pub(super) const READ_ONLY: i32 = 2;
+
 /// Whether an object of type `ty` has boxed leaves.
 pub(super) fn has_boxes(types: &Types, boxed_members: &HashSet<String>, ty: CType) -> bool {
     if ty.is_scalar() {
@@ -146,6 +150,9 @@ pub(super) struct Memory {
     /// its members, a scalar box for its scalar, and for an element of an array member its
     /// struct's ([`FnCx::unbox_array`]). `None` for variables and their elements.
     pub heap: Option<Operand>,
+    /// Whether the object may be a character of a string literal, which C does not let a
+    /// program write (`lower/element_pointer.rs`): a write checks its flag first.
+    pub literal: bool,
 }
 
 impl Memory {
@@ -156,6 +163,7 @@ impl Memory {
             prefix: String::new(),
             guards: vec![Check::Init(Place::local(local))],
             heap: None,
+            literal: false,
         }
     }
 
@@ -203,7 +211,12 @@ impl FnCx<'_, '_> {
 
     /// An object's record of `fields` (any order), with the heap state `state` where the file
     /// frees memory.
-    fn record(&mut self, mut fields: Vec<(FieldId, Operand)>, state: i32, span: Span) -> Operand {
+    pub(super) fn record(
+        &mut self,
+        mut fields: Vec<(FieldId, Operand)>,
+        state: i32,
+        span: Span,
+    ) -> Operand {
         if self.unit.frees {
             fields.push((self.field_id(HEAP_FIELD), Operand::Const(state)));
         }
@@ -306,6 +319,7 @@ impl FnCx<'_, '_> {
             prefix: String::new(),
             guards: self.pointee_guards(pointer),
             heap: Some(pointer),
+            literal: false,
         }
     }
 
@@ -533,6 +547,16 @@ impl FnCx<'_, '_> {
         } else {
             Some(self.guard(memory, span))
         };
+        if memory.literal {
+            // C leaves writing a string literal undefined: the run stops `unknown` there.
+            let (_, flag) = leaf_fields(&memory.prefix);
+            let flag = Rvalue::Read(memory.field(self.field_id(&flag)));
+            let flag = Operand::Local(self.b.assign_temp(flag, span));
+            let writable = Rvalue::Binary(BinOp::Ne, flag, Operand::Const(READ_ONLY));
+            let holds = Operand::Local(self.b.assign_temp(writable, span));
+            let kind = PropertyKind::Unmodelled;
+            self.check(Check::Condition { holds, kind }, span);
+        }
         // A struct with boxes goes leaf by leaf (below), into the boxes already there.
         let whole = memory.prefix.is_empty() && !self.has_boxes(ty);
         if whole && memory.place.projections.is_empty() {
