@@ -427,6 +427,11 @@ fn character_arrays_take_string_literals() {
 
 #[test]
 fn arrays_passed_to_functions_are_the_callers_arrays() {
+    // `*p` and `p->f` of an array are its first element.
+    let source = "struct pt { int x; }; void f(int *p) { *p = 1; }
+                  int main() { int a[3]; struct pt ps[2]; f(a); ps->x = 4; *a += 2;
+                  return a[0] * 10 + ps[0].x; }";
+    assert_eq!(returns(source, &[]), 34);
     // `int a[]`, `int *a`, `int a[4]` and `int m[][3]` parameters name the caller's array (the
     // call is inlined): writes reach it, calls nest, and a later call sees earlier writes.
     let source = "void fill(int a[], int n, int v) { int i; for (i = 0; i < n; i++) a[i] = v + i; }
@@ -680,7 +685,10 @@ fn pointers_into_arrays_move_compare_and_check_their_bounds() {
     assert_eq!(returns(source, &[0]), 5000 + 121 + 120);
     assert!(matches!(
         run(source, &[1]),
-        RunEnd::RuntimeError { kind: PropertyKind::Unmodelled, .. }
+        RunEnd::RuntimeError {
+            kind: PropertyKind::Unmodelled,
+            ..
+        }
     ));
     // Pointers into two arrays are never ordered or subtracted silently.
     let source = "int main() { int a[2], b[2]; int *p = a, *q = b; return q - p; }";
@@ -883,9 +891,9 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "a); }",
         ),
         (
-            "void f(int *p) { *p = 1; } int main() { int a[3]; f(a); return a[0]; }",
-            "the array `p` used as a pointer here",
-            "p = 1",
+            "void f(int *p) { p = 0; } int main() { int a[3]; f(a); return a[0]; }",
+            "the array `p` used as a value (assigned whole",
+            "p = 0",
         ),
         (
             "int main() { int n = 3; int a[n]; return 0; }",

@@ -387,6 +387,33 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// `a[0]` where `e` names an array `a` of one dimension (what `*a` designates), and its
+    /// element type.
+    pub fn first_element(&mut self, e: &Node<Expression>) -> Option<(LValue, CType)> {
+        let (array, ty) = self.array_variable(e)?;
+        if self.arrays.get(&array)?.len() != 1 {
+            return None;
+        }
+        let index = Operand::Const(0);
+        let memory = Memory {
+            place: Place {
+                base: PlaceBase::Local(array),
+                projections: vec![Projection::Index(index)],
+            },
+            prefix: String::new(),
+            guards: vec![
+                Check::Init(Place::local(array)),
+                Check::InBounds {
+                    array: Place::local(array),
+                    index,
+                },
+            ],
+            heap: None,
+            literal: false,
+        };
+        Some((LValue::Memory(memory), ty))
+    }
+
     /// The array local `e` names, and its element type, if it names one.
     pub fn array_variable(&self, e: &Node<Expression>) -> Option<(LocalId, CType)> {
         let Expression::Identifier(id) = &e.node else {

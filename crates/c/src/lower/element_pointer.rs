@@ -249,7 +249,10 @@ impl FnCx<'_, '_> {
         let CType::Pointer(p) = self.unit.types.borrow_mut().pointer_to(CType::SChar) else {
             unreachable!("pointer_to makes a pointer type")
         };
-        Ok((self.element_value(cell, Operand::Const(0), span), CType::Element(p)))
+        Ok((
+            self.element_value(cell, Operand::Const(0), span),
+            CType::Element(p),
+        ))
     }
 
     /// `index ± offset` (an integer of type `ty`, counted in elements), with the `unmodelled`

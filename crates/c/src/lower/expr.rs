@@ -333,6 +333,11 @@ impl FnCx<'_, '_> {
     /// `*e`: the object the pointer `e` points to, guarded by its `null-deref` check (and its
     /// `uninit` check of the cell where the file takes addresses).
     fn deref(&mut self, e: &Node<Expression>, at: usize) -> Result<(LValue, CType), CError> {
+        // `*a` and `a->f` of an array are its first element (also where an inlined call's
+        // parameter names the caller's array, which has no pointer value).
+        if let Some(first) = self.first_element(e) {
+            return Ok(first);
+        }
         let (pointer, ty) = self.typed(e)?;
         if let CType::Element(p) = ty {
             let pointee = self.unit.types.borrow().pointee(p);
