@@ -762,6 +762,18 @@ fn division_by_zero_and_uninitialized_reads_are_checked() {
     // `d` is assigned before every read: no uninit check; `u` may be read unassigned.
     assert_eq!(kinds, [PropertyKind::Uninit, PropertyKind::DivByZero]);
     assert_eq!(returns(source, &[10]), 2);
+    // An uninitialized variable passed to a parameter the callee overwrites first is never
+    // read (SV-COMP's `list_search-1`); passed to one the callee reads, it is.
+    let source = "int g(int *l, int k) { l = 0; return k; } int h(int k) { return k; }
+                  int main() { int *p; int u; int v = g(p, 3); if (__VERIFIER_nondet_int()) v += h(u); return v; }";
+    assert_eq!(returns(source, &[0]), 3);
+    assert!(matches!(
+        run(source, &[1]),
+        RunEnd::RuntimeError {
+            kind: PropertyKind::Uninit,
+            ..
+        }
+    ));
 }
 
 #[test]

@@ -15,7 +15,7 @@ use symex_ir::cfg::{
 use symex_syntax::span::Span;
 
 use super::element_pointer::element_conversion_refusal;
-use super::func::FnCx;
+use super::func::{Argument, FnCx};
 use super::literal::{integer_constant, signed_wide_literal};
 use super::memory::{LValue, Memory};
 use super::types::{type_name, CType};
@@ -1494,7 +1494,11 @@ impl FnCx<'_, '_> {
                 arity(params.len())?;
                 let mut args = Vec::with_capacity(params.len());
                 for (argument, param) in call.arguments.iter().zip(&params) {
-                    args.push(self.argument(argument, param, span)?);
+                    let unread = self.unread_argument(definition, (&param.name, param.ty), argument);
+                    args.push(match unread {
+                        Some(zero) => Argument::Value(zero),
+                        None => self.argument(argument, param, span)?,
+                    });
                 }
                 return self.inline_call(name, definition, &params, args, span, at);
             }
@@ -1523,10 +1527,23 @@ impl FnCx<'_, '_> {
         let (func, result) = (signature.id, signature.result);
         let params = signature.params.clone();
         arity(params.len())?;
+        let names = match self.unit.bodies.get(name) {
+            Some(&definition) => super::func::parameters(self.unit, definition)?.1,
+            None => Vec::new(),
+        };
         let mut args = Vec::with_capacity(params.len());
-        for (argument, &ty) in call.arguments.iter().zip(&params) {
+        for (k, (argument, &ty)) in call.arguments.iter().zip(&params).enumerate() {
             let at = self.at(argument.span);
-            args.push(self.converted(argument, ty, span, at)?);
+            let unread = match (self.unit.bodies.get(name), names.get(k)) {
+                (Some(&definition), Some(param)) => {
+                    self.unread_argument(definition, (&param.name, ty), argument)
+                }
+                _ => None,
+            };
+            args.push(match unread {
+                Some(zero) => zero,
+                None => self.converted(argument, ty, span, at)?,
+            });
         }
         let dst = self.b.new_temp(span);
         self.b.emit(InstKind::Call { dst, func, args }, span);
@@ -1536,6 +1553,33 @@ impl FnCx<'_, '_> {
             result
         };
         Ok((Operand::Local(dst), result))
+    }
+
+    /// What a call passes for the variable `argument` to the scalar parameter `param` of
+    /// `callee`, whose body starts by overwriting it (`l = head;`): the value is never used, so
+    /// it is not read (an uninitialized variable passed there is no `uninit` read, as a
+    /// sanitizer sees it) and the parameter gets its type's zero. `None` otherwise.
+    fn unread_argument(
+        &mut self,
+        callee: &Node<lang_c::ast::FunctionDefinition>,
+        (param, ty): (&str, CType),
+        argument: &Node<Expression>,
+    ) -> Option<Operand> {
+        let Expression::Identifier(id) = &argument.node else {
+            return None;
+        };
+        let variable = self.scalar(&id.node.name, self.at(argument.span)).is_ok();
+        if !variable || !ty.is_scalar() || !super::func::overwrites_first(callee, param) {
+            return None;
+        }
+        Some(match ty {
+            CType::Pointer(_) => Operand::Null,
+            CType::Element(_) => {
+                let span = self.span(argument.span);
+                self.element_value(Operand::Null, Operand::Const(0), span)
+            }
+            _ => Operand::Const(0),
+        })
     }
 
     /// The type of the object `malloc(size)` makes: `size` must be `sizeof` of a complete

@@ -8,7 +8,8 @@
 
 use std::collections::HashMap;
 
-use lang_c::ast::Expression;
+use lang_c::ast::{BinaryOperator, BlockItem, Expression, Statement};
+use lang_c::visit::Visit;
 use lang_c::ast::{ArraySize, Declaration, DeclarationSpecifier, DerivedDeclarator, Ellipsis};
 use lang_c::ast::{FunctionDefinition, ParameterDeclaration, StorageClassSpecifier};
 use lang_c::span::Node;
@@ -800,4 +801,37 @@ pub(super) fn has_static_storage(specifiers: &[Node<DeclarationSpecifier>]) -> b
                 if matches!(c.node, StorageClassSpecifier::Static | StorageClassSpecifier::ThreadLocal)
         )
     })
+}
+
+/// Whether the body of `definition` starts by assigning its parameter `name` a value that
+/// does not read it (`l = head;`), so that the argument passed is never used.
+pub(super) fn overwrites_first(definition: &Node<FunctionDefinition>, name: &str) -> bool {
+    let Statement::Compound(items) = &definition.node.statement.node else {
+        return false;
+    };
+    let Some(BlockItem::Statement(first)) = items.first().map(|item| &item.node) else {
+        return false;
+    };
+    let Statement::Expression(Some(e)) = &first.node else {
+        return false;
+    };
+    let Expression::BinaryOperator(assign) = &e.node else {
+        return false;
+    };
+    let assigns = assign.node.operator.node == BinaryOperator::Assign
+        && matches!(&assign.node.lhs.node, Expression::Identifier(id) if id.node.name == name);
+    assigns && !mentions(&assign.node.rhs, name)
+}
+
+/// Whether the identifier `name` occurs in `e`.
+fn mentions(e: &Node<Expression>, name: &str) -> bool {
+    struct Finds<'n>(&'n str, bool);
+    impl<'ast> Visit<'ast> for Finds<'_> {
+        fn visit_identifier(&mut self, id: &'ast lang_c::ast::Identifier, _: &'ast lang_c::span::Span) {
+            self.1 |= id.name == self.0;
+        }
+    }
+    let mut finds = Finds(name, false);
+    finds.visit_expression(&e.node, &e.span);
+    finds.1
 }
