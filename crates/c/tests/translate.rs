@@ -61,15 +61,18 @@ fn arrays_hold_their_elements_and_check_indices_and_unassigned_reads() {
     let (_, message) = refusal("int g[3][5]; int main() { return sizeof(g[1]); }");
     assert!(message.contains("`sizeof` of this expression"), "{message}");
     // The usual conversions only between numbers: a struct through `?:` keeps its size, and
-    // pointer arithmetic (not supported) is refused rather than given an `int`'s size.
+    // pointer arithmetic has a pointer's size, not an `int`'s; a whole object's pointer moved
+    // is refused.
     let source = "struct in { int x; int y; int z; }; struct s { struct in in; int a[2]; };
-                  int main() { struct s v, w; int c = 1; long l = 3;
-                  return sizeof(c ? v.in : w.in) * 100 + sizeof(-l) * 10 + sizeof(c + 'a'); }";
-    assert_eq!(returns(source, &[]), 1284);
-    for source in [
-        "int main() { int *p = 0; return sizeof(p + 1); }",
-        "struct s { int a[2]; }; int main() { struct s v, w; return sizeof(1 ? v.a : w.a); }",
-    ] {
+                  int main() { struct s v, w; int c = 1; long l = 3; int *p = 0;
+                  return sizeof(c ? v.in : w.in) * 100 + sizeof(-l) * 10 + sizeof(c + 'a')
+                         + sizeof(p + 1) * 10000; }";
+    assert_eq!(returns(source, &[]), 81284);
+    let (_, message) = refusal("int main() { int x; int *p = &x; return sizeof(p + 1); }");
+    assert!(message.contains("a pointer to a whole object"), "{message}");
+    for source in
+        ["struct s { int a[2]; }; int main() { struct s v, w; return sizeof(1 ? v.a : w.a); }"]
+    {
         let (_, message) = refusal(source);
         assert!(message.contains("`sizeof` of this expression"), "{message}");
     }

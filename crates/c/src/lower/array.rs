@@ -346,8 +346,9 @@ impl FnCx<'_, '_> {
                 let (LValue::Memory(member), CType::Array(id)) = (member, ty) else {
                     return Err(CError::unsupported(
                         format!(
-                            "subscripts of the member `{}`, which is not an array (pointers \
-                             are not supported yet)",
+                            "subscripts of the member `{}`, which is not an array (a pointer \
+                             member can be indexed only by way of a variable: pointers into \
+                             arrays do not live in memory)",
                             m.node.identifier.node.name
                         ),
                         at,

@@ -465,7 +465,7 @@ impl FnCx<'_, '_> {
     }
 
     /// `a == b` or `a != b` where one side is a pointer: both must be pointers of the same type
-    /// or the null constant (pointers into one object compared by `<` are not supported yet).
+    /// or the null constant; pointers into arrays are also ordered (`lower/element_pointer.rs`).
     fn compare_pointers(
         &mut self,
         op: &BinaryOperator,
@@ -486,16 +486,17 @@ impl FnCx<'_, '_> {
             let b = self.coerce(b, b_ty, element, span, at)?;
             return Ok((self.element_comparison(op, a, b, span), CType::Int));
         }
-        let op =
-            match op {
-                BinaryOperator::Equals => BinOp::Eq,
-                BinaryOperator::NotEquals => BinOp::Ne,
-                _ => return Err(CError::unsupported(
-                    "this operator on pointers or structs (pointer arithmetic and ordering are \
-                     not supported yet)",
+        let op = match op {
+            BinaryOperator::Equals => BinOp::Eq,
+            BinaryOperator::NotEquals => BinOp::Ne,
+            _ => {
+                return Err(CError::unsupported(
+                    "this operator on pointers to whole objects or structs (arithmetic and \
+                     ordering apply to pointers into arrays)",
                     at,
-                )),
-            };
+                ))
+            }
+        };
         let (a, b) = match (a_ty, b_ty) {
             (CType::Pointer(_), _) => (a, self.coerce(b, b_ty, a_ty, span, at)?),
             _ => (self.coerce(a, a_ty, b_ty, span, at)?, b),
@@ -546,7 +547,7 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// An lvalue of an integer type (pointer arithmetic is not supported yet).
+    /// An lvalue of an integer type (the operand of a shift).
     fn arithmetic_lvalue(&mut self, e: &Node<Expression>) -> Result<(LValue, CType), CError> {
         let (lvalue, ty) = self.lvalue(e)?;
         self.arithmetic_operand(ty, e)?;
@@ -570,7 +571,8 @@ impl FnCx<'_, '_> {
         match ty.is_number() {
             true => Ok(()),
             false => Err(CError::unsupported(
-                "arithmetic on pointers or structs (pointer arithmetic is not supported yet)",
+                "arithmetic on pointers to whole objects (`&x`, `malloc`'s object, a member) or \
+                 on structs (pointer arithmetic applies to pointers into arrays)",
                 self.at(e.span),
             )),
         }
@@ -1191,6 +1193,18 @@ impl FnCx<'_, '_> {
                     self.static_type(&b.node.lhs)?,
                     self.static_type(&b.node.rhs)?,
                 );
+                match (op, lhs, rhs) {
+                    // Pointer arithmetic on a pointer into an array.
+                    (BinaryOperator::Plus | BinaryOperator::Minus, CType::Element(_), offset)
+                        if offset.is_number() =>
+                    {
+                        return Some(lhs);
+                    }
+                    (BinaryOperator::Plus, offset, CType::Element(_)) if offset.is_number() => {
+                        return Some(rhs);
+                    }
+                    _ => {}
+                }
                 match op {
                     BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr => Some(CType::Int),
                     op if is_comparison(op) => Some(CType::Int),
@@ -1494,7 +1508,8 @@ impl FnCx<'_, '_> {
                 arity(params.len())?;
                 let mut args = Vec::with_capacity(params.len());
                 for (argument, param) in call.arguments.iter().zip(&params) {
-                    let unread = self.unread_argument(definition, (&param.name, param.ty), argument);
+                    let unread =
+                        self.unread_argument(definition, (&param.name, param.ty), argument);
                     args.push(match unread {
                         Some(zero) => Argument::Value(zero),
                         None => self.argument(argument, param, span)?,

@@ -8,11 +8,11 @@
 
 use std::collections::HashMap;
 
-use lang_c::ast::{BinaryOperator, BlockItem, Expression, Statement};
-use lang_c::visit::Visit;
 use lang_c::ast::{ArraySize, Declaration, DeclarationSpecifier, DerivedDeclarator, Ellipsis};
+use lang_c::ast::{BinaryOperator, BlockItem, Expression, Statement};
 use lang_c::ast::{FunctionDefinition, ParameterDeclaration, StorageClassSpecifier};
 use lang_c::span::Node;
+use lang_c::visit::Visit;
 use symex_ir::build::FunctionBuilder;
 use symex_ir::cfg::{
     BlockId, Check, FuncId, Function, InstKind, LocalId, LocalInfo, LocalKind, Operand, Property,
@@ -827,7 +827,11 @@ pub(super) fn overwrites_first(definition: &Node<FunctionDefinition>, name: &str
 fn mentions(e: &Node<Expression>, name: &str) -> bool {
     struct Finds<'n>(&'n str, bool);
     impl<'ast> Visit<'ast> for Finds<'_> {
-        fn visit_identifier(&mut self, id: &'ast lang_c::ast::Identifier, _: &'ast lang_c::span::Span) {
+        fn visit_identifier(
+            &mut self,
+            id: &'ast lang_c::ast::Identifier,
+            _: &'ast lang_c::span::Span,
+        ) {
             self.1 |= id.name == self.0;
         }
     }
