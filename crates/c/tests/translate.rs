@@ -428,7 +428,11 @@ fn character_arrays_take_string_literals() {
 
 #[test]
 fn arrays_passed_to_functions_are_the_callers_arrays() {
-    // `*p` and `p->f` of an array are its first element.
+    // `*p` and `p->f` of an array are its first element (`sizeof *a` its size).
+    assert_eq!(
+        returns("int main() { short a[4]; return sizeof(*a) + sizeof a; }", &[]),
+        10
+    );
     let source = "struct pt { int x; }; void f(int *p) { *p = 1; }
                   int main() { int a[3]; struct pt ps[2]; f(a); ps->x = 4; *a += 2;
                   return a[0] * 10 + ps[0].x; }";

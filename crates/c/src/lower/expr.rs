@@ -1149,6 +1149,9 @@ impl FnCx<'_, '_> {
             }
             Expression::Identifier(id) => self.scalar(&id.node.name, at).ok().map(|(_, ty)| ty),
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                if let Some((array, element)) = self.array_variable(&u.node.operand) {
+                    return (self.arrays.get(&array)?.len() == 1).then_some(element);
+                }
                 match self.static_type(&u.node.operand)? {
                     CType::Pointer(p) | CType::Element(p) => {
                         Some(self.unit.types.borrow().pointee(p))
