@@ -7,9 +7,9 @@
 //! Both have one C type, so the choice is made per variable, from how the file uses it: a
 //! variable is an element pointer when pointer arithmetic (`p + k`, `p++`, `p -= k`) or an
 //! ordering (`p < q`) applies to it, or when it is assigned (initialized, passed as an argument
-//! of a defined function) an array, `&a[i]`, or another element pointer. Assignments join their
-//! two sides into one class (union-find), so that `q = p` makes both element pointers or
-//! neither. An array that decays into an element pointer, or whose element's address is taken,
+//! of a defined function) an array, `&a[i]`, a string literal, the result of pointer arithmetic,
+//! or another element pointer. Assignments (and `==`) join their two sides into one class
+//! (union-find), so that `q = p` makes both element pointers or neither. An array that decays into an element pointer, or whose element's address is taken,
 //! lives in a cell. Names are resolved per function (a local or parameter of the function, else
 //! a global), ignoring block scopes.
 //!
@@ -155,8 +155,8 @@ impl Classes {
     }
 }
 
-/// The names an expression's pointer value may come from, and whether it is the address of an
-/// element (`&a[i]`).
+/// The names an expression's pointer value may come from, and whether it points into an array
+/// whatever they are (`&a[i]`, pointer arithmetic, a string literal).
 #[derive(Default)]
 struct Sources {
     names: Vec<VariableKey>,
