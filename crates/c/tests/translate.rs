@@ -430,7 +430,10 @@ fn character_arrays_take_string_literals() {
 fn arrays_passed_to_functions_are_the_callers_arrays() {
     // `*p` and `p->f` of an array are its first element (`sizeof *a` its size).
     assert_eq!(
-        returns("int main() { short a[4]; return sizeof(*a) + sizeof a; }", &[]),
+        returns(
+            "int main() { short a[4]; return sizeof(*a) + sizeof a; }",
+            &[]
+        ),
         10
     );
     let source = "struct pt { int x; }; void f(int *p) { *p = 1; }
