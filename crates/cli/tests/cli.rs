@@ -1330,6 +1330,25 @@ fn exit_codes_in_the_readme_are_what_commands_return() {
 /// A C counterexample's path shows objects by name, the `free` that released one, and none of
 /// the front end's bookkeeping fields.
 #[test]
+fn a_pointer_into_an_array_is_shown_as_the_elements_address() {
+    let file = format!(
+        "{}/../../corpus/c-memory/pointer_walk_overrun.c",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = symex(&["check", &file]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("p = &buf[0]") && text.contains("p = &buf[3]"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("#base") && !text.contains("#index"),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_use_after_free_path_shows_the_free_and_no_bookkeeping() {
     let file = format!(
         "{}/../../corpus/c-memory/member_pointer_after_free.c",

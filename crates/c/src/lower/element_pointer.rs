@@ -132,15 +132,12 @@ impl FnCx<'_, '_> {
                 at,
             ));
         }
-        if !self.lives_until_exit(name, local) {
-            self.unit.stack_addresses.set(true);
-        }
-        let cell = Operand::Local(self.b.assign_temp(Rvalue::AddrOf(local), span));
+        let cell = self.variable_address(name, local, span);
         let value = self.element_value(cell, Operand::Const(0), span);
-        let CType::Pointer(p) = self.unit.types.borrow_mut().pointer_to(element) else {
-            unreachable!("pointer_to makes a pointer type")
-        };
-        Ok((value, CType::Element(p)))
+        Ok((
+            value,
+            self.unit.types.borrow_mut().element_pointer_to(element),
+        ))
     }
 
     /// `&e` of the element `memory` (of type `ty`) that `FnCx::element` designates: its guards
@@ -177,10 +174,7 @@ impl FnCx<'_, '_> {
             }
             PlaceBase::Local(local) if self.b.locals[local.index()].address_taken => {
                 let name = self.b.locals[local.index()].name.clone();
-                if !self.lives_until_exit(&name, local) {
-                    self.unit.stack_addresses.set(true);
-                }
-                Operand::Local(self.b.assign_temp(Rvalue::AddrOf(local), span))
+                self.variable_address(&name, local, span)
             }
             PlaceBase::Local(_) => {
                 return Err(CError::unsupported(
@@ -190,10 +184,8 @@ impl FnCx<'_, '_> {
                 ))
             }
         };
-        let CType::Pointer(p) = self.unit.types.borrow_mut().pointer_to(ty) else {
-            unreachable!("pointer_to makes a pointer type")
-        };
-        Ok((self.element_value(cell, index, span), CType::Element(p)))
+        let pointer = self.unit.types.borrow_mut().element_pointer_to(ty);
+        Ok((self.element_value(cell, index, span), pointer))
     }
 
     /// The object the element pointer `value` (to objects of type `pointee`) points to, moved
@@ -246,13 +238,12 @@ impl FnCx<'_, '_> {
         }
         let array = Operand::Local(self.b.assign_temp(Rvalue::Array(characters), span));
         let cell = Operand::Local(self.b.assign_temp(Rvalue::Alloc(array), span));
-        let CType::Pointer(p) = self.unit.types.borrow_mut().pointer_to(CType::SChar) else {
-            unreachable!("pointer_to makes a pointer type")
-        };
-        Ok((
-            self.element_value(cell, Operand::Const(0), span),
-            CType::Element(p),
-        ))
+        let pointer = self
+            .unit
+            .types
+            .borrow_mut()
+            .element_pointer_to(CType::SChar);
+        Ok((self.element_value(cell, Operand::Const(0), span), pointer))
     }
 
     /// `index ± offset` (an integer of type `ty`, counted in elements), with the `unmodelled`

@@ -399,10 +399,9 @@ impl FnCx<'_, '_> {
                 Ok(self.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Null), span))
             }
             (CType::Element(_), CType::Bool) => Ok(self.element_truth(value, span)),
-            _ if element_conversion_refusal(from, to).is_some() => Err(CError::unsupported(
-                element_conversion_refusal(from, to).unwrap_or_default(),
-                at,
-            )),
+            _ if let Some(reason) = element_conversion_refusal(from, to) => {
+                Err(CError::unsupported(reason, at))
+            }
             _ => {
                 let types = self.unit.types.borrow();
                 Err(CError::unsupported(
@@ -760,10 +759,7 @@ impl FnCx<'_, '_> {
             Expression::Identifier(id) => {
                 let (local, ty) = self.scalar(&id.node.name, at)?;
                 debug_assert!(self.b.locals[local.index()].address_taken);
-                if !self.lives_until_exit(&id.node.name, local) {
-                    self.unit.stack_addresses.set(true);
-                }
-                let pointer = self.temp(Rvalue::AddrOf(local), span);
+                let pointer = self.variable_address(&id.node.name, local, span);
                 Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)))
             }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {

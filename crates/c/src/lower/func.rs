@@ -552,6 +552,16 @@ impl FnCx<'_, '_> {
         Err(self.unavailable_global(name, at))
     }
 
+    /// The address of the variable `name` (denoting `local`, which lives in a cell), noting a
+    /// stack address where the variable may end before the program (SV-COMP's
+    /// `valid-memsafety` then cannot be `TRUE`: symex does not model ends of life).
+    pub fn variable_address(&mut self, name: &str, local: LocalId, span: Span) -> Operand {
+        if !self.lives_until_exit(name, local) {
+            self.unit.stack_addresses.set(true);
+        }
+        Operand::Local(self.b.assign_temp(Rvalue::AddrOf(local), span))
+    }
+
     /// Whether the variable `name` (denoting `local` here) lives as long as the program: a
     /// global, a `static` local, or a local of `main`'s outermost block (or a parameter of
     /// `main`), outside inlined code, where nothing calls `main`. A pointer to it can never

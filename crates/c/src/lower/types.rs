@@ -231,6 +231,15 @@ impl Types {
 
     /// The type `ty *`.
     pub(super) fn pointer_to(&mut self, ty: CType) -> CType {
+        CType::Pointer(self.pointee_id(ty))
+    }
+
+    /// The type `ty *` of a pointer into an array of `ty` ([`CType::Element`]).
+    pub(super) fn element_pointer_to(&mut self, ty: CType) -> CType {
+        CType::Element(self.pointee_id(ty))
+    }
+
+    fn pointee_id(&mut self, ty: CType) -> PointeeId {
         let id = match self.pointees.iter().position(|&t| t == ty) {
             Some(i) => i,
             None => {
@@ -238,7 +247,7 @@ impl Types {
                 self.pointees.len() - 1
             }
         };
-        CType::Pointer(PointeeId(id as u32))
+        PointeeId(id as u32)
     }
 
     /// `ty` with `levels` pointer levels added.

@@ -235,15 +235,16 @@ impl<'l, 'm> StepNamer<'l, 'm> {
             Value::Ptr(cell) => ArgValue::Ref {
                 object: self.cell_name(*cell),
             },
-            Value::Record(record) if self.element_pointer(record).is_some() => {
-                match self.element_pointer(record) {
-                    Some((Value::Ptr(cell), Value::Int(index))) => ArgValue::Ref {
-                        object: format!("{}[{index}]", self.cell_name(*cell)),
-                    },
-                    _ => ArgValue::Null,
-                }
-            }
             Value::Record(record) => {
+                match self.element_pointer(record) {
+                    Some((Value::Ptr(cell), Value::Int(index))) => {
+                        return ArgValue::Ref {
+                            object: format!("{}[{index}]", self.cell_name(*cell)),
+                        }
+                    }
+                    Some(_) => return ArgValue::Null,
+                    None => {}
+                }
                 let name_of = |field: FieldId| self.locator.field_name(field);
                 let flag = |name: &str| {
                     record.fields().iter().find_map(|(f, v)| {
