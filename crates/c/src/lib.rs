@@ -58,7 +58,8 @@ pub struct Translated {
     /// Whether the program calls `malloc` or `calloc` (objects that can leak).
     pub allocates_heap: bool,
     /// Whether its leaks are checked: [`Options::memory_leaks`] was asked, the program
-    /// allocates, no global can hold a pointer, and nothing calls `main`.
+    /// allocates, and nothing calls `main`. Where a global can hold a pointer, an object still
+    /// allocated when `main` returns fails an `unmodelled` check (it need not be lost).
     pub leaks_checked: bool,
     /// Whether the program points to objects whose lifetime C ends (`&` of a local variable
     /// or a struct member, `alloca`): symex keeps them alive, so a pointer that outlives its
@@ -85,8 +86,9 @@ pub struct Options {
     /// call is then refused.
     pub inline_calls: bool,
     /// Check that every heap object is freed when `main` returns (the `memory-leak` property,
-    /// SV-COMP's `valid-memtrack`), where no global variable can hold a pointer (memory a
-    /// global still points to is not lost) and nothing calls `main`. `main`'s calls are then
+    /// SV-COMP's `valid-memtrack`), where nothing calls `main`. Where a global variable can
+    /// hold a pointer, an object still allocated then fails an `unmodelled` check instead
+    /// (memory a global still points to is not lost). `main`'s calls are then
     /// inlined, so that one count of live objects follows every allocation and every `exit`.
     /// Paths that end in `exit` or `abort` with objects still allocated fail an `unmodelled`
     /// check: whether those objects are still reachable is not decided.

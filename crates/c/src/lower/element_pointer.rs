@@ -13,9 +13,12 @@
 //! leaves both undefined), an `unmodelled` check stops the run, so the report says `unknown`
 //! rather than follow an index that is not C's.
 //!
+//! Where the file frees memory, an access also checks the array's heap state (its first
+//! element's, `lower/allocation.rs`): `use-after-free` of a freed heap array.
+//!
 //! An element pointer lives only in a variable that no `&` reaches, a parameter, or a
 //! temporary: a conversion to or from a pointer to a whole object (a struct member, `*q`, a
-//! result, `&x`, `malloc`) is refused, as are pointers into arrays of array members in files
+//! result, `&x`, a `malloc` of one object that reaches no element pointer) is refused, as are pointers into arrays of array members in files
 //! that call `free` (the access would also need the struct's heap state) and into the rows of
 //! multi-dimensional arrays. Nothing here decides which variables are element pointers.
 
@@ -26,7 +29,7 @@ use symex_syntax::span::Span;
 
 use super::func::FnCx;
 use super::literal::string_bytes;
-use super::memory::{Memory, NOT_HEAP, READ_ONLY, SCALAR_FIELDS};
+use super::memory::{HeapOwner, Memory, NOT_HEAP, READ_ONLY, SCALAR_FIELDS};
 use super::types::CType;
 use super::Unit;
 use crate::error::CError;
@@ -103,7 +106,7 @@ impl FnCx<'_, '_> {
     }
 
     /// The cell and the index of the element pointer `value`.
-    fn element_parts(&mut self, value: Operand, span: Span) -> [Operand; 2] {
+    pub(super) fn element_parts(&mut self, value: Operand, span: Span) -> [Operand; 2] {
         let record = match value {
             Operand::Local(record) => record,
             other => self.b.assign_temp(Rvalue::Use(other), span),
@@ -155,7 +158,7 @@ impl FnCx<'_, '_> {
                 at,
             ));
         };
-        if memory.heap.is_some() || !memory.prefix.is_empty() {
+        if matches!(memory.heap, Some(HeapOwner::Object(_))) || !memory.prefix.is_empty() {
             return Err(CError::unsupported(
                 "the address of an element of an array member in a file that calls `free`",
                 at,
@@ -206,7 +209,12 @@ impl FnCx<'_, '_> {
             base: PlaceBase::Deref(base),
             projections: Vec::new(),
         };
-        let mut guards = self.pointee_guards(base);
+        // Where the file frees memory, the array may be a freed heap array.
+        let heap = self.unit.frees.then_some(HeapOwner::Array(base));
+        let mut guards = match heap {
+            Some(owner) => self.owner_guards(owner),
+            None => self.pointee_guards(base),
+        };
         guards.push(Check::InBounds { array: cell, index });
         Memory {
             place: Place {
@@ -215,7 +223,7 @@ impl FnCx<'_, '_> {
             },
             prefix: String::new(),
             guards,
-            heap: None,
+            heap,
             literal: self.unit.elements.literal_values && pointee == CType::SChar,
         }
     }

@@ -8,7 +8,8 @@
 //! variable is an element pointer when pointer arithmetic (`p + k`, `p++`, `p -= k`) or an
 //! ordering (`p < q`) applies to it, or when it is assigned (initialized, passed as an argument
 //! of a defined function) an array, `&a[i]`, a string literal, the result of pointer arithmetic,
-//! or another element pointer. Assignments (and `==`) join their two sides into one class
+//! or another element pointer; and an allocation is an array when it counts objects
+//! (`malloc(n * sizeof(T))`) or its result joins such a class. Assignments (and `==`) join their two sides into one class
 //! (union-find), so that `q = p` makes both element pointers or neither. An array that decays into an element pointer, or whose element's address is taken,
 //! lives in a cell. Names are resolved per function (a local or parameter of the function, else
 //! a global), ignoring block scopes.
@@ -20,22 +21,50 @@
 use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::{
-    BinaryOperator, Declarator, Expression, FunctionDefinition, InitDeclarator, Initializer,
-    StructDeclaration, TranslationUnit, UnaryOperator,
+    BinaryOperator, CallExpression, Declarator, Expression, FunctionDefinition, InitDeclarator,
+    Initializer, StructDeclaration, TranslationUnit, UnaryOperator,
 };
 use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
 
+use super::allocation::{allocation_size, ALLOCATING_FUNCTIONS};
 use super::expr::{ERROR_FUNCTIONS, OUTPUT_FUNCTIONS};
 use super::types::{declarator_shape, Shape};
 
 /// A variable: the function it is a local or parameter of (`""` for a global), and its name.
+/// An allocation (`malloc(...)`) is a variable of the function [`ALLOCATION`] named by where
+/// its callee's name starts in the file, so that it joins a class like a variable.
 pub(super) type VariableKey = (String, String);
+
+/// The function of allocations' keys (not a C name).
+const ALLOCATION: &str = "#allocation";
+
+/// The key of the allocation `call`, if it is one (the file does not define the function).
+fn allocation_key(
+    call: &CallExpression,
+    parameters: &HashMap<String, Vec<String>>,
+) -> Option<VariableKey> {
+    let Expression::Identifier(callee) = &call.callee.node else {
+        return None;
+    };
+    let name = callee.node.name.as_str();
+    (ALLOCATING_FUNCTIONS.contains(&name) && !parameters.contains_key(name))
+        .then(|| (ALLOCATION.to_string(), call.callee.span.start.to_string()))
+}
+
+/// Whether the allocation `call` makes more than one object (so an array).
+fn counts_objects(call: &CallExpression) -> bool {
+    let calloc =
+        matches!(&call.callee.node, Expression::Identifier(id) if id.node.name == "calloc");
+    allocation_size(calloc, &call.arguments).is_some_and(|size| size.count.is_some())
+}
 
 /// The file's element pointers and the arrays that live in cells.
 #[derive(Debug, Default)]
 pub(super) struct ElementFacts {
     pointers: HashSet<VariableKey>,
+    /// The allocations that make arrays: where their callee's name starts.
+    allocations: HashSet<usize>,
     /// The names of the arrays that live in cells: by name, as `&x` decides it for variables
     /// (`Unit::address_taken`, which they join).
     pub cell_arrays: HashSet<String>,
@@ -50,6 +79,12 @@ impl ElementFacts {
     pub fn is_element_pointer(&self, function: &str, name: &str) -> bool {
         self.pointers
             .contains(&(function.to_string(), name.to_string()))
+    }
+
+    /// Whether the allocation whose callee's name starts at `start` makes an array: it counts
+    /// objects, or its result reaches an element pointer (`lower/allocation.rs`).
+    pub fn is_element_allocation(&self, start: usize) -> bool {
+        self.allocations.contains(&start)
     }
 }
 
@@ -233,6 +268,11 @@ impl Uses<'_> {
                 _ => {}
             },
             Expression::Cast(c) => self.collect(&c.node.expression, out),
+            Expression::Call(call) => {
+                if let Some(key) = allocation_key(&call.node, self.parameters) {
+                    out.names.push(key);
+                }
+            }
             Expression::StringLiteral(_) => out.element = true,
             Expression::Conditional(c) => {
                 self.collect(&c.node.then_expression, out);
@@ -379,6 +419,11 @@ impl<'ast> Visit<'ast> for Uses<'_> {
     }
 
     fn visit_call_expression(&mut self, call: &'ast lang_c::ast::CallExpression, span: &'ast Span) {
+        if let Some(key) = allocation_key(call, self.parameters) {
+            if counts_objects(call) {
+                self.classes.mark(&key);
+            }
+        }
         if let Expression::Identifier(callee) = &call.callee.node {
             let name = callee.node.name.as_str();
             if let Some(parameters) = self.parameters.get(name) {
@@ -488,8 +533,14 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
     };
     let keys: Vec<VariableKey> = uses.classes.index.keys().cloned().collect();
     for key in keys {
-        if uses.classes.is_element(&key) {
-            facts.pointers.insert(key);
+        if !uses.classes.is_element(&key) {
+            continue;
+        }
+        match key.0 == ALLOCATION {
+            true => facts.allocations.extend(key.1.parse::<usize>()),
+            false => {
+                facts.pointers.insert(key);
+            }
         }
     }
     facts

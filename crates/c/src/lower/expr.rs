@@ -17,7 +17,7 @@ use symex_syntax::span::Span;
 use super::element_pointer::element_conversion_refusal;
 use super::func::{Argument, FnCx};
 use super::literal::{integer_constant, signed_wide_literal};
-use super::memory::{LValue, Memory};
+use super::memory::{HeapOwner, LValue, Memory};
 use super::types::{type_name, CType};
 use crate::error::CError;
 
@@ -183,7 +183,7 @@ impl FnCx<'_, '_> {
         }
     }
 
-    fn temp(&mut self, value: Rvalue, span: Span) -> Operand {
+    pub(super) fn temp(&mut self, value: Rvalue, span: Span) -> Operand {
         Operand::Local(self.b.assign_temp(value, span))
     }
 
@@ -198,7 +198,7 @@ impl FnCx<'_, '_> {
         self.temp(Rvalue::Use(Operand::Local(local)), span)
     }
 
-    fn assign(&mut self, local: LocalId, value: Operand, span: Span) {
+    pub(super) fn assign(&mut self, local: LocalId, value: Operand, span: Span) {
         let value = Rvalue::Use(value);
         self.b.emit(InstKind::Assign { dst: local, value }, span);
     }
@@ -364,7 +364,7 @@ impl FnCx<'_, '_> {
             },
             prefix: String::new(),
             guards: self.pointee_guards(pointer),
-            heap: Some(pointer),
+            heap: Some(HeapOwner::Object(pointer)),
             literal: false,
         };
         Ok((LValue::Memory(memory), pointee))
@@ -1137,7 +1137,7 @@ impl FnCx<'_, '_> {
 
     /// The type of `e` without evaluating it, for the expressions whose type is plain to see:
     /// variables, members, integer constants, and the operators whose result is promoted.
-    fn static_type(&self, e: &Node<Expression>) -> Option<CType> {
+    pub(super) fn static_type(&self, e: &Node<Expression>) -> Option<CType> {
         let at = self.at(e.span);
         match &e.node {
             Expression::Identifier(id) if self.enum_constant(&id.node.name).is_some() => {
@@ -1378,66 +1378,12 @@ impl FnCx<'_, '_> {
         }
         match name {
             "malloc" | "alloca" | "__builtin_alloca" | "calloc" => {
-                let calloc = name == "calloc";
-                arity(if calloc { 2 } else { 1 })?;
-                if calloc && self.constant(&call.arguments[0]) != Ok(1) {
-                    return Err(CError::unsupported(
-                        "`calloc` of more than one object (heap arrays are not supported yet)",
-                        at,
-                    ));
-                }
-                let ty = self.allocated_type(&call.arguments[usize::from(calloc)], name)?;
-                // `malloc` never fails (SV-COMP's convention); `calloc` zeroes the object;
-                // `alloca`'s object is not on the heap (`free` of it is invalid).
-                let heap = name == "malloc" || calloc;
-                let flag = match heap {
-                    true => &self.unit.allocates_heap,
-                    false => &self.unit.stack_addresses,
-                };
-                flag.set(true);
-                let object = self.blank_object(ty, calloc, heap, span);
-                let pointer = self.temp(Rvalue::Alloc(object), span);
-                if heap {
-                    self.count_objects(1, span);
-                }
-                return Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)));
+                arity(if name == "calloc" { 2 } else { 1 })?;
+                return self.allocation(name, call, span, at);
             }
             "free" => {
                 arity(1)?;
-                let (pointer, ty) = self.typed(&call.arguments[0])?;
-                if matches!(pointer, Operand::Null | Operand::Const(0)) {
-                    return Ok((Operand::Const(0), CType::Void));
-                }
-                let p =
-                    match ty {
-                        CType::Pointer(p) => p,
-                        CType::Element(_) => return Err(CError::unsupported(
-                            "`free` of a pointer into an array (heap arrays are not supported yet)",
-                            at,
-                        )),
-                        _ => {
-                            return Err(CError::invalid(
-                                "`free` of a value that is not a pointer",
-                                at,
-                            ))
-                        }
-                    };
-                let pointee = self.unit.types.borrow().pointee(p);
-                // `free(NULL)` does nothing.
-                let (release, done) = (self.b.new_block(), self.b.new_block());
-                let cond = self.temp(Rvalue::Binary(BinOp::Ne, pointer, Operand::Null), span);
-                self.b.terminate(
-                    Terminator::Branch {
-                        cond,
-                        then_block: release,
-                        else_block: done,
-                    },
-                    span,
-                );
-                self.b.switch_to(release);
-                self.release(pointer, pointee, span);
-                self.b.goto(done, span);
-                self.b.switch_to(done);
+                self.free(&call.arguments[0], span, at)?;
                 return Ok((Operand::Const(0), CType::Void));
             }
             "realloc" => {
@@ -1594,34 +1540,6 @@ impl FnCx<'_, '_> {
             }
             _ => Operand::Const(0),
         })
-    }
-
-    /// The type of the object `malloc(size)` makes: `size` must be `sizeof` of a complete
-    /// type (a heap array or a size computed otherwise is refused).
-    fn allocated_type(&self, size: &Node<Expression>, function: &str) -> Result<CType, CError> {
-        let at = self.at(size.span);
-        let ty = match &size.node {
-            Expression::SizeOfTy(t) => Some(type_name(self.unit, &t.node.0.node, at)?),
-            Expression::SizeOfVal(v) => self.static_type(&v.node.0),
-            _ => None,
-        };
-        match ty {
-            Some(CType::Void | CType::Array(_)) | None => Err(CError::unsupported(
-                format!(
-                    "`{function}` of a size other than `sizeof` of a complete type (heap arrays \
-                     are not supported yet)"
-                ),
-                at,
-            )),
-            Some(ty) if self.unit.types.borrow().size(ty).is_some() => Ok(ty),
-            _ => Err(CError::unsupported(
-                format!(
-                    "`{function}` of a size other than `sizeof` of a complete type (heap arrays \
-                     are not supported yet)"
-                ),
-                at,
-            )),
-        }
     }
 
     /// The value of the enumeration constant `name`, unless a variable of that name hides it.

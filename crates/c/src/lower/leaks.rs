@@ -2,10 +2,11 @@
 //! live heap objects, a local of `main` (`#live`, hidden from traces like every `#` name) that
 //! `malloc` and `calloc` raise and a valid `free` lowers, checked to be 0 where `main` returns.
 //!
-//! Exact where it is used: no global can hold a pointer and nothing calls `main` (`lower_unit`
-//! checks, and inlines every call of `main` so that one count sees every allocation, `free`
-//! and `exit`), so when `main` returns, with its locals gone, an object still allocated is one
-//! nothing points to. A path
+//! Used where nothing calls `main` (`lower_unit` checks, and inlines every call of `main` so
+//! that one count sees every allocation, `free` and `exit`). When `main` returns, with its
+//! locals gone, an object still allocated is one nothing points to, unless a global can hold
+//! a pointer: then the count is checked by an `unmodelled` check instead (no object left
+//! proves there is no leak; one left may still be reachable, which is not decided). A path
 //! that ends in `exit` or `abort` keeps `main`'s locals alive, and whether its objects are
 //! still reachable there is not decided: with objects allocated, it fails an `unmodelled`
 //! check (its verdicts become `unknown`) rather than claim a leak or its absence. A path that
@@ -51,7 +52,11 @@ impl FnCx<'_, '_> {
     /// Where `main` returns (not an inlined call's `return`): the `memory-leak` check that no
     /// object is allocated.
     pub fn check_no_leak(&mut self, span: Span) {
-        self.check_none_live(PropertyKind::MemoryLeak, span);
+        let kind = match self.unit.globals_hold_pointers {
+            true => PropertyKind::Unmodelled,
+            false => PropertyKind::MemoryLeak,
+        };
+        self.check_none_live(kind, span);
     }
 
     /// Where the run ends in `exit` or `abort`: objects still allocated may be reachable from

@@ -145,14 +145,25 @@ pub(super) struct Memory {
     pub prefix: String,
     /// The checks that make `place` valid, in order (run before the first access).
     pub guards: Vec<Check>,
-    /// The pointer to the object whose heap state guards every access (the `use-after-free`
-    /// check, where the file frees memory; the guards make it valid to read): `p` for `*p` and
-    /// its members, a scalar box for its scalar, and for an element of an array member its
-    /// struct's ([`FnCx::unbox_array`]). `None` for variables and their elements.
-    pub heap: Option<Operand>,
+    /// Whose heap state guards every access (the `use-after-free` check, where the file frees
+    /// memory; the guards make it valid to read): `p`'s object for `*p` and its members, a
+    /// scalar box for its scalar, for an element of an array member its struct
+    /// ([`FnCx::unbox_array`]), and for an element reached through an element pointer the
+    /// array it points into. `None` for variables and their elements.
+    pub heap: Option<HeapOwner>,
     /// Whether the object may be a character of a string literal, which C does not let a
     /// program write (`lower/element_pointer.rs`): a write checks its flag first.
     pub literal: bool,
+}
+
+/// The object whose heap state guards an access ([`Memory::heap`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum HeapOwner {
+    /// The object this pointer points to: its own state.
+    Object(Operand),
+    /// The array in the cell this pointer points to (a heap array, `lower/allocation.rs`, or
+    /// an array variable's cell): the state of its first element, which every C array has.
+    Array(Operand),
 }
 
 impl Memory {
@@ -318,7 +329,7 @@ impl FnCx<'_, '_> {
             },
             prefix: String::new(),
             guards: self.pointee_guards(pointer),
-            heap: Some(pointer),
+            heap: Some(HeapOwner::Object(pointer)),
             literal: false,
         }
     }
@@ -332,8 +343,8 @@ impl FnCx<'_, '_> {
     pub fn unbox_array(&mut self, member: &Memory, span: Span) -> Memory {
         let mut boxed = self.unbox(member, span);
         boxed.heap = member.heap.filter(|_| self.unit.frees);
-        if let Some(pointer) = boxed.heap {
-            let mut guards = self.pointee_guards(pointer);
+        if let Some(owner) = boxed.heap {
+            let mut guards = self.owner_guards(owner);
             guards.append(&mut boxed.guards);
             boxed.guards = guards;
         }
@@ -407,8 +418,8 @@ impl FnCx<'_, '_> {
                 prop
             })
             .collect();
-        if let (true, Some(pointer)) = (self.unit.frees, memory.heap) {
-            let state = self.heap_state(pointer, span);
+        if let (true, Some(owner)) = (self.unit.frees, memory.heap) {
+            let state = self.heap_state(owner, span);
             let holds = Rvalue::Binary(BinOp::Ne, state, Operand::Const(FREED));
             let holds = Operand::Local(self.b.assign_temp(holds, span));
             let kind = PropertyKind::UseAfterFree;
@@ -417,14 +428,43 @@ impl FnCx<'_, '_> {
         props
     }
 
-    /// The heap-state field of the object `pointer` points to (its `null-deref` check ran).
-    fn heap_place(&self, pointer: Operand) -> Place {
-        self.field_place(PlaceBase::Deref(pointer), HEAP_FIELD)
+    /// The heap-state field of `owner` (its [`FnCx::owner_guards`] ran).
+    pub(super) fn heap_place(&self, owner: HeapOwner) -> Place {
+        match owner {
+            HeapOwner::Object(pointer) => self.field_place(PlaceBase::Deref(pointer), HEAP_FIELD),
+            HeapOwner::Array(cell) => Place {
+                base: PlaceBase::Deref(cell),
+                projections: vec![
+                    Projection::Index(Operand::Const(0)),
+                    Projection::Field(self.field_id(HEAP_FIELD)),
+                ],
+            },
+        }
     }
 
-    /// The heap state of the object `pointer` points to (its `null-deref` check ran).
-    fn heap_state(&mut self, pointer: Operand, span: Span) -> Operand {
-        self.read_field(PlaceBase::Deref(pointer), HEAP_FIELD, span)
+    /// The heap state of `owner` (its [`FnCx::owner_guards`] ran).
+    pub(super) fn heap_state(&mut self, owner: HeapOwner, span: Span) -> Operand {
+        let place = self.heap_place(owner);
+        Operand::Local(self.b.assign_temp(Rvalue::Read(place), span))
+    }
+
+    /// The checks before reading the heap state of `owner`: its pointer's guards, and for an
+    /// array that its first element is in bounds (it always is: a C array is never empty).
+    pub(super) fn owner_guards(&self, owner: HeapOwner) -> Vec<Check> {
+        match owner {
+            HeapOwner::Object(pointer) => self.pointee_guards(pointer),
+            HeapOwner::Array(cell) => {
+                let mut guards = self.pointee_guards(cell);
+                guards.push(Check::InBounds {
+                    array: Place {
+                        base: PlaceBase::Deref(cell),
+                        projections: Vec::new(),
+                    },
+                    index: Operand::Const(0),
+                });
+                guards
+            }
+        }
     }
 
     /// The checks before an access of the object `pointer` points to: `null-deref`, and
@@ -448,7 +488,7 @@ impl FnCx<'_, '_> {
         for check in self.pointee_guards(pointer) {
             self.check(check, span);
         }
-        let state = self.heap_state(pointer, span);
+        let state = self.heap_state(HeapOwner::Object(pointer), span);
         let mut conditions = Vec::new();
         if !self.unit.boxed_members.is_empty() {
             let into_object = Rvalue::Binary(BinOp::Ne, state, Operand::Const(MEMBER));
@@ -465,7 +505,7 @@ impl FnCx<'_, '_> {
             freed.extend(self.boxes_of(pointer, ty, span));
         }
         for object in freed {
-            let place = self.heap_place(object);
+            let place = self.heap_place(HeapOwner::Object(object));
             let value = Operand::Const(FREED);
             self.b.emit(InstKind::Store { place, value }, span);
         }

@@ -10,6 +10,7 @@
 //! Types are resolved in `types`; anything outside the supported subset is a [`CError`] with
 //! kind `Unsupported` at the construct. Nothing here runs the preprocessor or the parser.
 
+mod allocation;
 mod array;
 mod element_pointer;
 mod elements;
@@ -99,8 +100,11 @@ struct Unit<'a> {
     /// Whether the address of a local, of a member or of `alloca`'s object is taken.
     stack_addresses: Cell<bool>,
     /// Whether heap objects are counted for the `memory-leak` check (`Options::memory_leaks`,
-    /// the program allocates, and no global can hold a pointer).
+    /// and the program allocates).
     track_leaks: bool,
+    /// Whether a global can hold a pointer: an object still allocated when `main` returns may
+    /// be reachable from it, so it is not a certain leak (`lower/leaks.rs`).
+    globals_hold_pointers: bool,
 }
 
 impl Unit<'_> {
@@ -163,6 +167,7 @@ pub(crate) fn lower_unit<'a>(
         allocates_heap: Cell::new(false),
         stack_addresses: Cell::new(false),
         track_leaks: false,
+        globals_hold_pointers: false,
     };
     // Definitions by name, in source order.
     let mut definitions: Vec<(String, &'a Node<FunctionDefinition>)> = Vec::new();
@@ -195,10 +200,9 @@ pub(crate) fn lower_unit<'a>(
         }
     }
     context.bodies = definitions.iter().map(|(n, d)| (n.clone(), *d)).collect();
-    context.track_leaks = context.options.memory_leaks
-        && calls(unit, ALLOCATORS)
-        && !context.main_called
-        && !globals_can_hold_pointers(&context);
+    context.globals_hold_pointers = globals_can_hold_pointers(&context);
+    context.track_leaks =
+        context.options.memory_leaks && calls(unit, ALLOCATORS) && !context.main_called;
     // The count of live objects is a local of `main`, as the globals are: every call is
     // inlined to reach it, the ones that allocate or free and the ones that may end the run in
     // `exit` or `abort`, where the count is checked too (`lower/leaks.rs`).

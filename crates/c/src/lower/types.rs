@@ -174,7 +174,7 @@ pub(super) struct Types {
 
 /// Arrays larger than this many elements in all are refused (each element is a value of every
 /// state that holds the array).
-const MAX_ELEMENTS: u64 = 1 << 20;
+pub(super) const MAX_ELEMENTS: u64 = 1 << 20;
 
 /// The dimensions of an array, from the sizes of its declarator's parts (`None`: not a
 /// constant), if each is a positive integer and the array holds at most [`MAX_ELEMENTS`]

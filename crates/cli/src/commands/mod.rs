@@ -73,8 +73,8 @@ pub struct FrontendArgs {
     #[arg(long)]
     pub inline_calls: bool,
     /// C programs: check that every heap object is freed when `main` returns (the
-    /// `memory-leak` property, SV-COMP's `valid-memtrack`) where no global variable can hold a
-    /// pointer; `main`'s calls are then inlined.
+    /// `memory-leak` property, SV-COMP's `valid-memtrack`; where a global variable can hold a
+    /// pointer, an object left is `unknown`, not a leak); `main`'s calls are then inlined.
     #[arg(long)]
     pub memory_leaks: bool,
 }

@@ -412,9 +412,9 @@ fn translate(file: &SourceFile, frontend: FrontendArgs) -> Option<symex_c::Trans
 /// Why `property` cannot be `TRUE` for this program although every check holds in `run` (the
 /// configuration's techniques and its report; `None` where no search ran), the program lowered
 /// with `frontend`, the options of that run:
-/// * it allocates heap memory and its leaks (`valid-memtrack`) are not checked: a global can
-///   hold a pointer (an object still allocated at the end need not be lost), or counting
-///   objects was refused (a recursive function, whose calls cannot be inlined);
+/// * it allocates heap memory and its leaks (`valid-memtrack`) are not checked: counting
+///   objects was refused (a recursive function, whose calls cannot be inlined; where a global
+///   can hold a pointer, an object left at the end is an `unmodelled` failure of the run);
 /// * or they are checked, but no search followed every path to its end: a leak on a path that
 ///   never ends is never checked (the C front end's `lower/leaks.rs`), so `TRUE` needs a run
 ///   without path subsumption or loop summaries (they cut such paths) that explored all paths
@@ -438,9 +438,8 @@ fn unchecked_memory_reason(
     if lowered.allocates_heap && !lowered.leaks_checked {
         return Some(
             "the program allocates heap memory and its leaks (valid-memtrack) are not \
-             checked: a global variable can point to the memory (an object still allocated at \
-             the end need not be lost), or counting objects was refused (a recursive function \
-             or a call of `main`: the count needs every call inlined)",
+             checked: counting objects was refused (a recursive function or a call of `main`: \
+             the count needs every call inlined)",
         );
     }
     if lowered.allocates_heap {

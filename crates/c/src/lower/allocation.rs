@@ -1,0 +1,301 @@
+//! What `malloc`, `calloc`, `alloca` and `free` lower to: a fresh object in a cell of its own,
+//! or a fresh *heap array* (`malloc(n * sizeof(T))`, `calloc(n, sizeof(T))`) reached through an
+//! element pointer (`lower/element_pointer.rs`); and the release of either.
+//!
+//! **Sizes.** An allocation's size must be `sizeof` of a complete type, or a count times it:
+//! anything else is refused, since the objects' type comes from the `sizeof`. Which calls make
+//! arrays is decided before lowering (`lower/elements.rs`): one with a count, and one whose
+//! result reaches a pointer into arrays (an array of one object).
+//!
+//! **Counts.** IR arrays have fixed lengths. A constant count makes one array (up to the limit
+//! of declared arrays); any other count forks the run over the lengths 1 to
+//! [`FORKED_LENGTHS`], one path each, as KLEE concretizes a symbolic size, and an `unmodelled`
+//! check stops a run whose count is 0 (C lets `malloc(0)` return null or not) or larger, so
+//! its verdicts are `unknown`, never `safe`.
+//!
+//! **Heap state.** Where the file frees memory, a heap array's state is its first element's
+//! (every element is made [`LIVE`]): `free` needs a pointer to the first element of a live
+//! array (else `invalid-free`: the pointer was moved, freed before, or is not to the heap) and
+//! marks that element [`FREED`]; every access through an element pointer checks it
+//! ([`HeapOwner::Array`]). A heap array counts as one object for the leak count.
+//!
+//! Nothing here decides which variables hold element pointers.
+
+use lang_c::ast::{BinaryOperator, CallExpression, Constant, Expression};
+use lang_c::span::Node;
+use symex_ir::cfg::{BinOp, Check, InstKind, Operand, Place, PropertyKind, Rvalue, Terminator};
+use symex_syntax::span::Span;
+
+use super::func::FnCx;
+use super::memory::{HeapOwner, FREED, LIVE};
+use super::types::{type_name, CType};
+use crate::error::CError;
+
+/// The largest count of a heap array whose count is not a constant: the run forks over every
+/// count from 1 to this one (see the module comment).
+pub(super) const FORKED_LENGTHS: i32 = 64;
+
+/// The functions that make objects: the first two on the heap.
+pub(super) const ALLOCATING_FUNCTIONS: &[&str] =
+    &["malloc", "calloc", "alloca", "__builtin_alloca"];
+
+/// The size arguments of an allocation: the `sizeof` giving each object's size, and how many
+/// objects (`None`: one).
+pub(super) struct AllocationSize<'a> {
+    pub each: &'a Node<Expression>,
+    pub count: Option<&'a Node<Expression>>,
+}
+
+/// The size of the allocation `calloc(arguments)` (else `malloc` or `alloca`): `sizeof(T)`, a
+/// count times it (either order), or `calloc`'s count and `sizeof(T)` (either order). `None`
+/// where no `sizeof` says what the objects are.
+pub(super) fn allocation_size(
+    calloc: bool,
+    arguments: &[Node<Expression>],
+) -> Option<AllocationSize<'_>> {
+    let (each, count) = match (calloc, arguments) {
+        (true, [a, b]) => match (is_sizeof(b), is_sizeof(a)) {
+            (true, _) => (b, Some(a)),
+            (false, true) => (a, Some(b)),
+            _ => return None,
+        },
+        (false, [size]) => {
+            let size = without_casts(size);
+            match &size.node {
+                _ if is_sizeof(size) => (size, None),
+                Expression::BinaryOperator(m)
+                    if m.node.operator.node == BinaryOperator::Multiply =>
+                {
+                    match (is_sizeof(&m.node.rhs), is_sizeof(&m.node.lhs)) {
+                        (true, _) => (&*m.node.rhs, Some(&*m.node.lhs)),
+                        (false, true) => (&*m.node.lhs, Some(&*m.node.rhs)),
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let each = without_casts(each);
+    let count = count.filter(|count| !is_one(count));
+    Some(AllocationSize { each, count })
+}
+
+fn without_casts(mut e: &Node<Expression>) -> &Node<Expression> {
+    while let Expression::Cast(c) = &e.node {
+        e = &c.node.expression;
+    }
+    e
+}
+
+fn is_sizeof(e: &Node<Expression>) -> bool {
+    matches!(
+        without_casts(e).node,
+        Expression::SizeOfTy(_) | Expression::SizeOfVal(_)
+    )
+}
+
+fn is_one(e: &Node<Expression>) -> bool {
+    matches!(&without_casts(e).node, Expression::Constant(c)
+        if matches!(&c.node, Constant::Integer(i) if &*i.number == "1"))
+}
+
+impl FnCx<'_, '_> {
+    /// `name(arguments)` for an allocating function `name` (its arity checked): a pointer to a
+    /// fresh object, or an element pointer to the first of a fresh array's.
+    pub fn allocation(
+        &mut self,
+        name: &str,
+        call: &CallExpression,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let calloc = name == "calloc";
+        let size_at = call.arguments.last().map_or(at, |size| self.at(size.span));
+        let refusal = || {
+            CError::unsupported(
+                format!(
+                    "`{name}` of a size other than `sizeof` of a complete type or a count \
+                     times it (`n * sizeof(T)`, `calloc(n, sizeof(T))`)"
+                ),
+                size_at,
+            )
+        };
+        let size = allocation_size(calloc, &call.arguments).ok_or_else(refusal)?;
+        let ty = self.sized_type(size.each, at)?.ok_or_else(refusal)?;
+        // `malloc` never fails (SV-COMP's convention); `calloc` zeroes its objects; `alloca`'s
+        // object is not on the heap (`free` of it is invalid).
+        let heap = name != "alloca" && name != "__builtin_alloca";
+        let flag = match heap {
+            true => &self.unit.allocates_heap,
+            false => &self.unit.stack_addresses,
+        };
+        flag.set(true);
+        let array = size.count.is_some()
+            || (self.unit.elements).is_element_allocation(call.callee.span.start);
+        if !array {
+            let object = self.blank_object(ty, calloc, heap, span);
+            let pointer = self.temp(Rvalue::Alloc(object), span);
+            if heap {
+                self.count_objects(1, span);
+            }
+            return Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)));
+        }
+        let arrays_hold = ty.is_scalar() || (matches!(ty, CType::Struct(_)) && !self.has_boxes(ty));
+        if !arrays_hold {
+            return Err(CError::unsupported(
+                format!(
+                    "an array of `{}` made by `{name}` (arrays of structs whose members have \
+                     their address taken or are arrays)",
+                    self.unit.types.borrow().describe(ty)
+                ),
+                at,
+            ));
+        }
+        let count = match size.count {
+            Some(count) => Some(self.typed(count)?.0),
+            None => None,
+        };
+        let element = self.blank_object(ty, calloc, heap, span);
+        let cell = match count {
+            None => self.array_cell(element, 1, span),
+            Some(Operand::Const(n)) => {
+                let limit = super::types::MAX_ELEMENTS;
+                if n < 1 || u64::try_from(n).is_ok_and(|n| n > limit) {
+                    return Err(CError::unsupported(
+                        format!("`{name}` of {n} objects (1 to {limit} are modelled)"),
+                        at,
+                    ));
+                }
+                self.array_cell(element, n as usize, span)
+            }
+            Some(count) => self.forked_array_cell(element, count, span),
+        };
+        if heap {
+            self.count_objects(1, span);
+        }
+        let pointer = self.element_value(cell, Operand::Const(0), span);
+        Ok((pointer, self.unit.types.borrow_mut().element_pointer_to(ty)))
+    }
+
+    /// The type whose size the `sizeof` expression `each` takes, if complete and not an
+    /// array.
+    fn sized_type(&self, each: &Node<Expression>, at: usize) -> Result<Option<CType>, CError> {
+        let ty = match &each.node {
+            Expression::SizeOfTy(t) => Some(type_name(self.unit, &t.node.0.node, at)?),
+            Expression::SizeOfVal(v) => self.static_type(&v.node.0),
+            _ => None,
+        };
+        Ok(ty.filter(|&ty| {
+            !matches!(ty, CType::Void | CType::Array(_))
+                && self.unit.types.borrow().size(ty).is_some()
+        }))
+    }
+
+    /// A pointer to a fresh cell holding an array of `length` copies of `element`.
+    fn array_cell(&mut self, element: Operand, length: usize, span: Span) -> Operand {
+        let array = self.temp(Rvalue::Array(vec![element; length]), span);
+        self.temp(Rvalue::Alloc(array), span)
+    }
+
+    /// A pointer to a fresh cell holding an array of `count` copies of `element`, `count` not
+    /// a constant: the `unmodelled` check that it is within 1 to [`FORKED_LENGTHS`], then one
+    /// branch per length.
+    fn forked_array_cell(&mut self, element: Operand, count: Operand, span: Span) -> Operand {
+        let at_least_one = self.temp(Rvalue::Binary(BinOp::Ge, count, Operand::Const(1)), span);
+        let at_most = Rvalue::Binary(BinOp::Le, count, Operand::Const(FORKED_LENGTHS));
+        let at_most = self.temp(at_most, span);
+        let holds = self.temp(Rvalue::Binary(BinOp::BitAnd, at_least_one, at_most), span);
+        let kind = PropertyKind::Unmodelled;
+        self.check(Check::Condition { holds, kind }, span);
+        let result = self.b.new_temp(span);
+        let join = self.b.new_block();
+        for length in 1..=FORKED_LENGTHS {
+            if length < FORKED_LENGTHS {
+                let (this, next) = (self.b.new_block(), self.b.new_block());
+                let cond = Rvalue::Binary(BinOp::Eq, count, Operand::Const(length));
+                let cond = self.temp(cond, span);
+                let branch = Terminator::Branch {
+                    cond,
+                    then_block: this,
+                    else_block: next,
+                };
+                self.b.terminate(branch, span);
+                self.b.switch_to(this);
+                let cell = self.array_cell(element, length as usize, span);
+                self.assign(result, cell, span);
+                self.b.goto(join, span);
+                self.b.switch_to(next);
+            } else {
+                let cell = self.array_cell(element, length as usize, span);
+                self.assign(result, cell, span);
+                self.b.goto(join, span);
+            }
+        }
+        self.b.switch_to(join);
+        Operand::Local(result)
+    }
+
+    /// `free(argument)`.
+    pub fn free(
+        &mut self,
+        argument: &Node<Expression>,
+        span: Span,
+        at: usize,
+    ) -> Result<(), CError> {
+        let (pointer, ty) = self.typed(argument)?;
+        if matches!(pointer, Operand::Null | Operand::Const(0)) {
+            return Ok(());
+        }
+        let not_null = match ty {
+            CType::Pointer(_) => self.temp(Rvalue::Binary(BinOp::Ne, pointer, Operand::Null), span),
+            CType::Element(_) => self.element_truth(pointer, span),
+            _ => {
+                return Err(CError::invalid(
+                    "`free` of a value that is not a pointer",
+                    at,
+                ))
+            }
+        };
+        // `free(NULL)` does nothing.
+        let (release, done) = (self.b.new_block(), self.b.new_block());
+        let branch = Terminator::Branch {
+            cond: not_null,
+            then_block: release,
+            else_block: done,
+        };
+        self.b.terminate(branch, span);
+        self.b.switch_to(release);
+        match ty {
+            CType::Pointer(p) => {
+                let pointee = self.unit.types.borrow().pointee(p);
+                self.release(pointer, pointee, span);
+            }
+            _ => self.release_array(pointer, span),
+        }
+        self.b.goto(done, span);
+        self.b.switch_to(done);
+        Ok(())
+    }
+
+    /// `free(pointer)` of a non-null element pointer: the `invalid-free` checks that it points
+    /// to the first element of a live heap array, then the array is freed.
+    fn release_array(&mut self, pointer: Operand, span: Span) {
+        let [cell, index] = self.element_parts(pointer, span);
+        let first = self.temp(Rvalue::Binary(BinOp::Eq, index, Operand::Const(0)), span);
+        let kind = PropertyKind::InvalidFree;
+        self.check(Check::Condition { holds: first, kind }, span);
+        let owner = HeapOwner::Array(cell);
+        for check in self.owner_guards(owner) {
+            self.check(check, span);
+        }
+        let state = self.heap_state(owner, span);
+        let live = self.temp(Rvalue::Binary(BinOp::Eq, state, Operand::Const(LIVE)), span);
+        self.check(Check::Condition { holds: live, kind }, span);
+        let place: Place = self.heap_place(owner);
+        let value = Operand::Const(FREED);
+        self.b.emit(InstKind::Store { place, value }, span);
+        self.count_objects(-1, span);
+    }
+}
