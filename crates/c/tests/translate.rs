@@ -701,6 +701,41 @@ fn heap_arrays_have_their_counts_and_a_heap_state() {
 }
 
 #[test]
+fn struct_members_point_into_arrays() {
+    // A member initialized with an array, copied whole (also to a global and by value into a
+    // parameter), moved and walked; a member holding a heap array, through a pointer.
+    let source = "struct vec { int *data; int len; }; struct vec g;
+                  int total(struct vec v) { int s = 0; for (int i = 0; i < v.len; i++) s += v.data[i]; return s; }
+                  int main() { int a[3] = {1, 2, 3}; struct vec v = { .data = a, .len = 3 };
+                  g = v; g.data++; g.len--; int *e = v.data + v.len; int n = 0;
+                  while (v.data < e) { n += *v.data; v.data++; }
+                  struct vec *h = malloc(sizeof(struct vec)); h->data = calloc(4, sizeof(int));
+                  h->data[3] = 7; h->data += 3;
+                  return total(g) * 1000 + n * 10 + *h->data; }";
+    assert_eq!(returns(source, &[]), 5000 + 60 + 7);
+    // One past the end through the member, and a read of the heap array after `free`.
+    let source = "struct buf { char *p; }; int main() { int k = __VERIFIER_nondet_int();
+                  struct buf b; b.p = malloc(2 * sizeof(char)); b.p[1] = 'x';
+                  if (k == 0) return b.p[2]; char *q = b.p; free(q); return *b.p; }";
+    for (input, kind) in [
+        (0, PropertyKind::OutOfBounds),
+        (1, PropertyKind::UseAfterFree),
+    ] {
+        match run(source, &[input]) {
+            RunEnd::RuntimeError { kind: k, .. } => assert_eq!(k, kind, "input {input}"),
+            other => panic!("input {input}: {other:?}"),
+        }
+    }
+    let (kind, message) =
+        refusal("struct vec { int *data; }; int main() { struct vec v; int **q = &v.data; v.data++; return 0; }");
+    assert_eq!(kind, ErrorKind::Unsupported);
+    assert!(
+        message.contains("the address of the member `data`, a pointer into arrays"),
+        "{message}"
+    );
+}
+
+#[test]
 fn pointers_into_arrays_move_compare_and_check_their_bounds() {
     // Walks, one past the end computed and compared, `&a[i]`, subtraction, `p[i]` with a
     // negative index, a pointer into an array of structs, and functions taking such pointers.

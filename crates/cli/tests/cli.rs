@@ -1349,6 +1349,27 @@ fn a_pointer_into_an_array_is_shown_as_the_elements_address() {
 }
 
 #[test]
+fn heap_arrays_and_pointer_members_are_shown_as_element_addresses() {
+    let corpus = format!("{}/../../corpus/c-memory", env!("CARGO_MANIFEST_DIR"));
+    let out = symex(&["check", &format!("{corpus}/buffer_member_overrun.c")]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("b.data = &o1[0]"), "{text}");
+    assert!(
+        !text.contains("#index") && !text.contains("#base"),
+        "{text}"
+    );
+    // `free` of a heap array is a step of its own, before the read after it.
+    let out = symex(&["check", &format!("{corpus}/heap_array_reads.c")]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("a = &o1[0]"), "{text}");
+    let free = text.find("free o1").expect("the free step");
+    let failure = text.find("use of freed memory here").expect("the failure");
+    assert!(free < failure, "{text}");
+}
+
+#[test]
 fn a_use_after_free_path_shows_the_free_and_no_bookkeeping() {
     let file = format!(
         "{}/../../corpus/c-memory/member_pointer_after_free.c",

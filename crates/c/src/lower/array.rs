@@ -341,6 +341,9 @@ impl FnCx<'_, '_> {
                 };
                 Ok((Subscripted::Variable(array), ty, dims.clone()))
             }
+            Expression::Member(_) if matches!(self.static_type(base), Some(CType::Element(_))) => {
+                self.subscripted_pointer(base)
+            }
             Expression::Member(m) => {
                 let (member, ty) = self.member(base, m)?;
                 let (LValue::Memory(member), CType::Array(id)) = (member, ty) else {

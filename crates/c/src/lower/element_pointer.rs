@@ -16,9 +16,10 @@
 //! Where the file frees memory, an access also checks the array's heap state (its first
 //! element's, `lower/allocation.rs`): `use-after-free` of a freed heap array.
 //!
-//! An element pointer lives only in a variable that no `&` reaches, a parameter, or a
-//! temporary: a conversion to or from a pointer to a whole object (a struct member, `*q`, a
-//! result, `&x`, a `malloc` of one object that reaches no element pointer) is refused, as are pointers into arrays of array members in files
+//! An element pointer lives only in a variable that no `&` reaches, a struct member chosen by
+//! its name (two fields of its object, `lower/memory.rs`), a parameter, or a temporary: a
+//! conversion to or from a pointer to a whole object (another member, `*q`, a result, `&x`, a
+//! `malloc` of one object that reaches no element pointer) is refused, as are pointers into arrays of array members in files
 //! that call `free` (the access would also need the struct's heap state) and into the rows of
 //! multi-dimensional arrays. Nothing here decides which variables are element pointers.
 

@@ -8,8 +8,10 @@
 //! variable is an element pointer when pointer arithmetic (`p + k`, `p++`, `p -= k`) or an
 //! ordering (`p < q`) applies to it, or when it is assigned (initialized, passed as an argument
 //! of a defined function) an array, `&a[i]`, a string literal, the result of pointer arithmetic,
-//! or another element pointer; and an allocation is an array when it counts objects
-//! (`malloc(n * sizeof(T))`) or its result joins such a class. Assignments (and `==`) join their two sides into one class
+//! or another element pointer, or is subscripted (`p[i]` is `*(p + i)`). A struct member is
+//! such a variable by its name (in every struct: `s.data` and `p->data` are one), and an
+//! allocation is an array when it counts objects (`malloc(n * sizeof(T))`) or its result joins
+//! such a class. Assignments (and `==`) join their two sides into one class
 //! (union-find), so that `q = p` makes both element pointers or neither. An array that decays into an element pointer, or whose element's address is taken,
 //! lives in a cell. Names are resolved per function (a local or parameter of the function, else
 //! a global), ignoring block scopes.
@@ -21,8 +23,8 @@
 use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::{
-    BinaryOperator, CallExpression, Declarator, Expression, FunctionDefinition, InitDeclarator,
-    Initializer, StructDeclaration, TranslationUnit, UnaryOperator,
+    BinaryOperator, CallExpression, Declarator, Designator, Expression, FunctionDefinition,
+    InitDeclarator, Initializer, StructDeclaration, TranslationUnit, UnaryOperator,
 };
 use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
@@ -38,6 +40,14 @@ pub(super) type VariableKey = (String, String);
 
 /// The function of allocations' keys (not a C name).
 const ALLOCATION: &str = "#allocation";
+
+/// The function of struct members' keys (not a C name): a member is one variable by its name,
+/// in every struct, as `&` decides which members live in boxes.
+const MEMBER: &str = "#member";
+
+fn member_key(name: &str) -> VariableKey {
+    (MEMBER.to_string(), name.to_string())
+}
 
 /// The key of the allocation `call`, if it is one (the file does not define the function).
 fn allocation_key(
@@ -65,6 +75,8 @@ pub(super) struct ElementFacts {
     pointers: HashSet<VariableKey>,
     /// The allocations that make arrays: where their callee's name starts.
     allocations: HashSet<usize>,
+    /// The names of the pointer members that point into arrays (in every struct).
+    members: HashSet<String>,
     /// The names of the arrays that live in cells: by name, as `&x` decides it for variables
     /// (`Unit::address_taken`, which they join).
     pub cell_arrays: HashSet<String>,
@@ -79,6 +91,11 @@ impl ElementFacts {
     pub fn is_element_pointer(&self, function: &str, name: &str) -> bool {
         self.pointers
             .contains(&(function.to_string(), name.to_string()))
+    }
+
+    /// Whether pointer members named `name` (in any struct) are element pointers.
+    pub fn is_element_member(&self, name: &str) -> bool {
+        self.members.contains(name)
     }
 
     /// Whether the allocation whose callee's name starts at `start` makes an array: it counts
@@ -268,6 +285,7 @@ impl Uses<'_> {
                 _ => {}
             },
             Expression::Cast(c) => self.collect(&c.node.expression, out),
+            Expression::Member(m) => out.names.push(member_key(&m.node.identifier.node.name)),
             Expression::Call(call) => {
                 if let Some(key) = allocation_key(&call.node, self.parameters) {
                     out.names.push(key);
@@ -319,14 +337,30 @@ impl Uses<'_> {
     /// Operands of pointer arithmetic or of an ordering: element pointers if pointers (and an
     /// array operand decays, so it lives in a cell).
     fn arithmetic(&mut self, operand: &Node<Expression>) {
-        if let Expression::Identifier(id) = &operand.node {
-            let key = self.key(&id.node.name);
-            match self.is_array(&key) {
-                true => {
-                    self.cells.insert(key);
+        match &operand.node {
+            Expression::Identifier(id) => {
+                let key = self.key(&id.node.name);
+                match self.is_array(&key) {
+                    true => {
+                        self.cells.insert(key);
+                    }
+                    false => self.classes.mark(&key),
                 }
-                false => self.classes.mark(&key),
             }
+            Expression::Member(m) => self.classes.mark(&member_key(&m.node.identifier.node.name)),
+            _ => {}
+        }
+    }
+
+    /// The base of a subscript `base[i]`, which is `*(base + i)`: an element pointer if a
+    /// pointer (an array variable is indexed where it is).
+    fn subscript(&mut self, base: &Node<Expression>) {
+        match &base.node {
+            Expression::Identifier(id) if !self.is_array(&self.key(&id.node.name)) => {
+                self.arithmetic(base)
+            }
+            Expression::Member(_) => self.arithmetic(base),
+            _ => {}
         }
     }
 }
@@ -360,6 +394,31 @@ impl<'ast> Visit<'ast> for Uses<'_> {
         visit::visit_init_declarator(self, init, span);
     }
 
+    /// An item of a braced initializer: `.member = e` assigns the member; any array named by
+    /// an item decays (into an array of pointers or a pointer member), so it lives in a cell.
+    fn visit_initializer_list_item(
+        &mut self,
+        item: &'ast lang_c::ast::InitializerListItem,
+        span: &'ast Span,
+    ) {
+        if let Initializer::Expression(e) = &item.initializer.node {
+            let sources = self.sources(e);
+            match &item.designation[..] {
+                [Node {
+                    node: Designator::Member(member),
+                    ..
+                }] => self.assign(&member_key(&member.node.name), sources),
+                _ => {
+                    let arrays: Vec<VariableKey> = (sources.names.into_iter())
+                        .filter(|n| self.is_array(n))
+                        .collect();
+                    self.cells.extend(arrays);
+                }
+            }
+        }
+        visit::visit_initializer_list_item(self, item, span);
+    }
+
     fn visit_string_literal(&mut self, _: &'ast lang_c::ast::StringLiteral, _: &'ast Span) {
         self.literal_values = true;
     }
@@ -372,12 +431,17 @@ impl<'ast> Visit<'ast> for Uses<'_> {
         use BinaryOperator as B;
         match e.operator.node {
             B::Assign => {
-                if let Expression::Identifier(id) = &e.lhs.node {
-                    let target = self.key(&id.node.name);
+                let target = match &e.lhs.node {
+                    Expression::Identifier(id) => Some(self.key(&id.node.name)),
+                    Expression::Member(m) => Some(member_key(&m.node.identifier.node.name)),
+                    _ => None,
+                };
+                if let Some(target) = target {
                     let sources = self.sources(&e.rhs);
                     self.assign(&target, sources);
                 }
             }
+            B::Index => self.subscript(&e.lhs),
             B::AssignPlus | B::AssignMinus => self.arithmetic(&e.lhs),
             B::Plus | B::Minus | B::Less | B::Greater | B::LessOrEqual | B::GreaterOrEqual => {
                 self.arithmetic(&e.lhs);
@@ -536,9 +600,12 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         if !uses.classes.is_element(&key) {
             continue;
         }
-        match key.0 == ALLOCATION {
-            true => facts.allocations.extend(key.1.parse::<usize>()),
-            false => {
+        match key.0.as_str() {
+            ALLOCATION => facts.allocations.extend(key.1.parse::<usize>()),
+            MEMBER => {
+                facts.members.insert(key.1);
+            }
+            _ => {
                 facts.pointers.insert(key);
             }
         }

@@ -4,8 +4,11 @@
 //! **Layout.** An object is an IR record with two fields per scalar *leaf* (an integer or a
 //! pointer, inside nested structs too): the leaf's value and whether it was assigned. A scalar
 //! object's fields are `value` and `#assigned`; a struct's leaf at the dotted path `x.y` has the
-//! fields `x.y` and `x.y#assigned` (a `#` marks bookkeeping, which traces leave out). Records never nest (every engine models flat records in
-//! cells, as micro-c has them), so a struct inside a struct is a range of its parent's fields.
+//! fields `x.y` and `x.y#assigned` (a `#` marks bookkeeping, which traces leave out). A leaf
+//! that points into arrays (`lower/element_pointer.rs`) has a third field, its index
+//! (`x.y#index`), beside `x.y`, which holds the pointer to the array's cell. Records never nest
+//! (every engine models flat records in cells, as micro-c has them), so a struct inside a
+//! struct is a range of its parent's fields.
 //! C leaves a member, element or `malloc`ed object indeterminate until it is assigned: reading
 //! a leaf whose flag is 0 is an `uninit` check, as for scalar locals.
 //!
@@ -118,6 +121,12 @@ pub(super) fn leaf_fields(path: &str) -> (String, String) {
             format!("{path}{}", symex_ir::cfg::ASSIGNED_FLAG_SUFFIX),
         ),
     }
+}
+
+/// The IR field holding the index of an element-pointer leaf whose value field (the pointer to
+/// its array's cell) is `value_field`.
+pub(super) fn index_field(value_field: &str) -> String {
+    format!("{value_field}{}", super::element_pointer::INDEX_FIELD)
 }
 
 /// `path` inside the member at `prefix`.
@@ -241,7 +250,8 @@ impl FnCx<'_, '_> {
     }
 
     /// The fields of the leaf at `path` holding `value` (assigned or not; an array member's
-    /// value is its array), where a boxed leaf gets a fresh box.
+    /// value is its array), where a boxed leaf gets a fresh box and an element pointer is
+    /// split into its cell and its index.
     fn leaf_of(
         &mut self,
         path: &str,
@@ -249,7 +259,7 @@ impl FnCx<'_, '_> {
         value: Operand,
         assigned: Operand,
         span: Span,
-    ) -> [(FieldId, Operand); 2] {
+    ) -> Vec<(FieldId, Operand)> {
         let (value_field, flag) = leaf_fields(path);
         let (value, assigned) = match leaf_kind(&self.unit.boxed_members, path, leaf) {
             Leaf::ScalarBox => (self.new_box(value, assigned, span), Operand::Const(1)),
@@ -257,9 +267,17 @@ impl FnCx<'_, '_> {
                 let pointer = self.b.assign_temp(Rvalue::Alloc(value), span);
                 (Operand::Local(pointer), Operand::Const(1))
             }
+            Leaf::Inline if matches!(leaf, CType::Element(_)) => {
+                let [cell, index] = self.element_parts(value, span);
+                return vec![
+                    (self.field_id(&value_field), cell),
+                    (self.field_id(&index_field(&value_field)), index),
+                    (self.field_id(&flag), assigned),
+                ];
+            }
             Leaf::Inline => (value, assigned),
         };
-        [
+        vec![
             (self.field_id(&value_field), value),
             (self.field_id(&flag), assigned),
         ]
@@ -295,6 +313,7 @@ impl FnCx<'_, '_> {
     pub fn blank_value(&mut self, leaf: CType, assigned: bool, span: Span) -> Operand {
         match leaf {
             CType::Pointer(_) => Operand::Null,
+            CType::Element(_) => self.element_value(Operand::Null, Operand::Const(0), span),
             CType::Array(id) => {
                 let (element, dims) = self.unit.types.borrow().array(id);
                 let array = self.array_of_elements(element, &dims, None, assigned, span);
@@ -522,15 +541,26 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// Reads the leaf at `path` of the object: its flag checked (`uninit`), then its value.
-    fn read_leaf(&mut self, memory: &Memory, path: &str, span: Span) -> Operand {
+    /// Reads the scalar leaf at `path` of the object, of type `ty`: its flag checked
+    /// (`uninit`), then its value (an element pointer's two fields joined).
+    fn read_leaf(&mut self, memory: &Memory, path: &str, ty: CType, span: Span) -> Operand {
         let (value, flag) = leaf_fields(&join(&memory.prefix, path));
         let holds = Rvalue::Read(memory.field(self.field_id(&flag)));
         let holds = Operand::Local(self.b.assign_temp(holds, span));
         let kind = PropertyKind::Uninit;
         self.check(Check::Condition { holds, kind }, span);
-        let value = Rvalue::Read(memory.field(self.field_id(&value)));
-        Operand::Local(self.b.assign_temp(value, span))
+        let read = |cx: &mut Self, field: &str| {
+            let value = Rvalue::Read(memory.field(cx.field_id(field)));
+            Operand::Local(cx.b.assign_temp(value, span))
+        };
+        let cell = read(self, &value);
+        match ty {
+            CType::Element(_) => {
+                let index = read(self, &index_field(&value));
+                self.element_value(cell, index, span)
+            }
+            _ => cell,
+        }
     }
 
     /// The value of type `ty` that `memory` holds; `checked` when its guards just ran.
@@ -545,7 +575,7 @@ impl FnCx<'_, '_> {
             self.guard(memory, span);
         }
         if ty.is_scalar() {
-            return self.read_leaf(memory, "", span);
+            return self.read_leaf(memory, "", ty, span);
         }
         if memory.prefix.is_empty() && !self.unit.frees && !self.has_boxes(ty) {
             let whole = Rvalue::Read(memory.place.clone());
@@ -559,10 +589,24 @@ impl FnCx<'_, '_> {
         let mut fields = Vec::with_capacity(2 * leaves.len());
         for (path, leaf) in leaves {
             let (value, flag) = leaf_fields(&join(&memory.prefix, &path));
-            let [value, flag] = [value, flag].map(|outer| {
-                let read = Rvalue::Read(memory.field(self.field_id(&outer)));
-                Operand::Local(self.b.assign_temp(read, span))
-            });
+            let read = |cx: &mut Self, outer: &str| {
+                let read = Rvalue::Read(memory.field(cx.field_id(outer)));
+                Operand::Local(cx.b.assign_temp(read, span))
+            };
+            if let CType::Element(_) = leaf {
+                // Its two fields and its flag, copied as they are.
+                let (inner_value, inner_flag) = leaf_fields(&path);
+                for (inner, outer) in [
+                    (index_field(&inner_value), index_field(&value)),
+                    (inner_value, value),
+                    (inner_flag, flag),
+                ] {
+                    let field = read(self, &outer);
+                    fields.push((self.field_id(&inner), field));
+                }
+                continue;
+            }
+            let [value, flag] = [value, flag].map(|outer| read(self, &outer));
             let [value, flag] = match leaf_kind(&self.unit.boxed_members, &path, leaf) {
                 Leaf::ScalarBox => self.box_contents(value, span),
                 Leaf::ArrayBox => [self.array_box_contents(value, span), flag],
@@ -630,7 +674,15 @@ impl FnCx<'_, '_> {
         // The boxes to copy: the field holding the target's box, the source's box, and which
         // kind of box they are.
         let mut box_copies: Vec<(String, Operand, Leaf)> = Vec::new();
-        if ty.is_scalar() {
+        if let CType::Element(_) = ty {
+            let (value_field, flag) = leaf_fields(&memory.prefix);
+            let [cell, index] = self.element_parts(value, span);
+            // The index first (traces show the cell's store that follows as the element's
+            // address).
+            stores.push((index_field(&value_field), index));
+            stores.push((value_field, cell));
+            stores.push((flag, Operand::Const(1)));
+        } else if ty.is_scalar() {
             let (value_field, flag) = leaf_fields(&memory.prefix);
             stores.push((value_field, value));
             stores.push((flag, Operand::Const(1)));
@@ -650,7 +702,14 @@ impl FnCx<'_, '_> {
                     box_copies.push((value_field, source, kind));
                     continue;
                 }
-                for (inner, outer) in [(inner_value, value_field), (inner_flag, flag)] {
+                // An element pointer's index first (traces show the cell's store that follows
+                // as the element's address).
+                let mut copied = Vec::with_capacity(3);
+                if let CType::Element(_) = leaf {
+                    copied.push((index_field(&inner_value), index_field(&value_field)));
+                }
+                copied.extend([(inner_value, value_field), (inner_flag, flag)]);
+                for (inner, outer) in copied {
                     let read = self.read_field(from_record, &inner, span);
                     stores.push((outer, read));
                 }
@@ -732,8 +791,7 @@ impl<'t> IrTypes<'t> {
             CType::Struct(_) => self.object(ty),
             // A record of the array's cell and an index (`lower/element_pointer.rs`).
             CType::Element(p) => {
-                let element = self.object(self.types.pointee(p));
-                let cell = Type::Pointer(Box::new(Type::Array(Box::new(element))));
+                let cell = self.array_cell(p);
                 let mut fields = vec![
                     (super::element_pointer::BASE_FIELD.to_string(), cell),
                     (super::element_pointer::INDEX_FIELD.to_string(), Type::Int),
@@ -743,6 +801,13 @@ impl<'t> IrTypes<'t> {
             }
             _ => Type::Int,
         }
+    }
+
+    /// The type of a pointer to the cell of an array of objects that `p` points to (an element
+    /// pointer's cell).
+    fn array_cell(&mut self, p: super::types::PointeeId) -> Type {
+        let element = self.object(self.types.pointee(p));
+        Type::Pointer(Box::new(Type::Array(Box::new(element))))
     }
 
     /// The type of an array of objects of type `element` with the dimensions `dims`.
@@ -771,6 +836,13 @@ impl<'t> IrTypes<'t> {
         let mut fields = Vec::new();
         for (path, leaf) in self.types.leaves(ty) {
             let (value, flag) = leaf_fields(&path);
+            if let CType::Element(p) = leaf {
+                let cell = self.array_cell(p);
+                fields.push((index_field(&value), Type::Int));
+                fields.push((value, cell));
+                fields.push((flag, Type::Int));
+                continue;
+            }
             let leaf = match leaf_kind(self.boxed_members, &path, leaf) {
                 Leaf::Inline => self.value(leaf),
                 Leaf::ScalarBox | Leaf::ArrayBox => Type::Pointer(Box::new(self.object(leaf))),

@@ -346,7 +346,7 @@ fn globals_can_hold_pointers(context: &Unit<'_>) -> bool {
 }
 
 /// What analysing each function on its own (`--entry`) would leave out: the functions whose
-/// parameters reach a struct with boxes (refused), and those whose parameters reach a 64-bit
+/// parameters reach a struct with boxes or element-pointer members (refused), and those whose parameters reach a 64-bit
 /// integer (inputs restricted), each sorted by name.
 fn entry_facts(context: &Unit<'_>) -> (Vec<(String, CError)>, Vec<String>) {
     let types = context.types.borrow();
@@ -371,17 +371,24 @@ fn entry_facts(context: &Unit<'_>) -> (Vec<(String, CError)>, Vec<String>) {
             }
         }
         let boxed = |&ty: &CType| memory::has_boxes(&types, &context.boxed_members, ty);
-        if reached
-            .iter()
-            .any(|ty| matches!(ty, CType::Struct(_)) && boxed(ty))
-        {
+        let element_member = |&ty: &CType| {
+            (types.leaves(ty).iter()).any(|(_, leaf)| matches!(leaf, CType::Element(_)))
+        };
+        let refusal = reached.iter().find_map(|ty| match ty {
+            CType::Struct(_) if boxed(ty) => Some(
+                "a parameter reaches a struct with a member in a box (its address is taken, or \
+                 it is an array; the input heap would give the boxes any values)",
+            ),
+            CType::Struct(_) if element_member(ty) => Some(
+                "a parameter reaches a struct with a pointer into arrays as a member (the input \
+                 heap has no arrays)",
+            ),
+            _ => None,
+        });
+        if let Some(refusal) = refusal {
             let at = context.at(context.bodies[name].span);
             let reason = CError::unsupported(
-                format!(
-                    "`{name}` on its own: a parameter reaches a struct with a member in a box \
-                     (its address is taken, or it is an array; the input heap would give the \
-                     boxes any values); check it from `main`"
-                ),
+                format!("`{name}` on its own: {refusal}; check it from `main`"),
                 at,
             );
             not_entries.push((name.clone(), reason));

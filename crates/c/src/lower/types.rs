@@ -569,7 +569,25 @@ impl Types {
                 };
                 let (name, shape) = declarator_shape(&declarator.node);
                 let ty = match shape {
-                    Shape::Plain(levels) => self.pointer_levels(base, levels),
+                    Shape::Plain(levels) => {
+                        let ty = self.pointer_levels(base, levels);
+                        let name = name.as_deref().unwrap_or_default();
+                        match ty {
+                            CType::Pointer(p) if unit.elements.is_element_member(name) => {
+                                if unit.boxed_members.contains(name) {
+                                    return Err(CError::unsupported(
+                                        format!(
+                                            "the address of the member `{name}`, a pointer into \
+                                             arrays"
+                                        ),
+                                        at,
+                                    ));
+                                }
+                                CType::Element(p)
+                            }
+                            _ => ty,
+                        }
+                    }
                     Shape::Array(levels) => {
                         let element = self.pointer_levels(base, levels);
                         let derived = &unparenthesized(declarator).node.derived[levels as usize..];

@@ -34,6 +34,9 @@ pub struct StepNamer<'l, 'm> {
     /// Cells seen holding a front end's object of one scalar: a write of its `value` field is
     /// shown as a write of the object.
     scalar_cells: FxHashSet<CellId>,
+    /// The index just stored into the element-pointer member at each target (`s.data`), which
+    /// the store of its cell that follows shows as the element's address.
+    pending_indices: FxHashMap<String, i32>,
 }
 
 impl<'l, 'm> StepNamer<'l, 'm> {
@@ -57,6 +60,7 @@ impl<'l, 'm> StepNamer<'l, 'm> {
             cell_of_variable: FxHashMap::default(),
             scalar_cells: FxHashSet::default(),
             variable_cells: FxHashMap::default(),
+            pending_indices: FxHashMap::default(),
         };
         for (index, object) in heap.objects().iter().enumerate() {
             namer.name(CellId(index as u32), object.name().to_string());
@@ -123,17 +127,51 @@ impl<'l, 'm> StepNamer<'l, 'm> {
                 target,
                 path,
                 value,
-            } => Event::Store {
-                target: self.target(event.func, *target, path)?,
-                value: self.value(value),
-            },
+            } => {
+                if let (Some(member), Value::Int(index)) =
+                    (self.element_member(event.func, *target, path), value)
+                {
+                    self.pending_indices.insert(member, *index);
+                    return None;
+                }
+                let target = self.target(event.func, *target, path)?;
+                let value = match (value, self.pending_indices.remove(&target)) {
+                    (Value::Ptr(cell), Some(index)) => ArgValue::Ref {
+                        object: format!("{}[{index}]", self.cell_name(*cell)),
+                    },
+                    _ => self.value(value),
+                };
+                Event::Store { target, value }
+            }
         };
         Some(locator.step(event.func, event.span, event_of))
     }
 
-    /// Whether `path` is the heap-state field of an object (`free` writes it).
+    /// Whether `path` is the heap-state field of an object, or of a heap array's first element
+    /// (`free` writes it).
     fn is_heap_state(&self, path: &[Access]) -> bool {
-        matches!(path, [Access::Field(field)] if self.locator.field_name(*field) == HEAP_STATE_FIELD)
+        matches!(path, [Access::Field(field)] | [Access::Index(0), Access::Field(field)]
+            if self.locator.field_name(*field) == HEAP_STATE_FIELD)
+    }
+
+    /// `s.data` where `path` is the index field of an element-pointer member (`data#index`,
+    /// which the C front end stores before the member's cell).
+    fn element_member(
+        &mut self,
+        func: FuncId,
+        target: StoreTarget,
+        path: &[Access],
+    ) -> Option<String> {
+        let (Access::Field(last), outer) = path.split_last()? else {
+            return None;
+        };
+        let member = (self.locator.field_name(*last))
+            .strip_suffix(ELEMENT_POINTER_FIELDS[1])
+            .filter(|member| !member.is_empty() && !is_bookkeeping(member))?;
+        let mut text = self.target(func, target, outer)?;
+        text.push('.');
+        text.push_str(member);
+        Some(text)
     }
 
     /// Remembers whether `cell` holds a front end's object of one scalar (`value`, `#assigned`).
@@ -267,11 +305,22 @@ impl<'l, 'm> StepNamer<'l, 'm> {
                         false => self.value(shown[0].1),
                     };
                 }
+                let index_of = |name: &str| {
+                    record.fields().iter().find_map(|(f, v)| {
+                        (name_of(*f).strip_suffix(ELEMENT_POINTER_FIELDS[1]) == Some(name))
+                            .then_some(v)
+                    })
+                };
                 let mut fields = Fields::new();
                 for (name, value) in shown {
-                    let value = match unassigned(name) {
-                        true => ArgValue::Uninit(Uninit),
-                        false => self.value(value),
+                    let value = match (unassigned(name), value, index_of(name)) {
+                        (true, _, _) => ArgValue::Uninit(Uninit),
+                        // A front end's pointer into an array kept as a member: its cell here,
+                        // its index in the member's `#index` field.
+                        (false, Value::Ptr(cell), Some(Value::Int(index))) => ArgValue::Ref {
+                            object: format!("{}[{index}]", self.cell_name(*cell)),
+                        },
+                        (false, value, _) => self.value(value),
                     };
                     fields.push(name, value);
                 }
