@@ -26,6 +26,8 @@ use lang_c::span::Node;
 use symex_ir::cfg::{BinOp, Check, InstKind, Operand, Place, PropertyKind, Rvalue, Terminator};
 use symex_syntax::span::Span;
 
+use super::element_pointer::representation;
+use super::elements::Location;
 use super::func::FnCx;
 use super::memory::{HeapOwner, FREED, LIVE};
 use super::types::{type_name, CType};
@@ -123,7 +125,9 @@ impl FnCx<'_, '_> {
             )
         };
         let size = allocation_size(calloc, &call.arguments).ok_or_else(refusal)?;
-        let ty = self.sized_type(size.each, at)?.ok_or_else(refusal)?;
+        let declared = self.sized_type(size.each, at)?.ok_or_else(refusal)?;
+        let start = call.callee.span.start;
+        let ty = representation(self.unit, Location::Allocated(start), declared);
         // `malloc` never fails (SV-COMP's convention); `calloc` zeroes its objects; `alloca`'s
         // object is not on the heap (`free` of it is invalid).
         let heap = name != "alloca" && name != "__builtin_alloca";
@@ -132,8 +136,7 @@ impl FnCx<'_, '_> {
             false => &self.unit.stack_addresses,
         };
         flag.set(true);
-        let array = size.count.is_some()
-            || (self.unit.elements).is_element_allocation(call.callee.span.start);
+        let array = size.count.is_some() || self.unit.elements.is_element_allocation(start);
         if !array {
             let object = self.blank_object(ty, calloc, heap, span);
             let pointer = self.temp(Rvalue::Alloc(object), span);

@@ -23,6 +23,8 @@ use symex_ir::cfg::{
 };
 use symex_syntax::span::Span;
 
+use super::element_pointer;
+use super::elements::Location;
 use super::func::{Argument, FnCx, Parameter};
 use super::literal::string_bytes;
 use super::memory::{LValue, Memory};
@@ -62,6 +64,9 @@ impl FnCx<'_, '_> {
         static_storage: bool,
     ) -> Result<LocalId, CError> {
         let (span, at) = (self.span(declarator.span), self.at(declarator.span));
+        let (function, local_name) = self.variable_key(name, static_storage);
+        let location = Location::Elements(function, local_name);
+        let ty = element_pointer::representation(self.unit, location, ty);
         let derived = &unparenthesized(declarator).node.derived[levels as usize..];
         let string = self.string_initializer(initializer, ty, derived.len())?;
         let mut sizes = Vec::with_capacity(derived.len());
@@ -226,6 +231,19 @@ impl FnCx<'_, '_> {
     /// indices evaluated (their checks are the element's guards), and the element type. `None`
     /// when `e` is not a subscript.
     pub fn element(&mut self, e: &Node<Expression>) -> Result<Option<(LValue, CType)>, CError> {
+        // `p[i]` of a pointer into an array, also where `p` is itself an element (`m[i][j]` of
+        // `int **m`).
+        if let Expression::BinaryOperator(b) = &e.node {
+            let pointer = b.node.operator.node == lang_c::ast::BinaryOperator::Index
+                && self.array_variable(&b.node.lhs).is_none()
+                && matches!(self.static_type(&b.node.lhs), Some(CType::Element(_)));
+            if pointer {
+                let (pointer, ty) = self.subscripted_pointer(&b.node.lhs)?;
+                let offset = self.typed(&b.node.rhs)?;
+                let memory = self.element_memory((pointer, ty), Some(offset), self.span(e.span));
+                return Ok(Some((LValue::Memory(memory), ty)));
+            }
+        }
         let mut indices = Vec::new();
         let mut base = e;
         while let Expression::BinaryOperator(b) = &base.node {
@@ -322,18 +340,13 @@ impl FnCx<'_, '_> {
     ) -> Result<(Subscripted, CType, Vec<u32>), CError> {
         let at = self.at(base.span);
         match &base.node {
-            Expression::Identifier(id)
-                if matches!(self.lookup(&id.node.name, at), Ok((_, CType::Element(_)))) =>
-            {
-                self.subscripted_pointer(base)
-            }
             Expression::Identifier(id) => {
                 let (array, ty) = self.lookup(&id.node.name, at)?;
                 let Some(dims) = self.arrays.get(&array) else {
                     return Err(CError::unsupported(
                         format!(
-                            "subscripts of `{}`, which is not an array (pointers are not \
-                             supported yet)",
+                            "subscripts of `{}`, which is not an array or a pointer into one \
+                             (pointers to structs with boxed members point to one object)",
                             id.node.name
                         ),
                         at,
@@ -341,17 +354,14 @@ impl FnCx<'_, '_> {
                 };
                 Ok((Subscripted::Variable(array), ty, dims.clone()))
             }
-            Expression::Member(_) if matches!(self.static_type(base), Some(CType::Element(_))) => {
-                self.subscripted_pointer(base)
-            }
             Expression::Member(m) => {
                 let (member, ty) = self.member(base, m)?;
                 let (LValue::Memory(member), CType::Array(id)) = (member, ty) else {
                     return Err(CError::unsupported(
                         format!(
                             "subscripts of the member `{}`, which is not an array (a pointer \
-                             member can be indexed only by way of a variable: pointers into \
-                             arrays do not live in memory)",
+                             member that nothing in the file moves, orders or indexes points \
+                             to one object)",
                             m.node.identifier.node.name
                         ),
                         at,
@@ -368,21 +378,18 @@ impl FnCx<'_, '_> {
                 }
                 Ok((Subscripted::Member(member), element, dims))
             }
-            _ => self.subscripted_pointer(base),
+            _ => {
+                let (pointer, pointee) = self.subscripted_pointer(base)?;
+                Ok((Subscripted::Pointer(pointer), pointee, Vec::new()))
+            }
         }
     }
 
     /// The element pointer `base` evaluates to, which a subscript indexes (`p[i]`, `(p +
     /// 1)[i]`), and its pointee type.
-    fn subscripted_pointer(
-        &mut self,
-        base: &Node<Expression>,
-    ) -> Result<(Subscripted, CType, Vec<u32>), CError> {
+    fn subscripted_pointer(&mut self, base: &Node<Expression>) -> Result<(Operand, CType), CError> {
         match self.typed(base)? {
-            (pointer, CType::Element(p)) => {
-                let pointee = self.unit.types.borrow().pointee(p);
-                Ok((Subscripted::Pointer(pointer), pointee, Vec::new()))
-            }
+            (pointer, CType::Element(p)) => Ok((pointer, self.unit.types.borrow().pointee(p))),
             _ => Err(CError::unsupported(
                 "this subscript (arrays declared as variables or as struct members, and pointers \
                  into arrays, can be indexed so far; a pointer to a whole object cannot)",

@@ -16,18 +16,20 @@
 //! Where the file frees memory, an access also checks the array's heap state (its first
 //! element's, `lower/allocation.rs`): `use-after-free` of a freed heap array.
 //!
-//! An element pointer lives only in a variable that no `&` reaches, a struct member chosen by
-//! its name (two fields of its object, `lower/memory.rs`), a parameter, or a temporary: a
-//! conversion to or from a pointer to a whole object (another member, `*q`, a result, `&x`, a
-//! `malloc` of one object that reaches no element pointer) is refused, as are pointers into arrays of array members in files
-//! that call `free` (the access would also need the struct's heap state) and into the rows of
-//! multi-dimensional arrays. Nothing here decides which variables are element pointers.
+//! An element pointer lives where `lower/elements.rs` chose one (a variable, a struct member,
+//! an array element, what a pointer points to: in memory as two fields, `lower/memory.rs`), a
+//! parameter, or a temporary: a conversion to or from a pointer to a whole object (`&x`, a
+//! result, a `malloc` of one object that reaches no element pointer) is refused, as are
+//! pointers into arrays of array members in files that call `free` (the access would also need
+//! the struct's heap state) and into the rows of multi-dimensional arrays. Nothing here decides
+//! which locations hold element pointers.
 
 use symex_ir::cfg::{
     BinOp, Check, LocalId, Operand, Place, PlaceBase, Projection, PropertyKind, Rvalue,
 };
 use symex_syntax::span::Span;
 
+use super::elements::Location;
 use super::func::FnCx;
 use super::literal::string_bytes;
 use super::memory::{HeapOwner, Memory, NOT_HEAP, READ_ONLY, SCALAR_FIELDS};
@@ -40,39 +42,20 @@ pub(super) const BASE_FIELD: &str = symex_ir::cfg::ELEMENT_POINTER_FIELDS[0];
 /// The field of an element pointer's record holding the index into the array.
 pub(super) const INDEX_FIELD: &str = symex_ir::cfg::ELEMENT_POINTER_FIELDS[1];
 
-/// The type of the variable `name` of `function` (`""` for a global) declared as `ty`: an
-/// element pointer where `lower/elements.rs` chose it and `ty` points to a type arrays hold
-/// (a scalar, or a struct without boxes), else `ty`.
-pub(super) fn variable_type(
-    unit: &Unit<'_>,
-    function: &str,
-    name: &str,
-    ty: CType,
-    at: usize,
-) -> Result<CType, CError> {
-    let CType::Pointer(p) = ty else {
-        return Ok(ty);
-    };
-    if !unit.elements.is_element_pointer(function, name) {
-        return Ok(ty);
-    }
-    let pointee = unit.types.borrow().pointee(p);
-    let arrays_hold = pointee.is_scalar()
-        || (matches!(pointee, CType::Struct(_))
-            && !super::memory::has_boxes(&unit.types.borrow(), &unit.boxed_members, pointee));
-    if !arrays_hold {
-        return Ok(ty);
-    }
-    if unit.ampersand_taken.contains(name) {
-        return Err(CError::unsupported(
-            format!(
-                "the address of `{name}`, a pointer into arrays (such a pointer lives only in \
-                 variables whose address is not taken)"
-            ),
-            at,
-        ));
-    }
-    Ok(CType::Element(p))
+/// The type of the variable `name` of `function` (`""` for a global) declared as `ty`: with
+/// element pointers where `lower/elements.rs` chose them (at any pointer level) and they point
+/// to what arrays hold (a scalar, or a struct without boxes), else `ty`.
+pub(super) fn variable_type(unit: &Unit<'_>, function: &str, name: &str, ty: CType) -> CType {
+    representation(unit, Location::Variable(function, name), ty)
+}
+
+/// The type a value declared as `ty` has at `location` (`ElementFacts::representation`).
+pub(super) fn representation(unit: &Unit<'_>, location: Location<'_>, ty: CType) -> CType {
+    let boxed = &unit.boxed_members;
+    let holds = |types: &super::types::Types, ty| !super::memory::has_boxes(types, boxed, ty);
+    let mut types = unit.types.borrow_mut();
+    unit.elements
+        .representation(location, ty, &mut types, &holds)
 }
 
 /// Why a value of type `from` does not convert to `to` where one of them is an element

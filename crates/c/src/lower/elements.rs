@@ -1,24 +1,27 @@
-//! Which pointer variables point into arrays, and which arrays must live in memory cells so that
-//! they can be pointed into: decided for the whole file before any body is lowered, by name, as
-//! `&x` decides which variables live in cells.
+//! Which pointers point into arrays, and which arrays must live in memory cells so that they
+//! can be pointed into: decided for the whole file before any body is lowered, by name, as `&x`
+//! decides which variables live in cells.
 //!
 //! A C pointer of the subset is an IR pointer to a whole cell; a pointer into an array (an
 //! *element pointer*, `lower/element_pointer.rs`) is a pair of the array's cell and an index.
-//! Both have one C type, so the choice is made per variable, from how the file uses it: a
-//! variable is an element pointer when pointer arithmetic (`p + k`, `p++`, `p -= k`) or an
-//! ordering (`p < q`) applies to it, or when it is assigned (initialized, passed as an argument
-//! of a defined function) an array, `&a[i]`, a string literal, the result of pointer arithmetic,
-//! or another element pointer, or is subscripted (`p[i]` is `*(p + i)`). A struct member is
-//! such a variable by its name (in every struct: `s.data` and `p->data` are one), and an
-//! allocation is an array when it counts objects (`malloc(n * sizeof(T))`) or its result joins
-//! such a class. Assignments (and `==`) join their two sides into one class
-//! (union-find), so that `q = p` makes both element pointers or neither. An array that decays into an element pointer, or whose element's address is taken,
-//! lives in a cell. Names are resolved per function (a local or parameter of the function, else
-//! a global), ignoring block scopes.
+//! Both have one C type, so the choice is made per *location* from how the file uses it. The
+//! locations are variables (by name per function: a local or parameter, else a global, block
+//! scopes ignored), struct members (by name, in every struct: `s.data` and `p->data` are one),
+//! allocations (`malloc(...)` calls), and what another location's pointers point to (`*q`,
+//! `a[i]`, `m[i]` of `int **m`): unification in the manner of Steensgaard's points-to analysis.
+//! Assignments (and `==`, and arguments of defined functions) join their two sides into one
+//! class, and joining two classes joins what they point to, so `q = p` makes both element
+//! pointers or neither, at every level (`int **`). A class is one of element pointers when
+//! pointer arithmetic (`p + k`, `p++`, `p -= k`), an ordering (`p < q`) or a subscript (`p[i]`
+//! is `*(p + i)`) applies to it, or it is assigned an array, `&a[i]`, a string literal, the
+//! result of pointer arithmetic, or an allocation that counts objects (`malloc(n *
+//! sizeof(T))`, which then makes an array; one that joins such a class makes an array of one).
+//! An array that decays into an element pointer, or whose element's address is taken, lives in
+//! a cell.
 //!
-//! The choice only decides representations: a variable chosen wrongly (an element pointer that
-//! is also assigned `&x` or `malloc`'s object) is refused when it is lowered, never
-//! mis-translated. Nothing here emits IR.
+//! The choice only decides representations ([`ElementFacts::representation`]): a location
+//! chosen wrongly (an element pointer that is also assigned `&x` or `malloc`'s object) is
+//! refused when it is lowered, never mis-translated. Nothing here emits IR.
 
 use std::collections::{HashMap, HashSet};
 
@@ -31,35 +34,40 @@ use lang_c::visit::{self, Visit};
 
 use super::allocation::{allocation_size, ALLOCATING_FUNCTIONS};
 use super::expr::{ERROR_FUNCTIONS, OUTPUT_FUNCTIONS};
-use super::types::{declarator_shape, Shape};
+use super::types::{declarator_shape, CType, Shape, Types};
 
 /// A variable: the function it is a local or parameter of (`""` for a global), and its name.
-/// An allocation (`malloc(...)`) is a variable of the function [`ALLOCATION`] named by where
-/// its callee's name starts in the file, so that it joins a class like a variable.
+/// Members and allocations have keys of the same shape, under a function name no C function
+/// has ([`MEMBER`], [`ALLOCATION`]).
 pub(super) type VariableKey = (String, String);
 
-/// The function of allocations' keys (not a C name).
+/// The function of allocations' keys: an allocation is named by where its callee's name
+/// starts in the file.
 const ALLOCATION: &str = "#allocation";
 
-/// The function of struct members' keys (not a C name): a member is one variable by its name,
-/// in every struct, as `&` decides which members live in boxes.
+/// The function of struct members' keys: a member is one location by its name, in every
+/// struct, as `&` decides which members live in boxes.
 const MEMBER: &str = "#member";
 
 fn member_key(name: &str) -> VariableKey {
     (MEMBER.to_string(), name.to_string())
 }
 
-/// The key of the allocation `call`, if it is one (the file does not define the function).
-fn allocation_key(
+fn allocation_key(start: usize) -> VariableKey {
+    (ALLOCATION.to_string(), start.to_string())
+}
+
+/// Where the allocation `call` starts, if it is one (the file does not define the function).
+fn allocation_start(
     call: &CallExpression,
     parameters: &HashMap<String, Vec<String>>,
-) -> Option<VariableKey> {
+) -> Option<usize> {
     let Expression::Identifier(callee) = &call.callee.node else {
         return None;
     };
     let name = callee.node.name.as_str();
     (ALLOCATING_FUNCTIONS.contains(&name) && !parameters.contains_key(name))
-        .then(|| (ALLOCATION.to_string(), call.callee.span.start.to_string()))
+        .then_some(call.callee.span.start)
 }
 
 /// Whether the allocation `call` makes more than one object (so an array).
@@ -69,14 +77,15 @@ fn counts_objects(call: &CallExpression) -> bool {
     allocation_size(calloc, &call.arguments).is_some_and(|size| size.count.is_some())
 }
 
-/// The file's element pointers and the arrays that live in cells.
+/// The file's element pointers and cell arrays.
 #[derive(Debug, Default)]
 pub(super) struct ElementFacts {
-    pointers: HashSet<VariableKey>,
-    /// The allocations that make arrays: where their callee's name starts.
-    allocations: HashSet<usize>,
-    /// The names of the pointer members that point into arrays (in every struct).
-    members: HashSet<String>,
+    /// The class of each location's key.
+    nodes: HashMap<VariableKey, usize>,
+    /// For each class (by node): whether its pointers are element pointers, and the class of
+    /// what they point to.
+    element: Vec<bool>,
+    pointee: Vec<Option<usize>>,
     /// The names of the arrays that live in cells: by name, as `&x` decides it for variables
     /// (`Unit::address_taken`, which they join).
     pub cell_arrays: HashSet<String>,
@@ -86,22 +95,84 @@ pub(super) struct ElementFacts {
     pub literal_values: bool,
 }
 
+/// A location whose type [`ElementFacts::representation`] decides.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Location<'a> {
+    /// The variable `name` of `function` (`""`: a global).
+    Variable(&'a str, &'a str),
+    /// The elements of the array variable `name` of `function`.
+    Elements(&'a str, &'a str),
+    /// Struct members of this name.
+    Member(&'a str),
+    /// The objects of the allocation whose callee's name starts here.
+    Allocated(usize),
+}
+
 impl ElementFacts {
-    /// Whether the variable `name` of `function` (`""` for a global) is an element pointer.
-    pub fn is_element_pointer(&self, function: &str, name: &str) -> bool {
-        self.pointers
-            .contains(&(function.to_string(), name.to_string()))
+    fn node(&self, key: VariableKey) -> Option<usize> {
+        self.nodes.get(&key).copied()
     }
 
-    /// Whether pointer members named `name` (in any struct) are element pointers.
-    pub fn is_element_member(&self, name: &str) -> bool {
-        self.members.contains(name)
+    fn location(&self, location: Location<'_>) -> Option<usize> {
+        let key = |function: &str, name: &str| (function.to_string(), name.to_string());
+        match location {
+            Location::Variable(function, name) => self.node(key(function, name)),
+            Location::Elements(function, name) => {
+                self.node(key(function, name)).and_then(|n| self.pointee[n])
+            }
+            Location::Member(name) => self.node(member_key(name)),
+            Location::Allocated(start) => self
+                .node(allocation_key(start))
+                .and_then(|n| self.pointee[n]),
+        }
     }
 
     /// Whether the allocation whose callee's name starts at `start` makes an array: it counts
     /// objects, or its result reaches an element pointer (`lower/allocation.rs`).
     pub fn is_element_allocation(&self, start: usize) -> bool {
-        self.allocations.contains(&start)
+        (self.node(allocation_key(start))).is_some_and(|n| self.element[n])
+    }
+
+    /// The type a value of the declared type `ty` has at `location`: each pointer level an
+    /// element pointer where its class is one and it points to what arrays hold (`holds`
+    /// says which structs: those without boxes; scalars always), else as declared.
+    pub fn representation(
+        &self,
+        location: Location<'_>,
+        ty: CType,
+        types: &mut Types,
+        holds: &dyn Fn(&Types, CType) -> bool,
+    ) -> CType {
+        self.represent(self.location(location), ty, types, holds)
+    }
+
+    fn represent(
+        &self,
+        node: Option<usize>,
+        ty: CType,
+        types: &mut Types,
+        holds: &dyn Fn(&Types, CType) -> bool,
+    ) -> CType {
+        let (CType::Pointer(p) | CType::Element(p)) = ty else {
+            return ty;
+        };
+        let pointee = types.pointee(p);
+        let inner = match pointee {
+            CType::Pointer(_) | CType::Element(_) => {
+                let inner_node = node.and_then(|n| self.pointee[n]);
+                self.represent(inner_node, pointee, types, holds)
+            }
+            _ => pointee,
+        };
+        let CType::Pointer(q) = types.pointer_to(inner) else {
+            return ty;
+        };
+        let element = node.is_some_and(|n| self.element[n]);
+        let arrays_hold = inner.is_scalar() || holds(types, inner);
+        match element && arrays_hold {
+            true => CType::Element(q),
+            false => CType::Pointer(q),
+        }
     }
 }
 
@@ -157,22 +228,31 @@ impl<'ast> Visit<'ast> for Declarations {
     fn visit_struct_declaration(&mut self, _: &'ast StructDeclaration, _: &'ast Span) {}
 }
 
-/// Union-find over variables, with what makes a class element pointers.
+/// Union-find over locations, with what makes a class element pointers and what its pointers
+/// point to.
 #[derive(Default)]
 struct Classes {
     index: HashMap<VariableKey, usize>,
     parent: Vec<usize>,
     element: Vec<bool>,
+    pointee: Vec<Option<usize>>,
 }
 
 impl Classes {
+    /// A fresh class of no name (what `&x` gives, or what a class points to).
+    fn fresh(&mut self) -> usize {
+        let id = self.parent.len();
+        self.parent.push(id);
+        self.element.push(false);
+        self.pointee.push(None);
+        id
+    }
+
     fn id(&mut self, key: &VariableKey) -> usize {
         if let Some(&id) = self.index.get(key) {
             return id;
         }
-        let id = self.parent.len();
-        self.parent.push(id);
-        self.element.push(false);
+        let id = self.fresh();
         self.index.insert(key.clone(), id);
         id
     }
@@ -185,33 +265,53 @@ impl Classes {
         id
     }
 
-    fn union(&mut self, a: &VariableKey, b: &VariableKey) {
-        let (a, b) = (self.id(a), self.id(b));
-        let (a, b) = (self.root(a), self.root(b));
-        if a != b {
-            self.parent[b] = a;
-            self.element[a] |= self.element[b];
+    /// The class of what `id`'s pointers point to.
+    fn pointee(&mut self, id: usize) -> usize {
+        let root = self.root(id);
+        match self.pointee[root] {
+            Some(pointee) => pointee,
+            None => {
+                let pointee = self.fresh();
+                self.pointee[root] = Some(pointee);
+                pointee
+            }
         }
     }
 
-    fn mark(&mut self, key: &VariableKey) {
-        let id = self.id(key);
+    /// Joins two classes, and so what they point to.
+    fn union(&mut self, a: usize, b: usize) {
+        let mut pending = vec![(a, b)];
+        while let Some((a, b)) = pending.pop() {
+            let (a, b) = (self.root(a), self.root(b));
+            if a == b {
+                continue;
+            }
+            self.parent[b] = a;
+            self.element[a] |= self.element[b];
+            match (self.pointee[a], self.pointee[b]) {
+                (Some(x), Some(y)) => pending.push((x, y)),
+                (None, Some(y)) => self.pointee[a] = Some(y),
+                _ => {}
+            }
+        }
+    }
+
+    fn mark(&mut self, id: usize) {
         let root = self.root(id);
         self.element[root] = true;
     }
 
-    fn is_element(&mut self, key: &VariableKey) -> bool {
-        let id = self.id(key);
+    fn is_element(&mut self, id: usize) -> bool {
         let root = self.root(id);
         self.element[root]
     }
 }
 
-/// The names an expression's pointer value may come from, and whether it points into an array
+/// The classes an expression's value may come from, and whether it points into an array
 /// whatever they are (`&a[i]`, pointer arithmetic, a string literal).
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Sources {
-    names: Vec<VariableKey>,
+    classes: Vec<usize>,
     element: bool,
 }
 
@@ -222,10 +322,12 @@ struct Uses<'d> {
     parameters: &'d HashMap<String, Vec<String>>,
     function: String,
     classes: Classes,
+    /// The classes of array variables, and their keys.
+    arrays: HashMap<usize, VariableKey>,
     /// A parameter and the sources of an argument passed to it: joined only where either side
     /// is an element pointer (an array passed to a parameter that is only indexed stays the
-    /// caller's array, `FnCx::argument`).
-    bindings: Vec<(VariableKey, Sources)>,
+    /// caller's array, `FnCx::argument`); what they point to is joined at once.
+    bindings: Vec<(usize, Sources)>,
     cells: HashSet<VariableKey>,
     literal_values: bool,
 }
@@ -243,23 +345,64 @@ impl Uses<'_> {
         }
     }
 
-    fn is_array(&self, key: &VariableKey) -> bool {
-        self.declarations.arrays.contains(key)
+    /// The class of the variable `name`.
+    fn variable(&mut self, name: &str) -> usize {
+        let key = self.key(name);
+        let id = self.classes.id(&key);
+        if self.declarations.arrays.contains(&key) {
+            self.arrays.insert(id, key);
+        }
+        id
     }
 
-    fn sources(&self, e: &Node<Expression>) -> Sources {
+    fn is_array(&self, id: usize) -> bool {
+        self.arrays.contains_key(&id)
+    }
+
+    fn sources(&mut self, e: &Node<Expression>) -> Sources {
         let mut sources = Sources::default();
         self.collect(e, &mut sources);
         sources
     }
 
-    fn collect(&self, e: &Node<Expression>, out: &mut Sources) {
+    /// What the pointers of `sources` point to.
+    fn pointees(&mut self, sources: Sources) -> Sources {
+        let classes = (sources.classes.into_iter())
+            .map(|class| self.classes.pointee(class))
+            .collect();
+        Sources {
+            classes,
+            element: false,
+        }
+    }
+
+    fn collect(&mut self, e: &Node<Expression>, out: &mut Sources) {
         match &e.node {
-            Expression::Identifier(id) => out.names.push(self.key(&id.node.name)),
+            Expression::Identifier(id) => {
+                let class = self.variable(&id.node.name);
+                out.classes.push(class);
+            }
+            Expression::Member(m) => {
+                let class = self.classes.id(&member_key(&m.node.identifier.node.name));
+                out.classes.push(class);
+            }
             Expression::UnaryOperator(u) => match u.node.operator.node {
                 UnaryOperator::Address => {
-                    out.element |= matches!(&u.node.operand.node,
-                        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index)
+                    let operand = &u.node.operand;
+                    out.element |= matches!(&operand.node,
+                        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index);
+                    // A pointer to what the operand designates.
+                    let designated = self.sources(operand);
+                    let pointer = self.classes.fresh();
+                    let pointee = self.classes.pointee(pointer);
+                    for class in designated.classes {
+                        self.classes.union(pointee, class);
+                    }
+                    out.classes.push(pointer);
+                }
+                UnaryOperator::Indirection => {
+                    let pointers = self.sources(&u.node.operand);
+                    out.classes.extend(self.pointees(pointers).classes);
                 }
                 // Arithmetic on a pointer gives a pointer into an array (on an integer, the
                 // mark is never read).
@@ -282,13 +425,16 @@ impl Uses<'_> {
                     self.collect(&b.node.rhs, out);
                 }
                 BinaryOperator::Assign => self.collect(&b.node.lhs, out),
+                BinaryOperator::Index => {
+                    let pointers = self.sources(&b.node.lhs);
+                    out.classes.extend(self.pointees(pointers).classes);
+                }
                 _ => {}
             },
             Expression::Cast(c) => self.collect(&c.node.expression, out),
-            Expression::Member(m) => out.names.push(member_key(&m.node.identifier.node.name)),
             Expression::Call(call) => {
-                if let Some(key) = allocation_key(&call.node, self.parameters) {
-                    out.names.push(key);
+                if let Some(start) = allocation_start(&call.node, self.parameters) {
+                    out.classes.push(self.classes.id(&allocation_key(start)));
                 }
             }
             Expression::StringLiteral(_) => out.element = true,
@@ -305,62 +451,57 @@ impl Uses<'_> {
         }
     }
 
-    /// `target = source`: one class; an array or `&a[i]` makes it element pointers, and the
-    /// arrays live in cells.
-    fn assign(&mut self, target: &VariableKey, sources: Sources) {
+    /// `target = source`: one class; an array makes it element pointers into the array (which
+    /// lives in a cell), and `&a[i]` or arithmetic element pointers.
+    fn assign(&mut self, target: usize, sources: Sources) {
         if sources.element {
             self.classes.mark(target);
         }
-        for name in &sources.names {
-            if self.is_array(name) {
-                self.classes.mark(target);
-                self.cells.insert(name.clone());
-            } else {
-                self.classes.union(target, name);
+        for class in sources.classes {
+            match self.arrays.get(&class).cloned() {
+                Some(array) => {
+                    self.classes.mark(target);
+                    self.cells.insert(array);
+                    let (into, elements) =
+                        (self.classes.pointee(target), self.classes.pointee(class));
+                    self.classes.union(into, elements);
+                }
+                None => self.classes.union(target, class),
             }
         }
     }
 
-    /// `lhs == rhs`: the variables of both sides in one class, which an array or an element
-    /// address on either side makes element pointers.
+    /// `lhs == rhs`: both sides in one class, which an array or an element address on either
+    /// side makes element pointers.
     fn compare(&mut self, lhs: &Node<Expression>, rhs: &Node<Expression>) {
         let mut sources = self.sources(lhs);
         let right = self.sources(rhs);
         sources.element |= right.element;
-        sources.names.extend(right.names);
-        let Some(first) = sources.names.iter().find(|n| !self.is_array(n)).cloned() else {
+        sources.classes.extend(right.classes);
+        let Some(first) = sources
+            .classes
+            .iter()
+            .find(|&&c| !self.is_array(c))
+            .copied()
+        else {
             return;
         };
-        self.assign(&first, sources);
+        self.assign(first, sources);
     }
 
-    /// Operands of pointer arithmetic or of an ordering: element pointers if pointers (and an
-    /// array operand decays, so it lives in a cell).
-    fn arithmetic(&mut self, operand: &Node<Expression>) {
-        match &operand.node {
-            Expression::Identifier(id) => {
-                let key = self.key(&id.node.name);
-                match self.is_array(&key) {
-                    true => {
-                        self.cells.insert(key);
-                    }
-                    false => self.classes.mark(&key),
+    /// Operands of pointer arithmetic, of an ordering or of a subscript: element pointers if
+    /// pointers (an array operand decays, so it lives in a cell; a subscripted array is
+    /// indexed where it is).
+    fn arithmetic(&mut self, operand: &Node<Expression>, subscript: bool) {
+        let sources = self.sources(operand);
+        for class in sources.classes {
+            match self.arrays.get(&class).cloned() {
+                Some(array) if !subscript => {
+                    self.cells.insert(array);
                 }
+                Some(_) => {}
+                None => self.classes.mark(class),
             }
-            Expression::Member(m) => self.classes.mark(&member_key(&m.node.identifier.node.name)),
-            _ => {}
-        }
-    }
-
-    /// The base of a subscript `base[i]`, which is `*(base + i)`: an element pointer if a
-    /// pointer (an array variable is indexed where it is).
-    fn subscript(&mut self, base: &Node<Expression>) {
-        match &base.node {
-            Expression::Identifier(id) if !self.is_array(&self.key(&id.node.name)) => {
-                self.arithmetic(base)
-            }
-            Expression::Member(_) => self.arithmetic(base),
-            _ => {}
         }
     }
 }
@@ -380,16 +521,33 @@ impl<'ast> Visit<'ast> for Uses<'_> {
 
     fn visit_init_declarator(&mut self, init: &'ast InitDeclarator, span: &'ast Span) {
         let (name, shape) = declarator_shape(&init.declarator.node);
-        if let (Some(name), Some(Initializer::Expression(e))) =
-            (name, init.initializer.as_ref().map(|i| &i.node))
-        {
-            // `char s[] = "ab"` copies the characters: the literal is not a value.
-            if matches!(shape, Shape::Array(_)) && matches!(e.node, Expression::StringLiteral(_)) {
-                return;
+        match (name, init.initializer.as_ref().map(|i| &i.node)) {
+            (Some(name), Some(Initializer::Expression(e))) => {
+                // `char s[] = "ab"` copies the characters: the literal is not a value.
+                if matches!(shape, Shape::Array(_))
+                    && matches!(e.node, Expression::StringLiteral(_))
+                {
+                    return;
+                }
+                let target = self.variable(&name);
+                let sources = self.sources(e);
+                self.assign(target, sources);
             }
-            let target = self.key(&name);
-            let sources = self.sources(e);
-            self.assign(&target, sources);
+            // An array's items are its elements (`char *names[] = {"a", "b"}`).
+            (Some(name), Some(Initializer::List(items))) if matches!(shape, Shape::Array(_)) => {
+                let array = self.variable(&name);
+                let elements = self.classes.pointee(array);
+                for item in items {
+                    if let (true, Initializer::Expression(e)) = (
+                        item.node.designation.is_empty(),
+                        &item.node.initializer.node,
+                    ) {
+                        let sources = self.sources(e);
+                        self.assign(elements, sources);
+                    }
+                }
+            }
+            _ => {}
         }
         visit::visit_init_declarator(self, init, span);
     }
@@ -407,12 +565,16 @@ impl<'ast> Visit<'ast> for Uses<'_> {
                 [Node {
                     node: Designator::Member(member),
                     ..
-                }] => self.assign(&member_key(&member.node.name), sources),
+                }] => {
+                    let target = self.classes.id(&member_key(&member.node.name));
+                    self.assign(target, sources);
+                }
                 _ => {
-                    let arrays: Vec<VariableKey> = (sources.names.into_iter())
-                        .filter(|n| self.is_array(n))
-                        .collect();
-                    self.cells.extend(arrays);
+                    for class in sources.classes {
+                        if let Some(array) = self.arrays.get(&class).cloned() {
+                            self.cells.insert(array);
+                        }
+                    }
                 }
             }
         }
@@ -431,21 +593,19 @@ impl<'ast> Visit<'ast> for Uses<'_> {
         use BinaryOperator as B;
         match e.operator.node {
             B::Assign => {
-                let target = match &e.lhs.node {
-                    Expression::Identifier(id) => Some(self.key(&id.node.name)),
-                    Expression::Member(m) => Some(member_key(&m.node.identifier.node.name)),
-                    _ => None,
-                };
-                if let Some(target) = target {
-                    let sources = self.sources(&e.rhs);
-                    self.assign(&target, sources);
+                let targets = self.sources(&e.lhs);
+                let sources = self.sources(&e.rhs);
+                for target in targets.classes {
+                    if !self.is_array(target) {
+                        self.assign(target, sources.clone());
+                    }
                 }
             }
-            B::Index => self.subscript(&e.lhs),
-            B::AssignPlus | B::AssignMinus => self.arithmetic(&e.lhs),
+            B::Index => self.arithmetic(&e.lhs, true),
+            B::AssignPlus | B::AssignMinus => self.arithmetic(&e.lhs, false),
             B::Plus | B::Minus | B::Less | B::Greater | B::LessOrEqual | B::GreaterOrEqual => {
-                self.arithmetic(&e.lhs);
-                self.arithmetic(&e.rhs);
+                self.arithmetic(&e.lhs, false);
+                self.arithmetic(&e.rhs, false);
             }
             // Compared pointers have one representation: both sides join one class (`p ==
             // a` compares with the array's first element).
@@ -464,14 +624,14 @@ impl<'ast> Visit<'ast> for Uses<'_> {
             UnaryOperator::PreIncrement
             | UnaryOperator::PreDecrement
             | UnaryOperator::PostIncrement
-            | UnaryOperator::PostDecrement => self.arithmetic(&e.operand),
+            | UnaryOperator::PostDecrement => self.arithmetic(&e.operand, false),
             UnaryOperator::Address => {
                 if let Expression::BinaryOperator(b) = &e.operand.node {
                     if let (B::Index, Expression::Identifier(id)) =
                         (b.node.operator.node.clone(), &b.node.lhs.node)
                     {
                         let key = self.key(&id.node.name);
-                        if self.is_array(&key) {
+                        if self.declarations.arrays.contains(&key) {
                             self.cells.insert(key);
                         }
                     }
@@ -483,17 +643,25 @@ impl<'ast> Visit<'ast> for Uses<'_> {
     }
 
     fn visit_call_expression(&mut self, call: &'ast lang_c::ast::CallExpression, span: &'ast Span) {
-        if let Some(key) = allocation_key(call, self.parameters) {
+        if let Some(start) = allocation_start(call, self.parameters) {
             if counts_objects(call) {
-                self.classes.mark(&key);
+                let class = self.classes.id(&allocation_key(start));
+                self.classes.mark(class);
             }
         }
         if let Expression::Identifier(callee) = &call.callee.node {
             let name = callee.node.name.as_str();
             if let Some(parameters) = self.parameters.get(name) {
                 for (parameter, argument) in parameters.iter().zip(&call.arguments) {
-                    let parameter = (name.to_string(), parameter.clone());
+                    let parameter = self.classes.id(&(name.to_string(), parameter.clone()));
                     let sources = self.sources(argument);
+                    // What they point to is one class whatever they are (an array's elements
+                    // are what a pointer to them points to).
+                    for &class in &sources.classes {
+                        let (into, from) =
+                            (self.classes.pointee(parameter), self.classes.pointee(class));
+                        self.classes.union(into, from);
+                    }
                     self.bindings.push((parameter, sources));
                 }
             }
@@ -551,6 +719,7 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         parameters: &parameters,
         function: String::new(),
         classes: Classes::default(),
+        arrays: HashMap::new(),
         bindings: Vec::new(),
         cells: HashSet::new(),
         literal_values: false,
@@ -559,29 +728,33 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
     // A binding joins its sides once either is an element pointer; joining may make another
     // binding's side one, so until nothing changes.
     let bindings = std::mem::take(&mut uses.bindings);
-    let is_array = |name: &VariableKey| declarations.arrays.contains(name);
     let mut done = vec![false; bindings.len()];
     loop {
         let mut changed = false;
         for (k, (parameter, sources)) in bindings.iter().enumerate() {
             // An array parameter that lives in a cell names the caller's array, which must.
-            if uses.cells.contains(parameter) {
-                for name in sources.names.iter().filter(|n| is_array(n)) {
-                    changed |= uses.cells.insert(name.clone());
+            let parameter_in_cell =
+                (uses.arrays.get(parameter)).is_some_and(|key| uses.cells.contains(key));
+            if parameter_in_cell {
+                for class in &sources.classes {
+                    if let Some(array) = uses.arrays.get(class).cloned() {
+                        changed |= uses.cells.insert(array);
+                    }
                 }
             }
             if done[k] {
                 continue;
             }
             let element = sources.element
-                || uses.classes.is_element(parameter)
-                || (sources.names.iter()).any(|n| !is_array(n) && uses.classes.is_element(n));
+                || uses.classes.is_element(*parameter)
+                || (sources.classes.iter())
+                    .any(|&c| !uses.is_array(c) && uses.classes.is_element(c));
             if element {
                 let sources = Sources {
-                    names: sources.names.clone(),
+                    classes: sources.classes.clone(),
                     element: true,
                 };
-                uses.assign(parameter, sources);
+                uses.assign(*parameter, sources);
                 done[k] = true;
                 changed = true;
             }
@@ -590,25 +763,22 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
             break;
         }
     }
-    let mut facts = ElementFacts {
+    // Settled: every node's class by its root.
+    let classes = &mut uses.classes;
+    let count = classes.parent.len();
+    let roots: Vec<usize> = (0..count).map(|id| classes.root(id)).collect();
+    let element = roots.iter().map(|&root| classes.element[root]).collect();
+    let pointee = (roots.iter())
+        .map(|&root| classes.pointee[root].map(|p| roots[p]))
+        .collect();
+    let nodes = (classes.index.iter())
+        .map(|(key, &id)| (key.clone(), roots[id]))
+        .collect();
+    ElementFacts {
+        nodes,
+        element,
+        pointee,
         cell_arrays: uses.cells.iter().map(|(_, name)| name.clone()).collect(),
         literal_values: uses.literal_values,
-        ..ElementFacts::default()
-    };
-    let keys: Vec<VariableKey> = uses.classes.index.keys().cloned().collect();
-    for key in keys {
-        if !uses.classes.is_element(&key) {
-            continue;
-        }
-        match key.0.as_str() {
-            ALLOCATION => facts.allocations.extend(key.1.parse::<usize>()),
-            MEMBER => {
-                facts.members.insert(key.1);
-            }
-            _ => {
-                facts.pointers.insert(key);
-            }
-        }
     }
-    facts
 }

@@ -1080,11 +1080,17 @@ impl FnCx<'_, '_> {
                         self.typed(&cast.node.expression)?;
                         Ok((Operand::Const(0), CType::Int))
                     }
-                    // A cast to its own type keeps a pointer into an array one (`(int *)a`).
-                    CType::Pointer(p) => match self.typed(&cast.node.expression)? {
-                        (value, CType::Element(q)) if p == q => Ok((value, CType::Element(q))),
-                        (value, from) => Ok((self.coerce(value, from, ty, span, at)?, ty)),
-                    },
+                    // A cast to its own C type keeps the representation (`(int *)a` of a
+                    // pointer into an array, `(int **)malloc(n * sizeof(int *))`).
+                    CType::Pointer(_) => {
+                        let (value, from) = self.typed(&cast.node.expression)?;
+                        let mut types = self.unit.types.borrow_mut();
+                        if types.erased(from) == types.erased(ty) {
+                            return Ok((value, from));
+                        }
+                        drop(types);
+                        Ok((self.coerce(value, from, ty, span, at)?, ty))
+                    }
                     _ => Ok((self.converted(&cast.node.expression, ty, span, at)?, ty)),
                 }
             }

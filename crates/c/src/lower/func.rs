@@ -248,7 +248,7 @@ fn parameter(
         (Some(name), Shape::Plain(levels), ty) => {
             let ty = unit.types.borrow_mut().pointer_levels(ty, levels);
             let ty = complete(unit, ty, at)?;
-            let ty = super::element_pointer::variable_type(unit, function, &name, ty, at)?;
+            let ty = super::element_pointer::variable_type(unit, function, &name, ty);
             let span = unit.map.span(param.span);
             Ok(Some(Parameter {
                 name,
@@ -463,10 +463,7 @@ impl FnCx<'_, '_> {
             name: name.to_string(),
             kind: LocalKind::Var,
             span,
-            // An element pointer never lives in a cell (an array pointed into may share its
-            // name; `&` of one is refused by `element_pointer::variable_type`).
-            address_taken: self.unit.address_taken.contains(name)
-                && !matches!(ty, CType::Element(_)),
+            address_taken: self.unit.address_taken.contains(name),
         });
         self.local_types.insert(local, ty);
         self.name_in_scope(name, local, ty, span.start as usize)?;

@@ -72,9 +72,6 @@ struct Unit<'a> {
     /// Every name whose address `&` takes somewhere in the file (shadowing ignored: such a
     /// variable lives in memory, which only costs time).
     address_taken: HashSet<String>,
-    /// The names `&` is applied to (without the arrays pointed into, which `address_taken`
-    /// adds).
-    ampersand_taken: HashSet<String>,
     /// Every member name that `&` is applied to (`&s.f`, `&p->f`): a scalar member of that
     /// name lives in an object of its own, its *box* (`lower/memory.rs`).
     boxed_members: HashSet<String>,
@@ -143,7 +140,7 @@ pub(crate) fn lower_unit<'a>(
     let (ampersand_taken, boxed_members) = addresses_taken(unit);
     let elements = elements::element_facts(unit);
     // An array pointed into lives in a cell, as a variable whose address is taken.
-    let mut address_taken = ampersand_taken.clone();
+    let mut address_taken = ampersand_taken;
     address_taken.extend(elements.cell_arrays.iter().cloned());
     let mut context = Unit {
         map,
@@ -153,7 +150,6 @@ pub(crate) fn lower_unit<'a>(
         types: RefCell::new(Types::new(options.data_model)),
         fields: RefCell::new(memory::SCALAR_FIELDS.map(String::from).to_vec()),
         address_taken,
-        ampersand_taken,
         boxed_members,
         elements,
         frees: calls(unit, &["free"]),

@@ -293,6 +293,16 @@ impl FnCx<'_, '_> {
         Ok(())
     }
 
+    /// The function and the name `lower/elements.rs` knows the variable `name` by: a `static`
+    /// local is the global `function.local`, for which the choice was made as for the local.
+    pub fn variable_key<'n>(&'n self, name: &'n str, static_storage: bool) -> (&'n str, &'n str) {
+        match name.split_once('.') {
+            Some((function, local)) if static_storage => (function, local),
+            _ if static_storage => ("", name),
+            _ => (self.function_name(), name),
+        }
+    }
+
     /// Declares the variable `name` of type `ty` in the innermost scope and sets it to its
     /// initializer; without one, to zero where it has static storage, and else an object in
     /// memory gets its indeterminate value (every leaf unassigned) and a scalar local stays
@@ -305,14 +315,8 @@ impl FnCx<'_, '_> {
         static_storage: bool,
         span: Span,
     ) -> Result<LocalId, CError> {
-        // A `static` local is the global `function.local`; the choice was made for the local.
-        let (function, local_name) = match name.split_once('.') {
-            Some((function, local)) if static_storage => (function, local),
-            _ if static_storage => ("", name),
-            _ => (self.function_name(), name),
-        };
-        let at = span.start as usize;
-        let ty = element_pointer::variable_type(self.unit, function, local_name, ty, at)?;
+        let (function, local_name) = self.variable_key(name, static_storage);
+        let ty = element_pointer::variable_type(self.unit, function, local_name, ty);
         let local = self.declare(name, ty, span)?;
         let in_memory = self.in_memory(local);
         let value = match initializer {

@@ -13,6 +13,7 @@ use lang_c::ast::{
 };
 use lang_c::span::Node;
 
+use super::elements::Location;
 use super::Unit;
 use crate::error::CError;
 use crate::DataModel;
@@ -232,6 +233,18 @@ impl Types {
     /// The type `ty *`.
     pub(super) fn pointer_to(&mut self, ty: CType) -> CType {
         CType::Pointer(self.pointee_id(ty))
+    }
+
+    /// `ty` with every pointer into arrays as the C pointer it is: what C's type rules see
+    /// (a cast to it keeps the representation, `lower/elements.rs`).
+    pub(super) fn erased(&mut self, ty: CType) -> CType {
+        match ty {
+            CType::Pointer(p) | CType::Element(p) => {
+                let pointee = self.erased(self.pointee(p));
+                self.pointer_to(pointee)
+            }
+            _ => ty,
+        }
     }
 
     /// The type `ty *` of a pointer into an array of `ty` ([`CType::Element`]).
@@ -570,23 +583,21 @@ impl Types {
                 let (name, shape) = declarator_shape(&declarator.node);
                 let ty = match shape {
                     Shape::Plain(levels) => {
-                        let ty = self.pointer_levels(base, levels);
+                        let declared = self.pointer_levels(base, levels);
                         let name = name.as_deref().unwrap_or_default();
-                        match ty {
-                            CType::Pointer(p) if unit.elements.is_element_member(name) => {
-                                if unit.boxed_members.contains(name) {
-                                    return Err(CError::unsupported(
-                                        format!(
-                                            "the address of the member `{name}`, a pointer into \
-                                             arrays"
-                                        ),
-                                        at,
-                                    ));
-                                }
-                                CType::Element(p)
-                            }
-                            _ => ty,
+                        let boxed = &unit.boxed_members;
+                        let holds = |types: &Types, ty| !super::memory::has_boxes(types, boxed, ty);
+                        let location = Location::Member(name);
+                        let ty = (unit.elements).representation(location, declared, self, &holds);
+                        if ty != declared && boxed.contains(name) {
+                            return Err(CError::unsupported(
+                                format!(
+                                    "the address of the member `{name}`, a pointer into arrays"
+                                ),
+                                at,
+                            ));
                         }
+                        ty
                     }
                     Shape::Array(levels) => {
                         let element = self.pointer_levels(base, levels);
