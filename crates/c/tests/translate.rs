@@ -766,6 +766,36 @@ fn pointers_to_pointers_into_arrays_are_chosen_at_every_level() {
 }
 
 #[test]
+fn realloc_moves_the_first_elements_and_frees_the_old_array() {
+    // A vector doubling its capacity as it grows (from `malloc(sizeof(int))`, an array of
+    // one), shrunk at the end; `realloc(NULL, ...)` is `malloc`.
+    let source = "int main() { int cap = 1, len = 0; int *v = malloc(sizeof(int));
+                  for (int i = 0; i < 5; i++) { if (len == cap) { cap *= 2; v = realloc(v, cap * sizeof(int)); }
+                  v[len++] = i * i; }
+                  v = realloc(v, 3 * sizeof(int)); int *w = realloc(0, sizeof(int)); *w = 100;
+                  int s = v[0] + v[1] + v[2] + *w; free(w); free(v); return s * 10 + cap; }";
+    assert_eq!(returns(source, &[]), (1 + 4 + 100) * 10 + 8);
+    // The shrunk array ends at its new length; the old one is freed (read, freed again); a
+    // pointer moved into the array is not `realloc`'s.
+    let source = "int main() { int k = __VERIFIER_nondet_int(); int *v = malloc(4 * sizeof(int));
+                  v[3] = 1; int *old = v; if (k == 3) { v = realloc(v + 1, sizeof(int)); }
+                  v = realloc(v, 2 * sizeof(int)); if (k == 0) return v[3]; if (k == 1) return *old;
+                  if (k == 2) free(old); free(v); return 0; }";
+    for (input, kind) in [
+        (0, PropertyKind::OutOfBounds),
+        (1, PropertyKind::UseAfterFree),
+        (2, PropertyKind::InvalidFree),
+        (3, PropertyKind::InvalidFree),
+    ] {
+        match run(source, &[input]) {
+            RunEnd::RuntimeError { kind: k, .. } => assert_eq!(k, kind, "input {input}"),
+            other => panic!("input {input}: {other:?}"),
+        }
+    }
+    assert_eq!(returns(source, &[4]), 0);
+}
+
+#[test]
 fn pointers_into_arrays_move_compare_and_check_their_bounds() {
     // Walks, one past the end computed and compared, `&a[i]`, subtraction, `p[i]` with a
     // negative index, a pointer into an array of structs, and functions taking such pointers.
@@ -938,8 +968,8 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
         ),
         (
             "int main() { int *p = malloc(sizeof(int)); p = realloc(p, 8); return 0; }",
-            "`realloc`",
-            "realloc(p, 8)",
+            "`realloc` of a size other than `sizeof`",
+            "8); return",
         ),
         (
             "struct s { int a; }; struct t { struct s in; }; \

@@ -151,7 +151,7 @@ impl Checker<'_> {
                 self.operand(op)
             }),
             Rvalue::Array(items) => items.iter().try_for_each(|op| self.operand(op)),
-            Rvalue::Read(place) => self.place(place),
+            Rvalue::Read(place) | Rvalue::Len(place) => self.place(place),
         }
     }
 

@@ -53,6 +53,13 @@ impl Machine<'_> {
             },
             Rvalue::Unary(op, a) => ops::unary(*op, &self.operand(a)?).map(Value::Int),
             Rvalue::Read(place) => self.read(place).cloned(),
+            Rvalue::Len(place) => match self.read(place)? {
+                Value::Array(array) => Ok(Value::Int(array.len() as i32)),
+                other => Err(Fault::Type(format!(
+                    "`len` expects an array, found {}",
+                    other.kind_name()
+                ))),
+            },
             Rvalue::Alloc(op) => {
                 let value = self.operand(op)?;
                 self.memory.alloc(value).map(Value::Ptr)
@@ -221,6 +228,16 @@ mod tests {
         assert_eq!(returned(&oob(1), &[]), 2);
         assert_eq!(error_of(&oob(2), &[]).0, 3);
         assert_eq!(error_of(&oob(-1), &[]).0, 3);
+
+        let len = straight(
+            2,
+            vec![
+                assign(0, Rvalue::Array(vec![c(7), c(8), c(9)])),
+                assign(1, Rvalue::Len(local_place(0, vec![]))),
+            ],
+            local(1),
+        );
+        assert_eq!(returned(&len, &[]), 3);
 
         let uninit = straight(
             1,

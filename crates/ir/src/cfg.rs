@@ -284,6 +284,9 @@ pub enum Rvalue {
     Array(Vec<Operand>),
     /// The value stored at a place (locals, fields, elements, `*p`).
     Read(Place),
+    /// The length of the array stored at a place (guarded as a read of it): what C's
+    /// `realloc` copies of the old array.
+    Len(Place),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -185,6 +185,7 @@ impl Names<'_> {
                 format!("[{}]", items.join(", "))
             }
             Rvalue::Read(place) => self.place(place),
+            Rvalue::Len(place) => format!("len({})", self.place(place)),
         }
     }
 

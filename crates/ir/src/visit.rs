@@ -236,7 +236,7 @@ impl Rvalue {
             Rvalue::AddrOf(_) => {}
             Rvalue::Record(fields) => fields.iter().for_each(|(_, a)| f(*a)),
             Rvalue::Array(items) => items.iter().for_each(|a| f(*a)),
-            Rvalue::Read(place) => place.for_each_operand(f),
+            Rvalue::Read(place) | Rvalue::Len(place) => place.for_each_operand(f),
         }
     }
 }

@@ -1,6 +1,9 @@
-//! What `malloc`, `calloc`, `alloca` and `free` lower to: a fresh object in a cell of its own,
-//! or a fresh *heap array* (`malloc(n * sizeof(T))`, `calloc(n, sizeof(T))`) reached through an
-//! element pointer (`lower/element_pointer.rs`); and the release of either.
+//! What `malloc`, `calloc`, `alloca`, `realloc` and `free` lower to: a fresh object in a cell of
+//! its own, or a fresh *heap array* (`malloc(n * sizeof(T))`, `calloc(n, sizeof(T))`) reached
+//! through an element pointer (`lower/element_pointer.rs`); and the release of either.
+//! `realloc(p, size)` makes a heap array like `malloc(size)`, copies the first elements of
+//! `p`'s (as many as both have: the IR's `len` gives the old length), and frees `p`'s, after
+//! the checks `free` makes (`realloc(NULL, size)` is `malloc(size)`); it never fails.
 //!
 //! **Sizes.** An allocation's size must be `sizeof` of a complete type, or a count times it:
 //! anything else is refused, since the objects' type comes from the `sizeof`. Which calls make
@@ -23,7 +26,9 @@
 
 use lang_c::ast::{BinaryOperator, CallExpression, Constant, Expression};
 use lang_c::span::Node;
-use symex_ir::cfg::{BinOp, Check, InstKind, Operand, Place, PropertyKind, Rvalue, Terminator};
+use symex_ir::cfg::{
+    BinOp, Check, InstKind, Operand, Place, PlaceBase, Projection, PropertyKind, Rvalue, Terminator,
+};
 use symex_syntax::span::Span;
 
 use super::element_pointer::representation;
@@ -37,9 +42,9 @@ use crate::error::CError;
 /// count from 1 to this one (see the module comment).
 pub(super) const FORKED_LENGTHS: i32 = 64;
 
-/// The functions that make objects: the first two on the heap.
+/// The functions that make objects: all but `alloca` on the heap.
 pub(super) const ALLOCATING_FUNCTIONS: &[&str] =
-    &["malloc", "calloc", "alloca", "__builtin_alloca"];
+    &["malloc", "calloc", "realloc", "alloca", "__builtin_alloca"];
 
 /// The size arguments of an allocation: the `sizeof` giving each object's size, and how many
 /// objects (`None`: one).
@@ -48,14 +53,19 @@ pub(super) struct AllocationSize<'a> {
     pub count: Option<&'a Node<Expression>>,
 }
 
-/// The size of the allocation `calloc(arguments)` (else `malloc` or `alloca`): `sizeof(T)`, a
-/// count times it (either order), or `calloc`'s count and `sizeof(T)` (either order). `None`
-/// where no `sizeof` says what the objects are.
-pub(super) fn allocation_size(
-    calloc: bool,
-    arguments: &[Node<Expression>],
-) -> Option<AllocationSize<'_>> {
-    let (each, count) = match (calloc, arguments) {
+/// The size of the allocation `function(arguments)` (an allocating function): `sizeof(T)`, a
+/// count times it (either order), or `calloc`'s count and `sizeof(T)` (either order);
+/// `realloc`'s second argument. `None` where no `sizeof` says what the objects are.
+pub(super) fn allocation_size<'a>(
+    function: &str,
+    arguments: &'a [Node<Expression>],
+) -> Option<AllocationSize<'a>> {
+    let arguments = match (function, arguments) {
+        ("realloc", [_, size]) => std::slice::from_ref(size),
+        ("realloc", _) => return None,
+        _ => arguments,
+    };
+    let (each, count) = match (function == "calloc", arguments) {
         (true, [a, b]) => match (is_sizeof(b), is_sizeof(a)) {
             (true, _) => (b, Some(a)),
             (false, true) => (a, Some(b)),
@@ -114,6 +124,7 @@ impl FnCx<'_, '_> {
         at: usize,
     ) -> Result<(Operand, CType), CError> {
         let calloc = name == "calloc";
+        let realloc = name == "realloc";
         let size_at = call.arguments.last().map_or(at, |size| self.at(size.span));
         let refusal = || {
             CError::unsupported(
@@ -124,7 +135,7 @@ impl FnCx<'_, '_> {
                 size_at,
             )
         };
-        let size = allocation_size(calloc, &call.arguments).ok_or_else(refusal)?;
+        let size = allocation_size(name, &call.arguments).ok_or_else(refusal)?;
         let declared = self.sized_type(size.each, at)?.ok_or_else(refusal)?;
         let start = call.callee.span.start;
         let ty = representation(self.unit, Location::Allocated(start), declared);
@@ -136,7 +147,13 @@ impl FnCx<'_, '_> {
             false => &self.unit.stack_addresses,
         };
         flag.set(true);
-        let array = size.count.is_some() || self.unit.elements.is_element_allocation(start);
+        // `realloc`'s old array, evaluated before its size.
+        let old = match realloc {
+            true => Some(self.typed(&call.arguments[0])?),
+            false => None,
+        };
+        let array =
+            realloc || size.count.is_some() || self.unit.elements.is_element_allocation(start);
         if !array {
             let object = self.blank_object(ty, calloc, heap, span);
             let pointer = self.temp(Rvalue::Alloc(object), span);
@@ -175,6 +192,9 @@ impl FnCx<'_, '_> {
             }
             Some(count) => self.forked_array_cell(element, count, span),
         };
+        if let Some(old) = old {
+            self.move_elements(old, ty, cell, span, at)?;
+        }
         if heap {
             self.count_objects(1, span);
         }
@@ -285,6 +305,13 @@ impl FnCx<'_, '_> {
     /// `free(pointer)` of a non-null element pointer: the `invalid-free` checks that it points
     /// to the first element of a live heap array, then the array is freed.
     fn release_array(&mut self, pointer: Operand, span: Span) {
+        let cell = self.releasable_array(pointer, span);
+        self.mark_freed(cell, span);
+    }
+
+    /// The cell of the array the non-null element pointer `pointer` points into, after the
+    /// `invalid-free` checks that it points to the first element of a live heap array.
+    fn releasable_array(&mut self, pointer: Operand, span: Span) -> Operand {
         let [cell, index] = self.element_parts(pointer, span);
         let first = self.temp(Rvalue::Binary(BinOp::Eq, index, Operand::Const(0)), span);
         let kind = PropertyKind::InvalidFree;
@@ -296,9 +323,109 @@ impl FnCx<'_, '_> {
         let state = self.heap_state(owner, span);
         let live = self.temp(Rvalue::Binary(BinOp::Eq, state, Operand::Const(LIVE)), span);
         self.check(Check::Condition { holds: live, kind }, span);
+        cell
+    }
+
+    /// Frees the heap array in `cell` (its checks ran).
+    fn mark_freed(&mut self, cell: Operand, span: Span) {
+        let owner = HeapOwner::Array(cell);
+        for check in self.owner_guards(owner) {
+            self.check(check, span);
+        }
         let place: Place = self.heap_place(owner);
         let value = Operand::Const(FREED);
         self.b.emit(InstKind::Store { place, value }, span);
         self.count_objects(-1, span);
+    }
+
+    /// `realloc`'s move of the array `old` points into (of `ty`s) to the fresh array in
+    /// `cell`: nothing for null; else `free`'s checks, the first elements copied (as many as
+    /// both arrays have), and the old array freed.
+    fn move_elements(
+        &mut self,
+        (old, old_ty): (Operand, CType),
+        ty: CType,
+        cell: Operand,
+        span: Span,
+        at: usize,
+    ) -> Result<(), CError> {
+        if matches!(old, Operand::Null | Operand::Const(0)) {
+            return Ok(());
+        }
+        let same = match old_ty {
+            CType::Element(p) => self.unit.types.borrow().pointee(p) == ty,
+            _ => false,
+        };
+        if !same {
+            return Err(CError::unsupported(
+                "`realloc` of a pointer other than one into an array of the objects it makes \
+                 (the size's `sizeof` gives their type)",
+                at,
+            ));
+        }
+        let not_null = self.element_truth(old, span);
+        let (moving, done) = (self.b.new_block(), self.b.new_block());
+        let branch = Terminator::Branch {
+            cond: not_null,
+            then_block: moving,
+            else_block: done,
+        };
+        self.b.terminate(branch, span);
+        self.b.switch_to(moving);
+        let old_cell = self.releasable_array(old, span);
+        let whole = |cell| Place {
+            base: PlaceBase::Deref(cell),
+            projections: Vec::new(),
+        };
+        let lengths = [old_cell, cell].map(|array| {
+            for check in self.pointee_guards(array) {
+                self.check(check, span);
+            }
+            self.temp(Rvalue::Len(whole(array)), span)
+        });
+        // for (k = 0; k < old length && k < new length; k++) new[k] = old[k];
+        let k = self.b.new_temp(span);
+        self.assign(k, Operand::Const(0), span);
+        let (header, body, exit) = (self.b.new_block(), self.b.new_block(), self.b.new_block());
+        self.b.goto(header, span);
+        self.b.switch_to(header);
+        let index = Operand::Local(k);
+        let [in_old, in_new] =
+            lengths.map(|length| self.temp(Rvalue::Binary(BinOp::Lt, index, length), span));
+        let cond = self.temp(Rvalue::Binary(BinOp::BitAnd, in_old, in_new), span);
+        let branch = Terminator::Branch {
+            cond,
+            then_block: body,
+            else_block: exit,
+        };
+        self.b.terminate(branch, span);
+        self.b.switch_to(body);
+        let element = |cell| Place {
+            base: PlaceBase::Deref(cell),
+            projections: vec![Projection::Index(index)],
+        };
+        for array in [old_cell, cell] {
+            for check in self.pointee_guards(array) {
+                self.check(check, span);
+            }
+            self.check(
+                Check::InBounds {
+                    array: whole(array),
+                    index,
+                },
+                span,
+            );
+        }
+        let value = self.temp(Rvalue::Read(element(old_cell)), span);
+        let place = element(cell);
+        self.b.emit(InstKind::Store { place, value }, span);
+        let next = self.temp(Rvalue::Binary(BinOp::Add, index, Operand::Const(1)), span);
+        self.assign(k, next, span);
+        self.b.goto(header, span);
+        self.b.switch_to(exit);
+        self.mark_freed(old_cell, span);
+        self.b.goto(done, span);
+        self.b.switch_to(done);
+        Ok(())
     }
 }

@@ -70,11 +70,21 @@ fn allocation_start(
         .then_some(call.callee.span.start)
 }
 
-/// Whether the allocation `call` makes more than one object (so an array).
-fn counts_objects(call: &CallExpression) -> bool {
-    let calloc =
-        matches!(&call.callee.node, Expression::Identifier(id) if id.node.name == "calloc");
-    allocation_size(calloc, &call.arguments).is_some_and(|size| size.count.is_some())
+/// The name of the function `call` calls, if it names one.
+fn callee_name(call: &CallExpression) -> Option<&str> {
+    match &call.callee.node {
+        Expression::Identifier(callee) => Some(callee.node.name.as_str()),
+        _ => None,
+    }
+}
+
+/// Whether the allocation `call` makes an array: it counts objects, or resizes one
+/// (`realloc`).
+fn makes_array(call: &CallExpression) -> bool {
+    callee_name(call).is_some_and(|name| {
+        name == "realloc"
+            || allocation_size(name, &call.arguments).is_some_and(|size| size.count.is_some())
+    })
 }
 
 /// The file's element pointers and cell arrays.
@@ -435,6 +445,12 @@ impl Uses<'_> {
             Expression::Call(call) => {
                 if let Some(start) = allocation_start(&call.node, self.parameters) {
                     out.classes.push(self.classes.id(&allocation_key(start)));
+                    // `realloc(p, ...)` moves `p`'s objects: one class with `p`.
+                    if let (Some("realloc"), Some(old)) =
+                        (callee_name(&call.node), call.node.arguments.first())
+                    {
+                        self.collect(old, out);
+                    }
                 }
             }
             Expression::StringLiteral(_) => out.element = true,
@@ -644,7 +660,7 @@ impl<'ast> Visit<'ast> for Uses<'_> {
 
     fn visit_call_expression(&mut self, call: &'ast lang_c::ast::CallExpression, span: &'ast Span) {
         if let Some(start) = allocation_start(call, self.parameters) {
-            if counts_objects(call) {
+            if makes_array(call) {
                 let class = self.classes.id(&allocation_key(start));
                 self.classes.mark(class);
             }

@@ -1393,10 +1393,8 @@ impl FnCx<'_, '_> {
                 return Ok((Operand::Const(0), CType::Void));
             }
             "realloc" => {
-                return Err(CError::unsupported(
-                    "`realloc` (resizing heap objects is not modelled yet)",
-                    at,
-                ))
+                arity(2)?;
+                return self.allocation(name, call, span, at);
             }
             _ => {}
         }

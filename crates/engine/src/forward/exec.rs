@@ -145,6 +145,10 @@ impl Machine<'_> {
                 SymValue::Array(values.into())
             }
             Rvalue::Read(place) => self.read_place(state, place)?,
+            Rvalue::Len(place) => {
+                let array = self.read_place(state, place)?;
+                SymValue::Int(array.length(&mut self.store)?)
+            }
         })
     }
 

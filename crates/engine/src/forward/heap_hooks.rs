@@ -279,7 +279,7 @@ fn uses_of(inst: &Inst) -> Vec<Use<'_>> {
     let mut out = Vec::new();
     match &inst.kind {
         InstKind::Assign { value, .. } => match value {
-            Rvalue::Read(place) => out.extend(deref(place, Access::Read)),
+            Rvalue::Read(place) | Rvalue::Len(place) => out.extend(deref(place, Access::Read)),
             Rvalue::Binary(BinOp::Eq | BinOp::Ne, a, b) => out.push(Use::Compare(*a, *b)),
             _ => {}
         },

@@ -272,7 +272,7 @@ impl Transfer<'_> {
                 }
                 InstKind::Assign { dst, value } => {
                     value.for_each_operand(|op| read.extend(op.local()));
-                    if let Rvalue::Read(place) = value {
+                    if let Rvalue::Read(place) | Rvalue::Len(place) = value {
                         read.extend(place.base_local());
                     }
                     dedup(&mut read);

@@ -368,6 +368,18 @@ impl SymValue {
         }
     }
 
+    /// The length of this array value, as a term (an `ite` of lengths where merged).
+    pub fn length(&self, store: &mut TermStore) -> Result<TermId> {
+        match self {
+            SymValue::Array(items) => Ok(terms::int_const(store, items.len() as i32)?),
+            SymValue::Ite(c, a, b) => {
+                let (x, y) = (a.length(store)?, b.length(store)?);
+                Ok(store.ite(*c, x, y)?)
+            }
+            other => Err(shape_error("an array", other)),
+        }
+    }
+
     /// The largest array length this value can have (for forking per index).
     pub fn max_len(&self) -> usize {
         match self {

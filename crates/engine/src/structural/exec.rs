@@ -750,6 +750,10 @@ impl Exec<'_> {
                 Val::Array(values.into())
             }
             Rvalue::Read(place) => self.load(place)?,
+            Rvalue::Len(place) => match self.load(place)? {
+                Val::Array(items) => Val::Term(int_const(self.store, items.len() as i32)?),
+                _ => return Err(unmodelled("the length of an array that is not one value")),
+            },
         })
     }
 

@@ -223,7 +223,7 @@ fn read_locals(point: Point<'_>) -> Vec<LocalId> {
     kind.for_each_operand(|op| read.extend(op.local()));
     let place = match kind {
         InstKind::Assign {
-            value: Rvalue::Read(place),
+            value: Rvalue::Read(place) | Rvalue::Len(place),
             ..
         } => Some(place),
         InstKind::Store { place, .. } => Some(place),

@@ -170,7 +170,7 @@ impl Facts<'_> {
         kind.for_each_operand(|op| self.require_operand(op, problems));
         match kind {
             InstKind::Assign {
-                value: Rvalue::Read(place),
+                value: Rvalue::Read(place) | Rvalue::Len(place),
                 ..
             } => self.require_place(place, true, false, problems),
             InstKind::Store { place, .. } => {

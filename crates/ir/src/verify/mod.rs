@@ -93,7 +93,7 @@ pub(super) fn for_each_read_local(kind: &InstKind, mut f: impl FnMut(LocalId)) {
     });
     let place = match kind {
         InstKind::Assign {
-            value: Rvalue::Read(place),
+            value: Rvalue::Read(place) | Rvalue::Len(place),
             ..
         } => Some(place),
         InstKind::Store { place, .. } if !place.projections.is_empty() => Some(place),

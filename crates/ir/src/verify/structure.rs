@@ -152,7 +152,7 @@ impl Ids<'_> {
                     problems.push("record fields not strictly sorted by id".to_string());
                 }
             }
-            Rvalue::Read(place) => self.place(place, problems),
+            Rvalue::Read(place) | Rvalue::Len(place) => self.place(place, problems),
             _ => value.for_each_operand(|op| self.operand(op, problems)),
         }
     }

@@ -605,7 +605,9 @@ impl Induction<'_> {
                     InstKind::Assign { dst, value } => {
                         let v = match (semantics::rvalue(self.store, env, value)?, value) {
                             // What memory holds is not tracked: any value.
-                            (None, Rvalue::Read(_)) => Some(self.ph.any_value(self.store)?),
+                            (None, Rvalue::Read(_) | Rvalue::Len(_)) => {
+                                Some(self.ph.any_value(self.store)?)
+                            }
                             (v, _) => v,
                         };
                         set(self.store, env, *dst, v)?;

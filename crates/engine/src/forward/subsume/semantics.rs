@@ -56,7 +56,8 @@ pub fn rvalue(
         | Rvalue::AddrOf(_)
         | Rvalue::Record(_)
         | Rvalue::Array(_)
-        | Rvalue::Read(_) => None,
+        | Rvalue::Read(_)
+        | Rvalue::Len(_) => None,
     })
 }
 

@@ -238,7 +238,9 @@ impl Walk<'_> {
                 // What memory held is not tracked: any value (the annotation must then hold
                 // for every one).
                 let number = match (number, value) {
-                    (None, Rvalue::Read(_)) => Some(self.ph.any_value(self.store)?),
+                    (None, Rvalue::Read(_) | Rvalue::Len(_)) => {
+                        Some(self.ph.any_value(self.store)?)
+                    }
                     (number, _) => number,
                 };
                 self.assign(a, frame, func, *dst, number)

@@ -165,7 +165,7 @@ fn use_rvalue(live: &mut Bits, value: &Rvalue) {
         Rvalue::AddrOf(l) => live.insert(*l),
         Rvalue::Record(fields) => fields.iter().for_each(|(_, a)| use_operand(live, *a)),
         Rvalue::Array(items) => items.iter().for_each(|a| use_operand(live, *a)),
-        Rvalue::Read(place) => use_place(live, place),
+        Rvalue::Read(place) | Rvalue::Len(place) => use_place(live, place),
     }
 }
 
