@@ -27,7 +27,8 @@
 use lang_c::ast::{BinaryOperator, CallExpression, Constant, Expression};
 use lang_c::span::Node;
 use symex_ir::cfg::{
-    BinOp, Check, InstKind, Operand, Place, PlaceBase, Projection, PropertyKind, Rvalue, Terminator,
+    BinOp, BlockId, Check, InstKind, LocalId, Operand, Place, PlaceBase, Projection, PropertyKind,
+    Rvalue, Terminator,
 };
 use symex_syntax::span::Span;
 
@@ -223,8 +224,8 @@ impl FnCx<'_, '_> {
     }
 
     /// A pointer to a fresh cell holding an array of `count` copies of `element`, `count` not
-    /// a constant: the `unmodelled` check that it is within 1 to [`FORKED_LENGTHS`], then one
-    /// branch per length.
+    /// a constant: the `unmodelled` check that it is within 1 to [`FORKED_LENGTHS`], then a
+    /// binary search over the lengths (six branches on a path, not one per length).
     fn forked_array_cell(&mut self, element: Operand, count: Operand, span: Span) -> Operand {
         let at_least_one = self.temp(Rvalue::Binary(BinOp::Ge, count, Operand::Const(1)), span);
         let at_most = Rvalue::Binary(BinOp::Le, count, Operand::Const(FORKED_LENGTHS));
@@ -234,30 +235,44 @@ impl FnCx<'_, '_> {
         self.check(Check::Condition { holds, kind }, span);
         let result = self.b.new_temp(span);
         let join = self.b.new_block();
-        for length in 1..=FORKED_LENGTHS {
-            if length < FORKED_LENGTHS {
-                let (this, next) = (self.b.new_block(), self.b.new_block());
-                let cond = Rvalue::Binary(BinOp::Eq, count, Operand::Const(length));
-                let cond = self.temp(cond, span);
-                let branch = Terminator::Branch {
-                    cond,
-                    then_block: this,
-                    else_block: next,
-                };
-                self.b.terminate(branch, span);
-                self.b.switch_to(this);
-                let cell = self.array_cell(element, length as usize, span);
-                self.assign(result, cell, span);
-                self.b.goto(join, span);
-                self.b.switch_to(next);
-            } else {
-                let cell = self.array_cell(element, length as usize, span);
-                self.assign(result, cell, span);
-                self.b.goto(join, span);
-            }
-        }
+        let made = (element, result, join);
+        self.split_lengths(made, count, (1, FORKED_LENGTHS), span);
         self.b.switch_to(join);
         Operand::Local(result)
+    }
+
+    /// Branches on `count`, known to be within `lengths` (both ends included), down to one
+    /// length, where the array of that many `element`s is made into `result` before `join`.
+    fn split_lengths(
+        &mut self,
+        (element, result, join): (Operand, LocalId, BlockId),
+        count: Operand,
+        (low, high): (i32, i32),
+        span: Span,
+    ) {
+        if low == high {
+            let cell = self.array_cell(element, low as usize, span);
+            self.assign(result, cell, span);
+            self.b.goto(join, span);
+            return;
+        }
+        let middle = low + (high - low) / 2;
+        let (lower, upper) = (self.b.new_block(), self.b.new_block());
+        let cond = self.temp(
+            Rvalue::Binary(BinOp::Le, count, Operand::Const(middle)),
+            span,
+        );
+        let branch = Terminator::Branch {
+            cond,
+            then_block: lower,
+            else_block: upper,
+        };
+        self.b.terminate(branch, span);
+        let made = (element, result, join);
+        self.b.switch_to(lower);
+        self.split_lengths(made, count, (low, middle), span);
+        self.b.switch_to(upper);
+        self.split_lengths(made, count, (middle + 1, high), span);
     }
 
     /// `free(argument)`.

@@ -178,7 +178,8 @@ impl ElementFacts {
             return ty;
         };
         let element = node.is_some_and(|n| self.element[n]);
-        let arrays_hold = inner.is_scalar() || holds(types, inner);
+        let arrays_hold =
+            inner.is_scalar() || (matches!(inner, CType::Struct(_)) && holds(types, inner));
         match element && arrays_hold {
             true => CType::Element(q),
             false => CType::Pointer(q),
