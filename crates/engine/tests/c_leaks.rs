@@ -130,6 +130,25 @@ fn with_a_global_pointer_an_object_left_is_unknown_and_none_left_is_no_leak() {
 }
 
 #[test]
+fn an_array_from_realloc_of_null_is_counted() {
+    let body = "void *realloc(void *p, unsigned long size);\nint main() {\n\
+                int *p = realloc(0, 4 * sizeof(int));\n  p[0] = 1;\n  return p[0];\n}\n";
+    let line = PRELUDE.lines().count() as u32 + 5;
+    for (engine, report) in reports(body) {
+        let leaks = statuses(&report, PropertyKind::MemoryLeak);
+        match engine {
+            "forward" => assert_eq!(leaks, [(line, Status::Violated)], "{engine}"),
+            _ => assert!(
+                leaks
+                    .iter()
+                    .all(|&(_, s)| matches!(s, Status::Violated | Status::Unknown)),
+                "{engine}: {leaks:?}"
+            ),
+        }
+    }
+}
+
+#[test]
 fn exit_with_objects_allocated_is_unknown_not_a_leak() {
     let body = "int main() {\n  struct node *a = malloc(sizeof(struct node));\n\
                 if (__VERIFIER_nondet_int()) { exit(1); }\n  free(a);\n  return 0;\n}\n";

@@ -116,6 +116,16 @@ impl FunctionBuilder {
         self.terminate(Terminator::Goto(target), span);
     }
 
+    /// Ends the current block with a branch: to `then_block` if `cond` is non-zero.
+    pub fn branch(&mut self, cond: Operand, then_block: BlockId, else_block: BlockId, span: Span) {
+        let branch = Terminator::Branch {
+            cond,
+            then_block,
+            else_block,
+        };
+        self.terminate(branch, span);
+    }
+
     /// Whether some path can reach the current block so far: it is the entry or the target of
     /// a terminator (a block opened after a `return` is not, until a jump to it is lowered).
     pub fn current_is_reached(&self) -> bool {

@@ -28,7 +28,7 @@ use lang_c::ast::{BinaryOperator, CallExpression, Constant, Expression};
 use lang_c::span::Node;
 use symex_ir::cfg::{
     BinOp, BlockId, Check, InstKind, LocalId, Operand, Place, PlaceBase, Projection, PropertyKind,
-    Rvalue, Terminator,
+    Rvalue,
 };
 use symex_syntax::span::Span;
 
@@ -150,7 +150,7 @@ impl FnCx<'_, '_> {
         flag.set(true);
         // `realloc`'s old array, evaluated before its size.
         let old = match realloc {
-            true => Some(self.typed(&call.arguments[0])?),
+            true => Some(self.released_pointer(&call.arguments[0])?),
             false => None,
         };
         let array =
@@ -262,17 +262,36 @@ impl FnCx<'_, '_> {
             Rvalue::Binary(BinOp::Le, count, Operand::Const(middle)),
             span,
         );
-        let branch = Terminator::Branch {
-            cond,
-            then_block: lower,
-            else_block: upper,
-        };
-        self.b.terminate(branch, span);
+        self.b.branch(cond, lower, upper, span);
         let made = (element, result, join);
         self.b.switch_to(lower);
         self.split_lengths(made, count, (low, middle), span);
         self.b.switch_to(upper);
         self.split_lengths(made, count, (middle + 1, high), span);
+    }
+
+    /// The pointer `free` or `realloc` gets as `argument`, typed: a cast to `void *` (which
+    /// C programs write there) is the pointer cast.
+    fn released_pointer(
+        &mut self,
+        argument: &Node<Expression>,
+    ) -> Result<(Operand, CType), CError> {
+        if let Expression::Cast(cast) = &argument.node {
+            let at = self.at(argument.span);
+            let ty = type_name(self.unit, &cast.node.type_name.node, at)?;
+            let void = matches!(ty, CType::Pointer(p) if self.unit.types.borrow().pointee(p) == CType::Void);
+            if void {
+                let (pointer, from) = self.typed(&cast.node.expression)?;
+                if matches!(from, CType::Pointer(_) | CType::Element(_)) {
+                    return Ok((pointer, from));
+                }
+                return Ok((
+                    self.coerce(pointer, from, ty, self.span(argument.span), at)?,
+                    ty,
+                ));
+            }
+        }
+        self.typed(argument)
     }
 
     /// `free(argument)`.
@@ -282,7 +301,7 @@ impl FnCx<'_, '_> {
         span: Span,
         at: usize,
     ) -> Result<(), CError> {
-        let (pointer, ty) = self.typed(argument)?;
+        let (pointer, ty) = self.released_pointer(argument)?;
         if matches!(pointer, Operand::Null | Operand::Const(0)) {
             return Ok(());
         }
@@ -298,12 +317,7 @@ impl FnCx<'_, '_> {
         };
         // `free(NULL)` does nothing.
         let (release, done) = (self.b.new_block(), self.b.new_block());
-        let branch = Terminator::Branch {
-            cond: not_null,
-            then_block: release,
-            else_block: done,
-        };
-        self.b.terminate(branch, span);
+        self.b.branch(not_null, release, done, span);
         self.b.switch_to(release);
         match ty {
             CType::Pointer(p) => {
@@ -380,12 +394,7 @@ impl FnCx<'_, '_> {
         }
         let not_null = self.element_truth(old, span);
         let (moving, done) = (self.b.new_block(), self.b.new_block());
-        let branch = Terminator::Branch {
-            cond: not_null,
-            then_block: moving,
-            else_block: done,
-        };
-        self.b.terminate(branch, span);
+        self.b.branch(not_null, moving, done, span);
         self.b.switch_to(moving);
         let old_cell = self.releasable_array(old, span);
         let whole = |cell| Place {
@@ -408,12 +417,7 @@ impl FnCx<'_, '_> {
         let [in_old, in_new] =
             lengths.map(|length| self.temp(Rvalue::Binary(BinOp::Lt, index, length), span));
         let cond = self.temp(Rvalue::Binary(BinOp::BitAnd, in_old, in_new), span);
-        let branch = Terminator::Branch {
-            cond,
-            then_block: body,
-            else_block: exit,
-        };
-        self.b.terminate(branch, span);
+        self.b.branch(cond, body, exit, span);
         self.b.switch_to(body);
         let element = |cell| Place {
             base: PlaceBase::Deref(cell),

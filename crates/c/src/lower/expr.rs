@@ -10,7 +10,7 @@ use lang_c::ast::{
 use lang_c::span::Node;
 use symex_ir::cfg::{
     BinOp, BlockId, Check, InstKind, LocalId, LocalKind, Operand, Place, PlaceBase, PropertyKind,
-    Rvalue, Terminator, UnOp,
+    Rvalue, UnOp,
 };
 use symex_syntax::span::Span;
 
@@ -170,14 +170,7 @@ impl FnCx<'_, '_> {
                 let (cond, ty) = self.typed(e)?;
                 let span = self.span(e.span);
                 let cond = self.truth(cond, ty, span, self.at(e.span))?;
-                self.b.terminate(
-                    Terminator::Branch {
-                        cond,
-                        then_block: then_bb,
-                        else_block: else_bb,
-                    },
-                    span,
-                );
+                self.b.branch(cond, then_bb, else_bb, span);
                 Ok(())
             }
         }

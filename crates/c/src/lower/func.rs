@@ -370,7 +370,7 @@ pub(super) fn lower_function(
     // name, in a scope of its own around the body.
     cx.push_scope();
     for (i, Parameter { name, span, ty, .. }) in params.iter().enumerate() {
-        if unit.address_taken.contains(name) && !matches!(ty, CType::Element(_)) {
+        if unit.address_taken.contains(name) {
             let local = cx.declare(name, *ty, *span)?;
             cx.bind(local, *ty, Operand::Local(LocalId(i as u32)), *span);
         }

@@ -77,7 +77,8 @@ struct Unit<'a> {
     boxed_members: HashSet<String>,
     /// The element pointers and the arrays in cells (`lower/elements.rs`).
     elements: elements::ElementFacts,
-    /// Whether the file calls `free`: then objects have a heap state (`lower/memory.rs`).
+    /// Whether the file calls `free` or `realloc`: then objects have a heap state
+    /// (`lower/memory.rs`).
     frees: bool,
     /// Whether the file calls `main` (then `main`'s locals end with its inner calls).
     main_called: bool,
@@ -152,7 +153,7 @@ pub(crate) fn lower_unit<'a>(
         address_taken,
         boxed_members,
         elements,
-        frees: calls(unit, &["free"]),
+        frees: calls(unit, &["free", "realloc"]),
         main_called: calls(unit, &["main"]),
         globals: HashMap::new(),
         global_order: Vec::new(),
@@ -305,7 +306,7 @@ fn addresses_taken(unit: &TranslationUnit) -> (HashSet<String>, HashSet<String>)
 }
 
 /// The functions whose objects `free` releases (and that can leak).
-const ALLOCATORS: &[&str] = &["malloc", "calloc"];
+const ALLOCATORS: &[&str] = &["malloc", "calloc", "realloc"];
 
 /// Finds calls of the functions named (by name).
 struct Calls<'n>(&'n [&'n str], bool);

@@ -215,12 +215,7 @@ impl FnCx<'_, '_> {
                         Rvalue::Binary(BinOp::Eq, Operand::Local(value), Operand::Const(case));
                     let equal = self.b.assign_temp(equal, span);
                     let next = self.b.new_block();
-                    let branch = Terminator::Branch {
-                        cond: Operand::Local(equal),
-                        then_block: target,
-                        else_block: next,
-                    };
-                    self.b.terminate(branch, span);
+                    self.b.branch(Operand::Local(equal), target, next, span);
                     self.b.switch_to(next);
                 }
                 self.b.goto(cases.default.unwrap_or(exit), span);

@@ -169,8 +169,18 @@ impl<'l, 'm> StepNamer<'l, 'm> {
             .strip_suffix(ELEMENT_POINTER_FIELDS[1])
             .filter(|member| !member.is_empty() && !is_bookkeeping(member))?;
         let mut text = self.target(func, target, outer)?;
-        text.push('.');
-        text.push_str(member);
+        // An object of one scalar is shown as that scalar (`target`): its `value` field too.
+        let cell = match target {
+            StoreTarget::Cell(cell) => Some(cell),
+            StoreTarget::Local(var) => self.cell_of_variable.get(&(func, var)).copied(),
+        };
+        let scalar = outer.is_empty()
+            && member == SCALAR_OBJECT_FIELDS[0]
+            && cell.is_some_and(|c| self.scalar_cells.contains(&c));
+        if !scalar {
+            text.push('.');
+            text.push_str(member);
+        }
         Some(text)
     }
 
@@ -290,37 +300,40 @@ impl<'l, 'm> StepNamer<'l, 'm> {
                     })
                 };
                 let unassigned = |name: &str| matches!(flag(name), Some(Value::Int(0)));
-                let shown: Vec<(&str, &Value)> = record
-                    .fields()
-                    .iter()
-                    .map(|(f, v)| (name_of(*f), v))
-                    .filter(|(name, _)| !is_bookkeeping(name))
-                    .collect();
-                // A front end's object of one scalar is that scalar.
-                let scalar =
-                    shown.len() == 1 && shown[0].0 == SCALAR_OBJECT_FIELDS[0] && flag("").is_some();
-                if scalar {
-                    return match unassigned("") {
-                        true => ArgValue::Uninit(Uninit),
-                        false => self.value(shown[0].1),
-                    };
-                }
                 let index_of = |name: &str| {
                     record.fields().iter().find_map(|(f, v)| {
                         (name_of(*f).strip_suffix(ELEMENT_POINTER_FIELDS[1]) == Some(name))
                             .then_some(v)
                     })
                 };
+                let shown: Vec<(&str, &Value)> = record
+                    .fields()
+                    .iter()
+                    .map(|(f, v)| (name_of(*f), v))
+                    .filter(|(name, _)| !is_bookkeeping(name))
+                    .collect();
+                // A field's value; a front end's pointer into an array kept in memory has its
+                // cell here and its index in the field's `#index` sibling.
+                let mut shown_value = |name: &str, value: &Value| match (value, index_of(name)) {
+                    (Value::Ptr(cell), Some(Value::Int(index))) => ArgValue::Ref {
+                        object: format!("{}[{index}]", self.cell_name(*cell)),
+                    },
+                    (value, _) => self.value(value),
+                };
+                // A front end's object of one scalar is that scalar.
+                let scalar =
+                    shown.len() == 1 && shown[0].0 == SCALAR_OBJECT_FIELDS[0] && flag("").is_some();
+                if scalar {
+                    return match unassigned("") {
+                        true => ArgValue::Uninit(Uninit),
+                        false => shown_value(shown[0].0, shown[0].1),
+                    };
+                }
                 let mut fields = Fields::new();
                 for (name, value) in shown {
-                    let value = match (unassigned(name), value, index_of(name)) {
-                        (true, _, _) => ArgValue::Uninit(Uninit),
-                        // A front end's pointer into an array kept as a member: its cell here,
-                        // its index in the member's `#index` field.
-                        (false, Value::Ptr(cell), Some(Value::Int(index))) => ArgValue::Ref {
-                            object: format!("{}[{index}]", self.cell_name(*cell)),
-                        },
-                        (false, value, _) => self.value(value),
+                    let value = match unassigned(name) {
+                        true => ArgValue::Uninit(Uninit),
+                        false => shown_value(name, value),
                     };
                     fields.push(name, value);
                 }
