@@ -12,7 +12,8 @@
 //!
 //! **Counts.** IR arrays have fixed lengths. A constant count makes one array (up to the limit
 //! of declared arrays); any other count forks the run over the lengths 1 to
-//! [`FORKED_LENGTHS`], one path each, as KLEE concretizes a symbolic size, and an `unmodelled`
+//! [`FORKED_LENGTHS`] by halves (six branches on a path, one path per length), as KLEE
+//! concretizes a symbolic size, and an `unmodelled`
 //! check stops a run whose count is 0 (C lets `malloc(0)` return null or not) or larger, so
 //! its verdicts are `unknown`, never `safe`.
 //!
