@@ -247,6 +247,10 @@ fn check_properties(
             replayed_witness(module, entry, &locator, args, inputs, pad)
         };
         let mut confirmed = None;
+        // The strict VC does not assume the checks before the goal hold, so its model may fail
+        // one of them first: then it is no counterexample of this property, which is left
+        // undecided (the other property is decided on its own).
+        let mut fails_first = None;
         let decision = if holds_in_every_context(&mut refiner, module, entry_func, prop)? {
             Decision::Unreachable
         } else {
@@ -264,13 +268,30 @@ fn check_properties(
                         confirmed = Some((witness, replay));
                         Decision::Reached(model)
                     } else {
-                        refiner.decide(goal, &wanted, true)?
+                        let strict = refiner.decide(goal, &wanted, true)?;
+                        if let Decision::Reached(model) = &strict {
+                            let (witness, replay) = witness_of(model);
+                            match replay {
+                                symex_report::Replay::Failed(other) if other != prop => {
+                                    fails_first = Some(other);
+                                }
+                                _ => confirmed = Some((witness, replay)),
+                            }
+                        }
+                        strict
                     }
                 }
                 other => other,
             }
         };
         let finding = match decision {
+            Decision::Reached(_) if fails_first.is_some() => Finding::GaveUp {
+                reason: format!(
+                    "the structural engine's model of a run that fails it fails another check \
+                     first (property #{}), which its VC does not rule out",
+                    fails_first.map_or(0, |p| p.0)
+                ),
+            },
             Decision::Reached(model) => {
                 let (witness, replay) = confirmed.unwrap_or_else(|| witness_of(&model));
                 Finding::Reached { witness, replay }
