@@ -260,3 +260,26 @@ fn a_function_without_blocks() {
         vec!["fn g: no blocks (the entry block is required)".to_string()]
     );
 }
+
+#[test]
+fn the_length_of_an_array_is_guarded_like_a_read_of_it() {
+    let mut m = lower_ok("main() { var p, n; p = alloc [1, 2]; n = *p; return 0; }");
+    // `n = *p` becomes `n = len(*p)`: still guarded by the same checks.
+    let mut replaced = 0;
+    for block in &mut m.functions[0].blocks {
+        for inst in &mut block.insts {
+            if let InstKind::Assign { value, .. } = &mut inst.kind {
+                if let Rvalue::Read(place) = value {
+                    if matches!(place.base, PlaceBase::Deref(_)) {
+                        *value = Rvalue::Len(place.clone());
+                        replaced += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(replaced, 1);
+    assert!(errors(&m).is_empty(), "{:#?}", errors(&m));
+    remove_first(&mut m, |k| is_check(k, PropertyKind::NullDeref));
+    assert_reports(&m, "without a preceding NonNull check");
+}
