@@ -2,9 +2,9 @@
 //! preprocessed `.i`) parsed with `lang-c` and lowered into the same IR as micro-c, so that the
 //! interpreter and every engine check it unchanged (layer 1 of `docs/architecture.md`).
 //!
-//! **The subset** (docs/c-frontend.md): functions over the integer types up to 32 bits (two's
-//! complement wrap-around like micro-c) and the 64-bit ones modelled within 32 bits (a run
-//! whose value leaves that range fails an `unmodelled` check: the report says `unknown`), structs, and pointers to whole objects (`&x`, `*p`,
+//! **The subset** (docs/c-frontend.md): functions over the integer types of 8 to 64 bits (two's
+//! complement wrap-around like micro-c; `long long` as 64-bit IR numbers), structs, and
+//! pointers to whole objects (`&x`, `*p`,
 //! `p->f`, `malloc(sizeof(T))`), local variables in nested scopes, local arrays with constant
 //! sizes, file-scope variables (locals of `main`, set on entry; `main` inlines its
 //! calls where other functions use them), every statement of C except
@@ -46,15 +46,8 @@ pub struct Translated {
     pub left_out: Vec<(String, CError)>,
     /// The functions in the module that cannot be analysed on their own (`--entry`), with the
     /// reason: a parameter reaches a struct with boxed members, which an input heap would fill
-    /// with arbitrary pointers.
+    /// with arbitrary pointers, or a 64-bit integer.
     pub not_entries: Vec<(String, CError)>,
-    /// The functions whose parameters (or the objects they point to) hold 64-bit integers:
-    /// analysed on their own, their symbolic values are 32-bit, so some runs are left out.
-    pub wide_entries: Vec<String>,
-    /// Why some of the program's runs are not in the module (inputs of 64-bit types read
-    /// within 32 bits), if any are not: a property without a violation is then `unknown`, not
-    /// `safe` (`Report::limit_to_modelled_inputs`).
-    pub restricted_inputs: Option<String>,
     /// Whether the program calls `malloc` or `calloc` (objects that can leak).
     pub allocates_heap: bool,
     /// Whether its leaks are checked: [`Options::memory_leaks`] was asked, the program

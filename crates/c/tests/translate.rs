@@ -115,132 +115,107 @@ fn long_has_32_bits_in_ilp32_and_64_in_lp64() {
         RunEnd::Returned(v) => assert_eq!(v.as_int(), Some(4111)),
         other => panic!("{other:?}"),
     }
-    // In LP64 `long` has 64 bits: its input is read within 32 bits (the translation says so),
-    // and `2147483647L + 1` leaves the modelled range (an `unmodelled` check).
-    let lp64 = translate_text(source, Options::default()).expect("translates");
-    assert!(lp64.restricted_inputs.is_some());
-    match run(source, &[-5]) {
-        RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Unmodelled),
+    // In LP64 `long` has 64 bits: `2147483647L + 1` is positive, and an input of it is two
+    // 32-bit inputs, the high half first.
+    match run(source, &[-1, -5]) {
+        RunEnd::Returned(v) => assert_eq!(v.as_int(), Some(8110)),
         other => panic!("{other:?}"),
     }
 }
 
-/// `long long` (and LP64's `long`) computes exactly while its values stay within 32 bits, and a
-/// run whose value leaves them fails the `unmodelled` check (never a wrong value).
+/// `long long` (and LP64's `long`) computes in 64 bits: products, quotients and shifts beyond
+/// 32 bits, conversions between the widths by C's rules.
 #[test]
-fn wide_integers_are_exact_within_32_bits_and_checked_outside() {
-    let lp64 = |source: &str, inputs: &[i32]| run_with(source, inputs, Options::default());
-    let ilp32 = Options {
-        data_model: DataModel::Ilp32,
-        ..Options::default()
-    };
+fn wide_integers_compute_in_64_bits() {
     let source = "int main() { int i = __VERIFIER_nondet_int(); long long a = i; long b = 3L;
                   unsigned long long u = 5ull; unsigned long w = 4000000000u;
                   a = a * b - 1; u += 2; a = a / 2 + (a % 2) + (a >> 40) + (long long)(u << 3);
-                  return (int)a + (w > 3999999999u) * 1000 + (int)sizeof(long long) * 10000; }";
+                  return (int)(a >> 3) + (w > 3999999999u) * 1000 + (int)sizeof(long long) * 10000; }";
     let expected = |i: i32| {
         let a = i64::from(i) * 3 - 1;
-        (a / 2 + a % 2 + (a >> 40) + (7 << 3)) as i32 + 1000 + 80000
+        ((a / 2 + a % 2 + (a >> 40) + (7 << 3)) >> 3) as i32 + 1000 + 80000
     };
-    for i in [-7, 0, 100, 700_000_000] {
-        match lp64(source, &[i]) {
+    for i in [-7, 0, 100, 800_000_000, i32::MIN, i32::MAX] {
+        match run(source, &[i]) {
             RunEnd::Returned(v) => assert_eq!(v.as_int(), Some(expected(i)), "input {i}"),
             other => panic!("input {i}: {other:?}"),
         }
     }
-    // 3 * 800,000,000 is beyond 32 bits: the run stops at the product's check.
-    assert!(matches!(
-        lp64(source, &[800_000_000]),
-        RunEnd::RuntimeError {
-            kind: PropertyKind::Unmodelled,
-            ..
-        }
-    ));
-    // Negative values converted to an unsigned 64-bit type (also as an operand: `-1 + 2ull`
-    // wraps to 1 in C, but its `-1` is 2^64 - 1 on the way), ~ of one, and big unsigned sums
-    // leave the range; conversions down to 32 bits and comparisons are exact.
-    for (body, input, leaves) in [
+    // Conversions: a negative `int` to `unsigned long long` is 2^64 - 1 (so `-1 + 2ull` is 1);
+    // `~1ull` is 2^64 - 2; a `long long` to `unsigned char` keeps the low byte; `long long`
+    // holds every `unsigned int`, so `a < 0u` compares -5 with 0.
+    for (body, input, returned) in [
         (
-            "unsigned long long u = __VERIFIER_nondet_int(); return (int)u;",
+            "unsigned long long u = __VERIFIER_nondet_int(); return u == 18446744073709551615ull;",
             -1,
-            true,
-        ),
-        (
-            "unsigned long long u = __VERIFIER_nondet_int(); return (int)u;",
             1,
-            false,
         ),
-        ("unsigned long long u = 1; u = ~u; return 0;", 0, true),
-        ("return (int)(__VERIFIER_nondet_int() + 2ull);", -1, true),
+        ("return (int)(__VERIFIER_nondet_int() + 2ull);", -1, 1),
         (
-            "unsigned long long u = 4000000000u; u = u + __VERIFIER_nondet_int(); return 0;",
-            300000000,
-            true,
+            "unsigned long long u = 1; u = ~u; return u > 18446744073709551613ull;",
+            0,
+            1,
         ),
         (
             "long long a = 2147483647; a = a + __VERIFIER_nondet_int(); return a > 0;",
             1,
-            true,
+            1,
         ),
         (
             "long long a = -5; return (unsigned char)a + (a < 0u) * 1000;",
             0,
-            false,
+            1251,
+        ),
+        (
+            "long long a = 4294967296LL * __VERIFIER_nondet_int(); return (int)(a >> 32);",
+            -3,
+            -3,
+        ),
+        (
+            "unsigned int x = __VERIFIER_nondet_int(); long long a = x; return a > 0;",
+            -1,
+            1,
+        ),
+        (
+            "long long a = -1; unsigned long long u = a; return (u >> 63) + (a >> 63) * 10;",
+            0,
+            -9,
         ),
     ] {
         let source = format!("int main() {{ {body} }}");
-        let end = run_with(&source, &[input], ilp32);
-        let left = matches!(
-            end,
-            RunEnd::RuntimeError {
-                kind: PropertyKind::Unmodelled,
-                ..
-            }
-        );
-        assert_eq!(left, leaves, "{body}: {end:?}");
+        match run(&source, &[input]) {
+            RunEnd::Returned(v) => assert_eq!(v.as_int(), Some(returned), "{body}"),
+            other => panic!("{body}: {other:?}"),
+        }
     }
-    // `(a < 0u)`: `long long` holds every `unsigned int`, so 0u converts to it and -5 < 0;
-    // 251 is -5's low byte.
-    match run_with(
-        "int main() { long long a = -5; return (unsigned char)a + (a < 0u) * 1000; }",
-        &[],
-        ilp32,
-    ) {
-        RunEnd::Returned(v) => assert_eq!(v.as_int(), Some(1251)),
-        other => panic!("{other:?}"),
-    }
-    // Literals: a 64-bit constant within 32 bits is one; beyond, refused with its type.
-    let refused = translate_text(
-        "int main() { long long x = 4294967296LL; return 0; }",
-        ilp32,
-    );
-    assert!(refused.is_err_and(|e| e.message.contains("modelled within 32 bits")));
 }
 
 #[test]
-fn signed_wide_literals_convert_where_the_target_holds_them() {
-    // `-2147483648` is the negation of a `long` (`long long` in ILP32) literal: converted at
-    // once to a type that holds its value, it is folded; 64-bit arithmetic is still refused.
-    for data_model in [DataModel::Lp64, DataModel::Ilp32] {
-        let options = Options {
-            data_model,
-            ..Options::default()
-        };
-        let source = "int f(int a) { return a; }
-                      int main() { int x = -2147483648; unsigned u = 4294967295;
-                      short s = (short)-32768; x = f(-2147483648) - x; return x + (u == -1u); }";
-        match run_with(source, &[], options) {
-            RunEnd::Returned(v) => assert_eq!(v.as_int(), Some(1)),
-            other => panic!("{other:?}"),
-        }
-        for refused in [
-            "int main() { int x = -2147483648 + 1; return x; }",
-            "int main() { short s = -2147483648; return s; }",
-        ] {
-            let refused = translate_text(refused, options);
-            assert!(refused.is_err_and(|e| e.message.contains("`2147483648`")));
+fn signed_64_bit_overflow_and_shifts_are_checked() {
+    let options = Options {
+        signed_overflow: true,
+        ..Options::default()
+    };
+    let source = "int main() { long long a = __VERIFIER_nondet_long(); long long b = a + 1;
+                  int n = __VERIFIER_nondet_int(); return (int)(b << n); }";
+    // 2^63 - 1 + 1 overflows; a shift by 64 is out of range; by 40 it fits for b = 1.
+    let cases: [(&[i32], Option<PropertyKind>); 3] = [
+        (&[i32::MAX, -1, 0], Some(PropertyKind::Overflow)),
+        (&[0, 0, 64], Some(PropertyKind::ShiftOutOfRange)),
+        (&[0, 0, 40], None),
+    ];
+    for (inputs, error) in cases {
+        match (run_with(source, inputs, options), error) {
+            (RunEnd::RuntimeError { kind, .. }, Some(expected)) => assert_eq!(kind, expected),
+            (RunEnd::Returned(_), None) => {}
+            (other, _) => panic!("{inputs:?}: {other:?}"),
         }
     }
+    // `-2147483648` is `-(2147483648L)`: computed in 64 bits, then converted.
+    let source = "int f(int a) { return a; }
+                  int main() { int x = -2147483648; short s = (short)-32768; long long big = 4294967296LL;
+                  x = f(-2147483648) - x; return x + (big > 4294967295LL) + (s == -32768) * 10; }";
+    assert_eq!(returns(source, &[]), 11);
 }
 
 #[test]
@@ -340,26 +315,14 @@ fn globals_used_only_by_main_are_its_locals_set_on_entry() {
 }
 
 #[test]
-fn inputs_of_64_bit_types_are_read_within_32_bits_and_say_so() {
+fn inputs_of_64_bit_types_are_two_32_bit_inputs() {
     let source = "extern long __VERIFIER_nondet_long(void);
                   extern unsigned long __VERIFIER_nondet_ulong(void);
                   int main() { long x = __VERIFIER_nondet_long(); unsigned long y = __VERIFIER_nondet_ulong();
-                               return (x < 0) + (y > 4000000000UL) * 10; }";
-    let lp64 = translate_text(source, Options::default()).expect("translates");
-    assert!(lp64.restricted_inputs.is_some());
-    // The unsigned input's 32 bits are read as unsigned: -1 is 4294967295, not a negative.
-    assert_eq!(returns(source, &[-5, -1]), 11);
-    let ilp32 = Options {
-        data_model: DataModel::Ilp32,
-        ..Options::default()
-    };
-    let exact = translate_text(
-        source.replace("4000000000UL", "4000000000U").as_str(),
-        ilp32,
-    );
-    assert!(exact.expect("translates").restricted_inputs.is_none());
-    let plain = translate_text("int main() { return 0; }", Options::default());
-    assert!(plain.expect("translates").restricted_inputs.is_none());
+                               return (x < 0) + (y > 4000000000UL) * 10 + (y == 4294967296UL) * 100; }";
+    // The high half first: (-1, -5) is -5; (1, 0) is 2^32.
+    assert_eq!(returns(source, &[-1, -5, 1, 0]), 111);
+    assert_eq!(returns(source, &[0, -5, 0, 7]), 0);
 }
 
 #[test]
@@ -1102,11 +1065,6 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "int g; int main() { g++; if (g < 3) return main(); return g; }",
             "a call of `main`",
             "main(); return",
-        ),
-        (
-            "int main() { return 3000000000; }",
-            "of type `long long`",
-            "3000000000",
         ),
         (
             "int f(int); int main() { return f(1); }",

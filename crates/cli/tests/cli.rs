@@ -1019,28 +1019,34 @@ fn an_entry_function_left_out_of_a_c_program_is_refused_with_its_reason() {
 }
 
 #[test]
-fn c_programs_with_64_bit_inputs_find_violations_but_never_say_safe() {
-    // The inputs are read within 32 bits: a violation found there is real, but a property
-    // without one may still break for a wider input, so it is `unknown`, not `safe`.
+fn c_programs_with_64_bit_inputs_are_decided_and_replayed() {
+    // A 64-bit input is two 32-bit inputs, the high half first: a violation that needs a
+    // value beyond 32 bits is found, and its inputs replay with `symex run`.
     let violated = program(
         "wide_violated.c",
         b"long __VERIFIER_nondet_long(void);\nvoid reach_error(void);\n\
-          int main(void) {\n  long x = __VERIFIER_nondet_long();\n  if (x > 1000) reach_error();\n  return 0;\n}\n",
+          int main(void) {\n  long x = __VERIFIER_nondet_long();\n  if (x == 123456789012L) reach_error();\n  return 0;\n}\n",
     );
     let out = symex(&["check", &violated]);
     assert_eq!(out.status.code(), Some(10), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("inputs: 28,-1097262572"),
+        "{}",
+        stdout(&out)
+    );
+    let out = symex(&["run", &violated, "--input", "28,-1097262572"]);
+    assert!(
+        stderr(&out).contains("assertion failed"),
+        "{}",
+        stderr(&out)
+    );
     let holds = program(
         "wide_holds.c",
         b"long __VERIFIER_nondet_long(void);\nvoid reach_error(void);\n\
           int main(void) {\n  long x = __VERIFIER_nondet_long();\n  if (x > 1000 && x < 10) reach_error();\n  return 0;\n}\n",
     );
     let out = symex(&["check", &holds]);
-    assert_eq!(out.status.code(), Some(20), "{}", stdout(&out));
-    assert!(
-        stdout(&out).contains("inputs of 64-bit types are read within 32 bits"),
-        "{}",
-        stdout(&out)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
 }
 
 /// `valid-memsafety` is `TRUE` only where symex checks all of it: not where a leak is not
@@ -1151,10 +1157,9 @@ fn closed_output_pipes_end_quietly_with_the_normal_code() {
 }
 
 /// `--entry` of a C function whose parameters reach what an input heap or a 32-bit symbol
-/// cannot stand for: boxed struct members are refused; 64-bit values leave every property
-/// without a violation `unknown`.
+/// cannot stand for is refused: boxed struct members, 64-bit integers.
 #[test]
-fn c_entry_functions_are_refused_or_restricted_where_inputs_cannot_stand_for_c_values() {
+fn c_entry_functions_are_refused_where_inputs_cannot_stand_for_c_values() {
     let p = program(
         "entries.c",
         b"void reach_error(void);\nstruct s { int a, b; };\n\
@@ -1167,11 +1172,11 @@ fn c_entry_functions_are_refused_or_restricted_where_inputs_cannot_stand_for_c_v
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("`f` on its own"), "{}", stderr(&out));
     let out = symex(&["check", "--entry", "g", &p]);
-    assert_eq!(out.status.code(), Some(20), "{}", stdout(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
-        stdout(&out).contains("symbolic within 32 bits"),
+        stderr(&out).contains("a parameter reaches a 64-bit integer"),
         "{}",
-        stdout(&out)
+        stderr(&out)
     );
 }
 

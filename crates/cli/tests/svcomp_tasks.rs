@@ -24,6 +24,25 @@ const PROPERTIES: [(&str, usize); 3] = [
     ("valid-memsafety", 12),
 ];
 
+/// Tasks whose expected verdict contradicts C for the file as vendored, with the answer C
+/// gives. Both compute with the literal `2147483648`, a `long` in LP64 (a `long long` in
+/// ILP32), so `(-2147483648 + -1) + 23` and `(-2147483648 / -1) - 1` are 64-bit arithmetic
+/// without overflow whose results fit `int` (gcc with `-fsanitize=undefined` agrees); the
+/// ground truth `false` belongs to the original source, where `int minInt = -2147483647 - 1;`
+/// makes the operations `int`s. symex answers what C says (BENCHMARKS.md, "Session 29").
+const DISPUTED: [(&str, &str, Answer); 2] = [
+    (
+        "no-overflow",
+        "signedintegeroverflow-regression/AdditionIntMin",
+        Answer::True,
+    ),
+    (
+        "no-overflow",
+        "signedintegeroverflow-regression/Division-1",
+        Answer::True,
+    ),
+];
+
 fn sv_comp_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vendor/sv-comp")
 }
@@ -231,7 +250,10 @@ fn tasks_get_no_wrong_answer() {
     let mut failures = Vec::new();
     for (i, outcome) in outcomes.into_inner().expect("no panic holds it") {
         let (property, p, task) = &tasks[i];
-        let (task, expected) = (&task.name, &task.expected);
+        let disputed = DISPUTED
+            .iter()
+            .find(|(prop, name, _)| prop == property && *name == task.name);
+        let (task, expected) = (&task.name, disputed.map_or(&task.expected, |(_, _, c)| c));
         match outcome {
             Err(problem) => failures.push(format!("{property}: {problem}")),
             Ok(Answer::Refused) => counts[*p][2] += 1,

@@ -1,7 +1,7 @@
-//! C's 64-bit integers, modelled within 32 bits, through every engine: an assertion that only
-//! runs beyond that range can break must never be `safe` (the run that leaves the range fails
-//! an `unmodelled` check and is not followed: the report says `unknown`), and a violation on a
-//! run that stays within the range is found and replayed.
+//! C's 64-bit integers through every engine: the forward engine computes with 64-bit numbers
+//! exactly (a violation that needs more than 32 bits is found and replays, a property that
+//! 32-bit arithmetic would break is proved), and the engines that model 32 bits only answer
+//! `unknown` with the reason, never a wrong verdict.
 
 use std::time::Duration;
 
@@ -11,15 +11,17 @@ use symex_report::{Report, Status};
 
 mod support;
 
-/// Line 6 breaks only for inputs above 600,000,000 (`a` is then 2.4e9, beyond 32 bits); line 8
-/// breaks for the input 5, within them.
+/// Line 6 breaks only beyond 32 bits (inputs above 536,870,911 make `a` above 2^31 · 2 - 2);
+/// line 7 never breaks (`a` is 4 times an `int`, never 2^33; in 32 bits it would wrap to 0);
+/// line 9 breaks for the input 5.
 const SOURCE: &str = "\
 void reach_error(void);
 int main() {
   int i = __VERIFIER_nondet_int();
   long long a = i;
   a = a * 4;
-  if (a > 2147483647 - 2) { reach_error(); }
+  if (a > 2147483647LL * 2) { reach_error(); }
+  if (a == 2147483648LL * 4) { reach_error(); }
   unsigned long long u = i;
   if (u == 5) { reach_error(); }
   return 0;
@@ -37,42 +39,49 @@ fn reports() -> Vec<(&'static str, Report)> {
     support::every_engine(program, SOURCE, "wide.c", &options)
 }
 
-fn status(report: &Report, kind: PropertyKind, line: u32) -> Status {
+fn status(report: &Report, line: u32) -> Status {
     let at: Vec<Status> = report
         .properties()
         .iter()
-        .filter(|p| p.kind == kind && p.line == line)
+        .filter(|p| p.kind == PropertyKind::Assert && p.line == line)
         .map(|p| p.verdict.status())
         .collect();
-    assert_eq!(at.len(), 1, "one {} at line {line}", kind.name());
+    assert_eq!(at.len(), 1, "one assertion at line {line}");
     at[0]
 }
 
 #[test]
-fn no_engine_calls_safe_what_a_run_beyond_the_range_may_break() {
-    for (engine, report) in reports() {
-        assert_eq!(
-            status(&report, PropertyKind::Assert, 6),
-            Status::Unknown,
-            "{engine}"
-        );
-        assert_ne!(
-            status(&report, PropertyKind::Unmodelled, 5),
-            Status::Violated,
-            "{engine}: leaving the range is no violation"
-        );
-        for p in report.properties() {
-            assert!(
-                p.verdict.witness().is_none_or(|(_, replayed)| replayed),
-                "{engine}: unconfirmed counterexample at line {}",
-                p.line
-            );
+fn the_forward_engine_decides_64_bit_arithmetic_exactly() {
+    let (_, forward) = &reports()[0];
+    assert_eq!(status(forward, 6), Status::Violated);
+    assert_eq!(status(forward, 7), Status::Safe);
+    assert_eq!(status(forward, 9), Status::Violated);
+    for p in forward.properties() {
+        if let Some((_, replayed)) = p.verdict.witness() {
+            assert!(replayed, "line {}: unconfirmed counterexample", p.line);
         }
     }
 }
 
 #[test]
-fn a_violation_within_the_range_is_found() {
-    let (_, forward) = &reports()[0];
-    assert_eq!(status(forward, PropertyKind::Assert, 8), Status::Violated);
+fn engines_of_32_bits_answer_unknown_never_wrong() {
+    for (engine, report) in reports().into_iter().skip(1) {
+        for (line, violated) in [(6, true), (7, false), (9, true)] {
+            let status = status(&report, line);
+            let wrong = if violated {
+                Status::Safe
+            } else {
+                Status::Violated
+            };
+            assert_ne!(status, wrong, "{engine}, line {line}");
+            assert_ne!(status, Status::SafeUpTo, "{engine}, line {line}");
+        }
+        let reasons: Vec<&str> = (report.properties().iter())
+            .filter_map(|p| p.verdict.reason())
+            .collect();
+        assert!(
+            reasons.iter().any(|r| r.contains("64-bit numbers")),
+            "{engine}: {reasons:?}"
+        );
+    }
 }

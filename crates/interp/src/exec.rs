@@ -14,7 +14,7 @@ use symex_syntax::span::Span;
 
 use crate::config::{Limit, RunConfig, DEADLINE_POLL};
 use crate::entry::Entry;
-use crate::fault::{expect_int, Fault};
+use crate::fault::{expect_int, expect_truth, Fault};
 use crate::memory::Memory;
 use crate::outcome::Access;
 use crate::outcome::{RunCoverage, RunEnd, RunOutcome};
@@ -199,13 +199,13 @@ impl<'r> Machine<'r> {
                     else_block,
                 } => {
                     let cond = self
-                        .int_operand(cond, "the condition")
+                        .truth_operand(cond, "the condition")
                         .map_err(|f| (f, term_span))?;
                     if self.records_events() {
-                        self.record_branch(func_id, term_span, cond != 0);
+                        self.record_branch(func_id, term_span, cond);
                     }
-                    self.record_direction(func_id, block_id, cond != 0);
-                    if cond != 0 {
+                    self.record_direction(func_id, block_id, cond);
+                    if cond {
                         *then_block
                     } else {
                         *else_block
@@ -344,28 +344,42 @@ impl<'r> Machine<'r> {
     pub(crate) fn operand(&self, op: &Operand) -> Result<Value, Fault> {
         Ok(match op {
             Operand::Const(n) => Value::Int(*n),
+            Operand::Const64(n) => Value::Int64(*n),
             Operand::Null => Value::Null,
             Operand::Local(l) => self.local(*l)?.clone(),
         })
     }
 
-    /// The number an operand holds, or the type fault for `what`.
+    /// The 32-bit number an operand holds, or the type fault for `what`.
     #[inline]
     pub(crate) fn int_operand(&self, op: &Operand, what: &str) -> Result<i32, Fault> {
         match op {
             Operand::Const(n) => Ok(*n),
             Operand::Local(l) => expect_int(self.local(*l)?, what),
+            Operand::Const64(n) => expect_int(&Value::Int64(*n), what),
             Operand::Null => expect_int(&Value::Null, what),
         }
     }
 
-    /// The number an operand holds, if it holds one (no clone, no fault).
+    /// Whether the number an operand holds (of either width) is non-zero, or the type fault for
+    /// `what`.
+    #[inline]
+    pub(crate) fn truth_operand(&self, op: &Operand, what: &str) -> Result<bool, Fault> {
+        match op {
+            Operand::Const(n) => Ok(*n != 0),
+            Operand::Const64(n) => Ok(*n != 0),
+            Operand::Local(l) => expect_truth(self.local(*l)?, what),
+            Operand::Null => expect_truth(&Value::Null, what),
+        }
+    }
+
+    /// The 32-bit number an operand holds, if it holds one (no clone, no fault).
     #[inline]
     pub(crate) fn peek_int(&self, op: &Operand) -> Option<i32> {
         match op {
             Operand::Const(n) => Some(*n),
             Operand::Local(l) => self.local(*l).ok()?.as_int(),
-            Operand::Null => None,
+            Operand::Const64(_) | Operand::Null => None,
         }
     }
 

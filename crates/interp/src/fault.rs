@@ -33,7 +33,17 @@ pub(crate) fn mismatch(found: &Value, context: impl FnOnce() -> String) -> Fault
     }
 }
 
-/// The number in `value`, or the type fault for `what` ("the condition", "`+`" ...).
+/// Whether the number in `value`, of either width, is non-zero, or the type fault for `what`
+/// (a condition, an assertion).
+pub(crate) fn expect_truth(value: &Value, what: &str) -> Result<bool, Fault> {
+    match *value {
+        Value::Int(n) => Ok(n != 0),
+        Value::Int64(n) => Ok(n != 0),
+        ref other => Err(mismatch(other, || format!("{what} expects a number"))),
+    }
+}
+
+/// The 32-bit number in `value`, or the type fault for `what` ("an array index", "`+`" ...).
 pub(crate) fn expect_int(value: &Value, what: &str) -> Result<i32, Fault> {
     match *value {
         Value::Int(n) => Ok(n),

@@ -1,55 +1,89 @@
-//! The operators on values: 32-bit wrap-around arithmetic exactly like a JVM `Int`, comparisons
-//! yielding 0/1, pointer equality by cell identity. Pure functions; division by zero is the
-//! caller's `Check::NonZero` business, so reaching it here means the IR skipped its check.
+//! The operators on values: 32-bit wrap-around arithmetic exactly like a JVM `Int` (64-bit like
+//! a JVM `Long`), comparisons yielding a 32-bit 0/1, pointer equality by cell identity, the
+//! conversions between the widths. Pure functions; division by zero is the caller's
+//! `Check::NonZero` business, so reaching it here means the IR skipped its check.
 
 use symex_ir::cfg::{BinOp, UnOp};
 
-use crate::fault::{expect_int, mismatch, Fault};
+use crate::fault::{mismatch, Fault};
 use crate::value::Value;
 
-/// `a op b` on numbers.
-#[inline]
-pub(crate) fn int_binary(op: BinOp, a: i32, b: i32) -> Result<i32, Fault> {
-    Ok(match op {
-        BinOp::Add => a.wrapping_add(b),
-        BinOp::Sub => a.wrapping_sub(b),
-        BinOp::Mul => a.wrapping_mul(b),
-        // wrapping_div/rem give i32::MIN / -1 == i32::MIN and i32::MIN % -1 == 0, like the JVM.
-        _ if op.divides() && b == 0 => {
-            return Err(Fault::Invariant(format!(
-                "`{}` by zero without a division check",
-                op.symbol()
-            )))
+/// The operations of [`BinOp`] on one width of numbers, written once for `i32` and `i64`.
+macro_rules! wrapping_binary {
+    ($name:ident, $int:ty, $uint:ty) => {
+        /// `a op b` on numbers of this width; comparisons and `MulFits` give 0 or 1.
+        #[inline]
+        pub(crate) fn $name(op: BinOp, a: $int, b: $int) -> Result<$int, Fault> {
+            const BITS: u32 = <$int>::BITS;
+            Ok(match op {
+                BinOp::Add => a.wrapping_add(b),
+                BinOp::Sub => a.wrapping_sub(b),
+                BinOp::Mul => a.wrapping_mul(b),
+                // wrapping_div/rem give MIN / -1 == MIN and MIN % -1 == 0, like the JVM.
+                _ if op.divides() && b == 0 => {
+                    return Err(Fault::Invariant(format!(
+                        "`{}` by zero without a division check",
+                        op.symbol()
+                    )))
+                }
+                BinOp::Div => a.wrapping_div(b),
+                BinOp::Rem => a.wrapping_rem(b),
+                BinOp::Eq => <$int>::from(a == b),
+                BinOp::Ne => <$int>::from(a != b),
+                BinOp::Lt => <$int>::from(a < b),
+                BinOp::Le => <$int>::from(a <= b),
+                BinOp::Gt => <$int>::from(a > b),
+                BinOp::Ge => <$int>::from(a >= b),
+                // SMT-LIB's meaning for amounts of the width or more (C's shifts are checked
+                // before).
+                BinOp::Shl => u32::try_from(b as $uint)
+                    .ok()
+                    .and_then(|b| a.checked_shl(b))
+                    .unwrap_or(0),
+                BinOp::AShr => u32::try_from(b as $uint)
+                    .ok()
+                    .and_then(|b| a.checked_shr(b))
+                    .unwrap_or(a >> (BITS - 1)),
+                BinOp::LShr => u32::try_from(b as $uint)
+                    .ok()
+                    .and_then(|b| (a as $uint).checked_shr(b))
+                    .unwrap_or(0) as $int,
+                BinOp::UDiv => ((a as $uint) / (b as $uint)) as $int,
+                BinOp::URem => ((a as $uint) % (b as $uint)) as $int,
+                BinOp::ULt => <$int>::from((a as $uint) < (b as $uint)),
+                BinOp::ULe => <$int>::from((a as $uint) <= (b as $uint)),
+                BinOp::UGt => <$int>::from((a as $uint) > (b as $uint)),
+                BinOp::UGe => <$int>::from((a as $uint) >= (b as $uint)),
+                BinOp::BitAnd => a & b,
+                BinOp::BitOr => a | b,
+                BinOp::BitXor => a ^ b,
+                BinOp::MulFits => <$int>::from(a.checked_mul(b).is_some()),
+            })
         }
-        BinOp::Div => a.wrapping_div(b),
-        BinOp::Rem => a.wrapping_rem(b),
-        BinOp::Eq => (a == b) as i32,
-        BinOp::Ne => (a != b) as i32,
-        BinOp::Lt => (a < b) as i32,
-        BinOp::Le => (a <= b) as i32,
-        BinOp::Gt => (a > b) as i32,
-        BinOp::Ge => (a >= b) as i32,
-        // SMT-LIB's meaning for amounts of 32 or more (C's shifts are checked before).
-        BinOp::Shl => a.checked_shl(b as u32).unwrap_or(0),
-        BinOp::AShr => a.checked_shr(b as u32).unwrap_or(a >> 31),
-        BinOp::LShr => (a as u32).checked_shr(b as u32).unwrap_or(0) as i32,
-        BinOp::UDiv => ((a as u32) / (b as u32)) as i32,
-        BinOp::URem => ((a as u32) % (b as u32)) as i32,
-        BinOp::ULt => ((a as u32) < (b as u32)) as i32,
-        BinOp::ULe => ((a as u32) <= (b as u32)) as i32,
-        BinOp::UGt => ((a as u32) > (b as u32)) as i32,
-        BinOp::UGe => ((a as u32) >= (b as u32)) as i32,
-        BinOp::BitAnd => a & b,
-        BinOp::BitOr => a | b,
-        BinOp::BitXor => a ^ b,
-        BinOp::MulFits => a.checked_mul(b).is_some() as i32,
-    })
+    };
 }
+
+wrapping_binary!(int_binary, i32, u32);
+wrapping_binary!(int64_binary, i64, u64);
 
 /// `a op b` on any values: numbers, or `==`/`!=` on pointers and null.
 pub(crate) fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Fault> {
-    if let (Value::Int(x), Value::Int(y)) = (a, b) {
-        return int_binary(op, *x, *y).map(Value::Int);
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => return int_binary(op, *x, *y).map(Value::Int),
+        (Value::Int64(x), Value::Int64(y)) => {
+            let n = int64_binary(op, *x, *y)?;
+            return Ok(match op.yields_truth() {
+                true => Value::Int(n as i32),
+                false => Value::Int64(n),
+            });
+        }
+        (Value::Int(_), Value::Int64(_)) | (Value::Int64(_), Value::Int(_)) => {
+            return Err(Fault::Type(format!(
+                "`{}` expects two numbers of one width, found a number and a 64-bit number",
+                op.symbol()
+            )))
+        }
+        _ => {}
     }
     let pointer_like = |v: &Value| matches!(v, Value::Null | Value::Ptr(_));
     match op {
@@ -75,17 +109,25 @@ pub(crate) fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Fault> {
     }
 }
 
-pub(crate) fn unary(op: UnOp, v: &Value) -> Result<i32, Fault> {
-    let what = match op {
-        UnOp::Not => "`!`",
-        UnOp::Neg => "unary `-`",
-        UnOp::BitNot => "`~`",
-    };
-    let n = expect_int(v, what)?;
-    Ok(match op {
-        UnOp::Not => (n == 0) as i32,
-        UnOp::Neg => n.wrapping_neg(),
-        UnOp::BitNot => !n,
+/// `op v` on a number; `!` gives a 32-bit 0 or 1 at either width.
+pub(crate) fn unary(op: UnOp, v: &Value) -> Result<Value, Fault> {
+    let what = || format!("`{}`", op.symbol().trim());
+    Ok(match (op, v) {
+        (UnOp::Not, Value::Int(n)) => Value::Int(i32::from(*n == 0)),
+        (UnOp::Not, Value::Int64(n)) => Value::Int(i32::from(*n == 0)),
+        (UnOp::Neg, Value::Int(n)) => Value::Int(n.wrapping_neg()),
+        (UnOp::Neg, Value::Int64(n)) => Value::Int64(n.wrapping_neg()),
+        (UnOp::BitNot, Value::Int(n)) => Value::Int(!n),
+        (UnOp::BitNot, Value::Int64(n)) => Value::Int64(!n),
+        (UnOp::SignExtend, Value::Int(n)) => Value::Int64(i64::from(*n)),
+        (UnOp::ZeroExtend, Value::Int(n)) => Value::Int64(i64::from(*n as u32)),
+        (UnOp::Truncate, Value::Int64(n)) => Value::Int(*n as i32),
+        (UnOp::Truncate, other) => {
+            return Err(mismatch(other, || {
+                format!("{} expects a 64-bit number", what())
+            }))
+        }
+        (_, other) => return Err(mismatch(other, || format!("{} expects a number", what()))),
     })
 }
 
@@ -102,7 +144,54 @@ mod tests {
         assert_eq!(int_binary(BinOp::Mul, 46341, 46341), Ok(-2147479015));
         assert_eq!(int_binary(BinOp::Div, i32::MIN, -1), Ok(i32::MIN));
         assert_eq!(int_binary(BinOp::Rem, i32::MIN, -1), Ok(0));
-        assert_eq!(unary(UnOp::Neg, &Value::Int(i32::MIN)), Ok(i32::MIN));
+        assert_eq!(
+            unary(UnOp::Neg, &Value::Int(i32::MIN)),
+            Ok(Value::Int(i32::MIN))
+        );
+    }
+
+    #[test]
+    fn sixty_four_bit_numbers_wrap_at_their_width_and_compare_to_a_32_bit_truth() {
+        let wide = |op, a: i64, b: i64| binary(op, &Value::Int64(a), &Value::Int64(b));
+        assert_eq!(wide(BinOp::Add, i64::MAX, 1), Ok(Value::Int64(i64::MIN)));
+        assert_eq!(
+            wide(BinOp::Mul, 1 << 31, 1 << 31),
+            Ok(Value::Int64(1 << 62))
+        );
+        assert_eq!(wide(BinOp::Div, i64::MIN, -1), Ok(Value::Int64(i64::MIN)));
+        assert_eq!(wide(BinOp::Shl, 1, 40), Ok(Value::Int64(1 << 40)));
+        assert_eq!(wide(BinOp::Shl, 1, 64), Ok(Value::Int64(0)));
+        assert_eq!(wide(BinOp::AShr, -8, 70), Ok(Value::Int64(-1)));
+        assert_eq!(wide(BinOp::LShr, -1, 32), Ok(Value::Int64(0xffff_ffff)));
+        assert_eq!(wide(BinOp::ULt, -1, 0), Ok(Value::Int(0)));
+        assert_eq!(wide(BinOp::Lt, -1, 0), Ok(Value::Int(1)));
+        assert_eq!(wide(BinOp::MulFits, 1 << 32, 1 << 30), Ok(Value::Int(1)));
+        assert_eq!(wide(BinOp::MulFits, 1 << 32, 1 << 31), Ok(Value::Int(0)));
+        assert!(matches!(
+            binary(BinOp::Add, &Value::Int64(1), &Value::Int(1)),
+            Err(Fault::Type(_))
+        ));
+    }
+
+    #[test]
+    fn conversions_extend_and_truncate() {
+        assert_eq!(
+            unary(UnOp::SignExtend, &Value::Int(-2)),
+            Ok(Value::Int64(-2))
+        );
+        assert_eq!(
+            unary(UnOp::ZeroExtend, &Value::Int(-2)),
+            Ok(Value::Int64(0xffff_fffe))
+        );
+        assert_eq!(
+            unary(UnOp::Truncate, &Value::Int64(0x1_8000_0001)),
+            Ok(Value::Int(i32::MIN + 1))
+        );
+        assert_eq!(unary(UnOp::Not, &Value::Int64(1 << 40)), Ok(Value::Int(0)));
+        assert!(matches!(
+            unary(UnOp::Truncate, &Value::Int(1)),
+            Err(Fault::Type(_))
+        ));
     }
 
     #[test]
@@ -127,8 +216,8 @@ mod tests {
         assert_eq!(int_binary(BinOp::Ge, -1, 0), Ok(0));
         assert_eq!(int_binary(BinOp::Eq, 3, 3), Ok(1));
         assert_eq!(int_binary(BinOp::Ne, 3, 3), Ok(0));
-        assert_eq!(unary(UnOp::Not, &Value::Int(7)), Ok(0));
-        assert_eq!(unary(UnOp::Not, &Value::Int(0)), Ok(1));
+        assert_eq!(unary(UnOp::Not, &Value::Int(7)), Ok(Value::Int(0)));
+        assert_eq!(unary(UnOp::Not, &Value::Int(0)), Ok(Value::Int(1)));
     }
 
     #[test]

@@ -130,6 +130,7 @@ impl Machine<'_> {
                 other => pointer_of(other.clone()),
             },
             Operand::Const(n) => pointer_of(Value::Int(*n)),
+            Operand::Const64(n) => pointer_of(Value::Int64(*n)),
             Operand::Null => pointer_of(Value::Null),
         }
     }

@@ -118,7 +118,7 @@ impl Checker<'_> {
     fn operand(&self, op: &Operand) -> Checked {
         match op {
             Operand::Local(l) => self.local(*l),
-            Operand::Const(_) | Operand::Null => Ok(()),
+            Operand::Const(_) | Operand::Const64(_) | Operand::Null => Ok(()),
         }
     }
 

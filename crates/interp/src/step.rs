@@ -33,9 +33,9 @@ impl Machine<'_> {
                 Ok(())
             }
             InstKind::Check { check, prop } => self.check(check, *prop),
-            InstKind::Assume(op) => match self.int_operand(op, "assume")? {
-                0 => Err(Fault::AssumeFailed),
-                _ => Ok(()),
+            InstKind::Assume(op) => match self.truth_operand(op, "assume")? {
+                false => Err(Fault::AssumeFailed),
+                true => Ok(()),
             },
             InstKind::Call { .. } => Err(Fault::Invariant(
                 "a call reached the instruction stepper".into(),
@@ -51,7 +51,7 @@ impl Machine<'_> {
                 (Some(x), Some(y)) => ops::int_binary(*op, x, y).map(Value::Int),
                 _ => ops::binary(*op, &self.operand(a)?, &self.operand(b)?),
             },
-            Rvalue::Unary(op, a) => ops::unary(*op, &self.operand(a)?).map(Value::Int),
+            Rvalue::Unary(op, a) => ops::unary(*op, &self.operand(a)?),
             Rvalue::Read(place) => self.read(place).cloned(),
             Rvalue::Len(place) => match self.read(place)? {
                 Value::Array(array) => Ok(Value::Int(array.len() as i32)),
@@ -114,11 +114,11 @@ impl Machine<'_> {
 
     fn check(&mut self, check: &Check, prop: PropId) -> Result<(), Fault> {
         let holds = match check {
-            Check::Assert(op) => self.int_operand(op, "assert")? != 0,
-            Check::Condition { holds, kind } => self.int_operand(holds, kind.name())? != 0,
+            Check::Assert(op) => self.truth_operand(op, "assert")?,
+            Check::Condition { holds, kind } => self.truth_operand(holds, kind.name())?,
             Check::NonZero(op) => match self.operand(op)? {
                 Value::Uninit => return Err(mismatch(&Value::Uninit, || "a division".into())),
-                value => value != Value::Int(0),
+                value => value != Value::Int(0) && value != Value::Int64(0),
             },
             Check::NonNull(op) => match self.operand(op)? {
                 Value::Uninit => return Err(mismatch(&Value::Uninit, || "a dereference".into())),

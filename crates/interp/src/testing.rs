@@ -2,7 +2,7 @@
 
 use symex_ir::cfg::{
     Block, FieldId, FuncId, Function, Inst, InstKind, LocalId, LocalInfo, LocalKind, Module,
-    Operand, Place, PlaceBase, Projection, Property, PropertyKind, Rvalue, Terminator,
+    Operand, Place, PlaceBase, Projection, Property, PropertyKind, Rvalue, Terminator, Width,
 };
 use symex_syntax::span::Span;
 
@@ -30,6 +30,7 @@ pub(crate) fn function(name: &str, params: u32, locals: u32, blocks: Vec<Block>)
                 },
                 span: Span::default(),
                 address_taken: false,
+                width: Width::W32,
             })
             .collect(),
         blocks,

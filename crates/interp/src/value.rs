@@ -27,6 +27,8 @@ pub enum Value {
     #[default]
     Uninit,
     Int(i32),
+    /// A 64-bit number (C's `long long`).
+    Int64(i64),
     Null,
     Ptr(CellId),
     Record(Rc<Record>),
@@ -53,6 +55,7 @@ impl Value {
         match self {
             Value::Uninit => "an uninitialized value",
             Value::Int(_) => "a number",
+            Value::Int64(_) => "a 64-bit number",
             Value::Null => "null",
             Value::Ptr(_) => "a pointer",
             Value::Record(_) => "a record",

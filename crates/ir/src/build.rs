@@ -45,7 +45,8 @@ impl FunctionBuilder {
         id
     }
 
-    pub fn new_temp(&mut self, span: Span) -> LocalId {
+    /// A fresh temporary holding numbers of `width` (or pointers, aggregates: the default).
+    pub fn new_temp(&mut self, span: Span, width: Width) -> LocalId {
         let name = format!("%{}", self.temp_count);
         self.temp_count += 1;
         self.add_local(LocalInfo {
@@ -53,6 +54,7 @@ impl FunctionBuilder {
             kind: LocalKind::Temp,
             span,
             address_taken: false,
+            width,
         })
     }
 
@@ -86,9 +88,17 @@ impl FunctionBuilder {
         block.insts.push(Inst { kind, span });
     }
 
-    /// `dst = value` into a fresh temporary.
+    /// `dst = value` into a fresh temporary, of the width the operands give the value (the
+    /// default where they do not decide it: see [`FunctionBuilder::assign_temp_of`]).
     pub fn assign_temp(&mut self, value: Rvalue, span: Span) -> LocalId {
-        let dst = self.new_temp(span);
+        let width = value.width(&self.locals).unwrap_or_default();
+        self.assign_temp_of(value, width, span)
+    }
+
+    /// `dst = value` into a fresh temporary of `width` (for a number read from memory, whose
+    /// width only the front end knows).
+    pub fn assign_temp_of(&mut self, value: Rvalue, width: Width, span: Span) -> LocalId {
+        let dst = self.new_temp(span, width);
         self.emit(InstKind::Assign { dst, value }, span);
         dst
     }

@@ -4,6 +4,8 @@
 //! * every block ends in exactly one [`Terminator`]; block and local ids are in range;
 //! * operands are constants or locals; only [`Place`]s reach into memory, and a place has at most
 //!   one dereference, at its base;
+//! * numbers have a width (32 or 64 bits, see [`Operand`]): every operation's operands agree on
+//!   it, and every local receives numbers of the [`Width`] it declares;
 //! * every operation that can fail at runtime is preceded, in the same block, by the [`Check`]
 //!   that guards it (divisor non-zero, pointer non-null, index in bounds, `var` local initialized),
 //!   so engines find every property as an explicit instruction;
@@ -133,6 +135,26 @@ pub struct LocalInfo {
     pub span: Span,
     /// Whether `&` is taken of it somewhere (then it lives in a memory cell).
     pub address_taken: bool,
+    /// The width of the numbers it holds (a local holding pointers or aggregates has the
+    /// default, which nothing reads). The verifier checks every operation against it.
+    pub width: Width,
+}
+
+/// The width of a number: see [`Operand`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Width {
+    #[default]
+    W32,
+    W64,
+}
+
+impl Width {
+    pub fn bits(self) -> u32 {
+        match self {
+            Width::W32 => 32,
+            Width::W64 => 64,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -149,9 +171,17 @@ pub struct Inst {
 }
 
 /// A value an instruction reads without touching memory.
+///
+/// Numbers have a width: 32 bits (micro-c's only kind, C's types up to `int`) or 64 bits (C's
+/// `long long`, and `long` in LP64). An operation's operands have one width, and its result has
+/// that width too, except that comparisons and `!` yield a 32-bit 0 or 1; only the conversions
+/// [`UnOp::SignExtend`], [`UnOp::ZeroExtend`] and [`UnOp::Truncate`] change it. Inputs, array
+/// indices and lengths are 32-bit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Operand {
     Const(i32),
+    /// A 64-bit number.
+    Const64(i64),
     Null,
     /// The current value of a local (for a `var` local, a preceding `Check::Init` guards it).
     Local(LocalId),
@@ -186,9 +216,30 @@ pub enum UnOp {
     Neg,
     /// Bitwise complement (`~`).
     BitNot,
+    /// A 32-bit number as the 64-bit number of the same signed value.
+    SignExtend,
+    /// A 32-bit number as the 64-bit number of the same unsigned value.
+    ZeroExtend,
+    /// The low 32 bits of a 64-bit number.
+    Truncate,
 }
 
-/// Binary operators on 32-bit numbers (wrapping) and, for `Eq`/`Ne`, on pointers.
+impl UnOp {
+    /// The operator as the IR printer writes it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnOp::Not => "!",
+            UnOp::Neg => "-",
+            UnOp::BitNot => "~",
+            UnOp::SignExtend => "sext64 ",
+            UnOp::ZeroExtend => "zext64 ",
+            UnOp::Truncate => "trunc32 ",
+        }
+    }
+}
+
+/// Binary operators on numbers of one width (wrapping; see [`Operand`]) and, for `Eq`/`Ne`, on
+/// pointers.
 /// Short-circuit `&&`/`||` are lowered to branches and never appear here. The operators whose
 /// result depends on signedness come in two forms: the plain ones read their operands as signed
 /// (two's complement, micro-c's only kind), the `U` ones as unsigned (C's `unsigned int`); the
@@ -198,9 +249,10 @@ pub enum BinOp {
     Add,
     Sub,
     Mul,
-    /// Truncating; `i32::MIN / -1 == i32::MIN`. Guarded by `Check::NonZero`.
+    /// Truncating; `MIN / -1 == MIN` (`MIN` the width's least number). Guarded by
+    /// `Check::NonZero`.
     Div,
-    /// Sign of the dividend; `i32::MIN % -1 == 0`. Guarded by `Check::NonZero`.
+    /// Sign of the dividend; `MIN % -1 == 0`. Guarded by `Check::NonZero`.
     Rem,
     Eq,
     Ne,
@@ -208,12 +260,13 @@ pub enum BinOp {
     Le,
     Gt,
     Ge,
-    /// Left shift; the amount (read as unsigned) is below 32 where C defines it (a
-    /// `Check::Condition` guards C's shifts); 32 or more gives 0, as in SMT-LIB.
+    /// Left shift by an amount of the value's width; the amount (read as unsigned) is below
+    /// the width where C defines it (a `Check::Condition` guards C's shifts); the width or more
+    /// gives 0, as in SMT-LIB.
     Shl,
-    /// Arithmetic (sign-filling) right shift; 32 or more fills with the sign.
+    /// Arithmetic (sign-filling) right shift; the width or more fills with the sign.
     AShr,
-    /// Logical (zero-filling) right shift; 32 or more gives 0.
+    /// Logical (zero-filling) right shift; the width or more gives 0.
     LShr,
     /// Unsigned quotient. Guarded by `Check::NonZero`.
     UDiv,
@@ -227,7 +280,7 @@ pub enum BinOp {
     BitAnd,
     BitOr,
     BitXor,
-    /// 1 if the product of the operands, both read as signed, fits in 32 bits, else 0: the
+    /// 1 if the product of the operands, both read as signed, fits in their width, else 0: the
     /// condition of C's signed-overflow check of `*`, which the other operators cannot state
     /// without a division that would need its own check.
     MulFits,
@@ -262,6 +315,24 @@ impl BinOp {
             BinOp::BitXor => "^",
             BinOp::MulFits => "*fits",
         }
+    }
+
+    /// Whether the result is a truth value: a 32-bit 0 or 1 whatever the operands' width.
+    pub fn yields_truth(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::ULt
+                | BinOp::ULe
+                | BinOp::UGt
+                | BinOp::UGe
+                | BinOp::MulFits
+        )
     }
 
     /// Whether the operator divides (and so needs a `Check::NonZero` of its divisor).

@@ -130,6 +130,7 @@ impl Names<'_> {
     fn operand(&self, op: Operand) -> String {
         match op {
             Operand::Const(n) => n.to_string(),
+            Operand::Const64(n) => format!("{n}L"),
             Operand::Null => "null".to_string(),
             Operand::Local(l) => self.local(l).to_string(),
         }
@@ -160,14 +161,7 @@ impl Names<'_> {
     fn rvalue(&self, value: &Rvalue) -> String {
         match value {
             Rvalue::Use(a) => self.operand(*a),
-            Rvalue::Unary(op, a) => {
-                let symbol = match op {
-                    UnOp::Not => "!",
-                    UnOp::Neg => "-",
-                    UnOp::BitNot => "~",
-                };
-                format!("{symbol}{}", self.operand(*a))
-            }
+            Rvalue::Unary(op, a) => format!("{}{}", op.symbol(), self.operand(*a)),
             Rvalue::Binary(op, a, b) => {
                 format!("{} {} {}", self.operand(*a), op.symbol(), self.operand(*b))
             }

@@ -84,6 +84,7 @@ mod tests {
             kind: LocalKind::Var,
             span: Span::default(),
             address_taken: false,
+            width: Width::W32,
         }
     }
 
@@ -93,7 +94,7 @@ mod tests {
         let mut b = FunctionBuilder::new(FuncId(0), vec![var("x"), var("y")]);
         let (x, y) = (LocalId(0), LocalId(1));
         let s = Span::default();
-        let t = b.new_temp(s);
+        let t = b.new_temp(s, Width::W32);
         b.emit(InstKind::Input { dst: t }, s);
         b.emit(
             InstKind::Assign {

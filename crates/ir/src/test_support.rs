@@ -34,6 +34,7 @@ pub fn graph(succs: &[&[u32]]) -> Function {
             kind: LocalKind::Param,
             span: Span::default(),
             address_taken: false,
+            width: Width::W32,
         }],
         blocks,
     }

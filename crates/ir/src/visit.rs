@@ -162,6 +162,7 @@ impl Check {
         match self {
             Check::Assert(op) | Check::Condition { holds: op, .. } | Check::NonZero(op) => {
                 matches!(op, Operand::Const(c) if *c != 0)
+                    || matches!(op, Operand::Const64(c) if *c != 0)
             }
             Check::NonNull(_) | Check::InBounds { .. } | Check::Init(_) | Check::Reach => false,
         }
@@ -169,10 +170,20 @@ impl Check {
 }
 
 impl Operand {
+    /// The width of the number the operand gives, `None` for `null` (`locals`: the function's).
+    pub fn width(self, locals: &[LocalInfo]) -> Option<Width> {
+        match self {
+            Operand::Const(_) => Some(Width::W32),
+            Operand::Const64(_) => Some(Width::W64),
+            Operand::Null => None,
+            Operand::Local(l) => locals.get(l.index()).map(|info| info.width),
+        }
+    }
+
     pub fn local(self) -> Option<LocalId> {
         match self {
             Operand::Local(l) => Some(l),
-            Operand::Const(_) | Operand::Null => None,
+            Operand::Const(_) | Operand::Const64(_) | Operand::Null => None,
         }
     }
 }
@@ -224,6 +235,24 @@ impl Place {
 }
 
 impl Rvalue {
+    /// The width of the number the rvalue computes, where its operands decide it (`None` for
+    /// what memory holds, pointers and aggregates).
+    pub fn width(&self, locals: &[LocalInfo]) -> Option<Width> {
+        match self {
+            Rvalue::Use(op) => op.width(locals),
+            Rvalue::Unary(UnOp::Not | UnOp::Truncate, _) | Rvalue::Len(_) => Some(Width::W32),
+            Rvalue::Unary(UnOp::SignExtend | UnOp::ZeroExtend, _) => Some(Width::W64),
+            Rvalue::Unary(UnOp::Neg | UnOp::BitNot, op) => op.width(locals),
+            Rvalue::Binary(op, _, _) if op.yields_truth() => Some(Width::W32),
+            Rvalue::Binary(_, a, b) => a.width(locals).or(b.width(locals)),
+            Rvalue::Read(_)
+            | Rvalue::Alloc(_)
+            | Rvalue::AddrOf(_)
+            | Rvalue::Record(_)
+            | Rvalue::Array(_) => None,
+        }
+    }
+
     /// Operands read, including those that locate a place (a place's base local is not one:
     /// see [`Place::base_local`]).
     pub fn for_each_operand(&self, mut f: impl FnMut(Operand)) {
@@ -273,6 +302,21 @@ impl InstKind {
             InstKind::Output(a) | InstKind::Assume(a) => f(*a),
             InstKind::Check { check, .. } => check.for_each_operand(f),
         }
+    }
+
+    /// Whether the instruction makes or converts a 64-bit number (a 64-bit constant operand, a
+    /// conversion between the widths): where every 64-bit number of a program comes from, so
+    /// an engine that models only 32 bits refuses these and meets no other.
+    pub fn computes_with_64_bits(&self) -> bool {
+        let mut wide = matches!(
+            self,
+            InstKind::Assign {
+                value: Rvalue::Unary(UnOp::SignExtend | UnOp::ZeroExtend | UnOp::Truncate, _),
+                ..
+            }
+        );
+        self.for_each_operand(|op| wide |= matches!(op, Operand::Const64(_)));
+        wide
     }
 
     /// The local the instruction assigns as a whole, if any (a `Store` to a bare local counts;

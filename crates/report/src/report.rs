@@ -111,18 +111,6 @@ impl Report {
         counts
     }
 
-    /// The front end left some of the program's runs out (`reason`): a property no violation
-    /// was found for may be broken on one of them, so `safe` and `safe up to` become `unknown`.
-    /// Violations stay: their runs are the program's.
-    pub fn limit_to_modelled_inputs(&mut self, reason: &str) {
-        for p in &mut self.properties {
-            if matches!(p.verdict.status(), Status::Safe | Status::SafeUpTo) {
-                let reason = format!("{reason}, and no violation was found among the others");
-                p.verdict = Verdict::Unknown { reason };
-            }
-        }
-    }
-
     pub fn exit_class(&self) -> ExitClass {
         let counts = self.counts();
         if counts.internal_errors > 0 {
@@ -293,29 +281,6 @@ mod tests {
             .reason()
             .is_some_and(|r| r.contains("line 5")));
         assert_eq!(cut.exit_class(), ExitClass::Violation);
-    }
-
-    #[test]
-    fn restricted_inputs_leave_safe_properties_unknown_and_keep_violations() {
-        let violated = reached(Replay::Failed(PropId(0)));
-        let unknown = Verdict::Unknown { reason: "x".into() };
-        let mut r = report(vec![safe(), bounded(), violated, unknown]);
-        r.limit_to_modelled_inputs("inputs cut");
-        let statuses: Vec<Status> = r.properties().iter().map(|p| p.verdict.status()).collect();
-        assert_eq!(
-            statuses,
-            [
-                Status::Unknown,
-                Status::Unknown,
-                Status::Violated,
-                Status::Unknown
-            ]
-        );
-        assert!(matches!(
-            &r.properties()[0].verdict,
-            Verdict::Unknown { reason } if reason.starts_with("inputs cut")
-        ));
-        assert_eq!(r.exit_class(), ExitClass::Violation);
     }
 
     #[test]

@@ -120,7 +120,7 @@ mod tests {
             },
             Event::Assign {
                 var: "x".into(),
-                value: ArgValue::Int(i32::MIN),
+                value: ArgValue::Int(i32::MIN.into()),
             },
             Event::Input {
                 index: 2,

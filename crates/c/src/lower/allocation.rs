@@ -29,7 +29,7 @@ use lang_c::ast::{BinaryOperator, CallExpression, Constant, Expression};
 use lang_c::span::Node;
 use symex_ir::cfg::{
     BinOp, BlockId, Check, InstKind, LocalId, Operand, Place, PlaceBase, Projection, PropertyKind,
-    Rvalue,
+    Rvalue, Width,
 };
 use symex_syntax::span::Span;
 
@@ -176,7 +176,10 @@ impl FnCx<'_, '_> {
             ));
         }
         let count = match size.count {
-            Some(count) => Some(self.typed(count)?.0),
+            Some(count) => {
+                let (count, count_ty) = self.typed(count)?;
+                Some(self.index_value(count, count_ty, PropertyKind::Unmodelled, span))
+            }
             None => None,
         };
         let element = self.blank_object(ty, calloc, heap, span);
@@ -234,7 +237,7 @@ impl FnCx<'_, '_> {
         let holds = self.temp(Rvalue::Binary(BinOp::BitAnd, at_least_one, at_most), span);
         let kind = PropertyKind::Unmodelled;
         self.check(Check::Condition { holds, kind }, span);
-        let result = self.b.new_temp(span);
+        let result = self.b.new_temp(span, Width::W32);
         let join = self.b.new_block();
         let made = (element, result, join);
         self.split_lengths(made, count, (1, FORKED_LENGTHS), span);
@@ -409,7 +412,7 @@ impl FnCx<'_, '_> {
             self.temp(Rvalue::Len(whole(array)), span)
         });
         // for (k = 0; k < old length && k < new length; k++) new[k] = old[k];
-        let k = self.b.new_temp(span);
+        let k = self.b.new_temp(span, Width::W32);
         self.assign(k, Operand::Const(0), span);
         let (header, body, exit) = (self.b.new_block(), self.b.new_block(), self.b.new_block());
         self.b.goto(header, span);

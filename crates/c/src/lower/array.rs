@@ -19,7 +19,8 @@
 use lang_c::ast::{ArraySize, Declarator, DerivedDeclarator, Expression, Initializer};
 use lang_c::span::Node;
 use symex_ir::cfg::{
-    Check, InstKind, LocalId, LocalKind, Operand, Place, PlaceBase, Projection, Rvalue,
+    Check, InstKind, LocalId, LocalKind, Operand, Place, PlaceBase, Projection, PropertyKind,
+    Rvalue,
 };
 use symex_syntax::span::Span;
 
@@ -76,7 +77,7 @@ impl FnCx<'_, '_> {
             };
             sizes.push(match &array.node.size {
                 ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
-                    self.constant(e).ok().map(i64::from)
+                    self.constant(e).ok()
                 }
                 ArraySize::Unknown => string
                     .as_ref()
@@ -276,7 +277,8 @@ impl FnCx<'_, '_> {
         indices.reverse();
         let mut projections = Vec::with_capacity(indices.len());
         for index in indices {
-            let index = self.value(index)?;
+            let (index, ty) = self.typed(index)?;
+            let index = self.index_value(index, ty, PropertyKind::OutOfBounds, self.span(e.span));
             // A variable index is copied, so that its value is the one checked and used.
             let index = match index {
                 Operand::Local(l) if self.b.locals[l.index()].kind != LocalKind::Temp => {

@@ -239,8 +239,7 @@ impl FnCx<'_, '_> {
     }
 
     /// `index ± offset` (an integer of type `ty`, counted in elements), with the `unmodelled`
-    /// checks where the sum would not be C's: an unsigned offset of 2^31 or more, or a result
-    /// beyond `int`.
+    /// checks where the sum would not be C's: an offset beyond `int`, or a result beyond it.
     fn moved_index(
         &mut self,
         index: Operand,
@@ -249,6 +248,7 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Operand {
         let kind = PropertyKind::Unmodelled;
+        let offset = self.index_value(offset, ty, kind, span);
         if ty.promoted().is_unsigned() && !matches!(offset, Operand::Const(n) if n >= 0) {
             let below = Rvalue::Binary(BinOp::Ge, offset, Operand::Const(0));
             let holds = Operand::Local(self.b.assign_temp(below, span));
@@ -299,7 +299,10 @@ impl FnCx<'_, '_> {
             crate::DataModel::Ilp32 => CType::Int,
             crate::DataModel::Lp64 => CType::Long,
         };
-        (difference, ptrdiff)
+        (
+            self.convert_number(difference, CType::Int, ptrdiff, span),
+            ptrdiff,
+        )
     }
 
     /// `a op b` for two element pointers (or one and the null pointer) and a comparison `op`:

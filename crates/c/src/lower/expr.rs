@@ -10,13 +10,13 @@ use lang_c::ast::{
 use lang_c::span::Node;
 use symex_ir::cfg::{
     BinOp, BlockId, Check, InstKind, LocalId, LocalKind, Operand, Place, PlaceBase, PropertyKind,
-    Rvalue, UnOp,
+    Rvalue, UnOp, Width,
 };
 use symex_syntax::span::Span;
 
 use super::element_pointer::element_conversion_refusal;
 use super::func::{Argument, FnCx};
-use super::literal::{integer_constant, signed_wide_literal};
+use super::literal::integer_constant;
 use super::memory::{HeapOwner, LValue, Memory};
 use super::types::{type_name, CType};
 use crate::error::CError;
@@ -111,9 +111,7 @@ impl FnCx<'_, '_> {
     }
 
     /// The value of `e` converted to `to` as assignment, initialization, an argument, `return`
-    /// or a cast converts it ([`FnCx::coerce`]). A literal too large for 32 bits, signed by `-`
-    /// or `+`, is folded when `to` holds its value: `int x = -2147483648;` (the usual spelling
-    /// of `INT_MIN`, whose literal has a 64-bit type) needs no 64-bit arithmetic.
+    /// or a cast converts it ([`FnCx::coerce`]).
     pub fn converted(
         &mut self,
         e: &Node<Expression>,
@@ -121,11 +119,6 @@ impl FnCx<'_, '_> {
         span: Span,
         at: usize,
     ) -> Result<Operand, CError> {
-        let model = self.unit.options.data_model;
-        if let Some(value) = signed_wide_literal(e, model).filter(|&v| to.holds(v)) {
-            // `holds` admits only values within the 32-bit range of `to`.
-            return Ok(Operand::Const(value as i32));
-        }
         let (value, from) = self.typed(e)?;
         self.coerce(value, from, to, span, at)
     }
@@ -196,9 +189,92 @@ impl FnCx<'_, '_> {
         self.b.emit(InstKind::Assign { dst: local, value }, span);
     }
 
-    /// `value` (a 32-bit number) converted to `to`: the value of type `to` with the same low
-    /// bits, as C converts to a narrower type (`_Bool`: whether it is non-zero). A value of a
-    /// narrow type is kept in that range, so reading it back needs nothing.
+    /// `value` of integer type `from` converted to integer type `to`, as C converts: to a
+    /// 64-bit type by sign or zero extension (by `from`'s signedness; a value of a narrower
+    /// type is in its range already), from one by truncation (`_Bool`: whether it is
+    /// non-zero), then within 32 bits as [`FnCx::convert`] does.
+    pub fn convert_number(
+        &mut self,
+        value: Operand,
+        from: CType,
+        to: CType,
+        span: Span,
+    ) -> Operand {
+        match (from.width(), to.width()) {
+            (Width::W32, Width::W64) => {
+                let unsigned = from.promoted().is_unsigned();
+                match value {
+                    Operand::Const(n) if unsigned => Operand::Const64(i64::from(n as u32)),
+                    Operand::Const(n) => Operand::Const64(i64::from(n)),
+                    _ => {
+                        let op = if unsigned {
+                            UnOp::ZeroExtend
+                        } else {
+                            UnOp::SignExtend
+                        };
+                        self.temp(Rvalue::Unary(op, value), span)
+                    }
+                }
+            }
+            (Width::W64, Width::W32) if to == CType::Bool => match value {
+                Operand::Const64(n) => Operand::Const(i32::from(n != 0)),
+                _ => self.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Const64(0)), span),
+            },
+            (Width::W64, Width::W32) => {
+                let low = match value {
+                    Operand::Const64(n) => Operand::Const(n as i32),
+                    _ => self.temp(Rvalue::Unary(UnOp::Truncate, value), span),
+                };
+                self.convert(low, to, span)
+            }
+            _ => self.convert(value, to, span),
+        }
+    }
+
+    /// `value` of integer type `ty` as a 32-bit index or count: a 64-bit value is first checked
+    /// (a check of `kind`) to lie within `int`, where every index of an array symex models
+    /// does, then truncated.
+    pub(super) fn index_value(
+        &mut self,
+        value: Operand,
+        ty: CType,
+        kind: PropertyKind,
+        span: Span,
+    ) -> Operand {
+        if ty.width() == Width::W32 {
+            return value;
+        }
+        let within = match value {
+            Operand::Const64(n) => Some(i32::try_from(n).is_ok() && (n >= 0 || ty == CType::Long)),
+            _ => None,
+        };
+        let holds = match within {
+            Some(true) => None,
+            Some(false) => Some(Operand::Const(0)),
+            // `value + 2^31 < 2^32` read as unsigned; an unsigned value below 2^31.
+            None if ty == CType::Long => {
+                let shifted = Rvalue::Binary(BinOp::Add, value, Operand::Const64(1 << 31));
+                let shifted = self.temp(shifted, span);
+                Some(self.temp(
+                    Rvalue::Binary(BinOp::ULt, shifted, Operand::Const64(1 << 32)),
+                    span,
+                ))
+            }
+            None => Some(self.temp(
+                Rvalue::Binary(BinOp::ULt, value, Operand::Const64(1 << 31)),
+                span,
+            )),
+        };
+        if let Some(holds) = holds {
+            self.check(Check::Condition { holds, kind }, span);
+        }
+        self.convert_number(value, ty, CType::Int, span)
+    }
+
+    /// `value` (a 32-bit number, or a number of `to`'s width) converted to `to`: the value of
+    /// type `to` with the same low bits, as C converts to a narrower type (`_Bool`: whether it
+    /// is non-zero). A value of a narrow type is kept in that range, so reading it back needs
+    /// nothing. Conversions between the widths are [`FnCx::convert_number`]'s.
     pub fn convert(&mut self, value: Operand, to: CType, span: Span) -> Operand {
         let (mask, sign) = match to {
             CType::Int
@@ -377,11 +453,10 @@ impl FnCx<'_, '_> {
         at: usize,
     ) -> Result<Operand, CError> {
         if from.is_number() && to.is_number() {
-            let value = self.widen(value, from, to, span);
-            return Ok(self.convert(value, to, span));
+            return Ok(self.convert_number(value, from, to, span));
         }
         let null_constant = matches!(value, Operand::Null)
-            || (from.is_number() && matches!(value, Operand::Const(0)));
+            || (from.is_number() && matches!(value, Operand::Const(0) | Operand::Const64(0)));
         match (from, to) {
             _ if from == to => Ok(value),
             (_, CType::Pointer(_)) if null_constant => Ok(Operand::Null),
@@ -408,34 +483,6 @@ impl FnCx<'_, '_> {
                 ))
             }
         }
-    }
-
-    /// `value` of integer type `from` as a value of `to`, where `to` is a 64-bit type: checked
-    /// to lie in `to`'s modelled range (`unmodelled`: a negative number converted to `unsigned
-    /// long long` is above 2^64 - 2^31, an `unsigned int` above `INT_MAX` does not fit the 32
-    /// bits a `long long` is modelled in). The bits are the same; other types need nothing.
-    fn widen(&mut self, value: Operand, from: CType, to: CType, span: Span) -> Operand {
-        if matches!(from, CType::Bool | CType::UChar | CType::UShort) {
-            return value;
-        }
-        let (op, bound) = match (from.promoted().is_unsigned(), to) {
-            (true, CType::Long) => (BinOp::ULe, i32::MAX),
-            (false, CType::ULong) => (BinOp::Ge, 0),
-            _ => return value,
-        };
-        let fits = match value {
-            Operand::Const(n) if op == BinOp::ULe => Some(n >= 0),
-            Operand::Const(n) => Some(n >= bound),
-            _ => None,
-        };
-        let holds = match fits {
-            Some(true) => return value,
-            Some(false) => Operand::Const(0),
-            None => self.temp(Rvalue::Binary(op, value, Operand::Const(bound)), span),
-        };
-        let kind = PropertyKind::Unmodelled;
-        self.check(Check::Condition { holds, kind }, span);
-        value
     }
 
     /// The truth of `value` of type `ty` as a number (a pointer is true when it is not null).
@@ -571,10 +618,11 @@ impl FnCx<'_, '_> {
     }
 
     /// `value << amount` or `value >> amount` for a `value` of (promoted) type `ty`: the amount
-    /// must be below 32 read as unsigned, which excludes the negative ones (C leaves other
-    /// amounts undefined: a `shift-out-of-range` check). A right shift of an `unsigned int` fills
-    /// with zeros, of an `int` with the sign (what gcc does). A left shift of an `int` whose
-    /// value does not fit wraps, or fails the `overflow` check where it is asked for.
+    /// (promoted on its own) must be below `ty`'s width read as unsigned, which excludes the
+    /// negative ones (C leaves other amounts undefined: a `shift-out-of-range` check); it is
+    /// then converted to `ty`'s width, which keeps it. A right shift of an unsigned type fills
+    /// with zeros, of a signed one with the sign (what gcc does). A left shift of a signed
+    /// value that does not fit wraps, or fails the `overflow` check where it is asked for.
     fn shift(
         &mut self,
         left: bool,
@@ -583,13 +631,20 @@ impl FnCx<'_, '_> {
         ty: CType,
         span: Span,
     ) -> Operand {
-        let width = if ty.is_wide() { 64 } else { 32 };
-        let in_range = Rvalue::Binary(BinOp::ULt, amount, Operand::Const(width));
-        let holds = self.temp(in_range, span);
+        let bits = i64::from(ty.width().bits());
+        let amount_width = amount.width(&self.b.locals).unwrap_or_default();
+        let limit = match amount_width {
+            Width::W32 => Operand::Const(bits as i32),
+            Width::W64 => Operand::Const64(bits),
+        };
+        let holds = self.temp(Rvalue::Binary(BinOp::ULt, amount, limit), span);
         let kind = PropertyKind::ShiftOutOfRange;
         self.check(Check::Condition { holds, kind }, span);
-        // A 64-bit value within 32 bits shifted right by 32 or more is 0 (or -1 from a negative
-        // `long long`): what the IR's shifts give too.
+        let amount = match (amount_width, ty.width()) {
+            (Width::W32, Width::W64) => self.convert_number(amount, CType::UInt, ty, span),
+            (Width::W64, Width::W32) => self.convert_number(amount, CType::ULong, ty, span),
+            _ => amount,
+        };
         let op = match (left, ty.is_unsigned()) {
             (true, _) => BinOp::Shl,
             (false, true) => BinOp::LShr,
@@ -614,10 +669,11 @@ impl FnCx<'_, '_> {
     }
 
     /// With [`crate::Options::signed_overflow`], the `overflow` check of `result = a op b` on
-    /// `int`s (`ty`; the narrower types are promoted to `int` before arithmetic, so only `int`
-    /// itself overflows): C leaves a result outside `int` undefined. `Neg` is `0 - b`. The
-    /// check follows the wrapped result, which the IR defines; nothing is emitted for an
-    /// operator that cannot overflow or for constant operands whose result fits.
+    /// `int`s or `long long`s (`ty`; the narrower types are promoted to `int` before
+    /// arithmetic, so only these overflow): C leaves a result outside the type undefined. `Neg`
+    /// is `0 - b`. The check follows the wrapped result, which the IR defines; nothing is
+    /// emitted for an operator that cannot overflow or for constant operands whose result
+    /// fits.
     fn check_overflow(
         &mut self,
         op: BinOp,
@@ -627,24 +683,14 @@ impl FnCx<'_, '_> {
         ty: CType,
         span: Span,
     ) {
-        let kind = match ty {
-            CType::Long | CType::ULong => PropertyKind::Unmodelled,
-            CType::Int if self.unit.options.signed_overflow => PropertyKind::Overflow,
-            _ => return,
-        };
-        // A `long long` remainder is never outside 32 bits (`INT_MIN % -1` is 0 in 64 bits).
-        if kind == PropertyKind::Unmodelled && op == BinOp::Rem {
-            return;
+        if matches!(ty, CType::Int | CType::Long) && self.unit.options.signed_overflow {
+            self.check_signed_fit(op, a, b, result, PropertyKind::Overflow, span);
         }
-        if ty == CType::ULong {
-            return self.check_unsigned_range(op, a, b, result, span);
-        }
-        self.check_signed_fit(op, a, b, result, kind, span);
     }
 
-    /// The check (of kind `kind`) that `result = a op b`, wrapped to 32 bits, is the exact
-    /// result on signed operands; nothing where constant operands fit, or for an operator
-    /// that cannot overflow.
+    /// The check (of kind `kind`) that `result = a op b`, wrapped to the operands' width, is
+    /// the exact result on signed operands; nothing where constant operands fit, or for an
+    /// operator that cannot overflow.
     pub(super) fn check_signed_fit(
         &mut self,
         op: BinOp,
@@ -654,83 +700,70 @@ impl FnCx<'_, '_> {
         kind: PropertyKind,
         span: Span,
     ) {
-        if let (Operand::Const(x), Operand::Const(y)) = (a, b) {
-            let fits = match op {
-                BinOp::Add => x.checked_add(y).is_some(),
-                BinOp::Sub => x.checked_sub(y).is_some(),
-                BinOp::Mul => x.checked_mul(y).is_some(),
-                BinOp::Div | BinOp::Rem => !(x == i32::MIN && y == -1),
-                BinOp::Shl => x.checked_shl(y as u32).is_some_and(|r| r >> y == x),
-                _ => true,
+        let constants = match (a, b) {
+            (Operand::Const(x), Operand::Const(y)) => Some((i64::from(x), i64::from(y), 32)),
+            (Operand::Const64(x), Operand::Const64(y)) => Some((x, y, 64)),
+            _ => None,
+        };
+        if let Some((x, y, bits)) = constants {
+            // The exact result, in 128 bits, against the width's range.
+            let (x, y) = (i128::from(x), i128::from(y));
+            let exact = match op {
+                BinOp::Add => Some(x + y),
+                BinOp::Sub => Some(x - y),
+                BinOp::Mul => Some(x * y),
+                BinOp::Div | BinOp::Rem if y == -1 => Some(-x),
+                BinOp::Shl => u32::try_from(y).ok().filter(|&y| y < bits).map(|y| x << y),
+                _ => Some(0),
             };
-            if fits {
+            let range = -(1i128 << (bits - 1))..(1i128 << (bits - 1));
+            if exact.is_some_and(|r| range.contains(&r)) {
                 return;
             }
         }
+        let width = a.width(&self.b.locals).unwrap_or_default();
+        let (zero, min, minus_one) = match width {
+            Width::W32 => (
+                Operand::Const(0),
+                Operand::Const(i32::MIN),
+                Operand::Const(-1),
+            ),
+            Width::W64 => (
+                Operand::Const64(0),
+                Operand::Const64(i64::MIN),
+                Operand::Const64(-1),
+            ),
+        };
         let mut op2 = |op: BinOp, x: Operand, y: Operand| self.temp(Rvalue::Binary(op, x, y), span);
         let holds = match op {
             // The sum overflows exactly when both operands have the sign the result lacks.
             BinOp::Add => {
                 let (x, y) = (op2(BinOp::BitXor, a, result), op2(BinOp::BitXor, b, result));
                 let both = op2(BinOp::BitAnd, x, y);
-                op2(BinOp::Ge, both, Operand::Const(0))
+                op2(BinOp::Ge, both, zero)
             }
             // The difference overflows exactly when the operands' signs differ and the
             // result's sign is not the minuend's.
             BinOp::Sub => {
                 let (x, y) = (op2(BinOp::BitXor, a, b), op2(BinOp::BitXor, a, result));
                 let both = op2(BinOp::BitAnd, x, y);
-                op2(BinOp::Ge, both, Operand::Const(0))
+                op2(BinOp::Ge, both, zero)
             }
             BinOp::Mul => op2(BinOp::MulFits, a, b),
             // `INT_MIN / -1` (and `INT_MIN % -1`, undefined with it in C11).
             BinOp::Div | BinOp::Rem => {
-                let x = op2(BinOp::Ne, a, Operand::Const(i32::MIN));
-                let y = op2(BinOp::Ne, b, Operand::Const(-1));
+                let x = op2(BinOp::Ne, a, min);
+                let y = op2(BinOp::Ne, b, minus_one);
                 op2(BinOp::BitOr, x, y)
             }
-            // `a << b` (with `b` below 32, checked first) fits when shifting back gives `a`.
+            // `a << b` (with `b` below the width, checked first) fits when shifting back gives
+            // `a`.
             BinOp::Shl => {
                 let back = op2(BinOp::AShr, result, b);
                 op2(BinOp::Eq, back, a)
             }
             _ => return,
         };
-        self.check(Check::Condition { holds, kind }, span);
-    }
-
-    /// The `unmodelled` check of `result = a op b` on `unsigned long long`s: the result stays
-    /// below 2^32. A product is admitted when both factors are below 2^31 and it fits `int`
-    /// (a sufficient condition the IR states without division; a larger product that still
-    /// fits ends the run as `unknown`, never as a wrong value).
-    fn check_unsigned_range(
-        &mut self,
-        op: BinOp,
-        a: Operand,
-        b: Operand,
-        result: Operand,
-        span: Span,
-    ) {
-        let mut op2 = |op: BinOp, x: Operand, y: Operand| self.temp(Rvalue::Binary(op, x, y), span);
-        let holds = match op {
-            BinOp::Add => op2(BinOp::UGe, result, a),
-            BinOp::Sub => op2(BinOp::UGe, a, b),
-            BinOp::Mul => {
-                let fits = op2(BinOp::MulFits, a, b);
-                let (x, y) = (
-                    op2(BinOp::Ge, a, Operand::Const(0)),
-                    op2(BinOp::Ge, b, Operand::Const(0)),
-                );
-                let both = op2(BinOp::BitAnd, x, y);
-                op2(BinOp::BitAnd, both, fits)
-            }
-            BinOp::Shl => {
-                let back = op2(BinOp::LShr, result, b);
-                op2(BinOp::Eq, back, a)
-            }
-            _ => return,
-        };
-        let kind = PropertyKind::Unmodelled;
         self.check(Check::Condition { holds, kind }, span);
     }
 
@@ -811,7 +844,7 @@ impl FnCx<'_, '_> {
 
     /// 1 or 0 in a temporary, by branching on `e`.
     fn truth_value(&mut self, e: &Node<Expression>, span: Span) -> Result<Operand, CError> {
-        let result = self.b.new_temp(span);
+        let result = self.b.new_temp(span, Width::W32);
         let (yes, no, join) = (self.b.new_block(), self.b.new_block(), self.b.new_block());
         self.branch(e, yes, no)?;
         for (block, value) in [(yes, 1), (no, 0)] {
@@ -841,7 +874,7 @@ impl FnCx<'_, '_> {
                 Ok((self.read_lvalue(&lvalue, ty, span), ty))
             }
             Expression::Constant(c) => integer_constant(&c.node, self.unit.options.data_model, at)
-                .map(|(n, ty)| (Operand::Const(n), ty)),
+                .map(|(n, ty)| (ty.constant(n), ty)),
             Expression::UnaryOperator(u) => {
                 let operand = &u.node.operand;
                 match u.node.operator.node {
@@ -853,18 +886,12 @@ impl FnCx<'_, '_> {
                         let (a, ty) = self.number(operand)?;
                         let ty = ty.promoted();
                         let result = self.temp(Rvalue::Unary(UnOp::Neg, a), span);
-                        self.check_overflow(BinOp::Sub, Operand::Const(0), a, result, ty, span);
+                        self.check_overflow(BinOp::Sub, ty.constant(0), a, result, ty, span);
                         Ok((result, ty))
                     }
                     UnaryOperator::Complement => {
                         let (a, ty) = self.number(operand)?;
                         let ty = ty.promoted();
-                        if ty == CType::ULong {
-                            // At least 2^64 - 2^32: never within the modelled range.
-                            let holds = Operand::Const(0);
-                            let kind = PropertyKind::Unmodelled;
-                            self.check(Check::Condition { holds, kind }, span);
-                        }
                         Ok((self.temp(Rvalue::Unary(UnOp::BitNot, a), span), ty))
                     }
                     UnaryOperator::Negate => {
@@ -893,7 +920,7 @@ impl FnCx<'_, '_> {
                             // A narrower type is promoted to `int`, where adding 1 cannot
                             // overflow.
                             _ => {
-                                let new = self.binary(step, old, Operand::Const(1), ty, span);
+                                let new = self.binary(step, old, ty.constant(1), ty, span);
                                 self.convert(new, ty, span)
                             }
                         };
@@ -970,10 +997,10 @@ impl FnCx<'_, '_> {
                         let common = ty.common(operand_ty);
                         let arith =
                             arithmetic(op, common).expect("compound assignments are arithmetic");
-                        let old = self.widen(old, ty, common, span);
-                        let operand = self.widen(operand, operand_ty, common, span);
+                        let old = self.convert_number(old, ty, common, span);
+                        let operand = self.convert_number(operand, operand_ty, common, span);
                         let new = self.binary(arith, old, operand, common, span);
-                        let new = self.convert(new, ty, span);
+                        let new = self.convert_number(new, common, ty, span);
                         self.write_lvalue(&lvalue, ty, new, true, span);
                         Ok((new, ty))
                     }
@@ -1013,8 +1040,8 @@ impl FnCx<'_, '_> {
                         let common = lhs_ty.common(rhs_ty);
                         match arithmetic(op, common) {
                             Some(arith) => {
-                                let lhs = self.widen(lhs, lhs_ty, common, span);
-                                let rhs = self.widen(rhs, rhs_ty, common, span);
+                                let lhs = self.convert_number(lhs, lhs_ty, common, span);
+                                let rhs = self.convert_number(rhs, rhs_ty, common, span);
                                 let ty = if is_comparison(op) {
                                     CType::Int
                                 } else {
@@ -1028,7 +1055,7 @@ impl FnCx<'_, '_> {
                 }
             }
             Expression::Conditional(c) => {
-                let result = self.b.new_temp(span);
+                let result = self.b.new_temp(span, Width::W32);
                 let (yes, no, join) = (self.b.new_block(), self.b.new_block(), self.b.new_block());
                 self.branch(&c.node.condition, yes, no)?;
                 // Each side's value is assigned at the end of its side once both types are
@@ -1056,6 +1083,8 @@ impl FnCx<'_, '_> {
                     self.b.goto(join, span);
                 }
                 self.b.switch_to(join);
+                // Known only now that both sides are lowered.
+                self.b.locals[result.index()].width = ty.width();
                 Ok((Operand::Local(result), ty))
             }
             Expression::Comma(list) => {
@@ -1402,7 +1431,6 @@ impl FnCx<'_, '_> {
             "__VERIFIER_nondet_bool" => Some(CType::Bool),
             "__VERIFIER_nondet_long" if ilp32 => Some(CType::Int),
             "__VERIFIER_nondet_ulong" if ilp32 => Some(CType::UInt),
-            // 64 bits: read within the 32 bits modelled, so some runs are left out.
             "__VERIFIER_nondet_long" | "__VERIFIER_nondet_longlong" => Some(CType::Long),
             "__VERIFIER_nondet_ulong" | "__VERIFIER_nondet_ulonglong" => Some(CType::ULong),
             "__VERIFIER_nondet_size_t" if ilp32 => Some(CType::UInt),
@@ -1424,19 +1452,27 @@ impl FnCx<'_, '_> {
         };
         if let Some(ty) = nondet {
             arity(0)?;
-            let dst = self.b.new_temp(span);
-            self.b.emit(InstKind::Input { dst }, span);
-            // A 64-bit input is the 32-bit input of its signedness, widened (exactly).
-            let read_as = match ty {
-                CType::Long => CType::Int,
-                CType::ULong => CType::UInt,
-                other => other,
+            let input = |cx: &mut Self| {
+                let dst = cx.b.new_temp(span, Width::W32);
+                cx.b.emit(InstKind::Input { dst }, span);
+                Operand::Local(dst)
             };
-            if read_as != ty {
-                self.unit.wide_inputs.set(true);
-            }
-            let value = self.convert(Operand::Local(dst), read_as, span);
-            return Ok((self.convert(value, ty, span), ty));
+            let value = match ty.width() {
+                Width::W32 => {
+                    let raw = input(self);
+                    self.convert(raw, ty, span)
+                }
+                // Two inputs, the high half first: every 64-bit number is one pair.
+                Width::W64 => {
+                    let (high, low) = (input(self), input(self));
+                    let high = self.temp(Rvalue::Unary(UnOp::ZeroExtend, high), span);
+                    let high =
+                        self.temp(Rvalue::Binary(BinOp::Shl, high, Operand::Const64(32)), span);
+                    let low = self.temp(Rvalue::Unary(UnOp::ZeroExtend, low), span);
+                    self.temp(Rvalue::Binary(BinOp::BitOr, high, low), span)
+                }
+            };
+            return Ok((value, ty));
         }
         // Inlined: every call of `main` where functions share globals (or on request), and a
         // call passing an array variable, whose parameter then names the caller's array.
@@ -1502,7 +1538,7 @@ impl FnCx<'_, '_> {
                 None => self.converted(argument, ty, span, at)?,
             });
         }
-        let dst = self.b.new_temp(span);
+        let dst = self.b.new_temp(span, result.width());
         self.b.emit(InstKind::Call { dst, func, args }, span);
         let result = if result == CType::Void {
             CType::Int
@@ -1535,7 +1571,7 @@ impl FnCx<'_, '_> {
                 let span = self.span(argument.span);
                 self.element_value(Operand::Null, Operand::Const(0), span)
             }
-            _ => Operand::Const(0),
+            _ => ty.constant(0),
         })
     }
 
@@ -1548,12 +1584,12 @@ impl FnCx<'_, '_> {
     }
 
     /// The value of an integer constant expression (a `case` label).
-    pub fn constant(&self, e: &Node<Expression>) -> Result<i32, CError> {
+    pub fn constant(&self, e: &Node<Expression>) -> Result<i64, CError> {
         let at = self.at(e.span);
         match &e.node {
-            Expression::Identifier(id) if self.enum_constant(&id.node.name).is_some() => {
-                Ok(self.enum_constant(&id.node.name).unwrap_or_default())
-            }
+            Expression::Identifier(id) if self.enum_constant(&id.node.name).is_some() => Ok(
+                i64::from(self.enum_constant(&id.node.name).unwrap_or_default()),
+            ),
             Expression::Constant(c) => {
                 integer_constant(&c.node, self.unit.options.data_model, at).map(|(n, _)| n)
             }
@@ -1562,7 +1598,7 @@ impl FnCx<'_, '_> {
                 match u.node.operator.node {
                     UnaryOperator::Minus => Ok(value.wrapping_neg()),
                     UnaryOperator::Plus => Ok(value),
-                    UnaryOperator::Negate => Ok(i32::from(value == 0)),
+                    UnaryOperator::Negate => Ok(i64::from(value == 0)),
                     _ => Err(CError::unsupported("this constant expression", at)),
                 }
             }

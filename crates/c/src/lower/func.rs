@@ -70,7 +70,7 @@ pub(super) struct Jumps {
 /// The cases of the `switch` being lowered.
 #[derive(Default)]
 pub(super) struct Cases {
-    pub values: Vec<(i32, BlockId)>,
+    pub values: Vec<(i64, BlockId)>,
     pub default: Option<BlockId>,
 }
 
@@ -317,6 +317,7 @@ pub(super) fn lower_function(
             kind: LocalKind::Param,
             span: p.span,
             address_taken: false,
+            width: p.ty.width(),
         })
         .collect();
     let mut cx = FnCx {
@@ -387,7 +388,7 @@ pub(super) fn lower_function(
     if cx.b.current_is_reached() {
         cx.check_no_leak(end);
     }
-    cx.b.terminate_open_blocks(&Terminator::Return(Operand::Const(0)), end);
+    cx.b.terminate_open_blocks(&Terminator::Return(cx.result.constant(0)), end);
     let types = unit.types.borrow();
     let mut ir_types = IrTypes::new(&types, &unit.boxed_members, unit.frees);
     let declared: Vec<(String, Type)> = cx.b.locals[params.len()..]
@@ -464,6 +465,7 @@ impl FnCx<'_, '_> {
             kind: LocalKind::Var,
             span,
             address_taken: self.unit.address_taken.contains(name),
+            width: ty.width(),
         });
         self.local_types.insert(local, ty);
         self.name_in_scope(name, local, ty, span.start as usize)?;
@@ -659,7 +661,7 @@ impl FnCx<'_, '_> {
             ));
         }
         let result_type = result_type(self.unit, definition)?;
-        let result = self.b.new_temp(span);
+        let result = self.b.new_temp(span, result_type.width());
         let exit = self.b.new_block();
         let outer = (
             std::mem::replace(&mut self.scopes, vec![self.globals_scope.clone()]),
@@ -693,7 +695,7 @@ impl FnCx<'_, '_> {
         self.b.emit(
             InstKind::Assign {
                 dst: result,
-                value: Rvalue::Use(Operand::Const(0)),
+                value: Rvalue::Use(result_type.constant(0)),
             },
             span,
         );

@@ -16,7 +16,9 @@
 //!
 //! Nothing here decides what is reachable; it only counts.
 
-use symex_ir::cfg::{BinOp, Check, InstKind, LocalInfo, LocalKind, Operand, PropertyKind, Rvalue};
+use symex_ir::cfg::{
+    BinOp, Check, InstKind, LocalInfo, LocalKind, Operand, PropertyKind, Rvalue, Width,
+};
 use symex_syntax::span::Span;
 
 use super::func::FnCx;
@@ -35,6 +37,7 @@ impl FnCx<'_, '_> {
             kind: LocalKind::Assigned,
             span,
             address_taken: false,
+            width: Width::W32,
         });
         let value = Rvalue::Use(Operand::Const(0));
         self.b.emit(InstKind::Assign { dst: live, value }, span);

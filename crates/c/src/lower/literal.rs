@@ -1,35 +1,10 @@
 //! C's literals as values: integer constants typed by C's rule, and character constants.
 //! Pure functions of the literal's text; nothing here emits IR.
 
-use lang_c::ast::{Constant, Expression, IntegerBase, IntegerSize, UnaryOperator};
-use lang_c::span::Node;
+use lang_c::ast::{Constant, IntegerBase, IntegerSize};
 
 use super::types::CType;
 use crate::error::CError;
-
-/// The value of an integer literal of a 64-bit type (`2147483648`, `1L` in LP64), under any
-/// number of unary `-` and `+` (so `-2147483648`), if `e` is one.
-pub(super) fn signed_wide_literal(e: &Node<Expression>, model: crate::DataModel) -> Option<i64> {
-    match &e.node {
-        Expression::Constant(c) => match &c.node {
-            Constant::Integer(integer)
-                if !integer.suffix.imaginary && integer_constant(&c.node, model, 0).is_err() =>
-            {
-                i64::try_from(literal_value(integer)?).ok()
-            }
-            _ => None,
-        },
-        Expression::UnaryOperator(u) => {
-            let value = signed_wide_literal(&u.node.operand, model)?;
-            match u.node.operator.node {
-                UnaryOperator::Minus => value.checked_neg(),
-                UnaryOperator::Plus => Some(value),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
 
 /// The value of an integer literal's digits, if it fits in 64 bits.
 fn literal_value(integer: &lang_c::ast::Integer) -> Option<u64> {
@@ -49,19 +24,21 @@ fn literal_value(integer: &lang_c::ast::Integer) -> Option<u64> {
 
 /// An integer literal and its type, by C's rule: the first of the types its suffix and base
 /// allow that holds its value (`int`, `unsigned int` for octal and hexadecimal, then the `long`
-/// types, then the `long long` ones; `long` has 32 bits in ILP32). A literal of a 64-bit type
-/// whose value is outside the 32 bits those types are modelled in is refused.
+/// types, then the `long long` ones; `long` has 32 bits in ILP32). The value is the type's: an
+/// `unsigned long long` above `i64::MAX` comes as its bits.
 pub(super) fn integer_constant(
     constant: &Constant,
     model: crate::DataModel,
     at: usize,
-) -> Result<(i32, CType), CError> {
+) -> Result<(i64, CType), CError> {
     let integer = match constant {
         Constant::Integer(integer) => integer,
         Constant::Float(_) => {
             return Err(CError::unsupported("floating-point constants", at));
         }
-        Constant::Character(text) => return Ok((character_constant(text, at)?, CType::Int)),
+        Constant::Character(text) => {
+            return Ok((i64::from(character_constant(text, at)?), CType::Int))
+        }
     };
     if integer.suffix.imaginary {
         return Err(CError::unsupported("imaginary constants", at));
@@ -109,21 +86,7 @@ pub(super) fn integer_constant(
             at,
         ));
     };
-    match i64::try_from(value) {
-        // Within 32 bits the value's bits are the IR number's, read as the type's signedness.
-        Ok(v) if ty.holds(v) => Ok((v as u32 as i32, ty)),
-        _ => Err(CError::unsupported(
-            format!(
-                "the constant `{}` of type `{}` (64-bit values are modelled within 32 bits)",
-                integer.number,
-                match ty {
-                    CType::ULong => "unsigned long long",
-                    _ => "long long",
-                }
-            ),
-            at,
-        )),
-    }
+    Ok((value as i64, ty))
 }
 
 /// The value of a character constant (`'a'`, `'\n'`, `'\x7f'`, `'\0'`): an `int` holding the

@@ -56,7 +56,7 @@ use std::collections::HashSet;
 
 use symex_ir::cfg::{
     BinOp, Check, FieldId, InstKind, LocalId, Operand, Place, PlaceBase, Projection, PropId,
-    PropertyKind, Rvalue,
+    PropertyKind, Rvalue, Width,
 };
 use symex_syntax::span::Span;
 use symex_syntax::types::Type;
@@ -319,7 +319,7 @@ impl FnCx<'_, '_> {
                 let array = self.array_of_elements(element, &dims, None, assigned, span);
                 Operand::Local(self.b.assign_temp(array, span))
             }
-            _ => Operand::Const(0),
+            _ => leaf.constant(0),
         }
     }
 
@@ -549,14 +549,14 @@ impl FnCx<'_, '_> {
         let holds = Operand::Local(self.b.assign_temp(holds, span));
         let kind = PropertyKind::Uninit;
         self.check(Check::Condition { holds, kind }, span);
-        let read = |cx: &mut Self, field: &str| {
+        let read = |cx: &mut Self, field: &str, width: Width| {
             let value = Rvalue::Read(memory.field(cx.field_id(field)));
-            Operand::Local(cx.b.assign_temp(value, span))
+            Operand::Local(cx.b.assign_temp_of(value, width, span))
         };
-        let cell = read(self, &value);
+        let cell = read(self, &value, ty.width());
         match ty {
             CType::Element(_) => {
-                let index = read(self, &index_field(&value));
+                let index = read(self, &index_field(&value), Width::W32);
                 self.element_value(cell, index, span)
             }
             _ => cell,

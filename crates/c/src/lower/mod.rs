@@ -91,8 +91,6 @@ struct Unit<'a> {
     bodies: HashMap<String, &'a Node<FunctionDefinition>>,
     /// Functions left out of the module, with the reason: a call of one is refused.
     unavailable: HashMap<String, CError>,
-    /// Whether an input of a 64-bit type is read (within the 32 bits modelled).
-    wide_inputs: Cell<bool>,
     /// Whether a `malloc` or `calloc` is lowered.
     allocates_heap: Cell<bool>,
     /// Whether the address of a local, of a member or of `alloca`'s object is taken.
@@ -160,7 +158,6 @@ pub(crate) fn lower_unit<'a>(
         inline_calls: false,
         bodies: HashMap::new(),
         unavailable: HashMap::new(),
-        wide_inputs: Cell::new(false),
         allocates_heap: Cell::new(false),
         stack_addresses: Cell::new(false),
         track_leaks: false,
@@ -259,14 +256,10 @@ pub(crate) fn lower_unit<'a>(
         }
         let fields = context.fields.borrow().clone();
         let mut translated = finish(functions, fields, properties, &declared_locals)?;
-        translated.restricted_inputs = context.wide_inputs.get().then(|| {
-            "inputs of 64-bit types are read within 32 bits (the values symex models them in)"
-                .to_string()
-        });
         translated.allocates_heap = context.allocates_heap.get();
         translated.leaks_checked = context.track_leaks;
         translated.stack_addresses = context.stack_addresses.get();
-        (translated.not_entries, translated.wide_entries) = entry_facts(&context);
+        translated.not_entries = entry_facts(&context);
         translated.left_out = context.unavailable.into_iter().collect();
         translated.left_out.sort_by(|a, b| a.0.cmp(&b.0));
         return Ok(translated);
@@ -342,13 +335,12 @@ fn globals_can_hold_pointers(context: &Unit<'_>) -> bool {
         .any(|global| global.ty.as_ref().is_ok_and(|&ty| types.holds_pointers(ty)))
 }
 
-/// What analysing each function on its own (`--entry`) would leave out: the functions whose
-/// parameters reach a struct with boxes or element-pointer members (refused), and those whose parameters reach a 64-bit
-/// integer (inputs restricted), each sorted by name.
-fn entry_facts(context: &Unit<'_>) -> (Vec<(String, CError)>, Vec<String>) {
+/// The functions that cannot be analysed on their own (`--entry`), sorted by name: those whose
+/// parameters reach a struct with boxes or element-pointer members, or a 64-bit integer (an
+/// input heap's numbers are 32-bit).
+fn entry_facts(context: &Unit<'_>) -> Vec<(String, CError)> {
     let types = context.types.borrow();
     let mut not_entries = Vec::new();
-    let mut wide_entries = Vec::new();
     for (name, signature) in &context.functions {
         // Every type a parameter's value reaches, through pointers and struct leaves.
         let mut reached: Vec<CType> = signature.params.clone();
@@ -380,6 +372,10 @@ fn entry_facts(context: &Unit<'_>) -> (Vec<(String, CError)>, Vec<String>) {
                 "a parameter reaches a struct with a pointer into arrays as a member (the input \
                  heap has no arrays)",
             ),
+            CType::Long | CType::ULong => Some(
+                "a parameter reaches a 64-bit integer (symbolic arguments and input heaps hold \
+                 32-bit numbers)",
+            ),
             _ => None,
         });
         if let Some(refusal) = refusal {
@@ -390,16 +386,9 @@ fn entry_facts(context: &Unit<'_>) -> (Vec<(String, CError)>, Vec<String>) {
             );
             not_entries.push((name.clone(), reason));
         }
-        if reached
-            .iter()
-            .any(|ty| matches!(ty, CType::Long | CType::ULong))
-        {
-            wide_entries.push(name.clone());
-        }
     }
     not_entries.sort_by(|a, b| a.0.cmp(&b.0));
-    wide_entries.sort();
-    (not_entries, wide_entries)
+    not_entries
 }
 
 /// Whether an initializer mentions any identifier.
@@ -501,8 +490,6 @@ fn finish(
         types,
         left_out: Vec::new(),
         not_entries: Vec::new(),
-        wide_entries: Vec::new(),
-        restricted_inputs: None,
         allocates_heap: false,
         leaks_checked: false,
         stack_addresses: false,

@@ -138,7 +138,7 @@ impl FnCx<'_, '_> {
                         let result = self.result;
                         self.converted(e, result, span, at)?
                     }
-                    None => Operand::Const(0),
+                    None => self.result.constant(0),
                 };
                 match self.inlined.last() {
                     // A `return` of a call inlined into `main`: its result, then after the call.
@@ -194,7 +194,9 @@ impl FnCx<'_, '_> {
                 self.statement(&n.node.statement)?;
             }
             Statement::Switch(n) => {
-                let value = self.value(&n.node.expression)?;
+                // The labels are converted to the promoted type of the value.
+                let (value, ty) = self.typed(&n.node.expression)?;
+                let ty = ty.promoted();
                 let value = self.b.assign_temp(Rvalue::Use(value), span);
                 // The dispatch stays open while the body is lowered: its comparisons need the
                 // case labels the body defines.
@@ -211,8 +213,7 @@ impl FnCx<'_, '_> {
                 self.b.goto(exit, span);
                 self.b.switch_to(dispatch);
                 for (case, target) in cases.values {
-                    let equal =
-                        Rvalue::Binary(BinOp::Eq, Operand::Local(value), Operand::Const(case));
+                    let equal = Rvalue::Binary(BinOp::Eq, Operand::Local(value), ty.constant(case));
                     let equal = self.b.assign_temp(equal, span);
                     let next = self.b.new_block();
                     self.b.branch(Operand::Local(equal), target, next, span);
@@ -319,7 +320,7 @@ impl FnCx<'_, '_> {
             None if static_storage => match ty {
                 CType::Pointer(_) => Operand::Null,
                 CType::Element(_) => self.element_value(Operand::Null, Operand::Const(0), span),
-                _ => Operand::Const(0),
+                _ => ty.constant(0),
             },
             None => return Ok(local),
             // A whole struct: copied with its indeterminate members.

@@ -12,6 +12,7 @@ use lang_c::ast::{
     TypeSpecifier,
 };
 use lang_c::span::Node;
+use symex_ir::cfg::{Operand, Width};
 
 use super::elements::Location;
 use super::Unit;
@@ -46,13 +47,9 @@ pub(super) enum CType {
     UShort,
     /// `_Bool`: 0 or 1.
     Bool,
-    /// `long long`, and `long` in LP64: 64 bits, *modelled within 32 bits*: a value is one IR
-    /// number, and every operation whose result could leave `-2^31..2^31` checks that it does
-    /// not (`unmodelled`; a run that fails the check is not followed, and the report says
-    /// `unknown`). Within the range every operation is exact.
+    /// `long long`, and `long` in LP64: a 64-bit IR number.
     Long,
-    /// `unsigned long long`, and `unsigned long` in LP64: modelled within `0..2^32` like
-    /// [`CType::Long`].
+    /// `unsigned long long`, and `unsigned long` in LP64: a 64-bit IR number read as unsigned.
     ULong,
     Void,
     /// A pointer to the type [`Types::pointee`] gives.
@@ -94,26 +91,6 @@ impl CType {
         self.is_number() || matches!(self, CType::Pointer(_) | CType::Element(_))
     }
 
-    /// Whether `value` is a value of this integer type that symex models (never for the other
-    /// types; the 64-bit types only within 32 bits).
-    pub(super) fn holds(self, value: i64) -> bool {
-        let range = match self {
-            CType::Int | CType::Long => i64::from(i32::MIN)..=i64::from(i32::MAX),
-            CType::UInt | CType::ULong => 0..=i64::from(u32::MAX),
-            CType::SChar => i64::from(i8::MIN)..=i64::from(i8::MAX),
-            CType::UChar => 0..=i64::from(u8::MAX),
-            CType::Short => i64::from(i16::MIN)..=i64::from(i16::MAX),
-            CType::UShort => 0..=i64::from(u16::MAX),
-            CType::Bool => 0..=1,
-            CType::Void
-            | CType::Pointer(_)
-            | CType::Element(_)
-            | CType::Struct(_)
-            | CType::Array(_) => return false,
-        };
-        range.contains(&value)
-    }
-
     /// The type a value of this type has in arithmetic (C's integer promotions: every type
     /// narrower than `int` becomes `int`, which holds all its values).
     pub(super) fn promoted(self) -> CType {
@@ -139,9 +116,22 @@ impl CType {
         }
     }
 
-    /// Whether the type is one of the 64-bit types, modelled within 32 bits.
-    pub(super) fn is_wide(self) -> bool {
-        matches!(self, CType::Long | CType::ULong)
+    /// The width of the IR numbers holding values of this type (pointers and aggregates have
+    /// the default).
+    pub(super) fn width(self) -> Width {
+        match self {
+            CType::Long | CType::ULong => Width::W64,
+            _ => Width::W32,
+        }
+    }
+
+    /// The IR constant of this type with the bits of `value` (its low 32 bits for the types
+    /// of 32 bits and fewer).
+    pub(super) fn constant(self, value: i64) -> Operand {
+        match self.width() {
+            Width::W64 => Operand::Const64(value),
+            Width::W32 => Operand::Const(value as i32),
+        }
     }
 
     /// Whether arithmetic on this (promoted) type reads its operands as unsigned.
@@ -400,11 +390,11 @@ impl Types {
     fn constant_value(&self, unit: &Unit<'_>, e: &Node<lang_c::ast::Expression>) -> Option<i64> {
         use lang_c::ast::{BinaryOperator as B, Expression as E, UnaryOperator as U};
         Some(match &e.node {
-            E::Constant(c) => i64::from(
+            E::Constant(c) => {
                 super::literal::integer_constant(&c.node, unit.options.data_model, 0)
                     .ok()?
-                    .0,
-            ),
+                    .0
+            }
             E::Identifier(id) => i64::from(self.enum_constant(&id.node.name)?),
             E::UnaryOperator(u) => {
                 let v = self.constant_value(unit, &u.node.operand)?;

@@ -622,9 +622,6 @@ pub fn check_source(
     };
     let report = report.map(|mut report| {
         report.frontend = args.frontend.words();
-        if let Some(reason) = &lowered.restricted_inputs {
-            report.limit_to_modelled_inputs(reason);
-        }
         report
     });
     report.map_err(|e| {

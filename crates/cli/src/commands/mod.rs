@@ -29,8 +29,6 @@ pub struct Lowered {
     /// The static types; micro-c's type errors are kept for the caller to judge (`run` and `cfg`
     /// only warn, `check` refuses). C's types are declared, never in error.
     pub types: Result<symex_syntax::types::TypeTable, Vec<Diagnostic>>,
-    /// Why some runs of the program are not in the module (C's 64-bit inputs), if any are not.
-    pub restricted_inputs: Option<String>,
 }
 
 impl Lowered {
@@ -154,19 +152,9 @@ pub fn lower_file(
                     diag!("{}", reason.render(&file.name, &file.text));
                     return Err(Exit::ProgramError);
                 }
-                let mut restricted_inputs = translated.restricted_inputs;
-                if translated.wide_entries.iter().any(|f| f == entry) {
-                    restricted_inputs.get_or_insert_with(|| {
-                        format!(
-                            "the 64-bit values `{entry}`'s parameters reach are symbolic within \
-                             32 bits (the values symex models them in)"
-                        )
-                    });
-                }
                 Ok(Lowered {
                     module: translated.module,
                     types: Ok(translated.types),
-                    restricted_inputs,
                 })
             }
             Err(e) => {
@@ -187,7 +175,6 @@ pub fn lower_file(
     Ok(Lowered {
         module: symex_ir::lower(&frontend.program),
         types: frontend.types,
-        restricted_inputs: None,
     })
 }
 

@@ -258,7 +258,10 @@ fn entry_of(module: &Module, test: &PathTest) -> Result<Entry, String> {
     let mut args = Vec::new();
     for (name, value) in test.args.iter() {
         match value {
-            symex_report::ArgValue::Int(n) => args.push(ArgValue::Int(*n)),
+            symex_report::ArgValue::Int(n) => match i32::try_from(*n) {
+                Ok(n) => args.push(ArgValue::Int(n)),
+                Err(_) => return Err(format!("argument `{name}` is {n}, beyond 32 bits")),
+            },
             other => {
                 return Err(format!(
                     "argument `{name}` is {other} but the test has no heap"

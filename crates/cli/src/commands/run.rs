@@ -128,6 +128,7 @@ fn report_end(file: &SourceFile, end: &RunEnd, color: ColorChoice) -> Exit {
         RunEnd::Returned(value) => {
             match value {
                 Value::Int(n) => diag!("result: {n}"),
+                Value::Int64(n) => diag!("result: {n}"),
                 other => diag!("result: a {} (not a number)", other.kind_name()),
             }
             Exit::Success

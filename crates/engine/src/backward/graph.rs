@@ -343,6 +343,8 @@ impl<'a> Builder<'a> {
     fn atom(&mut self, frame: u32, op: Operand) -> Option<Atom> {
         match op {
             Operand::Const(n) => Some(Atom::Const(n)),
+            // Refused where the instruction is translated (`sixty_four_bits`).
+            Operand::Const64(_) => None,
             Operand::Null => Some(Atom::Const(0)),
             Operand::Local(l) => {
                 let func = self.frames[frame as usize].func;
@@ -383,6 +385,9 @@ impl<'a> Builder<'a> {
     fn translate_kind(&mut self, frame: u32, kind: &InstKind) -> Result<Vec<Op>, String> {
         let unsupported_local =
             || "a variable whose address is taken, or that holds a record value".to_string();
+        if kind.computes_with_64_bits() {
+            return Err("64-bit numbers".into());
+        }
         let mut out = Vec::new();
         match kind {
             InstKind::Assign { dst, value } => {

@@ -175,7 +175,7 @@ pub fn walk(
                         located.span,
                         Event::Assign {
                             var: info.name.clone(),
-                            value: ArgValue::Int(value),
+                            value: ArgValue::Int(value.into()),
                         },
                     ));
                 }
@@ -205,7 +205,7 @@ pub fn walk(
             let args = call
                 .params
                 .iter()
-                .map(|&p| ArgValue::Int(run.atom(Atom::Var(p))))
+                .map(|&p| ArgValue::Int(run.atom(Atom::Var(p)).into()))
                 .collect();
             out.trace.push(locator.step(
                 call.caller,

@@ -107,7 +107,7 @@ pub fn entry_arguments(
             }
             args.push(name.clone(), arg);
         } else {
-            args.push(name.clone(), ArgValue::Int(value));
+            args.push(name.clone(), ArgValue::Int(value.into()));
         }
     }
     if !has_pointer {

@@ -70,7 +70,13 @@ pub fn replay_full(
         let mut args = Vec::with_capacity(witness.args.len());
         for (name, value) in witness.args.iter() {
             match value {
-                symex_report::ArgValue::Int(n) => args.push(*n),
+                symex_report::ArgValue::Int(n) => match i32::try_from(*n) {
+                    Ok(n) => args.push(n),
+                    Err(_) => {
+                        let why = format!("argument `{name}` is {n}, beyond 32 bits");
+                        return Replayed::refused(why);
+                    }
+                },
                 other => {
                     let why = format!(
                         "argument `{name}` is the pointer {other} but the witness has no input heap"

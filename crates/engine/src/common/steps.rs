@@ -278,7 +278,8 @@ impl<'l, 'm> StepNamer<'l, 'm> {
     fn value(&mut self, value: &Value) -> ArgValue {
         match value {
             Value::Uninit => ArgValue::Uninit(Uninit),
-            Value::Int(n) => ArgValue::Int(*n),
+            Value::Int(n) => ArgValue::Int(i64::from(*n)),
+            Value::Int64(n) => ArgValue::Int(*n),
             Value::Null => ArgValue::Null,
             Value::Ptr(cell) => ArgValue::Ref {
                 object: self.cell_name(*cell),

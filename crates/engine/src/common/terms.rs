@@ -1,4 +1,5 @@
-//! IR operations as solver terms: 32-bit numbers are bit-vectors, truth values are Booleans.
+//! IR operations as solver terms: numbers are bit-vectors of their width (32 or 64 bits), truth
+//! values are Booleans.
 //!
 //! The semantics match the concrete interpreter exactly: `+ - *` wrap around, `/` is `bvsdiv`
 //! and `%` is `bvsrem` (truncation, sign of the dividend, `INT_MIN / -1 == INT_MIN`; the zero
@@ -7,14 +8,37 @@
 //! constant operands fold to constants. Nothing here knows about states or memory.
 
 use symex_ir::cfg::{BinOp, UnOp};
-use symex_smt::{Node, Op, TermId, TermResult, TermStore, Value};
+use symex_smt::{Node, Op, Sort, TermId, TermResult, TermStore, Value};
 
-/// The width of micro-c numbers.
+/// The width of micro-c numbers (and of C's types up to `int`).
 pub const WIDTH: u32 = 32;
+
+/// The width of C's `long long`.
+pub const WIDE: u32 = 64;
 
 /// The number `n`.
 pub fn int_const(store: &mut TermStore, n: i32) -> TermResult {
     store.bv_signed(WIDTH, i128::from(n))
+}
+
+/// The 64-bit number `n`.
+pub fn int64_const(store: &mut TermStore, n: i64) -> TermResult {
+    store.bv_signed(WIDE, i128::from(n))
+}
+
+/// The width of the number `t` (a non-number gets [`WIDTH`], and the operation that uses it
+/// then reports the sort error).
+pub fn width(store: &TermStore, t: TermId) -> u32 {
+    match store.sort(t) {
+        Sort::BitVec(w) => w,
+        _ => WIDTH,
+    }
+}
+
+/// 0 of the width of the number `t`.
+pub fn zero_like(store: &mut TermStore, t: TermId) -> TermResult {
+    let w = width(store, t);
+    store.bv_signed(w, 0)
 }
 
 /// `ite(b, 1, 0)`: a truth value as a micro-c number.
@@ -38,7 +62,7 @@ pub fn truth(store: &mut TermStore, t: TermId) -> TermResult {
             }
         }
     }
-    let zero = int_const(store, 0)?;
+    let zero = zero_like(store, t)?;
     store.neq(t, zero)
 }
 
@@ -62,12 +86,13 @@ pub fn binary(store: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> TermRes
         BinOp::MulFits => {
             // The exact product of the sign-extended operands equals the sign-extended
             // wrapped product exactly when the product fits.
+            let w = width(store, a);
             let exact = {
-                let (wide_a, wide_b) = (store.sign_extend(WIDTH, a)?, store.sign_extend(WIDTH, b)?);
+                let (wide_a, wide_b) = (store.sign_extend(w, a)?, store.sign_extend(w, b)?);
                 store.bv_mul(wide_a, wide_b)?
             };
             let wrapped = store.bv_mul(a, b)?;
-            let wrapped = store.sign_extend(WIDTH, wrapped)?;
+            let wrapped = store.sign_extend(w, wrapped)?;
             let c = store.eq(exact, wrapped);
             compare(store, c)
         }
@@ -120,10 +145,13 @@ pub fn unary(store: &mut TermStore, op: UnOp, a: TermId) -> TermResult {
         UnOp::Neg => store.bv_neg(a),
         UnOp::BitNot => store.bv_not(a),
         UnOp::Not => {
-            let zero = int_const(store, 0)?;
+            let zero = zero_like(store, a)?;
             let c = store.eq(a, zero)?;
             from_bool(store, c)
         }
+        UnOp::SignExtend => store.sign_extend(WIDE - WIDTH, a),
+        UnOp::ZeroExtend => store.zero_extend(WIDE - WIDTH, a),
+        UnOp::Truncate => store.extract(WIDTH - 1, 0, a),
     }
 }
 
@@ -192,6 +220,47 @@ mod tests {
         assert_eq!(num(&s, not), 0);
         let complement = unary(&mut s, UnOp::BitNot, five).unwrap();
         assert_eq!(num(&s, complement), -6);
+    }
+
+    #[test]
+    fn sixty_four_bit_terms_match_the_interpreter() {
+        let mut s = TermStore::new();
+        let wide = |s: &mut TermStore, n: i64| int64_const(s, n).unwrap();
+        let as_i64 = |s: &TermStore, t: TermId| {
+            let v = eval(s, t, &Assignment::new()).expect("closed term");
+            v.as_bv().expect("a number").bits() as u64 as i64
+        };
+        let cases = [
+            (BinOp::Add, i64::MAX, 1, i64::MIN),
+            (BinOp::Mul, 1 << 31, 1 << 31, 1 << 62),
+            (BinOp::Div, i64::MIN, -1, i64::MIN),
+            (BinOp::Shl, 1, 64, 0),
+            (BinOp::AShr, -8, 70, -1),
+            (BinOp::MulFits, 1 << 32, 1 << 30, 1),
+            (BinOp::MulFits, 1 << 32, 1 << 31, 0),
+            (BinOp::Lt, -1, 0, 1),
+        ];
+        for (op, a, b, expected) in cases {
+            let (ta, tb) = (wide(&mut s, a), wide(&mut s, b));
+            let t = binary(&mut s, op, ta, tb).unwrap();
+            let got = match op.yields_truth() {
+                true => i64::from(num(&s, t)),
+                false => as_i64(&s, t),
+            };
+            assert_eq!(got, expected, "{a} {} {b}", op.symbol());
+        }
+        let minus_two = int_const(&mut s, -2).unwrap();
+        let sext = unary(&mut s, UnOp::SignExtend, minus_two).unwrap();
+        assert_eq!(as_i64(&s, sext), -2);
+        let zext = unary(&mut s, UnOp::ZeroExtend, minus_two).unwrap();
+        assert_eq!(as_i64(&s, zext), 0xffff_fffe);
+        let big = wide(&mut s, 0x1_8000_0001);
+        let low = unary(&mut s, UnOp::Truncate, big).unwrap();
+        assert_eq!(num(&s, low), i32::MIN + 1);
+        let not = unary(&mut s, UnOp::Not, big).unwrap();
+        assert_eq!(num(&s, not), 0);
+        let holds = truth(&mut s, big).unwrap();
+        assert_eq!(s.as_bool(holds), Some(true));
     }
 
     #[test]

@@ -60,6 +60,7 @@ impl Machine<'_> {
     pub fn operand(&mut self, state: &State, op: Operand) -> Result<SymValue> {
         match op {
             Operand::Const(n) => Ok(SymValue::Int(terms::int_const(&mut self.store, n)?)),
+            Operand::Const64(n) => Ok(SymValue::Int(terms::int64_const(&mut self.store, n)?)),
             Operand::Null => Ok(SymValue::Null),
             Operand::Local(l) => self.read_local(state, l),
         }

@@ -99,7 +99,7 @@ impl Machine<'_> {
         match check {
             Check::Assert(op) | Check::Condition { holds: op, .. } | Check::NonZero(op) => {
                 let value = self.int_operand(state, *op)?;
-                let zero = terms::int_const(&mut self.store, 0)?;
+                let zero = terms::zero_like(&mut self.store, value)?;
                 Ok(self.store.eq(value, zero)?)
             }
             Check::NonNull(op) => {

@@ -61,7 +61,7 @@ impl Machine<'_> {
                 .params
                 .iter()
                 .zip(&args)
-                .map(|(name, &v)| (name.clone(), ArgValue::Int(v)))
+                .map(|(name, &v)| (name.clone(), ArgValue::Int(v.into())))
                 .collect::<Args>(),
             heap: None,
             trace: Vec::new(),

@@ -26,7 +26,7 @@ use symex_smt::{
 };
 
 use crate::common::budget::Budget;
-use crate::common::terms::WIDTH;
+use crate::common::terms;
 use crate::error::EngineError;
 use crate::forward::machine::Machine;
 use crate::forward::state::{Frame, State};
@@ -324,7 +324,8 @@ impl Machine<'_> {
                     for &var in vars {
                         if let Some(id) = self.store.var_id(var) {
                             if assignment.get(id).is_none() {
-                                assignment.insert(id, Value::Bv(BvConst::from_i128(WIDTH, 0)?));
+                                let width = terms::width(&self.store, var);
+                                assignment.insert(id, Value::Bv(BvConst::from_i128(width, 0)?));
                             }
                         }
                     }

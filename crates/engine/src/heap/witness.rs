@@ -114,7 +114,7 @@ impl HeapContext {
                         },
                     }
                 }
-                SymValue::Int(t) => ArgValue::Int(b.number(*t)),
+                SymValue::Int(t) => ArgValue::Int(b.number(*t).into()),
                 _ => ArgValue::Null,
             };
             doc_args.insert(name.clone(), arg_json(&arg));

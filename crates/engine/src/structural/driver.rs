@@ -427,7 +427,7 @@ fn model_inputs(
     let mut args = Args::new();
     for (p, &t) in f.params().zip(params) {
         let n = model.get(t).and_then(value_as_i32).unwrap_or(0);
-        args.push(f.local(p).name.clone(), ArgValue::Int(n));
+        args.push(f.local(p).name.clone(), ArgValue::Int(n.into()));
     }
     let Some(Value::Array(array)) = model.get(input) else {
         return (args, Vec::new(), 0);

@@ -119,6 +119,11 @@ fn binary(op: BinOp, a: Fact, b: Fact) -> Fact {
 fn operand(facts: &[Fact], op: Operand) -> Fact {
     match op {
         Operand::Const(n) => low(32, n as u32),
+        // A 64-bit constant with high bits would count as a shift amount below 32.
+        Operand::Const64(n) => match u32::try_from(n) {
+            Ok(n) => low(32, n),
+            Err(_) => UNKNOWN,
+        },
         Operand::Local(l) => facts.get(l.index()).copied().unwrap_or(UNKNOWN),
         Operand::Null => UNKNOWN,
     }
@@ -136,6 +141,10 @@ fn rvalue(facts: &[Fact], value: &Rvalue) -> Fact {
             low(bits, !value)
         }
         Rvalue::Binary(op, a, b) => binary(*op, operand(facts, *a), operand(facts, *b)),
+        // The low 32 bits are the same at either width.
+        Rvalue::Unary(UnOp::SignExtend | UnOp::ZeroExtend | UnOp::Truncate, op) => {
+            operand(facts, *op)
+        }
         _ => UNKNOWN,
     }
 }

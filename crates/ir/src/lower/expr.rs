@@ -23,7 +23,7 @@ impl FnLowerer<'_, '_> {
             ExprKind::Null => Rvalue::Use(Operand::Null),
             ExprKind::Var(ident) => Rvalue::Use(self.read_local(ident, e.span)),
             ExprKind::Input => {
-                let dst = self.new_temp(e.span);
+                let dst = self.new_temp(e.span, Width::W32);
                 self.emit(InstKind::Input { dst }, e.span);
                 Rvalue::Use(Operand::Local(dst))
             }
@@ -45,7 +45,7 @@ impl FnLowerer<'_, '_> {
             },
             ExprKind::Alloc(a) => Rvalue::Alloc(self.operand(a)),
             ExprKind::Call(name, args) => {
-                let dst = self.new_temp(e.span);
+                let dst = self.new_temp(e.span, Width::W32);
                 self.call(name, args, dst, e.span);
                 Rvalue::Use(Operand::Local(dst))
             }
@@ -155,7 +155,7 @@ impl FnLowerer<'_, '_> {
 
     /// `a && b` or `a || b` as a value: a temporary set to 1 or 0 on the two outcomes.
     fn short_circuit_value(&mut self, e: &Expr) -> LocalId {
-        let result = self.new_temp(e.span);
+        let result = self.new_temp(e.span, Width::W32);
         let on_true = self.new_block();
         let on_false = self.new_block();
         let join = self.new_block();

@@ -19,7 +19,7 @@ use std::ops::BitOr;
 
 use symex_syntax::ast::{self, BinaryOp, Expr, ExprKind, Program, Stmt, StmtKind};
 
-use crate::cfg::{FuncId, LocalId, LocalInfo, LocalKind};
+use crate::cfg::{FuncId, LocalId, LocalInfo, LocalKind, Width};
 
 /// What evaluating an expression may do besides computing its value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -147,6 +147,7 @@ fn scope_of(f: &ast::Function) -> Scope<'_> {
             kind,
             span: ident.span,
             address_taken: false,
+            width: Width::W32,
         });
         // Resolution rejects duplicate names; should one slip through, the first declaration
         // wins, as a reader scanning the parameter list and then the `var`s would expect.

@@ -19,6 +19,7 @@ use rustc_hash::FxHashMap;
 use crate::analysis::{Dominators, LoopForest, LoopId};
 use crate::cfg::{
     Block, BlockId, Function, Inst, InstKind, LocalId, LocalInfo, LocalKind, Operand, Terminator,
+    Width,
 };
 
 /// A function unwound into an acyclic graph.
@@ -289,6 +290,7 @@ impl Builder<'_> {
             kind: LocalKind::Temp,
             span: self.func.span,
             address_taken: false,
+            width: Width::W32,
         });
         let raw = Function {
             name: self.func.name.clone(),

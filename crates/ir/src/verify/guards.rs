@@ -161,6 +161,7 @@ impl Facts<'_> {
     fn operand_name(&self, op: Operand) -> String {
         match op {
             Operand::Const(n) => n.to_string(),
+            Operand::Const64(n) => format!("{n}L"),
             Operand::Null => "null".to_string(),
             Operand::Local(l) => format!("`{}`", self.name(l)),
         }

@@ -8,7 +8,9 @@
 //! * `guards`: every operation that can fail is preceded in its block by the check guarding it
 //!   (see the module for the exact rule), and `var` locals are read only after an `Init` check
 //!   or an assignment in the same block;
-//! * `temps`: temporaries are assigned before use on every path (a must-assigned data flow).
+//! * `temps`: temporaries are assigned before use on every path (a must-assigned data flow);
+//! * `widths`: every operation's numbers have the widths it needs, and every local receives
+//!   numbers of its declared width.
 //!
 //! A failure on lowered code is a lowering bug: tests run the verifier on every program they
 //! lower. The verifier never panics, whatever the module.
@@ -16,6 +18,7 @@
 mod guards;
 mod structure;
 mod temps;
+mod widths;
 
 use std::fmt::Display;
 
@@ -43,6 +46,7 @@ pub fn verify(module: &Module) -> Result<(), Vec<String>> {
         if report.count == 0 {
             guards::check_function(func, init_through_pointers, &mut report);
             temps::check_function(func, &mut report);
+            widths::check_function(module, func, &mut report);
         }
     }
     if errors.is_empty() {

@@ -233,6 +233,7 @@ fn parameters_come_first_and_addresses_are_of_marked_locals() {
         kind: LocalKind::Temp,
         span: Span::default(),
         address_taken: false,
+        width: Width::W32,
     });
     f.blocks[0].insts.push(Inst {
         kind: InstKind::Assign {
@@ -282,4 +283,50 @@ fn the_length_of_an_array_is_guarded_like_a_read_of_it() {
     assert!(errors(&m).is_empty(), "{:#?}", errors(&m));
     remove_first(&mut m, |k| is_check(k, PropertyKind::NullDeref));
     assert_reports(&m, "without a preceding NonNull check");
+}
+
+#[test]
+fn numbers_of_two_widths_do_not_mix() {
+    let span = Span::default();
+    let mut f = graph(&[&[]]);
+    let local = |name: &str, width| LocalInfo {
+        name: name.to_string(),
+        kind: LocalKind::Temp,
+        span,
+        address_taken: false,
+        width,
+    };
+    f.locals.push(local("wide", Width::W64));
+    f.locals.push(local("narrow", Width::W32));
+    let assign = |dst: u32, value| Inst {
+        kind: InstKind::Assign {
+            dst: LocalId(dst),
+            value,
+        },
+        span,
+    };
+    let (c, wide) = (Operand::Local(LocalId(0)), LocalId(1));
+    f.blocks[0].insts = vec![
+        // Well formed: the extension, 64-bit arithmetic, a comparison's 32-bit truth value.
+        assign(1, Rvalue::Unary(UnOp::SignExtend, c)),
+        assign(
+            1,
+            Rvalue::Binary(BinOp::Mul, Operand::Local(wide), Operand::Const64(3)),
+        ),
+        assign(
+            2,
+            Rvalue::Binary(BinOp::Lt, Operand::Local(wide), Operand::Const64(5)),
+        ),
+        assign(2, Rvalue::Unary(UnOp::Truncate, Operand::Local(wide))),
+        // Broken: a 32-bit operand in 64-bit arithmetic, a 64-bit value into a 32-bit local.
+        assign(1, Rvalue::Binary(BinOp::Add, Operand::Local(wide), c)),
+        assign(2, Rvalue::Use(Operand::Const64(1))),
+    ];
+    assert_eq!(
+        errors(&single(f)),
+        [
+            "fn g: bb0[4]: the right operand `c` has 32 bits where 64 are needed",
+            "fn g: bb0[5]: the destination `narrow` has 32 bits where 64 are needed",
+        ]
+    );
 }

@@ -114,7 +114,8 @@ pub fn violation_witness(
     };
     let lines = LineIndex::new(task.text);
     let mut content = Vec::new();
-    for step in &cex.witness().trace {
+    let mut steps = cex.witness().trace.iter();
+    while let Some(step) = steps.next() {
         let Event::Input { value, .. } = step.event else {
             continue;
         };
@@ -125,6 +126,18 @@ pub fn violation_witness(
         // A call that cannot be found in the text (inside a macro) only loses guidance.
         let Some((callee, close)) = closing_parenthesis(&lines, task.text, at) else {
             continue;
+        };
+        // A 64-bit input is two: the high half, then (the next input event) the low one.
+        let value = match wide_input(&callee, &task.data_model) {
+            false => Input::Narrow(value),
+            true => {
+                let low = steps.find_map(|s| match s.event {
+                    Event::Input { value, .. } => Some(value),
+                    _ => None,
+                });
+                let low = low.map_or(0, |low| i64::from(low as u32));
+                Input::Wide((i64::from(value) << 32) | low)
+            }
         };
         content.push(Segment {
             segment: vec![WaypointItem {
@@ -208,12 +221,36 @@ fn closing_parenthesis(lines: &LineIndex, text: &str, at: LineCol) -> Option<(St
     None
 }
 
-/// The C value the call `__VERIFIER_nondet_<type>()` returned when symex read the input
-/// number `raw` (the front end converts it to the type).
-fn as_c_value(callee: &str, raw: i32) -> String {
+/// A value as symex read it: one input, or the two of a 64-bit type.
+#[derive(Clone, Copy, Debug)]
+enum Input {
+    Narrow(i32),
+    Wide(i64),
+}
+
+/// Whether `__VERIFIER_nondet_<type>()` returns a 64-bit type in the data model (`ILP32` or
+/// `LP64`): then the front end reads it as two inputs.
+fn wide_input(callee: &str, data_model: &str) -> bool {
     match callee.trim_start_matches("__VERIFIER_nondet_") {
-        // The 64-bit unsigned inputs are read within 32 bits too (docs/c-frontend.md).
-        "uint" | "unsigned" | "ulong" | "ulonglong" | "size_t" => (raw as u32).to_string(),
+        "longlong" | "ulonglong" => true,
+        "long" | "ulong" | "size_t" => data_model != "ILP32",
+        _ => false,
+    }
+}
+
+/// The C value the call `__VERIFIER_nondet_<type>()` returned when symex read `input` (the
+/// front end converts it to the type).
+fn as_c_value(callee: &str, input: Input) -> String {
+    let name = callee.trim_start_matches("__VERIFIER_nondet_");
+    let raw = match input {
+        Input::Wide(value) if name.starts_with('u') || name == "size_t" => {
+            return (value as u64).to_string()
+        }
+        Input::Wide(value) => return value.to_string(),
+        Input::Narrow(raw) => raw,
+    };
+    match name {
+        "uint" | "unsigned" | "ulong" | "size_t" => (raw as u32).to_string(),
         "char" => (raw as i8).to_string(),
         "uchar" => (raw as u8).to_string(),
         "short" => (raw as i16).to_string(),
@@ -278,13 +315,28 @@ mod tests {
 
     #[test]
     fn values_are_written_in_the_type_of_the_call() {
-        assert_eq!(as_c_value("__VERIFIER_nondet_uint", -1), "4294967295");
-        assert_eq!(as_c_value("__VERIFIER_nondet_ulong", -1), "4294967295");
-        assert_eq!(as_c_value("__VERIFIER_nondet_ulonglong", -2), "4294967294");
-        assert_eq!(as_c_value("__VERIFIER_nondet_long", -2), "-2");
-        assert_eq!(as_c_value("__VERIFIER_nondet_char", 200), "-56");
-        assert_eq!(as_c_value("__VERIFIER_nondet_int", -7), "-7");
-        assert_eq!(as_c_value("__VERIFIER_nondet_bool", 5), "1");
+        let value = |callee: &str, raw: i32| as_c_value(callee, Input::Narrow(raw));
+        assert_eq!(value("__VERIFIER_nondet_uint", -1), "4294967295");
+        assert_eq!(value("__VERIFIER_nondet_char", 200), "-56");
+        assert_eq!(value("__VERIFIER_nondet_int", -7), "-7");
+        assert_eq!(value("__VERIFIER_nondet_bool", 5), "1");
+        // ILP32's `unsigned long` has 32 bits.
+        assert_eq!(value("__VERIFIER_nondet_ulong", -1), "4294967295");
+        let wide = |callee: &str, raw: i64| as_c_value(callee, Input::Wide(raw));
+        assert_eq!(
+            wide("__VERIFIER_nondet_ulonglong", -2),
+            "18446744073709551614"
+        );
+        assert_eq!(wide("__VERIFIER_nondet_long", -2), "-2");
+        assert_eq!(wide("__VERIFIER_nondet_size_t", 1 << 40), "1099511627776");
+    }
+
+    #[test]
+    fn the_64_bit_inputs_are_those_of_the_data_model() {
+        assert!(wide_input("__VERIFIER_nondet_long", "LP64"));
+        assert!(!wide_input("__VERIFIER_nondet_long", "ILP32"));
+        assert!(wide_input("__VERIFIER_nondet_ulonglong", "ILP32"));
+        assert!(!wide_input("__VERIFIER_nondet_int", "LP64"));
     }
 
     #[test]

@@ -24,7 +24,7 @@
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
-use symex_ir::cfg::{BlockId, InstKind, LocalId, Module, Rvalue, Terminator};
+use symex_ir::cfg::{BlockId, InstKind, LocalId, Module, Rvalue, Terminator, Width};
 use symex_smt::{eval_all, Answer, ModelResult, Node, Op, SatResult, TermId, TermStore, Value};
 
 use crate::common::solver::Queries;
@@ -251,14 +251,16 @@ impl Induction<'_> {
         let info = &self.info.functions[func.index()];
         let mut atoms = Vec::new();
         for (local, bits, value) in self.facts.congruences_at(function, info, h) {
-            atoms.push(self.congruence(local, bits, value)?);
+            let width = function.local(local).width;
+            atoms.push(self.congruence(local, width, bits, value)?);
         }
         let assigned = self.facts.assigned_in_loop(function, info, h);
         if assigned.len() <= MAX_ORDERED_LOCALS {
+            let width = |l: LocalId| function.local(l).width;
             for &x in &assigned {
-                for &y in assigned.iter().filter(|&&y| y != x) {
-                    let vx = self.ph.value(self.store, frame, x)?;
-                    let vy = self.ph.value(self.store, frame, y)?;
+                for &y in assigned.iter().filter(|&&y| y != x && width(y) == width(x)) {
+                    let vx = self.ph.value(self.store, frame, x, width(x))?;
+                    let vy = self.ph.value(self.store, frame, y, width(y))?;
                     atoms.push(self.store.bv_sle(vx, vy)?);
                 }
             }
@@ -300,18 +302,24 @@ impl Induction<'_> {
         Ok(!matches!(answer, Answer::No))
     }
 
-    /// `local`'s low `bits` bits are `value`: `local & (2^bits - 1) == value`.
-    fn congruence(&mut self, local: LocalId, bits: u32, value: u32) -> Result<TermId> {
+    /// `local`'s low `bits` bits (at most 32) are `value`: `local & (2^bits - 1) == value`.
+    fn congruence(
+        &mut self,
+        local: LocalId,
+        width: Width,
+        bits: u32,
+        value: u32,
+    ) -> Result<TermId> {
         let frame = self.frame();
-        let x = self.ph.value(self.store, frame, local)?;
+        let x = self.ph.value(self.store, frame, local, width)?;
         let mask = if bits >= WIDTH {
             u32::MAX
         } else {
             (1 << bits) - 1
         };
-        let mask = self.store.bv_val(WIDTH, u128::from(mask))?;
+        let mask = self.store.bv_val(width.bits(), u128::from(mask))?;
         let low = self.store.bv_and(x, mask)?;
-        let value = self.store.bv_val(WIDTH, u128::from(value))?;
+        let value = self.store.bv_val(width.bits(), u128::from(value))?;
         Ok(self.store.eq(low, value)?)
     }
 
@@ -514,7 +522,7 @@ impl Induction<'_> {
                         map.insert(term, *v);
                     }
                     _ => {
-                        let any = self.ph.any_value(self.store)?;
+                        let any = self.ph.any_like(self.store, term)?;
                         map.insert(term, any);
                     }
                 },
@@ -572,7 +580,9 @@ impl Induction<'_> {
         let mut values = Vec::with_capacity(function.locals.len());
         for l in 0..function.locals.len() {
             let local = LocalId(l as u32);
-            let value = self.ph.value(self.store, frame, local)?;
+            let value = self
+                .ph
+                .value(self.store, frame, local, function.local(local).width)?;
             let init = self.ph.init(self.store, frame, local)?;
             values.push((Some(value), init));
         }
@@ -606,7 +616,8 @@ impl Induction<'_> {
                         let v = match (semantics::rvalue(self.store, env, value)?, value) {
                             // What memory holds is not tracked: any value.
                             (None, Rvalue::Read(_) | Rvalue::Len(_)) => {
-                                Some(self.ph.any_value(self.store)?)
+                                let width = function.local(*dst).width;
+                                Some(self.ph.any_value(self.store, width)?)
                             }
                             (v, _) => v,
                         };
@@ -619,7 +630,7 @@ impl Induction<'_> {
                         }
                     }
                     InstKind::Input { dst } => {
-                        let v = self.ph.any_value(self.store)?;
+                        let v = self.ph.any_value(self.store, Width::W32)?;
                         set(self.store, env, *dst, Some(v))?;
                     }
                     InstKind::Output(_) => {}

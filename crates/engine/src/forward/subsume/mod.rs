@@ -26,7 +26,7 @@ use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 use symex_ir::cfg::{BlockId, FuncId, Module, Operand, Terminator};
-use symex_smt::{Answer, TermId, TermStore};
+use symex_smt::{Answer, Sort, TermId, TermStore};
 
 use crate::common::solver::Queries;
 use crate::error::EngineError;
@@ -418,7 +418,13 @@ pub(super) fn instantiate(
     annotation: TermId,
 ) -> Result<Option<TermId>> {
     let mut map = FxHashMap::default();
-    let (mut numbers, mut truths) = (0, 0);
+    // Scratch variables used so far, per sort.
+    let mut used: FxHashMap<Sort, usize> = FxHashMap::default();
+    let mut scratch = |store: &mut TermStore, ph: &mut Placeholders, sort: Sort| {
+        let k = used.entry(sort).or_default();
+        *k += 1;
+        ph.scratch(store, *k - 1, sort)
+    };
     for var in store.vars_of(&[annotation]) {
         let Some(role) = ph.role(var) else {
             continue;
@@ -431,12 +437,10 @@ pub(super) fn instantiate(
                 .and_then(|f| f.locals.get(local.index()))
         };
         let replacement = match role {
+            // A local of the other width is another function's (the frame runs another one).
             Role::Value(frame, l) => match local(frame, l) {
-                Some(SymValue::Int(t)) => *t,
-                Some(SymValue::Uninit) | None => {
-                    numbers += 1;
-                    ph.scratch(store, numbers - 1, false)?
-                }
+                Some(SymValue::Int(t)) if store.sort(*t) == store.sort(term) => *t,
+                Some(SymValue::Uninit) | None => scratch(store, ph, store.sort(term))?,
                 Some(_) => return Ok(None),
             },
             // A merged local can be assigned on one side only (`c ? x : uninit`): it is
@@ -446,15 +450,9 @@ pub(super) fn instantiate(
                     let uninit = value.uninit_at(&[], store)?;
                     store.not(uninit)?
                 }
-                None => {
-                    truths += 1;
-                    ph.scratch(store, truths - 1, true)?
-                }
+                None => scratch(store, ph, Sort::Bool)?,
             },
-            Role::LaterInput(_) | Role::PathInput(_) => {
-                numbers += 1;
-                ph.scratch(store, numbers - 1, false)?
-            }
+            Role::LaterInput(_) | Role::PathInput(_) => scratch(store, ph, placeholders::INPUT)?,
             Role::Any => continue,
         };
         map.insert(term, replacement);

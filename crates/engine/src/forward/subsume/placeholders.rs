@@ -8,10 +8,10 @@
 //! builds annotations.
 
 use rustc_hash::FxHashMap;
-use symex_ir::cfg::LocalId;
-use symex_smt::{TermId, TermStore, VarId};
+use symex_ir::cfg::{LocalId, Width};
+use symex_smt::{Sort, TermId, TermStore, VarId};
 
-use crate::common::terms::WIDTH;
+use crate::common::terms::{self, WIDTH};
 use crate::error::EngineError;
 
 /// What a placeholder stands for.
@@ -31,18 +31,24 @@ pub enum Role {
 
 #[derive(Default)]
 pub struct Placeholders {
-    values: FxHashMap<(usize, LocalId), TermId>,
+    /// Keyed by width too: the frame at one index may run functions whose locals of one number
+    /// have different widths.
+    values: FxHashMap<(usize, LocalId, Width), TermId>,
     inits: FxHashMap<(usize, LocalId), TermId>,
     later_inputs: Vec<TermId>,
     path_inputs: Vec<TermId>,
-    /// Scratch variables for one check, reused across checks.
-    scratch_values: Vec<TermId>,
-    scratch_bools: Vec<TermId>,
+    /// Scratch variables for one check, per sort, reused across checks.
+    scratch: FxHashMap<Sort, Vec<TermId>>,
     roles: FxHashMap<VarId, Role>,
     unique: u64,
 }
 
 type Result<T> = std::result::Result<T, EngineError>;
+
+/// The sort of the numbers of a width.
+fn number_sort(width: Width) -> Sort {
+    Sort::BitVec(width.bits())
+}
 
 impl Placeholders {
     pub fn role(&self, var: VarId) -> Option<Role> {
@@ -53,13 +59,12 @@ impl Placeholders {
         &mut self,
         store: &mut TermStore,
         name: String,
-        bool_sort: bool,
+        sort: Sort,
         role: Role,
     ) -> Result<TermId> {
-        let t = if bool_sort {
-            store.bool_var(name)?
-        } else {
-            store.bv_var(name, WIDTH)?
+        let t = match sort {
+            Sort::BitVec(bits) => store.bv_var(name, bits)?,
+            _ => store.bool_var(name)?,
         };
         if let Some(v) = store.var_id(t) {
             self.roles.insert(v, role);
@@ -67,17 +72,23 @@ impl Placeholders {
         Ok(t)
     }
 
-    pub fn value(&mut self, store: &mut TermStore, frame: usize, local: LocalId) -> Result<TermId> {
-        if let Some(&t) = self.values.get(&(frame, local)) {
+    /// The value of `local` (declared of `width`) of the frame at index `frame`.
+    pub fn value(
+        &mut self,
+        store: &mut TermStore,
+        frame: usize,
+        local: LocalId,
+        width: Width,
+    ) -> Result<TermId> {
+        if let Some(&t) = self.values.get(&(frame, local, width)) {
             return Ok(t);
         }
-        let t = self.make(
-            store,
-            format!("@f{frame}.{}", local.0),
-            false,
-            Role::Value(frame, local),
-        )?;
-        self.values.insert((frame, local), t);
+        let name = match width {
+            Width::W32 => format!("@f{frame}.{}", local.0),
+            Width::W64 => format!("@f{frame}.{}w", local.0),
+        };
+        let t = self.make(store, name, number_sort(width), Role::Value(frame, local))?;
+        self.values.insert((frame, local, width), t);
         Ok(t)
     }
 
@@ -88,7 +99,7 @@ impl Placeholders {
         let t = self.make(
             store,
             format!("@init{frame}.{}", local.0),
-            true,
+            Sort::Bool,
             Role::Init(frame, local),
         )?;
         self.inits.insert((frame, local), t);
@@ -98,7 +109,7 @@ impl Placeholders {
     pub fn later_input(&mut self, store: &mut TermStore, k: u32) -> Result<TermId> {
         while self.later_inputs.len() <= k as usize {
             let j = self.later_inputs.len() as u32;
-            let t = self.make(store, format!("@next{j}"), false, Role::LaterInput(j))?;
+            let t = self.make(store, format!("@next{j}"), INPUT, Role::LaterInput(j))?;
             self.later_inputs.push(t);
         }
         Ok(self.later_inputs[k as usize])
@@ -107,37 +118,45 @@ impl Placeholders {
     pub fn path_input(&mut self, store: &mut TermStore, k: u32) -> Result<TermId> {
         while self.path_inputs.len() <= k as usize {
             let j = self.path_inputs.len() as u32;
-            let t = self.make(store, format!("@input{j}"), false, Role::PathInput(j))?;
+            let t = self.make(store, format!("@input{j}"), INPUT, Role::PathInput(j))?;
             self.path_inputs.push(t);
         }
         Ok(self.path_inputs[k as usize])
     }
 
-    /// A number that occurs nowhere else.
-    pub fn any_value(&mut self, store: &mut TermStore) -> Result<TermId> {
+    /// A number of `width` that occurs nowhere else.
+    pub fn any_value(&mut self, store: &mut TermStore, width: Width) -> Result<TermId> {
         self.unique += 1;
-        self.make(store, format!("@any{}", self.unique), false, Role::Any)
+        let name = format!("@any{}", self.unique);
+        self.make(store, name, number_sort(width), Role::Any)
     }
 
-    /// The `k`-th scratch number or truth value of one check (`Role::Any`).
-    pub fn scratch(&mut self, store: &mut TermStore, k: usize, boolean: bool) -> Result<TermId> {
-        let (pool, prefix) = if boolean {
-            (&self.scratch_bools, "@b")
-        } else {
-            (&self.scratch_values, "@v")
+    /// A number of the width of the number `t` that occurs nowhere else.
+    pub fn any_like(&mut self, store: &mut TermStore, t: TermId) -> Result<TermId> {
+        let width = match terms::width(store, t) {
+            WIDTH => Width::W32,
+            _ => Width::W64,
         };
-        if let Some(&t) = pool.get(k) {
+        self.any_value(store, width)
+    }
+
+    /// The `k`-th scratch variable of `sort` (a number or a truth value) of one check
+    /// (`Role::Any`).
+    pub fn scratch(&mut self, store: &mut TermStore, k: usize, sort: Sort) -> Result<TermId> {
+        if let Some(&t) = self.scratch.get(&sort).and_then(|pool| pool.get(k)) {
             return Ok(t);
         }
-        let name = format!("{prefix}{k}");
-        let t = self.make(store, name, boolean, Role::Any)?;
-        let pool = if boolean {
-            &mut self.scratch_bools
-        } else {
-            &mut self.scratch_values
+        let name = match sort {
+            Sort::Bool => format!("@b{k}"),
+            Sort::BitVec(32) => format!("@v{k}"),
+            _ => format!("@v{k}w"),
         };
-        // Scratch numbers are asked for in order, so the pool grows one at a time.
-        pool.push(t);
+        let t = self.make(store, name, sort, Role::Any)?;
+        // Scratch variables are asked for in order, so each pool grows one at a time.
+        self.scratch.entry(sort).or_default().push(t);
         Ok(t)
     }
 }
+
+/// The sort of inputs (32-bit numbers).
+pub const INPUT: Sort = Sort::BitVec(WIDTH);

@@ -31,6 +31,7 @@ pub fn operand(
 ) -> Result<Option<TermId>> {
     Ok(match op {
         Operand::Const(n) => Some(terms::int_const(store, n)?),
+        Operand::Const64(n) => Some(terms::int64_const(store, n)?),
         Operand::Null => None,
         Operand::Local(l) => env.number(store, l)?,
     })

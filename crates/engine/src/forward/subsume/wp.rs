@@ -11,7 +11,9 @@
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
-use symex_ir::cfg::{FuncId, Inst, InstKind, LocalId, Module, Operand, Rvalue, Terminator};
+use symex_ir::cfg::{
+    FuncId, Function, Inst, InstKind, LocalId, Module, Operand, Rvalue, Terminator,
+};
 use symex_smt::{TermId, TermStore, VarId};
 
 use crate::error::EngineError;
@@ -49,6 +51,7 @@ pub struct WalkLimits {
 struct FrameLocals<'a> {
     ph: &'a mut Placeholders,
     frame: usize,
+    function: &'a Function,
     cell_backed: &'a [bool],
 }
 
@@ -57,7 +60,8 @@ impl Locals for FrameLocals<'_> {
         if self.cell_backed.get(local.index()).copied().unwrap_or(true) {
             return Ok(None);
         }
-        Ok(Some(self.ph.value(store, self.frame, local)?))
+        let width = self.function.local(local).width;
+        Ok(Some(self.ph.value(store, self.frame, local, width)?))
     }
 
     fn initialized(&mut self, store: &mut TermStore, local: LocalId) -> Result<Option<TermId>> {
@@ -108,6 +112,7 @@ impl Walk<'_> {
 
     fn locals<'b>(
         ph: &'b mut Placeholders,
+        module: &'b Module,
         info: &'b ProgramInfo,
         frame: usize,
         func: FuncId,
@@ -115,6 +120,7 @@ impl Walk<'_> {
         FrameLocals {
             ph,
             frame,
+            function: &module.functions[func.index()],
             cell_backed: &info.functions[func.index()].cell_backed,
         }
     }
@@ -163,7 +169,7 @@ impl Walk<'_> {
                 };
                 let value = semantics::operand(
                     self.store,
-                    &mut Self::locals(self.ph, self.info, frame, visit.func),
+                    &mut Self::locals(self.ph, self.module, self.info, frame, visit.func),
                     value,
                 )?;
                 a = self.assign(a, frame - 1, next.func, dst, value)?;
@@ -210,7 +216,7 @@ impl Walk<'_> {
     ) -> Result<TermId> {
         let Some(c) = semantics::condition(
             self.store,
-            &mut Self::locals(self.ph, self.info, frame, func),
+            &mut Self::locals(self.ph, self.module, self.info, frame, func),
             cond,
         )?
         else {
@@ -232,14 +238,15 @@ impl Walk<'_> {
             InstKind::Assign { dst, value } => {
                 let number = semantics::rvalue(
                     self.store,
-                    &mut Self::locals(self.ph, self.info, frame, func),
+                    &mut Self::locals(self.ph, self.module, self.info, frame, func),
                     value,
                 )?;
                 // What memory held is not tracked: any value (the annotation must then hold
                 // for every one).
                 let number = match (number, value) {
                     (None, Rvalue::Read(_) | Rvalue::Len(_)) => {
-                        Some(self.ph.any_value(self.store)?)
+                        let width = self.module.functions[func.index()].local(*dst).width;
+                        Some(self.ph.any_value(self.store, width)?)
                     }
                     (number, _) => number,
                 };
@@ -249,7 +256,7 @@ impl Walk<'_> {
                 Some(local) => {
                     let value = semantics::operand(
                         self.store,
-                        &mut Self::locals(self.ph, self.info, frame, func),
+                        &mut Self::locals(self.ph, self.module, self.info, frame, func),
                         *value,
                     )?;
                     self.assign(a, frame, func, local, value)
@@ -269,7 +276,7 @@ impl Walk<'_> {
                     .ok_or_else(|| internal("a function without facts"))?;
                 match semantics::check_passes(
                     self.store,
-                    &mut Self::locals(self.ph, self.info, frame, func),
+                    &mut Self::locals(self.ph, self.module, self.info, frame, func),
                     facts,
                     check,
                 )? {
@@ -280,7 +287,7 @@ impl Walk<'_> {
             InstKind::Assume(op) => {
                 match semantics::condition(
                     self.store,
-                    &mut Self::locals(self.ph, self.info, frame, func),
+                    &mut Self::locals(self.ph, self.module, self.info, frame, func),
                     *op,
                 )? {
                     Some(c) => {
@@ -309,7 +316,8 @@ impl Walk<'_> {
             // Annotations never mention cell-backed locals (their reads translate to `None`).
             return Ok(a);
         }
-        let var = self.ph.value(self.store, frame, dst)?;
+        let width = self.module.functions[func.index()].local(dst).width;
+        let var = self.ph.value(self.store, frame, dst, width)?;
         let init = self.ph.init(self.store, frame, dst)?;
         let mut map = FxHashMap::default();
         let yes = self.store.bool_val(true)?;
@@ -360,14 +368,14 @@ impl Walk<'_> {
                             .ok_or_else(|| internal("too few arguments"))?;
                         match semantics::operand(
                             self.store,
-                            &mut Self::locals(self.ph, self.info, frame, caller),
+                            &mut Self::locals(self.ph, self.module, self.info, frame, caller),
                             arg,
                         )? {
                             Some(t) => t,
                             None => return Ok(self.store.bool_val(false)?),
                         }
                     } else {
-                        self.ph.any_value(self.store)?
+                        self.ph.any_like(self.store, term)?
                     };
                     map.insert(term, replacement);
                 }

@@ -643,15 +643,16 @@ fn start_values(
     let mut start = vec![None; model.width];
     for &l in model.reads.iter().filter(|l| l.index() < model.locals) {
         match machine.read_local(state, l)? {
-            SymValue::Int(t) => start[l.index()] = Some(t),
+            SymValue::Int(t) if is_32_bit(machine, t) => start[l.index()] = Some(t),
             _ => return Ok(None),
         }
     }
     // A replaced value must replace a number: then the local is assigned before and after,
     // as in every run the summary stands for.
     for &l in &model.numbers {
-        if !matches!(machine.read_local(state, l)?, SymValue::Int(_)) {
-            return Ok(None);
+        match machine.read_local(state, l)? {
+            SymValue::Int(t) if is_32_bit(machine, t) => {}
+            _ => return Ok(None),
         }
     }
     // Nothing in the loop writes memory or the locals naming the places read, so each guard
@@ -684,11 +685,17 @@ fn memory_values(
 ) -> Result<Option<Vec<Option<TermId>>>> {
     for (place, l) in &model.memory.places {
         match machine.read_place(header, place)? {
-            SymValue::Int(t) => values[l.index()] = Some(t),
+            SymValue::Int(t) if is_32_bit(machine, t) => values[l.index()] = Some(t),
             _ => return Ok(None),
         }
     }
     Ok(Some(values))
+}
+
+/// Whether `t` is a 32-bit number: closed forms compute in 32 bits (a loop over 64-bit
+/// numbers is executed, not summarized).
+fn is_32_bit(machine: &Machine<'_>, t: TermId) -> bool {
+    terms::width(&machine.store, t) == WIDTH
 }
 
 /// Puts the values of a phase into `state` and covers the walk's blocks.

@@ -33,10 +33,13 @@ use std::rc::Rc;
 use symex_ir::analysis::{Loop, LoopId};
 use symex_ir::cfg::{
     BinOp, BlockId, Check, Function, InstKind, LocalId, Operand, Place, PlaceBase, Projection,
-    PropId, Rvalue, Terminator,
+    PropId, Rvalue, Terminator, UnOp,
 };
 
 use crate::forward::summarize::expr::Expr;
+
+/// Why a loop computing with 64-bit numbers is not summarized: closed forms are 32-bit.
+const SIXTY_FOUR_BITS: &str = "it computes with 64-bit numbers";
 
 /// More paths than this through one body: the loop is left to plain execution.
 pub const MAX_PATHS: usize = 16;
@@ -439,6 +442,9 @@ fn instruction(
             }
             let value = match value {
                 Rvalue::Use(op) => operand(*op, walk, cell_backed)?,
+                Rvalue::Unary(UnOp::SignExtend | UnOp::ZeroExtend | UnOp::Truncate, _) => {
+                    return Err(SIXTY_FOUR_BITS.into())
+                }
                 Rvalue::Unary(op, a) => Rc::new(Expr::Unary(*op, operand(*a, walk, cell_backed)?)),
                 Rvalue::Binary(op, a, b) => Expr::binary(
                     *op,
@@ -589,6 +595,7 @@ fn operand(
 ) -> Result<Rc<Expr>, String> {
     match op {
         Operand::Const(n) => Ok(Expr::constant(n)),
+        Operand::Const64(_) => Err(SIXTY_FOUR_BITS.into()),
         Operand::Local(l) if cell_backed(l) => {
             Err("it reads a local whose address is taken".into())
         }
