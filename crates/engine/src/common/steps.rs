@@ -295,18 +295,15 @@ impl<'l, 'm> StepNamer<'l, 'm> {
                     None => {}
                 }
                 let name_of = |field: FieldId| self.locator.field_name(field);
-                let flag = |name: &str| {
+                // The bookkeeping field `name` + `suffix` beside the field `name`.
+                let sibling = |name: &str, suffix: &str| {
                     record.fields().iter().find_map(|(f, v)| {
-                        (name_of(*f).strip_suffix(ASSIGNED_FLAG_SUFFIX) == Some(name)).then_some(v)
+                        (name_of(*f).strip_suffix(suffix) == Some(name)).then_some(v)
                     })
                 };
+                let flag = |name: &str| sibling(name, ASSIGNED_FLAG_SUFFIX);
                 let unassigned = |name: &str| matches!(flag(name), Some(Value::Int(0)));
-                let index_of = |name: &str| {
-                    record.fields().iter().find_map(|(f, v)| {
-                        (name_of(*f).strip_suffix(ELEMENT_POINTER_FIELDS[1]) == Some(name))
-                            .then_some(v)
-                    })
-                };
+                let index_of = |name: &str| sibling(name, ELEMENT_POINTER_FIELDS[1]);
                 let shown: Vec<(&str, &Value)> = record
                     .fields()
                     .iter()
