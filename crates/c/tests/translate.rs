@@ -630,6 +630,20 @@ fn heap_arrays_have_their_counts_and_a_heap_state() {
             other => panic!("input {input}: {other:?}"),
         }
     }
+    // The binary search over the lengths makes an array of exactly `n` for every `n` in 1..64:
+    // its last element is writable, one more is out of bounds.
+    let source = "int main() { int n = __VERIFIER_nondet_int(); int past = __VERIFIER_nondet_int();
+                  int *a = malloc(n * sizeof(int)); a[n - 1] = n; if (past) a[n] = 0;
+                  return a[n - 1]; }";
+    for n in 1..=64 {
+        assert_eq!(returns(source, &[n, 0]), n, "n = {n}");
+        match run(source, &[n, 1]) {
+            RunEnd::RuntimeError { kind, .. } => {
+                assert_eq!(kind, PropertyKind::OutOfBounds, "n = {n}")
+            }
+            other => panic!("n = {n}: {other:?}"),
+        }
+    }
     // One past the end; `free` of a moved pointer, of `alloca`'s array, twice; a read after.
     let source = "int main() { int k = __VERIFIER_nondet_int(); int *a = malloc(4 * sizeof(int));
                   int *c = alloca(2 * sizeof(int)); a[0] = 1; if (k == 0) return a[4];

@@ -891,6 +891,25 @@ fn svcomp_memsafety_names_the_violated_free_property() {
     }
 }
 
+/// A 64-bit input is two inputs to symex; the witness gives the call's value as one number.
+#[test]
+fn svcomp_witnesses_join_the_halves_of_a_64_bit_input() {
+    let source = "extern long __VERIFIER_nondet_long(void);
+                  int main() { int a[2]; long k = __VERIFIER_nondet_long();
+                  if (k == 4294967297L) a[2] = 1; return 0; }\n";
+    let task = memsafety_task("wide_input", source, false);
+    let witness = program("wide_input.witness.yml", b"");
+    let out = symex(&["svcomp", &task, "--timeout", "10", "--witness", &witness]);
+    assert!(
+        stdout(&out).contains("valid-memsafety: FALSE(valid-deref)"),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let written = std::fs::read_to_string(&witness).expect("the witness is written");
+    assert!(written.contains("\\result == 4294967297"), "{written}");
+}
+
 #[test]
 fn signed_overflow_is_checked_on_request_and_its_replay_line_runs() {
     let p = program(

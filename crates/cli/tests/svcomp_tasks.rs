@@ -106,6 +106,33 @@ fn run_task(task: &Task, property: &str) -> Result<Answer, String> {
     Ok(answer)
 }
 
+/// The `__VERIFIER_nondet_*` function whose call closes at `line`:`column` (from 1).
+fn callee_at(text: &str, line: Option<u64>, column: Option<u64>) -> String {
+    let (Some(line), Some(column)) = (line, column) else {
+        return String::new();
+    };
+    let Some(line) = text.lines().nth(line as usize - 1) else {
+        return String::new();
+    };
+    let before = &line[..(column as usize).min(line.len())];
+    match before.rfind("__VERIFIER_nondet_") {
+        Some(at) => before[at..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect(),
+        None => String::new(),
+    }
+}
+
+/// Whether the input function returns a 64-bit type in the data model (`ilp32` or `lp64`).
+fn wide_nondet(callee: &str, data_model: &str) -> bool {
+    match callee.trim_start_matches("__VERIFIER_nondet_") {
+        "longlong" | "ulonglong" => true,
+        "long" | "ulong" | "size_t" => data_model != "ilp32",
+        _ => false,
+    }
+}
+
 /// Reads a violation witness back: its `\result == v` values, run by `symex run` as the
 /// program's inputs, must fail at the line of its `target` waypoint.
 fn check_witness(
@@ -123,6 +150,7 @@ fn check_witness(
     {
         return Err(format!("not a format 2.0 violation witness:\n{text}"));
     }
+    let text = std::fs::read_to_string(program).map_err(|e| format!("no program: {e}"))?;
     let mut inputs = Vec::new();
     let mut target = None;
     for segment in entry["content"].as_sequence().into_iter().flatten() {
@@ -132,9 +160,19 @@ fn check_witness(
                 let value = waypoint["constraint"]["value"].as_str().unwrap_or("");
                 let number = value
                     .strip_prefix("\\result == ")
-                    .and_then(|n| n.parse::<i64>().ok())
+                    .and_then(|n| n.parse::<i128>().ok())
                     .ok_or_else(|| format!("a constraint that is not `\\result == N`: {value}"))?;
-                // `symex run` reads 32-bit inputs; an `unsigned int` value wraps to its bits.
+                let location = &waypoint["location"];
+                let callee = callee_at(
+                    &text,
+                    location["line"].as_u64(),
+                    location["column"].as_u64(),
+                );
+                // `symex run` reads 32-bit inputs: an unsigned value wraps to its bits, and a
+                // 64-bit one is two inputs, the high half first.
+                if wide_nondet(&callee, data_model) {
+                    inputs.push(((number >> 32) as i32).to_string());
+                }
                 inputs.push((number as i32).to_string());
             }
             Some("target") => target = waypoint["location"]["line"].as_u64(),
