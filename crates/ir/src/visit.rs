@@ -7,7 +7,30 @@
 use crate::analysis::init_checks_that_hold;
 use crate::cfg::*;
 
+impl Function {
+    /// The width of the numbers the function returns, by its first `return` of a number
+    /// (`None`: it returns only `null`; the verifier checks that the others agree).
+    pub fn returned_width(&self) -> Option<Width> {
+        self.blocks.iter().find_map(|block| match block.term {
+            Terminator::Return(op) => op.width(&self.locals),
+            _ => None,
+        })
+    }
+}
+
 impl Module {
+    /// Whether some function holds or makes a 64-bit number (see
+    /// [`InstKind::computes_with_64_bits`]).
+    pub fn has_64_bit_numbers(&self) -> bool {
+        self.functions.iter().any(|f| {
+            f.locals.iter().any(|l| l.width == Width::W64)
+                || f.blocks
+                    .iter()
+                    .flat_map(|b| &b.insts)
+                    .any(|i| i.kind.computes_with_64_bits())
+        })
+    }
+
     pub fn function(&self, id: FuncId) -> &Function {
         &self.functions[id.index()]
     }

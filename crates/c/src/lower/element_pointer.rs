@@ -25,7 +25,7 @@
 //! which locations hold element pointers.
 
 use symex_ir::cfg::{
-    BinOp, Check, LocalId, Operand, Place, PlaceBase, Projection, PropertyKind, Rvalue,
+    BinOp, Check, LocalId, Operand, Place, PlaceBase, Projection, PropertyKind, Rvalue, Width,
 };
 use symex_syntax::span::Span;
 
@@ -96,7 +96,7 @@ impl FnCx<'_, '_> {
             other => self.b.assign_temp(Rvalue::Use(other), span),
         };
         [BASE_FIELD, INDEX_FIELD]
-            .map(|field| self.read_field(PlaceBase::Local(record), field, span))
+            .map(|field| self.read_field(PlaceBase::Local(record), field, Width::W32, span))
     }
 
     /// The array `local` (of elements of type `element`, named `name`) used as a value: an

@@ -371,10 +371,16 @@ impl FnCx<'_, '_> {
     }
 
     /// The field `field` of the record at `base` (a local holding one, or `*pointer`), read
-    /// into a temporary.
-    pub(super) fn read_field(&mut self, base: PlaceBase, field: &str, span: Span) -> Operand {
+    /// into a temporary of `width` (the field's numbers; pointers and flags: 32 bits).
+    pub(super) fn read_field(
+        &mut self,
+        base: PlaceBase,
+        field: &str,
+        width: Width,
+        span: Span,
+    ) -> Operand {
         let place = self.field_place(base, field);
-        Operand::Local(self.b.assign_temp(Rvalue::Read(place), span))
+        Operand::Local(self.b.assign_temp_of(Rvalue::Read(place), width, span))
     }
 
     /// The field `field` of the record at `base`.
@@ -385,12 +391,17 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// The value and flag in the box `pointer` points to, read after its guards.
-    fn box_contents(&mut self, pointer: Operand, span: Span) -> [Operand; 2] {
+    /// The value (of `width`) and flag in the box `pointer` points to, read after its guards.
+    fn box_contents(&mut self, pointer: Operand, width: Width, span: Span) -> [Operand; 2] {
         for check in self.pointee_guards(pointer) {
             self.check(check, span);
         }
-        SCALAR_FIELDS.map(|field| self.read_field(PlaceBase::Deref(pointer), field, span))
+        let [value, flag] = SCALAR_FIELDS;
+        let base = PlaceBase::Deref(pointer);
+        [
+            self.read_field(base, value, width, span),
+            self.read_field(base, flag, Width::W32, span),
+        ]
     }
 
     /// The array in the box `pointer` points to, read whole after its guards.
@@ -414,7 +425,7 @@ impl FnCx<'_, '_> {
         for (path, leaf) in leaves {
             if leaf_kind(&self.unit.boxed_members, &path, leaf) == Leaf::ScalarBox {
                 let field = leaf_fields(&path).0;
-                let held = self.read_field(PlaceBase::Deref(pointer), &field, span);
+                let held = self.read_field(PlaceBase::Deref(pointer), &field, Width::W32, span);
                 for check in self.pointee_guards(held) {
                     self.check(check, span);
                 }
@@ -589,9 +600,9 @@ impl FnCx<'_, '_> {
         let mut fields = Vec::with_capacity(2 * leaves.len());
         for (path, leaf) in leaves {
             let (value, flag) = leaf_fields(&join(&memory.prefix, &path));
-            let read = |cx: &mut Self, outer: &str| {
+            let read = |cx: &mut Self, outer: &str, width: Width| {
                 let read = Rvalue::Read(memory.field(cx.field_id(outer)));
-                Operand::Local(cx.b.assign_temp(read, span))
+                Operand::Local(cx.b.assign_temp_of(read, width, span))
             };
             if let CType::Element(_) = leaf {
                 // Its two fields and its flag, copied as they are.
@@ -601,14 +612,20 @@ impl FnCx<'_, '_> {
                     (inner_value, value),
                     (inner_flag, flag),
                 ] {
-                    let field = read(self, &outer);
+                    let field = read(self, &outer, Width::W32);
                     fields.push((self.field_id(&inner), field));
                 }
                 continue;
             }
-            let [value, flag] = [value, flag].map(|outer| read(self, &outer));
-            let [value, flag] = match leaf_kind(&self.unit.boxed_members, &path, leaf) {
-                Leaf::ScalarBox => self.box_contents(value, span),
+            let kind = leaf_kind(&self.unit.boxed_members, &path, leaf);
+            // A boxed leaf's field holds the box's pointer.
+            let held = match kind {
+                Leaf::Inline => leaf.width(),
+                Leaf::ScalarBox | Leaf::ArrayBox => Width::W32,
+            };
+            let [value, flag] = [read(self, &value, held), read(self, &flag, Width::W32)];
+            let [value, flag] = match kind {
+                Leaf::ScalarBox => self.box_contents(value, leaf.width(), span),
                 Leaf::ArrayBox => [self.array_box_contents(value, span), flag],
                 Leaf::Inline => [value, flag],
             };
@@ -673,7 +690,7 @@ impl FnCx<'_, '_> {
         let mut stores: Vec<(String, Operand)> = Vec::new();
         // The boxes to copy: the field holding the target's box, the source's box, and which
         // kind of box they are.
-        let mut box_copies: Vec<(String, Operand, Leaf)> = Vec::new();
+        let mut box_copies: Vec<(String, Operand, Leaf, Width)> = Vec::new();
         if let CType::Element(_) = ty {
             let (value_field, flag) = leaf_fields(&memory.prefix);
             let [cell, index] = self.element_parts(value, span);
@@ -698,19 +715,21 @@ impl FnCx<'_, '_> {
                 let from_record = PlaceBase::Local(record);
                 let kind = leaf_kind(&self.unit.boxed_members, &path, leaf);
                 if kind != Leaf::Inline {
-                    let source = self.read_field(from_record, &inner_value, span);
-                    box_copies.push((value_field, source, kind));
+                    let source = self.read_field(from_record, &inner_value, Width::W32, span);
+                    box_copies.push((value_field, source, kind, leaf.width()));
                     continue;
                 }
                 // An element pointer's index first (traces show the cell's store that follows
                 // as the element's address).
                 let mut copied = Vec::with_capacity(3);
                 if let CType::Element(_) = leaf {
-                    copied.push((index_field(&inner_value), index_field(&value_field)));
+                    let index = (index_field(&inner_value), index_field(&value_field));
+                    copied.push((index.0, index.1, Width::W32));
                 }
-                copied.extend([(inner_value, value_field), (inner_flag, flag)]);
-                for (inner, outer) in copied {
-                    let read = self.read_field(from_record, &inner, span);
+                copied.push((inner_value, value_field, leaf.width()));
+                copied.push((inner_flag, flag, Width::W32));
+                for (inner, outer, width) in copied {
+                    let read = self.read_field(from_record, &inner, width, span);
                     stores.push((outer, read));
                 }
             }
@@ -728,17 +747,25 @@ impl FnCx<'_, '_> {
             let place = memory.field(self.field_id(&field));
             self.b.emit(InstKind::Store { place, value }, span);
         }
-        for (field, source, kind) in box_copies {
-            self.copy_box(memory, &field, source, kind, span);
+        for (field, source, kind, width) in box_copies {
+            self.copy_box(memory, &field, source, (kind, width), span);
         }
     }
 
     /// Copies the contents of the box `source` into the box of the same kind that the field
-    /// `field` of `memory` holds (a whole-struct store keeps the target's boxes).
-    fn copy_box(&mut self, memory: &Memory, field: &str, source: Operand, kind: Leaf, span: Span) {
+    /// `field` of `memory` holds (a whole-struct store keeps the target's boxes); a scalar
+    /// box's value has `width`.
+    fn copy_box(
+        &mut self,
+        memory: &Memory,
+        field: &str,
+        source: Operand,
+        (kind, width): (Leaf, Width),
+        span: Span,
+    ) {
         let contents = match kind {
             Leaf::ArrayBox => vec![self.array_box_contents(source, span)],
-            _ => self.box_contents(source, span).to_vec(),
+            _ => self.box_contents(source, width, span).to_vec(),
         };
         let read = Rvalue::Read(memory.field(self.field_id(field)));
         let target = Operand::Local(self.b.assign_temp(read, span));

@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use symex_ir::cfg::{FuncId, Module, PropId};
+use symex_ir::cfg::{FuncId, Module, PropId, Width};
 use symex_ir::transform::{unwind, UnwindError};
 use symex_report::{ArgValue, Args, Cut, Cuts, Finding, Locator, Report, Stats, Witness};
 use symex_smt::{Dumper, DumpingSolver, Model, TermId, TermStore, Value};
@@ -165,7 +165,11 @@ fn check_properties(
     }
 
     let mut store = TermStore::new();
-    let vocab = Vocabulary::new(&mut store)?;
+    let heap_word = match module.has_64_bit_numbers() {
+        true => Width::W64,
+        false => Width::W32,
+    };
+    let vocab = Vocabulary::new(&mut store, heap_word)?;
     let sigs = Signatures::new(module);
     let mut known: Vec<Option<Summary>> = vec![None; module.functions.len()];
     for func in module.callees_first() {

@@ -27,7 +27,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use symex_ir::analysis::Dominators;
 use symex_ir::cfg::{
     BlockId, Check, FieldId, FuncId, InstKind, LocalId, LocalKind, Module, Operand, Place,
-    PlaceBase, Projection, Rvalue, Terminator, UnOp,
+    PlaceBase, Projection, Rvalue, Terminator,
 };
 use symex_ir::transform::Unwound;
 use symex_smt::{TermId, TermStore};
@@ -72,7 +72,8 @@ pub fn summarize(
     let f = &unwound.func;
     let mut params = Vec::new();
     for p in f.params() {
-        params.push(store.bv_var(format!("{name}.{}", f.local(p).name), terms::WIDTH)?);
+        let bits = f.local(p).width.bits();
+        params.push(store.bv_var(format!("{name}.{}", f.local(p).name), bits)?);
     }
     let mut heap = Vec::new();
     for &slot in &sigs.slots {
@@ -538,7 +539,15 @@ impl Exec<'_> {
     fn instruction(&mut self, inst: &InstKind) -> Step<()> {
         match inst {
             InstKind::Assign { dst, value } => {
-                let v = self.rvalue(value)?;
+                let v = match (value, self.rvalue(value)?) {
+                    // A heap word read into a narrower local keeps its low bits (only reads of
+                    // memory: a mismatch elsewhere is a front end's error, not truncated).
+                    (Rvalue::Read(place), Val::Term(t)) if self.in_heap(place) => {
+                        let bits = self.unwound.func.local(*dst).width.bits();
+                        Val::Term(self.fit(t, bits)?)
+                    }
+                    (_, v) => v,
+                };
                 self.assign(*dst, v)
             }
             InstKind::Store { place, value } => {
@@ -579,7 +588,7 @@ impl Exec<'_> {
             }
             Check::NonZero(op) | Check::NonNull(op) => {
                 let w = self.word(*op)?;
-                let zero = int_const(self.store, 0)?;
+                let zero = terms::zero_like(self.store, w)?;
                 self.store.neq(w, zero)?
             }
             Check::Init(place) => match (place.base, self.cell_of_local(place)) {
@@ -639,7 +648,9 @@ impl Exec<'_> {
                 continue;
             }
             let name = format!("{callee_name}:{}@{caller}#{site}", effect.name(self.module));
-            let v = self.store.var(name, self.vocab.effect_sort(effect))?;
+            let returned = self.module.function(callee).returned_width();
+            let sort = self.vocab.effect_sort(effect, returned.unwrap_or_default());
+            let v = self.store.var(name, sort)?;
             results.insert(effect, v);
             self.operators.insert(v, (site, effect));
         }
@@ -691,7 +702,7 @@ impl Exec<'_> {
     fn operand(&mut self, op: Operand) -> Step<Val> {
         Ok(match op {
             Operand::Const(n) => Val::Term(int_const(self.store, n)?),
-            Operand::Const64(_) => return Err(unmodelled(SIXTY_FOUR_BITS)),
+            Operand::Const64(n) => Val::Term(terms::int64_const(self.store, n)?),
             Operand::Null => Val::Term(int_const(self.store, 0)?),
             Operand::Local(l) => match self.addresses.get(&l) {
                 Some(&addr) => self.load_through(addr, &[])?,
@@ -700,17 +711,38 @@ impl Exec<'_> {
         })
     }
 
+    /// The number or pointer `op` holds (an uninitialized local's, which only paths its `Init`
+    /// check stopped read, is 0 of the local's width).
     fn word(&mut self, op: Operand) -> Step<TermId> {
         let v = self.operand(op)?;
-        v.word(self.store)
+        let w = v.word(self.store)?;
+        match (op, v) {
+            (Operand::Local(l), Val::Uninit) => {
+                self.fit(w, self.unwound.func.local(l).width.bits())
+            }
+            _ => Ok(w),
+        }
+    }
+
+    /// Whether `place` is in a heap cell, whose words may be wider than the reader's numbers.
+    fn in_heap(&self, place: &Place) -> bool {
+        self.cell_of_local(place).is_some() || matches!(place.base, PlaceBase::Deref(_))
+    }
+
+    /// `t` at `bits`: its low bits (a heap word read by a narrower reader), or zero-extended
+    /// (a narrower value stored into a heap word, an uninitialized local's 0).
+    fn fit(&mut self, t: TermId, bits: u32) -> Step<TermId> {
+        let width = terms::width(self.store, t);
+        Ok(match width.cmp(&bits) {
+            std::cmp::Ordering::Equal => t,
+            std::cmp::Ordering::Greater => self.store.extract(bits - 1, 0, t)?,
+            std::cmp::Ordering::Less => self.store.zero_extend(bits - width, t)?,
+        })
     }
 
     fn rvalue(&mut self, value: &Rvalue) -> Step<Val> {
         Ok(match value {
             Rvalue::Use(a) => self.operand(*a)?,
-            Rvalue::Unary(UnOp::SignExtend | UnOp::ZeroExtend | UnOp::Truncate, _) => {
-                return Err(unmodelled(SIXTY_FOUR_BITS))
-            }
             Rvalue::Unary(op, a) => {
                 let a = self.word(*a)?;
                 Val::Term(terms::unary(self.store, *op, a)?)
@@ -806,7 +838,7 @@ impl Exec<'_> {
                     // A cell read whole must hold a plain value here: a record read whole
                     // through a pointer is not modelled.
                     let shape = self.select(Slot::Shape, addr)?;
-                    let zero = int_const(self.store, 0)?;
+                    let zero = terms::zero_like(self.store, shape)?;
                     let plain = self.store.eq(shape, zero)?;
                     let here = self.context()?;
                     let other = self.store.not(plain)?;
@@ -840,6 +872,7 @@ impl Exec<'_> {
     }
 
     fn update_slot(&mut self, slot: Slot, addr: TermId, value: TermId) -> Step<()> {
+        let value = self.fit(value, self.vocab.heap_word)?;
         let array = self.term(Loc::Heap(slot))?;
         let updated = self.store.store(array, addr, value)?;
         self.write(Loc::Heap(slot), Val::Term(updated));
@@ -918,10 +951,6 @@ impl Exec<'_> {
         }
     }
 }
-
-/// What the engine does not model yet: its summaries and memory are 32-bit (a 64-bit number
-/// enters only through a 64-bit constant or a conversion, so refusing those refuses them all).
-const SIXTY_FOUR_BITS: &str = "64-bit numbers";
 
 fn unmodelled(what: &str) -> Shape {
     Shape::Unmodelled(what.to_string())

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::FxHashMap;
-use symex_ir::cfg::FuncId;
+use symex_ir::cfg::{FuncId, Width};
 use symex_smt::{Sort, TermId, TermStore};
 
 use crate::common::terms::WIDTH;
@@ -18,10 +18,15 @@ use crate::structural::effects::{Effect, Slot};
 
 /// The sorts and global variables every summary shares.
 pub struct Vocabulary {
-    /// 32-bit words indexed by 32-bit addresses: every heap slot (flags are 0 or 1, since Z3's
-    /// one-shot solver describes Boolean arrays in its models by lambdas).
+    /// Words indexed by 32-bit addresses: every heap slot (flags are 0 or 1, since Z3's
+    /// one-shot solver describes Boolean arrays in its models by lambdas). A word has 32 bits,
+    /// or 64 in a module that computes with 64-bit numbers: a slot (a field name) may hold
+    /// numbers of either width, so a narrower value is stored zero-extended and a read takes
+    /// the low bits its reader's width asks for (`exec`).
     pub word_array: Sort,
-    /// The program's input numbers, by position.
+    /// The bits of a heap word.
+    pub heap_word: u32,
+    /// The program's input numbers (32-bit), by position.
     pub input: TermId,
     /// Whether callees' checks count in the control-flow context (a strict VC) or not (a weak
     /// one, which only over-approximates the paths: see `refine`).
@@ -29,22 +34,29 @@ pub struct Vocabulary {
 }
 
 impl Vocabulary {
-    pub fn new(store: &mut TermStore) -> Result<Vocabulary, symex_smt::TermError> {
+    pub fn new(
+        store: &mut TermStore,
+        heap_word: Width,
+    ) -> Result<Vocabulary, symex_smt::TermError> {
         let word = Sort::BitVec(WIDTH);
-        let word_array = store.array_sort(word, word)?;
-        let input = store.var("input", word_array)?;
+        let heap_word = heap_word.bits();
+        let word_array = store.array_sort(word, Sort::BitVec(heap_word))?;
+        let input_array = store.array_sort(word, word)?;
+        let input = store.var("input", input_array)?;
         let strict = store.bool_var("strict")?;
         Ok(Vocabulary {
             word_array,
+            heap_word,
             input,
             strict,
         })
     }
 
-    /// The sort of a side effect's root.
-    pub fn effect_sort(&self, effect: Effect) -> Sort {
+    /// The sort of a side effect's root, for a function returning numbers of `returned`.
+    pub fn effect_sort(&self, effect: Effect, returned: Width) -> Sort {
         match effect {
-            Effect::Ret | Effect::Next | Effect::Cursor => Sort::BitVec(WIDTH),
+            Effect::Ret => Sort::BitVec(returned.bits()),
+            Effect::Next | Effect::Cursor => Sort::BitVec(WIDTH),
             Effect::Heap(_) => self.word_array,
             Effect::Cfc | Effect::Passed | Effect::Goal(_) => Sort::Bool,
         }

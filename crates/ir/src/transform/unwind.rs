@@ -19,7 +19,6 @@ use rustc_hash::FxHashMap;
 use crate::analysis::{Dominators, LoopForest, LoopId};
 use crate::cfg::{
     Block, BlockId, Function, Inst, InstKind, LocalId, LocalInfo, LocalKind, Operand, Terminator,
-    Width,
 };
 
 /// A function unwound into an acyclic graph.
@@ -290,7 +289,7 @@ impl Builder<'_> {
             kind: LocalKind::Temp,
             span: self.func.span,
             address_taken: false,
-            width: Width::W32,
+            width: self.func.returned_width().unwrap_or_default(),
         });
         let raw = Function {
             name: self.func.name.clone(),

@@ -92,7 +92,7 @@ pub(super) fn check_function(module: &Module, func: &Function, report: &mut Repo
                     for (arg, param) in args.iter().zip(callee.params()) {
                         need(*arg, callee.local(param).width, "the argument");
                     }
-                    if let Some(w) = returned_width(callee) {
+                    if let Some(w) = callee.returned_width() {
                         need(Operand::Local(*dst), w, "the destination");
                     }
                 }
@@ -128,17 +128,9 @@ fn place_indices(place: &Place, need: &mut impl FnMut(Operand, Width, &str)) {
     }
 }
 
-/// The width of the numbers a function returns (`None`: it returns only `null`).
-fn returned_width(func: &Function) -> Option<Width> {
-    func.blocks.iter().find_map(|block| match block.term {
-        Terminator::Return(op) => width(func, op),
-        _ => None,
-    })
-}
-
 /// A message if the function returns numbers of both widths.
 fn mixed_returns(func: &Function) -> Option<String> {
-    let first = returned_width(func)?;
+    let first = func.returned_width()?;
     func.blocks.iter().find_map(|block| match block.term {
         Terminator::Return(op) => width(func, op).filter(|&w| w != first).map(|w| {
             format!(
