@@ -314,6 +314,37 @@ fn globals_used_only_by_main_are_its_locals_set_on_entry() {
     }
 }
 
+/// Found by session 29's review: a 64-bit variable whose address is taken (it lives in memory,
+/// so its local holds an object), `sizeof` as `size_t` (`unsigned long`: 64 bits in LP64), and
+/// `case` labels equal after their conversion to the controlling type.
+#[test]
+fn addresses_of_64_bit_variables_sizeof_and_converted_case_labels() {
+    let source = "void inc(long *p) { (*p)++; } long g;
+                  int main() { long long y = 5; long long *p = &y; *p = *p * 4294967296LL;
+                  long x = -1; inc(&x); inc(&g);
+                  return (y == 21474836480LL) + (x == 0) * 10 + (g == 1) * 100; }";
+    assert_eq!(returns(source, &[]), 111);
+    // `sizeof(int) - 8` is an `unsigned long` wrapping to 2^64 - 4 (-4 as a `long`); `m <
+    // sizeof(int)` compares 2^64 - 1 with 4. In ILP32 `sizeof` is an `unsigned int`, which a
+    // `long long` holds: -1 < 4.
+    let source = "int main() { long d = sizeof(int) - 8; long long m = -1;
+                  return (d == -4) + (m < sizeof(int)) * 10; }";
+    assert_eq!(returns(source, &[]), 1);
+    let ilp32 = Options {
+        data_model: DataModel::Ilp32,
+        ..Options::default()
+    };
+    match run_with(source, &[], ilp32) {
+        RunEnd::Returned(v) => assert_eq!(v.as_int(), Some(11)),
+        other => panic!("{other:?}"),
+    }
+    let refused = translate_text(
+        "int main() { int x = 3; switch (x) { case 0: return 1; case 0x100000000LL: return 2; } return 0; }",
+        Options::default(),
+    );
+    assert!(refused.is_err_and(|e| e.message.contains("duplicate `case 0`")));
+}
+
 #[test]
 fn inputs_of_64_bit_types_are_two_32_bit_inputs() {
     let source = "extern long __VERIFIER_nondet_long(void);

@@ -1119,21 +1119,21 @@ impl FnCx<'_, '_> {
             Expression::SizeOfTy(t) => {
                 let ty = type_name(self.unit, &t.node.0.node, at)?;
                 match self.unit.types.borrow().size(ty) {
-                    Some(size) if ty != CType::Void => Ok((Operand::Const(size), CType::UInt)),
+                    Some(size) if ty != CType::Void => Ok(self.size_value(size)),
                     _ => unsupported("`sizeof` of this type"),
                 }
             }
             // The operand is not evaluated.
             Expression::SizeOfVal(v) if self.array_size(&v.node.0).is_some() => {
                 let size = self.array_size(&v.node.0).unwrap_or(0);
-                Ok((Operand::Const(size), CType::UInt))
+                Ok(self.size_value(size))
             }
             Expression::SizeOfVal(v) => {
                 let size = self
                     .static_type(&v.node.0)
                     .and_then(|ty| self.unit.types.borrow().size(ty));
                 match size {
-                    Some(size) => Ok((Operand::Const(size), CType::UInt)),
+                    Some(size) => Ok(self.size_value(size)),
                     None => unsupported("`sizeof` of this expression"),
                 }
             }
@@ -1581,6 +1581,16 @@ impl FnCx<'_, '_> {
             true => None,
             false => self.unit.types.borrow().enum_constant(name),
         }
+    }
+
+    /// A size in bytes as the value of C's `size_t`: `unsigned long` (64 bits in LP64, 32 in
+    /// ILP32).
+    fn size_value(&self, size: i32) -> (Operand, CType) {
+        let size_t = match self.unit.options.data_model {
+            crate::DataModel::Lp64 => CType::ULong,
+            crate::DataModel::Ilp32 => CType::UInt,
+        };
+        (size_t.constant(i64::from(size)), size_t)
     }
 
     /// The value of an integer constant expression (a `case` label).

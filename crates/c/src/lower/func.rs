@@ -16,7 +16,7 @@ use lang_c::visit::Visit;
 use symex_ir::build::FunctionBuilder;
 use symex_ir::cfg::{
     BlockId, Check, FuncId, Function, InstKind, LocalId, LocalInfo, LocalKind, Operand, Property,
-    Rvalue, Terminator,
+    Rvalue, Terminator, Width,
 };
 use symex_syntax::span::Span;
 use symex_syntax::types::Type;
@@ -67,9 +67,11 @@ pub(super) struct Jumps {
     pub cont: Option<BlockId>,
 }
 
-/// The cases of the `switch` being lowered.
+/// The cases of the `switch` being lowered: each label converted to `ty`, the promoted type of
+/// the controlling value (two labels equal after the conversion are one label twice).
 #[derive(Default)]
 pub(super) struct Cases {
+    pub ty: Option<CType>,
     pub values: Vec<(i64, BlockId)>,
     pub default: Option<BlockId>,
 }
@@ -458,14 +460,20 @@ impl FnCx<'_, '_> {
     }
 
     /// Declares a local of type `ty` in the innermost scope.
-    /// A scalar whose address the file takes lives in memory (see `memory.rs`), like structs.
+    /// A scalar whose address the file takes lives in memory (see `memory.rs`), like structs:
+    /// the local then holds an object, not a number of `ty`'s width.
     pub fn declare(&mut self, name: &str, ty: CType, span: Span) -> Result<LocalId, CError> {
+        let address_taken = self.unit.address_taken.contains(name);
         let local = self.b.add_local(LocalInfo {
             name: name.to_string(),
             kind: LocalKind::Var,
             span,
-            address_taken: self.unit.address_taken.contains(name),
-            width: ty.width(),
+            address_taken,
+            width: if address_taken {
+                Width::W32
+            } else {
+                ty.width()
+            },
         });
         self.local_types.insert(local, ty);
         self.name_in_scope(name, local, ty, span.start as usize)?;

@@ -9,7 +9,7 @@ use lang_c::ast::{
     BlockItem, Declaration, Designator, Expression, ForInitializer, Initializer, Label, Statement,
 };
 use lang_c::span::Node;
-use symex_ir::cfg::{BinOp, InstKind, LocalId, Operand, Rvalue, Terminator};
+use symex_ir::cfg::{BinOp, InstKind, LocalId, Operand, Rvalue, Terminator, Width};
 use symex_syntax::span::Span;
 
 use super::element_pointer;
@@ -169,6 +169,10 @@ impl FnCx<'_, '_> {
                         let Some(cases) = self.cases.last_mut() else {
                             return Err(CError::invalid("`case` outside a `switch`", at));
                         };
+                        let value = match cases.ty.map(CType::width) {
+                            Some(Width::W32) => i64::from(value as i32),
+                            _ => value,
+                        };
                         if cases.values.iter().any(|&(v, _)| v == value) {
                             return Err(CError::invalid(format!("duplicate `case {value}`"), at));
                         }
@@ -205,7 +209,10 @@ impl FnCx<'_, '_> {
                 self.b.switch_to(body);
                 let cont = self.jumps.last().and_then(|j| j.cont);
                 self.jumps.push(Jumps { brk: exit, cont });
-                self.cases.push(Cases::default());
+                self.cases.push(Cases {
+                    ty: Some(ty),
+                    ..Cases::default()
+                });
                 let lowered = self.statement(&n.node.statement);
                 self.jumps.pop();
                 let cases = self.cases.pop().unwrap_or_default();
