@@ -338,6 +338,11 @@ fn addresses_of_64_bit_variables_sizeof_and_converted_case_labels() {
         RunEnd::Returned(v) => assert_eq!(v.as_int(), Some(11)),
         other => panic!("{other:?}"),
     }
+    // `sizeof` of casts, of `sizeof` and of shifts (the left operand's promoted type).
+    let source = "int main() { int x = 300; char c = 1;
+                  return sizeof((char)x) + sizeof(sizeof(int)) * 10 + sizeof(c << 1) * 100
+                         + sizeof(1LL << 2) * 1000; }";
+    assert_eq!(returns(source, &[]), 1 + 80 + 400 + 8000);
     let refused = translate_text(
         "int main() { int x = 3; switch (x) { case 0: return 1; case 0x100000000LL: return 2; } return 0; }",
         Options::default(),

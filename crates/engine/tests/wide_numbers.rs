@@ -114,6 +114,12 @@ fn types() -> symex_syntax::types::TypeTable {
     front.types.expect("typed")
 }
 
+/// The report's one property is `safe`.
+fn assert_safe(report: &Report) {
+    let verdict = &report.properties()[0].verdict;
+    assert_eq!(statuses(report), [Status::Safe], "{verdict:?}");
+}
+
 fn statuses(report: &Report) -> Vec<Status> {
     report
         .properties()
@@ -218,14 +224,8 @@ fn loop_techniques_stay_sound_over_64_bit_counters() {
         },
         options(),
     ] {
-        let report = forward(&module, &options);
         // Near the top of the 64-bit range `w + 10` does not wrap (`w` is a 32-bit input).
-        assert_eq!(
-            statuses(&report),
-            [Status::Safe],
-            "{:?}",
-            report.properties()[0].verdict
-        );
+        assert_safe(&forward(&module, &options));
     }
 }
 
@@ -277,11 +277,5 @@ fn subsumption_proves_an_invariant_of_a_64_bit_counter() {
         subsume: true,
         ..options()
     };
-    let report = forward(&module, &options);
-    assert_eq!(
-        statuses(&report),
-        [Status::Safe],
-        "{:?}",
-        report.properties()[0].verdict
-    );
+    assert_safe(&forward(&module, &options));
 }

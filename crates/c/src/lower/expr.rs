@@ -1186,6 +1186,11 @@ impl FnCx<'_, '_> {
             Expression::Constant(c) => integer_constant(&c.node, self.unit.options.data_model, at)
                 .ok()
                 .map(|(_, ty)| ty),
+            // A cast to a pointer type may keep the operand's representation: not typed here.
+            Expression::Cast(cast) => type_name(self.unit, &cast.node.type_name.node, at)
+                .ok()
+                .filter(|ty| ty.is_number()),
+            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) => Some(self.size_value(0).1),
             Expression::Member(m) => {
                 let object = self.static_type(&m.node.expression)?;
                 let object = match (&m.node.operator.node, object) {
@@ -1235,6 +1240,12 @@ impl FnCx<'_, '_> {
                 match op {
                     BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr => Some(CType::Int),
                     op if is_comparison(op) => Some(CType::Int),
+                    // Each operand of a shift is promoted on its own; the left's type wins.
+                    BinaryOperator::ShiftLeft | BinaryOperator::ShiftRight
+                        if lhs.is_number() && rhs.is_number() =>
+                    {
+                        Some(lhs.promoted())
+                    }
                     // Pointer arithmetic's type is not the usual conversions' (and not
                     // supported): `sizeof(p + 1)` is refused, not given an `int`'s size.
                     op if arithmetic(op, CType::Int).is_some()
