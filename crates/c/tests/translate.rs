@@ -20,7 +20,11 @@ fn run_with(source: &str, inputs: &[i32], options: Options) -> RunEnd {
 }
 
 fn returns(source: &str, inputs: &[i32]) -> i32 {
-    match run(source, inputs) {
+    returns_with(source, inputs, Options::default())
+}
+
+fn returns_with(source: &str, inputs: &[i32], options: Options) -> i32 {
+    match run_with(source, inputs, options) {
         RunEnd::Returned(v) => v.as_int().expect("a number"),
         other => panic!("expected a return, got {other:?}"),
     }
@@ -111,10 +115,7 @@ fn long_has_32_bits_in_ilp32_and_64_in_lp64() {
     let source = "int main() { long a = 2147483647L; unsigned long b = 0xffffffffUL; \
                   long c = __VERIFIER_nondet_long(); a = a + 1; \
                   return (a < 0) + (b > 0) * 10 + (c == -5) * 100 + (int)sizeof(long) * 1000; }";
-    match run_with(source, &[-5], ilp32) {
-        RunEnd::Returned(v) => assert_eq!(v.as_int(), Some(4111)),
-        other => panic!("{other:?}"),
-    }
+    assert_eq!(returns_with(source, &[-5], ilp32), 4111);
     // In LP64 `long` has 64 bits: `2147483647L + 1` is positive, and an input of it is two
     // 32-bit inputs, the high half first.
     match run(source, &[-1, -5]) {
@@ -334,10 +335,7 @@ fn addresses_of_64_bit_variables_sizeof_and_converted_case_labels() {
         data_model: DataModel::Ilp32,
         ..Options::default()
     };
-    match run_with(source, &[], ilp32) {
-        RunEnd::Returned(v) => assert_eq!(v.as_int(), Some(11)),
-        other => panic!("{other:?}"),
-    }
+    assert_eq!(returns_with(source, &[], ilp32), 11);
     // `sizeof` of casts, of `sizeof` and of shifts (the left operand's promoted type).
     let source = "int main() { int x = 300; char c = 1;
                   return sizeof((char)x) + sizeof(sizeof(int)) * 10 + sizeof(c << 1) * 100
@@ -1289,10 +1287,7 @@ fn structs_and_pointers_behave_like_c() {
         data_model: DataModel::Ilp32,
         ..Options::default()
     };
-    match run_with(source, &[], ilp32) {
-        RunEnd::Returned(v) => assert_eq!(v.as_int(), Some(808)),
-        other => panic!("{other:?}"),
-    }
+    assert_eq!(returns_with(source, &[], ilp32), 808);
     // A null dereference, and a member read before it is assigned (also of a `malloc`ed
     // object, which C leaves indeterminate, unlike `calloc`'s).
     let source = "struct s { int a; int b; };

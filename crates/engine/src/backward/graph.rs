@@ -343,7 +343,7 @@ impl<'a> Builder<'a> {
     fn atom(&mut self, frame: u32, op: Operand) -> Option<Atom> {
         match op {
             Operand::Const(n) => Some(Atom::Const(n)),
-            // Refused where the instruction is translated (`sixty_four_bits`).
+            // Refused with its own reason (`computes_with_64_bits`, `no_atom`).
             Operand::Const64(_) => None,
             Operand::Null => Some(Atom::Const(0)),
             Operand::Local(l) => {
@@ -611,7 +611,7 @@ impl<'a> Builder<'a> {
                     dst: p,
                     value: Expr::Use(atom),
                 },
-                None => Op::Unsupported("an argument whose address is taken".into()),
+                None => Op::Unsupported(no_atom(*arg, "an argument whose address is taken")),
             };
             ops.push(Located {
                 op,
@@ -659,7 +659,10 @@ impl<'a> Builder<'a> {
             } => {
                 let Some(atom) = self.atom(frame, *cond) else {
                     ops.push(Located {
-                        op: Op::Unsupported("a branch on a variable whose address is taken".into()),
+                        op: Op::Unsupported(no_atom(
+                            *cond,
+                            "a branch on a variable whose address is taken",
+                        )),
                         func,
                         span,
                     });
@@ -700,7 +703,7 @@ impl<'a> Builder<'a> {
                         }));
                     }
                     _ => ops.push(Located {
-                        op: Op::Unsupported("a returned value held in a cell".into()),
+                        op: Op::Unsupported(no_atom(*op, "a returned value held in a cell")),
                         func,
                         span,
                     }),
@@ -834,5 +837,13 @@ fn plain_edge_cond(cond: Cond, to: NodeId) -> Edge {
         to,
         branch: None,
         call: None,
+    }
+}
+
+/// Why `op` has no atom: a 64-bit constant, or what `otherwise` says of a local.
+fn no_atom(op: Operand, otherwise: &str) -> String {
+    match op {
+        Operand::Const64(_) => "64-bit numbers".into(),
+        _ => otherwise.into(),
     }
 }

@@ -418,10 +418,15 @@ pub(super) fn instantiate(
     annotation: TermId,
 ) -> Result<Option<TermId>> {
     let mut map = FxHashMap::default();
-    // Scratch variables used so far, per sort.
-    let mut used: FxHashMap<Sort, usize> = FxHashMap::default();
+    // Scratch variables used so far, per sort (truth values, 32-bit, 64-bit numbers): a
+    // coverage check runs at every visit of an annotated location, so no map is allocated.
+    let mut used = [0usize; 3];
     let mut scratch = |store: &mut TermStore, ph: &mut Placeholders, sort: Sort| {
-        let k = used.entry(sort).or_default();
+        let k = &mut used[match sort {
+            Sort::Bool => 0,
+            Sort::BitVec(32) => 1,
+            _ => 2,
+        }];
         *k += 1;
         ph.scratch(store, *k - 1, sort)
     };
