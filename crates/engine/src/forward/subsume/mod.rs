@@ -15,6 +15,7 @@
 //! iterations, and the parked states are checked against it and go on if it does not cover them.
 //! Nothing here executes instructions or picks states.
 
+mod dnf;
 mod facts;
 mod induction;
 mod placeholders;
@@ -33,6 +34,7 @@ use crate::error::EngineError;
 use crate::forward::program::ProgramInfo;
 use crate::forward::state::State;
 use crate::forward::value::SymValue;
+use dnf::Disjuncts;
 use facts::FunctionFacts;
 use placeholders::{Placeholders, Role};
 pub use track::{begins_visit, Track, Visit};
@@ -76,6 +78,8 @@ pub struct Subsumption {
     deadline: Option<Instant>,
     ph: Placeholders,
     annotations: FxHashMap<Location, TermId>,
+    /// The same annotations as sets of disjuncts (`dnf.rs`), which is how they grow.
+    disjuncts: FxHashMap<Location, Disjuncts>,
     contexts: FxHashMap<Vec<(FuncId, BlockId, usize)>, u32>,
     /// Grows whenever some annotation grows.
     version: u64,
@@ -175,7 +179,13 @@ impl Subsumption {
         Some((visit.context, visit.func, visit.block))
     }
 
-    /// The annotation of the state's location, if the state's path condition implies it.
+    /// If the state's path condition implies the annotation of its location: the part of the
+    /// annotation that covers it, which its path carries back.
+    ///
+    /// The part leaves out every disjunct that the state's values make `false` outright: such
+    /// a disjunct plays no part in covering the state, and carried back it would describe
+    /// suffixes no state on this path can follow (a loop's disjunct for four more iterations,
+    /// shifted by one at each iteration walked back: the annotations would grow without end).
     pub fn covers(
         &mut self,
         store: &mut TermStore,
@@ -191,13 +201,20 @@ impl Subsumption {
         let Some(instance) = instantiate(store, &mut self.ph, state, annotation)? else {
             return Ok(None);
         };
-        Ok(match queries.must_be_true(store, &state.pc, instance)? {
-            Answer::Yes => {
-                self.pruned += 1;
-                Some(annotation)
-            }
-            Answer::No | Answer::Unknown(_) => None,
-        })
+        match queries.must_be_true(store, &state.pc, instance)? {
+            Answer::Yes => {}
+            Answer::No | Answer::Unknown(_) => return Ok(None),
+        }
+        self.pruned += 1;
+        let Some(disjuncts) = self.disjuncts.get(&location) else {
+            return Ok(Some(annotation));
+        };
+        let ph = &mut self.ph;
+        let part = disjuncts.disjunction_where(store, |store, disjunct| {
+            let instance = instantiate(store, ph, state, disjunct)?;
+            Ok(instance.is_none_or(|t| store.as_bool(t) != Some(false)))
+        })?;
+        Ok(Some(part))
     }
 
     /// Carries the annotation a finished path leaves back along it.
@@ -268,19 +285,10 @@ impl Subsumption {
 
     /// Adds a disjunct to a location's annotation.
     fn add(&mut self, store: &mut TermStore, location: Location, a: TermId) -> Result<()> {
-        let joined = match self.annotations.get(&location) {
-            Some(&old) => {
-                // A disjunct it has already (a header proved again with the same invariant).
-                let mut disjuncts = Vec::new();
-                induction::flatten(store, old, symex_smt::Op::Or, &mut disjuncts);
-                if disjuncts.contains(&a) {
-                    return Ok(());
-                }
-                store.or(old, a)?
-            }
-            None => a,
-        };
-        if self.annotations.get(&location) != Some(&joined) {
+        let added = Disjuncts::of(store, a);
+        let disjuncts = self.disjuncts.entry(location).or_default();
+        if disjuncts.add(store, added) {
+            let joined = disjuncts.term(store)?;
             self.annotations.insert(location, joined);
             self.version += 1;
         }
