@@ -265,6 +265,41 @@ fn free_releases_heap_objects_and_checks_every_later_use() {
 }
 
 #[test]
+fn integers_converted_to_pointers_are_null_or_point_to_no_object() {
+    // 0 is null; any other value a pointer that compares unequal to null (5), through which
+    // every access is invalid (1, 3: also after a `void *` and a store into memory) and which
+    // `free` rejects (2).
+    let source = "struct node { int v; struct node *next; };
+                  int main() { int k = __VERIFIER_nondet_int(); int *p = (int *)k;
+                  if (p == 0) return 100;
+                  if (k == 1) return *p;
+                  if (k == 2) free(p);
+                  struct node *n = malloc(sizeof(struct node));
+                  n->next = (void *)(long)k; struct node *m = n->next;
+                  if (k == 3) return m->v;
+                  free(n); return (p != 0) + (m != 0) * 10; }";
+    assert!(matches!(run(source, &[0]), RunEnd::Returned(v) if v.as_int() == Some(100)));
+    assert!(matches!(run(source, &[5]), RunEnd::Returned(v) if v.as_int() == Some(11)));
+    assert_errors(
+        source,
+        &[
+            (1, PropertyKind::UseAfterFree),
+            (2, PropertyKind::InvalidFree),
+            (3, PropertyKind::UseAfterFree),
+        ],
+    );
+    // Their addresses are not modelled: two pointers are not compared in such a file.
+    let (kind, message) = refusal(
+        "int main() { int x; int *p = &x; int *q = (int *)__VERIFIER_nondet_int(); return p == q; }",
+    );
+    assert_eq!(kind, ErrorKind::Unsupported);
+    assert!(
+        message.contains("converts integers to pointers"),
+        "{message}"
+    );
+}
+
+#[test]
 fn globals_used_only_by_main_are_its_locals_set_on_entry() {
     // Uninitialized globals are 0 (static storage); initializers are converted to the type; a
     // tentative definition may precede the one with the initializer.

@@ -441,9 +441,10 @@ impl FnCx<'_, '_> {
 
     /// `value` of type `from` converted to `to` where C converts implicitly (assignment,
     /// initialization, argument, `return`) or by a cast: integers as [`FnCx::convert`] does,
-    /// a pointer to `_Bool` by comparing it with null, the constant 0 to a null pointer, and a
-    /// pointer or struct to its own type. Other conversions (between pointer types, between
-    /// pointers and integers) are refused.
+    /// a pointer to `_Bool` by comparing it with null, the constant 0 to a null pointer, other
+    /// integers to pointers as `lower/integer_pointers.rs` does (and such a `void *` to any
+    /// pointer type), and a pointer or struct to its own type. Other conversions (between
+    /// pointer types, from pointers to integers) are refused.
     pub fn coerce(
         &mut self,
         value: Operand,
@@ -467,6 +468,10 @@ impl FnCx<'_, '_> {
                 Ok(self.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Null), span))
             }
             (CType::Element(_), CType::Bool) => Ok(self.element_truth(value, span)),
+            (_, CType::Pointer(_)) if from.is_number() => {
+                Ok(self.integer_pointer(value, from, span))
+            }
+            (CType::Pointer(_), CType::Pointer(_)) if self.is_integer_pointer(value) => Ok(value),
             _ if let Some(reason) = element_conversion_refusal(from, to) => {
                 Err(CError::unsupported(reason, at))
             }
@@ -540,6 +545,13 @@ impl FnCx<'_, '_> {
             (CType::Pointer(_), _) => (a, self.coerce(b, b_ty, a_ty, span, at)?),
             _ => (self.coerce(a, a_ty, b_ty, span, at)?, b),
         };
+        if self.unit.integer_pointers && a != Operand::Null && b != Operand::Null {
+            return Err(CError::unsupported(
+                "a comparison of two pointers in a file that converts integers to pointers \
+                 (their addresses are not modelled: only comparisons with null are)",
+                at,
+            ));
+        }
         if matches!(a_ty, CType::Struct(_)) || matches!(b_ty, CType::Struct(_)) {
             return Err(CError::unsupported("comparisons of structs", at));
         }

@@ -6,7 +6,7 @@
 //! the IR pass `promote_assigned_vars` afterwards drops the checks of locals that every path
 //! assigns before reading. Nothing here decides what a statement means.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::{ArraySize, Declaration, DeclarationSpecifier, DerivedDeclarator, Ellipsis};
 use lang_c::ast::{BinaryOperator, BlockItem, Expression, Statement};
@@ -103,6 +103,8 @@ pub(super) struct FnCx<'u, 'a> {
     pub local_types: HashMap<LocalId, CType>,
     /// `main`'s count of live heap objects, where leaks are checked (`lower/leaks.rs`).
     pub live_objects: Option<LocalId>,
+    /// The pointers made from integers (`lower/integer_pointers.rs`).
+    pub integer_pointers: HashSet<LocalId>,
 }
 
 /// The name of a definition.
@@ -340,6 +342,7 @@ pub(super) fn lower_function(
         arrays: HashMap::new(),
         local_types: HashMap::new(),
         live_objects: None,
+        integer_pointers: HashSet::new(),
     };
     for (i, Parameter { name, span, ty, .. }) in params.iter().enumerate() {
         cx.local_types.insert(LocalId(i as u32), *ty);

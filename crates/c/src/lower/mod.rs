@@ -16,6 +16,7 @@ mod element_pointer;
 mod elements;
 mod expr;
 mod func;
+mod integer_pointers;
 mod leaks;
 mod literal;
 mod memory;
@@ -77,9 +78,14 @@ struct Unit<'a> {
     boxed_members: HashSet<String>,
     /// The element pointers and the arrays in cells (`lower/elements.rs`).
     elements: elements::ElementFacts,
-    /// Whether the file calls `free` or `realloc`: then objects have a heap state
-    /// (`lower/memory.rs`).
+    /// Whether the file calls `free` or `realloc`, or converts integers to pointers: then
+    /// objects have a heap state (`lower/memory.rs`).
     frees: bool,
+    /// Whether the file converts integers to pointers (`lower/integer_pointers.rs`), as a
+    /// lowering of it found; then pointers compare only with null.
+    integer_pointers: bool,
+    /// Whether this lowering converted an integer to a pointer.
+    converts_integers: Cell<bool>,
     /// Whether the file calls `main` (then `main`'s locals end with its inner calls).
     main_called: bool,
     /// File-scope variables by name, and their names in the order of their first declaration.
@@ -152,6 +158,8 @@ pub(crate) fn lower_unit<'a>(
         boxed_members,
         elements,
         frees: calls(unit, &["free", "realloc"]),
+        integer_pointers: false,
+        converts_integers: Cell::new(false),
         main_called: calls(unit, &["main"]),
         globals: HashMap::new(),
         global_order: Vec::new(),
@@ -249,6 +257,13 @@ pub(crate) fn lower_unit<'a>(
             }
         }
         if failed {
+            continue;
+        }
+        if context.converts_integers.get() && !context.integer_pointers {
+            // Lowered again with the checks such pointers need, in every function.
+            context.integer_pointers = true;
+            context.frees = true;
+            context.unavailable.clear();
             continue;
         }
         if let Some(e) = context.unavailable.get("main") {

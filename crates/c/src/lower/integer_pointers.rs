@@ -1,0 +1,52 @@
+//! Integers converted to pointers (`p->n = (void *)__VERIFIER_nondet_ulong();`): 0 is the null
+//! pointer, any other value a pointer to *no object*.
+//!
+//! Such a pointer is modelled as a pointer to an object that was born freed (its heap state is
+//! [`FREED`], it has no other field and no count in the leak check): reading or writing through
+//! it fails the `use-after-free` check (SV-COMP's `valid-deref`), `free` of it the
+//! `invalid-free` check (`valid-free`), and it compares unequal to null, as C's real pointers
+//! from such integers would. What it does not model is its address: so that no comparison can
+//! take it for a real object's (or tell it apart from one), a file that converts integers to
+//! pointers compares pointers only with the null constant (others are refused), and the
+//! `use-after-free` checks are on (the file is lowered again with them when the conversion is
+//! met: it is found only while typing).
+//!
+//! Nothing here decides where C converts; `coerce` (`lower/expr.rs`) calls in.
+
+use symex_ir::cfg::{BinOp, Operand, Rvalue, Width};
+use symex_syntax::span::Span;
+
+use super::func::FnCx;
+use super::memory::{FREED, HEAP_FIELD};
+use super::types::CType;
+
+impl FnCx<'_, '_> {
+    /// `value`, a number of type `from`, as a pointer: null when it is 0, else a pointer to a
+    /// fresh object that is already freed.
+    pub(super) fn integer_pointer(&mut self, value: Operand, from: CType, span: Span) -> Operand {
+        self.unit.converts_integers.set(true);
+        let nonzero = self.temp(Rvalue::Binary(BinOp::Ne, value, from.constant(0)), span);
+        let result = self.b.new_temp(span, Width::W32);
+        let (to_no_object, null, join) =
+            (self.b.new_block(), self.b.new_block(), self.b.new_block());
+        self.b.branch(nonzero, to_no_object, null, span);
+        self.b.switch_to(to_no_object);
+        let freed = vec![(self.field_id(HEAP_FIELD), Operand::Const(FREED))];
+        let object = self.temp(Rvalue::Record(freed), span);
+        let cell = self.temp(Rvalue::Alloc(object), span);
+        self.assign(result, cell, span);
+        self.b.goto(join, span);
+        self.b.switch_to(null);
+        self.assign(result, Operand::Null, span);
+        self.b.goto(join, span);
+        self.b.switch_to(join);
+        self.integer_pointers.insert(result);
+        Operand::Local(result)
+    }
+
+    /// Whether `value` was made by [`FnCx::integer_pointer`]: it points to no object, so a
+    /// `void *` holding it converts to any pointer type.
+    pub(super) fn is_integer_pointer(&self, value: Operand) -> bool {
+        matches!(value, Operand::Local(local) if self.integer_pointers.contains(&local))
+    }
+}
