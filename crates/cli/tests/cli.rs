@@ -1112,8 +1112,13 @@ fn svcomp_memsafety_is_true_only_where_memory_is_fully_checked() {
             "valid-memsafety: UNKNOWN",
         ),
         (
-            // Counting objects inlines every call, which the recursive `f` refuses.
+            // Counting objects inlines the calls that allocate, free or exit, which a
+            // recursive `f` refuses; one that does none of these stays a call.
             "malloc(sizeof(int)); return f(3); } int f(int n) { return n ? f(n - 1) : 0;",
+            "valid-memsafety: FALSE(valid-memtrack)",
+        ),
+        (
+            "return f(3); } int f(int n) { free(malloc(sizeof(int))); return n ? f(n - 1) : 0;",
             "valid-memsafety: UNKNOWN",
         ),
         (

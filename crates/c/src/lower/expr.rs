@@ -36,7 +36,7 @@ pub(super) const ERROR_FUNCTIONS: &[&str] = &[
 pub(super) const OUTPUT_FUNCTIONS: &[&str] = &["printf", "puts", "putchar"];
 
 /// Calls that end the run without an error.
-const EXIT_FUNCTIONS: &[&str] = &["abort", "exit", "_Exit", "__VERIFIER_abort"];
+pub(super) const EXIT_FUNCTIONS: &[&str] = &["abort", "exit", "_Exit", "__VERIFIER_abort"];
 
 /// The IR operator of a C arithmetic, bitwise or comparison operator (or of the operation of a
 /// compound assignment) on operands of type `ty`.
@@ -1497,13 +1497,15 @@ impl FnCx<'_, '_> {
             };
             return Ok((value, ty));
         }
-        // Inlined: every call of `main` where functions share globals (or on request), and a
+        // Inlined: every call of `main` where functions share globals (or on request), a call
+        // that may change or check the count of live objects where leaks are checked, and a
         // call passing an array variable, whose parameter then names the caller's array.
         let passes_array = call
             .arguments
             .iter()
             .any(|a| self.array_variable(a).is_some());
-        if (self.unit.inline_calls && self.is_main || passes_array) && name != "main" {
+        let inlined = self.unit.inline_calls || self.unit.counting_calls.contains(name);
+        if (inlined && self.is_main || passes_array) && name != "main" {
             if let Some(&definition) = self.unit.bodies.get(name) {
                 let (_, params) = super::func::parameters(self.unit, definition)?;
                 arity(params.len())?;

@@ -657,7 +657,8 @@ impl FnCx<'_, '_> {
             return Err(CError::unsupported(
                 format!(
                     "the recursive function `{name}` in a program whose calls are inlined into \
-                     `main` (its functions share global variables, or `--inline-calls`)"
+                     `main` (its functions share global variables, `--inline-calls`, or, where \
+                     leaks are checked, it may allocate, free or exit)"
                 ),
                 at,
             ));

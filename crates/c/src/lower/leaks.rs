@@ -2,8 +2,9 @@
 //! live heap objects, a local of `main` (`#live`, hidden from traces like every `#` name) that
 //! `malloc` and `calloc` raise and a valid `free` lowers, checked to be 0 where `main` returns.
 //!
-//! Used where nothing calls `main` (`lower_unit` checks, and inlines every call of `main` so
-//! that one count sees every allocation, `free` and `exit`). When `main` returns, with its
+//! Used where nothing calls `main` (`lower_unit` checks, and inlines into `main` every call of
+//! a function that may allocate, `free` or `exit`, [`counting_functions`], so that one count
+//! sees them all; other calls stay calls, recursive ones too). When `main` returns, with its
 //! locals gone, an object still allocated is one nothing points to, unless a global can hold
 //! a pointer: then the count is checked by an `unmodelled` check instead (no object left
 //! proves there is no leak; one left may still be reachable, which is not decided). A path
@@ -16,12 +17,69 @@
 //!
 //! Nothing here decides what is reachable; it only counts.
 
+use std::collections::HashSet;
+
+use lang_c::ast::{CallExpression, Expression, FunctionDefinition};
+use lang_c::span::Node;
+use lang_c::visit::Visit;
 use symex_ir::cfg::{
     BinOp, Check, InstKind, LocalInfo, LocalKind, Operand, PropertyKind, Rvalue, Width,
 };
 use symex_syntax::span::Span;
 
+use super::allocation::ALLOCATING_FUNCTIONS;
+use super::expr::{ERROR_FUNCTIONS, EXIT_FUNCTIONS};
 use super::func::FnCx;
+
+/// The defined functions whose calls may change or check the count: those that call an
+/// allocation function, `free`, `realloc`, an exit or error function, or such a function.
+pub(super) fn counting_functions(
+    definitions: &[(String, &Node<FunctionDefinition>)],
+) -> HashSet<String> {
+    struct Callees(HashSet<String>);
+    impl<'ast> Visit<'ast> for Callees {
+        fn visit_call_expression(
+            &mut self,
+            call: &'ast CallExpression,
+            span: &'ast lang_c::span::Span,
+        ) {
+            if let Expression::Identifier(id) = &call.callee.node {
+                self.0.insert(id.node.name.clone());
+            }
+            lang_c::visit::visit_call_expression(self, call, span);
+        }
+    }
+    let callees: Vec<(&String, HashSet<String>)> = definitions
+        .iter()
+        .map(|(name, definition)| {
+            let mut callees = Callees(HashSet::new());
+            callees.visit_function_definition(&definition.node, &definition.span);
+            (name, callees.0)
+        })
+        .collect();
+    let library = [
+        ALLOCATING_FUNCTIONS,
+        &["free"],
+        EXIT_FUNCTIONS,
+        ERROR_FUNCTIONS,
+    ];
+    let mut counting: HashSet<String> = HashSet::new();
+    loop {
+        let before = counting.len();
+        for (name, calls) in &callees {
+            let counts = calls.iter().any(|callee| {
+                library.iter().any(|names| names.contains(&callee.as_str()))
+                    || counting.contains(callee)
+            });
+            if counts {
+                counting.insert((*name).clone());
+            }
+        }
+        if counting.len() == before {
+            return counting;
+        }
+    }
+}
 
 /// The name of the count (a `#` name: bookkeeping, not shown in traces).
 const LIVE_OBJECTS: &str = "#live";

@@ -93,6 +93,9 @@ struct Unit<'a> {
     global_order: Vec<String>,
     /// Whether a function other than `main` mentions a global: `main`'s calls are inlined.
     inline_calls: bool,
+    /// Where leaks are checked, the functions whose calls may change or check the count of
+    /// live objects, `main`'s local: their calls are inlined (`lower/leaks.rs`).
+    counting_calls: HashSet<String>,
     /// Every function definition by name (the inlined calls lower them in place).
     bodies: HashMap<String, &'a Node<FunctionDefinition>>,
     /// Functions left out of the module, with the reason: a call of one is refused.
@@ -164,6 +167,7 @@ pub(crate) fn lower_unit<'a>(
         globals: HashMap::new(),
         global_order: Vec::new(),
         inline_calls: false,
+        counting_calls: HashSet::new(),
         bodies: HashMap::new(),
         unavailable: HashMap::new(),
         allocates_heap: Cell::new(false),
@@ -205,11 +209,13 @@ pub(crate) fn lower_unit<'a>(
     context.globals_hold_pointers = globals_can_hold_pointers(&context);
     context.track_leaks =
         context.options.memory_leaks && calls(unit, ALLOCATORS) && !context.main_called;
-    // The count of live objects is a local of `main`, as the globals are: every call is
-    // inlined to reach it, the ones that allocate or free and the ones that may end the run in
-    // `exit` or `abort`, where the count is checked too (`lower/leaks.rs`).
+    // The count of live objects is a local of `main`, as the globals are: the calls that
+    // reach it are inlined, the ones that allocate or free and the ones that may end the run
+    // in `exit` or `abort`, where the count is checked too (`lower/leaks.rs`).
+    if context.track_leaks {
+        context.counting_calls = leaks::counting_functions(&definitions);
+    }
     context.inline_calls = context.options.inline_calls
-        || context.track_leaks
         || definitions.iter().any(|(name, definition)| {
             name != "main"
                 && (mentions_a_global(&context, definition)
