@@ -288,6 +288,15 @@ fn integers_converted_to_pointers_are_null_or_point_to_no_object() {
             (3, PropertyKind::UseAfterFree),
         ],
     );
+    // A pointer has the bits of the integer that fit it: in ILP32, 2^32 is null (gcc -m32).
+    let source = "extern long long __VERIFIER_nondet_longlong(void);
+                  int main() { int *p = (int *)__VERIFIER_nondet_longlong(); return p == 0; }";
+    let ilp32 = Options {
+        data_model: DataModel::Ilp32,
+        ..Options::default()
+    };
+    assert_eq!(returns_with(source, &[1, 0], ilp32), 1);
+    assert_eq!(returns(source, &[1, 0]), 0);
     // Their addresses are not modelled: two pointers are not compared in such a file.
     let (kind, message) = refusal(
         "int main() { int x; int *p = &x; int *q = (int *)__VERIFIER_nondet_int(); return p == q; }",

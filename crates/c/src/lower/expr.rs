@@ -1608,14 +1608,19 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// A size in bytes as the value of C's `size_t`: `unsigned long` (64 bits in LP64, 32 in
-    /// ILP32).
+    /// A size in bytes as the value of C's `size_t`.
     fn size_value(&self, size: i32) -> (Operand, CType) {
-        let size_t = match self.unit.options.data_model {
+        let size_t = self.size_t();
+        (size_t.constant(i64::from(size)), size_t)
+    }
+
+    /// C's `size_t`, an unsigned integer as wide as a pointer: `unsigned long` (64 bits in
+    /// LP64), `unsigned int` in ILP32.
+    pub(super) fn size_t(&self) -> CType {
+        match self.unit.options.data_model {
             crate::DataModel::Lp64 => CType::ULong,
             crate::DataModel::Ilp32 => CType::UInt,
-        };
-        (size_t.constant(i64::from(size)), size_t)
+        }
     }
 
     /// The value of an integer constant expression (a `case` label).

@@ -21,11 +21,14 @@ use super::memory::{FREED, HEAP_FIELD};
 use super::types::CType;
 
 impl FnCx<'_, '_> {
-    /// `value`, a number of type `from`, as a pointer: null when it is 0, else a pointer to a
-    /// fresh object that is already freed.
+    /// `value`, a number of type `from`, as a pointer: null when its bits in a pointer are 0
+    /// (in ILP32 a 64-bit integer loses its high half, as gcc's `-m32` code does), else a
+    /// pointer to a fresh object that is already freed.
     pub(super) fn integer_pointer(&mut self, value: Operand, from: CType, span: Span) -> Operand {
         self.unit.converts_integers.set(true);
-        let nonzero = self.temp(Rvalue::Binary(BinOp::Ne, value, from.constant(0)), span);
+        let address = self.size_t();
+        let value = self.convert_number(value, from, address, span);
+        let nonzero = self.temp(Rvalue::Binary(BinOp::Ne, value, address.constant(0)), span);
         let result = self.b.new_temp(span, Width::W32);
         let (to_no_object, null, join) =
             (self.b.new_block(), self.b.new_block(), self.b.new_block());
