@@ -193,3 +193,25 @@ fn a_c_program_shows_its_objects_and_frees_without_bookkeeping() {
         "{text:?}"
     );
 }
+
+#[test]
+fn a_64_bit_value_beyond_2_pow_53_is_shown_exactly() {
+    if !browser_available() {
+        return;
+    }
+    // A JavaScript number would show 2^53 + 1 as 2^53.
+    let program = scratch("wide.c");
+    std::fs::write(
+        &program,
+        "extern void reach_error(void);\nint main() {\n  long long big = 9007199254740993LL;\n  \
+         long long next = big + 2;\n  if (next > 0) reach_error();\n  return 0;\n}\n",
+    )
+    .expect("the program is written");
+    let (report, page) = check(&program.to_string_lossy(), &[], "wide");
+    let trace = trace_of(&report);
+    let observations = drive(&page, trace.len() - 1, &scratch("wide.png"));
+    assert!(assert_follows(&trace, &observations) >= 2);
+    let last = observations.last().unwrap();
+    assert_eq!(last["vars"]["big"], "9007199254740993");
+    assert_eq!(last["vars"]["next"], "9007199254740995");
+}

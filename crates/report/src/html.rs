@@ -12,9 +12,14 @@ const TEMPLATE: &str = include_str!("html/report.html");
 const STYLE: &str = include_str!("html/report.css");
 const SCRIPT: &str = include_str!("html/report.js");
 
+/// The largest magnitude JavaScript's numbers (doubles) hold exactly: 2^53.
+const EXACT_IN_JAVASCRIPT: u64 = 1 << 53;
+
 /// The page for `report` of the program whose text is `source`.
 pub fn render(report: &Report, source: &str) -> Result<String, serde_json::Error> {
-    let report_json = script_json(&serde_json::to_string(report)?);
+    let mut report_value = serde_json::to_value(report)?;
+    exact_in_javascript(&mut report_value);
+    let report_json = script_json(&serde_json::to_string(&report_value)?);
     let source_json = script_json(&serde_json::to_string(source)?);
     let mut page = String::with_capacity(TEMPLATE.len() + SCRIPT.len() + report_json.len());
     let mut rest = TEMPLATE;
@@ -46,6 +51,23 @@ pub fn render(report: &Report, source: &str) -> Result<String, serde_json::Error
     Ok(page)
 }
 
+/// Every integer of `value` that a JavaScript number would round (a 64-bit trace value beyond
+/// 2^53) as `{"int": "<digits>"}`, which the page's script shows as its digits.
+fn exact_in_javascript(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Number(n)
+            if n.as_i64()
+                .map_or(n.is_u64(), |i| i.unsigned_abs() > EXACT_IN_JAVASCRIPT) =>
+        {
+            *value = serde_json::json!({ "int": n.to_string() });
+        }
+        Value::Array(items) => items.iter_mut().for_each(exact_in_javascript),
+        Value::Object(fields) => fields.values_mut().for_each(exact_in_javascript),
+        _ => {}
+    }
+}
+
 /// JSON that may sit inside a `<script>` element: no `<` (so no `</script>` or `<!--`), which
 /// occurs in JSON only inside strings, where `\u003c` means the same.
 fn script_json(json: &str) -> String {
@@ -64,6 +86,26 @@ pub fn escape_text(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::sample;
+
+    #[test]
+    fn integers_beyond_2_pow_53_reach_the_script_as_digits() {
+        let mut value = serde_json::json!({
+            "small": [9007199254740992_i64, -9007199254740992_i64, 3],
+            "wide": { "value": 9007199254740993_i64 },
+            "negative": i64::MIN,
+            "unsigned": u64::MAX,
+            "ratio": 0.5,
+        });
+        exact_in_javascript(&mut value);
+        let expected = serde_json::json!({
+            "small": [9007199254740992_i64, -9007199254740992_i64, 3],
+            "wide": { "value": { "int": "9007199254740993" } },
+            "negative": { "int": "-9223372036854775808" },
+            "unsigned": { "int": "18446744073709551615" },
+            "ratio": 0.5,
+        });
+        assert_eq!(value, expected);
+    }
 
     #[test]
     fn the_page_embeds_report_source_style_and_script_and_nothing_external() {

@@ -31,6 +31,7 @@ function show(value) {
   if (value === null) return "null";
   if (value === "uninit") return "?";
   if (typeof value === "number") return String(value);
+  if ("int" in value) return value.int;
   if ("ref" in value) return "&" + value.ref;
   if ("record" in value) {
     return "{" + Object.entries(value.record).map(([k, v]) => k + ": " + show(v)).join(", ") + "}";
