@@ -92,6 +92,16 @@ fn arrays_hold_their_elements_and_check_indices_and_unassigned_reads() {
     let (_, message) =
         refusal("int a[1073741824][1073741824][1073741824]; int main() { return 0; }");
     assert!(message.contains("more than"), "{message}");
+    // A subscript must be an integer (found by fuzzing: `rows[&i][j]` made IR adding a
+    // pointer to a number).
+    for source in [
+        "int main() { int a[3]; int i = 1; a[0] = 1; return a[&i]; }",
+        "int main() { int **m = malloc(2 * sizeof(int *)); int i = 0; return m[&i][0]; }",
+    ] {
+        let (kind, message) = refusal(source);
+        assert_eq!(kind, ErrorKind::Invalid, "{message}");
+        assert!(message.contains("not an integer"), "{message}");
+    }
     // Out of bounds (also negative), and an element never assigned.
     let source = "int main() { int a[4]; a[0] = 1; a[1] = 2;
                   return a[__VERIFIER_nondet_int()]; }";

@@ -177,7 +177,7 @@ impl FnCx<'_, '_> {
         }
         let count = match size.count {
             Some(count) => {
-                let (count, count_ty) = self.typed(count)?;
+                let (count, count_ty) = self.subscript(count)?;
                 Some(self.index_value(count, count_ty, PropertyKind::Unmodelled, span))
             }
             None => None,

@@ -240,7 +240,7 @@ impl FnCx<'_, '_> {
                 && matches!(self.static_type(&b.node.lhs), Some(CType::Element(_)));
             if pointer {
                 let (pointer, ty) = self.subscripted_pointer(&b.node.lhs)?;
-                let offset = self.typed(&b.node.rhs)?;
+                let offset = self.subscript(&b.node.rhs)?;
                 let memory = self.element_memory((pointer, ty), Some(offset), self.span(e.span));
                 return Ok(Some((LValue::Memory(memory), ty)));
             }
@@ -259,7 +259,7 @@ impl FnCx<'_, '_> {
         }
         let (array, ty, dims) = self.subscripted(base)?;
         if let (Subscripted::Pointer(pointer), [index]) = (&array, &indices[..]) {
-            let offset = self.typed(index)?;
+            let offset = self.subscript(index)?;
             let memory = self.element_memory((*pointer, ty), Some(offset), self.span(e.span));
             return Ok(Some((LValue::Memory(memory), ty)));
         }
@@ -277,7 +277,7 @@ impl FnCx<'_, '_> {
         indices.reverse();
         let mut projections = Vec::with_capacity(indices.len());
         for index in indices {
-            let (index, ty) = self.typed(index)?;
+            let (index, ty) = self.subscript(index)?;
             let index = self.index_value(index, ty, PropertyKind::OutOfBounds, self.span(e.span));
             // A variable index is copied, so that its value is the one checked and used.
             let index = match index {

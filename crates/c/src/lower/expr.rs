@@ -786,6 +786,18 @@ impl FnCx<'_, '_> {
         Ok((value, ty))
     }
 
+    /// `e` as an array subscript or an element count, which C requires to be an integer.
+    pub(super) fn subscript(&mut self, e: &Node<Expression>) -> Result<(Operand, CType), CError> {
+        let (value, ty) = self.typed(e)?;
+        match ty.is_number() {
+            true => Ok((value, ty)),
+            false => Err(CError::invalid(
+                "an array subscript or element count that is not an integer",
+                self.at(e.span),
+            )),
+        }
+    }
+
     /// `&e`: the address of a variable (which then lives in memory), or `&*p`, which is `p`.
     fn address(
         &mut self,
