@@ -395,6 +395,20 @@ fn addresses_of_64_bit_variables_sizeof_and_converted_case_labels() {
                   return sizeof((char)x) + sizeof(sizeof(int)) * 10 + sizeof(c << 1) * 100
                          + sizeof(1LL << 2) * 1000; }";
     assert_eq!(returns(source, &[]), 1 + 80 + 400 + 8000);
+    // `sizeof` of increments and assignments (the operand's type, not evaluated) and of a
+    // difference of pointers into an array (`ptrdiff_t`).
+    let source = "int main() { char c = 1; long long w = 2; int a[4]; int *p = a + 3; int *q = a;
+                  return sizeof(c++) + sizeof(w = 5) * 10 + sizeof(--c) * 100
+                         + sizeof(p - q) * 1000 + (c == 1 && w == 2) * 10000; }";
+    assert_eq!(returns(source, &[]), 1 + 80 + 100 + 8000 + 10000);
+    let ilp32 = Options {
+        data_model: DataModel::Ilp32,
+        ..Options::default()
+    };
+    assert_eq!(
+        returns_with(source, &[], ilp32),
+        1 + 80 + 100 + 4000 + 10000
+    );
     let refused = translate_text(
         "int main() { int x = 3; switch (x) { case 0: return 1; case 0x100000000LL: return 2; } return 0; }",
         Options::default(),

@@ -296,10 +296,7 @@ impl FnCx<'_, '_> {
         let difference = Operand::Local(self.b.assign_temp(difference, span));
         let kind = PropertyKind::Unmodelled;
         self.check_signed_fit(BinOp::Sub, index_a, index_b, difference, kind, span);
-        let ptrdiff = match self.unit.options.data_model {
-            crate::DataModel::Ilp32 => CType::Int,
-            crate::DataModel::Lp64 => CType::Long,
-        };
+        let ptrdiff = self.ptrdiff_t();
         (
             self.convert_number(difference, CType::Int, ptrdiff, span),
             ptrdiff,

@@ -1238,6 +1238,11 @@ impl FnCx<'_, '_> {
                     .static_type(&u.node.operand)
                     .filter(|ty| ty.is_number())
                     .map(CType::promoted),
+                // The operand's own type, not promoted.
+                UnaryOperator::PostIncrement
+                | UnaryOperator::PreIncrement
+                | UnaryOperator::PostDecrement
+                | UnaryOperator::PreDecrement => self.static_type(&u.node.operand),
                 _ => None,
             },
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
@@ -1245,11 +1250,25 @@ impl FnCx<'_, '_> {
             }
             Expression::BinaryOperator(b) => {
                 let op = &b.node.operator.node;
+                let assigns = matches!(
+                    op,
+                    BinaryOperator::Assign
+                        | BinaryOperator::AssignShiftLeft
+                        | BinaryOperator::AssignShiftRight
+                ) || is_compound_assignment(op);
+                if assigns {
+                    // An assignment has its left operand's type.
+                    return self.static_type(&b.node.lhs);
+                }
                 let (lhs, rhs) = (
                     self.static_type(&b.node.lhs)?,
                     self.static_type(&b.node.rhs)?,
                 );
                 match (op, lhs, rhs) {
+                    // The difference of two pointers into an array: C's `ptrdiff_t`.
+                    (BinaryOperator::Minus, CType::Element(_), CType::Element(_)) => {
+                        return Some(self.ptrdiff_t());
+                    }
                     // Pointer arithmetic on a pointer into an array.
                     (BinaryOperator::Plus | BinaryOperator::Minus, CType::Element(_), offset)
                         if offset.is_number() =>
@@ -1624,6 +1643,14 @@ impl FnCx<'_, '_> {
     fn size_value(&self, size: i32) -> (Operand, CType) {
         let size_t = self.size_t();
         (size_t.constant(i64::from(size)), size_t)
+    }
+
+    /// C's `ptrdiff_t`, the type of a difference of pointers: `long` in LP64, `int` in ILP32.
+    pub(super) fn ptrdiff_t(&self) -> CType {
+        match self.unit.options.data_model {
+            crate::DataModel::Lp64 => CType::Long,
+            crate::DataModel::Ilp32 => CType::Int,
+        }
     }
 
     /// C's `size_t`, an unsigned integer as wide as a pointer: `unsigned long` (64 bits in
