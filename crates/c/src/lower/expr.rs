@@ -472,6 +472,14 @@ impl FnCx<'_, '_> {
                 Ok(self.integer_pointer(value, from, span))
             }
             (CType::Pointer(_), CType::Pointer(_)) if self.is_integer_pointer(value) => Ok(value),
+            (_, CType::Element(_)) if from.is_number() || self.is_integer_pointer(value) => {
+                Err(CError::unsupported(
+                    "an integer converted to a pointer where pointers into arrays are kept (the \
+                     variable takes part in pointer arithmetic or indexing): integers convert \
+                     only to pointers that are not moved",
+                    at,
+                ))
+            }
             _ if let Some(reason) = element_conversion_refusal(from, to) => {
                 Err(CError::unsupported(reason, at))
             }
