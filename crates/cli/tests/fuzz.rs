@@ -5,6 +5,7 @@
 //! programs are well-typed by construction, so the front end must accept them outright.
 
 use proptest::prelude::*;
+use symex_gen::mutate::{mutate, mutation};
 use symex_interp::{Interpreter, RunConfig, RunEnd};
 
 /// Steps per run: enough for generated programs, small enough to keep the test fast.
@@ -170,56 +171,6 @@ fn corpus_texts() -> &'static [String] {
     })
 }
 
-#[derive(Clone, Debug)]
-enum Mutation {
-    Delete { at: usize, len: usize },
-    Duplicate { at: usize, len: usize },
-    Insert { at: usize, token: &'static str },
-    Swap { a: usize, b: usize },
-}
-
-fn mutation() -> impl Strategy<Value = Mutation> {
-    prop_oneof![
-        (any::<usize>(), 1..20usize).prop_map(|(at, len)| Mutation::Delete { at, len }),
-        (any::<usize>(), 1..60usize).prop_map(|(at, len)| Mutation::Duplicate { at, len }),
-        (any::<usize>(), prop::sample::select(VOCABULARY))
-            .prop_map(|(at, token)| Mutation::Insert { at, token }),
-        (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Mutation::Swap { a, b }),
-    ]
-}
-
-/// Applies mutations on characters, so the text stays valid UTF-8 as files must be.
-fn mutate(text: &str, mutations: &[Mutation]) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for m in mutations {
-        let n = chars.len().max(1);
-        match *m {
-            Mutation::Delete { at, len } => {
-                let at = at % n;
-                let end = (at + len).min(chars.len());
-                chars.drain(at.min(chars.len())..end);
-            }
-            Mutation::Duplicate { at, len } => {
-                let at = at % n;
-                let end = (at + len).min(chars.len());
-                let copy: Vec<char> = chars[at.min(chars.len())..end].to_vec();
-                chars.splice(end..end, copy);
-            }
-            Mutation::Insert { at, token } => {
-                let at = (at % n).min(chars.len());
-                chars.splice(at..at, format!(" {token} ").chars());
-            }
-            Mutation::Swap { a, b } => {
-                if !chars.is_empty() {
-                    let (a, b) = (a % chars.len(), b % chars.len());
-                    chars.swap(a, b);
-                }
-            }
-        }
-    }
-    chars.into_iter().collect()
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -231,7 +182,7 @@ proptest! {
     #[test]
     fn mutated_corpus_files_never_crash(
         pick in any::<prop::sample::Index>(),
-        mutations in prop::collection::vec(mutation(), 1..6),
+        mutations in prop::collection::vec(mutation(VOCABULARY), 1..6),
     ) {
         let text = mutate(pick.get::<String>(corpus_texts()), &mutations);
         pipeline(text);

@@ -9,11 +9,12 @@
 //! `symex gen` exposes every knob; `docs/generator.md` describes what each one generates.
 //! [`lists`] generates functions whose inputs are list heaps (pointer parameters); [`calls`]
 //! generates call trees in the shape of seed 004's Example 6 (the structural engine's scale
-//! benchmark).
+//! benchmark). [`mutate`] changes program text for the front ends' fuzz tests.
 
 pub mod calls;
 pub mod degree;
 pub mod lists;
+pub mod mutate;
 mod rng;
 
 pub use rng::Rng;
