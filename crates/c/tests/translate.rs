@@ -293,9 +293,9 @@ fn integers_converted_to_pointers_are_null_or_point_to_no_object() {
     assert_errors(
         source,
         &[
-            (1, PropertyKind::UseAfterFree),
+            (1, PropertyKind::InvalidPointer),
             (2, PropertyKind::InvalidFree),
-            (3, PropertyKind::UseAfterFree),
+            (3, PropertyKind::InvalidPointer),
         ],
     );
     // A pointer has the bits of the integer that fit it: in ILP32, 2^32 is null (gcc -m32).

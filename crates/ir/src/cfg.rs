@@ -435,8 +435,11 @@ pub enum PropertyKind {
     Unmodelled,
     /// C: an access to a heap object after `free` released it (SV-COMP's `valid-deref`).
     UseAfterFree,
-    /// C: `free` of a pointer that is not to a live heap object: a second `free`, or the
-    /// address of a variable (SV-COMP's `valid-free`).
+    /// C: an access through a pointer made from a nonzero integer, which points to no object
+    /// (SV-COMP's `valid-deref`).
+    InvalidPointer,
+    /// C: `free` of a pointer that is not to a live heap object: a second `free`, the address
+    /// of a variable, or a pointer made from an integer (SV-COMP's `valid-free`).
     InvalidFree,
     /// C: heap memory still allocated when `main` returns, where no global variable can point
     /// to it, so it is lost (checked only on request: `--memory-leaks`, SV-COMP's
@@ -458,13 +461,14 @@ impl PropertyKind {
             PropertyKind::Overflow => "overflow",
             PropertyKind::Unmodelled => "unmodelled",
             PropertyKind::UseAfterFree => "use-after-free",
+            PropertyKind::InvalidPointer => "invalid-pointer",
             PropertyKind::InvalidFree => "invalid-free",
             PropertyKind::MemoryLeak => "memory-leak",
         }
     }
 
     /// Every kind, in the order reports list them.
-    pub const ALL: [PropertyKind; 12] = [
+    pub const ALL: [PropertyKind; 13] = [
         PropertyKind::Assert,
         PropertyKind::DivByZero,
         PropertyKind::NullDeref,
@@ -475,6 +479,7 @@ impl PropertyKind {
         PropertyKind::Overflow,
         PropertyKind::Unmodelled,
         PropertyKind::UseAfterFree,
+        PropertyKind::InvalidPointer,
         PropertyKind::InvalidFree,
         PropertyKind::MemoryLeak,
     ];

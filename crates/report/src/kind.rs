@@ -19,6 +19,7 @@ pub fn failure(kind: PropertyKind) -> &'static str {
         PropertyKind::Overflow => "signed integer overflow",
         PropertyKind::Unmodelled => "a value or an operation outside what symex models",
         PropertyKind::UseAfterFree => "use of freed memory",
+        PropertyKind::InvalidPointer => "access through a pointer to no object",
         PropertyKind::InvalidFree => "invalid free",
         PropertyKind::MemoryLeak => "memory leak",
     }
@@ -37,6 +38,9 @@ pub fn label(kind: PropertyKind) -> &'static str {
         PropertyKind::Overflow => "the result does not fit its signed type here",
         PropertyKind::Unmodelled => "this value or operation leaves what symex models",
         PropertyKind::UseAfterFree => "this object was freed before",
+        PropertyKind::InvalidPointer => {
+            "this pointer was made from an integer and points to no object"
+        }
         PropertyKind::InvalidFree => "this pointer is not to a live heap object",
         PropertyKind::MemoryLeak => "heap memory is still allocated here and nothing can reach it",
     }

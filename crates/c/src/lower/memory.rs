@@ -74,6 +74,8 @@ pub(super) const NOT_HEAP: i32 = 0;
 pub(super) const LIVE: i32 = 1;
 pub(super) const FREED: i32 = symex_ir::cfg::HEAP_FREED;
 pub(super) const MEMBER: i32 = 3;
+/// The state of the object a pointer made from an integer points to (`lower/integer_pointers.rs`).
+pub(super) const NO_OBJECT: i32 = 4;
 
 /// The assigned flag of a string literal's character: assigned (reads pass their `uninit`
 /// check, which asks for a flag that is not 0), and not to be written.
@@ -450,10 +452,15 @@ impl FnCx<'_, '_> {
             .collect();
         if let (true, Some(owner)) = (self.unit.frees, memory.heap) {
             let state = self.heap_state(owner, span);
-            let holds = Rvalue::Binary(BinOp::Ne, state, Operand::Const(FREED));
-            let holds = Operand::Local(self.b.assign_temp(holds, span));
-            let kind = PropertyKind::UseAfterFree;
-            self.check(Check::Condition { holds, kind }, span);
+            let mut kinds = vec![(FREED, PropertyKind::UseAfterFree)];
+            if self.unit.integer_pointers {
+                kinds.push((NO_OBJECT, PropertyKind::InvalidPointer));
+            }
+            for (bad, kind) in kinds {
+                let holds = Rvalue::Binary(BinOp::Ne, state, Operand::Const(bad));
+                let holds = Operand::Local(self.b.assign_temp(holds, span));
+                self.check(Check::Condition { holds, kind }, span);
+            }
         }
         props
     }

@@ -114,6 +114,7 @@ const SUPPORTED: &[Supported] = &[
             (PropertyKind::NullDeref, Some("valid-deref")),
             (PropertyKind::OutOfBounds, Some("valid-deref")),
             (PropertyKind::UseAfterFree, Some("valid-deref")),
+            (PropertyKind::InvalidPointer, Some("valid-deref")),
             (PropertyKind::InvalidFree, Some("valid-free")),
             (PropertyKind::MemoryLeak, Some("valid-memtrack")),
         ],
