@@ -40,6 +40,14 @@ fn assert_errors(source: &str, cases: &[(i32, PropertyKind)]) {
     }
 }
 
+/// The options of a 32-bit task (`long` and pointers of 32 bits).
+fn ilp32() -> Options {
+    Options {
+        data_model: DataModel::Ilp32,
+        ..Options::default()
+    }
+}
+
 fn refusal(source: &str) -> (ErrorKind, String) {
     match translate_text(source, Options::default()) {
         Ok(_) => panic!("accepted: {source}"),
@@ -118,14 +126,10 @@ fn arrays_hold_their_elements_and_check_indices_and_unassigned_reads() {
 
 #[test]
 fn long_has_32_bits_in_ilp32_and_64_in_lp64() {
-    let ilp32 = Options {
-        data_model: DataModel::Ilp32,
-        ..Options::default()
-    };
     let source = "int main() { long a = 2147483647L; unsigned long b = 0xffffffffUL; \
                   long c = __VERIFIER_nondet_long(); a = a + 1; \
                   return (a < 0) + (b > 0) * 10 + (c == -5) * 100 + (int)sizeof(long) * 1000; }";
-    assert_eq!(returns_with(source, &[-5], ilp32), 4111);
+    assert_eq!(returns_with(source, &[-5], ilp32()), 4111);
     // In LP64 `long` has 64 bits: `2147483647L + 1` is positive, and an input of it is two
     // 32-bit inputs, the high half first.
     match run(source, &[-1, -5]) {
@@ -301,11 +305,7 @@ fn integers_converted_to_pointers_are_null_or_point_to_no_object() {
     // A pointer has the bits of the integer that fit it: in ILP32, 2^32 is null (gcc -m32).
     let source = "extern long long __VERIFIER_nondet_longlong(void);
                   int main() { int *p = (int *)__VERIFIER_nondet_longlong(); return p == 0; }";
-    let ilp32 = Options {
-        data_model: DataModel::Ilp32,
-        ..Options::default()
-    };
-    assert_eq!(returns_with(source, &[1, 0], ilp32), 1);
+    assert_eq!(returns_with(source, &[1, 0], ilp32()), 1);
     assert_eq!(returns(source, &[1, 0]), 0);
     // Their addresses are not modelled: two pointers are not compared in such a file.
     let (kind, message) = refusal(
@@ -385,11 +385,7 @@ fn addresses_of_64_bit_variables_sizeof_and_converted_case_labels() {
     let source = "int main() { long d = sizeof(int) - 8; long long m = -1;
                   return (d == -4) + (m < sizeof(int)) * 10; }";
     assert_eq!(returns(source, &[]), 1);
-    let ilp32 = Options {
-        data_model: DataModel::Ilp32,
-        ..Options::default()
-    };
-    assert_eq!(returns_with(source, &[], ilp32), 11);
+    assert_eq!(returns_with(source, &[], ilp32()), 11);
     // `sizeof` of casts, of `sizeof` and of shifts (the left operand's promoted type).
     let source = "int main() { int x = 300; char c = 1;
                   return sizeof((char)x) + sizeof(sizeof(int)) * 10 + sizeof(c << 1) * 100
@@ -401,12 +397,8 @@ fn addresses_of_64_bit_variables_sizeof_and_converted_case_labels() {
                   return sizeof(c++) + sizeof(w = 5) * 10 + sizeof(--c) * 100
                          + sizeof(p - q) * 1000 + (c == 1 && w == 2) * 10000; }";
     assert_eq!(returns(source, &[]), 1 + 80 + 100 + 8000 + 10000);
-    let ilp32 = Options {
-        data_model: DataModel::Ilp32,
-        ..Options::default()
-    };
     assert_eq!(
-        returns_with(source, &[], ilp32),
+        returns_with(source, &[], ilp32()),
         1 + 80 + 100 + 4000 + 10000
     );
     let refused = translate_text(
@@ -1351,11 +1343,7 @@ fn structs_and_pointers_behave_like_c() {
     let source = "struct a { char c; int i; }; struct b { int i; struct b *p; };
                   int main() { return sizeof(struct a) * 100 + sizeof(struct b); }";
     assert_eq!(returns(source, &[]), 816);
-    let ilp32 = Options {
-        data_model: DataModel::Ilp32,
-        ..Options::default()
-    };
-    assert_eq!(returns_with(source, &[], ilp32), 808);
+    assert_eq!(returns_with(source, &[], ilp32()), 808);
     // A null dereference, and a member read before it is assigned (also of a `malloc`ed
     // object, which C leaves indeterminate, unlike `calloc`'s).
     let source = "struct s { int a; int b; };

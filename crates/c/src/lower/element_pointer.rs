@@ -145,7 +145,7 @@ impl FnCx<'_, '_> {
         if matches!(memory.heap, Some(HeapOwner::Object(_))) || !memory.prefix.is_empty() {
             return Err(CError::unsupported(
                 "the address of an element of an array member in a file that calls `free` (or \
-                 converts integers to pointers, whose objects are checked as freed ones)",
+                 converts integers to pointers, which turns the same heap-state checks on)",
                 at,
             ));
         }

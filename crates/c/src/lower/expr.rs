@@ -1222,7 +1222,7 @@ impl FnCx<'_, '_> {
             Expression::Cast(cast) => type_name(self.unit, &cast.node.type_name.node, at)
                 .ok()
                 .filter(|ty| ty.is_number()),
-            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) => Some(self.size_value(0).1),
+            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) => Some(self.size_t()),
             Expression::Member(m) => {
                 let object = self.static_type(&m.node.expression)?;
                 let object = match (&m.node.operator.node, object) {

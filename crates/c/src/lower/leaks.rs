@@ -19,7 +19,7 @@
 
 use std::collections::HashSet;
 
-use lang_c::ast::{CallExpression, Expression, FunctionDefinition};
+use lang_c::ast::FunctionDefinition;
 use lang_c::span::Node;
 use lang_c::visit::Visit;
 use symex_ir::cfg::{
@@ -30,29 +30,17 @@ use symex_syntax::span::Span;
 use super::allocation::ALLOCATING_FUNCTIONS;
 use super::expr::{ERROR_FUNCTIONS, EXIT_FUNCTIONS};
 use super::func::FnCx;
+use super::Callees;
 
 /// The defined functions whose calls may change or check the count: those that call an
 /// allocation function, `free`, `realloc`, an exit or error function, or such a function.
 pub(super) fn counting_functions(
     definitions: &[(String, &Node<FunctionDefinition>)],
 ) -> HashSet<String> {
-    struct Callees(HashSet<String>);
-    impl<'ast> Visit<'ast> for Callees {
-        fn visit_call_expression(
-            &mut self,
-            call: &'ast CallExpression,
-            span: &'ast lang_c::span::Span,
-        ) {
-            if let Expression::Identifier(id) = &call.callee.node {
-                self.0.insert(id.node.name.clone());
-            }
-            lang_c::visit::visit_call_expression(self, call, span);
-        }
-    }
     let callees: Vec<(&String, HashSet<String>)> = definitions
         .iter()
         .map(|(name, definition)| {
-            let mut callees = Callees(HashSet::new());
+            let mut callees = Callees::default();
             callees.visit_function_definition(&definition.node, &definition.span);
             (name, callees.0)
         })

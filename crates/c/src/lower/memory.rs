@@ -452,11 +452,14 @@ impl FnCx<'_, '_> {
             .collect();
         if let (true, Some(owner)) = (self.unit.frees, memory.heap) {
             let state = self.heap_state(owner, span);
-            let mut kinds = vec![(FREED, PropertyKind::UseAfterFree)];
-            if self.unit.integer_pointers {
-                kinds.push((NO_OBJECT, PropertyKind::InvalidPointer));
-            }
-            for (bad, kind) in kinds {
+            // A pointer made from an integer is to an object of state `NO_OBJECT`, which only
+            // files that make such pointers check for.
+            let states = [
+                (FREED, PropertyKind::UseAfterFree),
+                (NO_OBJECT, PropertyKind::InvalidPointer),
+            ];
+            let checked = if self.unit.integer_pointers { 2 } else { 1 };
+            for (bad, kind) in states.into_iter().take(checked) {
                 let holds = Rvalue::Binary(BinOp::Ne, state, Operand::Const(bad));
                 let holds = Operand::Local(self.b.assign_temp(holds, span));
                 self.check(Check::Condition { holds, kind }, span);

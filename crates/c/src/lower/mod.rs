@@ -147,6 +147,9 @@ pub(crate) fn lower_unit<'a>(
 ) -> Result<Translated, CError> {
     let (ampersand_taken, boxed_members) = addresses_taken(unit);
     let elements = elements::element_facts(unit);
+    let mut called = Callees::default();
+    called.visit_translation_unit(unit);
+    let called = called.0;
     // An array pointed into lives in a cell, as a variable whose address is taken.
     let mut address_taken = ampersand_taken;
     address_taken.extend(elements.cell_arrays.iter().cloned());
@@ -160,10 +163,10 @@ pub(crate) fn lower_unit<'a>(
         address_taken,
         boxed_members,
         elements,
-        frees: calls(unit, &["free", "realloc"]),
+        frees: calls(&called, &["free", "realloc"]),
         integer_pointers: false,
         converts_integers: Cell::new(false),
-        main_called: calls(unit, &["main"]),
+        main_called: calls(&called, &["main"]),
         globals: HashMap::new(),
         global_order: Vec::new(),
         inline_calls: false,
@@ -208,7 +211,7 @@ pub(crate) fn lower_unit<'a>(
     context.bodies = definitions.iter().map(|(n, d)| (n.clone(), *d)).collect();
     context.globals_hold_pointers = globals_can_hold_pointers(&context);
     context.track_leaks =
-        context.options.memory_leaks && calls(unit, ALLOCATORS) && !context.main_called;
+        context.options.memory_leaks && calls(&called, ALLOCATORS) && !context.main_called;
     // The count of live objects is a local of `main`, as the globals are: the calls that
     // reach it are inlined, the ones that allocate or free and the ones that may end the run
     // in `exit` or `abort`, where the count is checked too (`lower/leaks.rs`).
@@ -322,27 +325,26 @@ fn addresses_taken(unit: &TranslationUnit) -> (HashSet<String>, HashSet<String>)
 /// The functions whose objects `free` releases (and that can leak).
 const ALLOCATORS: &[&str] = &["malloc", "calloc", "realloc"];
 
-/// Finds calls of the functions named (by name).
-struct Calls<'n>(&'n [&'n str], bool);
+/// The names of the functions called (by name) in what it visits.
+#[derive(Default)]
+pub(super) struct Callees(pub HashSet<String>);
 
-impl<'ast> Visit<'ast> for Calls<'_> {
+impl<'ast> Visit<'ast> for Callees {
     fn visit_call_expression(
         &mut self,
         call: &'ast lang_c::ast::CallExpression,
         span: &'ast lang_c::span::Span,
     ) {
         if let lang_c::ast::Expression::Identifier(id) = &call.callee.node {
-            self.1 |= self.0.contains(&id.node.name.as_str());
+            self.0.insert(id.node.name.clone());
         }
         lang_c::visit::visit_call_expression(self, call, span);
     }
 }
 
-/// Whether the unit calls one of the functions `names`.
-fn calls(unit: &TranslationUnit, names: &[&str]) -> bool {
-    let mut calls = Calls(names, false);
-    calls.visit_translation_unit(unit);
-    calls.1
+/// Whether one of the functions `names` is `called`.
+fn calls(called: &HashSet<String>, names: &[&str]) -> bool {
+    names.iter().any(|name| called.contains(*name))
 }
 
 /// Whether a defined global (or `static` local) can hold a pointer: a pointer, or a struct

@@ -35,7 +35,7 @@ use crate::forward::state::State;
 use crate::forward::subsume::facts::FunctionFacts;
 use crate::forward::subsume::placeholders::{Placeholders, Role};
 use crate::forward::subsume::semantics::{self, Locals};
-use crate::forward::subsume::{instantiate, Location};
+use crate::forward::subsume::{instantiate, Annotation, Location};
 
 type Result<T> = std::result::Result<T, EngineError>;
 
@@ -138,7 +138,7 @@ pub struct Induction<'a> {
     pub module: &'a Module,
     pub info: &'a ProgramInfo,
     pub facts: &'a FunctionFacts,
-    pub annotations: &'a FxHashMap<Location, TermId>,
+    pub annotations: &'a FxHashMap<Location, Annotation>,
     pub location: Location,
     /// A state waiting at the tried header: the invariant is for it, so a candidate it does not
     /// satisfy is no candidate. Without this filter the candidates may contradict each other
@@ -246,7 +246,7 @@ impl Induction<'_> {
     /// once, which covers no state that comes round the loop.
     fn atom_candidates(&mut self, h: BlockId) -> Result<Vec<TermId>> {
         let frame = self.frame();
-        let (context, func, tried) = self.location;
+        let (_, func, tried) = self.location;
         let function = &self.module.functions[func.index()];
         let info = &self.info.functions[func.index()];
         let mut atoms = Vec::new();
@@ -265,7 +265,7 @@ impl Induction<'_> {
                 }
             }
         }
-        if let Some(&a) = self.annotations.get(&(context, func, h)) {
+        if let Some(a) = self.annotation_of(h) {
             let disjuncts = self.disjuncts_atoms(a);
             atoms.extend(distinct_atoms(&disjuncts));
             atoms.extend(self.clauses(&disjuncts)?);
@@ -433,8 +433,15 @@ impl Induction<'_> {
     }
 
     fn annotation_at(&self, block: Option<BlockId>) -> Option<TermId> {
+        self.annotation_of(block?)
+    }
+
+    /// The annotation of `header` in the tried location's context and function.
+    fn annotation_of(&self, block: BlockId) -> Option<TermId> {
         let (context, func, _) = self.location;
-        self.annotations.get(&(context, func, block?)).copied()
+        self.annotations
+            .get(&(context, func, block))
+            .map(|a| a.term)
     }
 
     /// Per goal: whether it survives, i.e. may hold at the end of every run of `path` from a

@@ -65,6 +65,13 @@ pub enum PathEnd {
     Subsumed(TermId),
 }
 
+/// A location's annotation: its disjuncts (`dnf.rs`), which is how it grows, and their
+/// disjunction as a term, which coverage checks and invariant attempts read.
+pub struct Annotation {
+    pub term: TermId,
+    disjuncts: Disjuncts,
+}
+
 #[derive(Default)]
 struct LoopAttempts {
     attempts: u32,
@@ -77,9 +84,7 @@ pub struct Subsumption {
     /// When the check's time is up (walks stop there).
     deadline: Option<Instant>,
     ph: Placeholders,
-    annotations: FxHashMap<Location, TermId>,
-    /// The same annotations as sets of disjuncts (`dnf.rs`), which is how they grow.
-    disjuncts: FxHashMap<Location, Disjuncts>,
+    annotations: FxHashMap<Location, Annotation>,
     contexts: FxHashMap<Vec<(FuncId, BlockId, usize)>, u32>,
     /// Grows whenever some annotation grows.
     version: u64,
@@ -195,10 +200,10 @@ impl Subsumption {
         let Some(location) = self.location(state) else {
             return Ok(None);
         };
-        let Some(&annotation) = self.annotations.get(&location) else {
+        let Some(annotation) = self.annotations.get(&location) else {
             return Ok(None);
         };
-        let Some(instance) = instantiate(store, &mut self.ph, state, annotation)? else {
+        let Some(instance) = instantiate(store, &mut self.ph, state, annotation.term)? else {
             return Ok(None);
         };
         match queries.must_be_true(store, &state.pc, instance)? {
@@ -206,14 +211,13 @@ impl Subsumption {
             Answer::No | Answer::Unknown(_) => return Ok(None),
         }
         self.pruned += 1;
-        let Some(disjuncts) = self.disjuncts.get(&location) else {
-            return Ok(Some(annotation));
-        };
         let ph = &mut self.ph;
-        let part = disjuncts.disjunction_where(store, |store, disjunct| {
-            let instance = instantiate(store, ph, state, disjunct)?;
-            Ok(instance.is_none_or(|t| store.as_bool(t) != Some(false)))
-        })?;
+        let part = annotation
+            .disjuncts
+            .disjunction_where(store, |store, disjunct| {
+                let instance = instantiate(store, ph, state, disjunct)?;
+                Ok(instance.is_none_or(|t| store.as_bool(t) != Some(false)))
+            })?;
         Ok(Some(part))
     }
 
@@ -286,10 +290,16 @@ impl Subsumption {
     /// Adds a disjunct to a location's annotation.
     fn add(&mut self, store: &mut TermStore, location: Location, a: TermId) -> Result<()> {
         let added = Disjuncts::of(store, a);
-        let disjuncts = self.disjuncts.entry(location).or_default();
-        if disjuncts.add(store, added) {
-            let joined = disjuncts.term(store)?;
-            self.annotations.insert(location, joined);
+        let none = store.bool_val(false)?;
+        let annotation = self
+            .annotations
+            .entry(location)
+            .or_insert_with(|| Annotation {
+                term: none,
+                disjuncts: Disjuncts::default(),
+            });
+        if annotation.disjuncts.add(store, added) {
+            annotation.term = annotation.disjuncts.term(store)?;
             self.version += 1;
         }
         Ok(())
