@@ -1499,3 +1499,72 @@ fn inlined_calls_compute_the_same_and_refuse_recursion() {
     assert!(refused.message.contains("recursive"), "{}", refused.message);
     assert!(translate_text(recursive, Options::default()).is_ok());
 }
+
+#[test]
+fn function_pointers_call_the_function_they_hold() {
+    // A recursive call through a pointer, a pointer to a function pointer, a `void` callback
+    // writing through its argument, truth values and comparisons.
+    let source = "int fact(int n) { int (*self)(int) = fact; return n <= 1 ? 1 : n * self(n - 1); }
+                  int neg(int n) { return -n; }
+                  void bump(int *p) { *p += 1; }
+                  int main() { int k = __VERIFIER_nondet_int();
+                  int (*f)(int) = k ? &fact : neg; int (**pp)(int) = &f;
+                  void (*b)(int *) = bump; int x = 0; b(&x); (*b)(&x);
+                  int r = (**pp)(5) + x;
+                  return r * (f != 0) * (!f + 1) * (f == fact ? 1 : 100); }";
+    assert_eq!(returns(source, &[1]), 122);
+    assert_eq!(returns(source, &[0]), -300);
+    // A call through null fails `null-deref`; a global function pointer starts as null.
+    let source = "int one(void) { return 1; } int (*g)(void);
+                  int main() { if (__VERIFIER_nondet_int()) g = one; return g(); }";
+    assert_eq!(returns(source, &[1]), 1);
+    assert_errors(source, &[(0, PropertyKind::NullDeref)]);
+    // Arrays of them, declared without a typedef: local, global, and a struct member.
+    let source = "int inc(int x) { return x + 1; } int dbl(int x) { return x * 2; }
+                  int (*global_ops[2])(int) = {inc, dbl};
+                  struct table { int (*ops[2])(int); };
+                  int main() { int (*ops[2])(int) = {dbl, inc}; struct table t;
+                  t.ops[0] = inc; t.ops[1] = dbl; int k = __VERIFIER_nondet_int();
+                  return ops[k](3) + global_ops[k](3) * 10 + t.ops[1 - k](3) * 100; }";
+    assert_eq!(returns(source, &[0]), 646);
+    assert_eq!(returns(source, &[1]), 464);
+    // Pointers have C's size in both data models.
+    let source = "typedef int (*op)(int, int); struct s { char c; op f; };
+                  int main() { return sizeof(op) * 100 + sizeof(struct s); }";
+    assert_eq!(returns(source, &[]), 816);
+    assert_eq!(returns_with(source, &[], ilp32()), 408);
+}
+
+#[test]
+fn function_pointers_refuse_what_their_numbers_cannot_model() {
+    let cases = [
+        // A cast between function pointer types could call a function with the wrong types.
+        "int f(int x) { return x; } int main() { int (*g)(void) = (int (*)(void))f; return g(); }",
+        "int f(int x) { return x; } int main() { long n = (long)f; return n; }",
+        "int main() { int (*g)(int) = (int (*)(int))__VERIFIER_nondet_int(); return g(1); }",
+        // `()` leaves the parameters open.
+        "int f(int x) { return x; } int main() { int (*g)() = f; return 0; }",
+        // No body to call.
+        "extern int abs(int); int main() { int (*g)(int) = abs; return g(-1); }",
+        "int f(int x) { return x; } int main() { int (*g)(int) = f; return (g + 1)(2); }",
+    ];
+    for source in cases {
+        let (kind, message) = refusal(source);
+        assert_eq!(kind, ErrorKind::Unsupported, "{source}: {message}");
+    }
+    let (kind, message) = refusal("int main() { int x = 1; return x(2); }");
+    assert_eq!(kind, ErrorKind::Invalid, "{message}");
+    assert!(message.contains("not a function"), "{message}");
+    // On its own, a function given a pointer would call any number: `--entry` refuses it.
+    let translated = translate_text(
+        "int apply(int (*f)(int), int x) { return f(x); } int id(int x) { return x; }
+         int main() { return apply(id, 3); }",
+        Options::default(),
+    )
+    .expect("translates");
+    assert!(translated
+        .not_entries
+        .iter()
+        .any(|(name, e)| name == "apply" && e.message.contains("function pointer")));
+    assert_eq!(returns("int apply(int (*f)(int), int x) { return f(x); } int id(int x) { return x; } int main() { return apply(id, 3); }", &[]), 3);
+}

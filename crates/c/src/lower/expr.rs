@@ -285,7 +285,8 @@ impl FnCx<'_, '_> {
             | CType::Pointer(_)
             | CType::Element(_)
             | CType::Struct(_)
-            | CType::Array(_) => return value,
+            | CType::Array(_)
+            | CType::Function(_) => return value,
             CType::Bool => {
                 let nonzero = Rvalue::Binary(BinOp::Ne, value, Operand::Const(0));
                 return match value {
@@ -461,6 +462,10 @@ impl FnCx<'_, '_> {
         match (from, to) {
             _ if from == to => Ok(value),
             (_, CType::Pointer(_)) if null_constant => Ok(Operand::Null),
+            (_, CType::Function(_)) if null_constant => Ok(Operand::Const(0)),
+            (CType::Function(_), CType::Bool) => {
+                Ok(self.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Const(0)), span))
+            }
             (_, CType::Element(_)) if null_constant => {
                 Ok(self.element_value(Operand::Null, Operand::Const(0), span))
             }
@@ -511,6 +516,9 @@ impl FnCx<'_, '_> {
                 Ok(self.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Null), span))
             }
             CType::Element(_) => Ok(self.element_truth(value, span)),
+            CType::Function(_) => {
+                Ok(self.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Const(0)), span))
+            }
             CType::Struct(_) => Err(CError::invalid("a struct used as a condition", at)),
             _ => Ok(value),
         }
@@ -550,10 +558,13 @@ impl FnCx<'_, '_> {
             }
         };
         let (a, b) = match (a_ty, b_ty) {
+            (CType::Function(_), _) => (a, self.coerce(b, b_ty, a_ty, span, at)?),
+            (_, CType::Function(_)) => (self.coerce(a, a_ty, b_ty, span, at)?, b),
             (CType::Pointer(_), _) => (a, self.coerce(b, b_ty, a_ty, span, at)?),
             _ => (self.coerce(a, a_ty, b_ty, span, at)?, b),
         };
-        if self.unit.integer_pointers && a != Operand::Null && b != Operand::Null {
+        let addresses = !matches!(a_ty, CType::Function(_)) && !matches!(b_ty, CType::Function(_));
+        if self.unit.integer_pointers && addresses && a != Operand::Null && b != Operand::Null {
             return Err(CError::unsupported(
                 "a comparison of two pointers in a file that converts integers to pointers \
                  (their addresses are not modelled: only comparisons with null are)",
@@ -901,6 +912,9 @@ impl FnCx<'_, '_> {
                 let array = self.array_variable(e).unwrap_or((LocalId(0), CType::Int));
                 self.decay(array, &id.node.name, span, at)
             }
+            Expression::Identifier(id) if self.names_function_value(&id.node.name) => {
+                self.function_designator(&id.node.name, at)
+            }
             Expression::Identifier(_) | Expression::Member(_) => {
                 let (lvalue, ty) = self.lvalue(e)?;
                 Ok((self.read_lvalue(&lvalue, ty, span), ty))
@@ -962,6 +976,14 @@ impl FnCx<'_, '_> {
                             UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
                         );
                         Ok((if post { old } else { new }, ty))
+                    }
+                    // `&f` and `*f` of a function are `f`, and `*p` of a function pointer is
+                    // `p` again (C calls through either).
+                    UnaryOperator::Address if self.is_function_designator(operand) => {
+                        self.typed(operand)
+                    }
+                    UnaryOperator::Indirection if self.is_function_value(operand) => {
+                        self.typed(operand)
                     }
                     UnaryOperator::Address => self.address(operand, span, at),
                     UnaryOperator::Indirection => {
@@ -1105,7 +1127,7 @@ impl FnCx<'_, '_> {
                     (a, b) if a.is_number() && b.is_number() => a.common(b),
                     (CType::Element(_), _) => sides[0].2,
                     (_, CType::Element(_)) => sides[1].2,
-                    (CType::Pointer(_), _) => sides[0].2,
+                    (CType::Pointer(_) | CType::Function(_), _) => sides[0].2,
                     (_, other) => other,
                 };
                 for (end, value, from) in sides {
@@ -1423,10 +1445,22 @@ impl FnCx<'_, '_> {
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
-        let Expression::Identifier(callee) = &call.callee.node else {
-            return Err(CError::unsupported("calls through function pointers", at));
-        };
-        let name = callee.node.name.as_str();
+        match &call.callee.node {
+            Expression::Identifier(callee) if !self.is_visible(&callee.node.name) => {
+                self.named_call(&callee.node.name, call, span, at)
+            }
+            _ => self.call_through_pointer(call, span, at),
+        }
+    }
+
+    /// A call of the function `name` (defined, or one symex knows) with `call`'s arguments.
+    pub(super) fn named_call(
+        &mut self,
+        name: &str,
+        call: &CallExpression,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
         let arity = |expected: usize| {
             if call.arguments.len() == expected {
                 Ok(())

@@ -23,7 +23,7 @@ use symex_syntax::types::Type;
 
 use super::literal::integer_constant;
 use super::memory::IrTypes;
-use super::types::{base_type, declarator_shape, unparenthesized, CType, Shape};
+use super::types::{base_type, declarator_shape, function_pointer, unparenthesized, CType, Shape};
 use super::Unit;
 use crate::error::CError;
 
@@ -297,6 +297,26 @@ fn parameter(
                 span,
                 ty,
                 array: Some(inner),
+            }))
+        }
+        (
+            Some(name),
+            Shape::FunctionPointer {
+                function,
+                result_levels,
+                levels,
+                array: false,
+            },
+            ty,
+        ) => {
+            let parts = (result_levels, levels);
+            let ty = function_pointer(unit, &mut unit.types.borrow_mut(), ty, function, parts, at)?;
+            let span = unit.map.span(param.span);
+            Ok(Some(Parameter {
+                name,
+                span,
+                ty,
+                array: None,
             }))
         }
         (None, Shape::Plain(_), _) => Err(CError::invalid("a parameter without a name", at)),
@@ -629,9 +649,12 @@ impl FnCx<'_, '_> {
             let (span, at) = (self.span(declarator.span), self.at(declarator.span));
             let ty = complete(unit, *ty, at)?;
             let local = match declarator_shape(&declarator.node).1 {
-                Shape::Array(levels) => {
-                    self.declare_array((name, declarator), ty, levels, global.init, true)?
-                }
+                Shape::Array(levels)
+                | Shape::FunctionPointer {
+                    array: true,
+                    levels,
+                    ..
+                } => self.declare_array((name, declarator), ty, levels, global.init, true)?,
                 _ => self.define_variable(name, ty, global.init, true, span)?,
             };
             // A pointer may have become a pointer into arrays (`lower/elements.rs`).

@@ -33,16 +33,21 @@ use super::func::FnCx;
 use super::Callees;
 
 /// The defined functions whose calls may change or check the count: those that call an
-/// allocation function, `free`, `realloc`, an exit or error function, or such a function.
+/// allocation function, `free`, `realloc`, an exit or error function, or such a function (a
+/// call through a function pointer may call any of the `function_values`).
 pub(super) fn counting_functions(
     definitions: &[(String, &Node<FunctionDefinition>)],
+    function_values: &[String],
 ) -> HashSet<String> {
     let callees: Vec<(&String, HashSet<String>)> = definitions
         .iter()
         .map(|(name, definition)| {
             let mut callees = Callees::default();
             callees.visit_function_definition(&definition.node, &definition.span);
-            (name, callees.0)
+            if callees.through_pointers {
+                callees.names.extend(function_values.iter().cloned());
+            }
+            (name, callees.names)
         })
         .collect();
     let library = [

@@ -16,6 +16,7 @@ mod element_pointer;
 mod elements;
 mod expr;
 mod func;
+mod function_pointers;
 mod integer_pointers;
 mod leaks;
 mod literal;
@@ -96,6 +97,12 @@ struct Unit<'a> {
     /// Where leaks are checked, the functions whose calls may change or check the count of
     /// live objects, `main`'s local: their calls are inlined (`lower/leaks.rs`).
     counting_calls: HashSet<String>,
+    /// The functions the program uses as values (`f` or `&f` outside a call's callee),
+    /// numbered from 1 in this order (`lower/function_pointers.rs`); only defined ones can
+    /// be taken.
+    function_values: Vec<String>,
+    /// The functions declared at file scope (with a definition or without).
+    declared_functions: HashSet<String>,
     /// Every function definition by name (the inlined calls lower them in place).
     bodies: HashMap<String, &'a Node<FunctionDefinition>>,
     /// Functions left out of the module, with the reason: a call of one is refused.
@@ -149,7 +156,7 @@ pub(crate) fn lower_unit<'a>(
     let elements = elements::element_facts(unit);
     let mut called = Callees::default();
     called.visit_translation_unit(unit);
-    let called = called.0;
+    let called = called.names;
     // An array pointed into lives in a cell, as a variable whose address is taken.
     let mut address_taken = ampersand_taken;
     address_taken.extend(elements.cell_arrays.iter().cloned());
@@ -171,6 +178,8 @@ pub(crate) fn lower_unit<'a>(
         global_order: Vec::new(),
         inline_calls: false,
         counting_calls: HashSet::new(),
+        function_values: Vec::new(),
+        declared_functions: HashSet::new(),
         bodies: HashMap::new(),
         unavailable: HashMap::new(),
         allocates_heap: Cell::new(false),
@@ -209,6 +218,9 @@ pub(crate) fn lower_unit<'a>(
         }
     }
     context.bodies = definitions.iter().map(|(n, d)| (n.clone(), *d)).collect();
+    let functions = (context.bodies.keys()).chain(&context.declared_functions);
+    let functions: HashSet<&str> = functions.map(String::as_str).collect();
+    context.function_values = function_pointers::function_values(unit, &functions);
     context.globals_hold_pointers = globals_can_hold_pointers(&context);
     context.track_leaks =
         context.options.memory_leaks && calls(&called, ALLOCATORS) && !context.main_called;
@@ -216,7 +228,7 @@ pub(crate) fn lower_unit<'a>(
     // reach it are inlined, the ones that allocate or free and the ones that may end the run
     // in `exit` or `abort`, where the count is checked too (`lower/leaks.rs`).
     if context.track_leaks {
-        context.counting_calls = leaks::counting_functions(&definitions);
+        context.counting_calls = leaks::counting_functions(&definitions, &context.function_values);
     }
     context.inline_calls = context.options.inline_calls
         || definitions.iter().any(|(name, definition)| {
@@ -325,9 +337,13 @@ fn addresses_taken(unit: &TranslationUnit) -> (HashSet<String>, HashSet<String>)
 /// The functions whose objects `free` releases (and that can leak).
 const ALLOCATORS: &[&str] = &["malloc", "calloc", "realloc"];
 
-/// The names of the functions called (by name) in what it visits.
+/// The names of the functions called by name in what it visits, and whether it calls
+/// through a function pointer.
 #[derive(Default)]
-pub(super) struct Callees(pub HashSet<String>);
+pub(super) struct Callees {
+    pub names: HashSet<String>,
+    pub through_pointers: bool,
+}
 
 impl<'ast> Visit<'ast> for Callees {
     fn visit_call_expression(
@@ -335,8 +351,11 @@ impl<'ast> Visit<'ast> for Callees {
         call: &'ast lang_c::ast::CallExpression,
         span: &'ast lang_c::span::Span,
     ) {
-        if let lang_c::ast::Expression::Identifier(id) = &call.callee.node {
-            self.0.insert(id.node.name.clone());
+        match &call.callee.node {
+            lang_c::ast::Expression::Identifier(id) => {
+                self.names.insert(id.node.name.clone());
+            }
+            _ => self.through_pointers = true,
         }
         lang_c::visit::visit_call_expression(self, call, span);
     }
@@ -394,6 +413,10 @@ fn entry_facts(context: &Unit<'_>) -> Vec<(String, CError)> {
             CType::Struct(_) if element_member(ty) => Some(
                 "a parameter reaches a struct with a pointer into arrays as a member (the input \
                  heap has no arrays)",
+            ),
+            CType::Function(_) => Some(
+                "a parameter reaches a function pointer (an input would be any number, not one \
+                 of the file's functions)",
             ),
             CType::Long | CType::ULong => Some(
                 "a parameter reaches a 64-bit integer (symbolic arguments and input heaps hold \
@@ -533,9 +556,24 @@ fn declare<'a>(
         let base = types::base_type(context, &declaration.specifiers);
         for init in &declaration.declarators {
             let (name, shape) = declarator_shape(&init.node.declarator.node);
+            let at = context.at(init.span);
             let ty = match (&base, shape) {
                 (Ok(ty), Shape::Plain(levels)) => {
                     Ok(context.types.borrow_mut().pointer_levels(*ty, levels))
+                }
+                (
+                    Ok(ty),
+                    Shape::FunctionPointer {
+                        function,
+                        result_levels,
+                        levels,
+                        array: false,
+                    },
+                ) => {
+                    let types = &mut context.types.borrow_mut();
+                    let parts = (result_levels, levels);
+                    types::function_pointer(context, types, *ty, function, parts, at)
+                        .map_err(|e| e.message)
                 }
                 (Ok(_), other) => Err(other.describe().to_string()),
                 (Err(e), _) => Err(e.message.clone()),
@@ -565,13 +603,30 @@ fn declare<'a>(
         };
         let at = context.at(declarator.span);
         let ty = match (&base, shape) {
-            (_, Shape::Function(..)) => continue,
+            (_, Shape::Function(..)) => {
+                context.declared_functions.insert(name);
+                continue;
+            }
             (Ok(CType::Void), Shape::Plain(0)) => {
                 Err(CError::invalid("a variable of type `void`", at))
             }
             // An array's type is its elements' (`FnCx::define_globals` reads the dimensions).
             (Ok(ty), Shape::Plain(levels) | Shape::Array(levels)) => {
                 Ok(context.types.borrow_mut().pointer_levels(*ty, levels))
+            }
+            // Of an array, the elements' type, as above.
+            (
+                Ok(ty),
+                Shape::FunctionPointer {
+                    function,
+                    result_levels,
+                    levels,
+                    ..
+                },
+            ) => {
+                let types = &mut context.types.borrow_mut();
+                let parts = (result_levels, levels);
+                types::function_pointer(context, types, *ty, function, parts, at)
             }
             (Ok(_), other) => Err(CError::unsupported(
                 format!("{} (global variable `{name}`)", other.describe()),

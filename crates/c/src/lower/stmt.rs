@@ -15,7 +15,9 @@ use symex_syntax::span::Span;
 use super::element_pointer;
 use super::func::{complete, has_static_storage, is_extern, Cases, FnCx, Jumps};
 use super::is_typedef;
-use super::types::{base_type, declarator_shape, ArrayId, CType, Shape};
+use super::types::{
+    array_element, base_type, declarator_shape, function_pointer, ArrayId, CType, Shape,
+};
 use crate::error::CError;
 
 impl FnCx<'_, '_> {
@@ -276,9 +278,30 @@ impl FnCx<'_, '_> {
                     let ty = complete(self.unit, ty, at)?;
                     self.declare_array((&name, declarator), ty, levels, initializer, false)?;
                 }
+                (Some(name), shape @ Shape::FunctionPointer { array: true, .. }) => {
+                    let mut types = self.unit.types.borrow_mut();
+                    let (ty, levels) = array_element(self.unit, &mut types, base, &shape, at)?;
+                    drop(types);
+                    self.declare_array((&name, declarator), ty, levels, initializer, false)?;
+                }
                 (Some(name), Shape::Plain(levels)) if base != CType::Void || levels > 0 => {
                     let ty = self.unit.types.borrow_mut().pointer_levels(base, levels);
                     let ty = complete(self.unit, ty, at)?;
+                    self.define_variable(&name, ty, initializer, false, span)?;
+                }
+                (
+                    Some(name),
+                    Shape::FunctionPointer {
+                        function,
+                        result_levels,
+                        levels,
+                        array: false,
+                    },
+                ) => {
+                    let parts = (result_levels, levels);
+                    let mut types = self.unit.types.borrow_mut();
+                    let ty = function_pointer(self.unit, &mut types, base, function, parts, at)?;
+                    drop(types);
                     self.define_variable(&name, ty, initializer, false, span)?;
                 }
                 (_, Shape::Plain(_) | Shape::Array(_)) => {

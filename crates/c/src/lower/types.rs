@@ -31,6 +31,10 @@ pub(super) struct StructId(u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct ArrayId(u32);
 
+/// A function type (parameter and result types) in [`Types`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct SignatureId(u32);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum CType {
     /// `int`, `signed`, `signed int`: 32-bit two's complement.
@@ -65,6 +69,9 @@ pub(super) enum CType {
     /// dimensions [`Types::array`] gives. Array variables are not values of this type: they
     /// are locals of their element type with dimensions of their own (`lower/array.rs`).
     Array(ArrayId),
+    /// A pointer to a function of the signature [`Types::signature`] gives: a 32-bit IR
+    /// number naming the function, 0 for null (`lower/function_pointers.rs`).
+    Function(SignatureId),
 }
 
 impl CType {
@@ -77,6 +84,7 @@ impl CType {
                 | CType::Element(_)
                 | CType::Struct(_)
                 | CType::Array(_)
+                | CType::Function(_)
         )
     }
 
@@ -88,7 +96,11 @@ impl CType {
 
     /// Whether a value of this type is one IR scalar (an integer or a pointer).
     pub(super) fn is_scalar(self) -> bool {
-        self.is_number() || matches!(self, CType::Pointer(_) | CType::Element(_))
+        self.is_number()
+            || matches!(
+                self,
+                CType::Pointer(_) | CType::Element(_) | CType::Function(_)
+            )
     }
 
     /// The type a value of this type has in arithmetic (C's integer promotions: every type
@@ -155,6 +167,8 @@ pub(super) struct Types {
     structs: Vec<StructDef>,
     /// The element type and dimensions of each array member type.
     arrays: Vec<(CType, Vec<u32>)>,
+    /// The parameter and result types of each function type.
+    signatures: Vec<(Vec<CType>, CType)>,
     tags: HashMap<String, StructId>,
     /// Enumeration constants (one file-wide namespace, like struct tags), and the integer type
     /// of each enum tag.
@@ -210,6 +224,7 @@ impl Types {
             pointees: Vec::new(),
             structs: Vec::new(),
             arrays: Vec::new(),
+            signatures: Vec::new(),
             tags: HashMap::new(),
             enum_constants: HashMap::new(),
             enum_tags: HashMap::new(),
@@ -280,6 +295,24 @@ impl Types {
         self.arrays[id.0 as usize].clone()
     }
 
+    /// The type of a pointer to functions taking `params` and returning `result`.
+    pub(super) fn function_pointer(&mut self, params: Vec<CType>, result: CType) -> CType {
+        let entry = (params, result);
+        let id = match self.signatures.iter().position(|s| *s == entry) {
+            Some(i) => i,
+            None => {
+                self.signatures.push(entry);
+                self.signatures.len() - 1
+            }
+        };
+        CType::Function(SignatureId(id as u32))
+    }
+
+    /// The parameter and result types of a function type.
+    pub(super) fn signature(&self, id: SignatureId) -> &(Vec<CType>, CType) {
+        &self.signatures[id.0 as usize]
+    }
+
     /// Whether a value of type `ty` can hold a pointer (a pointer, or a struct or array with
     /// one inside).
     pub(super) fn holds_pointers(&self, ty: CType) -> bool {
@@ -326,6 +359,16 @@ impl Types {
                 format!("{} *", self.describe(self.pointee(p)))
             }
             CType::Struct(s) => self.struct_name(s).to_string(),
+            CType::Function(f) => {
+                let (params, result) = self.signature(f);
+                let params: Vec<String> = params.iter().map(|&p| self.describe(p)).collect();
+                let params = if params.is_empty() {
+                    "void".to_string()
+                } else {
+                    params.join(", ")
+                };
+                format!("{} (*)({params})", self.describe(*result))
+            }
             CType::Array(a) => {
                 let (element, dims) = self.array(a);
                 let dims: String = dims.iter().map(|d| format!("[{d}]")).collect();
@@ -453,7 +496,9 @@ impl Types {
             CType::Long | CType::ULong => (8, self.pointer_bytes),
             CType::Short | CType::UShort => (2, 2),
             CType::SChar | CType::UChar | CType::Bool | CType::Void => (1, 1),
-            CType::Pointer(_) | CType::Element(_) => (self.pointer_bytes, self.pointer_bytes),
+            CType::Pointer(_) | CType::Element(_) | CType::Function(_) => {
+                (self.pointer_bytes, self.pointer_bytes)
+            }
             CType::Struct(id) if depth < MAX_STRUCT_DEPTH => {
                 let (mut size, mut align) = (0i32, 1i32);
                 for &(_, field) in self.fields(id)? {
@@ -589,8 +634,14 @@ impl Types {
                         }
                         ty
                     }
-                    Shape::Array(levels) => {
-                        let element = self.pointer_levels(base, levels);
+                    Shape::FunctionPointer {
+                        function,
+                        result_levels,
+                        levels,
+                        array: false,
+                    } => function_pointer(unit, self, base, function, (result_levels, levels), at)?,
+                    Shape::Array(_) | Shape::FunctionPointer { array: true, .. } => {
+                        let (element, levels) = array_element(unit, self, base, &shape, at)?;
                         let derived = &unparenthesized(declarator).node.derived[levels as usize..];
                         let dims = self.member_dimensions(unit, derived, at)?;
                         self.array_of(element, dims)
@@ -674,7 +725,19 @@ pub(super) enum Shape<'a> {
     /// A function returning the base type behind this many pointer levels; `None` for an empty
     /// old-style list `f()` (no parameters in a definition).
     Function(Option<&'a Node<FunctionDeclarator>>, u32),
-    /// Old-style (K&R) parameter lists, function pointers and other nested declarators.
+    /// A pointer to functions (`int (*f)(int)`): their parameters (`None` for an empty list
+    /// `()`), the pointer levels of their result over the base type, and the pointer levels
+    /// of the declared name (1 for a function pointer, 2 for a pointer to one, ...); with
+    /// `array`, an array of them (`int (*f[4])(int)`, its dimensions the array parts of
+    /// [`unparenthesized`] after the `levels`).
+    FunctionPointer {
+        function: Option<&'a Node<FunctionDeclarator>>,
+        result_levels: u32,
+        levels: u32,
+        array: bool,
+    },
+    /// Old-style (K&R) parameter lists, arrays of function pointers and other nested
+    /// declarators.
     Other,
 }
 
@@ -685,25 +748,36 @@ impl Shape<'_> {
             Shape::Plain(_) => "pointer types",
             Shape::Array(_) => "array types",
             Shape::Function(..) => "function types here",
+            Shape::FunctionPointer { .. } => "function pointer types here",
             Shape::Other => {
-                "this declarator (K&R parameters, function pointers, nested declarators)"
+                "this declarator (K&R parameters, arrays of function pointers or functions \
+                 returning them without a typedef, nested declarators)"
             }
         }
     }
 }
 
-/// The declared name (none for an abstract declarator) and the declarator's shape.
 /// The declarator itself, or the one inside its parentheses where they add nothing
-/// (`int (a[3])`): the one whose derived parts [`declarator_shape`] reads.
+/// (`int (a[3])`) or only the functions of an array of function pointers (`int (*a[3])(int)`):
+/// the one whose array parts give an array's dimensions.
 pub(super) fn unparenthesized(declarator: &Node<Declarator>) -> &Node<Declarator> {
     match &declarator.node.kind.node {
         DeclaratorKind::Declarator(inner) if declarator.node.derived.is_empty() => {
+            unparenthesized(inner)
+        }
+        DeclaratorKind::Declarator(inner)
+            if matches!(
+                declarator_shape(&declarator.node).1,
+                Shape::FunctionPointer { array: true, .. }
+            ) =>
+        {
             unparenthesized(inner)
         }
         _ => declarator,
     }
 }
 
+/// The declared name (none for an abstract declarator) and the declarator's shape.
 pub(super) fn declarator_shape(declarator: &Declarator) -> (Option<String>, Shape<'_>) {
     let (name, nested) = match &declarator.kind.node {
         DeclaratorKind::Identifier(id) => (Some(id.node.name.clone()), None),
@@ -711,9 +785,38 @@ pub(super) fn declarator_shape(declarator: &Declarator) -> (Option<String>, Shap
         DeclaratorKind::Declarator(inner) => (None, Some(inner)),
     };
     if let Some(inner) = nested {
-        return match declarator.derived.is_empty() {
-            true => declarator_shape(&inner.node),
-            false => (declarator_shape(&inner.node).0, Shape::Other),
+        let (name, inner_shape) = declarator_shape(&inner.node);
+        if declarator.derived.is_empty() {
+            return (name, inner_shape);
+        }
+        // `(*name)` inside, a function's parameters outside: a pointer to functions.
+        let result_levels = (declarator.derived.iter())
+            .take_while(|d| matches!(d.node, DerivedDeclarator::Pointer(_)))
+            .count();
+        let function = match &declarator.derived[result_levels..] {
+            [f] => match &f.node {
+                DerivedDeclarator::Function(f) => Some(Some(f)),
+                DerivedDeclarator::KRFunction(names) if names.is_empty() => Some(None),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (levels, array) = match inner_shape {
+            Shape::Plain(levels) => (levels, false),
+            Shape::Array(levels) => (levels, true),
+            _ => (0, false),
+        };
+        return match function {
+            Some(function) if levels > 0 => (
+                name,
+                Shape::FunctionPointer {
+                    function,
+                    result_levels: result_levels as u32,
+                    levels,
+                    array,
+                },
+            ),
+            _ => (name, Shape::Other),
         };
     }
     let derived: Vec<&DerivedDeclarator> = declarator.derived.iter().map(|d| &d.node).collect();
@@ -842,6 +945,106 @@ fn specifier_types(specifiers: &[Node<SpecifierQualifier>]) -> Vec<&Node<TypeSpe
         .collect()
 }
 
+/// The type a function-pointer declarator (`int *(*f)(char, int)`, [`Shape::FunctionPointer`])
+/// gives over the base type of its result, `base`: a [`CType::Function`] behind
+/// `levels - 1` more pointer levels. The parameters are C's types as written (an empty list
+/// `()`, variadic functions and array parameters are refused).
+pub(super) fn function_pointer(
+    unit: &Unit<'_>,
+    types: &mut Types,
+    base: CType,
+    function: Option<&Node<FunctionDeclarator>>,
+    (result_levels, levels): (u32, u32),
+    at: usize,
+) -> Result<CType, CError> {
+    let Some(function) = function else {
+        return Err(CError::unsupported(
+            "a function pointer type with an empty parameter list `()` (its calls could pass \
+             anything; write `(void)` or the parameters)",
+            at,
+        ));
+    };
+    if function.node.ellipsis == lang_c::ast::Ellipsis::Some {
+        return Err(CError::unsupported("pointers to variadic functions", at));
+    }
+    let mut params = Vec::with_capacity(function.node.parameters.len());
+    for param in &function.node.parameters {
+        let at = unit.at(param.span);
+        let specifiers: Vec<&Node<TypeSpecifier>> = (param.node.specifiers.iter())
+            .filter_map(|s| match &s.node {
+                DeclarationSpecifier::TypeSpecifier(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        let param_base = type_of(unit, types, &specifiers, at)?;
+        let shape = param
+            .node
+            .declarator
+            .as_ref()
+            .map(|d| declarator_shape(&d.node).1);
+        let ty = match shape.unwrap_or(Shape::Plain(0)) {
+            Shape::Plain(levels) => types.pointer_levels(param_base, levels),
+            Shape::FunctionPointer {
+                function,
+                result_levels,
+                levels,
+                array: false,
+            } => function_pointer(
+                unit,
+                types,
+                param_base,
+                function,
+                (result_levels, levels),
+                at,
+            )?,
+            other => {
+                return Err(CError::unsupported(
+                    format!("function pointer parameters of {}", other.describe()),
+                    at,
+                ))
+            }
+        };
+        params.push(ty);
+    }
+    if let [CType::Void] = params.as_slice() {
+        params.clear();
+    }
+    if params.contains(&CType::Void) {
+        return Err(CError::invalid("a parameter of type `void`", at));
+    }
+    let result = types.pointer_levels(base, result_levels);
+    let pointer = types.function_pointer(params, result);
+    Ok(types.pointer_levels(pointer, levels - 1))
+}
+
+/// The element type of an array declarator over the base type `base` ([`Shape::Array`], or
+/// an array of function pointers), and the pointer levels before its dimensions in the
+/// derived parts of [`unparenthesized`].
+pub(super) fn array_element(
+    unit: &Unit<'_>,
+    types: &mut Types,
+    base: CType,
+    shape: &Shape<'_>,
+    at: usize,
+) -> Result<(CType, u32), CError> {
+    match *shape {
+        Shape::FunctionPointer {
+            function,
+            result_levels,
+            levels,
+            array: true,
+        } => {
+            let parts = (result_levels, levels);
+            Ok((
+                function_pointer(unit, types, base, function, parts, at)?,
+                levels,
+            ))
+        }
+        Shape::Array(levels) => Ok((types.pointer_levels(base, levels), levels)),
+        _ => Err(CError::unsupported(shape.describe(), at)),
+    }
+}
+
 /// The base type of a declaration's specifiers (defining the structs they define).
 pub(super) fn base_type(
     unit: &Unit<'_>,
@@ -874,6 +1077,19 @@ pub(super) fn type_name(
     {
         None => Ok(base),
         Some(Shape::Plain(levels)) => Ok(types.pointer_levels(base, levels)),
+        Some(Shape::FunctionPointer {
+            function,
+            result_levels,
+            levels,
+            array: false,
+        }) => function_pointer(
+            unit,
+            &mut types,
+            base,
+            function,
+            (result_levels, levels),
+            at,
+        ),
         Some(other) => Err(CError::unsupported(
             format!("type names of {}", other.describe()),
             at,
