@@ -165,8 +165,9 @@ fn limit_to_modelled_runs(properties: &mut [PropertyReport]) {
 /// What an `unmodelled` check stops (the C front end's checks), for the reasons of reports.
 const UNMODELLED_CAUSES: &str = "`free` of a pointer into an object, heap objects that may still be reachable at `exit` (or, where a global can hold a \
     pointer, when `main` returns), a heap array of a computed length outside 1 to 64, an index \
-    of a pointer into an array beyond `int`, pointers into two arrays subtracted or ordered, or \
-    a write into a string literal";
+    of a pointer into an array beyond `int`, pointers into two arrays subtracted or ordered, a \
+    write into a string literal, or a `void *` converted to a pointer to another type than its \
+    object's";
 
 #[cfg(test)]
 mod tests {

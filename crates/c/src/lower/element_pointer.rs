@@ -227,7 +227,7 @@ impl FnCx<'_, '_> {
         for byte in string_bytes(literal, at)? {
             let character = self.convert(Operand::Const(i32::from(byte)), CType::SChar, span);
             let fields = vec![(value, character), (flag, Operand::Const(READ_ONLY))];
-            characters.push(self.record(fields, NOT_HEAP, span));
+            characters.push(self.record(fields, NOT_HEAP, Some(CType::SChar), span));
         }
         let array = Operand::Local(self.b.assign_temp(Rvalue::Array(characters), span));
         let cell = Operand::Local(self.b.assign_temp(Rvalue::Alloc(array), span));

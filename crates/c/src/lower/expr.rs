@@ -477,6 +477,14 @@ impl FnCx<'_, '_> {
                 Ok(self.integer_pointer(value, from, span))
             }
             (CType::Pointer(_), CType::Pointer(_)) if self.is_integer_pointer(value) => Ok(value),
+            // `void *` as a generic pointer (`lower/generic_pointers.rs`).
+            (CType::Pointer(_), CType::Pointer(void)) if self.pointee(void) == CType::Void => {
+                Ok(value)
+            }
+            (CType::Pointer(void), CType::Pointer(target)) if self.pointee(void) == CType::Void => {
+                let target = self.pointee(target);
+                Ok(self.from_generic_pointer(value, target, span))
+            }
             (_, CType::Element(_)) if from.is_number() || self.is_integer_pointer(value) => {
                 Err(CError::unsupported(
                     "an integer converted to a pointer where pointers into arrays are kept (the \
@@ -493,7 +501,7 @@ impl FnCx<'_, '_> {
                 Err(CError::unsupported(
                     format!(
                         "the conversion of `{}` to `{}` (pointers convert only to their own \
-                         type, and from the null constant)",
+                         type, to and from `void *`, and from the null constant)",
                         types.describe(from),
                         types.describe(to)
                     ),
@@ -557,7 +565,10 @@ impl FnCx<'_, '_> {
                 ))
             }
         };
+        let (a_generic, b_generic) = (self.is_generic(a_ty), self.is_generic(b_ty));
         let (a, b) = match (a_ty, b_ty) {
+            // Compared as `void *`: the other side converts to it unchecked.
+            _ if b_generic && !a_generic => (self.coerce(a, a_ty, b_ty, span, at)?, b),
             (CType::Function(_), _) => (a, self.coerce(b, b_ty, a_ty, span, at)?),
             (_, CType::Function(_)) => (self.coerce(a, a_ty, b_ty, span, at)?, b),
             (CType::Pointer(_), _) => (a, self.coerce(b, b_ty, a_ty, span, at)?),

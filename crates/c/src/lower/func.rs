@@ -415,7 +415,7 @@ pub(super) fn lower_function(
     }
     cx.b.terminate_open_blocks(&Terminator::Return(cx.result.constant(0)), end);
     let types = unit.types.borrow();
-    let mut ir_types = IrTypes::new(&types, &unit.boxed_members, unit.frees);
+    let mut ir_types = IrTypes::new(&types, &unit.boxed_members, (unit.frees, unit.type_tags));
     let declared: Vec<(String, Type)> = cx.b.locals[params.len()..]
         .iter()
         .enumerate()

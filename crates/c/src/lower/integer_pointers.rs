@@ -17,7 +17,7 @@ use symex_ir::cfg::{BinOp, Operand, Rvalue, Width};
 use symex_syntax::span::Span;
 
 use super::func::FnCx;
-use super::memory::{HEAP_FIELD, NO_OBJECT};
+use super::memory::NO_OBJECT;
 use super::types::CType;
 
 impl FnCx<'_, '_> {
@@ -34,8 +34,7 @@ impl FnCx<'_, '_> {
             (self.b.new_block(), self.b.new_block(), self.b.new_block());
         self.b.branch(nonzero, to_no_object, null, span);
         self.b.switch_to(to_no_object);
-        let no_object = vec![(self.field_id(HEAP_FIELD), Operand::Const(NO_OBJECT))];
-        let object = self.temp(Rvalue::Record(no_object), span);
+        let object = self.record(Vec::new(), NO_OBJECT, None, span);
         let cell = self.temp(Rvalue::Alloc(object), span);
         self.assign(result, cell, span);
         self.b.goto(join, span);

@@ -33,10 +33,13 @@ use super::func::FnCx;
 use super::Callees;
 
 /// The defined functions whose calls may change or check the count: those that call an
-/// allocation function, `free`, `realloc`, an exit or error function, or such a function (a
-/// call through a function pointer may call any of the `function_values`).
+/// allocation function, `free`, `realloc`, an exit or error function, or such a function. A
+/// call through a function pointer (a callee that is an expression, or a name that is none of
+/// the file's `functions`: a variable, or a function used without a declaration) may call any
+/// of the `function_values`.
 pub(super) fn counting_functions(
     definitions: &[(String, &Node<FunctionDefinition>)],
+    functions: &HashSet<&str>,
     function_values: &[String],
 ) -> HashSet<String> {
     let callees: Vec<(&String, HashSet<String>)> = definitions
@@ -44,7 +47,8 @@ pub(super) fn counting_functions(
         .map(|(name, definition)| {
             let mut callees = Callees::default();
             callees.visit_function_definition(&definition.node, &definition.span);
-            if callees.through_pointers {
+            let variables = (callees.names.iter()).any(|n| !functions.contains(n.as_str()));
+            if callees.through_pointers || variables {
                 callees.names.extend(function_values.iter().cloned());
             }
             (name, callees.names)

@@ -77,6 +77,10 @@ pub(super) const MEMBER: i32 = 3;
 /// The state of the object a pointer made from an integer points to (`lower/integer_pointers.rs`).
 pub(super) const NO_OBJECT: i32 = 4;
 
+/// The type an object was made as, in a file that converts `void *` to other pointer types
+/// (`lower/generic_pointers.rs`): [`super::Unit::type_tag`] of its C type, 0 for no object.
+pub(super) const TYPE_FIELD: &str = "#type";
+
 /// The assigned flag of a string literal's character: assigned (reads pass their `uninit`
 /// check, which asks for a flag that is not 0), and not to be written.
 pub(super) const READ_ONLY: i32 = 2;
@@ -231,16 +235,22 @@ impl FnCx<'_, '_> {
         self.unit.field(name)
     }
 
-    /// An object's record of `fields` (any order), with the heap state `state` where the file
-    /// frees memory.
+    /// An object's record of `fields` (any order), made as the C type `made_as` (`None`: no
+    /// object), with the heap state `state` where the file frees memory and the type's tag
+    /// where the file converts `void *` to other pointer types.
     pub(super) fn record(
         &mut self,
         mut fields: Vec<(FieldId, Operand)>,
         state: i32,
+        made_as: Option<CType>,
         span: Span,
     ) -> Operand {
         if self.unit.frees {
             fields.push((self.field_id(HEAP_FIELD), Operand::Const(state)));
+        }
+        if self.unit.type_tags {
+            let tag = self.unit.type_tag(made_as);
+            fields.push((self.field_id(TYPE_FIELD), Operand::Const(tag)));
         }
         fields.sort_by_key(|&(f, _)| f);
         Operand::Local(self.b.assign_temp(Rvalue::Record(fields), span))
@@ -264,7 +274,7 @@ impl FnCx<'_, '_> {
     ) -> Vec<(FieldId, Operand)> {
         let (value_field, flag) = leaf_fields(path);
         let (value, assigned) = match leaf_kind(&self.unit.boxed_members, path, leaf) {
-            Leaf::ScalarBox => (self.new_box(value, assigned, span), Operand::Const(1)),
+            Leaf::ScalarBox => (self.new_box(value, assigned, leaf, span), Operand::Const(1)),
             Leaf::ArrayBox => {
                 let pointer = self.b.assign_temp(Rvalue::Alloc(value), span);
                 (Operand::Local(pointer), Operand::Const(1))
@@ -285,13 +295,13 @@ impl FnCx<'_, '_> {
         ]
     }
 
-    /// A pointer to a fresh box holding `value`.
-    fn new_box(&mut self, value: Operand, assigned: Operand, span: Span) -> Operand {
+    /// A pointer to a fresh box holding `value` of type `leaf`.
+    fn new_box(&mut self, value: Operand, assigned: Operand, leaf: CType, span: Span) -> Operand {
         let fields = vec![
             (self.field_id(SCALAR_FIELDS[0]), value),
             (self.field_id(SCALAR_FIELDS[1]), assigned),
         ];
-        let object = self.record(fields, MEMBER, span);
+        let object = self.record(fields, MEMBER, Some(leaf), span);
         Operand::Local(self.b.assign_temp(Rvalue::Alloc(object), span))
     }
 
@@ -307,7 +317,7 @@ impl FnCx<'_, '_> {
             fields.extend(self.leaf_of(&path, leaf, zero, assigned, span));
         }
         let state = if heap { LIVE } else { NOT_HEAP };
-        self.record(fields, state, span)
+        self.record(fields, state, Some(ty), span)
     }
 
     /// The value `0` of the leaf type `leaf` (null for a pointer), and for an array member a
@@ -333,7 +343,7 @@ impl FnCx<'_, '_> {
         for ((path, leaf), &value) in leaves.into_iter().zip(values) {
             fields.extend(self.leaf_of(&path, leaf, value, Operand::Const(1), span));
         }
-        self.record(fields, NOT_HEAP, span)
+        self.record(fields, NOT_HEAP, Some(ty), span)
     }
 
     /// The box of the boxed member `member` (a scalar's, or an array member's): its struct's
@@ -386,7 +396,7 @@ impl FnCx<'_, '_> {
     }
 
     /// The field `field` of the record at `base`.
-    fn field_place(&self, base: PlaceBase, field: &str) -> Place {
+    pub(super) fn field_place(&self, base: PlaceBase, field: &str) -> Place {
         Place {
             base,
             projections: vec![Projection::Field(self.field_id(field))],
@@ -641,7 +651,7 @@ impl FnCx<'_, '_> {
             };
             fields.extend(self.leaf_of(&path, leaf, value, flag, span));
         }
-        self.record(fields, NOT_HEAP, span)
+        self.record(fields, NOT_HEAP, Some(ty), span)
     }
 
     /// Stores `value` of type `ty` into `memory`; `checked` when its guards just ran.
@@ -804,16 +814,23 @@ pub(super) struct IrTypes<'t> {
     boxed_members: &'t HashSet<String>,
     /// Whether objects have the heap-state field.
     frees: bool,
+    /// Whether objects have the type-tag field.
+    type_tags: bool,
     /// The structs being expanded, outermost first: a pointer back to one is a μ variable.
     open: Vec<(CType, u32, bool)>,
 }
 
 impl<'t> IrTypes<'t> {
-    pub fn new(types: &'t Types, boxed_members: &'t HashSet<String>, frees: bool) -> IrTypes<'t> {
+    pub fn new(
+        types: &'t Types,
+        boxed_members: &'t HashSet<String>,
+        (frees, type_tags): (bool, bool),
+    ) -> IrTypes<'t> {
         IrTypes {
             types,
             boxed_members,
             frees,
+            type_tags,
             open: Vec::new(),
         }
     }
@@ -889,6 +906,9 @@ impl<'t> IrTypes<'t> {
         }
         if self.frees {
             fields.push((HEAP_FIELD.to_string(), Type::Int));
+        }
+        if self.type_tags {
+            fields.push((TYPE_FIELD.to_string(), Type::Int));
         }
         fields.sort_by(|a, b| a.0.cmp(&b.0));
         let recursive = self.open.pop().is_some_and(|(_, _, used)| used);

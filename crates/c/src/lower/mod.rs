@@ -17,6 +17,7 @@ mod elements;
 mod expr;
 mod func;
 mod function_pointers;
+mod generic_pointers;
 mod integer_pointers;
 mod leaks;
 mod literal;
@@ -87,6 +88,13 @@ struct Unit<'a> {
     integer_pointers: bool,
     /// Whether this lowering converted an integer to a pointer.
     converts_integers: Cell<bool>,
+    /// Whether objects carry the tag of the type they were made as, because the file converts
+    /// `void *` to other pointer types (`lower/generic_pointers.rs`), as a lowering of it found.
+    type_tags: bool,
+    /// Whether this lowering converted a `void *` to another pointer type.
+    converts_generic: Cell<bool>,
+    /// The types objects were made as, tagged 1, 2, ... in this order.
+    tagged_types: RefCell<Vec<CType>>,
     /// Whether the file calls `main` (then `main`'s locals end with its inner calls).
     main_called: bool,
     /// File-scope variables by name, and their names in the order of their first declaration.
@@ -122,6 +130,25 @@ struct Unit<'a> {
 impl Unit<'_> {
     fn at(&self, span: lang_c::span::Span) -> usize {
         self.map.offset(span.start)
+    }
+
+    /// The tag of objects made as the type `made_as` (`lower/generic_pointers.rs`): its
+    /// position among the tagged types plus 1 (C's view of the type: a pointer into arrays
+    /// is the pointer it is), 0 for no object.
+    fn type_tag(&self, made_as: Option<CType>) -> i32 {
+        let Some(ty) = made_as else {
+            return 0;
+        };
+        let ty = self.types.borrow_mut().erased(ty);
+        let mut tagged = self.tagged_types.borrow_mut();
+        let position = match tagged.iter().position(|&t| t == ty) {
+            Some(position) => position,
+            None => {
+                tagged.push(ty);
+                tagged.len() - 1
+            }
+        };
+        position as i32 + 1
     }
 
     /// The id of an IR field name, added at its first use.
@@ -173,6 +200,9 @@ pub(crate) fn lower_unit<'a>(
         frees: calls(&called, &["free", "realloc"]),
         integer_pointers: false,
         converts_integers: Cell::new(false),
+        type_tags: false,
+        converts_generic: Cell::new(false),
+        tagged_types: RefCell::new(Vec::new()),
         main_called: calls(&called, &["main"]),
         globals: HashMap::new(),
         global_order: Vec::new(),
@@ -228,7 +258,8 @@ pub(crate) fn lower_unit<'a>(
     // reach it are inlined, the ones that allocate or free and the ones that may end the run
     // in `exit` or `abort`, where the count is checked too (`lower/leaks.rs`).
     if context.track_leaks {
-        context.counting_calls = leaks::counting_functions(&definitions, &context.function_values);
+        let values = &context.function_values;
+        context.counting_calls = leaks::counting_functions(&definitions, &functions, values);
     }
     context.inline_calls = context.options.inline_calls
         || definitions.iter().any(|(name, definition)| {
@@ -280,10 +311,15 @@ pub(crate) fn lower_unit<'a>(
         if failed {
             continue;
         }
+        // Lowered again with what such pointers need, in every function.
         if context.converts_integers.get() && !context.integer_pointers {
-            // Lowered again with the checks such pointers need, in every function.
             context.integer_pointers = true;
             context.frees = true;
+            context.unavailable.clear();
+            continue;
+        }
+        if context.converts_generic.get() && !context.type_tags {
+            context.type_tags = true;
             context.unavailable.clear();
             continue;
         }

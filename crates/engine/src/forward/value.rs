@@ -191,7 +191,10 @@ impl SymValue {
             return Ok(store.bool_val(false)?);
         };
         match (first, self) {
-            (Step::Field(f), SymValue::Record(_)) => self.field(*f)?.uninit_at(rest, store),
+            (Step::Field(f), SymValue::Record(_)) => match self.field(*f) {
+                Some(value) => value.uninit_at(rest, store),
+                None => Ok(store.bool_val(false)?),
+            },
             (Step::Index(i), SymValue::Array(items)) => {
                 let Some(last) = items.last() else {
                     return Ok(store.bool_val(false)?);
@@ -214,17 +217,18 @@ impl SymValue {
         }
     }
 
-    /// The field `f` of a record value.
-    pub fn field(&self, f: FieldId) -> Result<SymValue> {
+    /// The field `f` of a record value, if it has one. A record without it is reached only
+    /// through a conditional pointer whose other objects the path condition keeps (a C
+    /// `void *` may point to objects of several record types, and the front end's check of
+    /// the type tag excludes the others before the access): such a read or write is excluded
+    /// as an index out of bounds is.
+    pub(crate) fn field(&self, f: FieldId) -> Option<SymValue> {
         match self {
             SymValue::Record(fields) => fields
                 .iter()
                 .find(|(id, _)| *id == f)
-                .map(|(_, v)| v.clone())
-                .ok_or_else(|| {
-                    EngineError::Internal(format!("a record without field #{}", f.index()))
-                }),
-            other => Err(shape_error("a record", other)),
+                .map(|(_, v)| v.clone()),
+            _ => None,
         }
     }
 
@@ -240,7 +244,11 @@ impl SymValue {
             }
             // Excluded by the `Init` check before the access; keep the shape.
             (_, SymValue::Uninit) => Ok(SymValue::Uninit),
-            (Step::Field(f), SymValue::Record(_)) => self.field(*f)?.project(rest, store),
+            (Step::Field(f), SymValue::Record(_)) => match self.field(*f) {
+                Some(value) => value.project(rest, store),
+                // Excluded by the type check before the access ([`SymValue::field`]).
+                None => Ok(SymValue::Uninit),
+            },
             (Step::Index(i), SymValue::Array(items)) => {
                 if let Some(k) = constant_index(store, *i) {
                     return match items.get(k) {
@@ -287,10 +295,11 @@ impl SymValue {
         match (first, index, &mut *self) {
             (Step::Field(f), _, SymValue::Record(fields)) => {
                 let fields = Rc::make_mut(fields);
-                let slot = fields.iter_mut().find(|(id, _)| id == f).ok_or_else(|| {
-                    EngineError::Internal(format!("a record without field #{}", f.index()))
-                })?;
-                slot.1.update_in_place(rest, new, store)
+                match fields.iter_mut().find(|(id, _)| id == f) {
+                    Some(slot) => slot.1.update_in_place(rest, new, store),
+                    // Excluded by the type check before the access ([`SymValue::field`]).
+                    None => Ok(()),
+                }
             }
             // An index out of range is excluded by the bounds check before the write.
             (Step::Index(_), Some(k), SymValue::Array(items)) => {
@@ -320,10 +329,11 @@ impl SymValue {
             (_, SymValue::Uninit) => Ok(SymValue::Uninit),
             (Step::Field(f), SymValue::Record(fields)) => {
                 let mut out: Vec<(FieldId, SymValue)> = fields.to_vec();
-                let slot = out.iter_mut().find(|(id, _)| id == f).ok_or_else(|| {
-                    EngineError::Internal(format!("a record without field #{}", f.index()))
-                })?;
-                slot.1 = slot.1.update(rest, new, store)?;
+                match out.iter_mut().find(|(id, _)| id == f) {
+                    Some(slot) => slot.1 = slot.1.update(rest, new, store)?,
+                    // Excluded by the type check before the access ([`SymValue::field`]).
+                    None => return Ok(self.clone()),
+                }
                 Ok(SymValue::Record(out.into()))
             }
             (Step::Index(i), SymValue::Array(items)) => {

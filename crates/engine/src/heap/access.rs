@@ -336,7 +336,9 @@ impl HeapContext {
             [] if self.is_record(pointee) => {
                 for slot in self.slots_of(pointee, steps) {
                     let Some(f) = slot else { continue };
-                    let part = value.field(f)?;
+                    let part = value.field(f).ok_or_else(|| {
+                        internal(format!("a record without field #{}", f.index()))
+                    })?;
                     self.write_slot(store, heap, guard, t, pointee, slot, part)?;
                 }
                 Ok(())
