@@ -483,7 +483,7 @@ impl FnCx<'_, '_> {
             }
             (CType::Pointer(void), CType::Pointer(target)) if self.pointee(void) == CType::Void => {
                 let target = self.pointee(target);
-                Ok(self.from_generic_pointer(value, target, span))
+                Ok(self.generic_to_typed(value, target, span))
             }
             (_, CType::Element(_)) if from.is_number() || self.is_integer_pointer(value) => {
                 Err(CError::unsupported(

@@ -33,7 +33,7 @@ impl FnCx<'_, '_> {
     /// otherwise its object must have been made as `pointee` (`unmodelled` where not). The
     /// check is emitted once the file is lowered with type tags (the first lowering only
     /// finds that it needs them).
-    pub(super) fn from_generic_pointer(
+    pub(super) fn generic_to_typed(
         &mut self,
         pointer: Operand,
         pointee: CType,
