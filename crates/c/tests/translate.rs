@@ -1594,3 +1594,37 @@ fn void_pointers_carry_objects_of_any_type_back_to_their_own_type() {
     assert_eq!(returns(source, &[0]), 0);
     assert_errors(source, &[(1, PropertyKind::Unmodelled)]);
 }
+
+#[test]
+fn memory_functions_refuse_what_objects_of_c_types_cannot_say() {
+    let prelude = "void *memset(void *, int, unsigned long); \
+                   void *memcpy(void *, const void *, unsigned long); \
+                   unsigned long strlen(const char *); struct s { int *p; }; ";
+    for body in [
+        // The objects' type is only known to the run.
+        "int main() { int x; void *v = &x; memset(v, 0, sizeof(int)); return 0; }",
+        // Bytes of one type read as another.
+        "int main() { int x; short y[2]; memcpy(y, &x, sizeof(int)); return 0; }",
+        // A byte other than 0 in a pointer.
+        "int main() { struct s a; memset(&a, 1, sizeof(a)); return 0; }",
+        // `strlen` of something other than characters in an array.
+        "int main() { int a[3]; return strlen(a); }",
+    ] {
+        let source = format!("{prelude}{body}");
+        let (kind, message) = refusal(&source);
+        assert_eq!(kind, ErrorKind::Unsupported, "{source}: {message}");
+    }
+    // A size that is not a whole number of objects stops the run `unmodelled`; a pointer to one
+    // object is not an array of them.
+    let source = format!(
+        "{prelude}int main() {{ int a[4]; int x; int k = __VERIFIER_nondet_int();
+         if (k == 1) memset(a, 0, 3);
+         if (k == 2) memset(&x, 0, 2 * sizeof(int));
+         memset(a, 0, sizeof(a)); return a[3]; }}"
+    );
+    assert_eq!(returns(&source, &[0]), 0);
+    assert_errors(
+        &source,
+        &[(1, PropertyKind::Unmodelled), (2, PropertyKind::Unmodelled)],
+    );
+}

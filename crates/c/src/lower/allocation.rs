@@ -412,40 +412,27 @@ impl FnCx<'_, '_> {
             self.temp(Rvalue::Len(whole(array)), span)
         });
         // for (k = 0; k < old length && k < new length; k++) new[k] = old[k];
-        let k = self.b.new_temp(span, Width::W32);
-        self.assign(k, Operand::Const(0), span);
-        let (header, body, exit) = (self.b.new_block(), self.b.new_block(), self.b.new_block());
-        self.b.goto(header, span);
-        self.b.switch_to(header);
-        let index = Operand::Local(k);
-        let [in_old, in_new] =
-            lengths.map(|length| self.temp(Rvalue::Binary(BinOp::Lt, index, length), span));
-        let cond = self.temp(Rvalue::Binary(BinOp::BitAnd, in_old, in_new), span);
-        self.b.branch(cond, body, exit, span);
-        self.b.switch_to(body);
-        let element = |cell| Place {
-            base: PlaceBase::Deref(cell),
-            projections: vec![Projection::Index(index)],
+        let in_both = |cx: &mut Self, index| {
+            let [in_old, in_new] =
+                lengths.map(|length| cx.temp(Rvalue::Binary(BinOp::Lt, index, length), span));
+            cx.temp(Rvalue::Binary(BinOp::BitAnd, in_old, in_new), span)
         };
-        for array in [old_cell, cell] {
-            for check in self.pointee_guards(array) {
-                self.check(check, span);
+        self.counted_loop(span, in_both, |cx, index| {
+            let element = |cell| Place {
+                base: PlaceBase::Deref(cell),
+                projections: vec![Projection::Index(index)],
+            };
+            for array in [old_cell, cell] {
+                for check in cx.pointee_guards(array) {
+                    cx.check(check, span);
+                }
+                let array = whole(array);
+                cx.check(Check::InBounds { array, index }, span);
             }
-            self.check(
-                Check::InBounds {
-                    array: whole(array),
-                    index,
-                },
-                span,
-            );
-        }
-        let value = self.temp(Rvalue::Read(element(old_cell)), span);
-        let place = element(cell);
-        self.b.emit(InstKind::Store { place, value }, span);
-        let next = self.temp(Rvalue::Binary(BinOp::Add, index, Operand::Const(1)), span);
-        self.assign(k, next, span);
-        self.b.goto(header, span);
-        self.b.switch_to(exit);
+            let value = cx.temp(Rvalue::Read(element(old_cell)), span);
+            let place = element(cell);
+            cx.b.emit(InstKind::Store { place, value }, span);
+        });
         self.mark_freed(old_cell, span);
         self.b.goto(done, span);
         self.b.switch_to(done);

@@ -34,6 +34,7 @@ use lang_c::visit::{self, Visit};
 
 use super::allocation::{allocation_size, ALLOCATING_FUNCTIONS};
 use super::expr::{ERROR_FUNCTIONS, OUTPUT_FUNCTIONS};
+use super::library::{memory_function, MEMORY_FUNCTIONS};
 use super::types::{declarator_shape, CType, Shape, Types};
 
 /// A variable: the function it is a local or parameter of (`""` for a global), and its name.
@@ -506,6 +507,17 @@ impl Uses<'_> {
         self.assign(first, sources);
     }
 
+    /// A pointer argument of a library function over memory (`lower/library.rs`): an array
+    /// decays into a pointer to its first element, so it lives in a cell; a pointer stays
+    /// what the rest of the file makes it.
+    fn decays(&mut self, argument: &Node<Expression>) {
+        for class in self.sources(argument).classes {
+            if let Some(array) = self.arrays.get(&class).cloned() {
+                self.cells.insert(array);
+            }
+        }
+    }
+
     /// Operands of pointer arithmetic, of an ordering or of a subscript: element pointers if
     /// pointers (an array operand decays, so it lives in a cell; a subscripted array is
     /// indexed where it is).
@@ -680,6 +692,12 @@ impl<'ast> Visit<'ast> for Uses<'_> {
                         self.classes.union(into, from);
                     }
                     self.bindings.push((parameter, sources));
+                }
+            }
+            if MEMORY_FUNCTIONS.contains(&name) && !self.parameters.contains_key(name) {
+                let (_, arguments) = memory_function(name);
+                for argument in call.arguments.iter().take(arguments.min(2)) {
+                    self.decays(argument);
                 }
             }
             // Their literal arguments are never evaluated (`FnCx::output_statement`,

@@ -427,7 +427,12 @@ impl FnCx<'_, '_> {
                 at,
             ));
         }
-        let memory = Memory {
+        Ok((LValue::Memory(self.object_memory(pointer)), pointee))
+    }
+
+    /// The object `pointer` (a pointer to a whole object) points to, guarded by its checks.
+    pub(super) fn object_memory(&self, pointer: Operand) -> Memory {
+        Memory {
             place: Place {
                 base: PlaceBase::Deref(pointer),
                 projections: Vec::new(),
@@ -436,8 +441,7 @@ impl FnCx<'_, '_> {
             guards: self.pointee_guards(pointer),
             heap: Some(HeapOwner::Object(pointer)),
             literal: false,
-        };
-        Ok((LValue::Memory(memory), pointee))
+        }
     }
 
     /// `value` of type `from` converted to `to` where C converts implicitly (assignment,
@@ -1524,6 +1528,13 @@ impl FnCx<'_, '_> {
             "realloc" => {
                 arity(2)?;
                 return self.allocation(name, call, span, at);
+            }
+            _ if super::library::MEMORY_FUNCTIONS.contains(&name)
+                && !self.unit.bodies.contains_key(name) =>
+            {
+                let (_, arguments) = super::library::memory_function(name);
+                arity(arguments)?;
+                return self.memory_function(name, call, span, at);
             }
             _ => {}
         }

@@ -199,7 +199,7 @@ impl Memory {
         self
     }
 
-    fn field(&self, field: FieldId) -> Place {
+    pub(super) fn field(&self, field: FieldId) -> Place {
         let mut place = self.place.clone();
         place.projections.push(Projection::Field(field));
         place
@@ -450,7 +450,7 @@ impl FnCx<'_, '_> {
     /// Runs the guards of `memory`, returning their property ids (to repeat them after a
     /// store that ends an index check); then, for an object reached through a pointer in a
     /// file that frees memory, the `use-after-free` check.
-    fn guard(&mut self, memory: &Memory, span: Span) -> Vec<PropId> {
+    pub(super) fn guard(&mut self, memory: &Memory, span: Span) -> Vec<PropId> {
         let props = memory
             .guards
             .iter()
@@ -663,6 +663,19 @@ impl FnCx<'_, '_> {
         checked: bool,
         span: Span,
     ) {
+        self.write_memory_flagged(memory, ty, (value, Operand::Const(1)), checked, span);
+    }
+
+    /// [`FnCx::write_memory`] of a scalar `value` whose assigned flag is `assigned` (copied
+    /// from another object by `memcpy`; 1 for a store); a struct value carries its flags.
+    pub(super) fn write_memory_flagged(
+        &mut self,
+        memory: &Memory,
+        ty: CType,
+        (value, assigned): (Operand, Operand),
+        checked: bool,
+        span: Span,
+    ) {
         let props = if checked {
             None
         } else {
@@ -678,8 +691,11 @@ impl FnCx<'_, '_> {
             let kind = PropertyKind::Unmodelled;
             self.check(Check::Condition { holds, kind }, span);
         }
-        // A struct with boxes goes leaf by leaf (below), into the boxes already there.
-        let whole = memory.prefix.is_empty() && !self.has_boxes(ty);
+        // A struct with boxes goes leaf by leaf (below), into the boxes already there, and so
+        // does a scalar with a flag of its own.
+        let whole = memory.prefix.is_empty()
+            && !self.has_boxes(ty)
+            && (!ty.is_scalar() || assigned == Operand::Const(1));
         if whole && memory.place.projections.is_empty() {
             if let PlaceBase::Local(local) = memory.place.base {
                 let value = if ty.is_scalar() {
@@ -722,7 +738,7 @@ impl FnCx<'_, '_> {
         } else if ty.is_scalar() {
             let (value_field, flag) = leaf_fields(&memory.prefix);
             stores.push((value_field, value));
-            stores.push((flag, Operand::Const(1)));
+            stores.push((flag, assigned));
         } else {
             let record = match value {
                 Operand::Local(record) => record,

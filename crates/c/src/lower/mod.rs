@@ -20,6 +20,7 @@ mod function_pointers;
 mod generic_pointers;
 mod integer_pointers;
 mod leaks;
+mod library;
 mod literal;
 mod memory;
 mod stmt;

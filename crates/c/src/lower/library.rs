@@ -1,0 +1,380 @@
+//! The C library functions over memory that symex lowers into the loops they are: `memset`,
+//! `memcpy` and `strlen` (and their `__builtin_` names), where the file does not define them.
+//!
+//! Memory is objects of C types here, not bytes (`lower/memory.rs`), so the functions work on
+//! whole objects of the type their pointer argument has: `memset(p, c, n)` and
+//! `memcpy(p, q, n)` with `p` (and `q`) of type `T *` write `n / sizeof(T)` objects of type
+//! `T`, one after another through a pointer into an array (the next elements, each one
+//! checked against the array's bounds: `out-of-bounds`, SV-COMP's `valid-deref`) or the one
+//! object a pointer to a whole object points to. A size that is not a whole number of objects,
+//! or more than one object through a pointer to a whole object (its neighbours in memory are
+//! not modelled), stops the run at an `unmodelled` check: `unknown`, never a guess.
+//!
+//! * `memset` writes the byte `c` into every byte: the value of an integer object whose bytes
+//!   are all `c`. For objects with pointers or arrays inside only `c == 0` (null, 0) is
+//!   modelled; another byte is refused where it is a constant and stops the run `unmodelled`
+//!   where it is not.
+//! * `memcpy` copies objects as a struct assignment does, indeterminate parts included (their
+//!   assigned flags are copied: reading them later is the `uninit` check, not the copy).
+//!   Overlapping arrays are copied element by element from the first (C leaves them
+//!   undefined).
+//! * `strlen(s)` walks `s`, a pointer into an array of characters, up to its 0: every
+//!   character read is checked (bounds, `uninit`), so a string without its 0 fails
+//!   `out-of-bounds` at the array's end.
+//!
+//! Nothing here models bytes: `void *` arguments, whose objects' type only the run knows, are
+//! refused (the caller's pointer of its own type works).
+
+use lang_c::ast::{CallExpression, Expression};
+use lang_c::span::Node;
+use symex_ir::cfg::{BinOp, Check, Operand, PropertyKind, Rvalue, Width};
+use symex_syntax::span::Span;
+
+use super::func::FnCx;
+use super::memory::{leaf_fields, Memory};
+use super::types::CType;
+use crate::error::CError;
+
+/// The functions lowered here, by the names a program calls them.
+pub(super) const MEMORY_FUNCTIONS: &[&str] = &[
+    "memset",
+    "memcpy",
+    "strlen",
+    "__builtin_memset",
+    "__builtin_memcpy",
+    "__builtin_strlen",
+];
+
+/// The library function a name calls (without `__builtin_`) and its number of arguments.
+pub(super) fn memory_function(name: &str) -> (&str, usize) {
+    let function = name.trim_start_matches("__builtin_");
+    let arguments = if function == "strlen" { 1 } else { 3 };
+    (function, arguments)
+}
+
+/// Where a memory function writes or reads: the object a pointer to a whole object points to,
+/// or the elements from the one a pointer into an array points to; of type `ty`.
+#[derive(Clone, Copy)]
+enum Target {
+    Object(Operand, CType),
+    Elements(Operand, CType),
+}
+
+impl Target {
+    fn ty(self) -> CType {
+        match self {
+            Target::Object(_, ty) | Target::Elements(_, ty) => ty,
+        }
+    }
+}
+
+impl FnCx<'_, '_> {
+    /// A call of one of the [`MEMORY_FUNCTIONS`] (its arity checked).
+    pub(super) fn memory_function(
+        &mut self,
+        name: &str,
+        call: &CallExpression,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let arguments = &call.arguments;
+        match memory_function(name).0 {
+            "memset" => self.memset(name, arguments, span, at),
+            "memcpy" => self.memcpy(name, arguments, span, at),
+            _ => self.strlen(&arguments[0], span, at),
+        }
+    }
+
+    /// `memset(destination, byte, size)`; its value is `destination`.
+    fn memset(
+        &mut self,
+        name: &str,
+        arguments: &[Node<Expression>],
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let (pointer, pointer_ty, target) = self.memory_target(name, &arguments[0])?;
+        let (byte, byte_ty) = self.typed(&arguments[1])?;
+        if !byte_ty.is_number() {
+            return Err(CError::invalid(
+                format!("`{name}` of a byte that is not a number"),
+                at,
+            ));
+        }
+        let byte = self.convert_number(byte, byte_ty, CType::Int, span);
+        let ty = target.ty();
+        let value = self.filled_object(name, ty, byte, span, at)?;
+        let count = self.object_count(&arguments[2], ty, span)?;
+        self.for_each_object(count, &[target], span, |cx, memory| {
+            cx.write_memory(&memory[0], ty, value, false, span);
+        });
+        Ok((pointer, pointer_ty))
+    }
+
+    /// `memcpy(destination, source, size)`; its value is `destination`.
+    fn memcpy(
+        &mut self,
+        name: &str,
+        arguments: &[Node<Expression>],
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let (pointer, pointer_ty, to) = self.memory_target(name, &arguments[0])?;
+        let (_, _, from) = self.memory_target(name, &arguments[1])?;
+        let ty = to.ty();
+        let same = {
+            let mut types = self.unit.types.borrow_mut();
+            types.erased(ty) == types.erased(from.ty())
+        };
+        if !same {
+            return Err(CError::unsupported(
+                format!("`{name}` between objects of different types (memory is not bytes here)"),
+                at,
+            ));
+        }
+        if matches!(ty, CType::Element(_)) {
+            return Err(CError::unsupported(
+                format!("`{name}` of pointers into arrays kept in memory"),
+                at,
+            ));
+        }
+        let count = self.object_count(&arguments[2], ty, span)?;
+        self.for_each_object(count, &[from, to], span, |cx, memory| {
+            let [source, destination] = [&memory[0], &memory[1]];
+            if ty.is_scalar() {
+                // The value and whether it is assigned, as they are.
+                cx.guard(source, span);
+                let (value_field, flag_field) = leaf_fields(&source.prefix);
+                let [value, flag] =
+                    [(value_field, ty.width()), (flag_field, Width::W32)].map(|(field, width)| {
+                        let read = Rvalue::Read(source.field(cx.field_id(&field)));
+                        Operand::Local(cx.b.assign_temp_of(read, width, span))
+                    });
+                cx.write_memory_flagged(destination, ty, (value, flag), false, span);
+            } else {
+                let value = cx.read_memory(source, ty, false, span);
+                cx.write_memory(destination, ty, value, false, span);
+            }
+        });
+        Ok((pointer, pointer_ty))
+    }
+
+    /// `strlen(string)`: the number of characters before the first 0, a `size_t`.
+    fn strlen(
+        &mut self,
+        string: &Node<Expression>,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let (pointer, ty) = self.typed(string)?;
+        let character = match ty {
+            CType::Element(p) => self.pointee(p),
+            _ => CType::Void,
+        };
+        if !character.is_char() {
+            let described = self.unit.types.borrow().describe(ty);
+            return Err(CError::unsupported(
+                format!(
+                    "`strlen` of a `{described}` (a pointer into an array of characters is \
+                     modelled)"
+                ),
+                at,
+            ));
+        }
+        // for (k = 0; string[k] != 0; k++) {}
+        let length = self.counted_loop(
+            span,
+            |cx, k| {
+                let at_k = Some((k, CType::Int));
+                let memory = cx.element_memory((pointer, character), at_k, span);
+                let read = cx.read_memory(&memory, character, false, span);
+                cx.temp(Rvalue::Binary(BinOp::Ne, read, Operand::Const(0)), span)
+            },
+            |_, _| {},
+        );
+        let size_t = self.size_t();
+        Ok((
+            self.convert_number(length, CType::Int, size_t, span),
+            size_t,
+        ))
+    }
+
+    /// The pointer argument `argument` of `name`, its type and where it points.
+    fn memory_target(
+        &mut self,
+        name: &str,
+        argument: &Node<Expression>,
+    ) -> Result<(Operand, CType, Target), CError> {
+        let at = self.at(argument.span);
+        let (pointer, ty) = self.typed(argument)?;
+        let target = match ty {
+            CType::Pointer(p) => Target::Object(pointer, self.pointee(p)),
+            CType::Element(p) => Target::Elements(pointer, self.pointee(p)),
+            _ => {
+                return Err(CError::invalid(
+                    format!("`{name}` of an argument that is not a pointer"),
+                    at,
+                ))
+            }
+        };
+        let pointee = target.ty();
+        let modelled = pointee.is_scalar() || matches!(pointee, CType::Struct(_));
+        if !modelled {
+            let described = self.unit.types.borrow().describe(ty);
+            return Err(CError::unsupported(
+                format!(
+                    "`{name}` through a `{described}` (symex needs the type of the objects: \
+                     memory is objects of C types, not bytes)"
+                ),
+                at,
+            ));
+        }
+        Ok((pointer, ty, target))
+    }
+
+    /// The number of objects of type `ty` in `size` bytes (a 32-bit count): the `unmodelled`
+    /// check that it is a whole number of them.
+    fn object_count(
+        &mut self,
+        size: &Node<Expression>,
+        ty: CType,
+        span: Span,
+    ) -> Result<Operand, CError> {
+        let size_t = self.size_t();
+        let (bytes, bytes_ty) = self.typed(size)?;
+        if !bytes_ty.is_number() {
+            let at = self.at(size.span);
+            return Err(CError::invalid("a size that is not a number", at));
+        }
+        let bytes = self.convert_number(bytes, bytes_ty, size_t, span);
+        let each = size_t.constant(i64::from(self.unit.types.borrow().size(ty).unwrap_or(1)));
+        let rest = self.temp(Rvalue::Binary(BinOp::URem, bytes, each), span);
+        let whole = self.temp(Rvalue::Binary(BinOp::Eq, rest, size_t.constant(0)), span);
+        let kind = PropertyKind::Unmodelled;
+        self.check(Check::Condition { holds: whole, kind }, span);
+        let count = self.temp(Rvalue::Binary(BinOp::UDiv, bytes, each), span);
+        Ok(self.index_value(count, size_t, PropertyKind::Unmodelled, span))
+    }
+
+    /// Runs `each` on the memory of the k-th object of every target, for k from 0 below
+    /// `count` (read as unsigned). A target that is one whole object has only the 0th: a
+    /// count above 1 stops the run at an `unmodelled` check (what lies beyond the object is
+    /// not modelled).
+    fn for_each_object(
+        &mut self,
+        count: Operand,
+        targets: &[Target],
+        span: Span,
+        mut each: impl FnMut(&mut Self, Vec<Memory>),
+    ) {
+        if targets.iter().any(|t| matches!(t, Target::Object(..))) {
+            let one_at_most = Rvalue::Binary(BinOp::ULe, count, Operand::Const(1));
+            let holds = self.temp(one_at_most, span);
+            let kind = PropertyKind::Unmodelled;
+            self.check(Check::Condition { holds, kind }, span);
+        }
+        self.counted_loop(
+            span,
+            |cx, k| cx.temp(Rvalue::Binary(BinOp::ULt, k, count), span),
+            |cx, k| {
+                let memory = targets
+                    .iter()
+                    .map(|&target| match target {
+                        Target::Object(pointer, _) => cx.object_memory(pointer),
+                        Target::Elements(pointer, ty) => {
+                            cx.element_memory((pointer, ty), Some((k, CType::Int)), span)
+                        }
+                    })
+                    .collect();
+                each(cx, memory);
+            },
+        );
+    }
+
+    /// The value of an object of type `ty` whose every byte is `byte` (an `int`; its low 8
+    /// bits count).
+    fn filled_object(
+        &mut self,
+        name: &str,
+        ty: CType,
+        byte: Operand,
+        span: Span,
+        at: usize,
+    ) -> Result<Operand, CError> {
+        let leaves = self.unit.types.borrow().leaves(ty);
+        let integers_only = leaves
+            .iter()
+            .all(|(_, leaf)| leaf.is_number() && *leaf != CType::Bool);
+        if !integers_only {
+            // Only 0 is a value of a pointer, `_Bool` or array member in every byte.
+            match byte {
+                Operand::Const(b) if b & 0xff == 0 => {}
+                Operand::Const(_) => {
+                    return Err(CError::unsupported(
+                        format!(
+                            "`{name}` with a byte other than 0 over pointers, `_Bool`s or array \
+                             members (their bytes are not modelled)"
+                        ),
+                        at,
+                    ))
+                }
+                _ => {
+                    let low = self.temp(
+                        Rvalue::Binary(BinOp::BitAnd, byte, Operand::Const(0xff)),
+                        span,
+                    );
+                    let zero = self.temp(Rvalue::Binary(BinOp::Eq, low, Operand::Const(0)), span);
+                    let kind = PropertyKind::Unmodelled;
+                    self.check(Check::Condition { holds: zero, kind }, span);
+                }
+            }
+            return Ok(match ty {
+                CType::Struct(_) => self.blank_object(ty, true, false, span),
+                _ => self.blank_value(ty, true, span),
+            });
+        }
+        let low = self.temp(
+            Rvalue::Binary(BinOp::BitAnd, byte, Operand::Const(0xff)),
+            span,
+        );
+        let mut values = Vec::with_capacity(leaves.len());
+        for (_, leaf) in &leaves {
+            let bytes = self.unit.types.borrow().size(*leaf).unwrap_or(1);
+            // Every byte `low`: `low` times 0x0101…01.
+            let ones = (0..bytes).fold(0i64, |ones, _| (ones << 8) | 1);
+            let wide = self.convert_number(low, CType::Int, CType::ULong, span);
+            let filled = Rvalue::Binary(BinOp::Mul, wide, Operand::Const64(ones));
+            let filled = self.temp(filled, span);
+            values.push(self.convert_number(filled, CType::ULong, *leaf, span));
+        }
+        Ok(match ty {
+            CType::Struct(_) => self.object_of(ty, &values, span),
+            _ => values[0],
+        })
+    }
+
+    /// `for (k = 0; condition(k); k++) body(k);` with a fresh 32-bit `k`; the value of `k`
+    /// when the loop ends.
+    pub(super) fn counted_loop(
+        &mut self,
+        span: Span,
+        mut condition: impl FnMut(&mut Self, Operand) -> Operand,
+        mut body: impl FnMut(&mut Self, Operand),
+    ) -> Operand {
+        let k = self.b.new_temp(span, Width::W32);
+        self.assign(k, Operand::Const(0), span);
+        let (header, inside, exit) = (self.b.new_block(), self.b.new_block(), self.b.new_block());
+        self.b.goto(header, span);
+        self.b.switch_to(header);
+        let index = Operand::Local(k);
+        let cond = condition(self, index);
+        self.b.branch(cond, inside, exit, span);
+        self.b.switch_to(inside);
+        body(self, index);
+        let next = self.temp(Rvalue::Binary(BinOp::Add, index, Operand::Const(1)), span);
+        self.assign(k, next, span);
+        self.b.goto(header, span);
+        self.b.switch_to(exit);
+        index
+    }
+}
