@@ -1566,6 +1566,11 @@ fn function_pointers_refuse_what_their_numbers_cannot_model() {
         .not_entries
         .iter()
         .any(|(name, e)| name == "apply" && e.message.contains("function pointer")));
+    // `NULL` spelled `(void *)0` compares with function pointers as 0 does.
+    let source = "int f(int x) { return x; } int main() { int (*p)(int) = (void *)0;
+                  if (__VERIFIER_nondet_int()) p = f; return (p != (void *)0) + 2 * (p == 0); }";
+    assert_eq!(returns(source, &[1]), 1);
+    assert_eq!(returns(source, &[0]), 2);
     assert_eq!(returns("int apply(int (*f)(int), int x) { return f(x); } int id(int x) { return x; } int main() { return apply(id, 3); }", &[]), 3);
 }
 
@@ -1593,6 +1598,24 @@ fn void_pointers_carry_objects_of_any_type_back_to_their_own_type() {
                   if (__VERIFIER_nondet_int()) { struct b *t = p; return t->y; } return 0; }";
     assert_eq!(returns(source, &[0]), 0);
     assert_errors(source, &[(1, PropertyKind::Unmodelled)]);
+    // A struct and its first member have one address in C but are two objects here (the
+    // member's box): `void *` pointers are not compared where members' addresses are taken.
+    let (kind, message) = refusal(
+        "struct s { int x; }; int main() { struct s v; void *a = &v, *b = &v.x; return a == b; }",
+    );
+    assert_eq!(kind, ErrorKind::Unsupported);
+    assert!(message.contains("first member"), "{message}");
+    // On its own, a function given a `void *` would get an object of no known type.
+    let translated = translate_text(
+        "struct a { int x; }; int f(void *p) { struct a *q = p; return q != 0; }
+         int main() { struct a v; return f(&v); }",
+        Options::default(),
+    )
+    .expect("translates");
+    assert!(translated
+        .not_entries
+        .iter()
+        .any(|(name, e)| name == "f" && e.message.contains("void *")));
 }
 
 #[test]

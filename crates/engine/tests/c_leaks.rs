@@ -197,4 +197,11 @@ fn calls_through_function_pointers_are_counted_as_the_calls_they_make() {
         "o.release(b);",
     );
     assert_safe_where_decided(&freed, PropertyKind::MemoryLeak);
+    // A parameter named like a function that does not allocate: `none(v)` calls the pointer
+    // (found by a review: the call was taken for one of the function `none`).
+    let body = "struct node *make(int v) { return malloc(sizeof(struct node)); }\n\
+                struct node *none(int v) { return 0; }\n\
+                struct node *use(struct node *(*none)(int), int v) { return none(v); }\n\
+                int main() {\n  struct node *p = use(make, 1);\n  return 0;\n}\n";
+    assert_leak_at(body, 6);
 }

@@ -42,8 +42,9 @@ impl Report {
                 }
                 Verdict::Unconfirmed(u) => {
                     let message = format!(
-                        "internal error: symex claims a {} here, but the interpreter does not \
-                         reproduce it",
+                        "internal error: symex claims that `{}` fails here ({}), but the \
+                         interpreter does not reproduce it",
+                        p.kind.name(),
                         kind::failure(p.kind)
                     );
                     let diag = Diagnostic::error(span_for(p, source), message)
@@ -259,7 +260,7 @@ bound, 1 unknown, 1 internal error; 3 paths, 12 solver queries, 15 ms
     fn an_unconfirmed_counterexample_is_an_internal_error_not_a_violation() {
         let text = text();
         assert!(
-            text.contains("Error: internal error: symex claims a read of an uninitialized"),
+            text.contains("Error: internal error: symex claims that `uninit` fails here (read of an uninitialized"),
             "{text}"
         );
         assert!(text.contains("p.uc:17:10"), "{text}");

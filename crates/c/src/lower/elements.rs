@@ -694,11 +694,16 @@ impl<'ast> Visit<'ast> for Uses<'_> {
                     self.bindings.push((parameter, sources));
                 }
             }
-            if MEMORY_FUNCTIONS.contains(&name) && !self.parameters.contains_key(name) {
-                let (_, arguments) = memory_function(name);
-                for argument in call.arguments.iter().take(arguments.min(2)) {
-                    self.decays(argument);
-                }
+            // The pointer arguments of library functions over memory (`lower/library.rs`)
+            // and of KLEE's `klee_make_symbolic` (`lower/conventions.rs`).
+            let pointer_arguments = match name {
+                _ if self.parameters.contains_key(name) => 0,
+                _ if MEMORY_FUNCTIONS.contains(&name) => memory_function(name).1.min(2),
+                "klee_make_symbolic" => 1,
+                _ => 0,
+            };
+            for argument in call.arguments.iter().take(pointer_arguments) {
+                self.decays(argument);
             }
             // Their literal arguments are never evaluated (`FnCx::output_statement`,
             // `FnCx::call`), unless a definition makes them ordinary calls.

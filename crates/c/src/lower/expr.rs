@@ -516,7 +516,7 @@ impl FnCx<'_, '_> {
     }
 
     /// The truth of `value` of type `ty` as a number (a pointer is true when it is not null).
-    fn truth(
+    pub(super) fn truth(
         &mut self,
         value: Operand,
         ty: CType,
@@ -570,11 +570,25 @@ impl FnCx<'_, '_> {
             }
         };
         let (a_generic, b_generic) = (self.is_generic(a_ty), self.is_generic(b_ty));
+        let objects = a_generic || b_generic;
+        if objects
+            && !self.unit.boxed_members.is_empty()
+            && a != Operand::Null
+            && b != Operand::Null
+        {
+            // A struct and its first member share an address in C; their objects here do not.
+            return Err(CError::unsupported(
+                "a comparison of `void *` pointers in a file that takes addresses of members (a \
+                 struct and its first member have one address in C, but are objects of their \
+                 own here)",
+                at,
+            ));
+        }
         let (a, b) = match (a_ty, b_ty) {
-            // Compared as `void *`: the other side converts to it unchecked.
-            _ if b_generic && !a_generic => (self.coerce(a, a_ty, b_ty, span, at)?, b),
             (CType::Function(_), _) => (a, self.coerce(b, b_ty, a_ty, span, at)?),
             (_, CType::Function(_)) => (self.coerce(a, a_ty, b_ty, span, at)?, b),
+            // Compared as `void *`: the other side converts to it unchecked.
+            _ if b_generic && !a_generic => (self.coerce(a, a_ty, b_ty, span, at)?, b),
             (CType::Pointer(_), _) => (a, self.coerce(b, b_ty, a_ty, span, at)?),
             _ => (self.coerce(a, a_ty, b_ty, span, at)?, b),
         };
@@ -1538,59 +1552,8 @@ impl FnCx<'_, '_> {
             }
             _ => {}
         }
-        let ilp32 = self.unit.options.data_model == crate::DataModel::Ilp32;
-        let nondet = match name {
-            "__VERIFIER_nondet_int" => Some(CType::Int),
-            "__VERIFIER_nondet_uint" | "__VERIFIER_nondet_unsigned" => Some(CType::UInt),
-            "__VERIFIER_nondet_char" => Some(CType::SChar),
-            "__VERIFIER_nondet_uchar" => Some(CType::UChar),
-            "__VERIFIER_nondet_short" => Some(CType::Short),
-            "__VERIFIER_nondet_ushort" => Some(CType::UShort),
-            "__VERIFIER_nondet_bool" => Some(CType::Bool),
-            "__VERIFIER_nondet_long" if ilp32 => Some(CType::Int),
-            "__VERIFIER_nondet_ulong" if ilp32 => Some(CType::UInt),
-            "__VERIFIER_nondet_long" | "__VERIFIER_nondet_longlong" => Some(CType::Long),
-            "__VERIFIER_nondet_ulong" | "__VERIFIER_nondet_ulonglong" => Some(CType::ULong),
-            "__VERIFIER_nondet_size_t" if ilp32 => Some(CType::UInt),
-            "__VERIFIER_nondet_size_t" => Some(CType::ULong),
-            "__VERIFIER_assume" => {
-                arity(1)?;
-                let (cond, ty) = self.typed(&call.arguments[0])?;
-                let cond = self.truth(cond, ty, span, at)?;
-                self.b.emit(InstKind::Assume(cond), span);
-                return Ok((Operand::Const(0), CType::Int));
-            }
-            other if other.starts_with("__VERIFIER_nondet_") => {
-                return Err(CError::unsupported(
-                    format!("`{other}` (an input of a type symex does not model)"),
-                    at,
-                ));
-            }
-            _ => None,
-        };
-        if let Some(ty) = nondet {
-            arity(0)?;
-            let input = |cx: &mut Self| {
-                let dst = cx.b.new_temp(span, Width::W32);
-                cx.b.emit(InstKind::Input { dst }, span);
-                Operand::Local(dst)
-            };
-            let value = match ty.width() {
-                Width::W32 => {
-                    let raw = input(self);
-                    self.convert(raw, ty, span)
-                }
-                // Two inputs, the high half first: every 64-bit number is one pair.
-                Width::W64 => {
-                    let (high, low) = (input(self), input(self));
-                    let high = self.temp(Rvalue::Unary(UnOp::ZeroExtend, high), span);
-                    let high =
-                        self.temp(Rvalue::Binary(BinOp::Shl, high, Operand::Const64(32)), span);
-                    let low = self.temp(Rvalue::Unary(UnOp::ZeroExtend, low), span);
-                    self.temp(Rvalue::Binary(BinOp::BitOr, high, low), span)
-                }
-            };
-            return Ok((value, ty));
+        if let Some(result) = self.convention_call(name, call, span, at)? {
+            return Ok(result);
         }
         // Inlined: every call of `main` where functions share globals (or on request), a call
         // that may change or check the count of live objects where leaks are checked, and a

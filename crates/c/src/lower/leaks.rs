@@ -21,7 +21,6 @@ use std::collections::HashSet;
 
 use lang_c::ast::FunctionDefinition;
 use lang_c::span::Node;
-use lang_c::visit::Visit;
 use symex_ir::cfg::{
     BinOp, Check, InstKind, LocalInfo, LocalKind, Operand, PropertyKind, Rvalue, Width,
 };
@@ -45,8 +44,7 @@ pub(super) fn counting_functions(
     let callees: Vec<(&String, HashSet<String>)> = definitions
         .iter()
         .map(|(name, definition)| {
-            let mut callees = Callees::default();
-            callees.visit_function_definition(&definition.node, &definition.span);
+            let mut callees = Callees::of_definition(definition);
             let variables = (callees.names.iter()).any(|n| !functions.contains(n.as_str()));
             if callees.through_pointers || variables {
                 callees.names.extend(function_values.iter().cloned());

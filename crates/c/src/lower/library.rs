@@ -55,13 +55,13 @@ pub(super) fn memory_function(name: &str) -> (&str, usize) {
 /// Where a memory function writes or reads: the object a pointer to a whole object points to,
 /// or the elements from the one a pointer into an array points to; of type `ty`.
 #[derive(Clone, Copy)]
-enum Target {
+pub(super) enum Target {
     Object(Operand, CType),
     Elements(Operand, CType),
 }
 
 impl Target {
-    fn ty(self) -> CType {
+    pub(super) fn ty(self) -> CType {
         match self {
             Target::Object(_, ty) | Target::Elements(_, ty) => ty,
         }
@@ -200,7 +200,7 @@ impl FnCx<'_, '_> {
     }
 
     /// The pointer argument `argument` of `name`, its type and where it points.
-    fn memory_target(
+    pub(super) fn memory_target(
         &mut self,
         name: &str,
         argument: &Node<Expression>,
@@ -234,7 +234,7 @@ impl FnCx<'_, '_> {
 
     /// The number of objects of type `ty` in `size` bytes (a 32-bit count): the `unmodelled`
     /// check that it is a whole number of them.
-    fn object_count(
+    pub(super) fn object_count(
         &mut self,
         size: &Node<Expression>,
         ty: CType,
@@ -260,7 +260,7 @@ impl FnCx<'_, '_> {
     /// `count` (read as unsigned). A target that is one whole object has only the 0th: a
     /// count above 1 stops the run at an `unmodelled` check (what lies beyond the object is
     /// not modelled).
-    fn for_each_object(
+    pub(super) fn for_each_object(
         &mut self,
         count: Operand,
         targets: &[Target],

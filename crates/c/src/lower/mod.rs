@@ -12,6 +12,7 @@
 
 mod allocation;
 mod array;
+mod conventions;
 mod element_pointer;
 mod elements;
 mod expr;
@@ -375,11 +376,45 @@ fn addresses_taken(unit: &TranslationUnit) -> (HashSet<String>, HashSet<String>)
 const ALLOCATORS: &[&str] = &["malloc", "calloc", "realloc"];
 
 /// The names of the functions called by name in what it visits, and whether it calls
-/// through a function pointer.
+/// through a function pointer (a callee that is an expression; [`Callees::of_definition`]
+/// also counts a name declared as a variable there).
 #[derive(Default)]
 pub(super) struct Callees {
     pub names: HashSet<String>,
     pub through_pointers: bool,
+}
+
+impl Callees {
+    /// The callees of a function definition: a callee named like one of its parameters or
+    /// locals is a call through a pointer (shadowing a function of that name).
+    pub(super) fn of_definition(definition: &Node<FunctionDefinition>) -> Callees {
+        #[derive(Default)]
+        struct Declared(Vec<String>);
+        impl<'ast> Visit<'ast> for Declared {
+            fn visit_declarator_kind(
+                &mut self,
+                kind: &'ast lang_c::ast::DeclaratorKind,
+                span: &'ast lang_c::span::Span,
+            ) {
+                if let lang_c::ast::DeclaratorKind::Identifier(id) = kind {
+                    self.0.push(id.node.name.clone());
+                }
+                lang_c::visit::visit_declarator_kind(self, kind, span);
+            }
+        }
+        let mut callees = Callees::default();
+        callees.visit_function_definition(&definition.node, &definition.span);
+        let mut declared = Declared::default();
+        declared.visit_function_definition(&definition.node, &definition.span);
+        // The definition's own name is declared once by the definition itself.
+        let own = declarator_shape(&definition.node.declarator.node).0;
+        let variables = |name: &String| {
+            let count = declared.0.iter().filter(|d| *d == name).count();
+            count > usize::from(own.as_ref() == Some(name))
+        };
+        callees.through_pointers |= callees.names.iter().any(variables);
+        callees
+    }
 }
 
 impl<'ast> Visit<'ast> for Callees {
@@ -450,6 +485,10 @@ fn entry_facts(context: &Unit<'_>) -> Vec<(String, CError)> {
             CType::Struct(_) if element_member(ty) => Some(
                 "a parameter reaches a struct with a pointer into arrays as a member (the input \
                  heap has no arrays)",
+            ),
+            CType::Void => Some(
+                "a parameter reaches a `void *` (the input heap would give it an object of no \
+                 known type)",
             ),
             CType::Function(_) => Some(
                 "a parameter reaches a function pointer (an input would be any number, not one \

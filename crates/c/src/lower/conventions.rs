@@ -1,0 +1,191 @@
+//! The functions by which verification tools' users write inputs, assumptions and assertions,
+//! where the file does not define them:
+//!
+//! * SV-COMP: `__VERIFIER_nondet_<type>()` (an input of that type), `__VERIFIER_assume(c)`;
+//! * CBMC: `nondet_<type>()`, `__CPROVER_assume(c)`, `__CPROVER_assert(c, message)`;
+//! * KLEE: `klee_make_symbolic(p, size, name)` (every integer of the objects `p` points to an
+//!   input, as `memset` walks them: `lower/library.rs`), `klee_int(name)`,
+//!   `klee_range(low, high, name)` (an input in `low..high`), `klee_assume(c)`,
+//!   `klee_assert(c)`.
+//!
+//! An input is the next symbolic input of `symex run --input` (32-bit numbers; a 64-bit type
+//! reads two, the high half first), converted to the type. An assumption ends the runs where
+//! it is false; an assertion is an `assert` check. Names, messages and the types of other
+//! `nondet` functions are not guessed: an unknown input type is refused.
+
+use lang_c::ast::CallExpression;
+use symex_ir::cfg::{BinOp, Check, InstKind, Operand, Rvalue, UnOp, Width};
+use symex_syntax::span::Span;
+
+use super::func::FnCx;
+use super::types::CType;
+use crate::error::CError;
+use crate::DataModel;
+
+/// The type of the input the function `name` returns, by its suffix after
+/// `__VERIFIER_nondet_` (SV-COMP) or `nondet_` (CBMC); `Err` for such a name of a type symex
+/// does not model, `None` for other names.
+fn input_type(name: &str, model: DataModel) -> Option<Result<CType, ()>> {
+    let suffix =
+        (name.strip_prefix("__VERIFIER_nondet_")).or_else(|| name.strip_prefix("nondet_"))?;
+    let ilp32 = model == DataModel::Ilp32;
+    Some(Ok(match suffix {
+        "int" => CType::Int,
+        "uint" | "unsigned" => CType::UInt,
+        "char" => CType::SChar,
+        "uchar" => CType::UChar,
+        "short" => CType::Short,
+        "ushort" => CType::UShort,
+        "bool" | "_Bool" => CType::Bool,
+        "long" if ilp32 => CType::Int,
+        "ulong" | "size_t" if ilp32 => CType::UInt,
+        "long" | "longlong" => CType::Long,
+        "ulong" | "ulonglong" | "size_t" => CType::ULong,
+        _ => return Some(Err(())),
+    }))
+}
+
+impl FnCx<'_, '_> {
+    /// `name(arguments)` if `name` is one of the conventions' functions (see the module
+    /// comment) and the file does not define it: its value and type.
+    pub(super) fn convention_call(
+        &mut self,
+        name: &str,
+        call: &CallExpression,
+        span: Span,
+        at: usize,
+    ) -> Result<Option<(Operand, CType)>, CError> {
+        if self.unit.bodies.contains_key(name) {
+            return Ok(None);
+        }
+        let arguments = &call.arguments;
+        let arity = |expected: usize| match arguments.len() == expected {
+            true => Ok(()),
+            false => Err(CError::invalid(
+                format!(
+                    "`{name}` takes {expected} argument(s) but {} were given",
+                    arguments.len()
+                ),
+                at,
+            )),
+        };
+        let nothing = (Operand::Const(0), CType::Int);
+        if let Some(ty) = input_type(name, self.unit.options.data_model) {
+            let Ok(ty) = ty else {
+                return Err(CError::unsupported(
+                    format!("`{name}` (an input of a type symex does not model)"),
+                    at,
+                ));
+            };
+            arity(0)?;
+            return Ok(Some((self.input(ty, span), ty)));
+        }
+        match name {
+            "__VERIFIER_assume" | "__CPROVER_assume" | "klee_assume" => {
+                arity(1)?;
+                let condition = self.condition(&arguments[0], span)?;
+                self.b.emit(InstKind::Assume(condition), span);
+                Ok(Some(nothing))
+            }
+            "__CPROVER_assert" | "klee_assert" => {
+                arity(if name == "klee_assert" { 1 } else { 2 })?;
+                let condition = self.condition(&arguments[0], span)?;
+                self.check(Check::Assert(condition), span);
+                Ok(Some(nothing))
+            }
+            "klee_int" => {
+                arity(1)?;
+                Ok(Some((self.input(CType::Int, span), CType::Int)))
+            }
+            "klee_range" => {
+                arity(3)?;
+                let [low, high] = [&arguments[0], &arguments[1]].map(|bound| {
+                    self.typed(bound)
+                        .map(|(value, ty)| self.convert_number(value, ty, CType::Int, span))
+                });
+                let (low, high) = (low?, high?);
+                let value = self.input(CType::Int, span);
+                for in_range in [
+                    Rvalue::Binary(BinOp::Le, low, value),
+                    Rvalue::Binary(BinOp::Lt, value, high),
+                ] {
+                    let in_range = self.temp(in_range, span);
+                    self.b.emit(InstKind::Assume(in_range), span);
+                }
+                Ok(Some((value, CType::Int)))
+            }
+            "klee_make_symbolic" => {
+                arity(3)?;
+                self.make_symbolic(call, span, at)?;
+                Ok(Some(nothing))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The truth of the condition `e` (a number or a pointer).
+    fn condition(
+        &mut self,
+        e: &lang_c::span::Node<lang_c::ast::Expression>,
+        span: Span,
+    ) -> Result<Operand, CError> {
+        let (value, ty) = self.typed(e)?;
+        self.truth(value, ty, span, self.at(e.span))
+    }
+
+    /// The next input as a value of the integer type `ty`.
+    fn input(&mut self, ty: CType, span: Span) -> Operand {
+        let input = |cx: &mut Self| {
+            let dst = cx.b.new_temp(span, Width::W32);
+            cx.b.emit(InstKind::Input { dst }, span);
+            Operand::Local(dst)
+        };
+        match ty.width() {
+            Width::W32 => {
+                let raw = input(self);
+                self.convert(raw, ty, span)
+            }
+            // Two inputs, the high half first: every 64-bit number is one pair.
+            Width::W64 => {
+                let (high, low) = (input(self), input(self));
+                let high = self.temp(Rvalue::Unary(UnOp::ZeroExtend, high), span);
+                let high = self.temp(Rvalue::Binary(BinOp::Shl, high, Operand::Const64(32)), span);
+                let low = self.temp(Rvalue::Unary(UnOp::ZeroExtend, low), span);
+                self.temp(Rvalue::Binary(BinOp::BitOr, high, low), span)
+            }
+        }
+    }
+
+    /// `klee_make_symbolic(pointer, size, name)`: every integer of the objects of the size
+    /// from `pointer` on becomes an input, object by object, leaf by leaf.
+    fn make_symbolic(
+        &mut self,
+        call: &CallExpression,
+        span: Span,
+        at: usize,
+    ) -> Result<(), CError> {
+        const NAME: &str = "klee_make_symbolic";
+        let (_, _, target) = self.memory_target(NAME, &call.arguments[0])?;
+        let ty = target.ty();
+        let leaves = self.unit.types.borrow().leaves(ty);
+        if !leaves.iter().all(|(_, leaf)| leaf.is_number()) {
+            return Err(CError::unsupported(
+                format!("`{NAME}` of objects with pointers or arrays inside"),
+                at,
+            ));
+        }
+        let count = self.object_count(&call.arguments[1], ty, span)?;
+        self.for_each_object(count, &[target], span, |cx, memory| {
+            let values: Vec<Operand> = leaves
+                .iter()
+                .map(|&(_, leaf)| cx.input(leaf, span))
+                .collect();
+            let value = match ty {
+                CType::Struct(_) => cx.object_of(ty, &values, span),
+                _ => values[0],
+            };
+            cx.write_memory(&memory[0], ty, value, false, span);
+        });
+        Ok(())
+    }
+}
