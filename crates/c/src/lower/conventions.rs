@@ -175,7 +175,7 @@ impl FnCx<'_, '_> {
             ));
         }
         let count = self.object_count(&call.arguments[1], ty, span)?;
-        self.for_each_object(count, &[target], span, |cx, memory| {
+        self.for_each_object(count, &[target], false, span, |cx, memory| {
             let values: Vec<Operand> = leaves
                 .iter()
                 .map(|&(_, leaf)| cx.input(leaf, span))

@@ -1,5 +1,6 @@
 //! The C library functions over memory that symex lowers into the loops they are: `memset`,
-//! `memcpy` and `strlen` (and their `__builtin_` names), where the file does not define them.
+//! `memcpy`, `memmove`, `strlen`, `strcpy` and `strcmp` (and their `__builtin_` names), where
+//! the file does not define them.
 //!
 //! Memory is objects of C types here, not bytes (`lower/memory.rs`), so the functions work on
 //! whole objects of the type their pointer argument has: `memset(p, c, n)` and
@@ -18,9 +19,14 @@
 //!   assigned flags are copied: reading them later is the `uninit` check, not the copy).
 //!   Overlapping arrays are copied element by element from the first (C leaves them
 //!   undefined).
+//!   `memmove` copies from the last object down where the destination lies after the source
+//!   in one array.
 //! * `strlen(s)` walks `s`, a pointer into an array of characters, up to its 0: every
 //!   character read is checked (bounds, `uninit`), so a string without its 0 fails
-//!   `out-of-bounds` at the array's end.
+//!   `out-of-bounds` at the array's end. `strcpy(d, s)` copies the characters up to the 0
+//!   (each write checked too); `strcmp(a, b)` compares up to the first difference or 0 and
+//!   gives the difference of the characters as `unsigned char` (glibc's value; C fixes only
+//!   its sign).
 //!
 //! Nothing here models bytes: `void *` arguments, whose objects' type only the run knows, are
 //! refused (the caller's pointer of its own type works).
@@ -39,16 +45,26 @@ use crate::error::CError;
 pub(super) const MEMORY_FUNCTIONS: &[&str] = &[
     "memset",
     "memcpy",
+    "memmove",
     "strlen",
+    "strcpy",
+    "strcmp",
     "__builtin_memset",
     "__builtin_memcpy",
+    "__builtin_memmove",
     "__builtin_strlen",
+    "__builtin_strcpy",
+    "__builtin_strcmp",
 ];
 
 /// The library function a name calls (without `__builtin_`) and its number of arguments.
 pub(super) fn memory_function(name: &str) -> (&str, usize) {
     let function = name.trim_start_matches("__builtin_");
-    let arguments = if function == "strlen" { 1 } else { 3 };
+    let arguments = match function {
+        "strlen" => 1,
+        "strcpy" | "strcmp" => 2,
+        _ => 3,
+    };
     (function, arguments)
 }
 
@@ -80,8 +96,11 @@ impl FnCx<'_, '_> {
         let arguments = &call.arguments;
         match memory_function(name).0 {
             "memset" => self.memset(name, arguments, span, at),
-            "memcpy" => self.memcpy(name, arguments, span, at),
-            _ => self.strlen(&arguments[0], span, at),
+            "memcpy" => self.copy(name, arguments, false, span, at),
+            "memmove" => self.copy(name, arguments, true, span, at),
+            "strcpy" => self.strcpy(name, arguments, span, at),
+            "strcmp" => self.strcmp(name, arguments, span, at),
+            _ => self.strlen(name, &arguments[0], span, at),
         }
     }
 
@@ -105,17 +124,20 @@ impl FnCx<'_, '_> {
         let ty = target.ty();
         let value = self.filled_object(name, ty, byte, span, at)?;
         let count = self.object_count(&arguments[2], ty, span)?;
-        self.for_each_object(count, &[target], span, |cx, memory| {
+        self.for_each_object(count, &[target], false, span, |cx, memory| {
             cx.write_memory(&memory[0], ty, value, false, span);
         });
         Ok((pointer, pointer_ty))
     }
 
-    /// `memcpy(destination, source, size)`; its value is `destination`.
-    fn memcpy(
+    /// `memcpy(destination, source, size)` and, `overlapping`, `memmove`: its value is
+    /// `destination`. `memmove` copies from the last object where the destination lies after
+    /// the source in one array, so each object is read before it is overwritten.
+    fn copy(
         &mut self,
         name: &str,
         arguments: &[Node<Expression>],
+        overlapping: bool,
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
@@ -139,48 +161,130 @@ impl FnCx<'_, '_> {
             ));
         }
         let count = self.object_count(&arguments[2], ty, span)?;
-        self.for_each_object(count, &[from, to], span, |cx, memory| {
-            let [source, destination] = [&memory[0], &memory[1]];
-            if ty.is_scalar() {
-                // The value and whether it is assigned, as they are.
-                cx.guard(source, span);
-                let (value_field, flag_field) = leaf_fields(&source.prefix);
-                let [value, flag] =
-                    [(value_field, ty.width()), (flag_field, Width::W32)].map(|(field, width)| {
-                        let read = Rvalue::Read(source.field(cx.field_id(&field)));
-                        Operand::Local(cx.b.assign_temp_of(read, width, span))
-                    });
-                cx.write_memory_flagged(destination, ty, (value, flag), false, span);
-            } else {
-                let value = cx.read_memory(source, ty, false, span);
-                cx.write_memory(destination, ty, value, false, span);
-            }
-        });
+        let copy = |cx: &mut Self, memory: Vec<Memory>| {
+            cx.copy_object(&memory[0], &memory[1], ty, span);
+        };
+        let (Target::Elements(to_pointer, _), Target::Elements(from_pointer, _), true) =
+            (to, from, overlapping)
+        else {
+            self.for_each_object(count, &[from, to], false, span, copy);
+            return Ok((pointer, pointer_ty));
+        };
+        // Backwards where the destination starts after the source in the same array.
+        let [to_cell, to_index] = self.element_parts(to_pointer, span);
+        let [from_cell, from_index] = self.element_parts(from_pointer, span);
+        let same_array = self.temp(Rvalue::Binary(BinOp::Eq, to_cell, from_cell), span);
+        let after = self.temp(Rvalue::Binary(BinOp::Gt, to_index, from_index), span);
+        let backwards = self.temp(Rvalue::Binary(BinOp::BitAnd, same_array, after), span);
+        let (last_first, first_first, join) =
+            (self.b.new_block(), self.b.new_block(), self.b.new_block());
+        self.b.branch(backwards, last_first, first_first, span);
+        for (block, reversed) in [(last_first, true), (first_first, false)] {
+            self.b.switch_to(block);
+            self.for_each_object(count, &[from, to], reversed, span, copy);
+            self.b.goto(join, span);
+        }
+        self.b.switch_to(join);
         Ok((pointer, pointer_ty))
+    }
+
+    /// Copies the object of type `ty` at `source` into `destination`, as it is (a scalar's
+    /// assigned flag too).
+    fn copy_object(&mut self, source: &Memory, destination: &Memory, ty: CType, span: Span) {
+        if ty.is_scalar() {
+            // The value and whether it is assigned, as they are.
+            self.guard(source, span);
+            let (value_field, flag_field) = leaf_fields(&source.prefix);
+            let [value, flag] =
+                [(value_field, ty.width()), (flag_field, Width::W32)].map(|(field, width)| {
+                    let read = Rvalue::Read(source.field(self.field_id(&field)));
+                    Operand::Local(self.b.assign_temp_of(read, width, span))
+                });
+            self.write_memory_flagged(destination, ty, (value, flag), false, span);
+        } else {
+            let value = self.read_memory(source, ty, false, span);
+            self.write_memory(destination, ty, value, false, span);
+        }
+    }
+
+    /// `strcpy(destination, source)`: the characters of `source` up to its 0 (included)
+    /// copied, each read and write checked; its value is `destination`.
+    fn strcpy(
+        &mut self,
+        name: &str,
+        arguments: &[Node<Expression>],
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let (destination, destination_ty, character) = self.string(name, &arguments[0], at)?;
+        let (source, _, source_character) = self.string(name, &arguments[1], at)?;
+        if source_character != character {
+            return Err(CError::unsupported(
+                format!("`{name}` between strings of different character types"),
+                at,
+            ));
+        }
+        // for (k = 0; (destination[k] = source[k]) != 0; k++) {}
+        self.counted_loop(
+            span,
+            |cx, k| {
+                let at_k = Some((k, CType::Int));
+                let read = cx.element_memory((source, character), at_k, span);
+                let value = cx.read_memory(&read, character, false, span);
+                let write = cx.element_memory((destination, character), at_k, span);
+                cx.write_memory(&write, character, value, false, span);
+                cx.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Const(0)), span)
+            },
+            |_, _| {},
+        );
+        Ok((destination, destination_ty))
+    }
+
+    /// `strcmp(a, b)`: 0 where the strings are equal, else the difference of their first
+    /// differing characters read as `unsigned char` (glibc's value; C fixes only its sign).
+    fn strcmp(
+        &mut self,
+        name: &str,
+        arguments: &[Node<Expression>],
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let (a, _, a_character) = self.string(name, &arguments[0], at)?;
+        let (b, _, b_character) = self.string(name, &arguments[1], at)?;
+        // for (k = 0; a[k] == b[k] && a[k] != 0; k++) {}
+        let mut last = [Operand::Const(0); 2];
+        self.counted_loop(
+            span,
+            |cx, k| {
+                let at_k = Some((k, CType::Int));
+                for (slot, (string, character)) in
+                    [(a, a_character), (b, b_character)].iter().enumerate()
+                {
+                    let memory = cx.element_memory((*string, *character), at_k, span);
+                    let read = cx.read_memory(&memory, *character, false, span);
+                    last[slot] = cx.convert(read, CType::UChar, span);
+                }
+                let equal = cx.temp(Rvalue::Binary(BinOp::Eq, last[0], last[1]), span);
+                let more = cx.temp(Rvalue::Binary(BinOp::Ne, last[0], Operand::Const(0)), span);
+                cx.temp(Rvalue::Binary(BinOp::BitAnd, equal, more), span)
+            },
+            |_, _| {},
+        );
+        Ok((
+            self.temp(Rvalue::Binary(BinOp::Sub, last[0], last[1]), span),
+            CType::Int,
+        ))
     }
 
     /// `strlen(string)`: the number of characters before the first 0, a `size_t`.
     fn strlen(
         &mut self,
+        name: &str,
         string: &Node<Expression>,
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
-        let (pointer, ty) = self.typed(string)?;
-        let character = match ty {
-            CType::Element(p) => self.pointee(p),
-            _ => CType::Void,
-        };
-        if !character.is_char() {
-            let described = self.unit.types.borrow().describe(ty);
-            return Err(CError::unsupported(
-                format!(
-                    "`strlen` of a `{described}` (a pointer into an array of characters is \
-                     modelled)"
-                ),
-                at,
-            ));
-        }
+        let (pointer, _, character) = self.string(name, string, at)?;
         // for (k = 0; string[k] != 0; k++) {}
         let length = self.counted_loop(
             span,
@@ -197,6 +301,32 @@ impl FnCx<'_, '_> {
             self.convert_number(length, CType::Int, size_t, span),
             size_t,
         ))
+    }
+
+    /// The string argument `argument` of `name`: a pointer into an array of characters, its
+    /// type and the characters' type.
+    fn string(
+        &mut self,
+        name: &str,
+        argument: &Node<Expression>,
+        at: usize,
+    ) -> Result<(Operand, CType, CType), CError> {
+        let (pointer, ty) = self.typed(argument)?;
+        let character = match ty {
+            CType::Element(p) => self.pointee(p),
+            _ => CType::Void,
+        };
+        if !character.is_char() {
+            let described = self.unit.types.borrow().describe(ty);
+            return Err(CError::unsupported(
+                format!(
+                    "`{name}` of a `{described}` (a pointer into an array of characters is \
+                     modelled)"
+                ),
+                at,
+            ));
+        }
+        Ok((pointer, ty, character))
     }
 
     /// The pointer argument `argument` of `name`, its type and where it points.
@@ -257,13 +387,14 @@ impl FnCx<'_, '_> {
     }
 
     /// Runs `each` on the memory of the k-th object of every target, for k from 0 below
-    /// `count` (read as unsigned). A target that is one whole object has only the 0th: a
+    /// `count` (read as unsigned; from the last down where `reversed`). A target that is one whole object has only the 0th: a
     /// count above 1 stops the run at an `unmodelled` check (what lies beyond the object is
     /// not modelled).
     pub(super) fn for_each_object(
         &mut self,
         count: Operand,
         targets: &[Target],
+        reversed: bool,
         span: Span,
         mut each: impl FnMut(&mut Self, Vec<Memory>),
     ) {
@@ -277,6 +408,15 @@ impl FnCx<'_, '_> {
             span,
             |cx, k| cx.temp(Rvalue::Binary(BinOp::ULt, k, count), span),
             |cx, k| {
+                // From the last object down where `reversed`: count - 1 - k.
+                let k = match reversed {
+                    true => {
+                        let last =
+                            cx.temp(Rvalue::Binary(BinOp::Sub, count, Operand::Const(1)), span);
+                        cx.temp(Rvalue::Binary(BinOp::Sub, last, k), span)
+                    }
+                    false => k,
+                };
                 let memory = targets
                     .iter()
                     .map(|&target| match target {
