@@ -48,16 +48,17 @@ pub(super) const FORKED_LENGTHS: i32 = 64;
 pub(super) const ALLOCATING_FUNCTIONS: &[&str] =
     &["malloc", "calloc", "realloc", "alloca", "__builtin_alloca"];
 
-/// The size arguments of an allocation: the `sizeof` giving each object's size, and how many
-/// objects (`None`: one).
+/// The size arguments of an allocation: the `sizeof` giving each object's size (`None`: a
+/// number of bytes, made `char`s), and how many objects (`None`: one).
 pub(super) struct AllocationSize<'a> {
-    pub each: &'a Node<Expression>,
+    pub each: Option<&'a Node<Expression>>,
     pub count: Option<&'a Node<Expression>>,
 }
 
 /// The size of the allocation `function(arguments)` (an allocating function): `sizeof(T)`, a
 /// count times it (either order), or `calloc`'s count and `sizeof(T)` (either order);
-/// `realloc`'s second argument. `None` where no `sizeof` says what the objects are.
+/// `realloc`'s second argument; any other size of `malloc`, `alloca` or `realloc` is a count
+/// of bytes, which are `char`s. `None` for `calloc` without a `sizeof`.
 pub(super) fn allocation_size<'a>(
     function: &str,
     arguments: &'a [Node<Expression>],
@@ -74,24 +75,28 @@ pub(super) fn allocation_size<'a>(
             _ => return None,
         },
         (false, [size]) => {
+            let bytes = size;
             let size = without_casts(size);
             match &size.node {
                 _ if is_sizeof(size) => (size, None),
                 Expression::BinaryOperator(m)
-                    if m.node.operator.node == BinaryOperator::Multiply =>
+                    if m.node.operator.node == BinaryOperator::Multiply
+                        && (is_sizeof(&m.node.rhs) || is_sizeof(&m.node.lhs)) =>
                 {
-                    match (is_sizeof(&m.node.rhs), is_sizeof(&m.node.lhs)) {
-                        (true, _) => (&*m.node.rhs, Some(&*m.node.lhs)),
-                        (false, true) => (&*m.node.lhs, Some(&*m.node.rhs)),
-                        _ => return None,
+                    match is_sizeof(&m.node.rhs) {
+                        true => (&*m.node.rhs, Some(&*m.node.lhs)),
+                        false => (&*m.node.lhs, Some(&*m.node.rhs)),
                     }
                 }
-                _ => return None,
+                _ => {
+                    let count = Some(bytes).filter(|count| !is_one(count));
+                    return Some(AllocationSize { each: None, count });
+                }
             }
         }
         _ => return None,
     };
-    let each = without_casts(each);
+    let each = Some(without_casts(each));
     let count = count.filter(|count| !is_one(count));
     Some(AllocationSize { each, count })
 }
@@ -131,14 +136,17 @@ impl FnCx<'_, '_> {
         let refusal = || {
             CError::unsupported(
                 format!(
-                    "`{name}` of a size other than `sizeof` of a complete type or a count \
-                     times it (`n * sizeof(T)`, `calloc(n, sizeof(T))`)"
+                    "`{name}` of a size other than `sizeof` of a complete type, a count times \
+                     it (`n * sizeof(T)`, `calloc(n, sizeof(T))`) or a number of `char`s"
                 ),
                 size_at,
             )
         };
         let size = allocation_size(name, &call.arguments).ok_or_else(refusal)?;
-        let declared = self.sized_type(size.each, at)?.ok_or_else(refusal)?;
+        let declared = match size.each {
+            Some(each) => self.sized_type(each, at)?.ok_or_else(refusal)?,
+            None => CType::SChar,
+        };
         let start = call.callee.span.start;
         let ty = representation(self.unit, Location::Allocated(start), declared);
         // `malloc` never fails (SV-COMP's convention); `calloc` zeroes its objects; `alloca`'s
@@ -156,12 +164,14 @@ impl FnCx<'_, '_> {
         };
         let array =
             realloc || size.count.is_some() || self.unit.elements.is_element_allocation(start);
+        let bytes = size.each.is_none();
         if !array {
             let object = self.blank_object(ty, calloc, heap, span);
             let pointer = self.temp(Rvalue::Alloc(object), span);
             if heap {
                 self.count_objects(1, span);
             }
+            self.note_bytes(pointer, bytes);
             return Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)));
         }
         let arrays_hold = ty.is_scalar() || (matches!(ty, CType::Struct(_)) && !self.has_boxes(ty));
@@ -204,7 +214,15 @@ impl FnCx<'_, '_> {
             self.count_objects(1, span);
         }
         let pointer = self.element_value(cell, Operand::Const(0), span);
+        self.note_bytes(pointer, bytes);
         Ok((pointer, self.unit.types.borrow_mut().element_pointer_to(ty)))
+    }
+
+    /// Remembers `pointer` as made by an allocation of a number of bytes, where `bytes`.
+    fn note_bytes(&mut self, pointer: Operand, bytes: bool) {
+        if let (true, Operand::Local(local)) = (bytes, pointer) {
+            self.byte_allocations.insert(local);
+        }
     }
 
     /// The type whose size the `sizeof` expression `each` takes, if complete and not an

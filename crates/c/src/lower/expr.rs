@@ -497,6 +497,18 @@ impl FnCx<'_, '_> {
                     at,
                 ))
             }
+            _ if matches!(value, Operand::Local(l) if self.byte_allocations.contains(&l)) => {
+                let types = self.unit.types.borrow();
+                Err(CError::unsupported(
+                    format!(
+                        "an allocation of a number of bytes (its size has no `sizeof`: it makes \
+                         `char`s) converted to `{}`: write the size as `sizeof(T)` or `n * \
+                         sizeof(T)` so that symex knows the objects' type",
+                        types.describe(to)
+                    ),
+                    at,
+                ))
+            }
             _ if let Some(reason) = element_conversion_refusal(from, to) => {
                 Err(CError::unsupported(reason, at))
             }

@@ -105,6 +105,9 @@ pub(super) struct FnCx<'u, 'a> {
     pub live_objects: Option<LocalId>,
     /// The pointers made from integers (`lower/integer_pointers.rs`).
     pub integer_pointers: HashSet<LocalId>,
+    /// The pointers to the `char`s an allocation of a number of bytes made
+    /// (`lower/allocation.rs`): converted to another type, a clearer refusal.
+    pub byte_allocations: HashSet<LocalId>,
 }
 
 /// The name of a definition.
@@ -363,6 +366,7 @@ pub(super) fn lower_function(
         local_types: HashMap::new(),
         live_objects: None,
         integer_pointers: HashSet::new(),
+        byte_allocations: HashSet::new(),
     };
     for (i, Parameter { name, span, ty, .. }) in params.iter().enumerate() {
         cx.local_types.insert(LocalId(i as u32), *ty);
