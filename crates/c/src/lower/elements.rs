@@ -694,15 +694,17 @@ impl<'ast> Visit<'ast> for Uses<'_> {
                     self.bindings.push((parameter, sources));
                 }
             }
-            // The pointer arguments of library functions over memory (`lower/library.rs`)
-            // and of KLEE's `klee_make_symbolic` (`lower/conventions.rs`).
+            // The pointer arguments of library functions over memory (`lower/library.rs`),
+            // of KLEE's `klee_make_symbolic` (`lower/conventions.rs`) and of `scanf`.
             let pointer_arguments = match name {
-                _ if self.parameters.contains_key(name) => 0,
-                _ if MEMORY_FUNCTIONS.contains(&name) => memory_function(name).1.min(2),
-                "klee_make_symbolic" => 1,
-                _ => 0,
+                _ if self.parameters.contains_key(name) => 0..0,
+                _ if MEMORY_FUNCTIONS.contains(&name) => 0..memory_function(name).1.min(2),
+                "klee_make_symbolic" => 0..1,
+                // `scanf`'s pointers, after its format (`lower/stdin.rs`).
+                "scanf" => 1..call.arguments.len(),
+                _ => 0..0,
             };
-            for argument in call.arguments.iter().take(pointer_arguments) {
+            for argument in call.arguments.get(pointer_arguments).unwrap_or_default() {
                 self.decays(argument);
             }
             // Their literal arguments are never evaluated (`FnCx::output_statement`,

@@ -417,18 +417,28 @@ impl FnCx<'_, '_> {
                     }
                     false => k,
                 };
-                let memory = targets
-                    .iter()
-                    .map(|&target| match target {
-                        Target::Object(pointer, _) => cx.object_memory(pointer),
-                        Target::Elements(pointer, ty) => {
-                            cx.element_memory((pointer, ty), Some((k, CType::Int)), span)
-                        }
-                    })
+                let memory = (targets.iter())
+                    .map(|&target| cx.object_at(target, k, span))
                     .collect();
                 each(cx, memory);
             },
         );
+    }
+
+    /// The memory of the `k`-th object of `target` (a whole object is its 0th: `k` is not
+    /// read).
+    fn object_at(&mut self, target: Target, k: Operand, span: Span) -> Memory {
+        match target {
+            Target::Object(pointer, _) => self.object_memory(pointer),
+            Target::Elements(pointer, ty) => {
+                self.element_memory((pointer, ty), Some((k, CType::Int)), span)
+            }
+        }
+    }
+
+    /// The memory of the object `target` points to.
+    pub(super) fn target_memory(&mut self, target: Target, span: Span) -> Memory {
+        self.object_at(target, Operand::Const(0), span)
     }
 
     /// The value of an object of type `ty` whose every byte is `byte` (an `int`; its low 8

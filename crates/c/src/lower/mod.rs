@@ -24,6 +24,7 @@ mod leaks;
 mod library;
 mod literal;
 mod memory;
+mod stdin;
 mod stmt;
 mod types;
 
