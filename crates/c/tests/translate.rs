@@ -1160,7 +1160,7 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "a[1] != 0",
         ),
         (
-            "int g; int f(int n) { return n ? g + f(n - 1) : 0; } int main() { return f(2); }",
+            "int g[2]; int f(int n) { return n ? g[0] + f(n - 1) : 0; } int main() { return f(2); }",
             "the recursive function `f`",
             "f(n - 1)",
         ),
@@ -1671,4 +1671,16 @@ fn scanf_reads_numbers_and_characters_and_may_fail() {
         let (kind, message) = refusal(&source);
         assert_eq!(kind, ErrorKind::Unsupported, "{source}: {message}");
     }
+}
+
+#[test]
+fn recursive_functions_reach_globals_through_hidden_pointers() {
+    // `main` keeps the globals (and the static local) in cells; `f` gets a pointer to each.
+    let source = "int g = 1; struct s { int a; } t; int *p;
+                  int f(int n) { static int calls; calls++; g = g * 2; t.a += n; p = &g;
+                                 if (!n) return 0; int r = f(n - 1); return r + calls; }
+                  int main() { int r = f(__VERIFIER_nondet_int()); return r * 10000 + g * 100 + t.a + *p; }";
+    // f(2) makes three calls: g = 8, t.a = 3, and `calls` is 3 when each call adds it after its
+    // inner call, so f(1) = 0 + 3 and f(2) = 3 + 3.
+    assert_eq!(returns(source, &[2]), 6 * 10000 + 8 * 100 + 3 + 8);
 }

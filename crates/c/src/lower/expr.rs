@@ -868,8 +868,10 @@ impl FnCx<'_, '_> {
         match &e.node {
             Expression::Identifier(id) => {
                 let (local, ty) = self.scalar(&id.node.name, at)?;
-                debug_assert!(self.b.locals[local.index()].address_taken);
-                let pointer = self.variable_address(&id.node.name, local, span);
+                let pointer = match self.by_reference.contains(&local) {
+                    true => Operand::Local(local),
+                    false => self.variable_address(&id.node.name, local, span),
+                };
                 Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)))
             }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
@@ -1637,6 +1639,14 @@ impl FnCx<'_, '_> {
                 Some(zero) => zero,
                 None => self.converted(argument, ty, span, at)?,
             });
+        }
+        if self.unit.global_users.contains(name) {
+            let globals = &self.unit.globals_by_reference;
+            args.extend(
+                globals
+                    .iter()
+                    .map(|(global, _)| self.global_pointer(global, span)),
+            );
         }
         let dst = self.b.new_temp(span, result.width());
         self.b.emit(InstKind::Call { dst, func, args }, span);

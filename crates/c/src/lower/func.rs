@@ -105,6 +105,10 @@ pub(super) struct FnCx<'u, 'a> {
     pub live_objects: Option<LocalId>,
     /// The pointers made from integers (`lower/integer_pointers.rs`).
     pub integer_pointers: HashSet<LocalId>,
+    /// The hidden parameters that point to the globals, where globals are passed by
+    /// reference ([`super::Unit::globals_by_reference`]): a global named here is the object
+    /// its parameter points to.
+    pub by_reference: HashSet<LocalId>,
     /// The pointers to the `char`s an allocation of a number of bytes made
     /// (`lower/allocation.rs`): converted to another type, a clearer refusal.
     pub byte_allocations: HashSet<LocalId>,
@@ -337,14 +341,23 @@ pub(super) fn lower_function(
     definition: &Node<FunctionDefinition>,
 ) -> Result<Lowered, CError> {
     let (name, params) = function_parameters(unit, definition)?;
-    let locals = params
-        .iter()
-        .map(|p| LocalInfo {
-            name: p.name.clone(),
+    // A user of globals passed by reference gets a pointer to each after its own parameters.
+    let hidden: &[(String, CType)] = match unit.global_users.contains(&name) {
+        true => &unit.globals_by_reference,
+        false => &[],
+    };
+    let locals = (params.iter())
+        .map(|p| (p.name.clone(), p.span, p.ty.width()))
+        .chain(hidden.iter().map(|(global, _)| {
+            let span = unit.map.span(definition.span);
+            (hidden_parameter(global), span, Width::W32)
+        }))
+        .map(|(name, span, width)| LocalInfo {
+            name,
             kind: LocalKind::Param,
-            span: p.span,
+            span,
             address_taken: false,
-            width: p.ty.width(),
+            width,
         })
         .collect();
     let mut cx = FnCx {
@@ -367,6 +380,7 @@ pub(super) fn lower_function(
         live_objects: None,
         integer_pointers: HashSet::new(),
         byte_allocations: HashSet::new(),
+        by_reference: HashSet::new(),
     };
     for (i, Parameter { name, span, ty, .. }) in params.iter().enumerate() {
         cx.local_types.insert(LocalId(i as u32), *ty);
@@ -378,6 +392,16 @@ pub(super) fn lower_function(
                 format!("parameter `{name}` is declared twice"),
                 span.start as usize,
             ));
+        }
+    }
+    for (k, (global, ty)) in hidden.iter().enumerate() {
+        let local = LocalId((params.len() + k) as u32);
+        cx.by_reference.insert(local);
+        cx.local_types.insert(local, *ty);
+        cx.globals_scope.insert(global.clone(), (local, *ty));
+        // A static local is named in its own function's body, by its declaration.
+        if !global.contains('.') {
+            cx.scopes[0].insert(global.clone(), (local, *ty));
         }
     }
     // A caller converts its arguments; an entry function's parameters come from outside (the
@@ -435,20 +459,40 @@ pub(super) fn lower_function(
             (l.name.clone(), ty)
         })
         .collect();
-    let param_types: Vec<(String, Type)> = params
-        .iter()
+    let mut param_types: Vec<(String, Type)> = (params.iter())
         .map(|p| (p.name.clone(), ir_types.value(p.ty)))
         .collect();
+    for (global, ty) in hidden {
+        let pointer = Type::Pointer(Box::new(ir_types.object(*ty)));
+        param_types.push((hidden_parameter(global), pointer));
+    }
     drop(types);
     let span = unit.map.span(definition.span);
-    let function = cx.b.finish(name, span, params.len() as u32);
+    let function =
+        cx.b.finish(name, span, (params.len() + hidden.len()) as u32);
     Ok(Lowered {
         function: symex_ir::lower::in_reverse_postorder(function),
         locals: (param_types, declared),
     })
 }
 
+/// The name of the hidden parameter pointing to the global `global` (a `#` name:
+/// bookkeeping, which traces leave out).
+fn hidden_parameter(global: &str) -> String {
+    format!("#global {global}")
+}
+
 impl FnCx<'_, '_> {
+    /// A pointer to the global `name` (passed by reference, [`super::Unit::globals_by_reference`]):
+    /// in `main` the address of its cell, elsewhere the hidden parameter.
+    pub fn global_pointer(&mut self, name: &str, span: Span) -> Operand {
+        let (local, _) = self.globals_scope[name];
+        match self.by_reference.contains(&local) {
+            true => Operand::Local(local),
+            false => self.variable_address(name, local, span),
+        }
+    }
+
     pub fn at(&self, span: lang_c::span::Span) -> usize {
         self.unit.at(span)
     }

@@ -19,8 +19,6 @@
 
 use std::collections::HashSet;
 
-use lang_c::ast::FunctionDefinition;
-use lang_c::span::Node;
 use symex_ir::cfg::{
     BinOp, Check, InstKind, LocalInfo, LocalKind, Operand, PropertyKind, Rvalue, Width,
 };
@@ -29,51 +27,25 @@ use symex_syntax::span::Span;
 use super::allocation::ALLOCATING_FUNCTIONS;
 use super::expr::{ERROR_FUNCTIONS, EXIT_FUNCTIONS};
 use super::func::FnCx;
-use super::Callees;
 
 /// The defined functions whose calls may change or check the count: those that call an
-/// allocation function, `free`, `realloc`, an exit or error function, or such a function. A
-/// call through a function pointer (a callee that is an expression, or a name that is none of
-/// the file's `functions`: a variable, or a function used without a declaration) may call any
-/// of the `function_values`.
-pub(super) fn counting_functions(
-    definitions: &[(String, &Node<FunctionDefinition>)],
-    functions: &HashSet<&str>,
-    function_values: &[String],
-) -> HashSet<String> {
-    let callees: Vec<(&String, HashSet<String>)> = definitions
-        .iter()
-        .map(|(name, definition)| {
-            let mut callees = Callees::of_definition(definition);
-            let variables = (callees.names.iter()).any(|n| !functions.contains(n.as_str()));
-            if callees.through_pointers || variables {
-                callees.names.extend(function_values.iter().cloned());
-            }
-            (name, callees.names)
-        })
-        .collect();
+/// allocation function, `free`, `realloc`, an exit or error function, or such a function, in
+/// the file's call graph (`lower/mod.rs`, [`super::call_graph`]).
+pub(super) fn counting_functions(graph: &[(&String, HashSet<String>)]) -> HashSet<String> {
     let library = [
         ALLOCATING_FUNCTIONS,
         &["free"],
         EXIT_FUNCTIONS,
         ERROR_FUNCTIONS,
     ];
-    let mut counting: HashSet<String> = HashSet::new();
-    loop {
-        let before = counting.len();
-        for (name, calls) in &callees {
-            let counts = calls.iter().any(|callee| {
-                library.iter().any(|names| names.contains(&callee.as_str()))
-                    || counting.contains(callee)
-            });
-            if counts {
-                counting.insert((*name).clone());
-            }
-        }
-        if counting.len() == before {
-            return counting;
-        }
-    }
+    let counting: HashSet<String> = library
+        .iter()
+        .flat_map(|names| names.iter().map(|name| name.to_string()))
+        .collect();
+    let mut reached = super::reaching(graph, counting);
+    // Only the file's own functions are inlined.
+    reached.retain(|name| graph.iter().any(|(defined, _)| *defined == name));
+    reached
 }
 
 /// The name of the count (a `#` name: bookkeeping, not shown in traces).

@@ -222,8 +222,12 @@ impl FnCx<'_, '_> {
             || matches!(self.local_types.get(&local), Some(CType::Struct(_)))
     }
 
-    /// What the local denotes.
+    /// What the local denotes (for the hidden parameter of a global passed by reference,
+    /// the global it points to).
     pub fn local_lvalue(&self, local: LocalId) -> LValue {
+        if self.by_reference.contains(&local) {
+            return LValue::Memory(self.object_memory(Operand::Local(local)));
+        }
         match self.in_memory(local) {
             true => LValue::Memory(Memory::local(local)),
             false => LValue::Register(local),

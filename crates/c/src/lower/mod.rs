@@ -4,8 +4,10 @@
 //! File-scope variables become locals of `main` initialized on entry (their initializer, or 0
 //! as for static storage), which is exact because `main` runs once (a call of `main` is refused
 //! in a program with globals). Where another function mentions a global, every call in `main`
-//! is inlined (`FnCx::inline_call`), so that the globals stay `main`'s locals; recursion is then
-//! refused. The other functions are still lowered on their own where they can be.
+//! is inlined (`FnCx::inline_call`), so that the globals stay `main`'s locals. Where such a
+//! program is recursive, the globals live in cells of `main` instead and reach the functions
+//! that use them as hidden pointer parameters ([`Unit::globals_by_reference`]). The other
+//! functions are still lowered on their own where they can be.
 //!
 //! Types are resolved in `types`; anything outside the supported subset is a [`CError`] with
 //! kind `Unsupported` at the construct. Nothing here runs the preprocessor or the parser.
@@ -105,6 +107,13 @@ struct Unit<'a> {
     global_order: Vec<String>,
     /// Whether a function other than `main` mentions a global: `main`'s calls are inlined.
     inline_calls: bool,
+    /// Where a function that mentions globals is recursive (inlining cannot go there): the
+    /// globals live in cells of `main`, and every function that reaches them (a *user*) gets
+    /// a pointer to each as a hidden parameter (`FnCx::global_pointer`). Their names and
+    /// types, in declaration order; empty otherwise.
+    globals_by_reference: Vec<(String, CType)>,
+    /// The users of [`Unit::globals_by_reference`].
+    global_users: HashSet<String>,
     /// Where leaks are checked, the functions whose calls may change or check the count of
     /// live objects, `main`'s local: their calls are inlined (`lower/leaks.rs`).
     counting_calls: HashSet<String>,
@@ -210,6 +219,8 @@ pub(crate) fn lower_unit<'a>(
         globals: HashMap::new(),
         global_order: Vec::new(),
         inline_calls: false,
+        globals_by_reference: Vec::new(),
+        global_users: HashSet::new(),
         counting_calls: HashSet::new(),
         function_values: Vec::new(),
         declared_functions: HashSet::new(),
@@ -260,16 +271,31 @@ pub(crate) fn lower_unit<'a>(
     // The count of live objects is a local of `main`, as the globals are: the calls that
     // reach it are inlined, the ones that allocate or free and the ones that may end the run
     // in `exit` or `abort`, where the count is checked too (`lower/leaks.rs`).
+    let graph = call_graph(&definitions, &functions, &context.function_values);
     if context.track_leaks {
-        let values = &context.function_values;
-        context.counting_calls = leaks::counting_functions(&definitions, &functions, values);
+        context.counting_calls = leaks::counting_functions(&graph);
     }
-    context.inline_calls = context.options.inline_calls
-        || definitions.iter().any(|(name, definition)| {
+    let mentions: HashSet<String> = (definitions.iter())
+        .filter(|(name, definition)| {
             name != "main"
                 && (mentions_a_global(&context, definition)
                     || !static_locals(definition).is_empty())
-        });
+        })
+        .map(|(name, _)| name.clone())
+        .collect();
+    context.inline_calls = context.options.inline_calls || !mentions.is_empty();
+    if !context.options.inline_calls && !mentions.is_empty() && is_recursive(&graph) {
+        if let Some(globals) = globals_by_reference(&context) {
+            context.inline_calls = false;
+            context.global_users = reaching(&graph, mentions);
+            context.global_users.remove("main");
+            context
+                .address_taken
+                .extend(globals.iter().map(|(name, _)| name.clone()));
+            context.globals_by_reference = globals;
+        }
+    }
+    drop(functions);
     // A function outside the subset (often an inline function of a system header) is left out
     // rather than refusing the file; a call of it is refused with its reason. Leaving one out
     // can make its callers fail, so this repeats until every remaining function lowers.
@@ -434,6 +460,91 @@ impl<'ast> Visit<'ast> for Callees {
     }
 }
 
+/// The call graph of the definitions: each function's callees by name. A call through a
+/// function pointer (a callee that is an expression, a name declared as a variable in the
+/// function, or a name that is none of the file's `functions`) may call any of the
+/// `function_values`.
+pub(super) fn call_graph<'d>(
+    definitions: &'d [(String, &Node<FunctionDefinition>)],
+    functions: &HashSet<&str>,
+    function_values: &[String],
+) -> Vec<(&'d String, HashSet<String>)> {
+    definitions
+        .iter()
+        .map(|(name, definition)| {
+            let mut callees = Callees::of_definition(definition);
+            let variables = (callees.names.iter()).any(|n| !functions.contains(n.as_str()));
+            if callees.through_pointers || variables {
+                callees.names.extend(function_values.iter().cloned());
+            }
+            (name, callees.names)
+        })
+        .collect()
+}
+
+/// The functions of `graph` that are in `start` or call one of them, directly or not.
+pub(super) fn reaching(
+    graph: &[(&String, HashSet<String>)],
+    start: HashSet<String>,
+) -> HashSet<String> {
+    let mut reached = start;
+    loop {
+        let before = reached.len();
+        for (name, callees) in graph {
+            if callees.iter().any(|callee| reached.contains(callee)) {
+                reached.insert((*name).clone());
+            }
+        }
+        if reached.len() == before {
+            return reached;
+        }
+    }
+}
+
+/// Whether a function of `graph` can call itself, directly or not.
+fn is_recursive(graph: &[(&String, HashSet<String>)]) -> bool {
+    graph.iter().any(|(name, callees)| {
+        let mut seen: HashSet<&String> = HashSet::new();
+        let mut work: Vec<&String> = callees.iter().collect();
+        while let Some(next) = work.pop() {
+            if next == *name {
+                return true;
+            }
+            if !seen.insert(next) {
+                continue;
+            }
+            if let Some((_, more)) = graph.iter().find(|(n, _)| *n == next) {
+                work.extend(more.iter());
+            }
+        }
+        false
+    })
+}
+
+/// The defined globals (and `static` locals) with their types as variables, in declaration
+/// order, if each can be passed by a pointer to its cell; `None` where one is an array
+/// (arrays are passed only by inlining).
+fn globals_by_reference(context: &Unit<'_>) -> Option<Vec<(String, CType)>> {
+    let mut globals = Vec::new();
+    for name in &context.global_order {
+        let global = &context.globals[name];
+        let (Ok(ty), true) = (&global.ty, global.defined) else {
+            continue;
+        };
+        let array = matches!(
+            declarator_shape(&global.declarator.node).1,
+            Shape::Array(_) | Shape::FunctionPointer { array: true, .. }
+        );
+        if array {
+            return None;
+        }
+        let (function, local) = name.split_once('.').unwrap_or(("", name));
+        let ty = element_pointer::variable_type(context, function, local, *ty);
+        globals.push((name.clone(), ty));
+    }
+    Some(globals)
+}
+
 /// Whether one of the functions `names` is `called`.
 fn calls(called: &HashSet<String>, names: &[&str]) -> bool {
     names.iter().any(|name| called.contains(*name))
@@ -501,6 +612,13 @@ fn entry_facts(context: &Unit<'_>) -> Vec<(String, CError)> {
             ),
             _ => None,
         });
+        let refusal = match context.global_users.contains(name) {
+            true => Some(
+                "it uses global variables, which `main` passes to it by pointers (an input \
+                 heap would give them any values)",
+            ),
+            false => refusal,
+        };
         if let Some(refusal) = refusal {
             let at = context.at(context.bodies[name].span);
             let reason = CError::unsupported(
