@@ -93,3 +93,39 @@ fn the_backward_engine_answers_unknown_never_wrong() {
         );
     }
 }
+
+/// An `unsigned int` holding 2^32 - 1 is shown as 4294967295 in traces (its input is -1:
+/// inputs are 32-bit numbers), by every engine that finds the violation.
+#[test]
+fn traces_show_unsigned_variables_as_unsigned() {
+    let source = "void reach_error(void);
+unsigned int twice(unsigned int v) { return v * 2u; }
+int main() {
+  unsigned int x = __VERIFIER_nondet_uint();
+  unsigned int y = twice(x);
+  if (x > 4000000000u && y == 4294967294u) { reach_error(); }
+  return 0;
+}
+";
+    let translated =
+        symex_c::translate_text(source, symex_c::Options::default()).expect("in the subset");
+    let program = (&translated.module, &translated.types);
+    let options = CheckOptions::default();
+    for (engine, report) in support::every_engine(program, source, "unsigned.c", &options) {
+        let Some(witness) = (report.properties().iter())
+            .find_map(|p| p.verdict.witness().map(|(witness, _)| witness.clone()))
+        else {
+            continue;
+        };
+        let shown: Vec<String> = (witness.trace.iter())
+            .filter_map(|step| match &step.event {
+                symex_report::Event::Assign { var, value } => Some(format!("{var} = {value}")),
+                symex_report::Event::Call { args, .. } => Some(format!("call {}", args[0])),
+                _ => None,
+            })
+            .collect();
+        for expected in ["x = 4294967295", "call 4294967295", "y = 4294967294"] {
+            assert!(shown.iter().any(|s| s == expected), "{engine}: {shown:?}");
+        }
+    }
+}

@@ -69,6 +69,7 @@ fn counting_loop(
         span,
         address_taken: false,
         width: Width::W64,
+        unsigned: false,
     });
     b.emit(
         InstKind::Assign {

@@ -31,6 +31,7 @@ pub(crate) fn function(name: &str, params: u32, locals: u32, blocks: Vec<Block>)
                 span: Span::default(),
                 address_taken: false,
                 width: Width::W32,
+                unsigned: false,
             })
             .collect(),
         blocks,

@@ -55,6 +55,7 @@ impl FunctionBuilder {
             span,
             address_taken: false,
             width,
+            unsigned: false,
         })
     }
 

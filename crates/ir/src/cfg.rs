@@ -138,6 +138,9 @@ pub struct LocalInfo {
     /// The width of the numbers it holds (a local holding pointers or aggregates has the
     /// default, which nothing reads). The verifier checks every operation against it.
     pub width: Width,
+    /// Whether the front end reads its numbers as unsigned (C's `unsigned int`): reports show
+    /// them so. No operation reads it (the operators say how they read their operands).
+    pub unsigned: bool,
 }
 
 /// The width of a number: see [`Operand`].

@@ -85,6 +85,7 @@ mod tests {
             span: Span::default(),
             address_taken: false,
             width: Width::W32,
+            unsigned: false,
         }
     }
 

@@ -35,6 +35,7 @@ pub fn graph(succs: &[&[u32]]) -> Function {
             span: Span::default(),
             address_taken: false,
             width: Width::W32,
+            unsigned: false,
         }],
         blocks,
     }

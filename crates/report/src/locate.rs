@@ -4,11 +4,12 @@
 //! that they stand alone. A [`Locator`] holds the module and the source's line index and builds
 //! [`PropertyReport`]s and [`TraceStep`]s. Nothing here decides a verdict.
 
-use symex_ir::cfg::{FieldId, FuncId, LocalId, Module, PropId};
+use symex_ir::cfg::{FieldId, FuncId, LocalId, Module, PropId, Width};
 use symex_syntax::span::{LineIndex, Span};
 
 use crate::property::PropertyReport;
 use crate::trace::{Event, TraceStep};
+use crate::value::ArgValue;
 use crate::verdict::Verdict;
 
 pub struct Locator<'m> {
@@ -40,6 +41,20 @@ impl<'m> Locator<'m> {
             .get(func.index())
             .and_then(|f| f.locals.get(local.index()))
             .map_or("?", |l| l.name.as_str())
+    }
+
+    /// `value` as reports show a value of `local` in `func`: a number of a local the front end
+    /// reads as unsigned ([`symex_ir::cfg::LocalInfo::unsigned`]) shown unsigned (for 64 bits,
+    /// only below 2^63: a report's numbers are 64-bit signed).
+    pub fn shown(&self, func: FuncId, local: LocalId, value: ArgValue) -> ArgValue {
+        let info =
+            (self.module.functions.get(func.index())).and_then(|f| f.locals.get(local.index()));
+        match (info, value) {
+            (Some(info), ArgValue::Int(n)) if info.unsigned && info.width == Width::W32 => {
+                ArgValue::Int(i64::from(n as u32))
+            }
+            (_, value) => value,
+        }
     }
 
     /// The module whose ids this locator names.

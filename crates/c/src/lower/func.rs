@@ -347,17 +347,18 @@ pub(super) fn lower_function(
         false => &[],
     };
     let locals = (params.iter())
-        .map(|p| (p.name.clone(), p.span, p.ty.width()))
+        .map(|p| (p.name.clone(), p.span, p.ty))
         .chain(hidden.iter().map(|(global, _)| {
             let span = unit.map.span(definition.span);
-            (hidden_parameter(global), span, Width::W32)
+            (hidden_parameter(global), span, CType::Void)
         }))
-        .map(|(name, span, width)| LocalInfo {
+        .map(|(name, span, ty)| LocalInfo {
             name,
             kind: LocalKind::Param,
             span,
             address_taken: false,
-            width,
+            width: ty.width(),
+            unsigned: ty.is_unsigned(),
         })
         .collect();
     let mut cx = FnCx {
@@ -545,6 +546,7 @@ impl FnCx<'_, '_> {
             } else {
                 ty.width()
             },
+            unsigned: !address_taken && ty.is_unsigned(),
         });
         self.local_types.insert(local, ty);
         self.name_in_scope(name, local, ty, span.start as usize)?;

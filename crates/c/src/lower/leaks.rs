@@ -63,6 +63,7 @@ impl FnCx<'_, '_> {
             span,
             address_taken: false,
             width: Width::W32,
+            unsigned: false,
         });
         let value = Rvalue::Use(Operand::Const(0));
         self.b.emit(InstKind::Assign { dst: live, value }, span);

@@ -169,13 +169,16 @@ pub fn walk(
                 let info = &graph.vars[v as usize];
                 let function = locator.function_name(info.func);
                 let named = matches!(info.kind, VarKind::Local(_)) && !info.is_temporary();
-                if named && !function.is_empty() {
+                if let (true, false, VarKind::Local(local)) =
+                    (named, function.is_empty(), info.kind)
+                {
+                    let value = locator.shown(info.func, local, ArgValue::Int(value.into()));
                     out.trace.push(locator.step(
                         located.func,
                         located.span,
                         Event::Assign {
                             var: info.name.clone(),
-                            value: ArgValue::Int(value.into()),
+                            value,
                         },
                     ));
                 }

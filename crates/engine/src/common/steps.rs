@@ -78,7 +78,12 @@ impl<'l, 'm> StepNamer<'l, 'm> {
             },
             EventKind::Call { callee, args } => Event::Call {
                 callee: locator.function_name(*callee).to_string(),
-                args: args.iter().map(|a| self.value(a)).collect(),
+                args: (args.iter().enumerate())
+                    .map(|(k, a)| {
+                        let value = self.value(a);
+                        locator.shown(*callee, LocalId(k as u32), value)
+                    })
+                    .collect(),
             },
             EventKind::Return { value } => Event::Return {
                 value: self.value(value),
@@ -87,14 +92,15 @@ impl<'l, 'm> StepNamer<'l, 'm> {
                 if let Some(&cell) = self.cell_of_variable.get(&(event.func, *var)) {
                     self.learn_shape(cell, value);
                 }
-                let var = locator.local_name(event.func, *var);
+                let (local, var) = (*var, locator.local_name(event.func, *var));
                 if is_bookkeeping(var) {
                     // A front end's own counter (C's `#live`), not a variable of the program.
                     return None;
                 }
+                let shown = locator.shown(event.func, local, self.value(value));
                 Event::Assign {
                     var: var.to_string(),
-                    value: self.value(value),
+                    value: shown,
                 }
             }
             EventKind::Input { index, value } => Event::Input {

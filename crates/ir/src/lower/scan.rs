@@ -148,6 +148,7 @@ fn scope_of(f: &ast::Function) -> Scope<'_> {
             span: ident.span,
             address_taken: false,
             width: Width::W32,
+            unsigned: false,
         });
         // Resolution rejects duplicate names; should one slip through, the first declaration
         // wins, as a reader scanning the parameter list and then the `var`s would expect.

@@ -290,6 +290,7 @@ impl Builder<'_> {
             span: self.func.span,
             address_taken: false,
             width: self.func.returned_width().unwrap_or_default(),
+            unsigned: false,
         });
         let raw = Function {
             name: self.func.name.clone(),

@@ -234,6 +234,7 @@ fn parameters_come_first_and_addresses_are_of_marked_locals() {
         span: Span::default(),
         address_taken: false,
         width: Width::W32,
+        unsigned: false,
     });
     f.blocks[0].insts.push(Inst {
         kind: InstKind::Assign {
@@ -295,6 +296,7 @@ fn numbers_of_two_widths_do_not_mix() {
         span,
         address_taken: false,
         width,
+        unsigned: false,
     };
     f.locals.push(local("wide", Width::W64));
     f.locals.push(local("narrow", Width::W32));
