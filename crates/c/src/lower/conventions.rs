@@ -59,16 +59,7 @@ impl FnCx<'_, '_> {
             return Ok(None);
         }
         let arguments = &call.arguments;
-        let arity = |expected: usize| match arguments.len() == expected {
-            true => Ok(()),
-            false => Err(CError::invalid(
-                format!(
-                    "`{name}` takes {expected} argument(s) but {} were given",
-                    arguments.len()
-                ),
-                at,
-            )),
-        };
+        let arity = |expected: usize| super::expr::arity(name, call, expected, at);
         let nothing = (Operand::Const(0), CType::Int);
         if let Some(ty) = input_type(name, self.unit.options.data_model) {
             let Ok(ty) = ty else {

@@ -63,6 +63,25 @@ fn arithmetic(op: &BinaryOperator, ty: CType) -> Option<BinOp> {
     })
 }
 
+/// That the call of `name` has `expected` arguments.
+pub(super) fn arity(
+    name: &str,
+    call: &CallExpression,
+    expected: usize,
+    at: usize,
+) -> Result<(), CError> {
+    match call.arguments.len() == expected {
+        true => Ok(()),
+        false => Err(CError::invalid(
+            format!(
+                "`{name}` takes {expected} argument(s) but {} were given",
+                call.arguments.len()
+            ),
+            at,
+        )),
+    }
+}
+
 fn is_comparison(op: &BinaryOperator) -> bool {
     use BinaryOperator as B;
     matches!(
@@ -1504,19 +1523,7 @@ impl FnCx<'_, '_> {
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
-        let arity = |expected: usize| {
-            if call.arguments.len() == expected {
-                Ok(())
-            } else {
-                Err(CError::invalid(
-                    format!(
-                        "`{name}` takes {expected} argument(s) but {} were given",
-                        call.arguments.len()
-                    ),
-                    at,
-                ))
-            }
-        };
+        let arity = |expected: usize| arity(name, call, expected, at);
         let error_function = ERROR_FUNCTIONS.contains(&name);
         if error_function && !self.unit.options.ordinary_error_calls {
             // The arguments (`__assert_fail`'s message strings) are never needed.

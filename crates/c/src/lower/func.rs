@@ -23,7 +23,7 @@ use symex_syntax::types::Type;
 
 use super::literal::integer_constant;
 use super::memory::IrTypes;
-use super::types::{base_type, declarator_shape, function_pointer, unparenthesized, CType, Shape};
+use super::types::{base_type, declarator_shape, plain_type, unparenthesized, CType, Shape};
 use super::Unit;
 use crate::error::CError;
 
@@ -256,9 +256,13 @@ fn parameter(
     match (name, shape, ty) {
         (None, Shape::Plain(0), CType::Void) => Ok(None),
         (_, Shape::Plain(0), CType::Void) => Err(CError::invalid("a parameter of type `void`", at)),
-        (Some(name), Shape::Plain(levels), ty) => {
-            let ty = unit.types.borrow_mut().pointer_levels(ty, levels);
-            let ty = complete(unit, ty, at)?;
+        (
+            Some(name),
+            shape @ (Shape::Plain(_) | Shape::FunctionPointer { array: false, .. }),
+            ty,
+        ) => {
+            let plain = plain_type(unit, &mut unit.types.borrow_mut(), ty, &shape, at)?;
+            let ty = complete(unit, plain.unwrap_or(ty), at)?;
             let ty = super::element_pointer::variable_type(unit, function, &name, ty);
             let span = unit.map.span(param.span);
             Ok(Some(Parameter {
@@ -304,26 +308,6 @@ fn parameter(
                 span,
                 ty,
                 array: Some(inner),
-            }))
-        }
-        (
-            Some(name),
-            Shape::FunctionPointer {
-                function,
-                result_levels,
-                levels,
-                array: false,
-            },
-            ty,
-        ) => {
-            let parts = (result_levels, levels);
-            let ty = function_pointer(unit, &mut unit.types.borrow_mut(), ty, function, parts, at)?;
-            let span = unit.map.span(param.span);
-            Ok(Some(Parameter {
-                name,
-                span,
-                ty,
-                array: None,
             }))
         }
         (None, Shape::Plain(_), _) => Err(CError::invalid("a parameter without a name", at)),

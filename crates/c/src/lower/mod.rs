@@ -752,26 +752,16 @@ fn declare<'a>(
         for init in &declaration.declarators {
             let (name, shape) = declarator_shape(&init.node.declarator.node);
             let at = context.at(init.span);
-            let ty = match (&base, shape) {
-                (Ok(ty), Shape::Plain(levels)) => {
-                    Ok(context.types.borrow_mut().pointer_levels(*ty, levels))
-                }
-                (
-                    Ok(ty),
-                    Shape::FunctionPointer {
-                        function,
-                        result_levels,
-                        levels,
-                        array: false,
-                    },
-                ) => {
+            let ty = match &base {
+                Ok(ty) => {
                     let types = &mut context.types.borrow_mut();
-                    let parts = (result_levels, levels);
-                    types::function_pointer(context, types, *ty, function, parts, at)
-                        .map_err(|e| e.message)
+                    match types::plain_type(context, types, *ty, &shape, at) {
+                        Ok(Some(ty)) => Ok(ty),
+                        Ok(None) => Err(shape.describe().to_string()),
+                        Err(e) => Err(e.message),
+                    }
                 }
-                (Ok(_), other) => Err(other.describe().to_string()),
-                (Err(e), _) => Err(e.message.clone()),
+                Err(e) => Err(e.message.clone()),
             };
             if let Some(name) = name {
                 context.typedefs.insert(name, ty);
@@ -806,22 +796,14 @@ fn declare<'a>(
                 Err(CError::invalid("a variable of type `void`", at))
             }
             // An array's type is its elements' (`FnCx::define_globals` reads the dimensions).
-            (Ok(ty), Shape::Plain(levels) | Shape::Array(levels)) => {
-                Ok(context.types.borrow_mut().pointer_levels(*ty, levels))
-            }
-            // Of an array, the elements' type, as above.
-            (
-                Ok(ty),
-                Shape::FunctionPointer {
-                    function,
-                    result_levels,
-                    levels,
-                    ..
-                },
-            ) => {
+            (Ok(ty), Shape::Array(_) | Shape::FunctionPointer { array: true, .. }) => {
                 let types = &mut context.types.borrow_mut();
-                let parts = (result_levels, levels);
-                types::function_pointer(context, types, *ty, function, parts, at)
+                types::array_element(context, types, *ty, &shape, at).map(|(element, _)| element)
+            }
+            (Ok(ty), Shape::Plain(_) | Shape::FunctionPointer { .. }) => {
+                let types = &mut context.types.borrow_mut();
+                let plain = types::plain_type(context, types, *ty, &shape, at);
+                plain.map(|plain| plain.unwrap_or(*ty))
             }
             (Ok(_), other) => Err(CError::unsupported(
                 format!("{} (global variable `{name}`)", other.describe()),

@@ -15,9 +15,7 @@ use symex_syntax::span::Span;
 use super::element_pointer;
 use super::func::{complete, has_static_storage, is_extern, Cases, FnCx, Jumps};
 use super::is_typedef;
-use super::types::{
-    array_element, base_type, declarator_shape, function_pointer, ArrayId, CType, Shape,
-};
+use super::types::{array_element, base_type, declarator_shape, plain_type, ArrayId, CType, Shape};
 use crate::error::CError;
 
 impl FnCx<'_, '_> {
@@ -284,24 +282,13 @@ impl FnCx<'_, '_> {
                     drop(types);
                     self.declare_array((&name, declarator), ty, levels, initializer, false)?;
                 }
-                (Some(name), Shape::Plain(levels)) if base != CType::Void || levels > 0 => {
-                    let ty = self.unit.types.borrow_mut().pointer_levels(base, levels);
-                    let ty = complete(self.unit, ty, at)?;
-                    self.define_variable(&name, ty, initializer, false, span)?;
-                }
-                (
-                    Some(name),
-                    Shape::FunctionPointer {
-                        function,
-                        result_levels,
-                        levels,
-                        array: false,
-                    },
-                ) => {
-                    let parts = (result_levels, levels);
+                (Some(name), shape @ (Shape::Plain(_) | Shape::FunctionPointer { .. }))
+                    if base != CType::Void || !matches!(shape, Shape::Plain(0)) =>
+                {
                     let mut types = self.unit.types.borrow_mut();
-                    let ty = function_pointer(self.unit, &mut types, base, function, parts, at)?;
+                    let ty = plain_type(self.unit, &mut types, base, &shape, at)?;
                     drop(types);
+                    let ty = complete(self.unit, ty.unwrap_or(base), at)?;
                     self.define_variable(&name, ty, initializer, false, span)?;
                 }
                 (_, Shape::Plain(_) | Shape::Array(_)) => {

@@ -616,9 +616,10 @@ impl Types {
                     return Err(CError::unsupported("anonymous struct members", at));
                 };
                 let (name, shape) = declarator_shape(&declarator.node);
+                let plain = plain_type(unit, self, base, &shape, at)?;
                 let ty = match shape {
-                    Shape::Plain(levels) => {
-                        let declared = self.pointer_levels(base, levels);
+                    Shape::Plain(_) | Shape::FunctionPointer { array: false, .. } => {
+                        let declared = plain.unwrap_or(base);
                         let name = name.as_deref().unwrap_or_default();
                         let boxed = &unit.boxed_members;
                         let holds = |types: &Types, ty| !super::memory::has_boxes(types, boxed, ty);
@@ -634,12 +635,6 @@ impl Types {
                         }
                         ty
                     }
-                    Shape::FunctionPointer {
-                        function,
-                        result_levels,
-                        levels,
-                        array: false,
-                    } => function_pointer(unit, self, base, function, (result_levels, levels), at)?,
                     Shape::Array(_) | Shape::FunctionPointer { array: true, .. } => {
                         let (element, levels) = array_element(unit, self, base, &shape, at)?;
                         let derived = &unparenthesized(declarator).node.derived[levels as usize..];
@@ -716,6 +711,7 @@ impl Types {
 
 /// What a declarator makes of its base type (C writes pointer levels before the array or
 /// function part: `int *a[3]` is an array of pointers, `struct s *f(void)` returns a pointer).
+#[derive(Clone, Copy)]
 pub(super) enum Shape<'a> {
     /// The base type behind this many pointer levels (0: the base type itself).
     Plain(u32),
@@ -982,27 +978,12 @@ pub(super) fn function_pointer(
             .declarator
             .as_ref()
             .map(|d| declarator_shape(&d.node).1);
-        let ty = match shape.unwrap_or(Shape::Plain(0)) {
-            Shape::Plain(levels) => types.pointer_levels(param_base, levels),
-            Shape::FunctionPointer {
-                function,
-                result_levels,
-                levels,
-                array: false,
-            } => function_pointer(
-                unit,
-                types,
-                param_base,
-                function,
-                (result_levels, levels),
+        let shape = shape.unwrap_or(Shape::Plain(0));
+        let Some(ty) = plain_type(unit, types, param_base, &shape, at)? else {
+            return Err(CError::unsupported(
+                format!("function pointer parameters of {}", shape.describe()),
                 at,
-            )?,
-            other => {
-                return Err(CError::unsupported(
-                    format!("function pointer parameters of {}", other.describe()),
-                    at,
-                ))
-            }
+            ));
         };
         params.push(ty);
     }
@@ -1015,6 +996,28 @@ pub(super) fn function_pointer(
     let result = types.pointer_levels(base, result_levels);
     let pointer = types.function_pointer(params, result);
     Ok(types.pointer_levels(pointer, levels - 1))
+}
+
+/// The type a declarator of `shape` declares over the base type `base`: `base` behind its
+/// pointer levels, or a function pointer ([`Shape::FunctionPointer`]); `None` for the shapes
+/// whose sites decide (arrays, functions, others).
+pub(super) fn plain_type(
+    unit: &Unit<'_>,
+    types: &mut Types,
+    base: CType,
+    shape: &Shape<'_>,
+    at: usize,
+) -> Result<Option<CType>, CError> {
+    match *shape {
+        Shape::Plain(levels) => Ok(Some(types.pointer_levels(base, levels))),
+        Shape::FunctionPointer {
+            function,
+            result_levels,
+            levels,
+            array: false,
+        } => function_pointer(unit, types, base, function, (result_levels, levels), at).map(Some),
+        _ => Ok(None),
+    }
 }
 
 /// The element type of an array declarator over the base type `base` ([`Shape::Array`], or
@@ -1076,23 +1079,12 @@ pub(super) fn type_name(
         .map(|d| declarator_shape(&d.node).1)
     {
         None => Ok(base),
-        Some(Shape::Plain(levels)) => Ok(types.pointer_levels(base, levels)),
-        Some(Shape::FunctionPointer {
-            function,
-            result_levels,
-            levels,
-            array: false,
-        }) => function_pointer(
-            unit,
-            &mut types,
-            base,
-            function,
-            (result_levels, levels),
-            at,
-        ),
-        Some(other) => Err(CError::unsupported(
-            format!("type names of {}", other.describe()),
-            at,
-        )),
+        Some(shape) => match plain_type(unit, &mut types, base, &shape, at)? {
+            Some(ty) => Ok(ty),
+            None => Err(CError::unsupported(
+                format!("type names of {}", shape.describe()),
+                at,
+            )),
+        },
     }
 }
