@@ -1650,6 +1650,22 @@ fn memory_functions_refuse_what_objects_of_c_types_cannot_say() {
         &source,
         &[(1, PropertyKind::Unmodelled), (2, PropertyKind::Unmodelled)],
     );
+    // Found by a review: a copy of a string literal is writable; `memcpy` of overlapping
+    // objects (C: undefined) stops `unmodelled`; a string passed on to `strlen` by a function
+    // of the file; a type without bytes is refused.
+    let source = format!(
+        "{prelude}unsigned long len(char *s) {{ return strlen(s); }}
+         int main() {{ char c[4]; memcpy(c, \"abc\", 4); char *p = c; p[1] = 'x';
+         int a[5] = {{1, 2, 3, 4, 5}}; int k = __VERIFIER_nondet_int();
+         if (k) memcpy(a + 1, a, 3 * sizeof(int));
+         return c[1] + len(c); }}"
+    );
+    assert_eq!(returns(&source, &[0]), 123);
+    assert_errors(&source, &[(1, PropertyKind::Unmodelled)]);
+    let (kind, message) = refusal(&format!(
+        "{prelude}struct e {{}}; int main() {{ struct e x; memset(&x, 0, sizeof x); return 0; }}"
+    ));
+    assert_eq!(kind, ErrorKind::Unsupported, "{message}");
 }
 
 #[test]

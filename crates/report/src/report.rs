@@ -166,8 +166,9 @@ fn limit_to_modelled_runs(properties: &mut [PropertyReport]) {
 const UNMODELLED_CAUSES: &str = "`free` of a pointer into an object, heap objects that may still be reachable at `exit` (or, where a global can hold a \
     pointer, when `main` returns), a heap array of a computed length outside 1 to 64, an index \
     of a pointer into an array beyond `int`, pointers into two arrays subtracted or ordered, a \
-    write into a string literal, or a `void *` converted to a pointer to another type than its \
-    object's";
+    write into a string literal, a `void *` converted to a pointer to another type than its \
+    object's, or a `memset`, `memcpy` or the like of a part of an object, beyond a whole object \
+    or between overlapping objects";
 
 #[cfg(test)]
 mod tests {

@@ -509,11 +509,16 @@ impl Uses<'_> {
 
     /// A pointer argument of a library function over memory (`lower/library.rs`): an array
     /// decays into a pointer to its first element, so it lives in a cell; a pointer stays
-    /// what the rest of the file makes it.
-    fn decays(&mut self, argument: &Node<Expression>) {
+    /// what the rest of the file makes it, but for a string (`strlen`'s), which points into an
+    /// array of characters.
+    fn decays(&mut self, argument: &Node<Expression>, string: bool) {
         for class in self.sources(argument).classes {
-            if let Some(array) = self.arrays.get(&class).cloned() {
-                self.cells.insert(array);
+            match self.arrays.get(&class).cloned() {
+                Some(array) => {
+                    self.cells.insert(array);
+                }
+                None if string => self.classes.mark(class),
+                None => {}
             }
         }
     }
@@ -704,8 +709,9 @@ impl<'ast> Visit<'ast> for Uses<'_> {
                 "scanf" => 1..call.arguments.len(),
                 _ => 0..0,
             };
+            let string = name.contains("str") && MEMORY_FUNCTIONS.contains(&name);
             for argument in call.arguments.get(pointer_arguments).unwrap_or_default() {
-                self.decays(argument);
+                self.decays(argument, string);
             }
             // Their literal arguments are never evaluated (`FnCx::output_statement`,
             // `FnCx::call`), unless a definition makes them ordinary calls.

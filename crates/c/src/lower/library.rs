@@ -33,7 +33,7 @@
 
 use lang_c::ast::{CallExpression, Expression};
 use lang_c::span::Node;
-use symex_ir::cfg::{BinOp, Check, Operand, PropertyKind, Rvalue, Width};
+use symex_ir::cfg::{BinOp, Check, Operand, PropertyKind, Rvalue, UnOp, Width};
 use symex_syntax::span::Span;
 
 use super::func::FnCx;
@@ -164,16 +164,29 @@ impl FnCx<'_, '_> {
         let copy = |cx: &mut Self, memory: Vec<Memory>| {
             cx.copy_object(&memory[0], &memory[1], ty, span);
         };
-        let (Target::Elements(to_pointer, _), Target::Elements(from_pointer, _), true) =
-            (to, from, overlapping)
+        let (Target::Elements(to_pointer, _), Target::Elements(from_pointer, _)) = (to, from)
         else {
             self.for_each_object(count, &[from, to], false, span, copy);
             return Ok((pointer, pointer_ty));
         };
-        // Backwards where the destination starts after the source in the same array.
         let [to_cell, to_index] = self.element_parts(to_pointer, span);
         let [from_cell, from_index] = self.element_parts(from_pointer, span);
         let same_array = self.temp(Rvalue::Binary(BinOp::Eq, to_cell, from_cell), span);
+        if !overlapping {
+            // `memcpy` of overlapping objects is undefined in C: the run stops `unmodelled`.
+            let distance = self.temp(Rvalue::Binary(BinOp::Sub, to_index, from_index), span);
+            let negated = self.temp(Rvalue::Unary(UnOp::Neg, distance), span);
+            let [apart, apart_back] =
+                [distance, negated].map(|d| self.temp(Rvalue::Binary(BinOp::Ge, d, count), span));
+            let apart = self.temp(Rvalue::Binary(BinOp::BitOr, apart, apart_back), span);
+            let other_array = self.temp(Rvalue::Unary(UnOp::Not, same_array), span);
+            let holds = self.temp(Rvalue::Binary(BinOp::BitOr, other_array, apart), span);
+            let kind = PropertyKind::Unmodelled;
+            self.check(Check::Condition { holds, kind }, span);
+            self.for_each_object(count, &[from, to], false, span, copy);
+            return Ok((pointer, pointer_ty));
+        }
+        // Backwards where the destination starts after the source in the same array.
         let after = self.temp(Rvalue::Binary(BinOp::Gt, to_index, from_index), span);
         let backwards = self.temp(Rvalue::Binary(BinOp::BitAnd, same_array, after), span);
         let (last_first, first_first, join) =
@@ -200,7 +213,10 @@ impl FnCx<'_, '_> {
                     let read = Rvalue::Read(source.field(self.field_id(&field)));
                     Operand::Local(self.b.assign_temp_of(read, width, span))
                 });
-            self.write_memory_flagged(destination, ty, (value, flag), false, span);
+            // Assigned or not: a string literal's character is assigned and read-only, its
+            // copy only assigned.
+            let assigned = self.temp(Rvalue::Binary(BinOp::Ne, flag, Operand::Const(0)), span);
+            self.write_memory_flagged(destination, ty, (value, assigned), false, span);
         } else {
             let value = self.read_memory(source, ty, false, span);
             self.write_memory(destination, ty, value, false, span);
@@ -377,7 +393,15 @@ impl FnCx<'_, '_> {
             return Err(CError::invalid("a size that is not a number", at));
         }
         let bytes = self.convert_number(bytes, bytes_ty, size_t, span);
-        let each = size_t.constant(i64::from(self.unit.types.borrow().size(ty).unwrap_or(1)));
+        let each = self.unit.types.borrow().size(ty).unwrap_or(1);
+        if each == 0 {
+            let described = self.unit.types.borrow().describe(ty);
+            return Err(CError::unsupported(
+                format!("a memory function over objects of `{described}`, which has no bytes"),
+                self.at(size.span),
+            ));
+        }
+        let each = size_t.constant(i64::from(each));
         let rest = self.temp(Rvalue::Binary(BinOp::URem, bytes, each), span);
         let whole = self.temp(Rvalue::Binary(BinOp::Eq, rest, size_t.constant(0)), span);
         let kind = PropertyKind::Unmodelled;
