@@ -138,6 +138,11 @@ impl Machine<'_> {
             PlaceBase::Local(l) => {
                 let func = state.frame().ok_or_else(no_frame)?.func;
                 if self.info.functions[func.index()].is_cell_backed(l) {
+                    let frame = state.frame().ok_or_else(no_frame)?;
+                    if let Some(&SymValue::Cell(cell)) = frame.locals.get(l.index()) {
+                        let slot = state.memory.get_mut(cell)?;
+                        return slot.update_in_place(&steps, value, &mut self.store);
+                    }
                     let old = self.read_local(state, l)?;
                     let new = old.update(&steps, value, &mut self.store)?;
                     return self.write_local(state, l, new);
@@ -153,6 +158,13 @@ impl Machine<'_> {
                 let pointer = self.operand(state, op)?;
                 let always = self.store.bool_val(true)?;
                 for (guard, cell) in pointer.targets(always, &mut self.store)? {
+                    if guard == always {
+                        // The one cell: written where it is (a loop filling a heap array of N
+                        // elements costs O(N), not O(N²)).
+                        let slot = state.memory.get_mut(cell)?;
+                        slot.update_in_place(&steps, value.clone(), &mut self.store)?;
+                        continue;
+                    }
                     let old = state.memory.get(cell)?.clone();
                     let updated = old.update(&steps, value.clone(), &mut self.store)?;
                     let new = SymValue::ite(&mut self.store, guard, updated, old)?;

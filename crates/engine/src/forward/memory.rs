@@ -106,14 +106,18 @@ impl Memory {
     }
 
     pub fn set(&mut self, cell: CellId, value: SymValue) -> Result<(), EngineError> {
+        *self.get_mut(cell)? = value;
+        Ok(())
+    }
+
+    /// The cell's value, to be changed where it is (its chunk copied first if another state
+    /// shares it).
+    pub fn get_mut(&mut self, cell: CellId) -> Result<&mut SymValue, EngineError> {
         let i = cell.0 as usize;
-        let slot = self
-            .chunks
+        self.chunks
             .get_mut(i / CHUNK)
             .and_then(|chunk| Rc::make_mut(chunk).get_mut(i % CHUNK))
-            .ok_or_else(|| EngineError::Internal(format!("a pointer to no cell (#{i})")))?;
-        *slot = value;
-        Ok(())
+            .ok_or_else(|| EngineError::Internal(format!("a pointer to no cell (#{i})")))
     }
 }
 
