@@ -1180,8 +1180,10 @@ fn closed_output_pipes_end_quietly_with_the_normal_code() {
     }
 }
 
-/// `--entry` of a C function whose parameters reach what an input heap or a 32-bit symbol
-/// cannot stand for is refused: boxed struct members, 64-bit integers.
+/// `--entry` of a C function whose parameters reach what an input heap cannot stand for is
+/// refused: boxed struct members, 64-bit integers in memory. A 64-bit parameter itself is a
+/// 64-bit symbol (session 31): its counterexample's argument needs more than 32 bits, and
+/// `symex run --args` replays it.
 #[test]
 fn c_entry_functions_are_refused_where_inputs_cannot_stand_for_c_values() {
     let p = program(
@@ -1190,18 +1192,32 @@ fn c_entry_functions_are_refused_where_inputs_cannot_stand_for_c_values() {
           int *first(struct s *q) { return &q->a; }\n\
           int f(struct s *p) { if (!p) return 0; p->a = 1; if (p->a != 1) reach_error(); return 0; }\n\
           int g(long x) { if (x == 7 || x > 2147483647L) return 1; return 0; }\n\
+          int h(long *x) { return *x == 7; }\n\
+          int wide(long x) { if (x > 4294967296L) reach_error(); return 0; }\n\
           int main(void) { return 0; }\n",
     );
     let out = symex(&["check", "--entry", "f", &p]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("`f` on its own"), "{}", stderr(&out));
-    let out = symex(&["check", "--entry", "g", &p]);
+    let out = symex(&["check", "--entry", "h", &p]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("a parameter reaches a 64-bit integer"),
+        stderr(&out).contains("a parameter points to a 64-bit integer"),
         "{}",
         stderr(&out)
     );
+    let out = symex(&["check", "--entry", "wide", &p, "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let properties = report["properties"].as_array().expect("properties");
+    let violated = (properties.iter())
+        .find(|p| p["status"] == "violated")
+        .expect("a violation");
+    let args = &violated["counterexample"]["args"];
+    let x = args["x"].as_i64().expect("a number");
+    assert!(x > 4_294_967_296, "{report}");
+    let x = x.to_string();
+    let out = symex(&["run", &p, "--entry", "wide", "--args", &x]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
 }
 
 /// `symex report RUN.json --html` makes the page `check --html` made from the same run; a

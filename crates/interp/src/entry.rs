@@ -5,7 +5,7 @@
 //! `null`, and references to the objects of the entry's [`InputHeap`] (parsed in `heap.rs`).
 //! Nothing here executes.
 
-use symex_ir::cfg::{FuncId, Function, Module};
+use symex_ir::cfg::{FuncId, Function, Module, Width};
 
 use crate::fault::Fault;
 use crate::heap::{self, HeapError, InputHeap, ObjectId};
@@ -16,6 +16,8 @@ use crate::value::{CellId, Value};
 #[non_exhaustive]
 pub enum ArgValue {
     Int(i32),
+    /// A 64-bit number (for a parameter of 64 bits: C's `long long`).
+    Int64(i64),
     Null,
     /// A pointer to an object of the entry's input heap.
     Ref(ObjectId),
@@ -27,6 +29,7 @@ impl ArgValue {
     pub(crate) fn to_value(&self, cells: &[CellId]) -> Result<Value, Fault> {
         Ok(match *self {
             ArgValue::Int(n) => Value::Int(n),
+            ArgValue::Int64(n) => Value::Int64(n),
             ArgValue::Null => Value::Null,
             ArgValue::Ref(id) => Value::Ptr(*cells.get(id.index()).ok_or_else(|| {
                 Fault::Invariant(format!("reference to input heap object #{}", id.0))
@@ -58,6 +61,12 @@ pub enum EntryError {
         function: String,
         object: u32,
     },
+    /// A number beyond 32 bits for a parameter of 32 bits.
+    NotAnInt32 {
+        function: String,
+        param: String,
+        number: i64,
+    },
 }
 
 impl std::fmt::Display for EntryError {
@@ -77,6 +86,15 @@ impl std::fmt::Display for EntryError {
                 "an argument of `{function}` refers to input heap object #{object}, which the \
                  entry's heap does not have"
             ),
+            EntryError::NotAnInt32 {
+                function,
+                param,
+                number,
+            } => write!(
+                f,
+                "the argument {number} of `{function}` does not fit its parameter `{param}` of \
+                 32 bits"
+            ),
         }
     }
 }
@@ -84,6 +102,32 @@ impl std::fmt::Display for EntryError {
 impl std::error::Error for EntryError {}
 
 impl Entry {
+    /// `name(numbers)`: each number an argument of its parameter's width (refused where it
+    /// does not fit 32 bits and the parameter has them); no input heap.
+    pub fn with_numbers(module: &Module, name: &str, numbers: &[i64]) -> Result<Entry, EntryError> {
+        let (_, function) =
+            find(module, name).ok_or_else(|| EntryError::UnknownFunction(name.to_string()))?;
+        let mut args = Vec::with_capacity(numbers.len());
+        for (param, &n) in function.params().zip(numbers) {
+            let info = &function.locals[param.index()];
+            args.push(match info.width {
+                Width::W64 => ArgValue::Int64(n),
+                Width::W32 => {
+                    ArgValue::Int(i32::try_from(n).map_err(|_| EntryError::NotAnInt32 {
+                        function: name.to_string(),
+                        param: info.name.clone(),
+                        number: n,
+                    })?)
+                }
+            });
+        }
+        if numbers.len() > args.len() {
+            // More numbers than parameters: the count check below names it.
+            args.extend(numbers[args.len()..].iter().map(|&n| ArgValue::Int64(n)));
+        }
+        Entry::new(module, name, args)
+    }
+
     /// `name(args)`, checked against the module; no input heap.
     pub fn new(module: &Module, name: &str, args: Vec<ArgValue>) -> Result<Entry, EntryError> {
         let (func, _) =
@@ -192,6 +236,23 @@ mod tests {
             Entry::new(&m, "g", vec![]),
             Err(EntryError::UnknownFunction("g".into()))
         );
+    }
+
+    #[test]
+    fn numbers_take_their_parameters_widths() {
+        let mut m = two_functions();
+        m.functions[0].locals[1].width = Width::W64;
+        let wide = 1i64 << 40;
+        let entry = Entry::with_numbers(&m, "f", &[-3, wide]).unwrap();
+        assert_eq!(entry.args, vec![ArgValue::Int(-3), ArgValue::Int64(wide)]);
+        assert!(matches!(
+            Entry::with_numbers(&m, "f", &[wide, 1]),
+            Err(EntryError::NotAnInt32 { .. })
+        ));
+        assert!(matches!(
+            Entry::with_numbers(&m, "f", &[1, 2, 3]),
+            Err(EntryError::ArgumentCount { given: 3, .. })
+        ));
     }
 
     #[test]

@@ -426,7 +426,21 @@ fn resolve(
                     param: param.to_string(),
                 }
             })?;
-            value(raw, &|| HeapSite::Arg(param.to_string()))
+            // A parameter of 64 bits takes any 64-bit number.
+            let wide = (function.params())
+                .map(|p| &function.locals[p.index()])
+                .any(|l| l.name == param && l.width == symex_ir::cfg::Width::W64);
+            match raw {
+                RawValue::Int(n) if wide => {
+                    i64::try_from(*n)
+                        .map(ArgValue::Int64)
+                        .map_err(|_| HeapError::NotAnInt32 {
+                            at: HeapSite::Arg(param.to_string()),
+                            number: n.to_string(),
+                        })
+                }
+                _ => value(raw, &|| HeapSite::Arg(param.to_string())),
+            }
         })
         .collect::<Result<Vec<ArgValue>, HeapError>>()?;
 

@@ -568,8 +568,10 @@ fn entry_facts(context: &Unit<'_>) -> Vec<(String, CError)> {
     let types = context.types.borrow();
     let mut not_entries = Vec::new();
     for (name, signature) in &context.functions {
-        // Every type a parameter's value reaches, through pointers and struct leaves.
+        // Every type a parameter's value reaches, through pointers and struct leaves: the
+        // parameters' own types first, then those reached through them.
         let mut reached: Vec<CType> = signature.params.clone();
+        let params = reached.len();
         let mut next = 0;
         while let Some(&ty) = reached.get(next) {
             next += 1;
@@ -580,7 +582,7 @@ fn entry_facts(context: &Unit<'_>) -> Vec<(String, CError)> {
                 _ => Vec::new(),
             };
             for t in inner {
-                if !reached.contains(&t) {
+                if !reached[params..].contains(&t) {
                     reached.push(t);
                 }
             }
@@ -606,10 +608,10 @@ fn entry_facts(context: &Unit<'_>) -> Vec<(String, CError)> {
                 "a parameter reaches a function pointer (an input would be any number, not one \
                  of the file's functions)",
             ),
-            CType::Long | CType::ULong => Some(
-                "a parameter reaches a 64-bit integer (symbolic arguments and input heaps hold \
-                 32-bit numbers)",
-            ),
+            // A 64-bit parameter is a 64-bit symbol; input heaps hold 32-bit numbers.
+            CType::Long | CType::ULong if reached[params..].contains(ty) => {
+                Some("a parameter points to a 64-bit integer (input heaps hold 32-bit numbers)")
+            }
             _ => None,
         });
         let refusal = match context.global_users.contains(name) {

@@ -13,7 +13,7 @@ use clap::Args;
 use serde::Serialize;
 use symex_engine::common::coverage::CoverageMap;
 use symex_engine::common::replay::REPLAY_STEP_LIMIT;
-use symex_interp::{ArgValue, Entry, Interpreter, RunConfig, RunCoverage, RunEnd};
+use symex_interp::{Entry, Interpreter, RunConfig, RunCoverage, RunEnd};
 use symex_ir::cfg::{Module, Terminator};
 use symex_report::{Coverage, Event, Locator, PathEnd, PathTest};
 use symex_syntax::span::{LineIndex, Span};
@@ -255,13 +255,10 @@ fn entry_of(module: &Module, test: &PathTest) -> Result<Entry, String> {
     if let Some(heap) = &test.heap {
         return Entry::with_heap_value(module, &test.entry, heap).map_err(|e| e.to_string());
     }
-    let mut args = Vec::new();
+    let mut numbers = Vec::new();
     for (name, value) in test.args.iter() {
         match value {
-            symex_report::ArgValue::Int(n) => match i32::try_from(*n) {
-                Ok(n) => args.push(ArgValue::Int(n)),
-                Err(_) => return Err(format!("argument `{name}` is {n}, beyond 32 bits")),
-            },
+            symex_report::ArgValue::Int(n) => numbers.push(*n),
             other => {
                 return Err(format!(
                     "argument `{name}` is {other} but the test has no heap"
@@ -269,7 +266,7 @@ fn entry_of(module: &Module, test: &PathTest) -> Result<Entry, String> {
             }
         }
     }
-    Entry::new(module, &test.entry, args).map_err(|e| e.to_string())
+    Entry::with_numbers(module, &test.entry, &numbers).map_err(|e| e.to_string())
 }
 
 /// Whether a run's end is the recorded one.

@@ -8,7 +8,7 @@ use super::load_program;
 use crate::exit::Exit;
 use crate::source::{ColorChoice, SourceFile};
 use std::io::Write;
-use symex_interp::{ArgValue, Entry, HeapError, Interpreter, RunConfig, RunEnd, Value};
+use symex_interp::{Entry, HeapError, Interpreter, RunConfig, RunEnd, Value};
 use symex_ir::cfg::Module;
 use symex_ir::PropertyKind;
 use symex_syntax::diag::Diagnostic;
@@ -23,14 +23,15 @@ pub struct RunArgs {
     /// Run this function instead of `main`.
     #[arg(long)]
     pub entry: Option<String>,
-    /// Integer arguments of the entry function, e.g. `--args 1,-2`.
+    /// Integer arguments of the entry function, e.g. `--args 1,-2` (64-bit numbers for
+    /// parameters of 64 bits).
     #[arg(
         long,
         value_delimiter = ',',
         allow_hyphen_values = true,
         requires = "entry"
     )]
-    pub args: Vec<i32>,
+    pub args: Vec<i64>,
     /// A JSON file with the entry's arguments and the input heap its pointer parameters point
     /// into (`docs/heap-json.md`), or that document itself (a value starting with `{`, as the
     /// `replay:` lines of counterexamples give it); gives every argument, so it excludes `--args`.
@@ -69,12 +70,9 @@ pub fn run(args: &RunArgs, color: ColorChoice) -> Exit {
     let entry = match (&args.entry, &args.heap) {
         (Some(name), Some(heap)) => heap_entry(&module, name, heap),
         (None, _) => Entry::main(&module).map_err(|e| e.to_string()),
-        (Some(name), None) => Entry::new(
-            &module,
-            name,
-            args.args.iter().map(|&a| ArgValue::Int(a)).collect(),
-        )
-        .map_err(|e| e.to_string()),
+        (Some(name), None) => {
+            Entry::with_numbers(&module, name, &args.args).map_err(|e| e.to_string())
+        }
     };
     let entry = match entry {
         Ok(entry) => entry,

@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use symex_ir::cfg::{FuncId, Module, Width};
+use symex_ir::cfg::{FuncId, Module};
 use symex_syntax::types::{Type, TypeTable};
 
 use crate::error::EngineError;
@@ -63,14 +63,6 @@ pub fn resolve_entry(
     let mut pointees = Vec::with_capacity(function.param_count as usize);
     for local in function.params() {
         let name = function.local(local).name.clone();
-        if function.local(local).width != Width::W32 {
-            // Arguments (of `symex run --args`, witnesses) are 32-bit numbers.
-            return Err(EngineError::UnsupportedEntry {
-                function: entry.to_string(),
-                parameter: name,
-                reason: "not supported: a 64-bit number cannot be symbolic".into(),
-            });
-        }
         let ty = types.local_type(entry, &name).unwrap_or(Type::Unknown);
         match classify(&ty) {
             Ok(pointee) => pointees.push(pointee),

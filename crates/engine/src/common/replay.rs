@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use symex_interp::{ArgValue, Entry, Interpreter, RunConfig, RunEnd};
+use symex_interp::{Entry, Interpreter, RunConfig, RunEnd};
 use symex_ir::cfg::Module;
 use symex_report::{Event, Locator, Replay, TraceStep, Witness};
 
@@ -20,12 +20,8 @@ use crate::common::steps::StepNamer;
 pub const REPLAY_STEP_LIMIT: u64 = 50_000_000;
 
 /// Runs `entry(args)` on `inputs` and describes how the run ended.
-pub fn replay(module: &Module, entry: &str, args: &[i32], inputs: &[i32]) -> Replay {
-    match Entry::new(
-        module,
-        entry,
-        args.iter().map(|&a| ArgValue::Int(a)).collect(),
-    ) {
+pub fn replay(module: &Module, entry: &str, args: &[i64], inputs: &[i32]) -> Replay {
+    match Entry::with_numbers(module, entry, args) {
         Ok(entry) => run(module, &entry, inputs, None, None).replay,
         Err(e) => Replay::Other(format!("the interpreter refused the entry: {e}")),
     }
@@ -67,16 +63,10 @@ pub fn replay_full(
     deadline: Option<Instant>,
 ) -> Replayed {
     let Some(heap) = &witness.heap else {
-        let mut args = Vec::with_capacity(witness.args.len());
+        let mut numbers = Vec::with_capacity(witness.args.len());
         for (name, value) in witness.args.iter() {
             match value {
-                symex_report::ArgValue::Int(n) => match i32::try_from(*n) {
-                    Ok(n) => args.push(n),
-                    Err(_) => {
-                        let why = format!("argument `{name}` is {n}, beyond 32 bits");
-                        return Replayed::refused(why);
-                    }
-                },
+                symex_report::ArgValue::Int(n) => numbers.push(*n),
                 other => {
                     let why = format!(
                         "argument `{name}` is the pointer {other} but the witness has no input heap"
@@ -85,7 +75,7 @@ pub fn replay_full(
                 }
             }
         }
-        return match Entry::new(module, entry, args.into_iter().map(ArgValue::Int).collect()) {
+        return match Entry::with_numbers(module, entry, &numbers) {
             Ok(entry) => run(module, &entry, &witness.inputs, locator, deadline),
             Err(e) => Replayed::refused(format!("the interpreter refused the entry: {e}")),
         };

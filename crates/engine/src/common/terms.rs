@@ -160,6 +160,15 @@ pub fn value_as_i32(value: &Value) -> Option<i32> {
     value.as_bv().map(|bv| bv.bits() as u32 as i32)
 }
 
+/// The signed number a 32- or 64-bit model value stands for.
+pub fn value_as_i64(value: &Value) -> Option<i64> {
+    let bv = value.as_bv()?;
+    Some(match bv.width() {
+        WIDE => bv.bits() as u64 as i64,
+        _ => i64::from(bv.bits() as u32 as i32),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

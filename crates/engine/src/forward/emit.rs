@@ -8,7 +8,7 @@ use symex_ir::cfg::PropId;
 use symex_report::{ArgValue, Args, Event, PathEnd, PathTest, Witness};
 use symex_smt::{ModelResult, TermId};
 
-use crate::common::terms::value_as_i32;
+use crate::common::terms::{value_as_i32, value_as_i64};
 use crate::error::EngineError;
 use crate::forward::machine::Machine;
 use crate::forward::state::State;
@@ -53,7 +53,9 @@ impl Machine<'_> {
         };
         let number = |t: &TermId| model.get(*t).and_then(value_as_i32).unwrap_or(0);
         let inputs: Vec<i32> = vars[..inputs_read].iter().map(number).collect();
-        let args: Vec<i32> = self.arg_vars.iter().map(number).collect();
+        let args: Vec<i64> = (self.arg_vars.iter())
+            .map(|t| model.get(*t).and_then(value_as_i64).unwrap_or(0))
+            .collect();
         let mut witness = Witness {
             inputs,
             args: self
@@ -61,7 +63,7 @@ impl Machine<'_> {
                 .params
                 .iter()
                 .zip(&args)
-                .map(|(name, &v)| (name.clone(), ArgValue::Int(v.into())))
+                .map(|(name, &v)| (name.clone(), ArgValue::Int(v)))
                 .collect::<Args>(),
             heap: None,
             trace: Vec::new(),

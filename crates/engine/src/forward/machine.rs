@@ -9,7 +9,7 @@
 
 use std::rc::Rc;
 
-use symex_ir::cfg::{FuncId, Module};
+use symex_ir::cfg::{FuncId, Module, Width};
 use symex_report::{Cut, Cuts, Finding, Locator};
 use symex_smt::{TermId, TermStore};
 
@@ -17,7 +17,7 @@ use crate::common::coverage::CoverageMap;
 use crate::common::entry::EntrySetup;
 use crate::common::options::CheckOptions;
 use crate::common::solver::Queries;
-use crate::common::terms::WIDTH;
+use crate::common::terms::{WIDE, WIDTH};
 use crate::error::EngineError;
 use crate::forward::memory::Memory;
 use crate::forward::merge::PathCount;
@@ -101,10 +101,16 @@ impl<'m> Machine<'m> {
         queries: Queries,
     ) -> Result<Machine<'m>, EngineError> {
         let mut store = TermStore::new();
-        let arg_vars = entry
-            .params
-            .iter()
-            .map(|name| store.bv_var(name.clone(), WIDTH))
+        let function = module.function(entry.func);
+        let arg_vars = (entry.params.iter())
+            .zip(function.params())
+            .map(|(name, param)| {
+                let width = match function.local(param).width {
+                    Width::W64 => WIDE,
+                    Width::W32 => WIDTH,
+                };
+                store.bv_var(name.clone(), width)
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let properties = module.properties.len();
         let mut heap = entry

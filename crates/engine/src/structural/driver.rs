@@ -22,7 +22,7 @@ use crate::common::progress::ProgressUpdate;
 use crate::common::reach::{reach_module, reach_report};
 use crate::common::replay::replay_full;
 use crate::common::solver::solver_with_handover;
-use crate::common::terms::value_as_i32;
+use crate::common::terms::{value_as_i32, value_as_i64};
 use crate::common::verdict;
 use crate::error::EngineError;
 use crate::structural::effects::{CutKind, Effect, Goal, Signatures};
@@ -430,8 +430,8 @@ fn model_inputs(
     let f = module.function(entry);
     let mut args = Args::new();
     for (p, &t) in f.params().zip(params) {
-        let n = model.get(t).and_then(value_as_i32).unwrap_or(0);
-        args.push(f.local(p).name.clone(), ArgValue::Int(n.into()));
+        let n = model.get(t).and_then(value_as_i64).unwrap_or(0);
+        args.push(f.local(p).name.clone(), ArgValue::Int(n));
     }
     let Some(Value::Array(array)) = model.get(input) else {
         return (args, Vec::new(), 0);
