@@ -1648,12 +1648,9 @@ impl FnCx<'_, '_> {
             });
         }
         if self.unit.global_users.contains(name) {
-            let globals = &self.unit.globals_by_reference;
-            args.extend(
-                globals
-                    .iter()
-                    .map(|(global, _)| self.global_pointer(global, span)),
-            );
+            for (global, _) in &self.unit.globals_by_reference {
+                args.push(self.global_pointer(global, span)?);
+            }
         }
         let dst = self.b.new_temp(span, result.width());
         self.b.emit(InstKind::Call { dst, func, args }, span);

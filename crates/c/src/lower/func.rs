@@ -470,12 +470,21 @@ fn hidden_parameter(global: &str) -> String {
 impl FnCx<'_, '_> {
     /// A pointer to the global `name` (passed by reference, [`super::Unit::globals_by_reference`]):
     /// in `main` the address of its cell, elsewhere the hidden parameter.
-    pub fn global_pointer(&mut self, name: &str, span: Span) -> Operand {
-        let (local, _) = self.globals_scope[name];
-        match self.by_reference.contains(&local) {
+    pub fn global_pointer(&mut self, name: &str, span: Span) -> Result<Operand, CError> {
+        let Some(&(local, _)) = self.globals_scope.get(name) else {
+            // Only where a parameter of `main` hides the global (`define_globals`).
+            return Err(CError::unsupported(
+                format!(
+                    "a parameter of `main` named like the global `{name}`, which a recursive \
+                     function uses"
+                ),
+                span.start as usize,
+            ));
+        };
+        Ok(match self.by_reference.contains(&local) {
             true => Operand::Local(local),
             false => self.variable_address(name, local, span),
-        }
+        })
     }
 
     pub fn at(&self, span: lang_c::span::Span) -> usize {

@@ -240,6 +240,12 @@ impl FnCx<'_, '_> {
                 at,
             ));
         }
+        // Copying within one array may overlap (C: undefined): the run stops `unmodelled`.
+        let [to_cell, _] = self.element_parts(destination, span);
+        let [from_cell, _] = self.element_parts(source, span);
+        let other = self.temp(Rvalue::Binary(BinOp::Ne, to_cell, from_cell), span);
+        let kind = PropertyKind::Unmodelled;
+        self.check(Check::Condition { holds: other, kind }, span);
         // for (k = 0; (destination[k] = source[k]) != 0; k++) {}
         self.counted_loop(
             span,
