@@ -1669,27 +1669,6 @@ fn memory_functions_refuse_what_objects_of_c_types_cannot_say() {
 }
 
 #[test]
-fn scanf_reads_numbers_and_characters_and_may_fail() {
-    // The count first (-1 to 2), then the values of the conversions it counts.
-    let source = "int scanf(const char *, ...); int getchar(void);
-                  int main() { int a = 7; short b = 7; int r = scanf(\"%d,%hd\", &a, &b);
-                  return r * 1000 + a * 10 + b + getchar() * 0; }";
-    assert_eq!(returns(source, &[2, 4, 5, 0]), 2045);
-    assert_eq!(returns(source, &[1, 4, 0]), 1047);
-    assert_eq!(returns(source, &[-1, 0]), -1000 + 77);
-    for body in [
-        "char s[8]; return scanf(\"%s\", s);",
-        "long x; return scanf(\"%d\", &x);",
-        "int x; const char *f = \"%d\"; return scanf(f, &x);",
-        "float x; return scanf(\"%f\", &x);",
-    ] {
-        let source = format!("int scanf(const char *, ...); int main() {{ {body} }}");
-        let (kind, message) = refusal(&source);
-        assert_eq!(kind, ErrorKind::Unsupported, "{source}: {message}");
-    }
-}
-
-#[test]
 fn recursive_functions_reach_globals_through_hidden_pointers() {
     // `main` keeps the globals (and the static local) in cells; `f` gets a pointer to each.
     let source = "int g = 1; struct s { int a; } t; int *p;

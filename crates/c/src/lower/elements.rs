@@ -699,14 +699,12 @@ impl<'ast> Visit<'ast> for Uses<'_> {
                     self.bindings.push((parameter, sources));
                 }
             }
-            // The pointer arguments of library functions over memory (`lower/library.rs`),
-            // of KLEE's `klee_make_symbolic` (`lower/conventions.rs`) and of `scanf`.
+            // The pointer arguments of library functions over memory (`lower/library.rs`)
+            // and of KLEE's `klee_make_symbolic` (`lower/conventions.rs`).
             let pointer_arguments = match name {
                 _ if self.parameters.contains_key(name) => 0..0,
                 _ if MEMORY_FUNCTIONS.contains(&name) => 0..memory_function(name).1.min(2),
                 "klee_make_symbolic" => 0..1,
-                // `scanf`'s pointers, after its format (`lower/stdin.rs`).
-                "scanf" => 1..call.arguments.len(),
                 _ => 0..0,
             };
             let string = name.contains("str") && MEMORY_FUNCTIONS.contains(&name);

@@ -1564,11 +1564,6 @@ impl FnCx<'_, '_> {
                 arity(2)?;
                 return self.allocation(name, call, span, at);
             }
-            _ if super::stdin::INPUT_FUNCTIONS.contains(&name)
-                && !self.unit.bodies.contains_key(name) =>
-            {
-                return self.input_function(name, call, span, at);
-            }
             _ if super::library::MEMORY_FUNCTIONS.contains(&name)
                 && !self.unit.bodies.contains_key(name) =>
             {

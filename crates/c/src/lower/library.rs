@@ -466,11 +466,6 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// The memory of the object `target` points to.
-    pub(super) fn target_memory(&mut self, target: Target, span: Span) -> Memory {
-        self.object_at(target, Operand::Const(0), span)
-    }
-
     /// The value of an object of type `ty` whose every byte is `byte` (an `int`; its low 8
     /// bits count).
     fn filled_object(

@@ -26,7 +26,6 @@ mod leaks;
 mod library;
 mod literal;
 mod memory;
-mod stdin;
 mod stmt;
 mod types;
 
