@@ -723,8 +723,9 @@ impl FnCx<'_, '_> {
             return Err(CError::unsupported(
                 format!(
                     "the recursive function `{name}` in a program whose calls are inlined into \
-                     `main` (its functions share global variables, `--inline-calls`, or, where \
-                     leaks are checked, it may allocate, free or exit)"
+                     `main` (its functions share global variables and one of them is an array, \
+                     which only inlining shares; `--inline-calls`; or, where leaks are checked, \
+                     it may allocate, free or exit)"
                 ),
                 at,
             ));
