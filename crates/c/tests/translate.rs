@@ -1669,6 +1669,16 @@ fn memory_functions_refuse_what_objects_of_c_types_cannot_say() {
 }
 
 #[test]
+fn allocations_of_bytes_make_chars() {
+    // `malloc(n)` and `malloc(sizeof buf)` of an array variable are numbers of `char`s.
+    let source = "char *strcpy(char *, const char *);
+                  int main() { char buf[6] = \"hello\"; char *p = malloc(sizeof buf);
+                  char *q = malloc(__VERIFIER_nondet_int() + 1); strcpy(p, buf);
+                  q[0] = p[4]; int r = q[0]; free(p); free(q); return r; }";
+    assert_eq!(returns(source, &[2]), 'o' as i32);
+}
+
+#[test]
 fn recursive_functions_reach_globals_through_hidden_pointers() {
     // `main` keeps the globals (and the static local) in cells; `f` gets a pointer to each.
     let source = "int g = 1; struct s { int a; } t; int *p;

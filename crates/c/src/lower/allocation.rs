@@ -142,7 +142,18 @@ impl FnCx<'_, '_> {
                 size_at,
             )
         };
-        let size = allocation_size(name, &call.arguments).ok_or_else(refusal)?;
+        let mut size = allocation_size(name, &call.arguments).ok_or_else(refusal)?;
+        // `sizeof` of an array variable (`malloc(sizeof buf)`) is a number of bytes.
+        let array_bytes = size.each.is_some_and(|each| {
+            matches!(&each.node, Expression::SizeOfVal(v) if self.array_size(&v.node.0).is_some())
+        });
+        if array_bytes && !calloc {
+            let bytes = call.arguments.last().filter(|bytes| !is_one(bytes));
+            size = AllocationSize {
+                each: None,
+                count: bytes,
+            };
+        }
         let declared = match size.each {
             Some(each) => self.sized_type(each, at)?.ok_or_else(refusal)?,
             None => CType::SChar,

@@ -1264,7 +1264,7 @@ impl FnCx<'_, '_> {
     }
 
     /// `sizeof` of an array variable, in bytes.
-    fn array_size(&self, e: &Node<Expression>) -> Option<i32> {
+    pub(super) fn array_size(&self, e: &Node<Expression>) -> Option<i32> {
         let Expression::Identifier(id) = &e.node else {
             return None;
         };
