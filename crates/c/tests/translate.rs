@@ -1674,7 +1674,8 @@ fn allocations_of_bytes_make_chars() {
     let source = "char *strcpy(char *, const char *);
                   int main() { char buf[6] = \"hello\"; char *p = malloc(sizeof buf);
                   char *q = malloc(__VERIFIER_nondet_int() + 1); strcpy(p, buf);
-                  q[0] = p[4]; int r = q[0]; free(p); free(q); return r; }";
+                  q[0] = p[4]; int r = q[0]; free(p); free(q);
+                  char *z = calloc(3, 1); r += z[2]; free(z); return r; }";
     assert_eq!(returns(source, &[2]), 'o' as i32);
 }
 

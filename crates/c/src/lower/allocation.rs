@@ -58,7 +58,8 @@ pub(super) struct AllocationSize<'a> {
 /// The size of the allocation `function(arguments)` (an allocating function): `sizeof(T)`, a
 /// count times it (either order), or `calloc`'s count and `sizeof(T)` (either order);
 /// `realloc`'s second argument; any other size of `malloc`, `alloca` or `realloc` is a count
-/// of bytes, which are `char`s. `None` for `calloc` without a `sizeof`.
+/// of bytes, which are `char`s, and so is `calloc(n, 1)`. `None` for other `calloc`s without a
+/// `sizeof`.
 pub(super) fn allocation_size<'a>(
     function: &str,
     arguments: &'a [Node<Expression>],
@@ -72,6 +73,11 @@ pub(super) fn allocation_size<'a>(
         (true, [a, b]) => match (is_sizeof(b), is_sizeof(a)) {
             (true, _) => (b, Some(a)),
             (false, true) => (a, Some(b)),
+            // `calloc(n, 1)`: `n` bytes, which are `char`s.
+            _ if is_one(b) || is_one(a) => {
+                let count = Some(if is_one(b) { a } else { b }).filter(|n| !is_one(n));
+                return Some(AllocationSize { each: None, count });
+            }
             _ => return None,
         },
         (false, [size]) => {
