@@ -1669,6 +1669,16 @@ fn memory_functions_refuse_what_objects_of_c_types_cannot_say() {
 }
 
 #[test]
+fn strcat_appends_and_checks_every_write() {
+    let source = "char *strcat(char *, const char *); unsigned long strlen(const char *);
+                  int main() { char buf[8] = \"ab\"; strcat(buf, \"cde\");
+                  if (__VERIFIER_nondet_int()) strcat(buf, \"xyz\");
+                  return strlen(buf) * 1000 + buf[4]; }";
+    assert_eq!(returns(source, &[0]), 5000 + 'e' as i32);
+    assert_errors(source, &[(1, PropertyKind::OutOfBounds)]);
+}
+
+#[test]
 fn allocations_of_bytes_make_chars() {
     // `malloc(n)` and `malloc(sizeof buf)` of an array variable are numbers of `char`s.
     let source = "char *strcpy(char *, const char *);

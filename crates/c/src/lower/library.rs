@@ -1,6 +1,6 @@
 //! The C library functions over memory that symex lowers into the loops they are: `memset`,
-//! `memcpy`, `memmove`, `strlen`, `strcpy` and `strcmp` (and their `__builtin_` names), where
-//! the file does not define them.
+//! `memcpy`, `memmove`, `strlen`, `strcpy`, `strcat` and `strcmp` (and their `__builtin_`
+//! names), where the file does not define them.
 //!
 //! Memory is objects of C types here, not bytes (`lower/memory.rs`), so the functions work on
 //! whole objects of the type their pointer argument has: `memset(p, c, n)` and
@@ -24,7 +24,7 @@
 //! * `strlen(s)` walks `s`, a pointer into an array of characters, up to its 0: every
 //!   character read is checked (bounds, `uninit`), so a string without its 0 fails
 //!   `out-of-bounds` at the array's end. `strcpy(d, s)` copies the characters up to the 0
-//!   (each write checked too); `strcmp(a, b)` compares up to the first difference or 0 and
+//!   (each write checked too), `strcat(d, s)` to the end of `d`'s string; `strcmp(a, b)` compares up to the first difference or 0 and
 //!   gives the difference of the characters as `unsigned char` (glibc's value; C fixes only
 //!   its sign).
 //!
@@ -49,12 +49,14 @@ pub(super) const MEMORY_FUNCTIONS: &[&str] = &[
     "strlen",
     "strcpy",
     "strcmp",
+    "strcat",
     "__builtin_memset",
     "__builtin_memcpy",
     "__builtin_memmove",
     "__builtin_strlen",
     "__builtin_strcpy",
     "__builtin_strcmp",
+    "__builtin_strcat",
 ];
 
 /// The library function a name calls (without `__builtin_`) and its number of arguments.
@@ -62,7 +64,7 @@ pub(super) fn memory_function(name: &str) -> (&str, usize) {
     let function = name.trim_start_matches("__builtin_");
     let arguments = match function {
         "strlen" => 1,
-        "strcpy" | "strcmp" => 2,
+        "strcpy" | "strcmp" | "strcat" => 2,
         _ => 3,
     };
     (function, arguments)
@@ -98,7 +100,8 @@ impl FnCx<'_, '_> {
             "memset" => self.memset(name, arguments, span, at),
             "memcpy" => self.copy(name, arguments, false, span, at),
             "memmove" => self.copy(name, arguments, true, span, at),
-            "strcpy" => self.strcpy(name, arguments, span, at),
+            "strcpy" => self.strcpy(name, arguments, false, span, at),
+            "strcat" => self.strcpy(name, arguments, true, span, at),
             "strcmp" => self.strcmp(name, arguments, span, at),
             _ => self.strlen(name, &arguments[0], span, at),
         }
@@ -224,11 +227,13 @@ impl FnCx<'_, '_> {
     }
 
     /// `strcpy(destination, source)`: the characters of `source` up to its 0 (included)
-    /// copied, each read and write checked; its value is `destination`.
+    /// copied, each read and write checked; with `append`, `strcat`: copied to the end of the
+    /// destination's string. Its value is `destination`.
     fn strcpy(
         &mut self,
         name: &str,
         arguments: &[Node<Expression>],
+        append: bool,
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
@@ -246,14 +251,22 @@ impl FnCx<'_, '_> {
         let other = self.temp(Rvalue::Binary(BinOp::Ne, to_cell, from_cell), span);
         let kind = PropertyKind::Unmodelled;
         self.check(Check::Condition { holds: other, kind }, span);
-        // for (k = 0; (destination[k] = source[k]) != 0; k++) {}
+        // `strcat` copies to the end of the destination's string.
+        let start = match append {
+            true => {
+                let length = self.string_length((destination, character), span);
+                self.element_offset(destination, (length, CType::Int), false, span)
+            }
+            false => destination,
+        };
+        // for (k = 0; (start[k] = source[k]) != 0; k++) {}
         self.counted_loop(
             span,
             |cx, k| {
                 let at_k = Some((k, CType::Int));
                 let read = cx.element_memory((source, character), at_k, span);
                 let value = cx.read_memory(&read, character, false, span);
-                let write = cx.element_memory((destination, character), at_k, span);
+                let write = cx.element_memory((start, character), at_k, span);
                 cx.write_memory(&write, character, value, false, span);
                 cx.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Const(0)), span)
             },
@@ -307,8 +320,18 @@ impl FnCx<'_, '_> {
         at: usize,
     ) -> Result<(Operand, CType), CError> {
         let (pointer, _, character) = self.string(name, string, at)?;
-        // for (k = 0; string[k] != 0; k++) {}
-        let length = self.counted_loop(
+        let length = self.string_length((pointer, character), span);
+        let size_t = self.size_t();
+        Ok((
+            self.convert_number(length, CType::Int, size_t, span),
+            size_t,
+        ))
+    }
+
+    /// The number of characters before the first 0 from `pointer` on (an `int`), each read
+    /// checked: `for (k = 0; string[k] != 0; k++) {}`.
+    fn string_length(&mut self, (pointer, character): (Operand, CType), span: Span) -> Operand {
+        self.counted_loop(
             span,
             |cx, k| {
                 let at_k = Some((k, CType::Int));
@@ -317,12 +340,7 @@ impl FnCx<'_, '_> {
                 cx.temp(Rvalue::Binary(BinOp::Ne, read, Operand::Const(0)), span)
             },
             |_, _| {},
-        );
-        let size_t = self.size_t();
-        Ok((
-            self.convert_number(length, CType::Int, size_t, span),
-            size_t,
-        ))
+        )
     }
 
     /// The string argument `argument` of `name`: a pointer into an array of characters, its
