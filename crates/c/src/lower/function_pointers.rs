@@ -83,6 +83,10 @@ impl FnCx<'_, '_> {
     /// The type of a pointer to the defined function `name`: its parameter and result types as
     /// C declares them.
     fn function_type(&self, name: &str, at: usize) -> Result<CType, CError> {
+        // Each call through a pointer asks for the type of every function value: computed once.
+        if let Some(&ty) = self.unit.function_value_types.borrow().get(name) {
+            return Ok(ty);
+        }
         if name == "main" {
             return Err(CError::unsupported("the address of `main`", at));
         }
@@ -103,7 +107,9 @@ impl FnCx<'_, '_> {
         let mut types = self.unit.types.borrow_mut();
         let params = params.iter().map(|p| types.erased(p.ty)).collect();
         let result = types.erased(result);
-        Ok(types.function_pointer(params, result))
+        let ty = types.function_pointer(params, result);
+        (self.unit.function_value_types.borrow_mut()).insert(name.to_string(), ty);
+        Ok(ty)
     }
 
     /// Whether `e` names a function (so that `&e` is `e`).

@@ -120,6 +120,9 @@ struct Unit<'a> {
     /// numbered from 1 in this order (`lower/function_pointers.rs`); only defined ones can
     /// be taken.
     function_values: Vec<String>,
+    /// The types of pointers to the function values, as far as asked
+    /// (`lower/function_pointers.rs`).
+    function_value_types: RefCell<HashMap<String, CType>>,
     /// The functions declared at file scope (with a definition or without).
     declared_functions: HashSet<String>,
     /// Every function definition by name (the inlined calls lower them in place).
@@ -223,6 +226,7 @@ pub(crate) fn lower_unit<'a>(
         counting_calls: HashSet::new(),
         function_values: Vec::new(),
         declared_functions: HashSet::new(),
+        function_value_types: RefCell::new(HashMap::new()),
         bodies: HashMap::new(),
         unavailable: HashMap::new(),
         allocates_heap: Cell::new(false),
