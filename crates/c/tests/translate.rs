@@ -273,8 +273,9 @@ fn free_releases_heap_objects_and_checks_every_later_use() {
             (4, PropertyKind::InvalidFree),
         ],
     );
-    let (_, message) =
-        refusal("int main() { int *p = malloc(sizeof(int)); p = realloc(p, 8); return 0; }");
+    let (_, message) = refusal(
+        "int main() { int *p = malloc(sizeof(int)); p = (char *)realloc(p, 8); return 0; }",
+    );
     assert!(message.contains("realloc"), "{message}");
 }
 
@@ -738,6 +739,20 @@ fn heap_arrays_have_their_counts_and_a_heap_state() {
             other => panic!("n = {n}: {other:?}"),
         }
     }
+    // Bytes converted at once to `int *` make as many `int`s as fit whole: 4n + 3 bytes are
+    // n of them, the bytes of a partial one do not make it.
+    let source = "int main() { int n = __VERIFIER_nondet_int(), past = __VERIFIER_nondet_int();
+                  int *a = malloc(4 * n + 3); a[n - 1] = n; if (past) a[n] = 0;
+                  long *b = (long *)calloc(8 * n, 1); return a[n - 1] + b[n - 1]; }";
+    for n in 1..=16 {
+        assert_eq!(returns(source, &[n, 0]), n, "n = {n}");
+        match run(source, &[n, 1]) {
+            RunEnd::RuntimeError { kind, .. } => {
+                assert_eq!(kind, PropertyKind::OutOfBounds, "n = {n}")
+            }
+            other => panic!("n = {n}: {other:?}"),
+        }
+    }
     // One past the end; `free` of a moved pointer, of `alloca`'s array, twice; a read after.
     let source = "int main() { int k = __VERIFIER_nondet_int(); int *a = malloc(4 * sizeof(int));
                   int *c = alloca(2 * sizeof(int)); a[0] = 1; if (k == 0) return a[4];
@@ -756,8 +771,12 @@ fn heap_arrays_have_their_counts_and_a_heap_state() {
     assert_eq!(returns(source, &[5]), 0);
     for (source, what) in [
         (
-            "int main() { int *p = malloc(8); return 0; }",
-            "an allocation of a number of bytes",
+            "int main() { int *p = (char *)malloc(8); return 0; }",
+            "an allocation of a number of bytes, made `char`s, converted to `int *`",
+        ),
+        (
+            "int main() { long *p = malloc(7); return 0; }",
+            "`malloc` of bytes for 0 objects of",
         ),
         (
             "int main() { int *p = malloc(0 * sizeof(int)); return 0; }",
@@ -1039,12 +1058,12 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "p; return",
         ),
         (
-            "int main() { int *p = malloc(8); return 0; }",
+            "int main() { int *p = (char *)malloc(8); return 0; }",
             "an allocation of a number of bytes",
-            "malloc(8)",
+            "(char *)malloc(8)",
         ),
         (
-            "int main() { int *p = malloc(sizeof(int)); p = realloc(p, 8); return 0; }",
+            "int main() { int *p = malloc(sizeof(int)); p = (char *)realloc(p, 8); return 0; }",
             "`realloc` of a pointer other than one into an array of the objects it makes",
             "realloc(p, 8)",
         ),

@@ -5,10 +5,12 @@
 //! `p`'s (as many as both have: the IR's `len` gives the old length), and frees `p`'s, after
 //! the checks `free` makes (`realloc(NULL, size)` is `malloc(size)`); it never fails.
 //!
-//! **Sizes.** An allocation's size must be `sizeof` of a complete type, or a count times it:
-//! anything else is refused, since the objects' type comes from the `sizeof`. Which calls make
-//! arrays is decided before lowering (`lower/elements.rs`): one with a count, and one whose
-//! result reaches a pointer into arrays (an array of one object).
+//! **Sizes.** The objects' type comes from the size, `sizeof` of a complete type or a count
+//! times it; any other size is a number of bytes, which make `char`s, unless the result is
+//! converted at once to a pointer to another type `T` (`int *a = malloc(4 * n)`): then as many
+//! `T`s as fit whole ([`FnCx::byte_allocation_target`]). Which calls make arrays is decided
+//! before lowering (`lower/elements.rs`): one with a count (a number of bytes is one), and one
+//! whose result reaches a pointer into arrays (an array of one object).
 //!
 //! **Counts.** IR arrays have fixed lengths. A constant count makes one array (up to the limit
 //! of declared arrays); any other count forks the run over the lengths 1 to
@@ -160,9 +162,20 @@ impl FnCx<'_, '_> {
                 count: bytes,
             };
         }
-        let declared = match size.each {
-            Some(each) => self.sized_type(each, at)?.ok_or_else(refusal)?,
-            None => CType::SChar,
+        // A number of bytes converted at once to a pointer to `T` makes `T`s: as many as fit
+        // whole (an access of the next one would overrun the bytes in C too).
+        let bytes_as = self
+            .byte_allocation_as
+            .take()
+            .filter(|_| size.each.is_none());
+        let declared = match (size.each, bytes_as) {
+            (Some(each), _) => self.sized_type(each, at)?.ok_or_else(refusal)?,
+            (None, Some(ty)) => ty,
+            (None, None) => CType::SChar,
+        };
+        let object_size = match bytes_as {
+            Some(ty) => self.unit.types.borrow().size(ty),
+            None => None,
         };
         let start = call.callee.span.start;
         let ty = representation(self.unit, Location::Allocated(start), declared);
@@ -179,9 +192,11 @@ impl FnCx<'_, '_> {
             true => Some(self.released_pointer(&call.arguments[0])?),
             false => None,
         };
-        let array =
-            realloc || size.count.is_some() || self.unit.elements.is_element_allocation(start);
-        let bytes = size.each.is_none();
+        let array = realloc
+            || size.count.is_some()
+            || object_size.is_some()
+            || self.unit.elements.is_element_allocation(start);
+        let bytes = size.each.is_none() && object_size.is_none();
         if !array {
             let object = self.blank_object(ty, calloc, heap, span);
             let pointer = self.temp(Rvalue::Alloc(object), span);
@@ -207,7 +222,15 @@ impl FnCx<'_, '_> {
                 let (count, count_ty) = self.subscript(count)?;
                 Some(self.index_value(count, count_ty, PropertyKind::Unmodelled, span))
             }
-            None => None,
+            None => object_size.map(|_| Operand::Const(1)),
+        };
+        let count = match (count, object_size) {
+            (Some(Operand::Const(bytes)), Some(each)) => Some(Operand::Const(bytes / each)),
+            (Some(bytes), Some(each)) => Some(self.temp(
+                Rvalue::Binary(BinOp::Div, bytes, Operand::Const(each)),
+                span,
+            )),
+            (count, _) => count,
         };
         let element = self.blank_object(ty, calloc, heap, span);
         let cell = match count {
@@ -215,8 +238,15 @@ impl FnCx<'_, '_> {
             Some(Operand::Const(n)) => {
                 let limit = super::types::MAX_ELEMENTS;
                 if n < 1 || u64::try_from(n).is_ok_and(|n| n > limit) {
+                    let what = match object_size {
+                        Some(each) => {
+                            let ty = self.unit.types.borrow().describe(declared);
+                            format!("bytes for {n} objects of `{ty}` ({each} bytes each)")
+                        }
+                        None => format!("{n} objects"),
+                    };
                     return Err(CError::unsupported(
-                        format!("`{name}` of {n} objects (1 to {limit} are modelled)"),
+                        format!("`{name}` of {what} (1 to {limit} objects are modelled)"),
                         at,
                     ));
                 }
@@ -233,6 +263,27 @@ impl FnCx<'_, '_> {
         let pointer = self.element_value(cell, Operand::Const(0), span);
         self.note_bytes(pointer, bytes);
         Ok((pointer, self.unit.types.borrow_mut().element_pointer_to(ty)))
+    }
+
+    /// The type of the objects an allocation of a number of bytes makes where `e` (without its
+    /// casts) is one and its value is converted at once to `to`, a pointer to a type other
+    /// than a character type or `void` (else it makes `char`s).
+    pub(super) fn byte_allocation_target(&self, e: &Node<Expression>, to: CType) -> Option<CType> {
+        let (CType::Pointer(p) | CType::Element(p)) = to else {
+            return None;
+        };
+        let pointee = self.unit.types.borrow().pointee(p);
+        let Expression::Call(call) = &without_casts(e).node else {
+            return None;
+        };
+        let Expression::Identifier(callee) = &call.node.callee.node else {
+            return None;
+        };
+        let name = callee.node.name.as_str();
+        let library = ALLOCATING_FUNCTIONS.contains(&name) && !self.unit.bodies.contains_key(name);
+        let bytes = allocation_size(name, &call.node.arguments).is_some_and(|s| s.each.is_none());
+        let typed = !pointee.is_char() && pointee != CType::Void;
+        (library && bytes && typed).then_some(pointee)
     }
 
     /// Remembers `pointer` as made by an allocation of a number of bytes, where `bytes`.

@@ -138,8 +138,21 @@ impl FnCx<'_, '_> {
         span: Span,
         at: usize,
     ) -> Result<Operand, CError> {
-        let (value, from) = self.typed(e)?;
+        let (value, from) = self.typed_as_allocation(e, to)?;
         self.coerce(value, from, to, span, at)
+    }
+
+    /// [`FnCx::typed`], where an allocation of a number of bytes whose result converts at once
+    /// to a pointer to `to`'s pointee makes objects of that type (`lower/allocation.rs`).
+    fn typed_as_allocation(
+        &mut self,
+        e: &Node<Expression>,
+        to: CType,
+    ) -> Result<(Operand, CType), CError> {
+        self.byte_allocation_as = self.byte_allocation_target(e, to);
+        let result = self.typed(e);
+        self.byte_allocation_as = None;
+        result
     }
 
     /// Ends the current block with a branch on `e`: `then_bb` if it is non-zero. `&&`, `||` and
@@ -520,9 +533,10 @@ impl FnCx<'_, '_> {
                 let types = self.unit.types.borrow();
                 Err(CError::unsupported(
                     format!(
-                        "an allocation of a number of bytes (its size has no `sizeof`: it makes \
-                         `char`s) converted to `{}`: write the size as `sizeof(T)` or `n * \
-                         sizeof(T)` so that symex knows the objects' type",
+                        "an allocation of a number of bytes, made `char`s, converted to `{}`: \
+                         an allocation makes the objects of the pointer type its result is \
+                         converted to at once (`{0} p = malloc(n);`, `({0})malloc(n)`), or of \
+                         the type its size names (`n * sizeof(T)`)",
                         types.describe(to)
                     ),
                     at,
@@ -1221,7 +1235,7 @@ impl FnCx<'_, '_> {
                     // A cast to its own C type keeps the representation (`(int *)a` of a
                     // pointer into an array, `(int **)malloc(n * sizeof(int *))`).
                     CType::Pointer(_) => {
-                        let (value, from) = self.typed(&cast.node.expression)?;
+                        let (value, from) = self.typed_as_allocation(&cast.node.expression, ty)?;
                         let mut types = self.unit.types.borrow_mut();
                         if types.erased(from) == types.erased(ty) {
                             return Ok((value, from));

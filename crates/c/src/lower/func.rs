@@ -112,6 +112,10 @@ pub(super) struct FnCx<'u, 'a> {
     /// The pointers to the `char`s an allocation of a number of bytes made
     /// (`lower/allocation.rs`): converted to another type, a clearer refusal.
     pub byte_allocations: HashSet<LocalId>,
+    /// The type of the objects the allocation of a number of bytes lowered next makes: the
+    /// pointee of the pointer type its result is converted to at once (`int *a = malloc(n)`,
+    /// `(int *)malloc(n)`; `lower/allocation.rs`). `None`: `char`s.
+    pub byte_allocation_as: Option<CType>,
 }
 
 /// The name of a definition.
@@ -365,6 +369,7 @@ pub(super) fn lower_function(
         live_objects: None,
         integer_pointers: HashSet::new(),
         byte_allocations: HashSet::new(),
+        byte_allocation_as: None,
         by_reference: HashSet::new(),
     };
     for (i, Parameter { name, span, ty, .. }) in params.iter().enumerate() {
