@@ -167,8 +167,9 @@ const UNMODELLED_CAUSES: &str = "`free` of a pointer into an object, heap object
     pointer, when `main` returns), a heap array of a computed length outside 1 to 64, an index \
     of a pointer into an array beyond `int`, pointers into two arrays subtracted or ordered, a \
     write into a string literal, a `void *` converted to a pointer to another type than its \
-    object's, or a `memset`, `memcpy` or the like of a part of an object, beyond a whole object \
-    or between overlapping objects";
+    object's, a `memset`, `memcpy` or the like of a part of an object, beyond a whole object \
+    or between overlapping objects, a byte written through a `char *` into an integer never \
+    assigned, or such a pointer cast back to the integers' type off an integer's first byte";
 
 #[cfg(test)]
 mod tests {

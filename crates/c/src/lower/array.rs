@@ -47,8 +47,9 @@ enum Subscripted {
     Variable(LocalId),
     /// A struct's array member, whose box holds the array (`lower/memory.rs`).
     Member(Memory),
-    /// The array an element pointer points into (`lower/element_pointer.rs`): its value.
-    Pointer(Operand),
+    /// The array an element pointer points into (`lower/element_pointer.rs`): its value and
+    /// type.
+    Pointer(Operand, CType),
 }
 
 impl FnCx<'_, '_> {
@@ -239,10 +240,11 @@ impl FnCx<'_, '_> {
                 && self.array_variable(&b.node.lhs).is_none()
                 && matches!(self.static_type(&b.node.lhs), Some(CType::Element(_)));
             if pointer {
-                let (pointer, ty) = self.subscripted_pointer(&b.node.lhs)?;
+                let (pointer, pointer_ty, ty) = self.subscripted_pointer(&b.node.lhs)?;
                 let offset = self.subscript(&b.node.rhs)?;
-                let memory = self.element_memory((pointer, ty), Some(offset), self.span(e.span));
-                return Ok(Some((LValue::Memory(memory), ty)));
+                let span = self.span(e.span);
+                let element = self.element_lvalue((pointer, pointer_ty), ty, Some(offset), span);
+                return Ok(Some(element));
             }
         }
         let mut indices = Vec::new();
@@ -258,10 +260,11 @@ impl FnCx<'_, '_> {
             return Ok(None);
         }
         let (array, ty, dims) = self.subscripted(base)?;
-        if let (Subscripted::Pointer(pointer), [index]) = (&array, &indices[..]) {
+        if let (Subscripted::Pointer(pointer, pointer_ty), [index]) = (&array, &indices[..]) {
             let offset = self.subscript(index)?;
-            let memory = self.element_memory((*pointer, ty), Some(offset), self.span(e.span));
-            return Ok(Some((LValue::Memory(memory), ty)));
+            let span = self.span(e.span);
+            let element = self.element_lvalue((*pointer, *pointer_ty), ty, Some(offset), span);
+            return Ok(Some(element));
         }
         if indices.len() != dims.len() {
             return Err(CError::unsupported(
@@ -301,7 +304,7 @@ impl FnCx<'_, '_> {
                 let boxed = self.unbox_array(&member, self.span(e.span));
                 (boxed.place.base, boxed.guards, boxed.heap)
             }
-            Subscripted::Pointer(_) => {
+            Subscripted::Pointer(..) => {
                 return Err(CError::unsupported(
                     "more than one subscript of a pointer (pointers into rows of \
                      multi-dimensional arrays are not supported)",
@@ -381,17 +384,22 @@ impl FnCx<'_, '_> {
                 Ok((Subscripted::Member(member), element, dims))
             }
             _ => {
-                let (pointer, pointee) = self.subscripted_pointer(base)?;
-                Ok((Subscripted::Pointer(pointer), pointee, Vec::new()))
+                let (pointer, pointer_ty, pointee) = self.subscripted_pointer(base)?;
+                Ok((Subscripted::Pointer(pointer, pointer_ty), pointee, Vec::new()))
             }
         }
     }
 
     /// The element pointer `base` evaluates to, which a subscript indexes (`p[i]`, `(p +
     /// 1)[i]`), and its pointee type.
-    fn subscripted_pointer(&mut self, base: &Node<Expression>) -> Result<(Operand, CType), CError> {
+    fn subscripted_pointer(
+        &mut self,
+        base: &Node<Expression>,
+    ) -> Result<(Operand, CType, CType), CError> {
         match self.typed(base)? {
-            (pointer, CType::Element(p)) => Ok((pointer, self.unit.types.borrow().pointee(p))),
+            (pointer, ty @ CType::Element(p)) => {
+                Ok((pointer, ty, self.unit.types.borrow().pointee(p)))
+            }
             _ => Err(CError::unsupported(
                 "this subscript (arrays declared as variables or as struct members, and pointers \
                  into arrays, can be indexed so far; a pointer to a whole object cannot)",

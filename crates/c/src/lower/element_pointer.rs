@@ -32,7 +32,7 @@ use symex_syntax::span::Span;
 use super::elements::Location;
 use super::func::FnCx;
 use super::literal::string_bytes;
-use super::memory::{HeapOwner, Memory, NOT_HEAP, READ_ONLY, SCALAR_FIELDS};
+use super::memory::{HeapOwner, LValue, Memory, NOT_HEAP, READ_ONLY, SCALAR_FIELDS};
 use super::types::CType;
 use super::Unit;
 use crate::error::CError;
@@ -176,6 +176,24 @@ impl FnCx<'_, '_> {
         Ok((self.element_value(cell, index, span), pointer))
     }
 
+    /// What `*p` designates for the element pointer `value` of type `ty` to objects of type
+    /// `pointee`, moved by `offset` elements (`p[i]`): the object, or a byte of one where `p`
+    /// is a character view (`lower/views.rs`); and its type.
+    pub fn element_lvalue(
+        &mut self,
+        (value, ty): (Operand, CType),
+        pointee: CType,
+        offset: Option<(Operand, CType)>,
+        span: Span,
+    ) -> (LValue, CType) {
+        if let CType::Byte(view) = pointee {
+            let view = self.unit.types.borrow().view(view);
+            return self.byte_lvalue((value, ty), view, offset, span);
+        }
+        let memory = self.element_memory((value, pointee), offset, span);
+        (LValue::Memory(memory), pointee)
+    }
+
     /// The object the element pointer `value` (to objects of type `pointee`) points to, moved
     /// by `offset` elements (`p[i]`): guarded by `null-deref` of its cell and the bounds of
     /// its index.
@@ -190,6 +208,17 @@ impl FnCx<'_, '_> {
             Some(offset) => self.moved_index(index, offset, false, span),
             None => index,
         };
+        self.array_element(base, index, pointee)
+    }
+
+    /// The element `index` (of type `pointee`) of the array in the cell `base`, guarded as
+    /// [`FnCx::element_memory`] says.
+    pub(super) fn array_element(
+        &mut self,
+        base: Operand,
+        index: Operand,
+        pointee: CType,
+    ) -> Memory {
         let cell = Place {
             base: PlaceBase::Deref(base),
             projections: Vec::new(),

@@ -26,8 +26,10 @@
 use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::{
-    BinaryOperator, CallExpression, Declarator, Designator, Expression, FunctionDefinition,
-    InitDeclarator, Initializer, StructDeclaration, TranslationUnit, UnaryOperator,
+    BinaryOperator, CallExpression, CastExpression, Declaration, DeclarationSpecifier,
+    Declarator, DerivedDeclarator, Designator, Expression, FunctionDefinition, InitDeclarator,
+    Initializer, ParameterDeclaration, SpecifierQualifier, StorageClassSpecifier,
+    StructDeclaration, TranslationUnit, TypeSpecifier, UnaryOperator,
 };
 use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
@@ -188,16 +190,131 @@ impl ElementFacts {
     }
 }
 
-/// What the file's declarations say: the names local to each function, and which variables
-/// are arrays.
+/// What the file's declarations say: the names local to each function, which variables are
+/// arrays, and which have an integer type other than a character type at their base (`int x`,
+/// `unsigned *p`, `long a[4]`): a cast of a pointer to them to a character pointer makes a
+/// character view (`lower/views.rs`), not a pointer of their class.
 #[derive(Default)]
 struct Declarations {
     locals: HashMap<String, HashSet<String>>,
     arrays: HashSet<VariableKey>,
     function: Option<String>,
+    /// The typedef names of character types and of the other integer types (at any pointer
+    /// level), and whether the declaration being visited has one of each at its base.
+    typedefs: HashMap<String, Base>,
+    base: Base,
+    bases: HashMap<VariableKey, Base>,
+}
+
+/// The base type of a declaration, as far as character views care.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Base {
+    Character,
+    /// An integer type other than a character type.
+    Integer,
+    #[default]
+    Other,
+}
+
+/// The base type that `specifiers` name, given the file's `typedefs`.
+fn base_of<'s>(
+    specifiers: impl Iterator<Item = &'s TypeSpecifier>,
+    typedefs: &HashMap<String, Base>,
+) -> Base {
+    let mut base = Base::Other;
+    for specifier in specifiers {
+        match specifier {
+            TypeSpecifier::Char => return Base::Character,
+            TypeSpecifier::Short
+            | TypeSpecifier::Int
+            | TypeSpecifier::Long
+            | TypeSpecifier::Signed
+            | TypeSpecifier::Unsigned
+            | TypeSpecifier::Bool => base = Base::Integer,
+            TypeSpecifier::TypedefName(name) => {
+                return typedefs.get(&name.node.name).copied().unwrap_or_default()
+            }
+            _ => {}
+        }
+    }
+    base
+}
+
+fn declaration_base(specifiers: &[Node<DeclarationSpecifier>], typedefs: &HashMap<String, Base>) -> Base {
+    let types = specifiers.iter().filter_map(|s| match &s.node {
+        DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+        _ => None,
+    });
+    base_of(types, typedefs)
+}
+
+/// The base type of the pointer type `cast` converts to, if it is one of one level
+/// (`(unsigned char *)`, `(int *)`).
+fn cast_pointer_base(cast: &CastExpression, typedefs: &HashMap<String, Base>) -> Option<Base> {
+    let name = &cast.type_name.node;
+    let types = name.specifiers.iter().filter_map(|s| match &s.node {
+        SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+        _ => None,
+    });
+    let one_pointer = name.declarator.as_ref().is_some_and(|d| {
+        matches!(&d.node.derived[..], [p] if matches!(p.node, DerivedDeclarator::Pointer(_)))
+    });
+    one_pointer.then(|| base_of(types, typedefs))
+}
+
+/// The variable whose storage the pointer `e` is made from (`&x`, `a`, `&a[i]`, `p + k`).
+fn root_variable(e: &Node<Expression>) -> Option<&str> {
+    match &e.node {
+        Expression::Identifier(id) => Some(&id.node.name),
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+            root_variable(&u.node.operand)
+        }
+        Expression::BinaryOperator(b) => match b.node.operator.node {
+            BinaryOperator::Index => root_variable(&b.node.lhs),
+            BinaryOperator::Plus | BinaryOperator::Minus => {
+                root_variable(&b.node.lhs).or_else(|| root_variable(&b.node.rhs))
+            }
+            _ => None,
+        },
+        Expression::Cast(c) => root_variable(&c.node.expression),
+        _ => None,
+    }
 }
 
 impl<'ast> Visit<'ast> for Declarations {
+    fn visit_declaration(&mut self, declaration: &'ast Declaration, span: &'ast Span) {
+        let base = declaration_base(&declaration.specifiers, &self.typedefs);
+        let typedef = declaration.specifiers.iter().any(|s| {
+            matches!(
+                s.node,
+                DeclarationSpecifier::StorageClass(ref c)
+                    if c.node == StorageClassSpecifier::Typedef
+            )
+        });
+        if typedef {
+            for init in &declaration.declarators {
+                if let Some(name) = declarator_shape(&init.node.declarator.node).0 {
+                    self.typedefs.insert(name, base);
+                }
+            }
+            return;
+        }
+        self.base = base;
+        visit::visit_declaration(self, declaration, span);
+        self.base = Base::Other;
+    }
+
+    fn visit_parameter_declaration(
+        &mut self,
+        parameter: &'ast ParameterDeclaration,
+        span: &'ast Span,
+    ) {
+        let outer = self.base;
+        self.base = declaration_base(&parameter.specifiers, &self.typedefs);
+        visit::visit_parameter_declaration(self, parameter, span);
+        self.base = outer;
+    }
+
     fn visit_function_definition(
         &mut self,
         definition: &'ast FunctionDefinition,
@@ -227,6 +344,7 @@ impl<'ast> Visit<'ast> for Declarations {
                             .or_default()
                             .insert(name.clone());
                     }
+                    self.bases.insert((function.clone(), name.clone()), self.base);
                     if matches!(shape, Shape::Array(_)) {
                         self.arrays.insert((function, name));
                     }
@@ -367,6 +485,20 @@ impl Uses<'_> {
         id
     }
 
+    /// Whether `cast` makes or ends a character view (`lower/views.rs`): a cast to a
+    /// character pointer of a pointer made from a variable of another integer type, or back.
+    fn makes_view(&self, cast: &CastExpression) -> bool {
+        let declarations = self.declarations;
+        let target = cast_pointer_base(cast, &declarations.typedefs);
+        let source = root_variable(&cast.expression)
+            .and_then(|name| declarations.bases.get(&self.key(name)).copied());
+        matches!(
+            (target, source),
+            (Some(Base::Character), Some(Base::Integer))
+                | (Some(Base::Integer), Some(Base::Character))
+        )
+    }
+
     fn is_array(&self, id: usize) -> bool {
         self.arrays.contains_key(&id)
     }
@@ -443,6 +575,9 @@ impl Uses<'_> {
                 }
                 _ => {}
             },
+            // A character view of integer objects is no pointer of their class: the objects
+            // stay what the rest of the file makes them (an array operand lives in a cell).
+            Expression::Cast(c) if self.makes_view(&c.node) => self.decays(&c.node.expression, false),
             Expression::Cast(c) => self.collect(&c.node.expression, out),
             Expression::Call(call) => {
                 if let Some(start) = allocation_start(&call.node, self.parameters) {

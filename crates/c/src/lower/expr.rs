@@ -318,7 +318,8 @@ impl FnCx<'_, '_> {
             | CType::Element(_)
             | CType::Struct(_)
             | CType::Array(_)
-            | CType::Function(_) => return value,
+            | CType::Function(_)
+            | CType::Byte(_) => return value,
             CType::Bool => {
                 let nonzero = Rvalue::Binary(BinOp::Ne, value, Operand::Const(0));
                 return match value {
@@ -425,7 +426,7 @@ impl FnCx<'_, '_> {
                 ),
                 at,
             )),
-            (LValue::Register(_), Some(_)) => Err(CError::invalid(
+            (LValue::Register(_) | LValue::Byte(_), Some(_)) => Err(CError::invalid(
                 "internal error: a struct variable outside memory",
                 at,
             )),
@@ -443,8 +444,8 @@ impl FnCx<'_, '_> {
         let (pointer, ty) = self.typed(e)?;
         if let CType::Element(p) = ty {
             let pointee = self.unit.types.borrow().pointee(p);
-            let memory = self.element_memory((pointer, pointee), None, self.span(e.span));
-            return Ok((LValue::Memory(memory), pointee));
+            let span = self.span(e.span);
+            return Ok(self.element_lvalue((pointer, ty), pointee, None, span));
         }
         let pointee = match ty {
             CType::Pointer(p) => self.unit.types.borrow().pointee(p),
@@ -509,6 +510,16 @@ impl FnCx<'_, '_> {
                 Ok(self.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Null), span))
             }
             (CType::Element(_), CType::Bool) => Ok(self.element_truth(value, span)),
+            _ if self.is_view(from) || self.is_view(to) => {
+                let types = self.unit.types.borrow();
+                Err(CError::unsupported(
+                    format!(
+                        "a character view (a `char *` made by a cast from a pointer to other                          objects) converted to `{}`: views are kept only in expressions and in                          local variables declared with one as initializer, and convert back                          only by a cast to their objects' type",
+                        types.describe(to)
+                    ),
+                    at,
+                ))
+            }
             (_, CType::Pointer(_)) if from.is_number() => {
                 Ok(self.integer_pointer(value, from, span))
             }
@@ -652,7 +663,7 @@ impl FnCx<'_, '_> {
     }
 
     /// The variable `name`, which must not be an array (arrays are not values here).
-    fn scalar(&self, name: &str, at: usize) -> Result<(LocalId, CType), CError> {
+    pub(super) fn scalar(&self, name: &str, at: usize) -> Result<(LocalId, CType), CError> {
         let (local, ty) = self.lookup(name, at)?;
         if self.arrays.contains_key(&local) {
             return Err(CError::unsupported(
@@ -672,6 +683,7 @@ impl FnCx<'_, '_> {
         match lvalue {
             LValue::Register(local) => self.read_local(*local, span),
             LValue::Memory(memory) => self.read_memory(memory, ty, false, span),
+            LValue::Byte(byte) => self.read_byte(byte, span),
         }
     }
 
@@ -688,6 +700,7 @@ impl FnCx<'_, '_> {
         match lvalue {
             LValue::Register(local) => self.assign(*local, value, span),
             LValue::Memory(memory) => self.write_memory(memory, ty, value, checked, span),
+            LValue::Byte(byte) => self.write_byte(byte, value, checked, span),
         }
     }
 
@@ -947,6 +960,7 @@ impl FnCx<'_, '_> {
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
                 match self.lvalue(e)? {
                     (LValue::Memory(memory), ty) => self.element_address(memory, ty, span, at),
+                    (LValue::Byte(byte), _) => Ok(byte.address),
                     (LValue::Register(_), _) => Err(CError::invalid(
                         "internal error: an element outside memory",
                         at,
@@ -1241,6 +1255,9 @@ impl FnCx<'_, '_> {
                             return Ok((value, from));
                         }
                         drop(types);
+                        if let Some(view) = self.view_conversion(value, from, ty, span, at)? {
+                            return Ok(view);
+                        }
                         Ok((self.coerce(value, from, ty, span, at)?, ty))
                     }
                     _ => Ok((self.converted(&cast.node.expression, ty, span, at)?, ty)),
@@ -1308,7 +1325,8 @@ impl FnCx<'_, '_> {
                 }
                 match self.static_type(&u.node.operand)? {
                     CType::Pointer(p) | CType::Element(p) => {
-                        Some(self.unit.types.borrow().pointee(p))
+                        let types = self.unit.types.borrow();
+                        Some(types.designated(types.pointee(p)))
                     }
                     _ => None,
                 }
@@ -1445,7 +1463,8 @@ impl FnCx<'_, '_> {
                 (dims.len() == indices).then_some(element)
             }
             CType::Pointer(p) | CType::Element(p) if indices == 1 => {
-                Some(self.unit.types.borrow().pointee(p))
+                let types = self.unit.types.borrow();
+                Some(types.designated(types.pointee(p)))
             }
             _ => None,
         }

@@ -917,7 +917,7 @@ pub(super) fn overwrites_first(definition: &Node<FunctionDefinition>, name: &str
 }
 
 /// Whether the identifier `name` occurs in `e`.
-fn mentions(e: &Node<Expression>, name: &str) -> bool {
+pub(super) fn mentions(e: &Node<Expression>, name: &str) -> bool {
     struct Finds<'n>(&'n str, bool);
     impl<'ast> Visit<'ast> for Finds<'_> {
         fn visit_identifier(

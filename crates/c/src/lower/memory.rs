@@ -151,6 +151,8 @@ pub(super) enum LValue {
     /// assignment.
     Register(LocalId),
     Memory(Memory),
+    /// A byte of an object, through a character view (`lower/views.rs`).
+    Byte(super::views::ByteLValue),
 }
 
 /// The object at `place`, or the member at the dotted path `prefix` of the struct there.
@@ -880,8 +882,19 @@ impl<'t> IrTypes<'t> {
     /// The type of a pointer to the cell of an array of objects that `p` points to (an element
     /// pointer's cell).
     fn array_cell(&mut self, p: super::types::PointeeId) -> Type {
-        let element = self.object(self.types.pointee(p));
-        Type::Pointer(Box::new(Type::Array(Box::new(element))))
+        let (pointee, whole) = match self.types.pointee(p) {
+            // A character view's cell holds its objects (`lower/views.rs`).
+            CType::Byte(view) => {
+                let view = self.types.view(view);
+                (view.object, view.whole)
+            }
+            pointee => (pointee, false),
+        };
+        let object = self.object(pointee);
+        match whole {
+            true => Type::Pointer(Box::new(object)),
+            false => Type::Pointer(Box::new(Type::Array(Box::new(object)))),
+        }
     }
 
     /// The type of an array of objects of type `element` with the dimensions `dims`.

@@ -28,6 +28,7 @@ mod literal;
 mod memory;
 mod stmt;
 mod types;
+mod views;
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};

@@ -328,6 +328,9 @@ impl FnCx<'_, '_> {
         static_storage: bool,
         span: Span,
     ) -> Result<LocalId, CError> {
+        if let Some(local) = self.define_view(name, ty, initializer, static_storage, span)? {
+            return Ok(local);
+        }
         let (function, local_name) = self.variable_key(name, static_storage);
         let ty = element_pointer::variable_type(self.unit, function, local_name, ty);
         let local = self.declare(name, ty, span)?;

@@ -35,6 +35,20 @@ pub(super) struct ArrayId(u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct SignatureId(u32);
 
+/// A character view's byte type in [`Types`] (`lower/views.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct ViewId(u32);
+
+/// What a character pointer that views the bytes of integer objects points to
+/// (`lower/views.rs`): bytes read and written as `character`, of objects of the integer type
+/// `object`, in one object (`whole`: a variable or a heap object) or in an array of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct View {
+    pub character: CType,
+    pub object: CType,
+    pub whole: bool,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum CType {
     /// `int`, `signed`, `signed int`: 32-bit two's complement.
@@ -72,6 +86,10 @@ pub(super) enum CType {
     /// A pointer to a function of the signature [`Types::signature`] gives: a 32-bit IR
     /// number naming the function, 0 for null (`lower/function_pointers.rs`).
     Function(SignatureId),
+    /// A byte of an integer object seen through a character pointer ([`Types::view`],
+    /// `lower/views.rs`): only what a [`CType::Element`] points to, never a value's type
+    /// (the byte read is of the view's character type).
+    Byte(ViewId),
 }
 
 impl CType {
@@ -85,6 +103,7 @@ impl CType {
                 | CType::Struct(_)
                 | CType::Array(_)
                 | CType::Function(_)
+                | CType::Byte(_)
         )
     }
 
@@ -169,6 +188,7 @@ pub(super) struct Types {
     arrays: Vec<(CType, Vec<u32>)>,
     /// The parameter and result types of each function type.
     signatures: Vec<(Vec<CType>, CType)>,
+    views: Vec<View>,
     tags: HashMap<String, StructId>,
     /// Enumeration constants (one file-wide namespace, like struct tags), and the integer type
     /// of each enum tag.
@@ -225,6 +245,7 @@ impl Types {
             structs: Vec::new(),
             arrays: Vec::new(),
             signatures: Vec::new(),
+            views: Vec::new(),
             tags: HashMap::new(),
             enum_constants: HashMap::new(),
             enum_tags: HashMap::new(),
@@ -255,6 +276,43 @@ impl Types {
     /// The type `ty *` of a pointer into an array of `ty` ([`CType::Element`]).
     pub(super) fn element_pointer_to(&mut self, ty: CType) -> CType {
         CType::Element(self.pointee_id(ty))
+    }
+
+    /// The type of a character pointer that views bytes as `view` says.
+    pub(super) fn view_pointer(&mut self, view: View) -> CType {
+        let id = match self.views.iter().position(|&v| v == view) {
+            Some(i) => i,
+            None => {
+                self.views.push(view);
+                self.views.len() - 1
+            }
+        };
+        self.element_pointer_to(CType::Byte(ViewId(id as u32)))
+    }
+
+    /// What the character view `id` sees.
+    pub(super) fn view(&self, id: ViewId) -> View {
+        self.views[id.0 as usize]
+    }
+
+    /// The view a pointer of type `ty` is, if it is a character view.
+    pub(super) fn view_of(&self, ty: CType) -> Option<View> {
+        match ty {
+            CType::Element(p) => match self.pointee(p) {
+                CType::Byte(id) => Some(self.view(id)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The type of the value `*p` designates for a pointer `p` to `pointee`: a character
+    /// view's byte is a character.
+    pub(super) fn designated(&self, pointee: CType) -> CType {
+        match pointee {
+            CType::Byte(id) => self.view(id).character,
+            _ => pointee,
+        }
     }
 
     fn pointee_id(&mut self, ty: CType) -> PointeeId {
@@ -374,6 +432,7 @@ impl Types {
                 let dims: String = dims.iter().map(|d| format!("[{d}]")).collect();
                 format!("{}{dims}", self.describe(element))
             }
+            CType::Byte(view) => self.describe(self.view(view).character),
         }
     }
 
@@ -495,7 +554,7 @@ impl Types {
             // i386 aligns `long long` members at 4 bytes.
             CType::Long | CType::ULong => (8, self.pointer_bytes),
             CType::Short | CType::UShort => (2, 2),
-            CType::SChar | CType::UChar | CType::Bool | CType::Void => (1, 1),
+            CType::SChar | CType::UChar | CType::Bool | CType::Void | CType::Byte(_) => (1, 1),
             CType::Pointer(_) | CType::Element(_) | CType::Function(_) => {
                 (self.pointer_bytes, self.pointer_bytes)
             }

@@ -1,0 +1,327 @@
+//! Character views: a `char *`, `signed char *` or `unsigned char *` made by a cast from a
+//! pointer to integer objects (`(unsigned char *)&x`, `(char *)a` of an `int` array,
+//! `(unsigned char *)s` of a `char` string), through which C reads and writes the objects'
+//! bytes.
+//!
+//! A view is an element pointer (`lower/element_pointer.rs`) whose index counts bytes and
+//! whose pointee, a [`CType::Byte`], says what it sees ([`View`]): the character type it reads
+//! as, the objects' integer type, and whether its cell holds one object (a variable or
+//! `malloc`'s object) or an array of them. So arithmetic, differences, comparisons and null
+//! are the element pointer's. Byte `b` is byte `b mod size` of object `b div size`, least
+//! significant first (x86 is little-endian): read as the object's value shifted and masked,
+//! written by storing the object back with that byte replaced. The object's own checks guard
+//! every access (`null-deref`, the array's bounds, `use-after-free`); in a view of one object,
+//! the byte's index is an `out-of-bounds` check of its own. A read of a byte of an object
+//! never assigned is `uninit`, as any read; a write is `unmodelled`, since C leaves the
+//! object's other bytes indeterminate, which symex does not model (a run stops `unknown`
+//! there, never `safe`).
+//!
+//! A cast back to the objects' type (`(int *)p`) checks that the view points at an object's
+//! first byte (`unmodelled` otherwise). Views of `_Bool`, pointers and structs are refused.
+//! Views live only in temporaries and in local variables declared with one as their
+//! initializer (`lower/stmt.rs`): a view stored in memory, passed or returned is refused, so no
+//! file-wide choice of representation is needed. Nothing here decides where a cast makes one
+//! (`lower/expr.rs`).
+
+use lang_c::ast::{BinaryOperator, Expression, Initializer, UnaryOperator};
+use lang_c::span::Node;
+use symex_ir::cfg::{BinOp, Check, LocalId, Operand, PropertyKind, Rvalue, Width};
+use symex_syntax::span::Span;
+
+use super::func::{mentions, FnCx};
+use super::memory::{leaf_fields, LValue, Memory};
+use super::types::{CType, View};
+use crate::error::CError;
+
+/// A byte of an object seen through a character view ([`LValue::Byte`]).
+#[derive(Clone, Debug)]
+pub(super) struct ByteLValue {
+    /// The object the byte belongs to, with its guards.
+    pub memory: Memory,
+    pub view: View,
+    /// How many bits the byte lies above the object's least significant bit.
+    pub shift: Operand,
+    /// The view pointing at the byte (`&p[i]`), and its type.
+    pub address: (Operand, CType),
+}
+
+impl FnCx<'_, '_> {
+    /// `U *name = e;` (`U` a character type, `name` a local outside memory) where `e` is a
+    /// character view: declares `name` with the view's type and sets it. `None`, with nothing
+    /// lowered, where `e` cannot be one; then the declaration is an ordinary one.
+    pub fn define_view(
+        &mut self,
+        name: &str,
+        ty: CType,
+        initializer: Option<&Node<Initializer>>,
+        static_storage: bool,
+        span: Span,
+    ) -> Result<Option<LocalId>, CError> {
+        let Some(Node {
+            node: Initializer::Expression(e),
+            ..
+        }) = initializer
+        else {
+            return Ok(None);
+        };
+        let character = matches!(ty, CType::Pointer(p) if self.pointee(p).is_char());
+        // `e` is evaluated before `name` is declared: it must not name it.
+        if !character
+            || static_storage
+            || self.unit.address_taken.contains(name)
+            || mentions(e, name)
+            || !self.may_be_view(e)
+        {
+            return Ok(None);
+        }
+        let at = self.at(e.span);
+        let (value, from) = self.typed(e)?;
+        let (function, local_name) = self.variable_key(name, false);
+        let declared = super::element_pointer::variable_type(self.unit, function, local_name, ty);
+        let ty = match self.unit.types.borrow().view_of(from) {
+            Some(_) => from,
+            None => declared,
+        };
+        let value = self.coerce(value, from, ty, span, at)?;
+        let local = self.declare(name, ty, span)?;
+        self.assign(local, value, span);
+        Ok(Some(local))
+    }
+
+    /// Whether `e` may be a character view: a cast to a pointer type, a variable holding a
+    /// view, or arithmetic, `&p[i]` or `?:` on one.
+    fn may_be_view(&self, e: &Node<Expression>) -> bool {
+        match &e.node {
+            Expression::Cast(_) => true,
+            Expression::Identifier(id) => {
+                let at = self.at(e.span);
+                self.scalar(&id.node.name, at)
+                    .is_ok_and(|(_, ty)| self.unit.types.borrow().view_of(ty).is_some())
+            }
+            Expression::BinaryOperator(b) => match b.node.operator.node {
+                BinaryOperator::Plus | BinaryOperator::Minus => {
+                    self.may_be_view(&b.node.lhs) || self.may_be_view(&b.node.rhs)
+                }
+                BinaryOperator::Index => self.may_be_view(&b.node.lhs),
+                _ => false,
+            },
+            Expression::UnaryOperator(u) => {
+                u.node.operator.node == UnaryOperator::Address && self.may_be_view(&u.node.operand)
+            }
+            Expression::Conditional(c) => {
+                self.may_be_view(&c.node.then_expression) || self.may_be_view(&c.node.else_expression)
+            }
+            Expression::Comma(items) => items.last().is_some_and(|last| self.may_be_view(last)),
+            _ => false,
+        }
+    }
+
+    /// `value` of type `from` converted to the pointer type `to` where that makes or ends a
+    /// character view; `None` where it does neither.
+    pub fn view_conversion(
+        &mut self,
+        value: Operand,
+        from: CType,
+        to: CType,
+        span: Span,
+        at: usize,
+    ) -> Result<Option<(Operand, CType)>, CError> {
+        let CType::Pointer(target) = to else {
+            return Ok(None);
+        };
+        let target = self.pointee(target);
+        let viewed = self.unit.types.borrow().view_of(from);
+        match (viewed, from) {
+            (Some(view), _) if target.is_char() => {
+                let view = View {
+                    character: target,
+                    ..view
+                };
+                Ok(Some((value, self.unit.types.borrow_mut().view_pointer(view))))
+            }
+            (Some(view), _) if target == view.object => Ok(Some(self.viewed_objects(value, view, span))),
+            (Some(_), _) => Ok(None),
+            (None, CType::Element(p) | CType::Pointer(p)) if target.is_char() => {
+                let object = self.pointee(p);
+                if object == target || !object.is_number() {
+                    return Ok(None);
+                }
+                if object == CType::Bool {
+                    return Err(CError::unsupported(
+                        "a character view of `_Bool` objects (a byte other than 0 or 1 written \
+                         into one has no `_Bool` value)",
+                        at,
+                    ));
+                }
+                let whole = matches!(from, CType::Pointer(_));
+                let view = View {
+                    character: target,
+                    object,
+                    whole,
+                };
+                let (base, index) = match whole {
+                    true => (value, Operand::Const(0)),
+                    false => {
+                        let [base, index] = self.element_parts(value, span);
+                        let size = self.object_size(object);
+                        (base, self.scaled(index, size, span))
+                    }
+                };
+                let pointer = self.element_value(base, index, span);
+                Ok(Some((pointer, self.unit.types.borrow_mut().view_pointer(view))))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// `(T *)p` of a view `p` of `T` objects: a pointer to the object whose first byte it
+    /// points at (`unmodelled` unless it points at one).
+    fn viewed_objects(&mut self, value: Operand, view: View, span: Span) -> (Operand, CType) {
+        let [base, index] = self.element_parts(value, span);
+        let size = self.object_size(view.object);
+        let kind = PropertyKind::Unmodelled;
+        let holds = match view.whole {
+            true => self.temp(Rvalue::Binary(BinOp::Eq, index, Operand::Const(0)), span),
+            false => {
+                let part = self.temp(Rvalue::Binary(BinOp::BitAnd, index, Operand::Const(size - 1)), span);
+                self.temp(Rvalue::Binary(BinOp::Eq, part, Operand::Const(0)), span)
+            }
+        };
+        self.check(Check::Condition { holds, kind }, span);
+        let mut types = self.unit.types.borrow_mut();
+        match view.whole {
+            true => (base, types.pointer_to(view.object)),
+            false => {
+                drop(types);
+                let shift = Operand::Const(size.trailing_zeros() as i32);
+                let element = self.temp(Rvalue::Binary(BinOp::AShr, index, shift), span);
+                let pointer = self.element_value(base, element, span);
+                (pointer, self.unit.types.borrow_mut().element_pointer_to(view.object))
+            }
+        }
+    }
+
+    /// The byte the view `pointer` points at, moved by `offset` bytes (`p[i]`), and its
+    /// character type.
+    pub fn byte_lvalue(
+        &mut self,
+        (pointer, ty): (Operand, CType),
+        view: View,
+        offset: Option<(Operand, CType)>,
+        span: Span,
+    ) -> (LValue, CType) {
+        let pointer = match offset {
+            Some(offset) => self.element_offset(pointer, offset, false, span),
+            None => pointer,
+        };
+        let [base, index] = self.element_parts(pointer, span);
+        let size = self.object_size(view.object);
+        let (memory, part) = match view.whole {
+            true => {
+                let mut memory = self.object_memory(base);
+                let within = Rvalue::Binary(BinOp::ULt, index, Operand::Const(size));
+                let holds = self.temp(within, span);
+                let kind = PropertyKind::OutOfBounds;
+                memory.guards.push(Check::Condition { holds, kind });
+                (memory, index)
+            }
+            false => {
+                let shift = Operand::Const(size.trailing_zeros() as i32);
+                let element = self.temp(Rvalue::Binary(BinOp::AShr, index, shift), span);
+                let part = Rvalue::Binary(BinOp::BitAnd, index, Operand::Const(size - 1));
+                let part = self.temp(part, span);
+                (self.array_element(base, element, view.object), part)
+            }
+        };
+        let shift = self.temp(Rvalue::Binary(BinOp::Mul, part, Operand::Const(8)), span);
+        let byte = ByteLValue {
+            memory,
+            view,
+            shift,
+            address: (pointer, ty),
+        };
+        (LValue::Byte(byte), view.character)
+    }
+
+    /// The byte `byte` designates, as its character type (its guards run here).
+    pub fn read_byte(&mut self, byte: &ByteLValue, span: Span) -> Operand {
+        let object = self.read_memory(&byte.memory, byte.view.object, false, span);
+        let width = byte.view.object.width();
+        let shift = self.widened(byte.shift, width, span);
+        let shifted = self.temp(Rvalue::Binary(BinOp::LShr, object, shift), span);
+        let low = match width {
+            Width::W64 => self.convert_number(shifted, CType::ULong, CType::UInt, span),
+            Width::W32 => shifted,
+        };
+        let low = self.temp(Rvalue::Binary(BinOp::BitAnd, low, Operand::Const(0xff)), span);
+        self.convert(low, byte.view.character, span)
+    }
+
+    /// Stores `value` (of the view's character type) as the byte `byte` designates; `checked`
+    /// when [`FnCx::read_byte`] just read it.
+    pub fn write_byte(&mut self, byte: &ByteLValue, value: Operand, checked: bool, span: Span) {
+        let object = byte.view.object;
+        if !checked {
+            self.guard(&byte.memory, span);
+        }
+        if self.object_size(object) == 1 {
+            let value = self.convert(value, object, span);
+            self.write_memory(&byte.memory, object, value, true, span);
+            return;
+        }
+        let (value_field, flag_field) = leaf_fields(&byte.memory.prefix);
+        let flag = Rvalue::Read(byte.memory.field(self.field_id(&flag_field)));
+        let flag = self.temp(flag, span);
+        let assigned = self.temp(Rvalue::Binary(BinOp::Ne, flag, Operand::Const(0)), span);
+        let kind = PropertyKind::Unmodelled;
+        self.check(Check::Condition { holds: assigned, kind }, span);
+        let width = object.width();
+        let old = Rvalue::Read(byte.memory.field(self.field_id(&value_field)));
+        let old = Operand::Local(self.b.assign_temp_of(old, width, span));
+        let shift = self.widened(byte.shift, width, span);
+        let wide = |n: i32| match width {
+            Width::W64 => Operand::Const64(i64::from(n)),
+            Width::W32 => Operand::Const(n),
+        };
+        let mask = self.temp(Rvalue::Binary(BinOp::Shl, wide(0xff), shift), span);
+        let cleared = self.temp(Rvalue::Binary(BinOp::BitXor, mask, wide(-1)), span);
+        let kept = self.temp(Rvalue::Binary(BinOp::BitAnd, old, cleared), span);
+        let low = self.temp(Rvalue::Binary(BinOp::BitAnd, value, Operand::Const(0xff)), span);
+        let low = match width {
+            Width::W64 => self.convert_number(low, CType::Int, CType::Long, span),
+            Width::W32 => low,
+        };
+        let placed = self.temp(Rvalue::Binary(BinOp::Shl, low, shift), span);
+        let merged = self.temp(Rvalue::Binary(BinOp::BitOr, kept, placed), span);
+        let merged = self.convert(merged, object, span);
+        self.write_memory(&byte.memory, object, merged, true, span);
+    }
+
+    /// Whether `ty` is a character view's type.
+    pub(super) fn is_view(&self, ty: CType) -> bool {
+        self.unit.types.borrow().view_of(ty).is_some()
+    }
+
+    /// `sizeof` of the integer type `object`, a power of two.
+    fn object_size(&self, object: CType) -> i32 {
+        self.unit.types.borrow().size(object).unwrap_or(1)
+    }
+
+    /// `index * size` of an element index: the index of the element's first byte (an
+    /// `unmodelled` check where it would not fit 32 bits).
+    fn scaled(&mut self, index: Operand, size: i32, span: Span) -> Operand {
+        let size = Operand::Const(size);
+        let scaled = self.temp(Rvalue::Binary(BinOp::Mul, index, size), span);
+        let kind = PropertyKind::Unmodelled;
+        self.check_signed_fit(BinOp::Mul, index, size, scaled, kind, span);
+        scaled
+    }
+
+    /// The 32-bit `value` as a number of `width`.
+    fn widened(&mut self, value: Operand, width: Width, span: Span) -> Operand {
+        match width {
+            Width::W64 => self.convert_number(value, CType::Int, CType::Long, span),
+            Width::W32 => value,
+        }
+    }
+}
