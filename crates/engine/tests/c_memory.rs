@@ -142,3 +142,45 @@ fn every_engine_answers_the_header_or_unknown() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `--entry` of C functions whose parameters point to a struct that points to itself: the
+/// input heap holds lists of such records (their declared type was once flattened to `int`,
+/// and every such check ended in an internal error), read field by field and whole.
+#[test]
+fn entry_functions_walk_input_lists_of_recursive_structs() {
+    let source = "struct node { int v; struct node *next; };
+int len(struct node *p) {
+  int n = 0;
+  while (p && n < 3) { n++; p = p->next; }
+  if (n == 3) { int *z = 0; *z = 1; }
+  return n;
+}
+void copy(struct node *p, struct node *q) {
+  *p = *q;
+  if (p->v == 5 && p->next == q) { int *z = 0; *z = 1; }
+}
+";
+    let translated = symex_c::translate_text(source, symex_c::Options::default())
+        .unwrap_or_else(|e| panic!("{}", e.render("lists.c", source)));
+    let options = CheckOptions {
+        timeout: Some(Duration::from_secs(10)),
+        ..CheckOptions::default()
+    };
+    for (entry, line) in [("len", 5), ("copy", 10)] {
+        let report = check_forward(
+            &translated.module,
+            &translated.types,
+            source,
+            "lists.c",
+            entry,
+            &options,
+        )
+        .unwrap_or_else(|e| panic!("{entry}: {e}"));
+        let violated = report.properties().iter().any(|p| {
+            p.line == line
+                && p.kind == symex_ir::cfg::PropertyKind::NullDeref
+                && p.verdict.status() == Status::Violated
+        });
+        assert!(violated, "{entry}: no replayed violation at line {line}");
+    }
+}

@@ -472,16 +472,31 @@ impl TypeTable {
 
     /// The class of a declared type, shared with an equal one already interned.
     fn intern(&mut self, ty: &Type) -> u32 {
+        self.intern_bound(ty, &mut Vec::new())
+    }
+
+    /// [`TypeTable::intern`] inside the μ binders `binders` (each with its class, innermost
+    /// last): a recursive type is a class of its own whose shape points back to it.
+    fn intern_bound(&mut self, ty: &Type, binders: &mut Vec<(u32, u32)>) -> u32 {
         let shape = match ty {
-            Type::Pointer(to) => Shape::Pointer(self.intern(to)),
-            Type::Array(of) => Shape::Array(self.intern(of)),
-            Type::Record(fields) => Shape::Record(
-                fields
-                    .iter()
-                    .map(|(name, ty)| (name.clone(), self.intern(ty)))
-                    .collect(),
-            ),
-            _ => Shape::Int,
+            Type::Recursive(binder, body) => {
+                let class = self.shapes.len() as u32;
+                self.shapes.push(Shape::Unknown);
+                self.closed.push(false);
+                binders.push((*binder, class));
+                let shape = self.declared_shape(body, binders);
+                binders.pop();
+                self.closed[class as usize] = matches!(shape, Shape::Record(_));
+                self.shapes[class as usize] = shape;
+                return class;
+            }
+            Type::RecVar(binder) => {
+                if let Some(&(_, class)) = binders.iter().rev().find(|(b, _)| b == binder) {
+                    return class;
+                }
+                Shape::Unknown
+            }
+            _ => self.declared_shape(ty, binders),
         };
         if let Some(class) = self.shapes.iter().position(|s| *s == shape) {
             return class as u32;
@@ -489,6 +504,22 @@ impl TypeTable {
         self.closed.push(matches!(shape, Shape::Record(_)));
         self.shapes.push(shape);
         self.shapes.len() as u32 - 1
+    }
+
+    /// The shape of a declared type that is not a μ binder or variable, its parts interned.
+    fn declared_shape(&mut self, ty: &Type, binders: &mut Vec<(u32, u32)>) -> Shape {
+        match ty {
+            Type::Pointer(to) => Shape::Pointer(self.intern_bound(to, binders)),
+            Type::Array(of) => Shape::Array(self.intern_bound(of, binders)),
+            Type::Record(fields) => Shape::Record(
+                fields
+                    .iter()
+                    .map(|(name, ty)| (name.clone(), self.intern_bound(ty, binders)))
+                    .collect(),
+            ),
+            Type::Unknown => Shape::Unknown,
+            _ => Shape::Int,
+        }
     }
 
     /// Copies the solved graph into dense classes.

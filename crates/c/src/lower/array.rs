@@ -385,7 +385,11 @@ impl FnCx<'_, '_> {
             }
             _ => {
                 let (pointer, pointer_ty, pointee) = self.subscripted_pointer(base)?;
-                Ok((Subscripted::Pointer(pointer, pointer_ty), pointee, Vec::new()))
+                Ok((
+                    Subscripted::Pointer(pointer, pointer_ty),
+                    pointee,
+                    Vec::new(),
+                ))
             }
         }
     }

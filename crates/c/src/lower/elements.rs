@@ -17,7 +17,10 @@
 //! result of pointer arithmetic, or an allocation that counts objects (`malloc(n *
 //! sizeof(T))`, which then makes an array; one that joins such a class makes an array of one).
 //! An array that decays into an element pointer, or whose element's address is taken, lives in
-//! a cell.
+//! a cell. A cast that makes a character view (`(unsigned char *)&x` of an integer variable,
+//! `lower/views.rs`) or ends one (`(int *)b` of a character variable) joins nothing: the view
+//! is no pointer of its objects' class, and its objects stay what the rest of the file makes
+//! them (an array operand lives in a cell).
 //!
 //! The choice only decides representations ([`ElementFacts::representation`]): a location
 //! chosen wrongly (an element pointer that is also assigned `&x` or `malloc`'s object) is
@@ -26,10 +29,10 @@
 use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::{
-    BinaryOperator, CallExpression, CastExpression, Declaration, DeclarationSpecifier,
-    Declarator, DerivedDeclarator, Designator, Expression, FunctionDefinition, InitDeclarator,
-    Initializer, ParameterDeclaration, SpecifierQualifier, StorageClassSpecifier,
-    StructDeclaration, TranslationUnit, TypeSpecifier, UnaryOperator,
+    BinaryOperator, CallExpression, CastExpression, Declaration, DeclarationSpecifier, Declarator,
+    DerivedDeclarator, Designator, Expression, FunctionDefinition, InitDeclarator, Initializer,
+    ParameterDeclaration, SpecifierQualifier, StorageClassSpecifier, StructDeclaration,
+    TranslationUnit, TypeSpecifier, UnaryOperator,
 };
 use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
@@ -240,7 +243,10 @@ fn base_of<'s>(
     base
 }
 
-fn declaration_base(specifiers: &[Node<DeclarationSpecifier>], typedefs: &HashMap<String, Base>) -> Base {
+fn declaration_base(
+    specifiers: &[Node<DeclarationSpecifier>],
+    typedefs: &HashMap<String, Base>,
+) -> Base {
     let types = specifiers.iter().filter_map(|s| match &s.node {
         DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
         _ => None,
@@ -256,9 +262,9 @@ fn cast_pointer_base(cast: &CastExpression, typedefs: &HashMap<String, Base>) ->
         SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
         _ => None,
     });
-    let one_pointer = name.declarator.as_ref().is_some_and(|d| {
-        matches!(&d.node.derived[..], [p] if matches!(p.node, DerivedDeclarator::Pointer(_)))
-    });
+    let one_pointer = name.declarator.as_ref().is_some_and(
+        |d| matches!(&d.node.derived[..], [p] if matches!(p.node, DerivedDeclarator::Pointer(_))),
+    );
     one_pointer.then(|| base_of(types, typedefs))
 }
 
@@ -344,7 +350,8 @@ impl<'ast> Visit<'ast> for Declarations {
                             .or_default()
                             .insert(name.clone());
                     }
-                    self.bases.insert((function.clone(), name.clone()), self.base);
+                    self.bases
+                        .insert((function.clone(), name.clone()), self.base);
                     if matches!(shape, Shape::Array(_)) {
                         self.arrays.insert((function, name));
                     }
@@ -577,7 +584,9 @@ impl Uses<'_> {
             },
             // A character view of integer objects is no pointer of their class: the objects
             // stay what the rest of the file makes them (an array operand lives in a cell).
-            Expression::Cast(c) if self.makes_view(&c.node) => self.decays(&c.node.expression, false),
+            Expression::Cast(c) if self.makes_view(&c.node) => {
+                self.decays(&c.node.expression, false)
+            }
             Expression::Cast(c) => self.collect(&c.node.expression, out),
             Expression::Call(call) => {
                 if let Some(start) = allocation_start(&call.node, self.parameters) {

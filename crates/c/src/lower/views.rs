@@ -109,7 +109,8 @@ impl FnCx<'_, '_> {
                 u.node.operator.node == UnaryOperator::Address && self.may_be_view(&u.node.operand)
             }
             Expression::Conditional(c) => {
-                self.may_be_view(&c.node.then_expression) || self.may_be_view(&c.node.else_expression)
+                self.may_be_view(&c.node.then_expression)
+                    || self.may_be_view(&c.node.else_expression)
             }
             Expression::Comma(items) => items.last().is_some_and(|last| self.may_be_view(last)),
             _ => false,
@@ -137,14 +138,29 @@ impl FnCx<'_, '_> {
                     character: target,
                     ..view
                 };
-                Ok(Some((value, self.unit.types.borrow_mut().view_pointer(view))))
+                Ok(Some((
+                    value,
+                    self.unit.types.borrow_mut().view_pointer(view),
+                )))
             }
-            (Some(view), _) if target == view.object => Ok(Some(self.viewed_objects(value, view, span))),
+            (Some(view), _) if target == view.object => {
+                Ok(Some(self.viewed_objects(value, view, span)))
+            }
             (Some(_), _) => Ok(None),
             (None, CType::Element(p) | CType::Pointer(p)) if target.is_char() => {
                 let object = self.pointee(p);
-                if object == target || !object.is_number() {
+                if object == target || object == CType::Void {
                     return Ok(None);
+                }
+                if !object.is_number() {
+                    let described = self.unit.types.borrow().describe(object);
+                    return Err(CError::unsupported(
+                        format!(
+                            "a character view of `{described}` objects (the bytes of integers \
+                             are modelled; not those of structs, pointers or arrays)"
+                        ),
+                        at,
+                    ));
                 }
                 if object == CType::Bool {
                     return Err(CError::unsupported(
@@ -168,7 +184,10 @@ impl FnCx<'_, '_> {
                     }
                 };
                 let pointer = self.element_value(base, index, span);
-                Ok(Some((pointer, self.unit.types.borrow_mut().view_pointer(view))))
+                Ok(Some((
+                    pointer,
+                    self.unit.types.borrow_mut().view_pointer(view),
+                )))
             }
             _ => Ok(None),
         }
@@ -183,7 +202,10 @@ impl FnCx<'_, '_> {
         let holds = match view.whole {
             true => self.temp(Rvalue::Binary(BinOp::Eq, index, Operand::Const(0)), span),
             false => {
-                let part = self.temp(Rvalue::Binary(BinOp::BitAnd, index, Operand::Const(size - 1)), span);
+                let part = self.temp(
+                    Rvalue::Binary(BinOp::BitAnd, index, Operand::Const(size - 1)),
+                    span,
+                );
                 self.temp(Rvalue::Binary(BinOp::Eq, part, Operand::Const(0)), span)
             }
         };
@@ -196,7 +218,10 @@ impl FnCx<'_, '_> {
                 let shift = Operand::Const(size.trailing_zeros() as i32);
                 let element = self.temp(Rvalue::Binary(BinOp::AShr, index, shift), span);
                 let pointer = self.element_value(base, element, span);
-                (pointer, self.unit.types.borrow_mut().element_pointer_to(view.object))
+                (
+                    pointer,
+                    self.unit.types.borrow_mut().element_pointer_to(view.object),
+                )
             }
         }
     }
@@ -253,7 +278,10 @@ impl FnCx<'_, '_> {
             Width::W64 => self.convert_number(shifted, CType::ULong, CType::UInt, span),
             Width::W32 => shifted,
         };
-        let low = self.temp(Rvalue::Binary(BinOp::BitAnd, low, Operand::Const(0xff)), span);
+        let low = self.temp(
+            Rvalue::Binary(BinOp::BitAnd, low, Operand::Const(0xff)),
+            span,
+        );
         self.convert(low, byte.view.character, span)
     }
 
@@ -274,7 +302,13 @@ impl FnCx<'_, '_> {
         let flag = self.temp(flag, span);
         let assigned = self.temp(Rvalue::Binary(BinOp::Ne, flag, Operand::Const(0)), span);
         let kind = PropertyKind::Unmodelled;
-        self.check(Check::Condition { holds: assigned, kind }, span);
+        self.check(
+            Check::Condition {
+                holds: assigned,
+                kind,
+            },
+            span,
+        );
         let width = object.width();
         let old = Rvalue::Read(byte.memory.field(self.field_id(&value_field)));
         let old = Operand::Local(self.b.assign_temp_of(old, width, span));
@@ -286,7 +320,10 @@ impl FnCx<'_, '_> {
         let mask = self.temp(Rvalue::Binary(BinOp::Shl, wide(0xff), shift), span);
         let cleared = self.temp(Rvalue::Binary(BinOp::BitXor, mask, wide(-1)), span);
         let kept = self.temp(Rvalue::Binary(BinOp::BitAnd, old, cleared), span);
-        let low = self.temp(Rvalue::Binary(BinOp::BitAnd, value, Operand::Const(0xff)), span);
+        let low = self.temp(
+            Rvalue::Binary(BinOp::BitAnd, value, Operand::Const(0xff)),
+            span,
+        );
         let low = match width {
             Width::W64 => self.convert_number(low, CType::Int, CType::Long, span),
             Width::W32 => low,

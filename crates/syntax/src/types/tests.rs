@@ -1053,3 +1053,30 @@ mod properties {
         assert_eq!(local(&table, "main", "x"), "μα.{f: ↑α}");
     }
 }
+
+#[test]
+fn declared_tables_keep_recursive_types() {
+    // `struct node { int v; struct node *next; }` as the C front end declares it: a pointer to
+    // a μ record whose `next` points back to it (a table that made it `int` sent every input
+    // list of a C `--entry` function into an internal error).
+    let node = Type::Recursive(
+        0,
+        Box::new(Type::Record(vec![
+            ("next".into(), Type::Pointer(Box::new(Type::RecVar(0)))),
+            ("v".into(), Type::Int),
+        ])),
+    );
+    let pointer = Type::Pointer(Box::new(node.clone()));
+    let params = [("p".to_string(), pointer.clone())];
+    let locals = [("q".to_string(), pointer.clone())];
+    let table = TypeTable::declared([("walk", &params[..], &locals[..])]);
+    for name in ["p", "q"] {
+        let ty = table.local_type("walk", name).expect("declared");
+        assert!(ty.equivalent(&pointer), "{name}: {ty}");
+        let next = ty
+            .pointee()
+            .and_then(|n| n.field("next"))
+            .expect("a next field");
+        assert!(next.equivalent(&pointer), "{name}.next: {next}");
+    }
+}
