@@ -1768,6 +1768,25 @@ fn character_views_read_and_write_the_bytes_of_integers() {
 }
 
 #[test]
+fn character_views_reach_functions_by_inlining() {
+    // FNV-1a over the bytes of two equal `unsigned int`s, and a count of zero bytes that
+    // reads one byte too many for k = 1.
+    let source = "unsigned hash(const unsigned char *d, int n) { unsigned h = 2166136261u;
+                  for (int i = 0; i < n; i++) { h ^= d[i]; h *= 16777619u; } return h; }
+                  int zeros(unsigned char *p, int n) { int c = 0; while (n-- > 0) if (*p++ == 0) c++;
+                  return c; }
+                  int main() { unsigned x = __VERIFIER_nondet_int(); unsigned y = x;
+                  int k = __VERIFIER_nondet_int(); int a[2] = {0, 0x01000000};
+                  return (hash((unsigned char *)&x, 4) == hash((unsigned char *)&y, sizeof y))
+                         + 10 * zeros((unsigned char *)a, 8) + zeros((unsigned char *)&y, 4 + k); }";
+    assert_eq!(returns(source, &[0x0100, 0]), 1 + 70 + 3);
+    match run(source, &[7, 1]) {
+        RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::OutOfBounds),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn character_views_stay_in_expressions_and_their_own_variables() {
     for (source, what) in [
         (
@@ -1775,7 +1794,12 @@ fn character_views_stay_in_expressions_and_their_own_variables() {
             "a character view",
         ),
         (
-            "int f(unsigned char *p) { return *p; } int main() { int x = 1; \
+            "int f(unsigned char *p, int n) { return n ? f((unsigned char *)p, n - 1) : *p; } \
+             int main() { int x = 1; return f((unsigned char *)&x, 2); }",
+            "a character view passed to the recursive function `f`",
+        ),
+        (
+            "int f(int *p) { return *p; } int main() { int x = 1; \
              return f((unsigned char *)&x); }",
             "a character view",
         ),

@@ -459,6 +459,9 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Result<Argument, CError> {
         let at = self.at(argument.span);
+        if self.is_view_expression(argument) {
+            return self.view_argument(argument, param, span, at);
+        }
         if let CType::Element(_) = param.ty {
             return Ok(Argument::Value(
                 self.converted(argument, param.ty, span, at)?,

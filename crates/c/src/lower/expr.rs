@@ -1616,8 +1616,19 @@ impl FnCx<'_, '_> {
             .arguments
             .iter()
             .any(|a| self.array_variable(a).is_some());
+        // A character view reaches a function only so (`lower/views.rs`).
+        let passes_view = call.arguments.iter().any(|a| self.is_view_expression(a));
+        if passes_view && self.inlined.iter().any(|i| i.name == name) {
+            return Err(CError::unsupported(
+                format!(
+                    "a character view passed to the recursive function `{name}` (views reach \
+                     functions by inlining their calls)"
+                ),
+                at,
+            ));
+        }
         let inlined = self.unit.inline_calls || self.unit.counting_calls.contains(name);
-        if (inlined && self.is_main || passes_array) && name != "main" {
+        if (inlined && self.is_main || passes_array || passes_view) && name != "main" {
             if let Some(&definition) = self.unit.bodies.get(name) {
                 let (_, params) = super::func::parameters(self.unit, definition)?;
                 arity(params.len())?;

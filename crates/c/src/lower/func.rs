@@ -54,6 +54,8 @@ pub(super) enum Argument {
     /// The caller's array local, and its element type: the parameter names that array, as C
     /// passes arrays (by a pointer to their first element), without a pointer value.
     Array(LocalId, CType),
+    /// A character view and its type, which the parameter takes (`lower/views.rs`).
+    View(Operand, CType),
 }
 
 /// Inlining stops when `main` grows beyond this many blocks.
@@ -808,6 +810,10 @@ impl FnCx<'_, '_> {
                 }
                 Argument::Array(array, element) => {
                     self.name_in_scope(&param.name, array, element, param.span.start as usize)?;
+                }
+                Argument::View(value, ty) => {
+                    let local = self.declare(&param.name, ty, param.span)?;
+                    self.bind(local, ty, value, param.span);
                 }
             }
         }

@@ -18,9 +18,10 @@
 //!
 //! A cast back to the objects' type (`(int *)p`) checks that the view points at an object's
 //! first byte (`unmodelled` otherwise). Views of `_Bool`, pointers and structs are refused.
-//! Views live only in temporaries and in local variables declared with one as their
-//! initializer (`lower/stmt.rs`): a view stored in memory, passed or returned is refused, so no
-//! file-wide choice of representation is needed. Nothing here decides where a cast makes one
+//! Views live only in temporaries, in local variables declared with one as their initializer
+//! (`lower/stmt.rs`), and in the parameters of inlined calls (a call passing a view is inlined,
+//! as one passing an array is): a view stored in memory, returned or passed to a function that
+//! is not inlined is refused, so no file-wide choice of representation is needed. Nothing here decides where a cast makes one
 //! (`lower/expr.rs`).
 
 use lang_c::ast::{BinaryOperator, Expression, Initializer, UnaryOperator};
@@ -28,7 +29,8 @@ use lang_c::span::Node;
 use symex_ir::cfg::{BinOp, Check, LocalId, Operand, PropertyKind, Rvalue, Width};
 use symex_syntax::span::Span;
 
-use super::func::{mentions, FnCx};
+use super::func::{mentions, Argument, FnCx, Parameter};
+use super::types::type_name;
 use super::memory::{leaf_fields, LValue, Memory};
 use super::types::{CType, View};
 use crate::error::CError;
@@ -70,7 +72,7 @@ impl FnCx<'_, '_> {
             || static_storage
             || self.unit.address_taken.contains(name)
             || mentions(e, name)
-            || !self.may_be_view(e)
+            || !self.is_view_expression(e)
         {
             return Ok(None);
         }
@@ -88,32 +90,91 @@ impl FnCx<'_, '_> {
         Ok(Some(local))
     }
 
-    /// Whether `e` may be a character view: a cast to a pointer type, a variable holding a
-    /// view, or arithmetic, `&p[i]` or `?:` on one.
-    fn may_be_view(&self, e: &Node<Expression>) -> bool {
+    /// What an inlined call passes for the view `argument` to `param`: the view, which a
+    /// parameter of a character pointer type that lives in no memory takes with its type.
+    pub(super) fn view_argument(
+        &mut self,
+        argument: &Node<Expression>,
+        param: &Parameter,
+        span: Span,
+        at: usize,
+    ) -> Result<Argument, CError> {
+        let (value, ty) = self.typed(argument)?;
+        let character =
+            matches!(param.ty, CType::Pointer(p) | CType::Element(p) if self.pointee(p).is_char());
+        if !self.is_view(ty)
+            || !character
+            || param.array.is_some()
+            || self.unit.address_taken.contains(&param.name)
+        {
+            return Ok(Argument::Value(self.coerce(value, ty, param.ty, span, at)?));
+        }
+        Ok(Argument::View(value, ty))
+    }
+
+    /// Whether `e` is a character view, as far as its type is plain to see before it is
+    /// evaluated: a cast to a character pointer of a pointer to other integers (or of a view),
+    /// a variable holding a view, or arithmetic, `&p[i]`, `?:` or `,` on one.
+    pub(super) fn is_view_expression(&self, e: &Node<Expression>) -> bool {
         match &e.node {
-            Expression::Cast(_) => true,
+            Expression::Cast(c) => {
+                let at = self.at(e.span);
+                let Ok(CType::Pointer(p)) = type_name(self.unit, &c.node.type_name.node, at) else {
+                    return false;
+                };
+                let target = self.pointee(p);
+                let operand = &c.node.expression;
+                target.is_char()
+                    && (self.is_view_expression(operand)
+                        || self.pointed_type(operand).is_some_and(|object| {
+                            object != target && object.is_number() && object != CType::Bool
+                        }))
+            }
             Expression::Identifier(id) => {
                 let at = self.at(e.span);
-                self.scalar(&id.node.name, at)
-                    .is_ok_and(|(_, ty)| self.unit.types.borrow().view_of(ty).is_some())
+                self.scalar(&id.node.name, at).is_ok_and(|(_, ty)| self.is_view(ty))
             }
             Expression::BinaryOperator(b) => match b.node.operator.node {
                 BinaryOperator::Plus | BinaryOperator::Minus => {
-                    self.may_be_view(&b.node.lhs) || self.may_be_view(&b.node.rhs)
+                    self.is_view_expression(&b.node.lhs) || self.is_view_expression(&b.node.rhs)
                 }
-                BinaryOperator::Index => self.may_be_view(&b.node.lhs),
                 _ => false,
             },
-            Expression::UnaryOperator(u) => {
-                u.node.operator.node == UnaryOperator::Address && self.may_be_view(&u.node.operand)
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                matches!(&u.node.operand.node, Expression::BinaryOperator(b)
+                    if b.node.operator.node == BinaryOperator::Index
+                        && self.is_view_expression(&b.node.lhs))
             }
             Expression::Conditional(c) => {
-                self.may_be_view(&c.node.then_expression)
-                    || self.may_be_view(&c.node.else_expression)
+                self.is_view_expression(&c.node.then_expression)
+                    || self.is_view_expression(&c.node.else_expression)
             }
-            Expression::Comma(items) => items.last().is_some_and(|last| self.may_be_view(last)),
+            Expression::Comma(items) => items.last().is_some_and(|e| self.is_view_expression(e)),
             _ => false,
+        }
+    }
+
+    /// The type of what the pointer `e` points to, where plain to see: `&x`, `&a[i]`, an
+    /// array, a pointer variable, arithmetic on one.
+    fn pointed_type(&self, e: &Node<Expression>) -> Option<CType> {
+        match &e.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                self.static_type(&u.node.operand)
+            }
+            Expression::Identifier(_) => match self.array_variable(e) {
+                Some((_, element)) => Some(element),
+                None => match self.static_type(e)? {
+                    CType::Pointer(p) | CType::Element(p) => Some(self.pointee(p)),
+                    _ => None,
+                },
+            },
+            Expression::BinaryOperator(b) => match b.node.operator.node {
+                BinaryOperator::Plus | BinaryOperator::Minus => self
+                    .pointed_type(&b.node.lhs)
+                    .or_else(|| self.pointed_type(&b.node.rhs)),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
