@@ -3,7 +3,7 @@
 //! run: input=2 output= result=0
 //! run: input=0 output= result=0
 //! source: corpus (no seed listing): allocations of a number of bytes converted at once to a pointer to `int` or `long` (`int *a = malloc(4 * n)`, `(long *)calloc(24, 1)`, `realloc(a, 8 * n)`)
-//! note: such an allocation makes as many objects of the pointer's type as fit whole in the bytes; 14 bytes hold three `int`s, so `c[3]` (bytes 12 to 15) is past the allocation when n is 3 or more (out-of-bounds)
+//! note: such an allocation makes objects of the pointer's type (a number of bytes that is no whole number of them is refused, or `unknown` where it is computed); 12 bytes hold three `int`s, so `c[3]` is past the allocation when n is 3 or more (out-of-bounds)
 extern int __VERIFIER_nondet_int(void);
 extern void reach_error(void);
 extern void *malloc(unsigned long);
@@ -21,7 +21,7 @@ int main() {
   long *b = (long *)calloc(24, 1);
   if (b[2] != 0) reach_error();
   b[1] = a[n - 1];
-  int *c = malloc(14);
+  int *c = malloc(12);
   c[n] = (int)b[1];
   free(a);
   free(b);

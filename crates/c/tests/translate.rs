@@ -739,11 +739,16 @@ fn heap_arrays_have_their_counts_and_a_heap_state() {
             other => panic!("n = {n}: {other:?}"),
         }
     }
-    // Bytes converted at once to `int *` make as many `int`s as fit whole: 4n + 3 bytes are
-    // n of them, the bytes of a partial one do not make it.
+    // Bytes converted at once to `int *` make `int`s: 4n bytes are n of them; 4n + 3 bytes
+    // are no whole number of them (a view of their bytes could reach the last three).
     let source = "int main() { int n = __VERIFIER_nondet_int(), past = __VERIFIER_nondet_int();
-                  int *a = malloc(4 * n + 3); a[n - 1] = n; if (past) a[n] = 0;
+                  int *a = malloc(4 * n); a[n - 1] = n; if (past == 1) a[n] = 0;
+                  if (past == 2) { int *c = malloc(4 * n + 3); }
                   long *b = (long *)calloc(8 * n, 1); return a[n - 1] + b[n - 1]; }";
+    match run(source, &[3, 2]) {
+        RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Unmodelled),
+        other => panic!("{other:?}"),
+    }
     for n in 1..=16 {
         assert_eq!(returns(source, &[n, 0]), n, "n = {n}");
         match run(source, &[n, 1]) {
@@ -776,7 +781,7 @@ fn heap_arrays_have_their_counts_and_a_heap_state() {
         ),
         (
             "int main() { long *p = malloc(7); return 0; }",
-            "`malloc` of bytes for 0 objects of",
+            "`malloc` of 7 bytes as `long long` objects of 8 bytes",
         ),
         (
             "int main() { int *p = malloc(0 * sizeof(int)); return 0; }",
@@ -1645,8 +1650,8 @@ fn memory_functions_refuse_what_objects_of_c_types_cannot_say() {
     for body in [
         // The objects' type is only known to the run.
         "int main() { int x; void *v = &x; memset(v, 0, sizeof(int)); return 0; }",
-        // Bytes of one type read as another.
-        "int main() { int x; short y[2]; memcpy(y, &x, sizeof(int)); return 0; }",
+        // The bytes of a struct (with a pointer in it) read as integers.
+        "int main() { struct s a; int b[2]; memcpy(b, &a, sizeof(b)); return 0; }",
         // A byte other than 0 in a pointer.
         "int main() { struct s a; memset(&a, 1, sizeof(a)); return 0; }",
         // `strlen` of something other than characters in an array.
@@ -1656,6 +1661,21 @@ fn memory_functions_refuse_what_objects_of_c_types_cannot_say() {
         let (kind, message) = refusal(&source);
         assert_eq!(kind, ErrorKind::Unsupported, "{source}: {message}");
     }
+    // Integers of different types copy byte by byte (session 32, `lower/byte_functions.rs`):
+    // a whole destination never assigned is filled; a part of one, or a source byte never
+    // assigned, stops `unmodelled`.
+    let source = format!(
+        "{prelude}int main() {{ int x = 0x12345678; short y[2]; int k = __VERIFIER_nondet_int();
+         unsigned char b[3] = {{1, 2, 3}}; int z, w;
+         memcpy(y, &x, sizeof(int)); memcpy((unsigned char *)&x + 1, b, 2);
+         if (k == 1) memcpy(&z, b, 3); if (k == 2) memcpy(y, &w, 4);
+         return (y[0] == 0x5678) + 10 * (y[1] == 0x1234) + 100 * (x == 0x12020178); }}"
+    );
+    assert_eq!(returns(&source, &[0]), 111);
+    assert_errors(
+        &source,
+        &[(1, PropertyKind::Unmodelled), (2, PropertyKind::Unmodelled)],
+    );
     // A size that is not a whole number of objects stops the run `unmodelled`; a pointer to one
     // object is not an array of them.
     let source = format!(

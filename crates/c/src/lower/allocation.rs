@@ -7,8 +7,10 @@
 //!
 //! **Sizes.** The objects' type comes from the size, `sizeof` of a complete type or a count
 //! times it; any other size is a number of bytes, which make `char`s, unless the result is
-//! converted at once to a pointer to another type `T` (`int *a = malloc(4 * n)`): then as many
-//! `T`s as fit whole ([`FnCx::byte_allocation_target`]). Which calls make arrays is decided
+//! converted at once to a pointer to another type `T` (`int *a = malloc(4 * n)`): then `n / 4`
+//! `T`s ([`FnCx::byte_allocation_target`]; a number of bytes that is no whole number of `T`s is
+//! refused where it is a constant and stops the run `unmodelled` where it is not, since a
+//! character view could reach the bytes of the part of one). Which calls make arrays is decided
 //! before lowering (`lower/elements.rs`): one with a count (a number of bytes is one), and one
 //! whose result reaches a pointer into arrays (an array of one object).
 //!
@@ -162,8 +164,8 @@ impl FnCx<'_, '_> {
                 count: bytes,
             };
         }
-        // A number of bytes converted at once to a pointer to `T` makes `T`s: as many as fit
-        // whole (an access of the next one would overrun the bytes in C too).
+        // A number of bytes converted at once to a pointer to `T` makes `T`s, if it is a whole
+        // number of them.
         let bytes_as = self
             .byte_allocation_as
             .take()
@@ -224,12 +226,27 @@ impl FnCx<'_, '_> {
             }
             None => object_size.map(|_| Operand::Const(1)),
         };
+        // The bytes must be a whole number of objects: a view of the objects' bytes
+        // (`lower/views.rs`) could reach the bytes of a part of one.
         let count = match (count, object_size) {
+            (Some(Operand::Const(bytes)), Some(each)) if bytes % each != 0 => {
+                let ty = self.unit.types.borrow().describe(declared);
+                return Err(CError::unsupported(
+                    format!(
+                        "`{name}` of {bytes} bytes as `{ty}` objects of {each} bytes (a number \
+                         of bytes that is not a whole number of objects)"
+                    ),
+                    at,
+                ));
+            }
             (Some(Operand::Const(bytes)), Some(each)) => Some(Operand::Const(bytes / each)),
-            (Some(bytes), Some(each)) => Some(self.temp(
-                Rvalue::Binary(BinOp::Div, bytes, Operand::Const(each)),
-                span,
-            )),
+            (Some(bytes), Some(each)) => {
+                let rest = self.temp(Rvalue::Binary(BinOp::Rem, bytes, Operand::Const(each)), span);
+                let whole = self.temp(Rvalue::Binary(BinOp::Eq, rest, Operand::Const(0)), span);
+                let kind = PropertyKind::Unmodelled;
+                self.check(Check::Condition { holds: whole, kind }, span);
+                Some(self.temp(Rvalue::Binary(BinOp::Div, bytes, Operand::Const(each)), span))
+            }
             (count, _) => count,
         };
         let element = self.blank_object(ty, calloc, heap, span);

@@ -188,7 +188,8 @@ impl FnCx<'_, '_> {
     ) -> (LValue, CType) {
         if let CType::Byte(view) = pointee {
             let view = self.unit.types.borrow().view(view);
-            return self.byte_lvalue((value, ty), view, offset, span);
+            let byte = self.byte_lvalue((value, ty), view, offset, span);
+            return (LValue::Byte(byte), view.character);
         }
         let memory = self.element_memory((value, pointee), offset, span);
         (LValue::Memory(memory), pointee)

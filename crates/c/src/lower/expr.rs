@@ -514,7 +514,11 @@ impl FnCx<'_, '_> {
                 let types = self.unit.types.borrow();
                 Err(CError::unsupported(
                     format!(
-                        "a character view (a `char *` made by a cast from a pointer to other                          objects) converted to `{}`: views are kept only in expressions and in                          local variables declared with one as initializer, and convert back                          only by a cast to their objects' type",
+                        "a character view (a `char *` made by a cast from a pointer to {}) \
+                         converted to `{}`: views are kept only in expressions, in local \
+                         variables declared with one as initializer and in the parameters of \
+                         inlined calls, and convert back only by a cast to their objects' type",
+                        self.view_objects(from, to),
                         types.describe(to)
                     ),
                     at,

@@ -115,7 +115,7 @@ impl FnCx<'_, '_> {
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
-        let (pointer, pointer_ty, target) = self.memory_target(name, &arguments[0])?;
+        let (pointer, pointer_ty) = self.typed(&arguments[0])?;
         let (byte, byte_ty) = self.typed(&arguments[1])?;
         if !byte_ty.is_number() {
             return Err(CError::invalid(
@@ -124,6 +124,12 @@ impl FnCx<'_, '_> {
             ));
         }
         let byte = self.convert_number(byte, byte_ty, CType::Int, span);
+        if self.is_view(pointer_ty) {
+            let size = &arguments[2];
+            self.set_bytes(name, (pointer, pointer_ty), byte, size, span, at)?;
+            return Ok((pointer, pointer_ty));
+        }
+        let target = self.target(name, (pointer, pointer_ty), at)?;
         let ty = target.ty();
         let value = self.filled_object(name, ty, byte, span, at)?;
         let count = self.object_count(&arguments[2], ty, span)?;
@@ -144,8 +150,15 @@ impl FnCx<'_, '_> {
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
-        let (pointer, pointer_ty, to) = self.memory_target(name, &arguments[0])?;
-        let (_, _, from) = self.memory_target(name, &arguments[1])?;
+        let (pointer, pointer_ty) = self.typed(&arguments[0])?;
+        let source = self.typed(&arguments[1])?;
+        if self.copies_bytes(pointer_ty, source.1) {
+            let size = &arguments[2];
+            self.copy_bytes(name, (pointer, pointer_ty), source, size, overlapping, span, at)?;
+            return Ok((pointer, pointer_ty));
+        }
+        let to = self.target(name, (pointer, pointer_ty), at)?;
+        let from = self.target(name, source, self.at(arguments[1].span))?;
         let ty = to.ty();
         let same = {
             let mut types = self.unit.types.borrow_mut();
@@ -377,6 +390,17 @@ impl FnCx<'_, '_> {
     ) -> Result<(Operand, CType, Target), CError> {
         let at = self.at(argument.span);
         let (pointer, ty) = self.typed(argument)?;
+        let target = self.target(name, (pointer, ty), at)?;
+        Ok((pointer, ty, target))
+    }
+
+    /// Where the pointer argument `pointer` of type `ty` of `name` points.
+    fn target(
+        &mut self,
+        name: &str,
+        (pointer, ty): (Operand, CType),
+        at: usize,
+    ) -> Result<Target, CError> {
         let target = match ty {
             CType::Pointer(p) => Target::Object(pointer, self.pointee(p)),
             CType::Element(p) => Target::Elements(pointer, self.pointee(p)),
@@ -399,7 +423,7 @@ impl FnCx<'_, '_> {
                 at,
             ));
         }
-        Ok((pointer, ty, target))
+        Ok(target)
     }
 
     /// The number of objects of type `ty` in `size` bytes (a 32-bit count): the `unmodelled`

@@ -26,12 +26,12 @@
 
 use lang_c::ast::{BinaryOperator, Expression, Initializer, UnaryOperator};
 use lang_c::span::Node;
-use symex_ir::cfg::{BinOp, Check, LocalId, Operand, PropertyKind, Rvalue, Width};
+use symex_ir::cfg::{BinOp, Check, LocalId, Operand, PropertyKind, Rvalue, UnOp, Width};
 use symex_syntax::span::Span;
 
 use super::func::{mentions, Argument, FnCx, Parameter};
 use super::types::type_name;
-use super::memory::{leaf_fields, LValue, Memory};
+use super::memory::{leaf_fields, Memory};
 use super::types::{CType, View};
 use crate::error::CError;
 
@@ -230,28 +230,40 @@ impl FnCx<'_, '_> {
                         at,
                     ));
                 }
-                let whole = matches!(from, CType::Pointer(_));
-                let view = View {
-                    character: target,
-                    object,
-                    whole,
-                };
-                let (base, index) = match whole {
-                    true => (value, Operand::Const(0)),
-                    false => {
-                        let [base, index] = self.element_parts(value, span);
-                        let size = self.object_size(object);
-                        (base, self.scaled(index, size, span))
-                    }
-                };
-                let pointer = self.element_value(base, index, span);
-                Ok(Some((
-                    pointer,
-                    self.unit.types.borrow_mut().view_pointer(view),
-                )))
+                Ok(Some(self.view_of_objects((value, from), target, span)))
             }
             _ => Ok(None),
         }
+    }
+
+    /// The view as `character`s of the integers the pointer `value` of type `from` (a pointer
+    /// to a whole object or into an array) points to.
+    pub(super) fn view_of_objects(
+        &mut self,
+        (value, from): (Operand, CType),
+        character: CType,
+        span: Span,
+    ) -> (Operand, CType) {
+        let (CType::Pointer(p) | CType::Element(p)) = from else {
+            return (value, from);
+        };
+        let object = self.pointee(p);
+        let whole = matches!(from, CType::Pointer(_));
+        let view = View {
+            character,
+            object,
+            whole,
+        };
+        let (base, index) = match whole {
+            true => (value, Operand::Const(0)),
+            false => {
+                let [base, index] = self.element_parts(value, span);
+                let size = self.object_size(object);
+                (base, self.scaled(index, size, span))
+            }
+        };
+        let pointer = self.element_value(base, index, span);
+        (pointer, self.unit.types.borrow_mut().view_pointer(view))
     }
 
     /// `(T *)p` of a view `p` of `T` objects: a pointer to the object whose first byte it
@@ -295,7 +307,7 @@ impl FnCx<'_, '_> {
         view: View,
         offset: Option<(Operand, CType)>,
         span: Span,
-    ) -> (LValue, CType) {
+    ) -> ByteLValue {
         let pointer = match offset {
             Some(offset) => self.element_offset(pointer, offset, false, span),
             None => pointer,
@@ -320,18 +332,24 @@ impl FnCx<'_, '_> {
             }
         };
         let shift = self.temp(Rvalue::Binary(BinOp::Mul, part, Operand::Const(8)), span);
-        let byte = ByteLValue {
+        ByteLValue {
             memory,
             view,
             shift,
             address: (pointer, ty),
-        };
-        (LValue::Byte(byte), view.character)
+        }
     }
 
-    /// The byte `byte` designates, as its character type (its guards run here).
+    /// The byte `byte` designates, as its character type (its guards run here): a byte of an
+    /// object never assigned is an `uninit` read.
     pub fn read_byte(&mut self, byte: &ByteLValue, span: Span) -> Operand {
-        let object = self.read_memory(&byte.memory, byte.view.object, false, span);
+        self.load_byte(byte, PropertyKind::Uninit, span)
+    }
+
+    /// [`FnCx::read_byte`], where a byte of an object never assigned fails a check of `kind`.
+    pub(super) fn load_byte(&mut self, byte: &ByteLValue, kind: PropertyKind, span: Span) -> Operand {
+        self.guard(&byte.memory, span);
+        let [object, _] = self.object_fields(byte, kind, span);
         let width = byte.view.object.width();
         let shift = self.widened(byte.shift, width, span);
         let shifted = self.temp(Rvalue::Binary(BinOp::LShr, object, shift), span);
@@ -339,40 +357,67 @@ impl FnCx<'_, '_> {
             Width::W64 => self.convert_number(shifted, CType::ULong, CType::UInt, span),
             Width::W32 => shifted,
         };
-        let low = self.temp(
-            Rvalue::Binary(BinOp::BitAnd, low, Operand::Const(0xff)),
-            span,
-        );
+        let low = self.temp(Rvalue::Binary(BinOp::BitAnd, low, Operand::Const(0xff)), span);
         self.convert(low, byte.view.character, span)
+    }
+
+    /// The value of the object `byte` lies in and whether it is assigned, after the check of
+    /// `kind` that it is.
+    fn object_fields(&mut self, byte: &ByteLValue, kind: PropertyKind, span: Span) -> [Operand; 2] {
+        let (value_field, flag_field) = leaf_fields(&byte.memory.prefix);
+        let flag = Rvalue::Read(byte.memory.field(self.field_id(&flag_field)));
+        let flag = self.temp(flag, span);
+        let assigned = self.temp(Rvalue::Binary(BinOp::Ne, flag, Operand::Const(0)), span);
+        self.check(Check::Condition { holds: assigned, kind }, span);
+        let value = Rvalue::Read(byte.memory.field(self.field_id(&value_field)));
+        let value = Operand::Local(self.b.assign_temp_of(value, byte.view.object.width(), span));
+        [value, assigned]
     }
 
     /// Stores `value` (of the view's character type) as the byte `byte` designates; `checked`
     /// when [`FnCx::read_byte`] just read it.
     pub fn write_byte(&mut self, byte: &ByteLValue, value: Operand, checked: bool, span: Span) {
-        let object = byte.view.object;
         if !checked {
             self.guard(&byte.memory, span);
         }
+        self.store_byte(byte, value, None, span);
+    }
+
+    /// Stores `value` as the byte `byte` designates, its guards run. A write into an object
+    /// never assigned is `unmodelled` (its other bytes are indeterminate), unless `fills` holds:
+    /// the same operation writes the object's other bytes next (a copy of whole objects).
+    pub(super) fn store_byte(
+        &mut self,
+        byte: &ByteLValue,
+        value: Operand,
+        fills: Option<Operand>,
+        span: Span,
+    ) {
+        let object = byte.view.object;
         if self.object_size(object) == 1 {
             let value = self.convert(value, object, span);
             self.write_memory(&byte.memory, object, value, true, span);
             return;
         }
         let (value_field, flag_field) = leaf_fields(&byte.memory.prefix);
-        let flag = Rvalue::Read(byte.memory.field(self.field_id(&flag_field)));
-        let flag = self.temp(flag, span);
-        let assigned = self.temp(Rvalue::Binary(BinOp::Ne, flag, Operand::Const(0)), span);
-        let kind = PropertyKind::Unmodelled;
-        self.check(
-            Check::Condition {
-                holds: assigned,
-                kind,
-            },
-            span,
-        );
         let width = object.width();
-        let old = Rvalue::Read(byte.memory.field(self.field_id(&value_field)));
-        let old = Operand::Local(self.b.assign_temp_of(old, width, span));
+        let old = match fills {
+            None => self.object_fields(byte, PropertyKind::Unmodelled, span)[0],
+            Some(fills) => {
+                // An object never assigned starts from 0: every byte of it is written next.
+                let flag = Rvalue::Read(byte.memory.field(self.field_id(&flag_field)));
+                let flag = self.temp(flag, span);
+                let assigned = self.temp(Rvalue::Binary(BinOp::Ne, flag, Operand::Const(0)), span);
+                let holds = self.temp(Rvalue::Binary(BinOp::BitOr, assigned, fills), span);
+                let kind = PropertyKind::Unmodelled;
+                self.check(Check::Condition { holds, kind }, span);
+                let old = Rvalue::Read(byte.memory.field(self.field_id(&value_field)));
+                let old = Operand::Local(self.b.assign_temp_of(old, width, span));
+                let keep = self.temp(Rvalue::Unary(UnOp::Neg, assigned), span);
+                let keep = self.widened(keep, width, span);
+                self.temp(Rvalue::Binary(BinOp::BitAnd, old, keep), span)
+            }
+        };
         let shift = self.widened(byte.shift, width, span);
         let wide = |n: i32| match width {
             Width::W64 => Operand::Const64(i64::from(n)),
@@ -381,10 +426,7 @@ impl FnCx<'_, '_> {
         let mask = self.temp(Rvalue::Binary(BinOp::Shl, wide(0xff), shift), span);
         let cleared = self.temp(Rvalue::Binary(BinOp::BitXor, mask, wide(-1)), span);
         let kept = self.temp(Rvalue::Binary(BinOp::BitAnd, old, cleared), span);
-        let low = self.temp(
-            Rvalue::Binary(BinOp::BitAnd, value, Operand::Const(0xff)),
-            span,
-        );
+        let low = self.temp(Rvalue::Binary(BinOp::BitAnd, value, Operand::Const(0xff)), span);
         let low = match width {
             Width::W64 => self.convert_number(low, CType::Int, CType::Long, span),
             Width::W32 => low,
@@ -395,13 +437,22 @@ impl FnCx<'_, '_> {
         self.write_memory(&byte.memory, object, merged, true, span);
     }
 
+    /// What the view among `from` and `to` sees, for messages (`int` objects).
+    pub(super) fn view_objects(&self, from: CType, to: CType) -> String {
+        let types = self.unit.types.borrow();
+        match types.view_of(from).or_else(|| types.view_of(to)) {
+            Some(view) => format!("`{}` objects", types.describe(view.object)),
+            None => "other objects".to_string(),
+        }
+    }
+
     /// Whether `ty` is a character view's type.
     pub(super) fn is_view(&self, ty: CType) -> bool {
         self.unit.types.borrow().view_of(ty).is_some()
     }
 
     /// `sizeof` of the integer type `object`, a power of two.
-    fn object_size(&self, object: CType) -> i32 {
+    pub(super) fn object_size(&self, object: CType) -> i32 {
         self.unit.types.borrow().size(object).unwrap_or(1)
     }
 

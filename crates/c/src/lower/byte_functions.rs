@@ -1,0 +1,206 @@
+//! `memcpy`, `memmove` and `memset` byte by byte, through character views
+//! (`lower/views.rs`): a copy between objects of different integer types (`memcpy(&x, buf, 4)`
+//! of a `char` buffer into an `int`, `memcpy(buf, &x, sizeof x)`, `unsigned` into `int`), and
+//! either function through a view. `lower/library.rs` copies and sets whole objects of one type;
+//! it hands these cases here.
+//!
+//! Both pointers are seen as views of their objects and the bytes go one by one in a loop, each
+//! access checked as a view's is (bounds, `null-deref`, heap state). A source byte of an object
+//! never assigned stops the run `unmodelled` (C copies indeterminate bytes; symex would have to
+//! invent them); a destination object never assigned may be written only from its first byte
+//! on by a copy that writes all of its bytes (else `unmodelled`: the other bytes would stay
+//! indeterminate). Overlapping `memcpy` is `unmodelled` as in `lower/library.rs`; `memmove`
+//! copies from the last byte down where the destination lies after the source in one cell.
+
+use lang_c::ast::Expression;
+use lang_c::span::Node;
+use symex_ir::cfg::{BinOp, Check, Operand, PropertyKind, Rvalue, UnOp};
+use symex_syntax::span::Span;
+
+use super::func::FnCx;
+use super::types::{CType, View};
+use super::views::ByteLValue;
+use crate::error::CError;
+
+/// A pointer seen as a view of its objects' bytes: its value, type and view.
+type Bytes = (Operand, CType, View);
+
+impl FnCx<'_, '_> {
+    /// Whether a copy from a pointer of type `from` to one of type `to` goes byte by byte:
+    /// either is a view, or they point to integers of different types.
+    pub(super) fn copies_bytes(&self, to: CType, from: CType) -> bool {
+        if self.is_view(to) || self.is_view(from) {
+            return true;
+        }
+        let integer = |ty: CType| match ty {
+            CType::Pointer(p) | CType::Element(p) => {
+                let pointee = self.pointee(p);
+                (pointee.is_number() && pointee != CType::Bool).then_some(pointee)
+            }
+            _ => None,
+        };
+        matches!((integer(to), integer(from)), (Some(a), Some(b)) if a != b)
+    }
+
+    /// The pointer `(value, ty)`, an argument of `name`, as a view of its objects' bytes.
+    fn bytes_of(
+        &mut self,
+        name: &str,
+        (value, ty): (Operand, CType),
+        span: Span,
+        at: usize,
+    ) -> Result<Bytes, CError> {
+        let (value, ty) = match ty {
+            _ if self.is_view(ty) => (value, ty),
+            CType::Pointer(p) | CType::Element(p)
+                if self.pointee(p).is_number() && self.pointee(p) != CType::Bool =>
+            {
+                self.view_of_objects((value, ty), CType::UChar, span)
+            }
+            _ => return Err(self.byte_refusal(name, ty, at)),
+        };
+        let view = self.unit.types.borrow().view_of(ty);
+        let view = view.ok_or_else(|| self.byte_refusal(name, ty, at))?;
+        Ok((value, ty, view))
+    }
+
+    fn byte_refusal(&self, name: &str, ty: CType, at: usize) -> CError {
+        let described = self.unit.types.borrow().describe(ty);
+        CError::unsupported(
+            format!(
+                "`{name}` byte by byte through a `{described}` (the bytes of integers are \
+                 modelled; not those of structs or pointers)"
+            ),
+            at,
+        )
+    }
+
+    /// The number of bytes `size` says, as a 32-bit count (`unmodelled` beyond `int`).
+    fn byte_count(&mut self, size: &Node<Expression>, span: Span) -> Result<Operand, CError> {
+        let (bytes, ty) = self.typed(size)?;
+        if !ty.is_number() {
+            let at = self.at(size.span);
+            return Err(CError::invalid("a size that is not a number", at));
+        }
+        let size_t = self.size_t();
+        let bytes = self.convert_number(bytes, ty, size_t, span);
+        Ok(self.index_value(bytes, size_t, PropertyKind::Unmodelled, span))
+    }
+
+    /// `memset(destination, byte, size)` byte by byte through the view `destination`.
+    pub(super) fn set_bytes(
+        &mut self,
+        name: &str,
+        destination: (Operand, CType),
+        byte: Operand,
+        size: &Node<Expression>,
+        span: Span,
+        at: usize,
+    ) -> Result<(), CError> {
+        let to = self.bytes_of(name, destination, span, at)?;
+        let count = self.byte_count(size, span)?;
+        self.counted_loop(
+            span,
+            |cx, k| cx.temp(Rvalue::Binary(BinOp::ULt, k, count), span),
+            |cx, k| {
+                let fills = cx.fills(to, k, count, span);
+                let byte_at = cx.byte_at(to, k, span);
+                cx.guard(&byte_at.memory, span);
+                cx.store_byte(&byte_at, byte, Some(fills), span);
+            },
+        );
+        Ok(())
+    }
+
+    /// `memcpy(destination, source, size)` (and, `overlapping`, `memmove`) byte by byte.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn copy_bytes(
+        &mut self,
+        name: &str,
+        destination: (Operand, CType),
+        source: (Operand, CType),
+        size: &Node<Expression>,
+        overlapping: bool,
+        span: Span,
+        at: usize,
+    ) -> Result<(), CError> {
+        let to = self.bytes_of(name, destination, span, at)?;
+        let from = self.bytes_of(name, source, span, at)?;
+        let count = self.byte_count(size, span)?;
+        let [to_cell, to_index] = self.element_parts(to.0, span);
+        let [from_cell, from_index] = self.element_parts(from.0, span);
+        let same_cell = self.temp(Rvalue::Binary(BinOp::Eq, to_cell, from_cell), span);
+        if !overlapping {
+            // `memcpy` of overlapping bytes is undefined in C: the run stops `unmodelled`.
+            let distance = self.temp(Rvalue::Binary(BinOp::Sub, to_index, from_index), span);
+            let negated = self.temp(Rvalue::Unary(UnOp::Neg, distance), span);
+            let [apart, apart_back] =
+                [distance, negated].map(|d| self.temp(Rvalue::Binary(BinOp::Ge, d, count), span));
+            let apart = self.temp(Rvalue::Binary(BinOp::BitOr, apart, apart_back), span);
+            let other = self.temp(Rvalue::Unary(UnOp::Not, same_cell), span);
+            let holds = self.temp(Rvalue::Binary(BinOp::BitOr, other, apart), span);
+            let kind = PropertyKind::Unmodelled;
+            self.check(Check::Condition { holds, kind }, span);
+            self.copy_byte_loop((to, from), count, false, span);
+            return Ok(());
+        }
+        let after = self.temp(Rvalue::Binary(BinOp::Gt, to_index, from_index), span);
+        let backwards = self.temp(Rvalue::Binary(BinOp::BitAnd, same_cell, after), span);
+        let (last_first, first_first, join) =
+            (self.b.new_block(), self.b.new_block(), self.b.new_block());
+        self.b.branch(backwards, last_first, first_first, span);
+        for (block, reversed) in [(last_first, true), (first_first, false)] {
+            self.b.switch_to(block);
+            self.copy_byte_loop((to, from), count, reversed, span);
+            self.b.goto(join, span);
+        }
+        self.b.switch_to(join);
+        Ok(())
+    }
+
+    /// Copies `count` bytes from `from` to `to`, from the last down where `reversed`.
+    fn copy_byte_loop(&mut self, (to, from): (Bytes, Bytes), count: Operand, reversed: bool, span: Span) {
+        self.counted_loop(
+            span,
+            |cx, k| cx.temp(Rvalue::Binary(BinOp::ULt, k, count), span),
+            |cx, k| {
+                let k = match reversed {
+                    true => {
+                        let last =
+                            cx.temp(Rvalue::Binary(BinOp::Sub, count, Operand::Const(1)), span);
+                        cx.temp(Rvalue::Binary(BinOp::Sub, last, k), span)
+                    }
+                    false => k,
+                };
+                let source = cx.byte_at(from, k, span);
+                let value = cx.load_byte(&source, PropertyKind::Unmodelled, span);
+                // Backwards, an object's first byte comes last: no object is filled whole.
+                let fills = match reversed {
+                    true => Operand::Const(0),
+                    false => cx.fills(to, k, count, span),
+                };
+                let target = cx.byte_at(to, k, span);
+                cx.guard(&target.memory, span);
+                cx.store_byte(&target, value, Some(fills), span);
+            },
+        );
+    }
+
+    /// The byte `k` bytes after the one the view `bytes` points at.
+    fn byte_at(&mut self, (value, ty, view): Bytes, k: Operand, span: Span) -> ByteLValue {
+        self.byte_lvalue((value, ty), view, Some((k, CType::Int)), span)
+    }
+
+    /// Whether byte `k` of `count` written through `bytes` is the first of an object whose
+    /// every byte the same operation writes (`count - k` bytes are left from it on).
+    fn fills(&mut self, (value, _, view): Bytes, k: Operand, count: Operand, span: Span) -> Operand {
+        let size = self.object_size(view.object);
+        let [_, index] = self.element_parts(value, span);
+        let at = self.temp(Rvalue::Binary(BinOp::Add, index, k), span);
+        let part = self.temp(Rvalue::Binary(BinOp::BitAnd, at, Operand::Const(size - 1)), span);
+        let first = self.temp(Rvalue::Binary(BinOp::Eq, part, Operand::Const(0)), span);
+        let left = self.temp(Rvalue::Binary(BinOp::Sub, count, k), span);
+        let whole = self.temp(Rvalue::Binary(BinOp::Ge, left, Operand::Const(size)), span);
+        self.temp(Rvalue::Binary(BinOp::BitAnd, first, whole), span)
+    }
+}
