@@ -49,8 +49,10 @@ pub(super) struct ByteLValue {
 
 impl FnCx<'_, '_> {
     /// `U *name = e;` (`U` a character type, `name` a local outside memory) where `e` is a
-    /// character view: declares `name` with the view's type and sets it. `None`, with nothing
-    /// lowered, where `e` cannot be one; then the declaration is an ordinary one.
+    /// character view, or `T *name = (T *)e;` of a view `e` of `T`s: declares `name` with the
+    /// type of `e`'s value (the view's, or a pointer into an array or to one object, which only
+    /// the view's cell says) and sets it. `None`, with nothing lowered, where `e` is neither;
+    /// then the declaration is an ordinary one.
     pub fn define_view(
         &mut self,
         name: &str,
@@ -67,12 +69,16 @@ impl FnCx<'_, '_> {
             return Ok(None);
         };
         let character = matches!(ty, CType::Pointer(p) if self.pointee(p).is_char());
+        let makes_view = character && self.is_view_expression(e);
+        // `(int *)(b + 4)` of a view `b`: a pointer into an array or to one object, which only
+        // the view's cell says.
+        let ends_view = matches!(&e.node,
+            Expression::Cast(c) if self.is_view_expression(&c.node.expression));
         // `e` is evaluated before `name` is declared: it must not name it.
-        if !character
+        if !(makes_view || ends_view)
             || static_storage
             || self.unit.address_taken.contains(name)
             || mentions(e, name)
-            || !self.is_view_expression(e)
         {
             return Ok(None);
         }
@@ -80,10 +86,11 @@ impl FnCx<'_, '_> {
         let (value, from) = self.typed(e)?;
         let (function, local_name) = self.variable_key(name, false);
         let declared = super::element_pointer::variable_type(self.unit, function, local_name, ty);
-        let ty = match self.unit.types.borrow().view_of(from) {
-            Some(_) => from,
-            None => declared,
-        };
+        let mut types = self.unit.types.borrow_mut();
+        let own_type = types.view_of(from).is_some()
+            || (ends_view && types.erased(from) == types.erased(declared));
+        drop(types);
+        let ty = if own_type { from } else { declared };
         let value = self.coerce(value, from, ty, span, at)?;
         let local = self.declare(name, ty, span)?;
         self.assign(local, value, span);
