@@ -1842,3 +1842,32 @@ fn character_views_stay_in_expressions_and_their_own_variables() {
         assert!(message.contains(what), "{source}: {message}");
     }
 }
+
+#[test]
+fn strncpy_strncmp_and_memcmp_are_the_loops_they_are() {
+    let prelude = "char *strncpy(char *, const char *, unsigned long); \
+                   int strncmp(const char *, const char *, unsigned long); \
+                   int memcmp(const void *, const void *, unsigned long); \
+                   unsigned long strlen(const char *); ";
+    // `strncpy` pads with zeros and adds no 0 where the source is as long as the count;
+    // `strncmp` stops at the count; `memcmp` compares bytes of integers as `unsigned char`
+    // (little-endian: 0x01020304 and 0x02020303 differ first in their lowest byte, 4 > 3).
+    let source = format!(
+        "{prelude}int main() {{ char a[8] = \"abc\"; char b[8]; char c[3];
+         int k = __VERIFIER_nondet_int(); strncpy(b, a, 8);
+         int x = 0x01020304, y = 0x02020303; unsigned char u[2] = {{200, 0}};
+         if (k == 1) strncpy(c, \"abcdef\", 4);
+         if (k == 2) {{ strncpy(c, \"abc\", 3); return strlen(c); }}
+         return (b[7] == 0) + 10 * (strncmp(\"abcd\", \"abxy\", 2) == 0)
+                + 100 * (strncmp(\"abcd\", \"abxy\", 3) < 0) + 1000 * (memcmp(&x, &y, 4) == 1)
+                + 10000 * (strncmp((char *)u, \"x\", 5) == 80); }}"
+    );
+    assert_eq!(returns(&source, &[0]), 11111);
+    assert_errors(
+        &source,
+        &[
+            (1, PropertyKind::OutOfBounds),
+            (2, PropertyKind::OutOfBounds),
+        ],
+    );
+}

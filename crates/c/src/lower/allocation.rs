@@ -241,11 +241,17 @@ impl FnCx<'_, '_> {
             }
             (Some(Operand::Const(bytes)), Some(each)) => Some(Operand::Const(bytes / each)),
             (Some(bytes), Some(each)) => {
-                let rest = self.temp(Rvalue::Binary(BinOp::Rem, bytes, Operand::Const(each)), span);
+                let rest = self.temp(
+                    Rvalue::Binary(BinOp::Rem, bytes, Operand::Const(each)),
+                    span,
+                );
                 let whole = self.temp(Rvalue::Binary(BinOp::Eq, rest, Operand::Const(0)), span);
                 let kind = PropertyKind::Unmodelled;
                 self.check(Check::Condition { holds: whole, kind }, span);
-                Some(self.temp(Rvalue::Binary(BinOp::Div, bytes, Operand::Const(each)), span))
+                Some(self.temp(
+                    Rvalue::Binary(BinOp::Div, bytes, Operand::Const(each)),
+                    span,
+                ))
             }
             (count, _) => count,
         };

@@ -43,7 +43,7 @@ impl FnCx<'_, '_> {
     }
 
     /// The pointer `(value, ty)`, an argument of `name`, as a view of its objects' bytes.
-    fn bytes_of(
+    pub(super) fn bytes_of(
         &mut self,
         name: &str,
         (value, ty): (Operand, CType),
@@ -76,7 +76,11 @@ impl FnCx<'_, '_> {
     }
 
     /// The number of bytes `size` says, as a 32-bit count (`unmodelled` beyond `int`).
-    fn byte_count(&mut self, size: &Node<Expression>, span: Span) -> Result<Operand, CError> {
+    pub(super) fn byte_count(
+        &mut self,
+        size: &Node<Expression>,
+        span: Span,
+    ) -> Result<Operand, CError> {
         let (bytes, ty) = self.typed(size)?;
         if !ty.is_number() {
             let at = self.at(size.span);
@@ -159,7 +163,13 @@ impl FnCx<'_, '_> {
     }
 
     /// Copies `count` bytes from `from` to `to`, from the last down where `reversed`.
-    fn copy_byte_loop(&mut self, (to, from): (Bytes, Bytes), count: Operand, reversed: bool, span: Span) {
+    fn copy_byte_loop(
+        &mut self,
+        (to, from): (Bytes, Bytes),
+        count: Operand,
+        reversed: bool,
+        span: Span,
+    ) {
         self.counted_loop(
             span,
             |cx, k| cx.temp(Rvalue::Binary(BinOp::ULt, k, count), span),
@@ -193,11 +203,20 @@ impl FnCx<'_, '_> {
 
     /// Whether byte `k` of `count` written through `bytes` is the first of an object whose
     /// every byte the same operation writes (`count - k` bytes are left from it on).
-    fn fills(&mut self, (value, _, view): Bytes, k: Operand, count: Operand, span: Span) -> Operand {
+    fn fills(
+        &mut self,
+        (value, _, view): Bytes,
+        k: Operand,
+        count: Operand,
+        span: Span,
+    ) -> Operand {
         let size = self.object_size(view.object);
         let [_, index] = self.element_parts(value, span);
         let at = self.temp(Rvalue::Binary(BinOp::Add, index, k), span);
-        let part = self.temp(Rvalue::Binary(BinOp::BitAnd, at, Operand::Const(size - 1)), span);
+        let part = self.temp(
+            Rvalue::Binary(BinOp::BitAnd, at, Operand::Const(size - 1)),
+            span,
+        );
         let first = self.temp(Rvalue::Binary(BinOp::Eq, part, Operand::Const(0)), span);
         let left = self.temp(Rvalue::Binary(BinOp::Sub, count, k), span);
         let whole = self.temp(Rvalue::Binary(BinOp::Ge, left, Operand::Const(size)), span);

@@ -1,6 +1,6 @@
 //! The C library functions over memory that symex lowers into the loops they are: `memset`,
-//! `memcpy`, `memmove`, `strlen`, `strcpy`, `strcat` and `strcmp` (and their `__builtin_`
-//! names), where the file does not define them.
+//! `memcpy` and `memmove` here, the string functions and `memcmp` in `lower/strings.rs` (and
+//! their `__builtin_` names), where the file does not define them.
 //!
 //! Memory is objects of C types here, not bytes (`lower/memory.rs`), so the functions work on
 //! whole objects of the type their pointer argument has: `memset(p, c, n)` and
@@ -21,15 +21,10 @@
 //!   undefined).
 //!   `memmove` copies from the last object down where the destination lies after the source
 //!   in one array.
-//! * `strlen(s)` walks `s`, a pointer into an array of characters, up to its 0: every
-//!   character read is checked (bounds, `uninit`), so a string without its 0 fails
-//!   `out-of-bounds` at the array's end. `strcpy(d, s)` copies the characters up to the 0
-//!   (each write checked too), `strcat(d, s)` to the end of `d`'s string; `strcmp(a, b)` compares up to the first difference or 0 and
-//!   gives the difference of the characters as `unsigned char` (glibc's value; C fixes only
-//!   its sign).
 //!
-//! Nothing here models bytes: `void *` arguments, whose objects' type only the run knows, are
-//! refused (the caller's pointer of its own type works).
+//! Copies between integers of different types, and either function through a character
+//! view, go byte by byte (`lower/byte_functions.rs`). `void *` arguments, whose objects' type
+//! only the run knows, are refused (the caller's pointer of its own type works).
 
 use lang_c::ast::{CallExpression, Expression};
 use lang_c::span::Node;
@@ -50,6 +45,9 @@ pub(super) const MEMORY_FUNCTIONS: &[&str] = &[
     "strcpy",
     "strcmp",
     "strcat",
+    "strncpy",
+    "strncmp",
+    "memcmp",
     "__builtin_memset",
     "__builtin_memcpy",
     "__builtin_memmove",
@@ -57,6 +55,9 @@ pub(super) const MEMORY_FUNCTIONS: &[&str] = &[
     "__builtin_strcpy",
     "__builtin_strcmp",
     "__builtin_strcat",
+    "__builtin_strncpy",
+    "__builtin_strncmp",
+    "__builtin_memcmp",
 ];
 
 /// The library function a name calls (without `__builtin_`) and its number of arguments.
@@ -102,7 +103,10 @@ impl FnCx<'_, '_> {
             "memmove" => self.copy(name, arguments, true, span, at),
             "strcpy" => self.strcpy(name, arguments, false, span, at),
             "strcat" => self.strcpy(name, arguments, true, span, at),
-            "strcmp" => self.strcmp(name, arguments, span, at),
+            "strncpy" => self.strncpy(name, arguments, span, at),
+            "strcmp" => self.strcmp(name, arguments, None, span, at),
+            "strncmp" => self.strcmp(name, arguments, Some(&arguments[2]), span, at),
+            "memcmp" => self.memcmp(name, arguments, span),
             _ => self.strlen(name, &arguments[0], span, at),
         }
     }
@@ -154,7 +158,15 @@ impl FnCx<'_, '_> {
         let source = self.typed(&arguments[1])?;
         if self.copies_bytes(pointer_ty, source.1) {
             let size = &arguments[2];
-            self.copy_bytes(name, (pointer, pointer_ty), source, size, overlapping, span, at)?;
+            self.copy_bytes(
+                name,
+                (pointer, pointer_ty),
+                source,
+                size,
+                overlapping,
+                span,
+                at,
+            )?;
             return Ok((pointer, pointer_ty));
         }
         let to = self.target(name, (pointer, pointer_ty), at)?;
@@ -237,149 +249,6 @@ impl FnCx<'_, '_> {
             let value = self.read_memory(source, ty, false, span);
             self.write_memory(destination, ty, value, false, span);
         }
-    }
-
-    /// `strcpy(destination, source)`: the characters of `source` up to its 0 (included)
-    /// copied, each read and write checked; with `append`, `strcat`: copied to the end of the
-    /// destination's string. Its value is `destination`.
-    fn strcpy(
-        &mut self,
-        name: &str,
-        arguments: &[Node<Expression>],
-        append: bool,
-        span: Span,
-        at: usize,
-    ) -> Result<(Operand, CType), CError> {
-        let (destination, destination_ty, character) = self.string(name, &arguments[0], at)?;
-        let (source, _, source_character) = self.string(name, &arguments[1], at)?;
-        if source_character != character {
-            return Err(CError::unsupported(
-                format!("`{name}` between strings of different character types"),
-                at,
-            ));
-        }
-        // Copying within one array may overlap (C: undefined): the run stops `unmodelled`.
-        let [to_cell, _] = self.element_parts(destination, span);
-        let [from_cell, _] = self.element_parts(source, span);
-        let other = self.temp(Rvalue::Binary(BinOp::Ne, to_cell, from_cell), span);
-        let kind = PropertyKind::Unmodelled;
-        self.check(Check::Condition { holds: other, kind }, span);
-        // `strcat` copies to the end of the destination's string.
-        let start = match append {
-            true => {
-                let length = self.string_length((destination, character), span);
-                self.element_offset(destination, (length, CType::Int), false, span)
-            }
-            false => destination,
-        };
-        // for (k = 0; (start[k] = source[k]) != 0; k++) {}
-        self.counted_loop(
-            span,
-            |cx, k| {
-                let at_k = Some((k, CType::Int));
-                let read = cx.element_memory((source, character), at_k, span);
-                let value = cx.read_memory(&read, character, false, span);
-                let write = cx.element_memory((start, character), at_k, span);
-                cx.write_memory(&write, character, value, false, span);
-                cx.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Const(0)), span)
-            },
-            |_, _| {},
-        );
-        Ok((destination, destination_ty))
-    }
-
-    /// `strcmp(a, b)`: 0 where the strings are equal, else the difference of their first
-    /// differing characters read as `unsigned char` (glibc's value; C fixes only its sign).
-    fn strcmp(
-        &mut self,
-        name: &str,
-        arguments: &[Node<Expression>],
-        span: Span,
-        at: usize,
-    ) -> Result<(Operand, CType), CError> {
-        let (a, _, a_character) = self.string(name, &arguments[0], at)?;
-        let (b, _, b_character) = self.string(name, &arguments[1], at)?;
-        // for (k = 0; a[k] == b[k] && a[k] != 0; k++) {}
-        let mut last = [Operand::Const(0); 2];
-        self.counted_loop(
-            span,
-            |cx, k| {
-                let at_k = Some((k, CType::Int));
-                for (slot, (string, character)) in
-                    [(a, a_character), (b, b_character)].iter().enumerate()
-                {
-                    let memory = cx.element_memory((*string, *character), at_k, span);
-                    let read = cx.read_memory(&memory, *character, false, span);
-                    last[slot] = cx.convert(read, CType::UChar, span);
-                }
-                let equal = cx.temp(Rvalue::Binary(BinOp::Eq, last[0], last[1]), span);
-                let more = cx.temp(Rvalue::Binary(BinOp::Ne, last[0], Operand::Const(0)), span);
-                cx.temp(Rvalue::Binary(BinOp::BitAnd, equal, more), span)
-            },
-            |_, _| {},
-        );
-        Ok((
-            self.temp(Rvalue::Binary(BinOp::Sub, last[0], last[1]), span),
-            CType::Int,
-        ))
-    }
-
-    /// `strlen(string)`: the number of characters before the first 0, a `size_t`.
-    fn strlen(
-        &mut self,
-        name: &str,
-        string: &Node<Expression>,
-        span: Span,
-        at: usize,
-    ) -> Result<(Operand, CType), CError> {
-        let (pointer, _, character) = self.string(name, string, at)?;
-        let length = self.string_length((pointer, character), span);
-        let size_t = self.size_t();
-        Ok((
-            self.convert_number(length, CType::Int, size_t, span),
-            size_t,
-        ))
-    }
-
-    /// The number of characters before the first 0 from `pointer` on (an `int`), each read
-    /// checked: `for (k = 0; string[k] != 0; k++) {}`.
-    fn string_length(&mut self, (pointer, character): (Operand, CType), span: Span) -> Operand {
-        self.counted_loop(
-            span,
-            |cx, k| {
-                let at_k = Some((k, CType::Int));
-                let memory = cx.element_memory((pointer, character), at_k, span);
-                let read = cx.read_memory(&memory, character, false, span);
-                cx.temp(Rvalue::Binary(BinOp::Ne, read, Operand::Const(0)), span)
-            },
-            |_, _| {},
-        )
-    }
-
-    /// The string argument `argument` of `name`: a pointer into an array of characters, its
-    /// type and the characters' type.
-    fn string(
-        &mut self,
-        name: &str,
-        argument: &Node<Expression>,
-        at: usize,
-    ) -> Result<(Operand, CType, CType), CError> {
-        let (pointer, ty) = self.typed(argument)?;
-        let character = match ty {
-            CType::Element(p) => self.pointee(p),
-            _ => CType::Void,
-        };
-        if !character.is_char() {
-            let described = self.unit.types.borrow().describe(ty);
-            return Err(CError::unsupported(
-                format!(
-                    "`{name}` of a `{described}` (a pointer into an array of characters is \
-                     modelled)"
-                ),
-                at,
-            ));
-        }
-        Ok((pointer, ty, character))
     }
 
     /// The pointer argument `argument` of `name`, its type and where it points.

@@ -28,6 +28,7 @@ mod library;
 mod literal;
 mod memory;
 mod stmt;
+mod strings;
 mod types;
 mod views;
 

@@ -30,8 +30,8 @@ use symex_ir::cfg::{BinOp, Check, LocalId, Operand, PropertyKind, Rvalue, UnOp, 
 use symex_syntax::span::Span;
 
 use super::func::{mentions, Argument, FnCx, Parameter};
-use super::types::type_name;
 use super::memory::{leaf_fields, Memory};
+use super::types::type_name;
 use super::types::{CType, View};
 use crate::error::CError;
 
@@ -139,7 +139,8 @@ impl FnCx<'_, '_> {
             }
             Expression::Identifier(id) => {
                 let at = self.at(e.span);
-                self.scalar(&id.node.name, at).is_ok_and(|(_, ty)| self.is_view(ty))
+                self.scalar(&id.node.name, at)
+                    .is_ok_and(|(_, ty)| self.is_view(ty))
             }
             Expression::BinaryOperator(b) => match b.node.operator.node {
                 BinaryOperator::Plus | BinaryOperator::Minus => {
@@ -354,7 +355,12 @@ impl FnCx<'_, '_> {
     }
 
     /// [`FnCx::read_byte`], where a byte of an object never assigned fails a check of `kind`.
-    pub(super) fn load_byte(&mut self, byte: &ByteLValue, kind: PropertyKind, span: Span) -> Operand {
+    pub(super) fn load_byte(
+        &mut self,
+        byte: &ByteLValue,
+        kind: PropertyKind,
+        span: Span,
+    ) -> Operand {
         self.guard(&byte.memory, span);
         let [object, _] = self.object_fields(byte, kind, span);
         let width = byte.view.object.width();
@@ -364,7 +370,10 @@ impl FnCx<'_, '_> {
             Width::W64 => self.convert_number(shifted, CType::ULong, CType::UInt, span),
             Width::W32 => shifted,
         };
-        let low = self.temp(Rvalue::Binary(BinOp::BitAnd, low, Operand::Const(0xff)), span);
+        let low = self.temp(
+            Rvalue::Binary(BinOp::BitAnd, low, Operand::Const(0xff)),
+            span,
+        );
         self.convert(low, byte.view.character, span)
     }
 
@@ -375,7 +384,13 @@ impl FnCx<'_, '_> {
         let flag = Rvalue::Read(byte.memory.field(self.field_id(&flag_field)));
         let flag = self.temp(flag, span);
         let assigned = self.temp(Rvalue::Binary(BinOp::Ne, flag, Operand::Const(0)), span);
-        self.check(Check::Condition { holds: assigned, kind }, span);
+        self.check(
+            Check::Condition {
+                holds: assigned,
+                kind,
+            },
+            span,
+        );
         let value = Rvalue::Read(byte.memory.field(self.field_id(&value_field)));
         let value = Operand::Local(self.b.assign_temp_of(value, byte.view.object.width(), span));
         [value, assigned]
@@ -433,7 +448,10 @@ impl FnCx<'_, '_> {
         let mask = self.temp(Rvalue::Binary(BinOp::Shl, wide(0xff), shift), span);
         let cleared = self.temp(Rvalue::Binary(BinOp::BitXor, mask, wide(-1)), span);
         let kept = self.temp(Rvalue::Binary(BinOp::BitAnd, old, cleared), span);
-        let low = self.temp(Rvalue::Binary(BinOp::BitAnd, value, Operand::Const(0xff)), span);
+        let low = self.temp(
+            Rvalue::Binary(BinOp::BitAnd, value, Operand::Const(0xff)),
+            span,
+        );
         let low = match width {
             Width::W64 => self.convert_number(low, CType::Int, CType::Long, span),
             Width::W32 => low,

@@ -1,0 +1,328 @@
+//! The C library's string functions that symex lowers into the loops they are: `strlen`,
+//! `strcpy`, `strncpy`, `strcat`, `strcmp`, `strncmp`, and `memcmp` (and their `__builtin_`
+//! names), where the file does not define them.
+//!
+//! A string is a pointer into an array of characters (`lower/element_pointer.rs`) or a
+//! character view (`lower/views.rs`: `(unsigned char *)s` of a `char` string, the bytes of
+//! integers); `memcmp` compares the bytes of any integers, seen through views. Every character
+//! read or written is checked as a subscript is (bounds, `uninit`, heap state), so a string
+//! without its 0 fails `out-of-bounds` at its array's end.
+//!
+//! * `strlen(s)` counts the characters before the first 0.
+//! * `strcpy(d, s)` copies the characters up to the 0 (included), `strcat(d, s)` to the end of
+//!   `d`'s string, `strncpy(d, s, n)` exactly `n` characters: `s`'s up to its 0, then zeros
+//!   (no 0 is added where `s` is `n` long or longer, as in C). A character is converted to the
+//!   destination's character type. Copying within one array stops `unmodelled` (overlap is
+//!   undefined in C).
+//! * `strcmp(a, b)`, `strncmp(a, b, n)` (at most `n` characters) and `memcmp(a, b, n)` (`n`
+//!   bytes, 0s included) give 0 where equal, else the difference of the first differing
+//!   characters read as `unsigned char` (glibc's value; C fixes only its sign).
+//!
+//! Nothing here models the objects' types: that is `lower/memory.rs`'s.
+
+use lang_c::ast::Expression;
+use lang_c::span::Node;
+use symex_ir::cfg::{BinOp, Check, Operand, PropertyKind, Rvalue, Width};
+use symex_syntax::span::Span;
+
+use super::func::FnCx;
+use super::types::{CType, View};
+use crate::error::CError;
+
+/// A string argument: its pointer and type, the type of its characters, and its view where it
+/// is one.
+#[derive(Clone, Copy)]
+pub(super) struct Text {
+    pointer: Operand,
+    ty: CType,
+    character: CType,
+    view: Option<View>,
+}
+
+impl FnCx<'_, '_> {
+    /// `strcpy(destination, source)` and, `append`, `strcat`: the characters of `source` up
+    /// to its 0 (included) copied, to the end of the destination's string for `strcat`. Its
+    /// value is `destination`.
+    pub(super) fn strcpy(
+        &mut self,
+        name: &str,
+        arguments: &[Node<Expression>],
+        append: bool,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let destination = self.text(name, &arguments[0], at)?;
+        let source = self.text(name, &arguments[1], at)?;
+        self.check_apart(destination, source, span);
+        // `strcat` copies to the end of the destination's string.
+        let start = match append {
+            true => {
+                let length = self.text_length(destination, span);
+                let pointer =
+                    self.element_offset(destination.pointer, (length, CType::Int), false, span);
+                Text {
+                    pointer,
+                    ..destination
+                }
+            }
+            false => destination,
+        };
+        // for (k = 0; (start[k] = source[k]) != 0; k++) {}
+        self.counted_loop(
+            span,
+            |cx, k| {
+                let value = cx.text_char(source, k, span);
+                cx.text_store(start, k, value, span);
+                cx.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Const(0)), span)
+            },
+            |_, _| {},
+        );
+        Ok((destination.pointer, destination.ty))
+    }
+
+    /// `strncpy(destination, source, n)`: `n` characters written, `source`'s up to its 0, then
+    /// zeros. Its value is `destination`.
+    pub(super) fn strncpy(
+        &mut self,
+        name: &str,
+        arguments: &[Node<Expression>],
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let destination = self.text(name, &arguments[0], at)?;
+        let source = self.text(name, &arguments[1], at)?;
+        let count = self.character_count(&arguments[2], span)?;
+        self.check_apart(destination, source, span);
+        let ended = self.b.new_temp(span, Width::W32);
+        self.assign(ended, Operand::Const(0), span);
+        let character = self.b.new_temp(span, Width::W32);
+        self.counted_loop(
+            span,
+            |cx, k| cx.temp(Rvalue::Binary(BinOp::ULt, k, count), span),
+            |cx, k| {
+                // Once `source` ended, zeros; its characters are not read past its 0.
+                let (read, zero, join) = (cx.b.new_block(), cx.b.new_block(), cx.b.new_block());
+                cx.b.branch(Operand::Local(ended), zero, read, span);
+                cx.b.switch_to(read);
+                let value = cx.text_char(source, k, span);
+                cx.assign(character, value, span);
+                let end = cx.temp(Rvalue::Binary(BinOp::Eq, value, Operand::Const(0)), span);
+                cx.assign(ended, end, span);
+                cx.b.goto(join, span);
+                cx.b.switch_to(zero);
+                cx.assign(character, Operand::Const(0), span);
+                cx.b.goto(join, span);
+                cx.b.switch_to(join);
+                cx.text_store(destination, k, Operand::Local(character), span);
+            },
+        );
+        Ok((destination.pointer, destination.ty))
+    }
+
+    /// `strcmp(a, b)`, or `strncmp(a, b, n)` with `count`: 0 where the strings are equal (in
+    /// their first `n` characters), else the difference of their first differing characters
+    /// read as `unsigned char`.
+    pub(super) fn strcmp(
+        &mut self,
+        name: &str,
+        arguments: &[Node<Expression>],
+        count: Option<&Node<Expression>>,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let a = self.text(name, &arguments[0], at)?;
+        let b = self.text(name, &arguments[1], at)?;
+        let count = match count {
+            Some(count) => Some(self.character_count(count, span)?),
+            None => None,
+        };
+        Ok((self.compare_texts([a, b], count, true, span), CType::Int))
+    }
+
+    /// `memcmp(a, b, n)`: the bytes of any integers compared as `unsigned char`, 0s included.
+    pub(super) fn memcmp(
+        &mut self,
+        name: &str,
+        arguments: &[Node<Expression>],
+        span: Span,
+    ) -> Result<(Operand, CType), CError> {
+        let mut texts = Vec::with_capacity(2);
+        for argument in &arguments[..2] {
+            let pointer = self.typed(argument)?;
+            let (pointer, ty, view) = self.bytes_of(name, pointer, span, self.at(argument.span))?;
+            texts.push(Text {
+                pointer,
+                ty,
+                character: view.character,
+                view: Some(view),
+            });
+        }
+        let count = self.character_count(&arguments[2], span)?;
+        let texts = [texts[0], texts[1]];
+        Ok((
+            self.compare_texts(texts, Some(count), false, span),
+            CType::Int,
+        ))
+    }
+
+    /// The difference of the first differing characters of `texts` as `unsigned char` (0 if
+    /// none differ), comparing at most `count` characters and, where `strings`, up to a 0.
+    fn compare_texts(
+        &mut self,
+        [a, b]: [Text; 2],
+        count: Option<Operand>,
+        strings: bool,
+        span: Span,
+    ) -> Operand {
+        let difference = self.b.new_temp(span, Width::W32);
+        self.assign(difference, Operand::Const(0), span);
+        let ended = self.b.new_temp(span, Width::W32);
+        self.assign(ended, Operand::Const(0), span);
+        // for (k = 0; k < count && !ended; k++) { difference = a[k] - b[k]; ended = ...; }
+        self.counted_loop(
+            span,
+            |cx, k| {
+                let going = cx.temp(
+                    Rvalue::Binary(BinOp::Eq, Operand::Local(ended), Operand::Const(0)),
+                    span,
+                );
+                match count {
+                    Some(count) => {
+                        let within = cx.temp(Rvalue::Binary(BinOp::ULt, k, count), span);
+                        cx.temp(Rvalue::Binary(BinOp::BitAnd, within, going), span)
+                    }
+                    None => going,
+                }
+            },
+            |cx, k| {
+                let [x, y] = [a, b].map(|text| {
+                    let value = cx.text_char(text, k, span);
+                    cx.convert(value, CType::UChar, span)
+                });
+                let differ = cx.temp(Rvalue::Binary(BinOp::Sub, x, y), span);
+                cx.assign(difference, differ, span);
+                let unequal = cx.temp(Rvalue::Binary(BinOp::Ne, differ, Operand::Const(0)), span);
+                let end = match strings {
+                    true => {
+                        let zero = cx.temp(Rvalue::Binary(BinOp::Eq, x, Operand::Const(0)), span);
+                        cx.temp(Rvalue::Binary(BinOp::BitOr, unequal, zero), span)
+                    }
+                    false => unequal,
+                };
+                cx.assign(ended, end, span);
+            },
+        );
+        Operand::Local(difference)
+    }
+
+    /// `strlen(string)`: the number of characters before the first 0, a `size_t`.
+    pub(super) fn strlen(
+        &mut self,
+        name: &str,
+        string: &Node<Expression>,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let text = self.text(name, string, at)?;
+        let length = self.text_length(text, span);
+        let size_t = self.size_t();
+        Ok((
+            self.convert_number(length, CType::Int, size_t, span),
+            size_t,
+        ))
+    }
+
+    /// The number of characters before the first 0 of `text` (an `int`), each read checked:
+    /// `for (k = 0; text[k] != 0; k++) {}`.
+    fn text_length(&mut self, text: Text, span: Span) -> Operand {
+        self.counted_loop(
+            span,
+            |cx, k| {
+                let value = cx.text_char(text, k, span);
+                cx.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Const(0)), span)
+            },
+            |_, _| {},
+        )
+    }
+
+    /// The `unmodelled` check that two strings lie in different cells (copying within one may
+    /// overlap, which C leaves undefined).
+    fn check_apart(&mut self, destination: Text, source: Text, span: Span) {
+        let [to_cell, _] = self.element_parts(destination.pointer, span);
+        let [from_cell, _] = self.element_parts(source.pointer, span);
+        let other = self.temp(Rvalue::Binary(BinOp::Ne, to_cell, from_cell), span);
+        let kind = PropertyKind::Unmodelled;
+        self.check(Check::Condition { holds: other, kind }, span);
+    }
+
+    /// The number of characters `count` says (a `size_t`), as a 32-bit count (`unmodelled`
+    /// beyond `int`).
+    fn character_count(&mut self, count: &Node<Expression>, span: Span) -> Result<Operand, CError> {
+        self.byte_count(count, span)
+    }
+
+    /// Character `k` of `text`, of its character type (checked as a subscript is).
+    fn text_char(&mut self, text: Text, k: Operand, span: Span) -> Operand {
+        let at_k = Some((k, CType::Int));
+        match text.view {
+            Some(view) => {
+                let byte = self.byte_lvalue((text.pointer, text.ty), view, at_k, span);
+                self.read_byte(&byte, span)
+            }
+            None => {
+                let memory = self.element_memory((text.pointer, text.character), at_k, span);
+                self.read_memory(&memory, text.character, false, span)
+            }
+        }
+    }
+
+    /// Writes `value` (a character) as character `k` of `text`, converted to its type.
+    fn text_store(&mut self, text: Text, k: Operand, value: Operand, span: Span) {
+        let value = self.convert(value, text.character, span);
+        let at_k = Some((k, CType::Int));
+        match text.view {
+            Some(view) => {
+                let byte = self.byte_lvalue((text.pointer, text.ty), view, at_k, span);
+                self.write_byte(&byte, value, false, span);
+            }
+            None => {
+                let memory = self.element_memory((text.pointer, text.character), at_k, span);
+                self.write_memory(&memory, text.character, value, false, span);
+            }
+        }
+    }
+
+    /// The string argument `argument` of `name`: a pointer into an array of characters or a
+    /// character view.
+    fn text(&mut self, name: &str, argument: &Node<Expression>, at: usize) -> Result<Text, CError> {
+        let (pointer, ty) = self.typed(argument)?;
+        if let Some(view) = self.unit.types.borrow().view_of(ty) {
+            return Ok(Text {
+                pointer,
+                ty,
+                character: view.character,
+                view: Some(view),
+            });
+        }
+        let character = match ty {
+            CType::Element(p) => self.pointee(p),
+            _ => CType::Void,
+        };
+        if !character.is_char() {
+            let described = self.unit.types.borrow().describe(ty);
+            return Err(CError::unsupported(
+                format!(
+                    "`{name}` of a `{described}` (a pointer into an array of characters, or a \
+                     character view, is modelled)"
+                ),
+                at,
+            ));
+        }
+        Ok(Text {
+            pointer,
+            ty,
+            character,
+            view: None,
+        })
+    }
+}
