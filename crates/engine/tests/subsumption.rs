@@ -131,6 +131,42 @@ fn an_assumption_after_a_check_does_not_excuse_it() {
     assert_eq!(statuses, vec![Status::Violated]);
 }
 
+/// A sum of bounded values over a counted loop (SV-COMP's `linear-inequality-inv-a`): `s <= 255
+/// * n` after the loop needs the invariant `s <= 255 * i && i <= n && n <= 255 && v <= s`,
+/// whose atoms come from the bounds every path keeps (`n`, `v`: `unsigned char`s), the loop's
+/// condition (`i <= n`), the sum of `i` values of at most 255 each (`s <= 255 * i`) and the
+/// orders of the assigned locals (`v <= s`). Plain execution forks 256 ways at the header.
+#[test]
+fn sums_of_bounded_values_are_bounded_by_their_counts() {
+    let source = "extern unsigned char __VERIFIER_nondet_uchar(void);\n\
+                  void reach_error(void);\n\
+                  int main() {\n\
+                  unsigned char n = __VERIFIER_nondet_uchar();\n\
+                  unsigned char v = 0; unsigned int s = 0, i = 0;\n\
+                  while (i < n) { v = __VERIFIER_nondet_uchar(); s += v; ++i; }\n\
+                  if (s < v) reach_error();\n\
+                  if (s > 65025) reach_error();\n\
+                  return 0; }";
+    let translated = symex_c::translate_text(source, symex_c::Options::default()).expect("valid C");
+    let (module, types) = (&translated.module, &translated.types);
+    let run = |subsume: bool| {
+        let options = CheckOptions {
+            subsume,
+            timeout: Some(Duration::from_secs(if subsume { 30 } else { 2 })),
+            ..CheckOptions::default()
+        };
+        let report = check_forward(module, types, source, "sum.c", "main", &options)
+            .expect("the engine runs");
+        report
+            .properties()
+            .iter()
+            .map(|p| p.verdict.status())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run(true), vec![Status::Safe, Status::Safe]);
+    assert!(!run(false).contains(&Status::Safe));
+}
+
 fn config(seed: u64) -> GenConfig {
     GenConfig {
         functions: (seed % 2) as usize,

@@ -16,12 +16,8 @@
 //! proposes (`x & 3 == 0` where `x` grows by multiples of 4) before using them. It reads the
 //! IR only.
 
-use std::collections::VecDeque;
-
-use super::order::reverse_postorder;
-use crate::cfg::{
-    BinOp, BlockId, Function, InstKind, LocalId, Operand, Place, PlaceBase, Rvalue, UnOp,
-};
+use super::local_facts::{solve, LocalFact};
+use crate::cfg::{BinOp, BlockId, Function, LocalId, Operand, Rvalue, UnOp};
 
 /// What is known of one local's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,66 +152,24 @@ pub struct LowBits {
     at_start: Vec<Option<Vec<Fact>>>,
 }
 
+impl LocalFact for Fact {
+    const UNASSIGNED: Fact = Fact::Unassigned;
+    const UNKNOWN: Fact = UNKNOWN;
+
+    fn join(self, other: Fact) -> Fact {
+        Fact::join(self, other)
+    }
+
+    fn of_rvalue(facts: &[Fact], value: &Rvalue) -> Fact {
+        rvalue(facts, value)
+    }
+}
+
 impl LowBits {
     pub fn compute(function: &Function) -> LowBits {
-        let locals = function.locals.len();
-        let mut at_start: Vec<Option<Vec<Fact>>> = vec![None; function.blocks.len()];
-        let Some(entry) = at_start.first_mut() else {
-            return LowBits { at_start };
-        };
-        let mut start = vec![Fact::Unassigned; locals];
-        for (i, info) in function.locals.iter().enumerate() {
-            if i < function.param_count as usize || info.address_taken {
-                start[i] = UNKNOWN;
-            }
+        LowBits {
+            at_start: solve(function),
         }
-        *entry = Some(start);
-        let order = reverse_postorder(function);
-        let mut queued = vec![false; function.blocks.len()];
-        let mut work: VecDeque<BlockId> = order.into_iter().collect();
-        for b in &work {
-            queued[b.index()] = true;
-        }
-        while let Some(b) = work.pop_front() {
-            queued[b.index()] = false;
-            let Some(mut facts) = at_start[b.index()].clone() else {
-                continue;
-            };
-            for inst in &function.block(b).insts {
-                let written = match &inst.kind {
-                    InstKind::Assign { dst, value } => Some((*dst, rvalue(&facts, value))),
-                    InstKind::Call { dst, .. } | InstKind::Input { dst } => Some((*dst, UNKNOWN)),
-                    InstKind::Store {
-                        place:
-                            Place {
-                                base: PlaceBase::Local(dst),
-                                ..
-                            },
-                        ..
-                    } => Some((*dst, UNKNOWN)),
-                    _ => None,
-                };
-                if let Some((dst, fact)) = written {
-                    if !function.local(dst).address_taken {
-                        facts[dst.index()] = fact;
-                    }
-                }
-            }
-            for succ in function.block(b).term.successors() {
-                let joined = match &at_start[succ.index()] {
-                    None => facts.clone(),
-                    Some(old) => old.iter().zip(&facts).map(|(o, n)| o.join(*n)).collect(),
-                };
-                if at_start[succ.index()].as_ref() != Some(&joined) {
-                    at_start[succ.index()] = Some(joined);
-                    if !queued[succ.index()] {
-                        queued[succ.index()] = true;
-                        work.push_back(succ);
-                    }
-                }
-            }
-        }
-        LowBits { at_start }
     }
 
     /// `(bits, value)`: at the start of `block`, every path that assigned `local` left it with

@@ -1,15 +1,16 @@
 //! Facts about a function's plain locals that hold in every run, read off its instructions:
 //! which locals are initialized on every way to a block, and which locals can only ever hold a
 //! fresh allocation (never null) or an array literal of at least some length, and the low bits
-//! every path agrees on (`symex_ir::analysis::LowBits`). Subsumption uses them to decide
-//! `null-deref` and `out-of-bounds` checks on such locals and to propose initialization atoms
-//! and congruences as loop-invariant candidates.
+//! every path agrees on (`symex_ir::analysis::LowBits`), and the bits every path keeps a value
+//! within (`symex_ir::analysis::ValueBits`). Subsumption uses them to decide `null-deref` and
+//! `out-of-bounds` checks on such locals and to propose initialization atoms, congruences and
+//! bounds as loop-invariant candidates.
 //!
 //! Every fact must hold for every state of every run (initialization is monotone: no IR
 //! instruction makes a local uninitialized again). Nothing here looks at states or terms.
 
-use symex_ir::analysis::LowBits;
-use symex_ir::cfg::{BlockId, Function, InstKind, LocalId, LocalKind, Operand, Rvalue};
+use symex_ir::analysis::{LowBits, ValueBits};
+use symex_ir::cfg::{BinOp, BlockId, Function, InstKind, LocalId, LocalKind, Operand, Rvalue};
 
 use crate::forward::program::FunctionInfo;
 
@@ -42,6 +43,7 @@ pub struct FunctionFacts {
     /// Per block: per local, whether it is initialized on every way to the block's start.
     init_at: Vec<Vec<bool>>,
     low_bits: LowBits,
+    value_bits: ValueBits,
 }
 
 impl FunctionFacts {
@@ -94,6 +96,7 @@ impl FunctionFacts {
             holds,
             init_at: definitely_initialized(function),
             low_bits: LowBits::compute(function),
+            value_bits: ValueBits::compute(function),
         }
     }
 
@@ -177,6 +180,59 @@ impl FunctionFacts {
                 Some((l, bits, value))
             })
             .collect()
+    }
+
+    /// `(local, bits)`: the source variables (not temporaries, not in memory) below `2^bits`,
+    /// read as unsigned, on every way to the block's start (`bits` below their width).
+    pub fn bounds_at(
+        &self,
+        function: &Function,
+        info: &FunctionInfo,
+        block: BlockId,
+    ) -> Vec<(LocalId, u32)> {
+        (0..function.locals.len() as u32)
+            .map(LocalId)
+            .filter(|&l| function.local(l).kind != LocalKind::Temp && !info.is_cell_backed(l))
+            .filter_map(|l| {
+                let bits = self
+                    .value_bits
+                    .at(block, l, function.local(l).width.bits())?;
+                Some((l, bits))
+            })
+            .collect()
+    }
+
+    /// The source variables the block `header` reads (a loop condition's operands: `i < n`
+    /// reads `i` and `n`), and whether it compares any two numbers as unsigned.
+    pub fn read_at_header(
+        &self,
+        function: &Function,
+        info: &FunctionInfo,
+        header: BlockId,
+    ) -> (Vec<LocalId>, bool) {
+        let mut read = Vec::new();
+        let mut unsigned = false;
+        for inst in &function.block(header).insts {
+            let InstKind::Assign { value, .. } = &inst.kind else {
+                continue;
+            };
+            match value {
+                Rvalue::Use(Operand::Local(x))
+                    if function.local(*x).kind != LocalKind::Temp
+                        && !info.is_cell_backed(*x)
+                        && self.holds.get(x.index()) == Some(&Holds::Unknown)
+                        && !read.contains(x) =>
+                {
+                    read.push(*x)
+                }
+                Rvalue::Binary(BinOp::ULt | BinOp::ULe | BinOp::UGt | BinOp::UGe, ..) => {
+                    unsigned = true
+                }
+                _ => {}
+            }
+        }
+        read.sort();
+        (read, unsigned)
     }
 }
 

@@ -255,15 +255,38 @@ impl Induction<'_> {
             atoms.push(self.congruence(local, width, bits, value)?);
         }
         let assigned = self.facts.assigned_in_loop(function, info, h);
+        let (read, unsigned) = self.facts.read_at_header(function, info, h);
+        let bounds = self.facts.bounds_at(function, info, h);
+        let width = |l: LocalId| function.local(l).width;
+        // Bounds of the locals the loop assigns or tests: `n <= 255` of an `unsigned char`.
+        for &(x, bits) in &bounds {
+            if assigned.contains(&x) || read.contains(&x) {
+                let vx = self.ph.value(self.store, frame, x, width(x))?;
+                let most = self.store.bv_val(width(x).bits(), (1u128 << bits) - 1)?;
+                atoms.push(self.store.bv_ule(vx, most)?);
+            }
+        }
         if assigned.len() <= MAX_ORDERED_LOCALS {
-            let width = |l: LocalId| function.local(l).width;
             for &x in &assigned {
                 for &y in assigned.iter().filter(|&&y| y != x && width(y) == width(x)) {
                     let vx = self.ph.value(self.store, frame, x, width(x))?;
                     let vy = self.ph.value(self.store, frame, y, width(y))?;
                     atoms.push(self.store.bv_sle(vx, vy)?);
                 }
+                // `i <= n` of a loop `while (i < n)`, compared as its condition compares.
+                for &y in read
+                    .iter()
+                    .filter(|y| !assigned.contains(y) && width(**y) == width(x))
+                {
+                    let vx = self.ph.value(self.store, frame, x, width(x))?;
+                    let vy = self.ph.value(self.store, frame, y, width(y))?;
+                    atoms.push(match unsigned {
+                        true => self.store.bv_ule(vx, vy)?,
+                        false => self.store.bv_sle(vx, vy)?,
+                    });
+                }
             }
+            atoms.extend(self.scaled_orders(&assigned, &bounds)?);
         }
         if let Some(a) = self.annotation_of(h) {
             let disjuncts = self.disjuncts_atoms(a);
@@ -280,6 +303,37 @@ impl Induction<'_> {
             }
         }
         Ok(satisfied)
+    }
+
+    /// `a <= B * b` (unsigned) for every two locals `a`, `b` the loop assigns and the bound
+    /// `B = 2^k - 1` of a third it assigns (`s <= 255 * i` where `s += v` adds an `unsigned
+    /// char` `v` on each of `i` rounds): the sum of `i` values of at most `B` each.
+    fn scaled_orders(
+        &mut self,
+        assigned: &[LocalId],
+        bounds: &[(LocalId, u32)],
+    ) -> Result<Vec<TermId>> {
+        let frame = self.frame();
+        let (_, func, _) = self.location;
+        let function = &self.module.functions[func.index()];
+        let width = |l: LocalId| function.local(l).width;
+        let mut atoms = Vec::new();
+        for &(v, bits) in bounds
+            .iter()
+            .filter(|(v, bits)| assigned.contains(v) && *bits >= 2)
+        {
+            let others = || assigned.iter().copied().filter(move |&l| l != v);
+            for a in others() {
+                for b in others().filter(|&b| b != a && width(b) == width(a)) {
+                    let va = self.ph.value(self.store, frame, a, width(a))?;
+                    let vb = self.ph.value(self.store, frame, b, width(b))?;
+                    let most = self.store.bv_val(width(a).bits(), (1u128 << bits) - 1)?;
+                    let scaled = self.store.bv_mul(most, vb)?;
+                    atoms.push(self.store.bv_ule(va, scaled)?);
+                }
+            }
+        }
+        Ok(atoms)
     }
 
     /// Whether the parked state satisfies `atom` (its path condition implies `atom` with its
