@@ -1785,6 +1785,13 @@ fn character_views_read_and_write_the_bytes_of_integers() {
         &[(0, PropertyKind::Unmodelled), (2, PropertyKind::Unmodelled)],
     );
     assert_eq!(returns(source, &[1]), 6);
+    // Past a member's box, C's bytes are the struct's next members, which the box does not
+    // hold: `unmodelled`, not `out-of-bounds` (found by the session-32 review).
+    let source = "struct s { int a; int b; }; int main() { int k = __VERIFIER_nondet_int();
+                  struct s v = {1, 2}; unsigned char *p = (unsigned char *)&v.a;
+                  return p[k]; }";
+    assert_eq!(returns(source, &[0]), 1);
+    assert_errors(source, &[(4, PropertyKind::Unmodelled)]);
 }
 
 #[test]

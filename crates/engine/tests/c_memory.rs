@@ -184,3 +184,52 @@ void copy(struct node *p, struct node *q) {
         assert!(violated, "{entry}: no replayed violation at line {line}");
     }
 }
+
+/// A whole struct copied through pointers (`*p = *q`) is no number in a cell: the backward
+/// engine, which has a slot per field and one for a cell's content, answered `safe` for the
+/// reachable `reach_error` below (the copy went to the content slot, the read of `p->v` saw
+/// the write before it; found by the session-32 review). It does not model the copy: `unknown`.
+#[test]
+fn no_engine_says_safe_past_a_whole_record_copy() {
+    let source = "extern void reach_error(void);
+struct pt { int v; int w; };
+void cp(struct pt *p, struct pt *q) {
+  if (!p || !q || p == q) return;
+  p->v = 1; q->v = 7; q->w = 0;
+  *p = *q;
+  if (p->v == 7) reach_error();
+}
+int main() { struct pt a, b; cp(&a, &b); return 0; }
+";
+    let translated = symex_c::translate_text(source, symex_c::Options::default())
+        .unwrap_or_else(|e| panic!("{}", e.render("copy.c", source)));
+    let options = CheckOptions {
+        timeout: Some(Duration::from_secs(10)),
+        ..CheckOptions::default()
+    };
+    let pair = (&translated.module, &translated.types);
+    for entry in ["cp", "main"] {
+        let backward = symex_engine::check_backward(
+            pair.0,
+            pair.1,
+            source,
+            "copy.c",
+            entry,
+            &options,
+            &symex_engine::BackwardOptions::default(),
+        )
+        .expect("the backward check runs");
+        let forward = check_forward(pair.0, pair.1, source, "copy.c", entry, &options)
+            .expect("the forward check runs");
+        for (engine, report) in [("backward", backward), ("forward", forward)] {
+            let assert = (report.properties().iter())
+                .find(|p| p.kind == symex_ir::cfg::PropertyKind::Assert)
+                .expect("the assert");
+            assert_ne!(
+                assert.verdict.status(),
+                Status::Safe,
+                "{engine} --entry {entry}"
+            );
+        }
+    }
+}

@@ -39,6 +39,18 @@ impl Module {
         &self.fields[id.index()]
     }
 
+    /// Whether every cell holds a record: a front end's objects, whose field table starts with
+    /// [`crate::cfg::SCALAR_OBJECT_FIELDS`] (C's: a scalar is `{value, #assigned}`), so that a
+    /// whole cell read or written through a pointer is a record copy (`*p = *q`), never one
+    /// number.
+    pub fn cells_hold_records(&self) -> bool {
+        self.fields.len() >= 2
+            && self.fields[..2]
+                .iter()
+                .zip(crate::cfg::SCALAR_OBJECT_FIELDS)
+                .all(|(field, scalar)| field == scalar)
+    }
+
     pub fn property(&self, id: PropId) -> &Property {
         &self.properties[id.index()]
     }

@@ -11,7 +11,9 @@
 //! significant first (x86 is little-endian): read as the object's value shifted and masked,
 //! written by storing the object back with that byte replaced. The object's own checks guard
 //! every access (`null-deref`, the array's bounds, `use-after-free`); in a view of one object,
-//! the byte's index is an `out-of-bounds` check of its own. A read of a byte of an object
+//! the byte's index is an `out-of-bounds` check of its own (`unmodelled` in a file that boxes
+//! members: the object may be a member's box, past which C's bytes are the struct's next
+//! members). A read of a byte of an object
 //! never assigned is `uninit`, as any read; a write is `unmodelled`, since C leaves the
 //! object's other bytes indeterminate, which symex does not model (a run stops `unknown`
 //! there, never `safe`).
@@ -327,7 +329,12 @@ impl FnCx<'_, '_> {
                 let mut memory = self.object_memory(base);
                 let within = Rvalue::Binary(BinOp::ULt, index, Operand::Const(size));
                 let holds = self.temp(within, span);
-                let kind = PropertyKind::OutOfBounds;
+                // One object may be a member's box (`(unsigned char *)&s.a`): C's bytes go on
+                // into the struct's next members there, which the box does not hold.
+                let kind = match self.unit.boxed_members.is_empty() {
+                    true => PropertyKind::OutOfBounds,
+                    false => PropertyKind::Unmodelled,
+                };
                 memory.guards.push(Check::Condition { holds, kind });
                 (memory, index)
             }

@@ -467,6 +467,7 @@ impl<'a> Builder<'a> {
                         }
                     }
                     Rvalue::Read(place) => {
+                        self.refuse_record_copy(place)?;
                         let (base, field) = self.place(frame, place)?;
                         match base {
                             PlaceTarget::Local(v) => out.push(Op::Assign {
@@ -488,6 +489,7 @@ impl<'a> Builder<'a> {
                 self.mark_initialized(frame, *dst, &mut out);
             }
             InstKind::Store { place, value } => {
+                self.refuse_record_copy(place)?;
                 let value = self.atom(frame, *value).ok_or_else(unsupported_local)?;
                 let (base, field) = self.place(frame, place)?;
                 match base {
@@ -521,6 +523,19 @@ impl<'a> Builder<'a> {
             InstKind::Call { .. } => return Err("a call in an unexpected position".into()),
         }
         Ok(out)
+    }
+
+    /// A whole cell read or written through a pointer where cells hold records (C's `*p = *q`,
+    /// `memcpy` of a struct): this engine has a slot per field and one for a cell's content, so
+    /// such an access would read or write the content slot, which no field access sees (a wrong
+    /// `safe` found by the session-32 review); it is not modelled.
+    fn refuse_record_copy(&self, place: &Place) -> Result<(), String> {
+        match (&place.base, place.projections.as_slice()) {
+            (PlaceBase::Deref(_), []) if self.module.cells_hold_records() => {
+                Err("a whole record read or written through a pointer (`*p = *q`)".into())
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Whether a named local has a record or array type (a value this engine does not model).
