@@ -1826,8 +1826,8 @@ fn character_views_stay_in_expressions_and_their_own_variables() {
             "a character view passed to the recursive function `f`",
         ),
         (
-            "int f(int *p) { return *p; } int main() { int x = 1; \
-             return f((unsigned char *)&x); }",
+            "struct t { int a; }; int f(struct t *p) { return p->a; } \
+             int main() { int x = 1; return f((unsigned char *)&x); }",
             "a character view",
         ),
         (
@@ -1837,11 +1837,11 @@ fn character_views_stay_in_expressions_and_their_own_variables() {
         ),
         (
             "int main() { _Bool b = 1; unsigned char *p = (unsigned char *)&b; return *p; }",
-            "a character view of `_Bool` objects",
+            "a view of the bytes of `_Bool` objects",
         ),
         (
             "struct t { int a; }; int main() { struct t v; char *p = (char *)&v; return 0; }",
-            "a character view of `struct t` objects",
+            "a view of the bytes of `struct t` objects",
         ),
     ] {
         let (kind, message) = refusal(source);
@@ -1877,4 +1877,22 @@ fn strncpy_strncmp_and_memcmp_are_the_loops_they_are() {
             (2, PropertyKind::OutOfBounds),
         ],
     );
+}
+
+#[test]
+fn wider_views_read_and_write_several_bytes_as_one_integer() {
+    // `int`s, an `unsigned short` and a `long long` read from a byte buffer (little-endian),
+    // written back through it, moved by their size, and one that runs past the buffer.
+    let source = "int main() { int k = __VERIFIER_nondet_int();
+                  unsigned char buf[8] = {0x78, 0x56, 0x34, 0x12, 0xff, 0xff, 0xff, 0x7f};
+                  int *p = (int *)buf; unsigned short *s = (unsigned short *)(buf + 2);
+                  int *q = p + 1; long long *l = (long long *)buf; int x = 5;
+                  unsigned *u = (unsigned *)&x; *u = 0xfffffffe; q[0] -= 0x7ffffffe;
+                  if (k >= 0) return *(int *)(buf + k);
+                  return (p[0] == 0x12345678) + 10 * (*s == 0x1234) + 100 * (q - p == 1)
+                         + 1000 * (buf[4] == 1 && buf[7] == 0) + 10000 * (x == -2)
+                         + 100000 * (*l == 0x0000000112345678LL); }";
+    assert_eq!(returns(source, &[-1]), 111111);
+    assert_eq!(returns(source, &[4]), 1);
+    assert_errors(source, &[(5, PropertyKind::OutOfBounds)]);
 }

@@ -19,7 +19,7 @@ use symex_syntax::span::Span;
 
 use super::func::FnCx;
 use super::types::{CType, View};
-use super::views::ByteLValue;
+use super::view_access::ByteLValue;
 use crate::error::CError;
 
 /// A pointer seen as a view of its objects' bytes: its value, type and view.
@@ -109,7 +109,7 @@ impl FnCx<'_, '_> {
             |cx, k| {
                 let fills = cx.fills(to, k, count, span);
                 let byte_at = cx.byte_at(to, k, span);
-                cx.guard(&byte_at.memory, span);
+                cx.guard_first_byte(&byte_at, span);
                 cx.store_byte(&byte_at, byte, Some(fills), span);
             },
         );
@@ -190,7 +190,7 @@ impl FnCx<'_, '_> {
                     false => cx.fills(to, k, count, span),
                 };
                 let target = cx.byte_at(to, k, span);
-                cx.guard(&target.memory, span);
+                cx.guard_first_byte(&target, span);
                 cx.store_byte(&target, value, Some(fills), span);
             },
         );

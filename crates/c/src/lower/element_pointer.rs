@@ -177,8 +177,8 @@ impl FnCx<'_, '_> {
     }
 
     /// What `*p` designates for the element pointer `value` of type `ty` to objects of type
-    /// `pointee`, moved by `offset` elements (`p[i]`): the object, or a byte of one where `p`
-    /// is a character view (`lower/views.rs`); and its type.
+    /// `pointee`, moved by `offset` elements (`p[i]`): the object, or bytes of objects where
+    /// `p` is a view (`lower/views.rs`); and its type.
     pub fn element_lvalue(
         &mut self,
         (value, ty): (Operand, CType),
@@ -189,7 +189,7 @@ impl FnCx<'_, '_> {
         if let CType::Byte(view) = pointee {
             let view = self.unit.types.borrow().view(view);
             let byte = self.byte_lvalue((value, ty), view, offset, span);
-            return (LValue::Byte(byte), view.character);
+            return (LValue::Byte(byte), view.unit);
         }
         let memory = self.element_memory((value, pointee), offset, span);
         (LValue::Memory(memory), pointee)

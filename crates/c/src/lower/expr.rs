@@ -1055,7 +1055,7 @@ impl FnCx<'_, '_> {
                         let new = match ty {
                             CType::Element(_) => {
                                 let one = (Operand::Const(1), CType::Int);
-                                self.element_offset(old, one, step == BinOp::Sub, span)
+                                self.pointer_offset((old, ty), one, step == BinOp::Sub, span)
                             }
                             // A narrower type is promoted to `int`, where adding 1 cannot
                             // overflow.
@@ -1138,7 +1138,7 @@ impl FnCx<'_, '_> {
                                 _ => return unsupported("this operator on a pointer"),
                             };
                             let offset = (operand, operand_ty);
-                            let new = self.element_offset(old, offset, subtract, span);
+                            let new = self.pointer_offset((old, ty), offset, subtract, span);
                             self.write_lvalue(&lvalue, ty, new, true, span);
                             return Ok((new, ty));
                         }
@@ -1159,20 +1159,20 @@ impl FnCx<'_, '_> {
                         let subtract = *op == BinaryOperator::Minus;
                         match (lhs_ty, rhs_ty) {
                             (CType::Element(_), CType::Element(_)) if subtract => {
-                                return Ok(self.element_difference(lhs, rhs, span));
+                                return Ok(self.pointer_difference((lhs, rhs), lhs_ty, span));
                             }
                             (CType::Element(_), offset) if additive && offset.is_number() => {
                                 let offset = (rhs, rhs_ty);
-                                return Ok((
-                                    self.element_offset(lhs, offset, subtract, span),
-                                    lhs_ty,
-                                ));
+                                let moved =
+                                    self.pointer_offset((lhs, lhs_ty), offset, subtract, span);
+                                return Ok((moved, lhs_ty));
                             }
                             (offset, CType::Element(_))
                                 if additive && !subtract && offset.is_number() =>
                             {
                                 let offset = (lhs, lhs_ty);
-                                return Ok((self.element_offset(rhs, offset, false, span), rhs_ty));
+                                let moved = self.pointer_offset((rhs, rhs_ty), offset, false, span);
+                                return Ok((moved, rhs_ty));
                             }
                             _ => {}
                         }

@@ -152,7 +152,7 @@ pub(super) enum LValue {
     Register(LocalId),
     Memory(Memory),
     /// A byte of an object, through a character view (`lower/views.rs`).
-    Byte(super::views::ByteLValue),
+    Byte(super::view_access::ByteLValue),
 }
 
 /// The object at `place`, or the member at the dotted path `prefix` of the struct there.

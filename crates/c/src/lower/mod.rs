@@ -30,6 +30,7 @@ mod memory;
 mod stmt;
 mod strings;
 mod types;
+mod view_access;
 mod views;
 
 use std::cell::{Cell, RefCell};

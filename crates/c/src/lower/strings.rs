@@ -153,7 +153,7 @@ impl FnCx<'_, '_> {
             texts.push(Text {
                 pointer,
                 ty,
-                character: view.character,
+                character: view.unit,
                 view: Some(view),
             });
         }
@@ -296,11 +296,12 @@ impl FnCx<'_, '_> {
     /// character view.
     fn text(&mut self, name: &str, argument: &Node<Expression>, at: usize) -> Result<Text, CError> {
         let (pointer, ty) = self.typed(argument)?;
-        if let Some(view) = self.unit.types.borrow().view_of(ty) {
+        let view = self.unit.types.borrow().view_of(ty);
+        if let Some(view) = view.filter(|view| view.unit.is_char()) {
             return Ok(Text {
                 pointer,
                 ty,
-                character: view.character,
+                character: view.unit,
                 view: Some(view),
             });
         }

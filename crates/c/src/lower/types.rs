@@ -39,12 +39,13 @@ pub(super) struct SignatureId(u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct ViewId(u32);
 
-/// What a character pointer that views the bytes of integer objects points to
-/// (`lower/views.rs`): bytes read and written as `character`, of objects of the integer type
-/// `object`, in one object (`whole`: a variable or a heap object) or in an array of them.
+/// What a pointer that views the bytes of integer objects points to (`lower/views.rs`): bytes
+/// read and written as `unit`s (a character type, or another integer type over `char`s), of
+/// objects of the integer type `object`, in one object (`whole`: a variable or a heap object)
+/// or in an array of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct View {
-    pub character: CType,
+    pub unit: CType,
     pub object: CType,
     pub whole: bool,
 }
@@ -86,9 +87,9 @@ pub(super) enum CType {
     /// A pointer to a function of the signature [`Types::signature`] gives: a 32-bit IR
     /// number naming the function, 0 for null (`lower/function_pointers.rs`).
     Function(SignatureId),
-    /// A byte of an integer object seen through a character pointer ([`Types::view`],
-    /// `lower/views.rs`): only what a [`CType::Element`] points to, never a value's type
-    /// (the byte read is of the view's character type).
+    /// The bytes of integer objects seen through a view ([`Types::view`], `lower/views.rs`):
+    /// only what a [`CType::Element`] points to, never a value's type (what is read is of the
+    /// view's unit type).
     Byte(ViewId),
 }
 
@@ -278,7 +279,7 @@ impl Types {
         CType::Element(self.pointee_id(ty))
     }
 
-    /// The type of a character pointer that views bytes as `view` says.
+    /// The type of a pointer that views bytes as `view` says.
     pub(super) fn view_pointer(&mut self, view: View) -> CType {
         let id = match self.views.iter().position(|&v| v == view) {
             Some(i) => i,
@@ -295,7 +296,7 @@ impl Types {
         self.views[id.0 as usize]
     }
 
-    /// The view a pointer of type `ty` is, if it is a character view.
+    /// The view a pointer of type `ty` is, if it is one.
     pub(super) fn view_of(&self, ty: CType) -> Option<View> {
         match ty {
             CType::Element(p) => match self.pointee(p) {
@@ -306,11 +307,11 @@ impl Types {
         }
     }
 
-    /// The type of the value `*p` designates for a pointer `p` to `pointee`: a character
-    /// view's byte is a character.
+    /// The type of the value `*p` designates for a pointer `p` to `pointee`: through a view,
+    /// its unit.
     pub(super) fn designated(&self, pointee: CType) -> CType {
         match pointee {
-            CType::Byte(id) => self.view(id).character,
+            CType::Byte(id) => self.view(id).unit,
             _ => pointee,
         }
     }
@@ -432,7 +433,7 @@ impl Types {
                 let dims: String = dims.iter().map(|d| format!("[{d}]")).collect();
                 format!("{}{dims}", self.describe(element))
             }
-            CType::Byte(view) => self.describe(self.view(view).character),
+            CType::Byte(view) => self.describe(self.view(view).unit),
         }
     }
 
