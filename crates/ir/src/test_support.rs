@@ -46,6 +46,25 @@ pub fn blocks(ids: &[u32]) -> Vec<BlockId> {
 }
 
 /// Lowers a program that must pass the front end, and verifies the result.
+/// The first loop header of `function` (the target of its first back edge, a block jumping
+/// backwards) and its local named `name`.
+pub fn first_header_and_local(function: &Function, name: &str) -> (BlockId, LocalId) {
+    let local = function
+        .locals
+        .iter()
+        .position(|l| l.name == name)
+        .map(|i| LocalId(i as u32))
+        .expect("local");
+    let header = function
+        .blocks
+        .iter()
+        .enumerate()
+        .flat_map(|(i, b)| b.term.successors().filter(move |s| s.index() <= i))
+        .next()
+        .expect("a loop");
+    (header, local)
+}
+
 pub fn lower_ok(text: &str) -> Module {
     let front = match symex_syntax::analyze(text) {
         Ok(front) => front,

@@ -14,7 +14,7 @@
 
 use lang_c::ast::Expression;
 use lang_c::span::Node;
-use symex_ir::cfg::{BinOp, Check, Operand, PropertyKind, Rvalue, UnOp};
+use symex_ir::cfg::{BinOp, Operand, PropertyKind, Rvalue};
 use symex_syntax::span::Span;
 
 use super::func::FnCx;
@@ -103,16 +103,12 @@ impl FnCx<'_, '_> {
     ) -> Result<(), CError> {
         let to = self.bytes_of(name, destination, span, at)?;
         let count = self.byte_count(size, span)?;
-        self.counted_loop(
-            span,
-            |cx, k| cx.temp(Rvalue::Binary(BinOp::ULt, k, count), span),
-            |cx, k| {
-                let fills = cx.fills(to, k, count, span);
-                let byte_at = cx.byte_at(to, k, span);
-                cx.guard_first_byte(&byte_at, span);
-                cx.store_byte(&byte_at, byte, Some(fills), span);
-            },
-        );
+        self.each_below(count, false, span, |cx, k| {
+            let fills = cx.fills(to, k, count, span);
+            let byte_at = cx.byte_at(to, k, span);
+            cx.guard_first_byte(&byte_at, span);
+            cx.store_byte(&byte_at, byte, Some(fills), span);
+        });
         Ok(())
     }
 
@@ -131,34 +127,9 @@ impl FnCx<'_, '_> {
         let to = self.bytes_of(name, destination, span, at)?;
         let from = self.bytes_of(name, source, span, at)?;
         let count = self.byte_count(size, span)?;
-        let [to_cell, to_index] = self.element_parts(to.0, span);
-        let [from_cell, from_index] = self.element_parts(from.0, span);
-        let same_cell = self.temp(Rvalue::Binary(BinOp::Eq, to_cell, from_cell), span);
-        if !overlapping {
-            // `memcpy` of overlapping bytes is undefined in C: the run stops `unmodelled`.
-            let distance = self.temp(Rvalue::Binary(BinOp::Sub, to_index, from_index), span);
-            let negated = self.temp(Rvalue::Unary(UnOp::Neg, distance), span);
-            let [apart, apart_back] =
-                [distance, negated].map(|d| self.temp(Rvalue::Binary(BinOp::Ge, d, count), span));
-            let apart = self.temp(Rvalue::Binary(BinOp::BitOr, apart, apart_back), span);
-            let other = self.temp(Rvalue::Unary(UnOp::Not, same_cell), span);
-            let holds = self.temp(Rvalue::Binary(BinOp::BitOr, other, apart), span);
-            let kind = PropertyKind::Unmodelled;
-            self.check(Check::Condition { holds, kind }, span);
-            self.copy_byte_loop((to, from), count, false, span);
-            return Ok(());
-        }
-        let after = self.temp(Rvalue::Binary(BinOp::Gt, to_index, from_index), span);
-        let backwards = self.temp(Rvalue::Binary(BinOp::BitAnd, same_cell, after), span);
-        let (last_first, first_first, join) =
-            (self.b.new_block(), self.b.new_block(), self.b.new_block());
-        self.b.branch(backwards, last_first, first_first, span);
-        for (block, reversed) in [(last_first, true), (first_first, false)] {
-            self.b.switch_to(block);
-            self.copy_byte_loop((to, from), count, reversed, span);
-            self.b.goto(join, span);
-        }
-        self.b.switch_to(join);
+        self.copy_in_order((to.0, from.0), count, overlapping, span, |cx, reversed| {
+            cx.copy_byte_loop((to, from), count, reversed, span)
+        });
         Ok(())
     }
 
@@ -170,30 +141,18 @@ impl FnCx<'_, '_> {
         reversed: bool,
         span: Span,
     ) {
-        self.counted_loop(
-            span,
-            |cx, k| cx.temp(Rvalue::Binary(BinOp::ULt, k, count), span),
-            |cx, k| {
-                let k = match reversed {
-                    true => {
-                        let last =
-                            cx.temp(Rvalue::Binary(BinOp::Sub, count, Operand::Const(1)), span);
-                        cx.temp(Rvalue::Binary(BinOp::Sub, last, k), span)
-                    }
-                    false => k,
-                };
-                let source = cx.byte_at(from, k, span);
-                let value = cx.load_byte(&source, PropertyKind::Unmodelled, span);
-                // Backwards, an object's first byte comes last: no object is filled whole.
-                let fills = match reversed {
-                    true => Operand::Const(0),
-                    false => cx.fills(to, k, count, span),
-                };
-                let target = cx.byte_at(to, k, span);
-                cx.guard_first_byte(&target, span);
-                cx.store_byte(&target, value, Some(fills), span);
-            },
-        );
+        self.each_below(count, reversed, span, |cx, k| {
+            let source = cx.byte_at(from, k, span);
+            let value = cx.load_byte(&source, PropertyKind::Unmodelled, span);
+            // Backwards, an object's first byte comes last: no object is filled whole.
+            let fills = match reversed {
+                true => Operand::Const(0),
+                false => cx.fills(to, k, count, span),
+            };
+            let target = cx.byte_at(to, k, span);
+            cx.guard_first_byte(&target, span);
+            cx.store_byte(&target, value, Some(fills), span);
+        });
     }
 
     /// The byte `k` bytes after the one the view `bytes` points at.

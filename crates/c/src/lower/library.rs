@@ -197,11 +197,33 @@ impl FnCx<'_, '_> {
             self.for_each_object(count, &[from, to], false, span, copy);
             return Ok((pointer, pointer_ty));
         };
-        let [to_cell, to_index] = self.element_parts(to_pointer, span);
-        let [from_cell, from_index] = self.element_parts(from_pointer, span);
+        self.copy_in_order(
+            (to_pointer, from_pointer),
+            count,
+            overlapping,
+            span,
+            |cx, reversed| cx.for_each_object(count, &[from, to], reversed, span, copy),
+        );
+        Ok((pointer, pointer_ty))
+    }
+
+    /// Runs `copy` (given whether to go from the last unit down) for a copy of `count` units
+    /// from the pointer `from` to `to` into arrays (element pointers or views): `memcpy`
+    /// (not `overlapping`) of overlapping units is undefined in C, so the run stops
+    /// `unmodelled` there; `memmove` copies from the last unit down where the destination
+    /// starts after the source in one array, so each unit is read before it is overwritten.
+    pub(super) fn copy_in_order(
+        &mut self,
+        (to, from): (Operand, Operand),
+        count: Operand,
+        overlapping: bool,
+        span: Span,
+        mut copy: impl FnMut(&mut Self, bool),
+    ) {
+        let [to_cell, to_index] = self.element_parts(to, span);
+        let [from_cell, from_index] = self.element_parts(from, span);
         let same_array = self.temp(Rvalue::Binary(BinOp::Eq, to_cell, from_cell), span);
         if !overlapping {
-            // `memcpy` of overlapping objects is undefined in C: the run stops `unmodelled`.
             let distance = self.temp(Rvalue::Binary(BinOp::Sub, to_index, from_index), span);
             let negated = self.temp(Rvalue::Unary(UnOp::Neg, distance), span);
             let [apart, apart_back] =
@@ -211,10 +233,9 @@ impl FnCx<'_, '_> {
             let holds = self.temp(Rvalue::Binary(BinOp::BitOr, other_array, apart), span);
             let kind = PropertyKind::Unmodelled;
             self.check(Check::Condition { holds, kind }, span);
-            self.for_each_object(count, &[from, to], false, span, copy);
-            return Ok((pointer, pointer_ty));
+            copy(self, false);
+            return;
         }
-        // Backwards where the destination starts after the source in the same array.
         let after = self.temp(Rvalue::Binary(BinOp::Gt, to_index, from_index), span);
         let backwards = self.temp(Rvalue::Binary(BinOp::BitAnd, same_array, after), span);
         let (last_first, first_first, join) =
@@ -222,11 +243,10 @@ impl FnCx<'_, '_> {
         self.b.branch(backwards, last_first, first_first, span);
         for (block, reversed) in [(last_first, true), (first_first, false)] {
             self.b.switch_to(block);
-            self.for_each_object(count, &[from, to], reversed, span, copy);
+            copy(self, reversed);
             self.b.goto(join, span);
         }
         self.b.switch_to(join);
-        Ok((pointer, pointer_ty))
     }
 
     /// Copies the object of type `ty` at `source` into `destination`, as it is (a scalar's
@@ -345,11 +365,27 @@ impl FnCx<'_, '_> {
             let kind = PropertyKind::Unmodelled;
             self.check(Check::Condition { holds, kind }, span);
         }
+        self.each_below(count, reversed, span, |cx, k| {
+            let memory = (targets.iter())
+                .map(|&target| cx.object_at(target, k, span))
+                .collect();
+            each(cx, memory);
+        });
+    }
+
+    /// Runs `body` for every `k` from 0 below `count` (read as unsigned), from the last down
+    /// where `reversed` (`count - 1 - k`).
+    pub(super) fn each_below(
+        &mut self,
+        count: Operand,
+        reversed: bool,
+        span: Span,
+        mut body: impl FnMut(&mut Self, Operand),
+    ) {
         self.counted_loop(
             span,
             |cx, k| cx.temp(Rvalue::Binary(BinOp::ULt, k, count), span),
             |cx, k| {
-                // From the last object down where `reversed`: count - 1 - k.
                 let k = match reversed {
                     true => {
                         let last =
@@ -358,10 +394,7 @@ impl FnCx<'_, '_> {
                     }
                     false => k,
                 };
-                let memory = (targets.iter())
-                    .map(|&target| cx.object_at(target, k, span))
-                    .collect();
-                each(cx, memory);
+                body(cx, k);
             },
         );
     }

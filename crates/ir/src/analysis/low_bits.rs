@@ -186,25 +186,12 @@ impl LowBits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::lower_ok;
+    use crate::test_support::{first_header_and_local, lower_ok};
 
     fn facts_at_header(src: &str, name: &str) -> Option<(u32, u32)> {
         let module = lower_ok(src);
         let function = &module.functions[0];
-        let local = function
-            .locals
-            .iter()
-            .position(|l| l.name == name)
-            .map(|i| LocalId(i as u32))
-            .expect("local");
-        // The loop header is the target of the first back edge (a block jumping backwards).
-        let header = function
-            .blocks
-            .iter()
-            .enumerate()
-            .flat_map(|(i, b)| b.term.successors().filter(move |s| s.index() <= i))
-            .next()
-            .expect("a loop");
+        let (header, local) = first_header_and_local(function, name);
         LowBits::compute(function).at(header, local)
     }
 

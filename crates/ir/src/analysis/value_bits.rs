@@ -57,17 +57,7 @@ fn binary(op: BinOp, a: Fact, b: Fact) -> Fact {
         BinOp::Add => below(x.max(y) + 1),
         BinOp::Mul => below(x + y),
         BinOp::UDiv => below(x),
-        BinOp::Eq
-        | BinOp::Ne
-        | BinOp::Lt
-        | BinOp::Le
-        | BinOp::Gt
-        | BinOp::Ge
-        | BinOp::ULt
-        | BinOp::ULe
-        | BinOp::UGt
-        | BinOp::UGe
-        | BinOp::MulFits => below(1),
+        _ if op.yields_truth() => below(1),
         _ => below(ANY),
     }
 }
@@ -155,24 +145,12 @@ impl ValueBits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::lower_ok;
+    use crate::test_support::{first_header_and_local, lower_ok};
 
     fn bits_at_header(src: &str, name: &str) -> Option<u32> {
         let module = lower_ok(src);
         let function = &module.functions[0];
-        let local = function
-            .locals
-            .iter()
-            .position(|l| l.name == name)
-            .map(|i| LocalId(i as u32))
-            .expect("local");
-        let header = function
-            .blocks
-            .iter()
-            .enumerate()
-            .flat_map(|(i, b)| b.term.successors().filter(move |s| s.index() <= i))
-            .next()
-            .expect("a loop");
+        let (header, local) = first_header_and_local(function, name);
         ValueBits::compute(function).at(header, local, 32)
     }
 
