@@ -1896,3 +1896,21 @@ fn wider_views_read_and_write_several_bytes_as_one_integer() {
     assert_eq!(returns(source, &[4]), 1);
     assert_errors(source, &[(5, PropertyKind::OutOfBounds)]);
 }
+
+#[test]
+fn memory_functions_through_wider_views_count_bytes() {
+    // Found by the session-32 review: `memset`, `memcpy` and `memcmp` through an `int` view
+    // went by `int`s, not bytes. Also `unsigned char *b = malloc(8)` (bytes as `unsigned
+    // char`s) and an array cast to another pointer type in an expression (it decays).
+    let source = "void *memset(void *, int, unsigned long);
+                  int memcmp(const void *, const void *, unsigned long);
+                  void *malloc(unsigned long);
+                  int main() { unsigned char buf[16] = {0}; int *p = (int *)buf;
+                  memset(p, 1, 4); unsigned char a[8] = {1, 2}, c[8] = {1, 3};
+                  int *q = (int *)a, *r = (int *)c; unsigned char *b = malloc(8);
+                  b[0] = 7; int s[2] = {1, 2};
+                  return (buf[3] == 1 && buf[4] == 0 && buf[8] == 0) + 10 * (memcmp(q, r, 2) < 0)
+                         + 100 * (memcmp(q, r, 1) == 0) + 1000 * (b[0] == 7)
+                         + 10000 * (*(long long *)s == 0x200000001LL); }";
+    assert_eq!(returns(source, &[]), 11111);
+}

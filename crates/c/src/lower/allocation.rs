@@ -290,7 +290,7 @@ impl FnCx<'_, '_> {
 
     /// The type of the objects an allocation of a number of bytes makes where `e` (without its
     /// casts) is one and its value is converted at once to `to`, a pointer to a type other
-    /// than a character type or `void` (else it makes `char`s).
+    /// than `char` or `void` (else it makes `char`s).
     pub(super) fn byte_allocation_target(&self, e: &Node<Expression>, to: CType) -> Option<CType> {
         let (CType::Pointer(p) | CType::Element(p)) = to else {
             return None;
@@ -305,7 +305,8 @@ impl FnCx<'_, '_> {
         let name = callee.node.name.as_str();
         let library = ALLOCATING_FUNCTIONS.contains(&name) && !self.unit.bodies.contains_key(name);
         let bytes = allocation_size(name, &call.node.arguments).is_some_and(|s| s.each.is_none());
-        let typed = !pointee.is_char() && pointee != CType::Void;
+        // `char`s are what a number of bytes makes anyway.
+        let typed = pointee != CType::SChar && pointee != CType::Void;
         (library && bytes && typed).then_some(pointee)
     }
 

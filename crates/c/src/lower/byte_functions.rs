@@ -50,8 +50,16 @@ impl FnCx<'_, '_> {
         span: Span,
         at: usize,
     ) -> Result<Bytes, CError> {
+        let viewed = self.unit.types.borrow().view_of(ty);
         let (value, ty) = match ty {
-            _ if self.is_view(ty) => (value, ty),
+            // A view of any unit, as bytes (its index counts bytes already).
+            _ if let Some(view) = viewed => {
+                let view = View {
+                    unit: CType::UChar,
+                    ..view
+                };
+                (value, self.unit.types.borrow_mut().view_pointer(view))
+            }
             CType::Pointer(p) | CType::Element(p)
                 if self.pointee(p).is_number() && self.pointee(p) != CType::Bool =>
             {

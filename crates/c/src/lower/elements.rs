@@ -587,7 +587,11 @@ impl Uses<'_> {
             Expression::Cast(c) if self.makes_view(&c.node) => {
                 self.decays(&c.node.expression, false)
             }
-            Expression::Cast(c) => self.collect(&c.node.expression, out),
+            // An array cast to a pointer decays (`*(long long *)a`): it lives in a cell.
+            Expression::Cast(c) => {
+                self.decays(&c.node.expression, false);
+                self.collect(&c.node.expression, out)
+            }
             Expression::Call(call) => {
                 if let Some(start) = allocation_start(&call.node, self.parameters) {
                     out.classes.push(self.classes.id(&allocation_key(start)));
