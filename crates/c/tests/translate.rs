@@ -1818,22 +1818,22 @@ fn character_views_stay_in_expressions_and_their_own_variables() {
     for (source, what) in [
         (
             "int main() { int x = 1; unsigned char *p; p = (unsigned char *)&x; return 0; }",
-            "a character view",
+            "a view (a pointer to integers",
         ),
         (
             "int f(unsigned char *p, int n) { return n ? f((unsigned char *)p, n - 1) : *p; } \
              int main() { int x = 1; return f((unsigned char *)&x, 2); }",
-            "a character view passed to the recursive function `f`",
+            "a view passed to the recursive function `f`",
         ),
         (
             "struct t { int a; }; int f(struct t *p) { return p->a; } \
              int main() { int x = 1; return f((unsigned char *)&x); }",
-            "a character view",
+            "a view (a pointer to integers",
         ),
         (
             "struct s { unsigned char *p; }; int main() { int x = 1; struct s v; \
              v.p = (unsigned char *)&x; return 0; }",
-            "a character view",
+            "a view (a pointer to integers",
         ),
         (
             "int main() { _Bool b = 1; unsigned char *p = (unsigned char *)&b; return *p; }",

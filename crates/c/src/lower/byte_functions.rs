@@ -1,4 +1,4 @@
-//! `memcpy`, `memmove` and `memset` byte by byte, through character views
+//! `memcpy`, `memmove` and `memset` byte by byte, through views
 //! (`lower/views.rs`): a copy between objects of different integer types (`memcpy(&x, buf, 4)`
 //! of a `char` buffer into an `int`, `memcpy(buf, &x, sizeof x)`, `unsigned` into `int`), and
 //! either function through a view. `lower/library.rs` copies and sets whole objects of one type;

@@ -514,7 +514,7 @@ impl FnCx<'_, '_> {
                 let types = self.unit.types.borrow();
                 Err(CError::unsupported(
                     format!(
-                        "a character view (a `char *` made by a cast from a pointer to {}) \
+                        "a view (a pointer to integers made by a cast from a pointer to {}) \
                          converted to `{}`: views are kept only in expressions, in local \
                          variables declared with one as initializer and in the parameters of \
                          inlined calls, and convert back only by a cast to their objects' type",
@@ -1620,12 +1620,12 @@ impl FnCx<'_, '_> {
             .arguments
             .iter()
             .any(|a| self.array_variable(a).is_some());
-        // A character view reaches a function only so (`lower/views.rs`).
+        // A view reaches a function only so (`lower/views.rs`).
         let passes_view = call.arguments.iter().any(|a| self.is_view_expression(a));
         if passes_view && self.inlined.iter().any(|i| i.name == name) {
             return Err(CError::unsupported(
                 format!(
-                    "a character view passed to the recursive function `{name}` (views reach \
+                    "a view passed to the recursive function `{name}` (views reach \
                      functions by inlining their calls)"
                 ),
                 at,

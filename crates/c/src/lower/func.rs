@@ -54,7 +54,7 @@ pub(super) enum Argument {
     /// The caller's array local, and its element type: the parameter names that array, as C
     /// passes arrays (by a pointer to their first element), without a pointer value.
     Array(LocalId, CType),
-    /// A character view and its type, which the parameter takes (`lower/views.rs`).
+    /// A view and its type, which the parameter takes (`lower/views.rs`).
     View(Operand, CType),
 }
 

@@ -151,7 +151,7 @@ pub(super) enum LValue {
     /// assignment.
     Register(LocalId),
     Memory(Memory),
-    /// A byte of an object, through a character view (`lower/views.rs`).
+    /// Bytes of objects, through a view (`lower/views.rs`).
     Byte(super::view_access::ByteLValue),
 }
 
@@ -883,7 +883,7 @@ impl<'t> IrTypes<'t> {
     /// pointer's cell).
     fn array_cell(&mut self, p: super::types::PointeeId) -> Type {
         let (pointee, whole) = match self.types.pointee(p) {
-            // A character view's cell holds its objects (`lower/views.rs`).
+            // A view's cell holds its objects (`lower/views.rs`).
             CType::Byte(view) => {
                 let view = self.types.view(view);
                 (view.object, view.whole)

@@ -35,7 +35,7 @@ pub(super) struct ArrayId(u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct SignatureId(u32);
 
-/// A character view's byte type in [`Types`] (`lower/views.rs`).
+/// A view's bytes in [`Types`] (`lower/views.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct ViewId(u32);
 
@@ -291,7 +291,7 @@ impl Types {
         self.element_pointer_to(CType::Byte(ViewId(id as u32)))
     }
 
-    /// What the character view `id` sees.
+    /// What the view `id` sees.
     pub(super) fn view(&self, id: ViewId) -> View {
         self.views[id.0 as usize]
     }
