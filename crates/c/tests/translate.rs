@@ -1814,10 +1814,21 @@ fn character_views_reach_functions_by_inlining() {
 }
 
 #[test]
+fn a_variable_declared_first_takes_the_view_it_is_assigned_before_any_other_use() {
+    // C89 declares at a block's start: `p` takes the view at its first assignment, and keeps
+    // it for the next (a use before it would have read `p` as declared, so that is refused).
+    let source = "int main() { int x; unsigned char *p; int *q; unsigned char b[8] = {1, 0, 0, \
+                  0, 2}; x = 0x01020304; p = (unsigned char *)&x; q = (int *)b;
+                  int s = p[0] + p[3]; p = (unsigned char *)&x + 1; return s + *p + 10 * q[1]; }";
+    assert_eq!(returns(source, &[]), 4 + 1 + 3 + 20);
+}
+
+#[test]
 fn character_views_stay_in_expressions_and_their_own_variables() {
     for (source, what) in [
         (
-            "int main() { int x = 1; unsigned char *p; p = (unsigned char *)&x; return 0; }",
+            "int main() { int x = 1, i, s = 0; unsigned char *p; for (i = 0; i < 4; i++) \
+             { if (i) s += *p; p = (unsigned char *)&x; } return s; }",
             "a view (a pointer to integers",
         ),
         (

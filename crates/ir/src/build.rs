@@ -67,6 +67,35 @@ impl FunctionBuilder {
         BlockId(self.blocks.len() as u32 - 1)
     }
 
+    /// Whether an instruction or terminator emitted so far reads or assigns `local`: as an
+    /// operand, as the base of a place, or as the local it assigns.
+    pub fn mentions(&self, local: LocalId) -> bool {
+        let target = Operand::Local(local);
+        let based = |place: &Place| place.base_local() == Some(local);
+        let mentioned = |kind: &InstKind| {
+            let mut found = kind.defined_local() == Some(local);
+            kind.for_each_operand(|op| found |= op == target);
+            found
+                || match kind {
+                    InstKind::Assign { value, .. } => match value {
+                        Rvalue::Read(place) | Rvalue::Len(place) => based(place),
+                        Rvalue::AddrOf(l) => *l == local,
+                        _ => false,
+                    },
+                    InstKind::Store { place, .. } => based(place),
+                    InstKind::Check {
+                        check: Check::Init(place) | Check::InBounds { array: place, .. },
+                        ..
+                    } => based(place),
+                    _ => false,
+                }
+        };
+        self.blocks.iter().any(|block| {
+            block.insts.iter().any(|inst| mentioned(&inst.kind))
+                || (block.term.as_ref()).is_some_and(|(term, _)| term.operand() == Some(target))
+        })
+    }
+
     /// How many blocks there are so far.
     pub fn block_count(&self) -> usize {
         self.blocks.len()

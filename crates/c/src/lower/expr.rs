@@ -516,8 +516,9 @@ impl FnCx<'_, '_> {
                     format!(
                         "a view (a pointer to integers made by a cast from a pointer to {}) \
                          converted to `{}`: views are kept only in expressions, in local \
-                         variables declared with one as initializer and in the parameters of \
-                         inlined calls, and convert back only by a cast to their objects' type",
+                         variables declared with one as initializer or assigned one before any \
+                         other use, and in the parameters of inlined calls, and convert back \
+                         only by a cast to their objects' type",
                         self.view_objects(from, to),
                         types.describe(to)
                     ),
@@ -1097,6 +1098,9 @@ impl FnCx<'_, '_> {
                         Ok((self.read_lvalue(&lvalue, ty, span), ty))
                     }
                     BinaryOperator::Assign => {
+                        if let Some(assigned) = self.assign_view(&b.node.lhs, &b.node.rhs, span)? {
+                            return Ok(assigned);
+                        }
                         let (lvalue, ty) = self.lvalue(&b.node.lhs)?;
                         let value = self.converted(&b.node.rhs, ty, span, at)?;
                         self.write_lvalue(&lvalue, ty, value, false, span);

@@ -84,7 +84,7 @@ pub(super) struct FnCx<'u, 'a> {
     pub b: FunctionBuilder,
     /// The function's result type (`return` converts to it).
     pub result: CType,
-    scopes: Vec<HashMap<String, (LocalId, CType)>>,
+    pub(super) scopes: Vec<HashMap<String, (LocalId, CType)>>,
     pub jumps: Vec<Jumps>,
     pub cases: Vec<Cases>,
     labels: HashMap<String, (BlockId, bool)>,

@@ -13,7 +13,8 @@
 //! A cast back to the objects' type (`(int *)p`) checks that the view points at an object's
 //! first byte (`unmodelled` otherwise). Views of `_Bool`, pointers and structs are refused.
 //! Views live only in temporaries, in local variables declared with one as their initializer
-//! (`lower/stmt.rs`), and in the parameters of inlined calls (a call passing a view is inlined,
+//! (`lower/stmt.rs`) or assigned one before any other use, and in the parameters of inlined
+//! calls (a call passing a view is inlined,
 //! as one passing an array is): a view stored in memory, returned or passed to a function that
 //! is not inlined is refused, so no file-wide choice of representation is needed. Nothing here
 //! decides where a cast makes one (`lower/expr.rs`).
@@ -90,6 +91,55 @@ impl FnCx<'_, '_> {
         let local = self.declare(name, ty, span)?;
         self.assign(local, value, span);
         Ok(Some(local))
+    }
+
+    /// `p = e` where `p` is a local declared without a view (`unsigned char *p;`, as C89
+    /// declares at a block's start) that nothing has read or assigned yet, and `e` a view:
+    /// `p` takes the view's type (read as its declared type) from here on, as if declared with
+    /// `e`. `None`, with nothing lowered, where that is not so; the assignment is then an
+    /// ordinary one (which refuses a view).
+    pub(super) fn assign_view(
+        &mut self,
+        lhs: &Node<Expression>,
+        rhs: &Node<Expression>,
+        span: Span,
+    ) -> Result<Option<(Operand, CType)>, CError> {
+        let Expression::Identifier(id) = &lhs.node else {
+            return Ok(None);
+        };
+        let name = &id.node.name;
+        let Some(scope) = self.scopes.iter().rposition(|s| s.contains_key(name)) else {
+            return Ok(None);
+        };
+        let (local, declared) = self.scopes[scope][name];
+        let unit = match declared {
+            CType::Pointer(p) | CType::Element(p) if is_integer(self.pointee(p)) => self.pointee(p),
+            _ => return Ok(None),
+        };
+        let register = !self.b.locals[local.index()].address_taken;
+        if !register
+            || self.b.mentions(local)
+            || mentions(rhs, name)
+            || !self.is_view_expression(rhs)
+        {
+            return Ok(None);
+        }
+        let (value, from) = self.typed(rhs)?;
+        let Some(view) = self.unit.types.borrow().view_of(from) else {
+            let at = self.at(rhs.span);
+            let value = self.coerce(value, from, declared, span, at)?;
+            self.assign(local, value, span);
+            return Ok(Some((value, declared)));
+        };
+        let ty = self
+            .unit
+            .types
+            .borrow_mut()
+            .view_pointer(View { unit, ..view });
+        self.scopes[scope].insert(name.clone(), (local, ty));
+        self.local_types.insert(local, ty);
+        self.assign(local, value, span);
+        Ok(Some((value, ty)))
     }
 
     /// What an inlined call passes for the view `argument` to `param`: the view, which a
