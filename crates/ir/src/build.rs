@@ -213,3 +213,43 @@ impl FunctionBuilder {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mentions_sees_reads_writes_and_places_of_a_local() {
+        let span = Span::default();
+        let mut b = FunctionBuilder::new(FuncId(0), Vec::new());
+        let var = |b: &mut FunctionBuilder, name: &str| {
+            b.add_local(LocalInfo {
+                name: name.to_string(),
+                kind: LocalKind::Var,
+                span,
+                address_taken: false,
+                width: Width::W32,
+                unsigned: false,
+            })
+        };
+        let (p, q, r) = (var(&mut b, "p"), var(&mut b, "q"), var(&mut b, "r"));
+        assert!(!b.mentions(p));
+        let read = b.assign_temp(Rvalue::Use(Operand::Local(q)), span);
+        b.emit(
+            InstKind::Check {
+                check: Check::Init(Place::local(r)),
+                prop: PropId(0),
+            },
+            span,
+        );
+        assert!(b.mentions(q) && b.mentions(read) && b.mentions(r) && !b.mentions(p));
+        b.emit(
+            InstKind::Assign {
+                dst: p,
+                value: Rvalue::Use(Operand::Const(1)),
+            },
+            span,
+        );
+        assert!(b.mentions(p));
+    }
+}
