@@ -1847,6 +1847,11 @@ fn character_views_stay_in_expressions_and_their_own_variables() {
             "a view (a pointer to integers",
         ),
         (
+            "int main() { int x = 1; unsigned char b[4] = {0}; \
+             unsigned char *p = (unsigned char *)&x; p = b; return *p; }",
+            "a value of type `unsigned char *` where a view of `int` objects is kept",
+        ),
+        (
             "int main() { _Bool b = 1; unsigned char *p = (unsigned char *)&b; return *p; }",
             "a view of the bytes of `_Bool` objects",
         ),

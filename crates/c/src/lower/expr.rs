@@ -510,7 +510,21 @@ impl FnCx<'_, '_> {
                 Ok(self.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Null), span))
             }
             (CType::Element(_), CType::Bool) => Ok(self.element_truth(value, span)),
-            _ if self.is_view(from) || self.is_view(to) => {
+            // Into a variable that holds a view: the value is no view of the same objects.
+            _ if self.is_view(to) => {
+                let types = self.unit.types.borrow();
+                Err(CError::unsupported(
+                    format!(
+                        "a value of type `{}` where a view of {} is kept (a variable that holds a \
+                         view, a pointer made by a cast from a pointer to other integers, holds \
+                         only views of the same objects)",
+                        types.describe(from),
+                        self.view_objects(from, to),
+                    ),
+                    at,
+                ))
+            }
+            _ if self.is_view(from) => {
                 let types = self.unit.types.borrow();
                 Err(CError::unsupported(
                     format!(
