@@ -111,8 +111,9 @@ impl FnCx<'_, '_> {
     ) -> Result<(), CError> {
         let to = self.bytes_of(name, destination, span, at)?;
         let count = self.byte_count(size, span)?;
+        let [_, start] = self.element_parts(to.0, span);
         self.each_below(count, false, span, |cx, k| {
-            let fills = cx.fills(to, k, count, span);
+            let fills = cx.fills((start, to.2), k, count, span);
             let byte_at = cx.byte_at(to, k, span);
             cx.guard_first_byte(&byte_at, span);
             cx.store_byte(&byte_at, byte, Some(fills), span);
@@ -149,13 +150,14 @@ impl FnCx<'_, '_> {
         reversed: bool,
         span: Span,
     ) {
+        let [_, start] = self.element_parts(to.0, span);
         self.each_below(count, reversed, span, |cx, k| {
             let source = cx.byte_at(from, k, span);
             let value = cx.load_byte(&source, PropertyKind::Unmodelled, span);
             // Backwards, an object's first byte comes last: no object is filled whole.
             let fills = match reversed {
                 true => Operand::Const(0),
-                false => cx.fills(to, k, count, span),
+                false => cx.fills((start, to.2), k, count, span),
             };
             let target = cx.byte_at(to, k, span);
             cx.guard_first_byte(&target, span);
@@ -168,18 +170,18 @@ impl FnCx<'_, '_> {
         self.byte_lvalue((value, ty), view, Some((k, CType::Int)), span)
     }
 
-    /// Whether byte `k` of `count` written through `bytes` is the first of an object whose
-    /// every byte the same operation writes (`count - k` bytes are left from it on).
+    /// Whether byte `k` of `count` written through a view (of `view`'s objects, from byte
+    /// `start`) is the first of an object whose every byte the same operation writes (`count -
+    /// k` bytes are left from it on).
     fn fills(
         &mut self,
-        (value, _, view): Bytes,
+        (start, view): (Operand, View),
         k: Operand,
         count: Operand,
         span: Span,
     ) -> Operand {
         let size = self.object_size(view.object);
-        let [_, index] = self.element_parts(value, span);
-        let at = self.temp(Rvalue::Binary(BinOp::Add, index, k), span);
+        let at = self.temp(Rvalue::Binary(BinOp::Add, start, k), span);
         let part = self.temp(
             Rvalue::Binary(BinOp::BitAnd, at, Operand::Const(size - 1)),
             span,

@@ -589,7 +589,10 @@ impl Uses<'_> {
             }
             // An array cast to a pointer decays (`*(long long *)a`): it lives in a cell.
             Expression::Cast(c) => {
-                self.decays(&c.node.expression, false);
+                let typedefs = &self.declarations.typedefs;
+                if cast_pointer_base(&c.node, typedefs).is_some() {
+                    self.decays(&c.node.expression, false);
+                }
                 self.collect(&c.node.expression, out)
             }
             Expression::Call(call) => {

@@ -91,7 +91,7 @@ impl FnCx<'_, '_> {
     ) -> Result<(Operand, CType), CError> {
         let destination = self.text(name, &arguments[0], at)?;
         let source = self.text(name, &arguments[1], at)?;
-        let count = self.character_count(&arguments[2], span)?;
+        let count = self.byte_count(&arguments[2], span)?;
         self.check_apart(destination, source, span);
         let ended = self.b.new_temp(span, Width::W32);
         self.assign(ended, Operand::Const(0), span);
@@ -133,7 +133,7 @@ impl FnCx<'_, '_> {
         let a = self.text(name, &arguments[0], at)?;
         let b = self.text(name, &arguments[1], at)?;
         let count = match count {
-            Some(count) => Some(self.character_count(count, span)?),
+            Some(count) => Some(self.byte_count(count, span)?),
             None => None,
         };
         Ok((self.compare_texts([a, b], count, true, span), CType::Int))
@@ -157,7 +157,7 @@ impl FnCx<'_, '_> {
                 view: Some(view),
             });
         }
-        let count = self.character_count(&arguments[2], span)?;
+        let count = self.byte_count(&arguments[2], span)?;
         let texts = [texts[0], texts[1]];
         Ok((
             self.compare_texts(texts, Some(count), false, span),
@@ -253,12 +253,6 @@ impl FnCx<'_, '_> {
         let other = self.temp(Rvalue::Binary(BinOp::Ne, to_cell, from_cell), span);
         let kind = PropertyKind::Unmodelled;
         self.check(Check::Condition { holds: other, kind }, span);
-    }
-
-    /// The number of characters `count` says (a `size_t`), as a 32-bit count (`unmodelled`
-    /// beyond `int`).
-    fn character_count(&mut self, count: &Node<Expression>, span: Span) -> Result<Operand, CError> {
-        self.byte_count(count, span)
     }
 
     /// Character `k` of `text`, of its character type (checked as a subscript is).

@@ -69,8 +69,6 @@ impl FnCx<'_, '_> {
         }
         let at = self.at(e.span);
         let (value, from) = self.typed(e)?;
-        let (function, local_name) = self.variable_key(name, false);
-        let declared = super::element_pointer::variable_type(self.unit, function, local_name, ty);
         // A view reads as the variable's type says (`char *c = (unsigned char *)&x;`).
         let viewed = self.unit.types.borrow().view_of(from);
         if let (Some(view), Some(unit)) = (viewed, unit) {
@@ -83,6 +81,8 @@ impl FnCx<'_, '_> {
             self.assign(local, value, span);
             return Ok(Some(local));
         }
+        let (function, local_name) = self.variable_key(name, false);
+        let declared = super::element_pointer::variable_type(self.unit, function, local_name, ty);
         let mut types = self.unit.types.borrow_mut();
         let own_type = ends_view && types.erased(from) == types.erased(declared);
         drop(types);
@@ -118,9 +118,10 @@ impl FnCx<'_, '_> {
         };
         let register = !self.b.locals[local.index()].address_taken;
         if !register
-            || self.b.mentions(local)
-            || mentions(rhs, name)
             || !self.is_view_expression(rhs)
+            || mentions(rhs, name)
+            // Scans the function's instructions so far: last.
+            || self.b.mentions(local)
         {
             return Ok(None);
         }
