@@ -50,25 +50,6 @@ const NEEDS_LOOP_TECHNIQUES_WITH_SUMMARIES: &[&str] = &[
     "subsume_order_invariant.uc",
 ];
 
-/// Files that summaries prove, but slowly, with the time limit they get under `--summarize`.
-/// Listing 4.13 (a nested loop whose inner loop is periodic, seed 002 §4.4.3): the inner runs
-/// are searched phase by phase from four different entry states, about 550 solver queries of
-/// chained 32-bit phases; 34 s alone on the development machine (45 s with `--subsume`).
-/// Listing 4.10 (periodic loops, bound 2) finds its violation after 7–10 s on the development
-/// machine, 22 s for the whole search: 10 s left it at the margin under a loaded machine.
-const SLOW_UNDER_SUMMARIES: &[(&str, u64)] = &[
-    ("loops_nested_4_13.uc", 300),
-    ("loops_periodic_4_10.uc", 30),
-];
-
-/// The time limit of `name` under `--summarize`, if it is one of [`SLOW_UNDER_SUMMARIES`].
-fn slow_summary_limit(name: &str) -> Option<Duration> {
-    SLOW_UNDER_SUMMARIES
-        .iter()
-        .find(|(slow, _)| *slow == name)
-        .map(|&(_, seconds)| Duration::from_secs(seconds))
-}
-
 /// The files of [`NEEDS_LOOP_TECHNIQUES`] that path subsumption proves: their loop headers get
 /// inductive annotations (seed 002 §4.2.1), nested and sequential headers together.
 const PROVED_BY_SUBSUMPTION: &[&str] = &[
@@ -279,15 +260,7 @@ fn run_corpus(strategies: &[SearchStrategy], techniques: Techniques) {
             opts.summarize = techniques.summarize;
             opts.query = techniques.query.clone();
             let name = file.name.as_str();
-            if opts.summarize && opts.subsume && slow_summary_limit(name).is_some() {
-                // Proved (or refuted) slowly by the summaries alone, which
-                // `corpus_verdicts_with_loop_summarization` checks; run twice, they would take
-                // a tenth of the whole test suite.
-                continue;
-            }
-            if let Some(limit) = slow_summary_limit(name).filter(|_| opts.summarize) {
-                opts.timeout = Some(limit);
-            } else if NEEDS_LOOP_TECHNIQUES.contains(&name) && !may_run_out_of_time(file, &opts) {
+            if NEEDS_LOOP_TECHNIQUES.contains(&name) && !may_run_out_of_time(file, &opts) {
                 // A technique proves it: give the proof time.
                 opts.timeout = Some(Duration::from_secs(20));
             } else if opts.subsume && SLOW_UNDER_SUBSUMPTION.contains(&name) {
@@ -483,8 +456,7 @@ fn corpus_verdicts_with_subsumption_and_merging() {
 
 /// The techniques combined: summaries jump over iterations (and cut the annotation track),
 /// subsumption prunes what the annotations cover; every verdict must hold and every file either
-/// technique proves must be proved (except [`SLOW_UNDER_SUMMARIES`], left to the summaries'
-/// own test).
+/// technique proves must be proved.
 #[test]
 fn corpus_verdicts_with_subsumption_and_summarization() {
     run_corpus(
@@ -532,8 +504,7 @@ fn corpus_verdicts_with_loop_summarization() {
         } else {
             20.0
         };
-        opts.timeout =
-            Some(slow_summary_limit(&file.name).unwrap_or(Duration::from_secs_f64(seconds)));
+        opts.timeout = Some(Duration::from_secs_f64(seconds));
         for problem in mismatches(file, &opts) {
             failures.push(format!("[summarize] {}: {problem}", file.label()));
         }

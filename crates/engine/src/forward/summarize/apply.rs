@@ -38,7 +38,7 @@ use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::state::State;
 use crate::forward::summarize::closed::ClosedForm;
-use crate::forward::summarize::phase::Phase;
+use crate::forward::summarize::phase::{Phase, Stop};
 use crate::forward::summarize::walk::Inner;
 use crate::forward::summarize::{LoopModel, COUNT_NAME};
 use crate::forward::value::SymValue;
@@ -62,6 +62,8 @@ struct Fork {
     form: usize,
     /// The fresh iteration count of the fork.
     count: TermId,
+    /// The values are written with a term of the start values for the count, not the count.
+    exact: bool,
 }
 
 /// The runs from a loop header, split by their first walk: the forks that may happen and the
@@ -258,19 +260,7 @@ fn split_case(
                 }
             }
         }
-        let last = store.bv_var(COUNT_NAME, WIDTH)?;
-        let run = phase.taken_throughout(store, last)?;
-        let after = phase.values_after(store, last)?;
-        let again = phase.taken_from(store, &after)?;
-        let stops = store.not(again)?;
-        let mut parts = vec![run, stops];
-        parts.extend(&excluded);
-        forks.push(Fork {
-            constraint: store.and_all(&parts)?,
-            values: after,
-            form: i,
-            count: last,
-        });
+        forks.extend(stop_forks(store, &phase, i, &excluded, !ending)?);
         let last_in = store.bv_var(COUNT_NAME, WIDTH)?;
         let upto = phase.taken_throughout(store, last_in)?;
         let out = phase.out_of_range_after(store, last_in)?;
@@ -283,6 +273,7 @@ fn split_case(
             values: escaped,
             form: i,
             count: last_in,
+            exact: false,
         });
     }
     escapes.append(&mut forks);
@@ -309,6 +300,83 @@ fn split_case(
         forks: feasible,
         leaves,
     }))
+}
+
+/// The runs that repeat `phase`'s walk (the `form`-th) at least once and then stop, split by
+/// the first atom that fails: where that atom fixes the count ([`Stop::After`]), the
+/// fork's constraint and values are written with that count, a term of the start values, so
+/// no later question carries a fresh count (listing 4.13's inner phases: `x` counts up to `z`,
+/// then both to `n`); the runs stopped by other atoms keep a fresh count. `keep_count` keeps
+/// a fresh count in every constraint (equal to its term), for counterexamples that prefer
+/// short runs (`counterexample_model`).
+fn stop_forks(
+    store: &mut TermStore,
+    phase: &Phase<'_>,
+    form: usize,
+    excluded: &[TermId],
+    keep_count: bool,
+) -> Result<Vec<Fork>> {
+    let stops = phase.stops(store)?;
+    let last = store.bv_var(COUNT_NAME, WIDTH)?;
+    let mut forks = Vec::new();
+    for (i, stop) in stops.iter().enumerate() {
+        let Stop::After(count) = *stop else { continue };
+        let after = phase.values_after(store, count)?;
+        let mut parts = vec![phase.taken_throughout(store, count)?];
+        // The first of these atoms to fail (others may fail too: the rest is theirs).
+        for (earlier, _) in stops[..i].iter().enumerate().filter(|(_, s)| is_after(s)) {
+            parts.push(phase.holds_at(store, earlier, &after)?);
+        }
+        let fails = phase.holds_at(store, i, &after)?;
+        parts.push(store.not(fails)?);
+        parts.extend(excluded);
+        if keep_count {
+            parts.push(store.eq(last, count)?);
+        }
+        forks.push(Fork {
+            constraint: store.and_all(&parts)?,
+            values: after,
+            form,
+            count: last,
+            exact: true,
+        });
+    }
+    // The runs stopped by the other atoms alone, with a fresh count.
+    let after = phase.values_after(store, last)?;
+    let mut parts = vec![phase.taken_throughout(store, last)?];
+    let mut fails = Vec::new();
+    let mut only_out_of_range = true;
+    for (i, stop) in stops.iter().enumerate() {
+        let holds = phase.holds_at(store, i, &after)?;
+        match stop {
+            Stop::After(_) => parts.push(holds),
+            Stop::Never => {}
+            Stop::OutOfRange | Stop::Open => {
+                fails.push(store.not(holds)?);
+                only_out_of_range &= *stop == Stop::OutOfRange;
+            }
+        }
+    }
+    if only_out_of_range {
+        parts.push(phase.out_of_range_after(store, last)?);
+    }
+    parts.push(store.or_all(&fails)?);
+    parts.extend(excluded);
+    let constraint = store.and_all(&parts)?;
+    if store.as_bool(constraint) != Some(false) {
+        forks.push(Fork {
+            constraint,
+            values: after,
+            form,
+            count: last,
+            exact: false,
+        });
+    }
+    Ok(forks)
+}
+
+fn is_after(stop: &Stop) -> bool {
+    matches!(stop, Stop::After(_))
 }
 
 /// The cases of the results of `model`'s inner-loop runs from `start` under `pc`: disjoint
@@ -459,13 +527,17 @@ fn merge_equal(machine: &mut Machine<'_>, cases: Vec<Case>) -> Result<Vec<Case>>
 /// it equals whenever the fork is taken (`n - 1 - i` for a loop counting `i` up to `n`), if
 /// [`settle`] finds one: `res + n * n` instead of a product of a count and `n`. The constraint
 /// keeps the count, with the equation added, so that counterexamples can still prefer small
-/// counts (`counterexample_model`), which the interpreter can replay.
+/// counts (`counterexample_model`), which the interpreter can replay. Exact forks (see
+/// [`stop_forks`]) are written with such a term already.
 fn settle_count(
     machine: &mut Machine<'_>,
     pc: &[TermId],
     bases: &[TermId],
     fork: Fork,
 ) -> Result<Fork> {
+    if fork.exact {
+        return Ok(fork);
+    }
     let mut asked = pc.to_vec();
     asked.push(fork.constraint);
     let count = settle(machine, &asked, fork.count, bases, true)?;
@@ -485,6 +557,7 @@ fn settle_count(
         values,
         form: fork.form,
         count: fork.count,
+        exact: true,
     })
 }
 

@@ -56,6 +56,26 @@ enum SideSlope {
     Symbolic(TermId),
 }
 
+/// How a run that repeats a walk, taken on `0..=m` with the sides of its conditions in range,
+/// can stop because one atom fails (in 32 bits) at `m + 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Only at this `m`, a term of the start values: a side moving by one towards a side that
+    /// does not move, in an order (`a < b` with `a` counting up: `b - a - 1`; `a <= b`:
+    /// `b - a`; likewise downwards and for the unsigned orders). Such a side can leave its
+    /// range only from the other side's value, so the 32-bit comparison fails first where the
+    /// integer one does, and the gap closes by one per iteration.
+    After(TermId),
+    /// Only where a side leaves its range at `m + 1`: an order of sides that move alike, whose
+    /// integer distance stays.
+    OutOfRange,
+    /// Never: sides that do not move, or `==`/`!=` of sides that move alike (their 32-bit
+    /// difference stays).
+    Never,
+    /// At counts the start values do not fix.
+    Open,
+}
+
 impl Phase<'_> {
     fn start_of(&self, l: LocalId) -> Option<TermId> {
         self.start.get(l.index()).copied().flatten()
@@ -120,14 +140,69 @@ impl Phase<'_> {
     /// The walk is taken from the values `values` (exact, 32-bit).
     pub fn taken_from(&self, store: &mut TermStore, values: &[Option<TermId>]) -> Result<TermId> {
         let mut parts = Vec::with_capacity(self.form.walk.conds.len());
-        for (cond, direction) in &self.form.walk.conds {
-            let value = cond.to_term(store, &|m: LocalId| {
-                values.get(m.index()).copied().flatten()
-            })?;
-            let truth = terms::truth(store, value)?;
-            parts.push(if *direction { truth } else { store.not(truth)? });
+        for i in 0..self.form.walk.conds.len() {
+            parts.push(self.holds_at(store, i, values)?);
         }
         Ok(store.and_all(&parts)?)
+    }
+
+    /// The walk's `i`-th condition (its atom `i`) holds on the values `values` (exact, 32-bit).
+    pub fn holds_at(
+        &self,
+        store: &mut TermStore,
+        i: usize,
+        values: &[Option<TermId>],
+    ) -> Result<TermId> {
+        let (cond, direction) = &self.form.walk.conds[i];
+        let value = cond.to_term(store, &|m: LocalId| {
+            values.get(m.index()).copied().flatten()
+        })?;
+        let truth = terms::truth(store, value)?;
+        Ok(if *direction { truth } else { store.not(truth)? })
+    }
+
+    /// Per atom, how a run taken on `0..=m` (its sides in range) can stop because this atom
+    /// fails (in 32 bits) at `m + 1`; see [`Stop`].
+    pub fn stops(&self, store: &mut TermStore) -> Result<Vec<Stop>> {
+        let mut stops = Vec::with_capacity(self.form.atoms.len());
+        for atom in &self.form.atoms {
+            let a = self.side(store, atom, true)?;
+            let b = self.side(store, atom, false)?;
+            let (SideSlope::Constant(sa), SideSlope::Constant(sb)) = (&a.slope, &b.slope) else {
+                stops.push(Stop::Open);
+                continue;
+            };
+            let op = as_signed(atom.op);
+            let ordered = matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+            if sa == sb {
+                stops.push(if ordered && *sa != 0 {
+                    Stop::OutOfRange
+                } else {
+                    Stop::Never
+                });
+                continue;
+            }
+            // The gap that closes by one per iteration, and whether the atom wants it positive
+            // (strict) or non-negative.
+            let (low, high, strict) = match (op, *sa, *sb) {
+                (BinOp::Lt, 1, 0) | (BinOp::Lt, 0, -1) => (a.v0, b.v0, true),
+                (BinOp::Le, 1, 0) | (BinOp::Le, 0, -1) => (a.v0, b.v0, false),
+                (BinOp::Gt, -1, 0) | (BinOp::Gt, 0, 1) => (b.v0, a.v0, true),
+                (BinOp::Ge, -1, 0) | (BinOp::Ge, 0, 1) => (b.v0, a.v0, false),
+                _ => {
+                    stops.push(Stop::Open);
+                    continue;
+                }
+            };
+            let gap = store.bv_sub(high, low)?;
+            stops.push(Stop::After(if strict {
+                let one = terms::int_const(store, 1)?;
+                store.bv_sub(gap, one)?
+            } else {
+                gap
+            }));
+        }
+        Ok(stops)
     }
 
     /// The walk is taken at every iteration of `0..=last` and every side of its conditions
@@ -748,6 +823,81 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `stops` against iterating C's `while (x op n)` by hand, in `int` and `unsigned`,
+    /// with either side moving by one towards the other, from start values around the edges
+    /// of both ranges: whenever the walk is taken on `0..=m` and its atom fails at `m + 1`,
+    /// the count is `m`; atoms whose failure does not fix the count have none.
+    #[test]
+    fn stop_counts_match_iteration() {
+        let edges = [
+            i32::MIN,
+            i32::MIN + 1,
+            i32::MIN + 3,
+            -2,
+            0,
+            3,
+            i32::MAX - 3,
+            i32::MAX - 1,
+            i32::MAX,
+        ];
+        let mut stops = 0;
+        for ty in ["int", "unsigned"] {
+            for (cond, update) in [
+                ("x < n", "x += 1;"),
+                ("x < n", "n -= 1;"),
+                ("x <= n", "x += 1;"),
+                ("x <= n", "n -= 1;"),
+                ("x > n", "x -= 1;"),
+                ("x > n", "n += 1;"),
+                ("x >= n", "x -= 1;"),
+                ("x >= n", "n += 1;"),
+                ("x < n", "x += 2;"),
+            ] {
+                let nondet = if ty == "int" { "int" } else { "uint" };
+                let source = format!(
+                    "{ty} __VERIFIER_nondet_{nondet}(void);\n\
+                     int main() {{ {ty} x = __VERIFIER_nondet_{nondet}(); \
+                     {ty} n = __VERIFIER_nondet_{nondet}(); while ({cond}) {{ {update} }} \
+                     return 0; }}"
+                );
+                let (form, x, n_local) = c_loop_form(&source);
+                let what = format!("{ty}: while ({cond}) {update}");
+                for &x0 in &edges {
+                    for d in [-3, -1, 0, 1, 2, 5] {
+                        for n in [x0.wrapping_add(d), edges[(x0 as usize + 2) % edges.len()]] {
+                            let mut store = TermStore::new();
+                            let mut start = vec![None; form.forms.len()];
+                            start[x.index()] = Some(terms::int_const(&mut store, x0).unwrap());
+                            start[n_local.index()] = Some(terms::int_const(&mut store, n).unwrap());
+                            let phase = Phase {
+                                form: &form,
+                                start: &start,
+                            };
+                            let Stop::After(count) = phase.stops(&mut store).unwrap()[0] else {
+                                assert_eq!(update, "x += 2;", "{what}: no count");
+                                continue;
+                            };
+                            for m in 0..6 {
+                                let last = terms::int_const(&mut store, m).unwrap();
+                                let run = phase.taken_throughout(&mut store, last).unwrap();
+                                let after = phase.values_after(&mut store, last).unwrap();
+                                let again = phase.holds_at(&mut store, 0, &after).unwrap();
+                                if truth(&store, run) && !truth(&store, again) {
+                                    stops += 1;
+                                    assert_eq!(number(&store, count), m, "{what}: x0 {x0} n {n}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            stops > 100,
+            "only {stops} runs stopped within six iterations"
+        );
     }
 
     /// A series (`s = s + 3 * i` while `i` counts by 2) against iterating by hand, on start
