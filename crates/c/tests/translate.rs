@@ -1741,6 +1741,66 @@ fn recursive_functions_reach_globals_through_hidden_pointers() {
 }
 
 #[test]
+fn struct_views_see_their_members_bytes_at_c_offsets() {
+    // `struct s` is `a` at 0-3, `b` at 4-5, `c` at 6 and a byte of padding at 7.
+    let source = "struct s { int a; short b; char c; };
+                  int main() { int k = __VERIFIER_nondet_int(); struct s v;
+                  v.a = 0x04030201; v.b = 0x0605; v.c = 7;
+                  unsigned char *p = (unsigned char *)&v; return p[k]; }";
+    for k in 0..7 {
+        assert_eq!(returns(source, &[k]), k + 1, "byte {k}");
+    }
+    assert_errors(
+        source,
+        &[
+            (7, PropertyKind::Unmodelled),
+            (8, PropertyKind::OutOfBounds),
+            (-1, PropertyKind::OutOfBounds),
+        ],
+    );
+    // Writes replace one byte of one member; into a member never assigned, `unmodelled`
+    // (its other bytes are indeterminate), but a copy of whole objects fills it.
+    let source = "struct s { int a; short b; char c; };
+                  int main() { int k = __VERIFIER_nondet_int(); struct s v; v.a = -1; v.c = 0;
+                  unsigned char *p = (unsigned char *)&v; p[k] = 0x80;
+                  return v.a + v.c * 1000; }";
+    assert_eq!(returns(source, &[1]), -32513);
+    assert_eq!(returns(source, &[6]), -1 - 128000);
+    assert_errors(source, &[(4, PropertyKind::Unmodelled)]);
+    let source = "struct in { short lo; short hi; }; struct out { int tag; struct in v; };
+                  int main() { unsigned char buf[8]; for (int k = 0; k < 8; k++) buf[k] = k + 1;
+                  struct out o; memcpy(&o, buf, sizeof o); unsigned char back[8];
+                  memcpy(back, &o, 8); return (o.tag == 0x04030201) + 2 * (o.v.hi == 0x0807)
+                  + 4 * (back[5] == 6); }";
+    assert_eq!(returns(source, &[]), 7);
+    // An array of 3-byte structs: byte i is member i mod 3 of element i div 3, a pointer cast
+    // back must point at an element's first byte.
+    let source = "struct t { char a; char b; char c; };
+                  int main() { int k = __VERIFIER_nondet_int(); struct t arr[4];
+                  for (int e = 0; e < 4; e++) { arr[e].a = e; arr[e].b = 10 + e; arr[e].c = 20 + e; }
+                  char *q = (char *)arr; if (k >= 100) return ((struct t *)(q + k - 100))->b;
+                  return q[k]; }";
+    assert_eq!(returns(source, &[8]), 22);
+    assert_eq!(returns(source, &[10]), 13);
+    assert_eq!(returns(source, &[106]), 12);
+    assert_errors(
+        source,
+        &[
+            (12, PropertyKind::OutOfBounds),
+            (-1, PropertyKind::OutOfBounds),
+            (104, PropertyKind::Unmodelled),
+        ],
+    );
+    // `long long` members are aligned at 4 bytes on i386, at 8 on x86-64.
+    let source = "struct w { char c; long long l; };
+                  int main() { struct w v; v.c = 1; v.l = 0x0201;
+                  unsigned char *p = (unsigned char *)&v;
+                  return sizeof v * 100 + (sizeof v == 12 ? p[4] : p[8]); }";
+    assert_eq!(returns_with(source, &[], ilp32()), 1201);
+    assert_eq!(returns(source, &[]), 1601);
+}
+
+#[test]
 fn character_views_read_and_write_the_bytes_of_integers() {
     // Little-endian bytes of an `int`, a `short` array and a `long long`, read as `unsigned
     // char` and `signed char`, and written back (sign extension of the `short` after).
@@ -1856,7 +1916,13 @@ fn character_views_stay_in_expressions_and_their_own_variables() {
             "a view of the bytes of `_Bool` objects",
         ),
         (
-            "struct t { int a; }; int main() { struct t v; char *p = (char *)&v; return 0; }",
+            "struct t { int a; int *q; }; int main() { struct t v; char *p = (char *)&v; \
+             return 0; }",
+            "a view of the bytes of `struct t` objects",
+        ),
+        (
+            "struct t { int a; int b; }; int main() { struct t v; int *q = &v.b; \
+             char *p = (char *)&v; return 0; }",
             "a view of the bytes of `struct t` objects",
         ),
     ] {

@@ -1,7 +1,7 @@
 //! `memcpy`, `memmove` and `memset` byte by byte, through views
-//! (`lower/views.rs`): a copy between objects of different integer types (`memcpy(&x, buf, 4)`
-//! of a `char` buffer into an `int`, `memcpy(buf, &x, sizeof x)`, `unsigned` into `int`), and
-//! either function through a view. `lower/library.rs` copies and sets whole objects of one type;
+//! (`lower/views.rs`): a copy between objects of different integer or struct-of-integer types
+//! (`memcpy(&x, buf, 4)` of a `char` buffer into an `int`, `memcpy(buf, &s, sizeof s)`,
+//! `unsigned` into `int`), and either function through a view. `lower/library.rs` copies and sets whole objects of one type;
 //! it hands these cases here.
 //!
 //! Both pointers are seen as views of their objects and the bytes go one by one in a loop, each
@@ -32,14 +32,14 @@ impl FnCx<'_, '_> {
         if self.is_view(to) || self.is_view(from) {
             return true;
         }
-        let integer = |ty: CType| match ty {
+        let viewable = |ty: CType| match ty {
             CType::Pointer(p) | CType::Element(p) => {
                 let pointee = self.pointee(p);
-                (pointee.is_number() && pointee != CType::Bool).then_some(pointee)
+                self.viewable(pointee).then_some(pointee)
             }
             _ => None,
         };
-        matches!((integer(to), integer(from)), (Some(a), Some(b)) if a != b)
+        matches!((viewable(to), viewable(from)), (Some(a), Some(b)) if a != b)
     }
 
     /// The pointer `(value, ty)`, an argument of `name`, as a view of its objects' bytes.
@@ -60,9 +60,7 @@ impl FnCx<'_, '_> {
                 };
                 (value, self.unit.types.borrow_mut().view_pointer(view))
             }
-            CType::Pointer(p) | CType::Element(p)
-                if self.pointee(p).is_number() && self.pointee(p) != CType::Bool =>
-            {
+            CType::Pointer(p) | CType::Element(p) if self.viewable(self.pointee(p)) => {
                 self.view_of_objects((value, ty), CType::UChar, span)
             }
             _ => return Err(self.byte_refusal(name, ty, at)),
@@ -76,8 +74,8 @@ impl FnCx<'_, '_> {
         let described = self.unit.types.borrow().describe(ty);
         CError::unsupported(
             format!(
-                "`{name}` byte by byte through a `{described}` (the bytes of integers are \
-                 modelled; not those of structs or pointers)"
+                "`{name}` byte by byte through a `{described}` (the bytes of integers and of \
+                 structs of integers are modelled; not those of pointers or other structs)"
             ),
             at,
         )
@@ -111,12 +109,11 @@ impl FnCx<'_, '_> {
     ) -> Result<(), CError> {
         let to = self.bytes_of(name, destination, span, at)?;
         let count = self.byte_count(size, span)?;
-        let [_, start] = self.element_parts(to.0, span);
         self.each_below(count, false, span, |cx, k| {
-            let fills = cx.fills((start, to.2), k, count, span);
+            let left = cx.temp(Rvalue::Binary(BinOp::Sub, count, k), span);
             let byte_at = cx.byte_at(to, k, span);
             cx.guard_first_byte(&byte_at, span);
-            cx.store_byte(&byte_at, byte, Some(fills), span);
+            cx.store_byte(&byte_at, byte, Some(left), span);
         });
         Ok(())
     }
@@ -150,45 +147,22 @@ impl FnCx<'_, '_> {
         reversed: bool,
         span: Span,
     ) {
-        let [_, start] = self.element_parts(to.0, span);
         self.each_below(count, reversed, span, |cx, k| {
             let source = cx.byte_at(from, k, span);
             let value = cx.load_byte(&source, PropertyKind::Unmodelled, span);
             // Backwards, an object's first byte comes last: no object is filled whole.
-            let fills = match reversed {
+            let left = match reversed {
                 true => Operand::Const(0),
-                false => cx.fills((start, to.2), k, count, span),
+                false => cx.temp(Rvalue::Binary(BinOp::Sub, count, k), span),
             };
             let target = cx.byte_at(to, k, span);
             cx.guard_first_byte(&target, span);
-            cx.store_byte(&target, value, Some(fills), span);
+            cx.store_byte(&target, value, Some(left), span);
         });
     }
 
     /// The byte `k` bytes after the one the view `bytes` points at.
     fn byte_at(&mut self, (value, ty, view): Bytes, k: Operand, span: Span) -> ByteLValue {
         self.byte_lvalue((value, ty), view, Some((k, CType::Int)), span)
-    }
-
-    /// Whether byte `k` of `count` written through a view (of `view`'s objects, from byte
-    /// `start`) is the first of an object whose every byte the same operation writes (`count -
-    /// k` bytes are left from it on).
-    fn fills(
-        &mut self,
-        (start, view): (Operand, View),
-        k: Operand,
-        count: Operand,
-        span: Span,
-    ) -> Operand {
-        let size = self.object_size(view.object);
-        let at = self.temp(Rvalue::Binary(BinOp::Add, start, k), span);
-        let part = self.temp(
-            Rvalue::Binary(BinOp::BitAnd, at, Operand::Const(size - 1)),
-            span,
-        );
-        let first = self.temp(Rvalue::Binary(BinOp::Eq, part, Operand::Const(0)), span);
-        let left = self.temp(Rvalue::Binary(BinOp::Sub, count, k), span);
-        let whole = self.temp(Rvalue::Binary(BinOp::Ge, left, Operand::Const(size)), span);
-        self.temp(Rvalue::Binary(BinOp::BitAnd, first, whole), span)
     }
 }

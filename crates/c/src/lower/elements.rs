@@ -215,6 +215,7 @@ enum Base {
     Character,
     /// An integer type other than a character type.
     Integer,
+    Struct,
     #[default]
     Other,
 }
@@ -234,6 +235,7 @@ fn base_of<'s>(
             | TypeSpecifier::Signed
             | TypeSpecifier::Unsigned
             | TypeSpecifier::Bool => base = Base::Integer,
+            TypeSpecifier::Struct(_) => return Base::Struct,
             TypeSpecifier::TypedefName(name) => {
                 return typedefs.get(&name.node.name).copied().unwrap_or_default()
             }
@@ -493,7 +495,8 @@ impl Uses<'_> {
     }
 
     /// Whether `cast` makes or ends a character view (`lower/views.rs`): a cast to a
-    /// character pointer of a pointer made from a variable of another integer type, or back.
+    /// character pointer of a pointer made from a variable of another integer type, or back,
+    /// or a cast to a pointer to integers of a pointer made from a struct variable.
     fn makes_view(&self, cast: &CastExpression) -> bool {
         let declarations = self.declarations;
         let target = cast_pointer_base(cast, &declarations.typedefs);
@@ -501,8 +504,8 @@ impl Uses<'_> {
             .and_then(|name| declarations.bases.get(&self.key(name)).copied());
         matches!(
             (target, source),
-            (Some(Base::Character), Some(Base::Integer))
-                | (Some(Base::Integer), Some(Base::Character))
+            (Some(Base::Character), Some(Base::Integer | Base::Struct))
+                | (Some(Base::Integer), Some(Base::Character | Base::Struct))
         )
     }
 

@@ -581,6 +581,48 @@ impl Types {
         })
     }
 
+    /// The integer leaves of the struct `ty` with their offsets in bytes (C's layout, as
+    /// [`Types::size`] computes it), if every leaf is an integer other than `_Bool`: the
+    /// structs whose bytes a view may see (`lower/views.rs`). The bytes between leaves are
+    /// padding.
+    pub(super) fn integer_layout(&self, ty: CType) -> Option<Vec<(String, CType, i32)>> {
+        let CType::Struct(_) = ty else {
+            return None;
+        };
+        let mut out = Vec::new();
+        self.collect_offsets(ty, "", 0, &mut out, 0)?;
+        Some(out)
+    }
+
+    fn collect_offsets(
+        &self,
+        ty: CType,
+        prefix: &str,
+        offset: i32,
+        out: &mut Vec<(String, CType, i32)>,
+        depth: u32,
+    ) -> Option<()> {
+        let CType::Struct(id) = ty else {
+            let integer = ty.is_number() && ty != CType::Bool;
+            return integer.then(|| out.push((prefix.to_string(), ty, offset)));
+        };
+        if depth >= MAX_STRUCT_DEPTH {
+            return None;
+        }
+        let mut at = 0i32;
+        for (name, field) in self.fields(id)? {
+            let (size, align) = self.layout(*field, depth + 1)?;
+            at = at.checked_add(align - 1)? / align * align;
+            let path = match prefix {
+                "" => name.clone(),
+                _ => format!("{prefix}.{name}"),
+            };
+            self.collect_offsets(*field, &path, offset.checked_add(at)?, out, depth + 1)?;
+            at = at.checked_add(size)?;
+        }
+        Some(())
+    }
+
     /// The leaves of a value of type `ty` in memory, in declaration order: the dotted path of
     /// each scalar or array member inside nested structs (`""` for a scalar itself) and its
     /// type. An array member is one leaf (it lives in a box, `lower/memory.rs`).

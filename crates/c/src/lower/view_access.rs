@@ -31,12 +31,11 @@ pub(super) struct ByteLValue {
     pub address: (Operand, CType),
 }
 
-/// One byte: the object it belongs to, with its guards, and how many bits it lies above the
-/// object's least significant bit.
+/// One byte: the object it belongs to, with its guards, and its offset in the object's bytes.
 #[derive(Clone, Debug)]
 pub(super) struct BytePart {
     pub memory: Memory,
-    pub shift: Operand,
+    pub offset: Operand,
 }
 
 impl FnCx<'_, '_> {
@@ -88,15 +87,40 @@ impl FnCx<'_, '_> {
                 (memory, index)
             }
             false => {
-                let shift = Operand::Const(size.trailing_zeros() as i32);
-                let element = self.temp(Rvalue::Binary(BinOp::AShr, index, shift), span);
-                let part = Rvalue::Binary(BinOp::BitAnd, index, Operand::Const(size - 1));
-                let part = self.temp(part, span);
+                let [element, part] = self.object_and_offset(index, size, span);
                 (self.array_element(base, element, view.object), part)
             }
         };
-        let shift = self.temp(Rvalue::Binary(BinOp::Mul, part, Operand::Const(8)), span);
-        BytePart { memory, shift }
+        BytePart {
+            memory,
+            offset: part,
+        }
+    }
+
+    /// The object a byte index of an array of objects of `size` bytes falls in (rounded down:
+    /// a negative index is before the first object), and the byte's offset in it.
+    pub(super) fn object_and_offset(
+        &mut self,
+        index: Operand,
+        size: i32,
+        span: Span,
+    ) -> [Operand; 2] {
+        if size.count_ones() == 1 {
+            let shift = Operand::Const(size.trailing_zeros() as i32);
+            let element = self.temp(Rvalue::Binary(BinOp::AShr, index, shift), span);
+            let part = Rvalue::Binary(BinOp::BitAnd, index, Operand::Const(size - 1));
+            return [element, self.temp(part, span)];
+        }
+        // Division truncates towards zero: a negative index first moves down by `size - 1`.
+        let negative = self.temp(Rvalue::Binary(BinOp::Lt, index, Operand::Const(0)), span);
+        let back = Rvalue::Binary(BinOp::Mul, negative, Operand::Const(size - 1));
+        let back = self.temp(back, span);
+        let lowered = self.temp(Rvalue::Binary(BinOp::Sub, index, back), span);
+        let size = Operand::Const(size);
+        let element = self.temp(Rvalue::Binary(BinOp::Div, lowered, size), span);
+        let start = self.temp(Rvalue::Binary(BinOp::Mul, element, size), span);
+        let part = self.temp(Rvalue::Binary(BinOp::Sub, index, start), span);
+        [element, part]
     }
 
     /// `pointer ± offset` (an integer of type `ty`, in units) for a pointer into an array or a
@@ -205,9 +229,19 @@ impl FnCx<'_, '_> {
         kind: PropertyKind,
         span: Span,
     ) -> Operand {
+        if let Some(leaves) = self.unit.types.borrow().integer_layout(object) {
+            return self.struct_byte(part, &leaves, kind, span);
+        }
         let [value, _] = self.object_fields(&part.memory, object, kind, span);
+        self.byte_of(value, object, part.offset, span)
+    }
+
+    /// The byte `offset` (0 to the object's size - 1) of the integer `value` of type `object`
+    /// (0 to 255, 32 bits).
+    fn byte_of(&mut self, value: Operand, object: CType, offset: Operand, span: Span) -> Operand {
         let width = object.width();
-        let shift = self.widened(part.shift, width, span);
+        let bits = self.temp(Rvalue::Binary(BinOp::Mul, offset, Operand::Const(8)), span);
+        let shift = self.widened(bits, width, span);
         let shifted = self.temp(Rvalue::Binary(BinOp::LShr, value, shift), span);
         let low = match width {
             Width::W64 => self.convert_number(shifted, CType::ULong, CType::UInt, span),
@@ -217,6 +251,111 @@ impl FnCx<'_, '_> {
             Rvalue::Binary(BinOp::BitAnd, low, Operand::Const(0xff)),
             span,
         )
+    }
+
+    /// The byte `part` of a struct of integers (`leaves`: path, type and offset of each): the
+    /// byte of the leaf it lies in, chosen without branching (each leaf's byte masked by
+    /// whether the offset lies in it), after the check of `kind` that that leaf is assigned.
+    /// A padding byte is `unmodelled` (C leaves its value unspecified).
+    fn struct_byte(
+        &mut self,
+        part: &BytePart,
+        leaves: &[(String, CType, i32)],
+        kind: PropertyKind,
+        span: Span,
+    ) -> Operand {
+        let mut byte = Operand::Const(0);
+        let mut covered = Operand::Const(0);
+        for (path, leaf, at) in leaves {
+            let memory = part.memory.clone().member(path);
+            let [inside, offset] = self.leaf_offset(part.offset, *leaf, *at, span);
+            let [value, assigned] = self.leaf_fields_read(&memory, *leaf, span);
+            let outside = self.temp(Rvalue::Binary(BinOp::Eq, inside, Operand::Const(0)), span);
+            let holds = self.temp(Rvalue::Binary(BinOp::BitOr, outside, assigned), span);
+            self.check(Check::Condition { holds, kind }, span);
+            let own = self.byte_of(value, *leaf, offset, span);
+            let mask = self.temp(Rvalue::Unary(UnOp::Neg, inside), span);
+            let own = self.temp(Rvalue::Binary(BinOp::BitAnd, own, mask), span);
+            byte = self.temp(Rvalue::Binary(BinOp::BitOr, byte, own), span);
+            covered = self.temp(Rvalue::Binary(BinOp::BitOr, covered, inside), span);
+        }
+        let kind = PropertyKind::Unmodelled;
+        self.check(
+            Check::Condition {
+                holds: covered,
+                kind,
+            },
+            span,
+        );
+        byte
+    }
+
+    /// Whether the byte at `offset` of a struct lies in its leaf of type `leaf` at byte `at`
+    /// (0 or 1), and its offset in the leaf (0 where it does not lie in it).
+    fn leaf_offset(&mut self, offset: Operand, leaf: CType, at: i32, span: Span) -> [Operand; 2] {
+        let size = Operand::Const(self.object_size(leaf));
+        let relative = self.temp(Rvalue::Binary(BinOp::Sub, offset, Operand::Const(at)), span);
+        let inside = self.temp(Rvalue::Binary(BinOp::ULt, relative, size), span);
+        let offset = self.temp(Rvalue::Binary(BinOp::Mul, relative, inside), span);
+        [inside, offset]
+    }
+
+    /// The value of the leaf at `memory` (of type `leaf`) and its assigned flag as 0 or 1,
+    /// without a check.
+    fn leaf_fields_read(&mut self, memory: &Memory, leaf: CType, span: Span) -> [Operand; 2] {
+        let (value_field, flag_field) = leaf_fields(&memory.prefix);
+        let flag = Rvalue::Read(memory.field(self.field_id(&flag_field)));
+        let flag = self.temp(flag, span);
+        let assigned = self.temp(Rvalue::Binary(BinOp::Ne, flag, Operand::Const(0)), span);
+        let value = Rvalue::Read(memory.field(self.field_id(&value_field)));
+        let value = Operand::Local(self.b.assign_temp_of(value, leaf.width(), span));
+        [value, assigned]
+    }
+
+    /// Stores the low 8 bits of `byte` as the byte `part` of a struct of integers: every leaf
+    /// is stored again, the one the byte lies in with the byte replaced (assigned from then
+    /// on), the others unchanged with their flags. Writing into a multi-byte leaf never
+    /// assigned is `unmodelled` (unless the operation fills it, see [`FnCx::store_byte`]), as
+    /// for an integer; a byte of padding is
+    /// written nowhere (a read of it is `unmodelled`).
+    fn store_struct_byte(
+        &mut self,
+        part: &BytePart,
+        leaves: &[(String, CType, i32)],
+        byte: Operand,
+        written: Option<Operand>,
+        span: Span,
+    ) {
+        // Every leaf is read before the first store, which ends the place's bounds checks.
+        let mut stores = Vec::with_capacity(leaves.len());
+        for (path, leaf, at) in leaves {
+            let leaf = *leaf;
+            let memory = part.memory.clone().member(path);
+            let [inside, offset] = self.leaf_offset(part.offset, leaf, *at, span);
+            let [old, assigned] = self.leaf_fields_read(&memory, leaf, span);
+            let width = leaf.width();
+            let outside = self.temp(Rvalue::Binary(BinOp::Eq, inside, Operand::Const(0)), span);
+            let fills = self.fills(offset, leaf, written, span);
+            let old = self.write_base([old, assigned], leaf, Some(outside), fills, span);
+            let merged = self.with_byte(old, leaf, offset, byte, span);
+            let mask = self.temp(Rvalue::Unary(UnOp::Neg, inside), span);
+            let mask = self.widened(mask, width, span);
+            let new = self.temp(Rvalue::Binary(BinOp::BitAnd, merged, mask), span);
+            let all_ones = match width {
+                Width::W64 => Operand::Const64(-1),
+                Width::W32 => Operand::Const(-1),
+            };
+            let unmask = self.temp(Rvalue::Binary(BinOp::BitXor, mask, all_ones), span);
+            let unchanged = self.temp(Rvalue::Binary(BinOp::BitAnd, old, unmask), span);
+            let value = self.temp(Rvalue::Binary(BinOp::BitOr, new, unchanged), span);
+            let value = self.convert(value, leaf, span);
+            let flag = self.temp(Rvalue::Binary(BinOp::BitOr, assigned, inside), span);
+            stores.push((memory, leaf, value, flag));
+        }
+        for (i, (memory, leaf, value, flag)) in stores.into_iter().enumerate() {
+            // The later leaves' guards run again before their stores.
+            self.write_memory_flagged(&memory, leaf, (value, flag), i == 0, span);
+        }
     }
 
     /// The value of the object at `memory` (of type `object`) and whether it is assigned, after
@@ -249,15 +388,16 @@ impl FnCx<'_, '_> {
     }
 
     /// Stores `value` as the unit `bytes` designates, the guards of its first byte run (the
-    /// others run here, each before its byte is stored). A write into an object
-    /// never assigned is `unmodelled` (its other bytes are indeterminate), unless `fills`
-    /// holds: the same operation writes the object's other bytes next (a copy of whole
-    /// objects, one byte at a time).
+    /// others run here, each before its byte is stored). A write into an integer never
+    /// assigned is `unmodelled` (its other bytes are indeterminate), unless the same operation
+    /// fills it: `written` counts the bytes it writes from this unit's first byte on (a copy
+    /// of whole objects, one byte at a time), and the byte is an integer's first with all of
+    /// that integer's bytes among them.
     pub(super) fn store_byte(
         &mut self,
         bytes: &ByteLValue,
         value: Operand,
-        fills: Option<Operand>,
+        written: Option<Operand>,
         span: Span,
     ) {
         let unit = bytes.view.unit;
@@ -276,7 +416,14 @@ impl FnCx<'_, '_> {
             if j > 0 {
                 self.guard(&part.memory, span);
             }
-            self.store_part(part, bytes.view.object, byte, fills, span);
+            let written = match (written, j) {
+                (Some(count), 1..) => {
+                    let j = Operand::Const(j as i32);
+                    Some(self.temp(Rvalue::Binary(BinOp::Sub, count, j), span))
+                }
+                (written, _) => written,
+            };
+            self.store_part(part, bytes.view.object, byte, written, span);
         }
     }
 
@@ -286,35 +433,84 @@ impl FnCx<'_, '_> {
         part: &BytePart,
         object: CType,
         byte: Operand,
-        fills: Option<Operand>,
+        written: Option<Operand>,
         span: Span,
     ) {
+        if let Some(leaves) = self.unit.types.borrow().integer_layout(object) {
+            return self.store_struct_byte(part, &leaves, byte, written, span);
+        }
         let memory = &part.memory;
         if self.object_size(object) == 1 {
             let value = self.convert(byte, object, span);
             self.write_memory(memory, object, value, true, span);
             return;
         }
-        let (value_field, flag_field) = leaf_fields(&memory.prefix);
+        let [old, assigned] = self.leaf_fields_read(memory, object, span);
+        let fills = self.fills(part.offset, object, written, span);
+        let old = self.write_base([old, assigned], object, None, fills, span);
+        let merged = self.with_byte(old, object, part.offset, byte, span);
+        let merged = self.convert(merged, object, span);
+        self.write_memory(memory, object, merged, true, span);
+    }
+
+    /// Whether a write of `written` bytes from the byte `offset` of an integer of type `ty` on
+    /// fills it: it starts at the integer's first byte and writes all of them.
+    fn fills(
+        &mut self,
+        offset: Operand,
+        ty: CType,
+        written: Option<Operand>,
+        span: Span,
+    ) -> Option<Operand> {
+        let written = written?;
+        let size = Operand::Const(self.object_size(ty));
+        let first = self.temp(Rvalue::Binary(BinOp::Eq, offset, Operand::Const(0)), span);
+        let whole = self.temp(Rvalue::Binary(BinOp::Ge, written, size), span);
+        Some(self.temp(Rvalue::Binary(BinOp::BitAnd, first, whole), span))
+    }
+
+    /// The value a byte write into the integer `old` of type `ty` (assigned or not) starts
+    /// from: writing into a multi-byte integer never assigned is `unmodelled` (its other bytes
+    /// are indeterminate) unless `fills` (the same operation writes all its bytes: it starts
+    /// from 0) or `elsewhere` (the write goes to another leaf of a struct).
+    fn write_base(
+        &mut self,
+        [old, assigned]: [Operand; 2],
+        ty: CType,
+        elsewhere: Option<Operand>,
+        fills: Option<Operand>,
+        span: Span,
+    ) -> Operand {
+        if self.object_size(ty) == 1 {
+            return old;
+        }
+        let mut holds = assigned;
+        for excuse in [elsewhere, fills].into_iter().flatten() {
+            holds = self.temp(Rvalue::Binary(BinOp::BitOr, holds, excuse), span);
+        }
+        let kind = PropertyKind::Unmodelled;
+        self.check(Check::Condition { holds, kind }, span);
+        if fills.is_none() {
+            return old;
+        }
+        let keep = self.temp(Rvalue::Unary(UnOp::Neg, assigned), span);
+        let keep = self.widened(keep, ty.width(), span);
+        self.temp(Rvalue::Binary(BinOp::BitAnd, old, keep), span)
+    }
+
+    /// The integer `old` of type `object` with its byte `offset` replaced by the low 8 bits of
+    /// `byte` (not yet in the type's range).
+    fn with_byte(
+        &mut self,
+        old: Operand,
+        object: CType,
+        offset: Operand,
+        byte: Operand,
+        span: Span,
+    ) -> Operand {
         let width = object.width();
-        let old = match fills {
-            None => self.object_fields(memory, object, PropertyKind::Unmodelled, span)[0],
-            Some(fills) => {
-                // An object never assigned starts from 0: every byte of it is written next.
-                let flag = Rvalue::Read(memory.field(self.field_id(&flag_field)));
-                let flag = self.temp(flag, span);
-                let assigned = self.temp(Rvalue::Binary(BinOp::Ne, flag, Operand::Const(0)), span);
-                let holds = self.temp(Rvalue::Binary(BinOp::BitOr, assigned, fills), span);
-                let kind = PropertyKind::Unmodelled;
-                self.check(Check::Condition { holds, kind }, span);
-                let old = Rvalue::Read(memory.field(self.field_id(&value_field)));
-                let old = Operand::Local(self.b.assign_temp_of(old, width, span));
-                let keep = self.temp(Rvalue::Unary(UnOp::Neg, assigned), span);
-                let keep = self.widened(keep, width, span);
-                self.temp(Rvalue::Binary(BinOp::BitAnd, old, keep), span)
-            }
-        };
-        let shift = self.widened(part.shift, width, span);
+        let bits = self.temp(Rvalue::Binary(BinOp::Mul, offset, Operand::Const(8)), span);
+        let shift = self.widened(bits, width, span);
         let wide = |n: i32| match width {
             Width::W64 => Operand::Const64(i64::from(n)),
             Width::W32 => Operand::Const(n),
@@ -329,9 +525,7 @@ impl FnCx<'_, '_> {
             Width::W32 => low,
         };
         let placed = self.temp(Rvalue::Binary(BinOp::Shl, low, shift), span);
-        let merged = self.temp(Rvalue::Binary(BinOp::BitOr, kept, placed), span);
-        let merged = self.convert(merged, object, span);
-        self.write_memory(memory, object, merged, true, span);
+        self.temp(Rvalue::Binary(BinOp::BitOr, kept, placed), span)
     }
 
     /// The 32-bit `value` as a number of `width`.

@@ -11,7 +11,9 @@
 //! comparisons and null are the element pointer's; arithmetic moves by the unit's size.
 //!
 //! A cast back to the objects' type (`(int *)p`) checks that the view points at an object's
-//! first byte (`unmodelled` otherwise). Views of `_Bool`, pointers and structs are refused.
+//! first byte (`unmodelled` otherwise). Views of structs whose members are integers see their
+//! leaves' bytes at C's offsets (padding is `unmodelled` to read); views of `_Bool`, pointers,
+//! arrays and other structs are refused.
 //! Views live only in temporaries, in local variables declared with one as their initializer
 //! (`lower/stmt.rs`) or assigned one before any other use, and in the parameters of inlined
 //! calls (a call passing a view is inlined,
@@ -192,7 +194,7 @@ impl FnCx<'_, '_> {
                     && (self.is_view_expression(operand)
                         || self
                             .pointed_type(operand)
-                            .is_some_and(|object| object != target && is_integer(object)))
+                            .is_some_and(|object| object != target && self.viewable(object)))
             }
             Expression::Identifier(id) => {
                 let at = self.at(e.span);
@@ -283,12 +285,14 @@ impl FnCx<'_, '_> {
                         at,
                     ));
                 }
-                if !object.is_number() {
+                if !self.viewable(object) {
                     let described = self.unit.types.borrow().describe(object);
                     return Err(CError::unsupported(
                         format!(
                             "a view of the bytes of `{described}` objects (the bytes of \
-                             integers are modelled; not those of structs, pointers or arrays)"
+                             integers and of structs of integers are modelled; not those of \
+                             pointers, arrays, structs with other members, or structs with a \
+                             member whose address is taken)"
                         ),
                         at,
                     ));
@@ -335,24 +339,17 @@ impl FnCx<'_, '_> {
         let [base, index] = self.element_parts(value, span);
         let size = self.object_size(view.object);
         let kind = PropertyKind::Unmodelled;
-        let holds = match view.whole {
-            true => self.temp(Rvalue::Binary(BinOp::Eq, index, Operand::Const(0)), span),
-            false => {
-                let part = self.temp(
-                    Rvalue::Binary(BinOp::BitAnd, index, Operand::Const(size - 1)),
-                    span,
-                );
-                self.temp(Rvalue::Binary(BinOp::Eq, part, Operand::Const(0)), span)
-            }
+        let [element, part] = match view.whole {
+            true => [Operand::Const(0), index],
+            false => self.object_and_offset(index, size, span),
         };
+        let holds = self.temp(Rvalue::Binary(BinOp::Eq, part, Operand::Const(0)), span);
         self.check(Check::Condition { holds, kind }, span);
         let mut types = self.unit.types.borrow_mut();
         match view.whole {
             true => (base, types.pointer_to(view.object)),
             false => {
                 drop(types);
-                let shift = Operand::Const(size.trailing_zeros() as i32);
-                let element = self.temp(Rvalue::Binary(BinOp::AShr, index, shift), span);
                 let pointer = self.element_value(base, element, span);
                 (
                     pointer,
@@ -371,12 +368,21 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// Whether a view may see the bytes of objects of type `object`: integers but `_Bool`,
+    /// and structs whose leaves are such integers, all in the struct's record (no member's
+    /// address taken: such a member lives in a box of its own, `lower/memory.rs`).
+    pub(super) fn viewable(&self, object: CType) -> bool {
+        is_integer(object)
+            || (self.unit.types.borrow().integer_layout(object).is_some()
+                && !self.has_boxes(object))
+    }
+
     /// Whether `ty` is a view's type.
     pub(super) fn is_view(&self, ty: CType) -> bool {
         self.unit.types.borrow().view_of(ty).is_some()
     }
 
-    /// `sizeof` of the integer type `object`, a power of two.
+    /// `sizeof` of the integer or struct type `object`.
     pub(super) fn object_size(&self, object: CType) -> i32 {
         self.unit.types.borrow().size(object).unwrap_or(1)
     }
