@@ -123,6 +123,23 @@ pub fn translate_text(text: &str, options: Options) -> Result<Translated, CError
     translate_preprocessed(text.to_string(), &SourceMap::identity(text), options)
 }
 
+/// The offset of the first `#pragma pack` line of the preprocessed text: the parser passes
+/// directives over, and the layout it sets would make `sizeof` and member offsets wrong.
+fn layout_pragma(preprocessed: &str) -> Option<usize> {
+    let mut offset = 0;
+    for line in preprocessed.split_inclusive('\n') {
+        let directive = line.trim_start().strip_prefix('#').map(str::trim_start);
+        let pragma = directive
+            .and_then(|d| d.strip_prefix("pragma"))
+            .map(str::trim_start);
+        if pragma.is_some_and(|p| p.starts_with("pack")) {
+            return Some(offset);
+        }
+        offset += line.len();
+    }
+    None
+}
+
 /// The parser is recursive: it runs on a thread with a large stack, so that deeply nested input
 /// is a clean error from the lowering's depth limit rather than a stack overflow.
 const PARSER_STACK: usize = 256 * 1024 * 1024;
@@ -136,6 +153,12 @@ fn translate_preprocessed(
         std::thread::Builder::new()
             .stack_size(PARSER_STACK)
             .spawn_scoped(scope, move || {
+                if let Some(at) = layout_pragma(&preprocessed) {
+                    return Err(CError::unsupported(
+                        "`#pragma pack` (struct layouts other than C's default)",
+                        map.offset(at),
+                    ));
+                }
                 let config = lang_c::driver::Config::with_gcc();
                 let parse =
                     lang_c::driver::parse_preprocessed(&config, preprocessed).map_err(|e| {

@@ -1921,6 +1921,25 @@ fn character_views_stay_in_expressions_and_their_own_variables() {
             "a view of the bytes of `struct t` objects",
         ),
         (
+            "struct t { char a; int b; } __attribute__((packed)); \
+             int main() { struct t v; return sizeof v; }",
+            "`__attribute__((packed))` (struct layouts other than C's default)",
+        ),
+        (
+            "struct t { char a; int b __attribute__((__aligned__(8))); }; \
+             int main() { struct t v; return sizeof v; }",
+            "`__attribute__((__aligned__))`",
+        ),
+        (
+            "struct t { char a; int b; }; typedef struct t __attribute__((aligned(16))) u; \
+             int main() { u v; return sizeof v; }",
+            "`__attribute__((aligned))`",
+        ),
+        (
+            "#pragma pack(1)\nstruct t { char a; int b; }; int main() { return 0; }",
+            "`#pragma pack`",
+        ),
+        (
             "struct t { int a; int b; }; int main() { struct t v; int *q = &v.b; \
              char *p = (char *)&v; return 0; }",
             "a view of the bytes of `struct t` objects",

@@ -233,3 +233,58 @@ int main() { struct pt a, b; cp(&a, &b); return 0; }
         }
     }
 }
+
+/// An entry function's input objects are initialized live heap objects whose members hold
+/// values of their types (docs/c-frontend.md, Decisions): `pop` frees its argument and reads
+/// its members, `wide` compares an `unsigned char` and an `unsigned short` member with values
+/// beyond their ranges, and neither may report a violation; `walk`'s null dereference at the
+/// end of a list must still be found (with members read, not indeterminate).
+#[test]
+fn entry_inputs_are_initialized_live_objects_of_their_types() {
+    let source = "extern void free(void *);
+struct rec { unsigned char port; unsigned short flags; struct rec *next; };
+int pop(struct rec *r) { if (!r) return 0; int v = r->port + r->flags; free(r); return v; }
+int wide(struct rec *r) {
+  if (r && (r->port > 255 || r->flags > 65535)) { int *z = 0; *z = 1; }
+  return 0;
+}
+int walk(struct rec *r) { return r->next->port; }
+";
+    let translated = symex_c::translate_text(source, symex_c::Options::default())
+        .unwrap_or_else(|e| panic!("{}", e.render("inputs.c", source)));
+    let options = CheckOptions {
+        timeout: Some(Duration::from_secs(10)),
+        ..CheckOptions::default()
+    };
+    let pair = (&translated.module, &translated.types);
+    for entry in ["pop", "wide", "walk"] {
+        let backward = symex_engine::check_backward(
+            pair.0,
+            pair.1,
+            source,
+            "inputs.c",
+            entry,
+            &options,
+            &symex_engine::BackwardOptions::default(),
+        )
+        .expect("the backward check runs");
+        let forward = check_forward(pair.0, pair.1, source, "inputs.c", entry, &options)
+            .expect("the forward check runs");
+        for (engine, report) in [("backward", backward), ("forward", forward)] {
+            let violated: Vec<String> = (report.properties().iter())
+                .filter(|p| p.verdict.status() == Status::Violated)
+                .map(|p| format!("{:?} line {}", p.kind, p.line))
+                .collect();
+            match entry {
+                "walk" => assert!(
+                    !violated.is_empty() && violated.iter().all(|v| v == "NullDeref line 8"),
+                    "{engine} --entry walk: {violated:?}"
+                ),
+                _ => assert!(
+                    violated.is_empty(),
+                    "{engine} --entry {entry}: {violated:?}"
+                ),
+            }
+        }
+    }
+}

@@ -43,6 +43,23 @@ pub const HEAP_STATE_FIELD: &str = "#heap";
 /// The heap state of an object that `free` released.
 pub const HEAP_FREED: i32 = 2;
 
+/// The heap state of a live object that `malloc` made.
+pub const HEAP_LIVE: i32 = 1;
+
+/// The value of the bookkeeping field `name` in an object of an entry function's input heap
+/// (one its caller made): every member is assigned (`#assigned` flags 1, as KLEE's and CBMC's
+/// harnesses give their inputs values) and the object is a live heap object (`#heap`); `None`
+/// for the fields whose values are inputs.
+pub fn input_bookkeeping(name: &str) -> Option<i32> {
+    if name.ends_with(ASSIGNED_FLAG_SUFFIX) {
+        Some(1)
+    } else if name == HEAP_STATE_FIELD {
+        Some(HEAP_LIVE)
+    } else {
+        None
+    }
+}
+
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*

@@ -71,7 +71,7 @@ pub(super) const SCALAR_FIELDS: [&str; 2] = symex_ir::cfg::SCALAR_OBJECT_FIELDS;
 /// dotted paths.
 pub(super) const HEAP_FIELD: &str = symex_ir::cfg::HEAP_STATE_FIELD;
 pub(super) const NOT_HEAP: i32 = 0;
-pub(super) const LIVE: i32 = 1;
+pub(super) const LIVE: i32 = symex_ir::cfg::HEAP_LIVE;
 pub(super) const FREED: i32 = symex_ir::cfg::HEAP_FREED;
 pub(super) const MEMBER: i32 = 3;
 /// The state of the object a pointer made from an integer points to (`lower/integer_pointers.rs`).
@@ -596,7 +596,24 @@ impl FnCx<'_, '_> {
                 let index = read(self, &index_field(&value), Width::W32);
                 self.element_value(cell, index, span)
             }
-            _ => cell,
+            _ => self.in_range(cell, ty, memory, span),
+        }
+    }
+
+    /// `value`, read from `memory` as a number of type `ty`, in `ty`'s range: an object reached
+    /// through a pointer may be an entry function's input, whose members the input heap gives
+    /// as any 32-bit numbers (the program's own stores keep every value in its range, so this
+    /// changes no other value).
+    pub(super) fn in_range(
+        &mut self,
+        value: Operand,
+        ty: CType,
+        memory: &Memory,
+        span: Span,
+    ) -> Operand {
+        match memory.place.base {
+            PlaceBase::Deref(_) if ty.is_number() => self.convert(value, ty, span),
+            _ => value,
         }
     }
 
@@ -653,7 +670,7 @@ impl FnCx<'_, '_> {
             let [value, flag] = match kind {
                 Leaf::ScalarBox => self.box_contents(value, leaf.width(), span),
                 Leaf::ArrayBox => [self.array_box_contents(value, span), flag],
-                Leaf::Inline => [value, flag],
+                Leaf::Inline => [self.in_range(value, leaf, memory, span), flag],
             };
             fields.extend(self.leaf_of(&path, leaf, value, flag, span));
         }

@@ -709,6 +709,16 @@ impl Types {
                 return Err(CError::unsupported("`_Static_assert`", at));
             };
             let at = unit.at(field.span);
+            let extensions = (field.node.specifiers.iter()).filter_map(|s| match &s.node {
+                SpecifierQualifier::Extension(e) => Some(e),
+                _ => None,
+            });
+            let declared = (field.node.declarators.iter())
+                .filter_map(|d| d.node.declarator.as_ref())
+                .map(|d| &d.node.extensions);
+            if let Some(e) = layout_refusal(extensions.chain(declared).flatten(), at) {
+                return Err(e);
+            }
             let base = type_of(unit, self, &specifier_types(&field.node.specifiers), at)?;
             for declarator in &field.node.declarators {
                 if declarator.node.bit_width.is_some() {
@@ -1163,7 +1173,48 @@ pub(super) fn base_type(
             _ => None,
         })
         .collect();
-    type_of(unit, &mut unit.types.borrow_mut(), &types, at)
+    let mut table = unit.types.borrow_mut();
+    let ty = type_of(unit, &mut table, &types, at)?;
+    // `struct t { ... } __attribute__((packed));`: the struct defined here is refused where
+    // it is used, as a struct with a member outside the subset is.
+    let extensions = specifiers.iter().filter_map(|s| match &s.node {
+        DeclarationSpecifier::Extension(e) => Some(e),
+        _ => None,
+    });
+    let defines = types
+        .iter()
+        .any(|t| matches!(&t.node, TypeSpecifier::Struct(st) if st.node.declarations.is_some()));
+    if let (CType::Struct(id), Some(refusal)) = (ty, layout_refusal(extensions.flatten(), at)) {
+        if !defines {
+            // `typedef struct t __attribute__((aligned(16))) u;`: a type of another layout.
+            return Err(refusal);
+        }
+        table.structs[id.0 as usize].refused.get_or_insert(refusal);
+    }
+    Ok(ty)
+}
+
+/// The refusal of a struct whose declaration has an attribute that changes its layout
+/// (`packed`, `aligned`) among `extensions`: `sizeof` and member offsets follow C's default
+/// layout only.
+fn layout_refusal<'a>(
+    mut extensions: impl Iterator<Item = &'a Node<lang_c::ast::Extension>>,
+    at: usize,
+) -> Option<CError> {
+    extensions.find_map(|e| match &e.node {
+        lang_c::ast::Extension::Attribute(a)
+            if matches!(a.name.node.trim_matches('_'), "packed" | "aligned") =>
+        {
+            Some(CError::unsupported(
+                format!(
+                    "`__attribute__(({}))` (struct layouts other than C's default)",
+                    a.name.node
+                ),
+                at,
+            ))
+        }
+        _ => None,
+    })
 }
 
 /// The type a type name denotes (in casts and `sizeof`): its specifiers' type behind the

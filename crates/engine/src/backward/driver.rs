@@ -282,8 +282,9 @@ pub fn search(
     for f in 0..graph.field_slots {
         names.push(field_name(graph, f));
     }
-    let mut heap =
-        ArrayHeap::new(names, graph.ref_fields.clone()).with_typing(graph.typing.clone());
+    let mut heap = ArrayHeap::new(names, graph.ref_fields.clone())
+        .with_typing(graph.typing.clone())
+        .with_fixed_inputs(graph.fixed_inputs.clone());
     heap.declare_inputs(&mut store)?;
     let choice = options.solver.clone();
     let timeout = options.query.timeout.or(Some(Duration::from_secs(3600)));

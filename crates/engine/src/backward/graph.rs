@@ -12,8 +12,8 @@
 use rustc_hash::FxHashMap;
 use symex_ir::analysis::{Dominators, LoopForest};
 use symex_ir::cfg::{
-    BlockId, Check, FuncId, Function, Inst, InstKind, LocalId, LocalKind, Module, Operand, Place,
-    PlaceBase, Projection, PropId, Rvalue, Terminator,
+    input_bookkeeping, BlockId, Check, FuncId, Function, Inst, InstKind, LocalId, LocalKind,
+    Module, Operand, Place, PlaceBase, Projection, PropId, Rvalue, Terminator,
 };
 use symex_report::{Cut, Cuts};
 use symex_syntax::span::Span;
@@ -145,6 +145,10 @@ impl<'a> Builder<'a> {
             .map(|f| self.facts.is_ref_field(f))
             .collect();
         ref_fields.push(false);
+        let mut fixed_inputs: Vec<Option<i32>> = (self.module.fields.iter())
+            .map(|name| input_bookkeeping(name))
+            .collect();
+        fixed_inputs.push(None);
         Ok(Graph {
             nodes: std::mem::take(&mut self.nodes),
             entry: start,
@@ -153,6 +157,7 @@ impl<'a> Builder<'a> {
             inputs: self.next_input,
             field_slots,
             ref_fields,
+            fixed_inputs,
             target_origin: self.target_origin,
             typing: self.typing.cloned(),
         })

@@ -106,6 +106,8 @@ pub struct ArrayHeap {
     input_used: Vec<bool>,
     names: Vec<String>,
     ref_fields: Vec<bool>,
+    /// Per field, the one value it has in every input cell (a front end's bookkeeping).
+    fixed_inputs: Vec<Option<i32>>,
     /// Fields any operation touched: the assumptions equate only these with their `f_in`.
     used: Vec<bool>,
     array_sort: Option<Sort>,
@@ -127,6 +129,7 @@ impl ArrayHeap {
             input_used: vec![false; n],
             names,
             ref_fields,
+            fixed_inputs: vec![None; n],
             used: vec![false; n],
             array_sort: None,
             typing: None,
@@ -138,6 +141,13 @@ impl ArrayHeap {
     /// The same heap with typed input cells (`None`: untyped, for entries that reach one kind).
     pub fn with_typing(mut self, typing: Option<CellTyping>) -> ArrayHeap {
         self.typing = typing;
+        self
+    }
+
+    /// The same heap where the input cells hold `fixed[f]` in field `f` where that is a value
+    /// (`Graph::fixed_inputs`).
+    pub fn with_fixed_inputs(mut self, fixed: Vec<Option<i32>>) -> ArrayHeap {
+        self.fixed_inputs = fixed;
         self
     }
 
@@ -277,7 +287,14 @@ impl ArrayHeap {
             return Ok(t);
         }
         let sort = self.sort(store)?;
-        let t = store.var(format!("{}_in", self.names[f]), sort)?;
+        let t = match self.fixed_inputs.get(f).copied().flatten() {
+            // A front end's bookkeeping field has one value in every input cell.
+            Some(value) => {
+                let value = int_const(store, value)?;
+                store.const_array(sort, value)?
+            }
+            None => store.var(format!("{}_in", self.names[f]), sort)?,
+        };
         self.input[f] = Some(t);
         Ok(t)
     }

@@ -4,7 +4,7 @@
 //!
 //! Nothing here walks the path or writes JSON (see `walk` and `witness`).
 
-use symex_smt::{ArrayValue, BvConst, Solver, TermId, TermStore, Value};
+use symex_smt::{ArrayValue, BvConst, Node, Solver, TermId, TermStore, Value};
 
 use crate::backward::encode::{EntryModel, InputSymbols};
 use crate::backward::ops::FieldSlot;
@@ -23,7 +23,13 @@ pub fn read_entry_model(
     let input_terms: Vec<(u32, TermId)> = inputs.made().collect();
     vars.extend(input_terms.iter().map(|&(_, t)| t));
     let arrays = input_arrays.to_vec();
-    vars.extend(arrays.iter().map(|&(_, t)| t));
+    // A bookkeeping field's input array is a constant (`heap.rs`), no symbol of the model.
+    vars.extend(
+        arrays
+            .iter()
+            .map(|&(_, t)| t)
+            .filter(|&t| store.var_id(t).is_some()),
+    );
     let model = solver.model(store, &vars)?;
     let number = |t: TermId| model.get(t).and_then(value_as_i32).unwrap_or(0);
     let args = params.iter().map(|p| p.map_or(0, number)).collect();
@@ -34,16 +40,22 @@ pub fn read_entry_model(
         }
     }
     let zero = Value::Bv(BvConst::new(WIDTH, 0)?);
-    let fields = arrays
-        .into_iter()
-        .map(|(f, t)| {
-            let array = match model.get(t) {
-                Some(Value::Array(a)) => a.clone(),
-                _ => ArrayValue::constant(zero.clone()),
-            };
-            (f, array)
-        })
-        .collect();
+    let mut fields = Vec::with_capacity(arrays.len());
+    for (f, t) in arrays {
+        let array = match (store.node(t), model.get(t)) {
+            (Node::ConstArray { value, .. }, _) => match store.as_bv(*value) {
+                Some(c) => ArrayValue::constant(Value::Bv(c)),
+                None => {
+                    return Err(EngineError::Internal(
+                        "a constant array of no number".into(),
+                    ))
+                }
+            },
+            (_, Some(Value::Array(a))) => a.clone(),
+            _ => ArrayValue::constant(zero.clone()),
+        };
+        fields.push((f, array));
+    }
     Ok(EntryModel {
         args,
         inputs: input_values,

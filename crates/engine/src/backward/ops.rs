@@ -172,6 +172,9 @@ pub struct Graph {
     pub field_slots: u32,
     /// Slots known to hold pointers: reads of them get the closed-input-heap constraint.
     pub ref_fields: Vec<bool>,
+    /// Per slot, the one value a front end's bookkeeping field has in every input cell
+    /// (`symex_ir::cfg::input_bookkeeping`); `None` for fields whose values are inputs.
+    pub fixed_inputs: Vec<Option<i32>>,
     /// The target's origin, for the trace's last step.
     pub target_origin: Option<(FuncId, Span)>,
     /// The tags of input cells, when the entry reaches more than one kind of cell.
@@ -276,6 +279,7 @@ mod tests {
             inputs: 0,
             field_slots: 1,
             ref_fields: vec![false],
+            fixed_inputs: vec![None],
             target_origin: None,
             typing: None,
         };

@@ -189,6 +189,7 @@ fn add_smaller() -> Graph {
         inputs: 0,
         field_slots: 3,
         ref_fields: vec![false, true, false],
+        fixed_inputs: vec![None; 3],
         target_origin: None,
         typing: None,
     }

@@ -444,6 +444,7 @@ mod tests {
             inputs: 0,
             field_slots: 1,
             ref_fields: vec![false],
+            fixed_inputs: vec![None],
             target_origin: None,
             typing: None,
         }

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde_json::{json, Map, Value as Json};
-use symex_ir::cfg::Module;
+use symex_ir::cfg::{input_bookkeeping, Module};
 use symex_report::{ArgValue, Args};
 use symex_smt::{BvConst, Value};
 use symex_syntax::types::Type;
@@ -29,16 +29,24 @@ fn object_id(cell: i32) -> String {
     format!("o{}", -(cell as i64))
 }
 
-fn field_value(model: &EntryModel, slot: FieldSlot, cell: i32) -> i32 {
-    let Ok(index) = BvConst::new(WIDTH, cell as u32 as u128) else {
-        return 0;
-    };
+/// The model's value of field `slot` in input cell `cell`, if a constraint read the field.
+fn field_value(model: &EntryModel, slot: FieldSlot, cell: i32) -> Option<i32> {
+    let index = BvConst::new(WIDTH, cell as u32 as u128).ok()?;
     model
         .fields
         .iter()
         .find(|(f, _)| *f == slot)
         .and_then(|(_, array)| value_as_i32(array.get(&Value::Bv(index))))
-        .unwrap_or(0)
+}
+
+/// The value of the module's field `slot` in input cell `cell`: the model's, or for a field
+/// no constraint read 0 (a bookkeeping field: its input value).
+fn input_field(module: &Module, model: &EntryModel, slot: FieldSlot, cell: i32) -> i32 {
+    field_value(model, slot, cell).unwrap_or_else(|| {
+        (module.fields.get(slot as usize))
+            .and_then(|name| input_bookkeeping(name))
+            .unwrap_or(0)
+    })
 }
 
 /// A pointer's value in a counterexample.
@@ -72,7 +80,7 @@ impl CellTags<'_> {
     /// the witness gives null for it.
     fn admits(&self, model: &EntryModel, cell: i32, target: &Type) -> bool {
         match self.typing.and_then(|typing| typing.tag_of(target)) {
-            Some(tag) => field_value(model, self.tag_slot, cell) == tag as i32,
+            Some(tag) => field_value(model, self.tag_slot, cell).unwrap_or(0) == tag as i32,
             None => true,
         }
     }
@@ -131,7 +139,7 @@ pub fn entry_arguments(
         }
         done.insert(cell, kind);
         let mut value_of = |slot: FieldSlot, field_ty: &Type| -> Json {
-            let v = field_value(model, slot, cell);
+            let v = input_field(module, model, slot, cell);
             if field_ty.is_pointer() {
                 if v < 0 {
                     if let Some(target) = field_ty.pointee() {

@@ -15,10 +15,12 @@
 //! concrete accesses. Nothing here forks.
 
 use rustc_hash::FxHashMap;
+use symex_ir::cfg::input_bookkeeping;
 use symex_report::Cut;
 use symex_smt::{Node, Op, TermId, TermStore};
 
 use crate::common::options::HeapModel;
+use crate::common::terms::int_const;
 use crate::error::EngineError;
 use crate::forward::value::{Step, SymValue};
 use crate::heap::context::{HeapContext, SlotKind, TypeKey};
@@ -154,8 +156,9 @@ impl HeapContext {
         Ok(Ok(heap.objects.len() - 1))
     }
 
-    /// Getfield (r2): the slot's initial value is a fresh symbol named by its access path;
-    /// under POSE the slot holds the `assume` chain over the aliases.
+    /// Getfield (r2): the slot's initial value is a fresh symbol named by its access path (a
+    /// front end's bookkeeping field has its input value, `input_bookkeeping`); under POSE the
+    /// slot holds the `assume` chain over the aliases.
     fn initialize(
         &mut self,
         store: &mut TermStore,
@@ -173,8 +176,12 @@ impl HeapContext {
             Some(f) => format!("{base}.{}", self.field_name(f)),
             None => format!("*{base}"),
         };
+        let bookkeeping = slot.and_then(|f| input_bookkeeping(self.field_name(f)));
         let initial = match self.slot_kind(pointee, slot) {
-            SlotKind::Int => SymValue::Int(self.symbol(store, &name)?),
+            SlotKind::Int => match bookkeeping {
+                Some(value) => SymValue::Int(int_const(store, value)?),
+                None => SymValue::Int(self.symbol(store, &name)?),
+            },
             SlotKind::Pointer(target) => {
                 if let Some(cut) = self.depth_cut(depth + 1) {
                     return Ok(Some(cut));

@@ -8,6 +8,7 @@
 //! Nothing here asks the solver: the caller passes the model's values.
 
 use serde_json::{json, Map, Value as Json};
+use symex_ir::cfg::input_bookkeeping;
 use symex_report::{ArgValue, Args};
 use symex_smt::{Node, TermId, TermStore};
 
@@ -174,7 +175,7 @@ impl Builder<'_> {
                 for f in self.ctx.fields(pointee) {
                     let name = self.ctx.field_name(f).to_string();
                     if !fields.iter().any(|(n, _)| *n == name) {
-                        let default = default_json(self.ctx.slot_kind(pointee, Some(f)));
+                        let default = default_json(&name, self.ctx.slot_kind(pointee, Some(f)));
                         fields.push((name, default));
                     }
                 }
@@ -189,7 +190,8 @@ impl Builder<'_> {
                 .into_iter()
                 .map(|f| {
                     let name = self.ctx.field_name(f).to_string();
-                    (name, default_json(self.ctx.slot_kind(pointee, Some(f))))
+                    let default = default_json(&name, self.ctx.slot_kind(pointee, Some(f)));
+                    (name, default)
                 })
                 .collect();
             Cell::Record(fields)
@@ -199,7 +201,7 @@ impl Builder<'_> {
         ) {
             Cell::Record(Vec::new())
         } else {
-            Cell::Value(default_json(self.ctx.slot_kind(pointee, None)))
+            Cell::Value(default_json("", self.ctx.slot_kind(pointee, None)))
         };
         self.objects.push((address, id.clone(), cell));
         id
@@ -235,9 +237,10 @@ impl Builder<'_> {
     }
 }
 
-fn default_json(kind: SlotKind) -> Json {
+/// The content of a slot nothing read: 0 or null, and a bookkeeping field's input value.
+fn default_json(name: &str, kind: SlotKind) -> Json {
     match kind {
-        SlotKind::Int => json!(0),
+        SlotKind::Int => json!(input_bookkeeping(name).unwrap_or(0)),
         SlotKind::Pointer(_) => Json::Null,
     }
 }

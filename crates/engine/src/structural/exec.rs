@@ -225,9 +225,12 @@ impl Exec<'_> {
         let ret = match ret.word(self.store) {
             Ok(t) => t,
             Err(_) => {
-                // A record returned: the callers cannot use it.
+                // A record returned: the callers cannot use it, so no run goes on past the
+                // return (as for any construct not modelled, `lift`).
                 let here = self.context().map_err(into_engine)?;
                 self.add_goal(Goal::Cut(CutKind::Unmodelled), here);
+                let no = self.store.bool_val(false)?;
+                self.write(Loc::Cfc, Val::Term(no));
                 self.unmodelled
                     .insert("a record returned from a function".into());
                 int_const(self.store, 0)?
