@@ -207,21 +207,8 @@ int main() { struct pt a, b; cp(&a, &b); return 0; }
         timeout: Some(Duration::from_secs(10)),
         ..CheckOptions::default()
     };
-    let pair = (&translated.module, &translated.types);
     for entry in ["cp", "main"] {
-        let backward = symex_engine::check_backward(
-            pair.0,
-            pair.1,
-            source,
-            "copy.c",
-            entry,
-            &options,
-            &symex_engine::BackwardOptions::default(),
-        )
-        .expect("the backward check runs");
-        let forward = check_forward(pair.0, pair.1, source, "copy.c", entry, &options)
-            .expect("the forward check runs");
-        for (engine, report) in [("backward", backward), ("forward", forward)] {
+        for (engine, report) in input_heap_engines(&translated, source, entry, &options) {
             let assert = (report.properties().iter())
                 .find(|p| p.kind == symex_ir::cfg::PropertyKind::Assert)
                 .expect("the assert");
@@ -256,21 +243,8 @@ int walk(struct rec *r) { return r->next->port; }
         timeout: Some(Duration::from_secs(10)),
         ..CheckOptions::default()
     };
-    let pair = (&translated.module, &translated.types);
     for entry in ["pop", "wide", "walk"] {
-        let backward = symex_engine::check_backward(
-            pair.0,
-            pair.1,
-            source,
-            "inputs.c",
-            entry,
-            &options,
-            &symex_engine::BackwardOptions::default(),
-        )
-        .expect("the backward check runs");
-        let forward = check_forward(pair.0, pair.1, source, "inputs.c", entry, &options)
-            .expect("the forward check runs");
-        for (engine, report) in [("backward", backward), ("forward", forward)] {
+        for (engine, report) in input_heap_engines(&translated, source, entry, &options) {
             let violated: Vec<String> = (report.properties().iter())
                 .filter(|p| p.verdict.status() == Status::Violated)
                 .map(|p| format!("{:?} line {}", p.kind, p.line))
@@ -287,4 +261,27 @@ int walk(struct rec *r) { return r->next->port; }
             }
         }
     }
+}
+
+/// The reports of both engines with input heaps, backward and forward, on `entry`.
+fn input_heap_engines(
+    translated: &symex_c::Translated,
+    source: &str,
+    entry: &str,
+    options: &CheckOptions,
+) -> [(&'static str, Report); 2] {
+    let (module, types) = (&translated.module, &translated.types);
+    let backward = symex_engine::check_backward(
+        module,
+        types,
+        source,
+        "input.c",
+        entry,
+        options,
+        &symex_engine::BackwardOptions::default(),
+    )
+    .expect("the backward check runs");
+    let forward = check_forward(module, types, source, "input.c", entry, options)
+        .expect("the forward check runs");
+    [("backward", backward), ("forward", forward)]
 }
