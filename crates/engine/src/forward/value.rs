@@ -152,28 +152,53 @@ impl SymValue {
 
     /// `self == other` for pointers, as a Boolean term.
     pub fn pointer_eq(&self, other: &SymValue, store: &mut TermStore) -> Result<TermId> {
-        match (self, other) {
+        let mut memo = rustc_hash::FxHashMap::default();
+        self.pointer_eq_memo(other, store, &mut memo)
+    }
+
+    /// `pointer_eq` memoized by the addresses of the two values compared: an `ite` value is a
+    /// DAG (`Rc` branches shared, as POSE's alias updates share every older value), and a
+    /// walk of it as a tree is exponential in its depth (rbt_put at depth 10 spent minutes in
+    /// one comparison `g->left == parent`). The values are borrowed for the whole call, so an
+    /// address names one value throughout.
+    fn pointer_eq_memo(
+        &self,
+        other: &SymValue,
+        store: &mut TermStore,
+        memo: &mut rustc_hash::FxHashMap<(usize, usize), TermId>,
+    ) -> Result<TermId> {
+        let key = (
+            self as *const SymValue as usize,
+            other as *const SymValue as usize,
+        );
+        if let Some(&t) = memo.get(&key) {
+            return Ok(t);
+        }
+        let t = match (self, other) {
             (SymValue::Ite(c, a, b), _) => {
-                let (x, y) = (a.pointer_eq(other, store)?, b.pointer_eq(other, store)?);
-                Ok(store.ite(*c, x, y)?)
+                let x = a.pointer_eq_memo(other, store, memo)?;
+                let y = b.pointer_eq_memo(other, store, memo)?;
+                store.ite(*c, x, y)?
             }
-            (_, SymValue::Ite(..)) => other.pointer_eq(self, store),
-            (SymValue::Null, SymValue::Null) => Ok(store.bool_val(true)?),
-            (SymValue::Cell(x), SymValue::Cell(y)) => Ok(store.bool_val(x == y)?),
+            (_, SymValue::Ite(..)) => other.pointer_eq_memo(self, store, memo)?,
+            (SymValue::Null, SymValue::Null) => store.bool_val(true)?,
+            (SymValue::Cell(x), SymValue::Cell(y)) => store.bool_val(x == y)?,
             (SymValue::Null, SymValue::Cell(_)) | (SymValue::Cell(_), SymValue::Null) => {
-                Ok(store.bool_val(false)?)
+                store.bool_val(false)?
             }
-            (SymValue::Ref(x), SymValue::Ref(y)) => Ok(store.eq(*x, *y)?),
-            (SymValue::Ref(_), SymValue::Null) => self.is_null(store),
-            (SymValue::Null, SymValue::Ref(_)) => other.is_null(store),
+            (SymValue::Ref(x), SymValue::Ref(y)) => store.eq(*x, *y)?,
+            (SymValue::Ref(_), SymValue::Null) => self.is_null(store)?,
+            (SymValue::Null, SymValue::Ref(_)) => other.is_null(store)?,
             // Input cells are never `alloc` cells: equal only if both are null, and a cell is not.
             (SymValue::Ref(_), SymValue::Cell(_)) | (SymValue::Cell(_), SymValue::Ref(_)) => {
-                Ok(store.bool_val(false)?)
+                store.bool_val(false)?
             }
             // Uninitialized operands are excluded by their checks; any answer is sound.
-            (SymValue::Uninit, _) | (_, SymValue::Uninit) => Ok(store.bool_val(false)?),
-            (a, _) => Err(shape_error("two pointers", a)),
-        }
+            (SymValue::Uninit, _) | (_, SymValue::Uninit) => store.bool_val(false)?,
+            (a, _) => return Err(shape_error("two pointers", a)),
+        };
+        memo.insert(key, t);
+        Ok(t)
     }
 
     /// Whether the value at `steps` below this one is uninitialized, as a Boolean term (an

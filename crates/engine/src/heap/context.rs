@@ -45,6 +45,9 @@ pub struct HeapContext {
     interned: FxHashMap<String, TermId>,
     types: Vec<Type>,
     field_names: Vec<String>,
+    /// `slot_kind`'s answers: it interns the slot's pointee type, a linear search comparing
+    /// types up to μ unfolding, and POSE asks it at every slot initialization.
+    slot_kinds: FxHashMap<(TypeKey, Option<FieldId>), SlotKind>,
 }
 
 impl HeapContext {
@@ -58,6 +61,7 @@ impl HeapContext {
             interned: FxHashMap::default(),
             types: Vec::new(),
             field_names: module.fields.clone(),
+            slot_kinds: FxHashMap::default(),
         }
     }
 
@@ -118,6 +122,15 @@ impl HeapContext {
 
     /// What a slot of an object of pointee type `key` holds.
     pub fn slot_kind(&mut self, key: TypeKey, field: Option<FieldId>) -> SlotKind {
+        if let Some(&kind) = self.slot_kinds.get(&(key, field)) {
+            return kind;
+        }
+        let kind = self.slot_kind_uncached(key, field);
+        self.slot_kinds.insert((key, field), kind);
+        kind
+    }
+
+    fn slot_kind_uncached(&mut self, key: TypeKey, field: Option<FieldId>) -> SlotKind {
         let ty = match field {
             Some(f) => {
                 let name = self.field_name(f).to_string();
