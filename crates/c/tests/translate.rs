@@ -1940,6 +1940,15 @@ fn character_views_stay_in_expressions_and_their_own_variables() {
             "`#pragma pack`",
         ),
         (
+            "struct s { char c; int x; } __attribute__((packed)); struct t { struct s a; };
+             int main() { return sizeof(struct t); }",
+            "`sizeof`",
+        ),
+        (
+            "typedef int ai __attribute__((aligned(16))); int main() { ai x = 1; return x; }",
+            "`__attribute__((aligned))`",
+        ),
+        (
             "struct t { int a; int b; }; int main() { struct t v; int *q = &v.b; \
              char *p = (char *)&v; return 0; }",
             "a view of the bytes of `struct t` objects",

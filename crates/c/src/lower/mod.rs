@@ -761,7 +761,10 @@ fn declare<'a>(
         for init in &declaration.declarators {
             let (name, shape) = declarator_shape(&init.node.declarator.node);
             let at = context.at(init.span);
+            let extensions = init.node.declarator.node.extensions.iter();
+            let layout = types::layout_refusal(extensions, at).map(|e| Err(e.message));
             let ty = match &base {
+                _ if let Some(refused) = layout => refused,
                 Ok(ty) => {
                     let types = &mut context.types.borrow_mut();
                     match types::plain_type(context, types, *ty, &shape, at) {

@@ -559,7 +559,8 @@ impl Types {
             CType::Pointer(_) | CType::Element(_) | CType::Function(_) => {
                 (self.pointer_bytes, self.pointer_bytes)
             }
-            CType::Struct(id) if depth < MAX_STRUCT_DEPTH => {
+            // A refused struct has no size (its layout may be another than C's default).
+            CType::Struct(id) if depth < MAX_STRUCT_DEPTH && self.refusal(id).is_none() => {
                 let (mut size, mut align) = (0i32, 1i32);
                 for &(_, field) in self.fields(id)? {
                     let (field_size, field_align) = self.layout(field, depth + 1)?;
@@ -1184,12 +1185,15 @@ pub(super) fn base_type(
     let defines = types
         .iter()
         .any(|t| matches!(&t.node, TypeSpecifier::Struct(st) if st.node.declarations.is_some()));
-    if let (CType::Struct(id), Some(refusal)) = (ty, layout_refusal(extensions.flatten(), at)) {
-        if !defines {
-            // `typedef struct t __attribute__((aligned(16))) u;`: a type of another layout.
-            return Err(refusal);
+    if let Some(refusal) = layout_refusal(extensions.flatten(), at) {
+        match ty {
+            CType::Struct(id) if defines => {
+                table.structs[id.0 as usize].refused.get_or_insert(refusal);
+            }
+            // `typedef struct t __attribute__((aligned(16))) u;`, `typedef __attribute__
+            // ((aligned(16))) int a;`: a type of another layout.
+            _ => return Err(refusal),
         }
-        table.structs[id.0 as usize].refused.get_or_insert(refusal);
     }
     Ok(ty)
 }
@@ -1197,7 +1201,7 @@ pub(super) fn base_type(
 /// The refusal of a struct whose declaration has an attribute that changes its layout
 /// (`packed`, `aligned`) among `extensions`: `sizeof` and member offsets follow C's default
 /// layout only.
-fn layout_refusal<'a>(
+pub(super) fn layout_refusal<'a>(
     mut extensions: impl Iterator<Item = &'a Node<lang_c::ast::Extension>>,
     at: usize,
 ) -> Option<CError> {

@@ -5,7 +5,7 @@
 //! * runs that leave at once: the state itself, constrained so that no body path is taken
 //!   (it then steps into the header and out of the loop by plain execution);
 //! * per body path p (and per periodic macro walk w): runs that repeat it k ≥ 1 times, k a fresh
-//!   symbol: a new state at the header with the closed-form values after k iterations, under
+//!   symbol (or the term of the start values the stopping atom fixes, [`stop_forks`]): a new state at the header with the closed-form values after k iterations, under
 //!   "taken at every iteration of 0..k, in range" and "not taken at k". A path p that begins a
 //!   macro walk w only covers the runs that do not begin with w;
 //! * runs whose repetition leaves the 32-bit range of a condition side (where the linear
@@ -60,7 +60,8 @@ struct Fork {
     constraint: TermId,
     values: Vec<Option<TermId>>,
     form: usize,
-    /// The fresh iteration count of the fork.
+    /// The fork's iteration count: a fresh symbol (in an exact fork of an inner search it
+    /// appears in no constraint).
     count: TermId,
     /// The values are written with a term of the start values for the count, not the count.
     exact: bool,
