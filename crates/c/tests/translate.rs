@@ -1949,6 +1949,12 @@ fn character_views_stay_in_expressions_and_their_own_variables() {
             "`__attribute__((aligned))`",
         ),
         (
+            "struct s { char c; int x; } __attribute__((packed));
+             int f(struct s *p) { unsigned char *b = (unsigned char *)p; return b[1]; }
+             int main() { return f(0); }",
+            "a view of the bytes of `struct s` objects",
+        ),
+        (
             "struct t { int a; int b; }; int main() { struct t v; int *q = &v.b; \
              char *p = (char *)&v; return 0; }",
             "a view of the bytes of `struct t` objects",

@@ -560,17 +560,10 @@ impl Types {
                 (self.pointer_bytes, self.pointer_bytes)
             }
             // A refused struct has no size (its layout may be another than C's default).
-            CType::Struct(id) if depth < MAX_STRUCT_DEPTH && self.refusal(id).is_none() => {
-                let (mut size, mut align) = (0i32, 1i32);
-                for &(_, field) in self.fields(id)? {
-                    let (field_size, field_align) = self.layout(field, depth + 1)?;
-                    size = size.checked_add(field_align - 1)? / field_align * field_align;
-                    size = size.checked_add(field_size)?;
-                    align = align.max(field_align);
-                }
-                ((size.checked_add(align - 1)? / align * align).max(0), align)
+            CType::Struct(id) => {
+                let (_, size, align) = self.struct_layout(id, depth)?;
+                (size, align)
             }
-            CType::Struct(_) => return None,
             CType::Array(id) => {
                 let (element, dims) = self.array(id);
                 let (size, align) = self.layout(element, depth + 1)?;
@@ -607,21 +600,36 @@ impl Types {
             let integer = ty.is_number() && ty != CType::Bool;
             return integer.then(|| out.push((prefix.to_string(), ty, offset)));
         };
-        if depth >= MAX_STRUCT_DEPTH {
-            return None;
-        }
-        let mut at = 0i32;
-        for (name, field) in self.fields(id)? {
-            let (size, align) = self.layout(*field, depth + 1)?;
-            at = at.checked_add(align - 1)? / align * align;
+        let (offsets, _, _) = self.struct_layout(id, depth)?;
+        for ((name, field), at) in self.fields(id)?.iter().zip(offsets) {
             let path = match prefix {
                 "" => name.clone(),
                 _ => format!("{prefix}.{name}"),
             };
             self.collect_offsets(*field, &path, offset.checked_add(at)?, out, depth + 1)?;
-            at = at.checked_add(size)?;
         }
         Some(())
+    }
+
+    /// The offsets of the struct's members, its size and its alignment (C's default layout);
+    /// `None` for a struct nested too deep, incomplete, or refused (its layout may be another,
+    /// `layout_refusal`: it has no size).
+    fn struct_layout(&self, id: StructId, depth: u32) -> Option<(Vec<i32>, i32, i32)> {
+        if depth >= MAX_STRUCT_DEPTH || self.refusal(id).is_some() {
+            return None;
+        }
+        let fields = self.fields(id)?;
+        let mut offsets = Vec::with_capacity(fields.len());
+        let (mut size, mut align) = (0i32, 1i32);
+        for &(_, field) in fields {
+            let (field_size, field_align) = self.layout(field, depth + 1)?;
+            size = size.checked_add(field_align - 1)? / field_align * field_align;
+            offsets.push(size);
+            size = size.checked_add(field_size)?;
+            align = align.max(field_align);
+        }
+        let size = (size.checked_add(align - 1)? / align * align).max(0);
+        Some((offsets, size, align))
     }
 
     /// The leaves of a value of type `ty` in memory, in declaration order: the dotted path of

@@ -206,15 +206,18 @@ impl Exec<'_> {
         match step(self) {
             Ok(()) => Ok(()),
             Err(Shape::Engine(e)) => Err(e),
-            Err(Shape::Unmodelled(reason)) => {
-                let here = self.context().map_err(into_engine)?;
-                self.add_goal(Goal::Cut(CutKind::Unmodelled), here);
-                let no = self.store.bool_val(false)?;
-                self.write(Loc::Cfc, Val::Term(no));
-                self.unmodelled.insert(reason);
-                Ok(())
-            }
+            Err(Shape::Unmodelled(reason)) => self.cut_unmodelled(reason),
         }
+    }
+
+    /// Ends the path here at a construct the engine does not model: a cut, and no run goes on.
+    fn cut_unmodelled(&mut self, reason: String) -> Result<(), EngineError> {
+        let here = self.context().map_err(into_engine)?;
+        self.add_goal(Goal::Cut(CutKind::Unmodelled), here);
+        let no = self.store.bool_val(false)?;
+        self.write(Loc::Cfc, Val::Term(no));
+        self.unmodelled.insert(reason);
+        Ok(())
     }
 
     fn finish(mut self) -> Result<Summary, EngineError> {
@@ -225,14 +228,8 @@ impl Exec<'_> {
         let ret = match ret.word(self.store) {
             Ok(t) => t,
             Err(_) => {
-                // A record returned: the callers cannot use it, so no run goes on past the
-                // return (as for any construct not modelled, `lift`).
-                let here = self.context().map_err(into_engine)?;
-                self.add_goal(Goal::Cut(CutKind::Unmodelled), here);
-                let no = self.store.bool_val(false)?;
-                self.write(Loc::Cfc, Val::Term(no));
-                self.unmodelled
-                    .insert("a record returned from a function".into());
+                // A record returned: the callers cannot use it.
+                self.cut_unmodelled("a record returned from a function".into())?;
                 int_const(self.store, 0)?
             }
         };

@@ -325,7 +325,9 @@ fn stop_forks(
         let after = phase.values_after(store, count)?;
         let mut parts = vec![phase.taken_throughout(store, count)?];
         // The first of these atoms to fail (others may fail too: the rest is theirs).
-        for (earlier, _) in stops[..i].iter().enumerate().filter(|(_, s)| is_after(s)) {
+        for (earlier, _) in
+            (stops[..i].iter().enumerate()).filter(|(_, s)| matches!(s, Stop::After(_)))
+        {
             parts.push(phase.holds_at(store, earlier, &after)?);
         }
         let fails = phase.holds_at(store, i, &after)?;
@@ -374,10 +376,6 @@ fn stop_forks(
         });
     }
     Ok(forks)
-}
-
-fn is_after(stop: &Stop) -> bool {
-    matches!(stop, Stop::After(_))
 }
 
 /// The cases of the results of `model`'s inner-loop runs from `start` under `pc`: disjoint
