@@ -102,6 +102,84 @@ pub fn eval_all(
         .collect()
 }
 
+/// Evaluates each of `roots` into `memo` lazily: an `ite` evaluates its condition and then
+/// only the branch it takes, `and`, `or` and `=>` their second argument only when the first
+/// does not decide. Every value it computes is the one [`eval_all`] computes (the same
+/// `eval_node` on the same children); it also succeeds where a variable occurring only in
+/// parts not evaluated is unassigned, whose value cannot change the result. For model reuse,
+/// where a path condition's `ite` chains are long and a model takes one branch of each.
+pub(crate) fn eval_lazy_into(
+    store: &TermStore,
+    roots: &[TermId],
+    asg: &Assignment,
+    memo: &mut FxHashMap<TermId, Value>,
+) -> Result<(), EvalError> {
+    let mut stack: Vec<TermId> = Vec::new();
+    for &root in roots {
+        store
+            .check_term(root)
+            .map_err(|e| EvalError::Term(e.to_string()))?;
+        stack.push(root);
+        while let Some(&t) = stack.last() {
+            if memo.contains_key(&t) {
+                stack.pop();
+                continue;
+            }
+            // `Ok(v)`: the value; `Err(c)`: child `c` is needed first.
+            let step: Result<Value, TermId> = match *store.node(t) {
+                Node::App3(Op::Ite, c, a, b) => match memo.get(&c) {
+                    None => Err(c),
+                    Some(cv) => {
+                        let taken = if cv.as_bool().ok_or_else(|| ill("Boolean argument"))? {
+                            a
+                        } else {
+                            b
+                        };
+                        memo.get(&taken).cloned().ok_or(taken)
+                    }
+                },
+                Node::App2(op @ (Op::And | Op::Or | Op::Implies), a, b) => match memo.get(&a) {
+                    None => Err(a),
+                    Some(av) => {
+                        let first = av.as_bool().ok_or_else(|| ill("Boolean argument"))?;
+                        let decided = match op {
+                            Op::And => (!first).then_some(false),
+                            Op::Or => first.then_some(true),
+                            _ => (!first).then_some(true),
+                        };
+                        match decided {
+                            Some(v) => Ok(Value::Bool(v)),
+                            None => memo.get(&b).cloned().ok_or(b),
+                        }
+                    }
+                },
+                ref node => match node.args().iter().find(|c| !memo.contains_key(c)) {
+                    Some(&c) => Err(c),
+                    None => Ok(eval_node(store, t, asg, memo)?),
+                },
+            };
+            match step {
+                Ok(v) => {
+                    memo.insert(t, v);
+                    stack.pop();
+                }
+                Err(child) => stack.push(child),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether every term of `terms` evaluates to true under `asg` ([`eval_lazy_into`]; an
+/// evaluation error is `false`).
+pub(crate) fn all_true_lazy(store: &TermStore, terms: &[TermId], asg: &Assignment) -> bool {
+    let mut memo: FxHashMap<TermId, Value> = FxHashMap::default();
+    terms.iter().all(|&t| {
+        eval_lazy_into(store, &[t], asg, &mut memo).is_ok()
+            && memo.get(&t) == Some(&Value::Bool(true))
+    })
+}
+
 fn ill(what: &str) -> EvalError {
     EvalError::Term(format!("ill-sorted {what}"))
 }
@@ -282,6 +360,47 @@ mod tests {
             Value::Array(ArrayValue::constant(zero.clone())),
         );
         assert_eq!(eval(&s, read, &asg), Ok(zero));
+    }
+
+    /// The lazy evaluation needs only the variables of the branches a model takes, and where
+    /// both evaluations succeed they agree.
+    #[test]
+    fn lazy_evaluation_takes_one_branch_and_agrees_with_eval() {
+        let mut s = TermStore::without_simplification();
+        let x = s.bv_var("x", 32).expect("var");
+        let y = s.bv_var("y", 32).expect("var");
+        let zero = s.bv_val(32, 0).expect("c");
+        let one = s.bv_val(32, 1).expect("c");
+        let three = s.bv_val(32, 3).expect("c");
+        let x_zero = s.eq(x, zero).expect("eq");
+        let y_next = s.bv_add(y, one).expect("add");
+        let chain = s.ite(x_zero, one, y_next).expect("ite");
+        let y_big = s.bv_ugt(y, three).expect("ugt");
+        let either = s.or(x_zero, y_big).expect("or");
+        let bv = |n: u128| Value::Bv(BvConst::new(32, n).expect("c"));
+        let var = |t| s.var_id(t).expect("var");
+        let mut only_x = Assignment::new();
+        only_x.insert(var(x), bv(1));
+        assert!(eval(&s, chain, &only_x).is_err(), "y is unassigned");
+        let mut memo = FxHashMap::default();
+        assert!(eval_lazy_into(&s, &[chain], &only_x, &mut memo).is_err());
+        only_x.insert(var(x), bv(0));
+        let mut memo = FxHashMap::default();
+        eval_lazy_into(&s, &[chain, either], &only_x, &mut memo).expect("y is not needed");
+        assert_eq!(
+            (memo[&chain].clone(), memo[&either].clone()),
+            (bv(1), Value::Bool(true))
+        );
+        for (xv, yv) in [(0, 5), (0, 2), (7, 5), (7, 0)] {
+            let mut full = Assignment::new();
+            full.insert(var(x), bv(xv));
+            full.insert(var(y), bv(yv));
+            let mut memo = FxHashMap::default();
+            eval_lazy_into(&s, &[chain, either], &full, &mut memo).expect("assigned");
+            for t in [chain, either] {
+                assert_eq!(Ok(memo[&t].clone()), eval(&s, t, &full), "x={xv} y={yv}");
+            }
+        }
     }
 
     #[test]

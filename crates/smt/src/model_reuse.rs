@@ -21,8 +21,22 @@
 //!
 //! A path condition grows one branch at a time, and each branch's question was answered (and
 //! its model kept) when the branch was taken, so the final check of a path whose constraints
-//! are independent of each other costs a few evaluations instead of a solver call. Nothing here
-//! talks to a solver.
+//! are independent of each other costs a few evaluations instead of a solver call.
+//!
+//! Two more ways to a model, for searches that interleave states and questions that compare
+//! through `ite` chains (POSE's reads through references that may alias):
+//! * **by prefix**: a kept model is also found by every prefix of the ordered constraints it
+//!   satisfies (compared term by term after the hash), so a state finds the model of its own
+//!   last question however many other states' questions came in between;
+//! * **repair**: where the model satisfies the constraints but not the query, one variable a
+//!   comparison of the query reads (through the `ite` branches the model takes) is tried at
+//!   the other side's value or a neighbour of it, or an alias the model chose (`p = q` true
+//!   on the way) is first undone. A change is kept only when every constraint that mentions
+//!   the changed variable, and the query, evaluate to true under it.
+//!
+//! Evaluation is lazy (an `ite` evaluates the branch it takes), so a variable that only an
+//! untaken branch mentions needs no value. Nothing here talks to a solver, and nothing here
+//! answers `unsat`.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -30,7 +44,7 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::bv::BvConst;
-use crate::eval::{eval, eval_all, Assignment};
+use crate::eval::{all_true_lazy, eval_lazy_into, Assignment};
 use crate::independence::Independence;
 use crate::sort::Sort;
 use crate::term::{TermId, TermStore, VarId};
@@ -48,6 +62,34 @@ pub(crate) struct ModelCache {
     models: FxHashMap<Box<[TermId]>, Arc<Assignment>>,
     /// The last models kept, newest last (shared with `models`).
     recent: VecDeque<Arc<Assignment>>,
+    /// Kept models by the hash of every prefix of the ordered constraint sequence each one
+    /// satisfies (a model of `c1 … cn` satisfies `c1 … ck` for every k). A path condition
+    /// grows by appending, so the model of a state's parent question is found here under
+    /// the child's longest known prefix whatever question was asked in between (the search
+    /// may interleave states; `recent` holds only the last few models). Each entry holds the
+    /// whole sequence, so a prefix is compared term by term (a hash collision finds nothing).
+    by_prefix: FxHashMap<u64, Prefixed>,
+}
+
+/// A kept model and the ordered constraints it satisfies.
+#[derive(Clone, Debug)]
+struct Prefixed {
+    model: Arc<Assignment>,
+    sequence: Arc<[TermId]>,
+}
+
+/// The hashes of the prefixes of `terms` (order-dependent), shortest first.
+fn prefix_hashes(terms: &[TermId]) -> Vec<u64> {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    terms
+        .iter()
+        .map(|t| {
+            h = (h ^ (t.index() as u64).wrapping_add(0x9e37_79b9_7f4a_7c15))
+                .wrapping_mul(0x0000_0100_0000_01b3)
+                .rotate_left(29);
+            h
+        })
+        .collect()
 }
 
 /// A model that kept models show satisfies a question.
@@ -74,6 +116,9 @@ impl ModelCache {
         if self.models.len() >= MAX_MODELS {
             self.models.clear();
         }
+        if self.by_prefix.len() >= MAX_MODELS * 8 {
+            self.by_prefix.clear();
+        }
         let mut kept = Assignment::new();
         for &var in vars {
             match model.get(var) {
@@ -87,7 +132,27 @@ impl ModelCache {
             self.recent.pop_front();
         }
         self.recent.push_back(Arc::clone(&kept));
+        let sequence: Arc<[TermId]> = satisfied.into();
+        for h in prefix_hashes(satisfied) {
+            let entry = Prefixed {
+                model: Arc::clone(&kept),
+                sequence: Arc::clone(&sequence),
+            };
+            self.by_prefix.insert(h, entry);
+        }
         self.models.insert(key_of(satisfied.iter().copied()), kept);
+    }
+
+    /// Keeps `model` (of `satisfied`, in order) for the prefix lookup only, under the whole
+    /// sequence.
+    pub(crate) fn remember_prefix(&mut self, satisfied: &[TermId], model: Assignment) {
+        if let Some(&h) = prefix_hashes(satisfied).last() {
+            let entry = Prefixed {
+                model: Arc::new(model),
+                sequence: satisfied.into(),
+            };
+            self.by_prefix.insert(h, entry);
+        }
     }
 
     /// A model of `constraints ∧ query` built from kept models, if they show it satisfiable.
@@ -108,7 +173,11 @@ impl ModelCache {
             match self.models.get(&key_of(group.iter().copied())) {
                 Some(model) => assignment.extend(model),
                 None => {
-                    assignment = self.recent_model_of(store, independence, group, assignment)?;
+                    assignment = match self.prefix_model_of(store, independence, group, &assignment)
+                    {
+                        Some(a) => a,
+                        None => self.recent_model_of(store, independence, group, assignment)?,
+                    };
                     built = true;
                 }
             }
@@ -119,12 +188,53 @@ impl ModelCache {
                 built,
             });
         };
-        let vars = independence.vars_of(store, query);
-        let (model, completed) = complete(store, assignment, vars, &[query])?;
-        Some(Reused {
-            model,
-            built: built || completed,
-        })
+        let vars = independence.vars_of(store, query).to_vec();
+        if let Some((model, completed)) = complete(store, assignment.clone(), &vars, &[query]) {
+            return Some(Reused {
+                model,
+                built: built || completed,
+            });
+        }
+        // The model satisfies every constraint but not the query: change one variable of a
+        // comparison the query makes to a value next to the other side's (evaluated: the
+        // changed model must satisfy the constraints and the query).
+        let model = repair(store, independence, assignment, &vars, constraints, query)?;
+        Some(Reused { model, built: true })
+    }
+
+    /// `assignment` extended by the model kept for the longest prefix of `group` (in path
+    /// order) that a kept model satisfies, if it (completed) satisfies the whole group.
+    fn prefix_model_of(
+        &self,
+        store: &TermStore,
+        independence: &mut Independence,
+        group: &[TermId],
+        assignment: &Assignment,
+    ) -> Option<Assignment> {
+        let hashes = prefix_hashes(group);
+        // The longest prefix `group[..k]` a kept model is known to satisfy.
+        let (k, found) = hashes.iter().enumerate().rev().find_map(|(i, h)| {
+            let entry = self.by_prefix.get(h)?;
+            let k = i + 1;
+            (entry.sequence.len() >= k && entry.sequence[..k] == group[..k]).then_some((k, entry))
+        })?;
+        let vars = independence.vars_of_all(store, group);
+        let mut candidate = assignment.clone();
+        for &var in &vars {
+            if let Some(value) = found.model.get(var) {
+                candidate.insert(var, value.clone());
+            }
+        }
+        // The model satisfies `group[..k]`; the rest is evaluated (its new variables completed).
+        let rest = &group[k..];
+        let rest_vars = independence.vars_of_all(store, rest);
+        if vars
+            .iter()
+            .any(|v| candidate.get(*v).is_none() && rest_vars.binary_search(v).is_err())
+        {
+            return None;
+        }
+        complete(store, candidate, &rest_vars, rest).map(|(model, _)| model)
     }
 
     /// `assignment` extended to satisfy `group` (constraints no kept model is known to
@@ -150,7 +260,7 @@ impl ModelCache {
 }
 
 fn holds(store: &TermStore, t: TermId, asg: &Assignment) -> bool {
-    eval(store, t, asg) == Ok(Value::Bool(true))
+    all_true_lazy(store, &[t], asg)
 }
 
 /// `assignment` with values for the variables of `vars` it lacks, such that every term of
@@ -163,10 +273,7 @@ fn complete(
     terms: &[TermId],
 ) -> Option<(Assignment, bool)> {
     // One evaluation of all the terms, sharing their common subterms.
-    let all_hold = |asg: &Assignment| {
-        eval_all(store, terms, asg)
-            .is_ok_and(|values| values.iter().all(|v| *v == Value::Bool(true)))
-    };
+    let all_hold = |asg: &Assignment| all_true_lazy(store, terms, asg);
     let missing: Vec<VarId> = vars
         .iter()
         .copied()
@@ -221,6 +328,186 @@ fn with_fresh_values(
         assignment.insert(var, value);
     }
     assignment
+}
+
+/// Most candidate values [`repair`] collects in one round.
+const REPAIR_CANDIDATES: usize = 24;
+
+/// Most rounds of [`repair`] (each may first separate two aliased references).
+const REPAIR_ROUNDS: usize = 3;
+
+/// A model of `constraints ∧ query` near `assignment` (a model of the constraints; the
+/// query's variables it lacks are put at fresh values), from the query's comparisons. For
+/// each comparison `a ⋈ b` (`=`, `<`, `≤`, signed or not) the `ite` branches the model takes
+/// on each side are followed down to a variable `v`, which is tried at the other side's value
+/// `b` and, for an order, at its neighbours `b ± 1`, for an equality at a value nothing else
+/// holds. A model may also make two references equal
+/// that need not be (a solver's model, or a recent one, may alias a new object with an old
+/// one), so that the chain of a read picks an old object's value the path already compared:
+/// an `ite` condition `p = q` on the way that holds is also a candidate, its active variable
+/// at a fresh value. When no single change satisfies the query, the first such separation
+/// that keeps the constraints true is applied and the search goes on from there (at most
+/// [`REPAIR_ROUNDS`] rounds). A change is kept only when every constraint that mentions the
+/// changed variable and the query evaluate to true under it (the others keep their values),
+/// so a returned assignment is a model; `None` says nothing.
+fn repair(
+    store: &TermStore,
+    independence: &mut Independence,
+    assignment: Assignment,
+    query_vars: &[VarId],
+    constraints: &[TermId],
+    query: TermId,
+) -> Option<Assignment> {
+    let mut base = {
+        let missing: Vec<VarId> = query_vars
+            .iter()
+            .copied()
+            .filter(|&v| assignment.get(v).is_none())
+            .collect();
+        with_fresh_values(store, assignment, &missing)
+    };
+    for _ in 0..REPAIR_ROUNDS {
+        let (values, separations) = repair_candidates(store, &base, query)?;
+        let mut keeps_constraints = |candidate: &Assignment, var: VarId, with_query: bool| {
+            let mut terms: Vec<TermId> = constraints
+                .iter()
+                .copied()
+                .filter(|&c| independence.vars_of(store, c).contains(&var))
+                .collect();
+            if with_query {
+                terms.push(query);
+            }
+            all_true_lazy(store, &terms, candidate)
+        };
+        let mut next = None;
+        for (var, value, separation) in values
+            .into_iter()
+            .map(|(v, c)| (v, c, false))
+            .chain(separations.into_iter().map(|(v, c)| (v, c, true)))
+        {
+            let mut candidate = base.clone();
+            candidate.insert(var, Value::Bv(value));
+            if keeps_constraints(&candidate, var, true) {
+                return Some(candidate);
+            }
+            if separation && next.is_none() && keeps_constraints(&candidate, var, false) {
+                next = Some(candidate);
+            }
+        }
+        base = next?;
+    }
+    None
+}
+
+/// A nonzero value of `width` bits for `var` that `used` does not hold (its number plus one,
+/// or the next one up).
+fn fresh_value(var: VarId, width: u32, used: &FxHashSet<BvConst>) -> Option<BvConst> {
+    let mask = u128::MAX >> (128 - width);
+    (0..=used.len() as u128)
+        .map(|step| (var.index() as u128 + 1 + step) & mask)
+        .filter(|&bits| bits != 0)
+        .filter_map(|bits| BvConst::new(width, bits).ok())
+        .find(|c| !used.contains(c))
+}
+
+/// The candidate changes of [`repair`] under `base`: values from comparisons, and
+/// separations (a variable at a fresh value) of equalities that hold in `ite` conditions.
+#[allow(clippy::type_complexity)]
+fn repair_candidates(
+    store: &TermStore,
+    base: &Assignment,
+    query: TermId,
+) -> Option<(Vec<(VarId, BvConst)>, Vec<(VarId, BvConst)>)> {
+    use crate::term::{Node, Op};
+    let mut memo = FxHashMap::default();
+    eval_lazy_into(store, &[query], base, &mut memo).ok()?;
+    let truth = |t: TermId| memo.get(&t).and_then(Value::as_bool);
+    let mut used: FxHashSet<BvConst> = base.values().filter_map(Value::as_bv).collect();
+    let mut values: Vec<(VarId, BvConst)> = Vec::new();
+    let mut separations: Vec<(VarId, BvConst)> = Vec::new();
+    // The variable a bit-vector term's value comes from under the model, through `ite`s; the
+    // conditions `p = q` (bit-vectors) that hold on the way are collected.
+    let mut conditions: Vec<TermId> = Vec::new();
+    let active_var = |mut t: TermId, conditions: &mut Vec<TermId>| loop {
+        match *store.node(t) {
+            Node::App3(Op::Ite, c, a, b) => {
+                let holds = truth(c)?;
+                if holds
+                    && matches!(*store.node(c), Node::App2(Op::Eq, p, _)
+                        if matches!(store.sort(p), Sort::BitVec(_)))
+                    && !conditions.contains(&c)
+                {
+                    conditions.push(c);
+                }
+                t = if holds { a } else { b };
+            }
+            Node::Var(v) => return Some(v),
+            _ => return None,
+        }
+    };
+    let mut seen = FxHashSet::default();
+    let mut work = vec![query];
+    while let Some(t) = work.pop() {
+        if !seen.insert(t) || values.len() >= REPAIR_CANDIDATES {
+            continue;
+        }
+        match *store.node(t) {
+            Node::App1(Op::Not, a) => work.push(a),
+            Node::App2(Op::And | Op::Or | Op::Xor | Op::Implies, a, b) => work.extend([a, b]),
+            Node::App2(op @ (Op::Eq | Op::BvUlt | Op::BvUle | Op::BvSlt | Op::BvSle), a, b)
+                if matches!(store.sort(a), Sort::BitVec(_)) =>
+            {
+                for (this, other) in [(a, b), (b, a)] {
+                    let (Some(v), Some(value)) = (
+                        active_var(this, &mut conditions),
+                        memo.get(&other).and_then(Value::as_bv),
+                    ) else {
+                        continue;
+                    };
+                    // An equality is made true by the other side's value and false by a value
+                    // nothing holds (a neighbour could be another reference's: an alias
+                    // nobody asked for); an order by the value or a neighbour.
+                    let tries = if op == Op::Eq {
+                        let fresh = fresh_value(v, value.width(), &used);
+                        [Some(value), fresh, None]
+                    } else {
+                        let one = BvConst::new(value.width(), 1).ok()?;
+                        [Some(value), Some(value.bvadd(one)), Some(value.bvsub(one))]
+                    };
+                    for c in tries.into_iter().flatten() {
+                        if !values.contains(&(v, c)) {
+                            values.push((v, c));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Separations: each side of a holding equality, its active variable at a fresh value.
+    let mut i = 0;
+    while i < conditions.len() && separations.len() < REPAIR_CANDIDATES {
+        let Node::App2(Op::Eq, p, q) = *store.node(conditions[i]) else {
+            i += 1;
+            continue;
+        };
+        for side in [q, p] {
+            let Some(v) = active_var(side, &mut conditions) else {
+                continue;
+            };
+            let Sort::BitVec(width) = store.sort(side) else {
+                continue;
+            };
+            if let Some(c) = fresh_value(v, width, &used) {
+                used.insert(c);
+                if !separations.iter().any(|&(w, _)| w == v) {
+                    separations.push((v, c));
+                }
+            }
+        }
+        i += 1;
+    }
+    Some((values, separations))
 }
 
 #[cfg(test)]
@@ -295,5 +582,103 @@ mod tests {
         assert!(cache
             .satisfies(&s, &mut independence, &[x_big, x_huge], None)
             .is_none());
+    }
+
+    /// The search interleaves states, so the model of a state's last question must be found
+    /// by the longest prefix of its path condition whatever was kept in between (the recent
+    /// models are other states').
+    #[test]
+    fn a_path_condition_finds_the_model_of_its_longest_kept_prefix() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let y = s.bv_var("y", 32).expect("var");
+        let bv = |n: u128| Value::Bv(BvConst::new(32, n).expect("fits"));
+        let one = s.bv_val(32, 1).expect("const");
+        let twelve = s.bv_val(32, 12).expect("const");
+        let x_big = s.bv_ugt(x, one).expect("term");
+        let y_above = s.bv_ugt(y, x).expect("term");
+        let sum = s.bv_add(x, y).expect("term");
+        let sum_twelve = s.eq(sum, twelve).expect("term");
+        let model = |xv, yv| {
+            let mut a = Assignment::new();
+            a.insert(s.var_id(x).expect("var"), bv(xv));
+            a.insert(s.var_id(y).expect("var"), bv(yv));
+            a
+        };
+        let mut cache = ModelCache::default();
+        let mut independence = Independence::default();
+        let vars = s.vars_of(&[x_big, y_above]);
+        cache.remember(&[x_big, y_above], &vars, &model(5, 7));
+        for other in 0..8 {
+            cache.remember(&[y_above], &vars, &model(0, other + 1));
+        }
+        let reused = cache
+            .satisfies(&s, &mut independence, &[x_big, y_above, sum_twelve], None)
+            .expect("x = 5, y = 7 satisfies the longer path condition");
+        assert_eq!(reused.model.get(s.var_id(x).expect("var")), Some(&bv(5)));
+        // A prefix that differs in one term finds nothing (the sequence is compared).
+        assert!(cache
+            .satisfies(&s, &mut independence, &[y_above, x_big, sum_twelve], None)
+            .is_none());
+    }
+
+    /// A key comparison through an `ite` chain that the kept model falsifies is answered by
+    /// changing the variable the model's branch reads, or, where the constraints pin it, by
+    /// first separating two references the model aliases; whatever comes back is a model of
+    /// the constraints and the query, and an unsatisfiable query gets no answer.
+    #[test]
+    fn model_repair_changes_the_read_variable_or_separates_an_alias() {
+        let mut s = TermStore::new();
+        let var = |s: &mut TermStore, name: &str| s.bv_var(name, 32).expect("var");
+        let (n, y1, e1, e2, x) = (
+            var(&mut s, "n"),
+            var(&mut s, "y1"),
+            var(&mut s, "e1"),
+            var(&mut s, "e2"),
+            var(&mut s, "x"),
+        );
+        let val = |s: &mut TermStore, v: u128| s.bv_val(32, v).expect("const");
+        let (five, six, ten) = (val(&mut s, 5), val(&mut s, 6), val(&mut s, 10));
+        let alias = s.eq(n, y1).expect("term");
+        let key = s.ite(alias, e1, e2).expect("term");
+        let x_below_key = s.bv_ult(x, key).expect("term");
+        let x_below_e1 = s.bv_ult(x, e1).expect("term");
+        let e1_small = s.bv_ult(e1, ten).expect("term");
+        let e1_tiny = s.bv_ult(e1, five).expect("term");
+        let x_big = s.bv_ugt(x, six).expect("term");
+        let zero = val(&mut s, 0);
+        let n_set = s.bv_ugt(n, zero).expect("term");
+        let y1_set = s.bv_ugt(y1, zero).expect("term");
+        let e2_small = s.bv_ult(e2, ten).expect("term");
+        let bv = |v: u128| Value::Bv(BvConst::new(32, v).expect("fits"));
+        let mut model = Assignment::new();
+        for (t, v) in [(n, 1), (y1, 1), (e1, 5), (e2, 0), (x, 7)] {
+            model.insert(s.var_id(t).expect("var"), bv(v));
+        }
+        let check = |s: &TermStore, pc: &[TermId], query: TermId, cache: &ModelCache| {
+            let mut independence = Independence::default();
+            let reused = cache.satisfies(s, &mut independence, pc, Some(query))?;
+            let mut terms = pc.to_vec();
+            terms.push(query);
+            assert!(all_true_lazy(s, &terms, &reused.model), "not a model");
+            Some(reused.model)
+        };
+        let mut cache = ModelCache::default();
+        let pc = [e1_small, x_big, n_set, y1_set, e2_small];
+        cache.remember(&pc, &s.vars_of(&pc), &model);
+        // e1 = 8 (x + 1) makes `x < e1` true and keeps `e1 < 10`.
+        let repaired = check(&s, &pc, x_below_key, &cache).expect("e1 can move");
+        assert_eq!(repaired.get(s.var_id(e1).expect("var")), Some(&bv(8)));
+        let mut cache = ModelCache::default();
+        let pc = [e1_tiny, x_big, n_set, y1_set, e2_small];
+        model.insert(s.var_id(e1).expect("var"), bv(3));
+        cache.remember(&pc, &s.vars_of(&pc), &model);
+        // e1 < 5 and x > 6 pin both sides: n must leave y1, then e2 can move.
+        let repaired = check(&s, &pc, x_below_key, &cache).expect("n can move");
+        assert_ne!(
+            repaired.get(s.var_id(n).expect("var")),
+            repaired.get(s.var_id(y1).expect("var"))
+        );
+        assert_eq!(check(&s, &pc, x_below_e1, &cache), None, "unsatisfiable");
     }
 }

@@ -368,6 +368,13 @@ impl<S: Solver> QueryEngine<S> {
                     satisfied.extend(query);
                     let vars = self.independence.vars_of_all(store, &satisfied);
                     self.models.remember(&satisfied, &vars, &reused.model);
+                } else if let Some(q) = query {
+                    // The model of kept models satisfies the longer path condition too: the
+                    // next question along this path finds it by its prefix (a sibling's
+                    // model, kept later under the shorter prefix, would not do).
+                    let mut satisfied = constraints;
+                    satisfied.push(q);
+                    self.models.remember_prefix(&satisfied, reused.model);
                 }
                 if let Some(k) = key {
                     self.sat_cache.insert(k, true);
@@ -810,7 +817,12 @@ mod tests {
         let x_pos = s.bv_sgt(x, zero).expect("c");
         let x_one = s.eq(x, one).expect("q");
         let y_one = s.eq(y, one).expect("q");
-        let mut e = engine(QueryOptions::default());
+        // Model reuse would answer the `y` question from `y`'s own constraints (independence
+        // takes the path condition to be satisfiable); the solver sees the whole of it.
+        let mut e = engine(QueryOptions {
+            model_reuse: false,
+            ..QueryOptions::default()
+        });
         let pc = [x_neg, x_pos];
         assert_eq!(e.may_be_true(&s, &pc, x_one), Ok(Answer::No));
         assert_eq!(e.may_be_true(&s, &pc, y_one), Ok(Answer::No));
