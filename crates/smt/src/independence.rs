@@ -16,18 +16,60 @@ use crate::term::{TermId, TermStore, VarId};
 #[derive(Debug, Default)]
 pub(crate) struct Independence {
     vars: FxHashMap<TermId, Box<[VarId]>>,
+    groups: Groups,
 }
 
-/// A union-find over variables, created per query.
-#[derive(Default)]
+/// A union-find over variables, indexed by the variables' numbers and emptied in constant
+/// time between queries (an entry older than the current epoch is a singleton). Every query
+/// rebuilds its groups, so this is on the solver's hot path: arrays, not hash maps.
+#[derive(Debug)]
 struct Groups {
-    parent: FxHashMap<VarId, VarId>,
+    parent: Vec<u32>,
+    /// The epoch in which each entry of `parent` was set (0: never; epochs start at 1).
+    epoch_of: Vec<u32>,
+    epoch: u32,
+}
+
+impl Default for Groups {
+    fn default() -> Self {
+        Groups {
+            parent: Vec::new(),
+            epoch_of: Vec::new(),
+            epoch: 1,
+        }
+    }
 }
 
 impl Groups {
-    fn find(&mut self, v: VarId) -> VarId {
+    /// Makes every variable a singleton again.
+    fn clear(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            // Once in 2^32 queries: stale entries could look current.
+            self.epoch_of.iter_mut().for_each(|e| *e = 0);
+            self.epoch = 1;
+        }
+    }
+
+    fn parent(&mut self, v: u32) -> u32 {
+        let i = v as usize;
+        if i >= self.parent.len() {
+            let len = (i + 1).next_power_of_two();
+            self.parent.resize(len, 0);
+            self.epoch_of.resize(len, 0);
+        }
+        if self.epoch_of[i] != self.epoch {
+            self.epoch_of[i] = self.epoch;
+            self.parent[i] = v;
+        }
+        self.parent[i]
+    }
+
+    fn find(&mut self, v: VarId) -> u32 {
+        let v = v.index() as u32;
         let mut root = v;
-        while let Some(&p) = self.parent.get(&root) {
+        loop {
+            let p = self.parent(root);
             if p == root {
                 break;
             }
@@ -36,28 +78,24 @@ impl Groups {
         // Path compression.
         let mut cur = v;
         while cur != root {
-            let next = self.parent.get(&cur).copied().unwrap_or(root);
-            self.parent.insert(cur, root);
+            let next = self.parent[cur as usize];
+            self.parent[cur as usize] = root;
             cur = next;
         }
-        self.parent.entry(root).or_insert(root);
         root
     }
 
     /// Puts all of `vars` into one group.
     fn join(&mut self, vars: &[VarId]) {
         if let Some((&first, rest)) = vars.split_first() {
-            self.find(first);
+            let mut root = self.find(first);
             for &v in rest {
-                self.union(first, v);
+                let other = self.find(v);
+                if other != root {
+                    self.parent[root as usize] = other;
+                    root = other;
+                }
             }
-        }
-    }
-
-    fn union(&mut self, a: VarId, b: VarId) {
-        let (ra, rb) = (self.find(a), self.find(b));
-        if ra != rb {
-            self.parent.insert(ra, rb);
         }
     }
 }
@@ -81,13 +119,22 @@ impl Independence {
         vars
     }
 
-    /// The union-find of the variables that `constraints` connect.
-    fn groups(&mut self, store: &TermStore, constraints: &[TermId]) -> Groups {
-        let mut groups = Groups::default();
+    /// Fills `self.groups` with the union-find of the variables that `constraints` connect.
+    fn build_groups(&mut self, store: &TermStore, constraints: &[TermId]) {
+        self.groups.clear();
         for &c in constraints {
-            groups.join(self.vars_of(store, c));
+            let vars = self
+                .vars
+                .entry(c)
+                .or_insert_with(|| store.vars_of(&[c]).into_boxed_slice());
+            self.groups.join(vars);
         }
-        groups
+    }
+
+    /// The group of the first variable of `t` (`None` for a term without variables).
+    fn group_of(&mut self, store: &TermStore, t: TermId) -> Option<u32> {
+        let first = self.vars_of(store, t).first().copied()?;
+        Some(self.groups.find(first))
     }
 
     /// `constraints` split into groups connected through shared variables, each in the
@@ -97,15 +144,14 @@ impl Independence {
         store: &TermStore,
         constraints: &[TermId],
     ) -> (Vec<Vec<TermId>>, Vec<TermId>) {
-        let mut groups = self.groups(store, constraints);
-        let mut index: FxHashMap<VarId, usize> = FxHashMap::default();
+        self.build_groups(store, constraints);
+        let mut index: FxHashMap<u32, usize> = FxHashMap::default();
         let mut components: Vec<Vec<TermId>> = Vec::new();
         let mut ground = Vec::new();
         for &c in constraints {
-            match self.vars_of(store, c).first().copied() {
+            match self.group_of(store, c) {
                 None => ground.push(c),
-                Some(v) => {
-                    let root = groups.find(v);
+                Some(root) => {
                     let next = components.len();
                     let at = *index.entry(root).or_insert(next);
                     if at == next {
@@ -126,18 +172,17 @@ impl Independence {
         constraints: &[TermId],
         query: TermId,
     ) -> Vec<TermId> {
-        let mut groups = self.groups(store, constraints);
+        self.build_groups(store, constraints);
         let query_vars = self.vars_of(store, query).to_vec();
-        let wanted: Vec<VarId> = query_vars.iter().map(|&v| groups.find(v)).collect();
+        let mut wanted: Vec<u32> = query_vars.iter().map(|&v| self.groups.find(v)).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
         constraints
             .iter()
             .copied()
-            .filter(|&c| match self.vars_of(store, c).first().copied() {
+            .filter(|&c| match self.group_of(store, c) {
                 None => true,
-                Some(v) => {
-                    let root = groups.find(v);
-                    wanted.contains(&root)
-                }
+                Some(root) => wanted.binary_search(&root).is_ok(),
             })
             .collect()
     }
@@ -150,7 +195,7 @@ pub fn connected(store: &TermStore, context: &[TermId], terms: &[TermId], vars: 
     for &c in context.iter().chain(terms) {
         groups.join(&store.vars_of(&[c]));
     }
-    let roots: Vec<VarId> = vars.iter().map(|&v| groups.find(v)).collect();
+    let roots: Vec<u32> = vars.iter().map(|&v| groups.find(v)).collect();
     terms.iter().any(|&t| {
         store
             .vars_of(&[t])
@@ -180,6 +225,26 @@ mod tests {
         assert_eq!(ind.relevant(&s, &[c1, c2, c3, c4], q), vec![c1, c2, c3]);
         let qw = s.eq(w, five).expect("q");
         assert_eq!(ind.relevant(&s, &[c1, c2, c4], qw), vec![c4]);
+    }
+
+    /// The groups of one query do not leak into the next (they are emptied by epoch).
+    #[test]
+    fn each_query_starts_from_singletons() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let y = s.bv_var("y", 32).expect("var");
+        let five = s.bv_val(32, 5).expect("c");
+        let joined = s.bv_ult(x, y).expect("c");
+        let x_small = s.bv_ult(x, five).expect("c");
+        let y_small = s.bv_ult(y, five).expect("c");
+        let mut ind = Independence::default();
+        assert_eq!(
+            ind.relevant(&s, &[joined, x_small], y_small),
+            vec![joined, x_small]
+        );
+        assert_eq!(ind.relevant(&s, &[x_small], y_small), Vec::<TermId>::new());
+        let (groups, ground) = ind.components(&s, &[x_small, y_small]);
+        assert_eq!((groups.len(), ground.len()), (2, 0));
     }
 
     #[test]

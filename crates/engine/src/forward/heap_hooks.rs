@@ -15,6 +15,8 @@
 
 use std::rc::Rc;
 
+use rustc_hash::{FxHashMap, FxHashSet};
+
 use symex_ir::cfg::{BinOp, Check, Inst, InstKind, Operand, Place, PlaceBase, Rvalue};
 use symex_smt::{TermId, TermStore};
 
@@ -22,7 +24,7 @@ use crate::common::options::HeapModel;
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::state::State;
-use crate::forward::value::{Step, SymValue};
+use crate::forward::value::{address, Step, SymValue};
 use crate::heap::{leaves, resolve_substitute, Access, Resolution};
 
 type Result<T> = std::result::Result<T, EngineError>;
@@ -60,32 +62,39 @@ impl Machine<'_> {
         steps: &[Step],
     ) -> Result<SymValue> {
         Ok(self
-            .read_through_opt(state, pointer, steps)?
+            .read_through_opt(state, pointer, steps, &mut FxHashMap::default())?
             .unwrap_or(SymValue::Uninit))
     }
 
+    /// Each shared `ite` node of `pointer` is read once (see `value::address`).
     fn read_through_opt(
         &mut self,
         state: &State,
         pointer: &SymValue,
         steps: &[Step],
+        memo: &mut FxHashMap<usize, Option<SymValue>>,
     ) -> Result<Option<SymValue>> {
-        Ok(match pointer {
+        if let Some(known) = memo.get(&address(pointer)) {
+            return Ok(known.clone());
+        }
+        let value = match pointer {
             SymValue::Ref(t) => {
                 let ctx = self.heap.as_ref().ok_or_else(no_model)?;
                 ctx.read(&mut self.store, &state.heap, *t, steps)?
             }
             SymValue::Cell(cell) => Some(state.memory.get(*cell)?.project(steps, &mut self.store)?),
             SymValue::Ite(c, a, b) => match (
-                self.read_through_opt(state, a, steps)?,
-                self.read_through_opt(state, b, steps)?,
+                self.read_through_opt(state, a, steps, memo)?,
+                self.read_through_opt(state, b, steps, memo)?,
             ) {
                 (Some(x), Some(y)) => Some(SymValue::ite(&mut self.store, *c, x, y)?),
                 (x, None) => x,
                 (None, y) => y,
             },
             _ => None,
-        })
+        };
+        memo.insert(address(pointer), value.clone());
+        Ok(value)
     }
 
     /// Writes `value` at `steps` through the input references `pointer` may be.
@@ -298,6 +307,19 @@ fn uses_of(inst: &Inst) -> Vec<Use<'_>> {
 /// The leaves of the reference terms in `value`, each once: a merged or indexed reference is
 /// an `ite` term, and the symbols at its leaves are what lazy initialization resolves.
 fn collect_refs(store: &TermStore, value: &SymValue, out: &mut Vec<TermId>) {
+    collect_refs_once(store, value, out, &mut FxHashSet::default());
+}
+
+/// `collect_refs`, each shared value once (see `value::address`).
+fn collect_refs_once(
+    store: &TermStore,
+    value: &SymValue,
+    out: &mut Vec<TermId>,
+    seen: &mut FxHashSet<usize>,
+) {
+    if !seen.insert(address(value)) {
+        return;
+    }
     match value {
         SymValue::Ref(t) => {
             for leaf in leaves(store, *t) {
@@ -307,11 +329,15 @@ fn collect_refs(store: &TermStore, value: &SymValue, out: &mut Vec<TermId>) {
             }
         }
         SymValue::Ite(_, a, b) => {
-            collect_refs(store, a, out);
-            collect_refs(store, b, out);
+            collect_refs_once(store, a, out, seen);
+            collect_refs_once(store, b, out, seen);
         }
-        SymValue::Record(fields) => fields.iter().for_each(|(_, v)| collect_refs(store, v, out)),
-        SymValue::Array(items) => items.iter().for_each(|v| collect_refs(store, v, out)),
+        SymValue::Record(fields) => fields
+            .iter()
+            .for_each(|(_, v)| collect_refs_once(store, v, out, seen)),
+        SymValue::Array(items) => items
+            .iter()
+            .for_each(|v| collect_refs_once(store, v, out, seen)),
         _ => {}
     }
 }

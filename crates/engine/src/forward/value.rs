@@ -12,6 +12,8 @@
 
 use std::rc::Rc;
 
+use rustc_hash::FxHashMap;
+
 use symex_ir::cfg::FieldId;
 use symex_smt::{TermId, TermStore};
 
@@ -134,43 +136,51 @@ impl SymValue {
 
     /// `self == null` as a Boolean term.
     pub fn is_null(&self, store: &mut TermStore) -> Result<TermId> {
-        match self {
-            SymValue::Null => Ok(store.bool_val(true)?),
+        self.is_null_memo(store, &mut FxHashMap::default())
+    }
+
+    /// `is_null`, each shared `ite` node once (see [`address`]).
+    fn is_null_memo(
+        &self,
+        store: &mut TermStore,
+        memo: &mut FxHashMap<usize, TermId>,
+    ) -> Result<TermId> {
+        if let Some(&t) = memo.get(&address(self)) {
+            return Ok(t);
+        }
+        let t = match self {
+            SymValue::Null => store.bool_val(true)?,
             // An uninitialized pointer is excluded by its own `Init` check.
-            SymValue::Cell(_) | SymValue::Uninit => Ok(store.bool_val(false)?),
+            SymValue::Cell(_) | SymValue::Uninit => store.bool_val(false)?,
             SymValue::Ref(t) => {
                 let null = terms::int_const(store, 0)?;
-                Ok(store.eq(*t, null)?)
+                store.eq(*t, null)?
             }
             SymValue::Ite(c, a, b) => {
-                let (x, y) = (a.is_null(store)?, b.is_null(store)?);
-                Ok(store.ite(*c, x, y)?)
+                let x = a.is_null_memo(store, memo)?;
+                let y = b.is_null_memo(store, memo)?;
+                store.ite(*c, x, y)?
             }
-            other => Err(shape_error("a pointer", other)),
-        }
+            other => return Err(shape_error("a pointer", other)),
+        };
+        memo.insert(address(self), t);
+        Ok(t)
     }
 
     /// `self == other` for pointers, as a Boolean term.
     pub fn pointer_eq(&self, other: &SymValue, store: &mut TermStore) -> Result<TermId> {
-        let mut memo = rustc_hash::FxHashMap::default();
-        self.pointer_eq_memo(other, store, &mut memo)
+        self.pointer_eq_memo(other, store, &mut FxHashMap::default())
     }
 
-    /// `pointer_eq` memoized by the addresses of the two values compared: an `ite` value is a
-    /// DAG (`Rc` branches shared, as POSE's alias updates share every older value), and a
-    /// walk of it as a tree is exponential in its depth (rbt_put at depth 10 spent minutes in
-    /// one comparison `g->left == parent`). The values are borrowed for the whole call, so an
-    /// address names one value throughout.
+    /// `pointer_eq` memoized by the addresses of the two values compared (see [`address`]):
+    /// rbt_put at depth 10 spent minutes in one comparison `g->left == parent`.
     fn pointer_eq_memo(
         &self,
         other: &SymValue,
         store: &mut TermStore,
-        memo: &mut rustc_hash::FxHashMap<(usize, usize), TermId>,
+        memo: &mut FxHashMap<(usize, usize), TermId>,
     ) -> Result<TermId> {
-        let key = (
-            self as *const SymValue as usize,
-            other as *const SymValue as usize,
-        );
+        let key = (address(self), address(other));
         if let Some(&t) = memo.get(&key) {
             return Ok(t);
         }
@@ -204,10 +214,36 @@ impl SymValue {
     /// Whether the value at `steps` below this one is uninitialized, as a Boolean term (an
     /// uninitialized value on the way counts, as in the interpreter).
     pub fn uninit_at(&self, steps: &[Step], store: &mut TermStore) -> Result<TermId> {
+        self.uninit_at_memo(steps, store, &mut FxHashMap::default())
+    }
+
+    /// `uninit_at`, each shared value once per suffix of `steps` (see [`address`]).
+    fn uninit_at_memo(
+        &self,
+        steps: &[Step],
+        store: &mut TermStore,
+        memo: &mut FxHashMap<(usize, usize), TermId>,
+    ) -> Result<TermId> {
+        let key = (address(self), steps.len());
+        if let Some(&t) = memo.get(&key) {
+            return Ok(t);
+        }
+        let t = self.uninit_at_uncached(steps, store, memo)?;
+        memo.insert(key, t);
+        Ok(t)
+    }
+
+    fn uninit_at_uncached(
+        &self,
+        steps: &[Step],
+        store: &mut TermStore,
+        memo: &mut FxHashMap<(usize, usize), TermId>,
+    ) -> Result<TermId> {
         match self {
             SymValue::Uninit => return Ok(store.bool_val(true)?),
             SymValue::Ite(c, a, b) => {
-                let (x, y) = (a.uninit_at(steps, store)?, b.uninit_at(steps, store)?);
+                let x = a.uninit_at_memo(steps, store, memo)?;
+                let y = b.uninit_at_memo(steps, store, memo)?;
                 return Ok(store.ite(*c, x, y)?);
             }
             _ => {}
@@ -217,7 +253,7 @@ impl SymValue {
         };
         match (first, self) {
             (Step::Field(f), SymValue::Record(_)) => match self.field(*f) {
-                Some(value) => value.uninit_at(rest, store),
+                Some(value) => value.uninit_at_memo(rest, store, memo),
                 None => Ok(store.bool_val(false)?),
             },
             (Step::Index(i), SymValue::Array(items)) => {
@@ -226,13 +262,13 @@ impl SymValue {
                 };
                 if let Some(k) = constant_index(store, *i) {
                     return match items.get(k) {
-                        Some(item) => item.uninit_at(rest, store),
+                        Some(item) => item.uninit_at_memo(rest, store, memo),
                         None => Ok(store.bool_val(false)?),
                     };
                 }
-                let mut acc = last.uninit_at(rest, store)?;
+                let mut acc = last.uninit_at_memo(rest, store, memo)?;
                 for k in (0..items.len() - 1).rev() {
-                    let here = items[k].uninit_at(rest, store)?;
+                    let here = items[k].uninit_at_memo(rest, store, memo)?;
                     let is_k = index_is(store, *i, k)?;
                     acc = store.ite(is_k, here, acc)?;
                 }
@@ -426,68 +462,107 @@ impl SymValue {
 
     /// Whether the value holds a pointer into an input heap somewhere.
     pub fn has_ref(&self) -> bool {
-        match self {
-            SymValue::Ref(_) => true,
-            SymValue::Ite(_, a, b) => a.has_ref() || b.has_ref(),
-            SymValue::Record(fields) => fields.iter().any(|(_, v)| v.has_ref()),
-            SymValue::Array(items) => items.iter().any(SymValue::has_ref),
-            _ => false,
-        }
+        self.has_ref_memo(&mut FxHashMap::default())
     }
 
-    /// The input references this pointer may be, each with the condition under which it is.
+    /// `has_ref`, each shared value once (see [`address`]).
+    fn has_ref_memo(&self, memo: &mut FxHashMap<usize, bool>) -> bool {
+        if let Some(&known) = memo.get(&address(self)) {
+            return known;
+        }
+        let found = match self {
+            SymValue::Ref(_) => true,
+            SymValue::Ite(_, a, b) => a.has_ref_memo(memo) || b.has_ref_memo(memo),
+            SymValue::Record(fields) => fields.iter().any(|(_, v)| v.has_ref_memo(memo)),
+            SymValue::Array(items) => items.iter().any(|v| v.has_ref_memo(memo)),
+            _ => false,
+        };
+        memo.insert(address(self), found);
+        found
+    }
+
+    /// The input references this pointer may be, each once with the condition (conjoined
+    /// with `guard`) under which it is.
     pub fn ref_targets(
         &self,
         guard: TermId,
         store: &mut TermStore,
     ) -> Result<Vec<(TermId, TermId)>> {
-        let mut out = Vec::new();
-        let mut work = vec![(guard, self)];
-        while let Some((guard, value)) = work.pop() {
-            match value {
-                SymValue::Ref(t) => out.push((guard, *t)),
-                SymValue::Ite(c, a, b) => {
-                    let not_c = store.not(*c)?;
-                    let else_guard = store.and(guard, not_c)?;
-                    work.push((else_guard, b));
-                    let then_guard = store.and(guard, *c)?;
-                    work.push((then_guard, a));
-                }
-                _ => {}
-            }
-        }
-        Ok(out)
+        let leaves = self.leaf_conditions(store, &mut FxHashMap::default(), &|v| match v {
+            SymValue::Ref(t) => Ok(Some(*t)),
+            _ => Ok(None),
+        })?;
+        leaves
+            .iter()
+            .map(|&(t, cond)| Ok((store.and(guard, cond)?, t)))
+            .collect()
     }
 
-    /// The cells this pointer may point to, each with the condition under which it does
-    /// (null is left out: the `NonNull` check excluded it).
+    /// The cells this pointer may point to, each once with the condition (conjoined with
+    /// `guard`) under which it does (null is left out: the `NonNull` check excluded it).
     pub fn targets(&self, guard: TermId, store: &mut TermStore) -> Result<Vec<(TermId, CellId)>> {
-        let mut out = Vec::new();
-        self.collect_targets(guard, store, &mut out)?;
-        Ok(out)
+        let leaves = self.leaf_conditions(store, &mut FxHashMap::default(), &|v| match v {
+            SymValue::Cell(cell) => Ok(Some(*cell)),
+            // Input references are written by the heap model (`crate::heap`).
+            SymValue::Null | SymValue::Uninit | SymValue::Ref(_) => Ok(None),
+            other => Err(shape_error("a pointer", other)),
+        })?;
+        leaves
+            .iter()
+            .map(|&(cell, cond)| Ok((store.and(guard, cond)?, cell)))
+            .collect()
     }
 
-    fn collect_targets(
+    /// The leaves of this value's `ite` DAG that `pick` names, each once with the condition
+    /// under which the value is it, in first-occurrence order (then-branch first); each
+    /// shared node once (see [`address`]), where a walk of the paths through the DAG, one
+    /// condition per path, is exponential in its depth.
+    fn leaf_conditions<K: Copy + PartialEq>(
         &self,
-        guard: TermId,
         store: &mut TermStore,
-        out: &mut Vec<(TermId, CellId)>,
-    ) -> Result<()> {
-        match self {
-            SymValue::Cell(cell) => out.push((guard, *cell)),
-            // Input references are written by the heap model (`crate::heap`).
-            SymValue::Null | SymValue::Uninit | SymValue::Ref(_) => {}
-            SymValue::Ite(c, a, b) => {
-                let then_guard = store.and(guard, *c)?;
-                a.collect_targets(then_guard, store, out)?;
-                let not_c = store.not(*c)?;
-                let else_guard = store.and(guard, not_c)?;
-                b.collect_targets(else_guard, store, out)?;
-            }
-            other => return Err(shape_error("a pointer", other)),
+        memo: &mut FxHashMap<usize, Rc<Vec<(K, TermId)>>>,
+        pick: &impl Fn(&SymValue) -> Result<Option<K>>,
+    ) -> Result<Rc<Vec<(K, TermId)>>> {
+        if let Some(known) = memo.get(&address(self)) {
+            return Ok(Rc::clone(known));
         }
-        Ok(())
+        let leaves = match self {
+            SymValue::Ite(c, a, b) => {
+                let then = a.leaf_conditions(store, memo, pick)?;
+                let otherwise = b.leaf_conditions(store, memo, pick)?;
+                let not_c = store.not(*c)?;
+                let mut out = Vec::with_capacity(then.len() + otherwise.len());
+                for &(k, x) in then.iter() {
+                    let cond = match otherwise.iter().find(|(j, _)| *j == k) {
+                        Some(&(_, y)) => store.ite(*c, x, y)?,
+                        None => store.and(*c, x)?,
+                    };
+                    out.push((k, cond));
+                }
+                for &(k, y) in otherwise.iter() {
+                    if !then.iter().any(|(j, _)| *j == k) {
+                        out.push((k, store.and(not_c, y)?));
+                    }
+                }
+                out
+            }
+            leaf => match pick(leaf)? {
+                Some(k) => vec![(k, store.bool_val(true)?)],
+                None => Vec::new(),
+            },
+        };
+        let leaves = Rc::new(leaves);
+        memo.insert(address(self), Rc::clone(&leaves));
+        Ok(leaves)
     }
+}
+
+/// The address of a value, which names it while the value is borrowed: the memo key of the
+/// walks over `ite` values. An `ite` value is a DAG (`Rc` branches shared, as POSE's alias
+/// updates share every older value and a merge shares both states' values), and a walk of it
+/// as a tree is exponential in its depth.
+pub(crate) fn address(value: &SymValue) -> usize {
+    value as *const SymValue as usize
 }
 
 /// The index as a machine number if the term is constant (negative numbers are out of range).
@@ -509,6 +584,30 @@ mod tests {
 
     fn num(store: &mut TermStore, n: i32) -> SymValue {
         SymValue::Int(terms::int_const(store, n).unwrap())
+    }
+
+    /// An `ite` value is a DAG of shared branches: every walk visits a shared node once (as
+    /// a tree, this value has 2^64 paths).
+    #[test]
+    fn walks_visit_shared_ite_branches_once() {
+        let mut s = TermStore::new();
+        let c0 = s.bool_var("c0").unwrap();
+        let (one, two) = (SymValue::Cell(CellId(1)), SymValue::Cell(CellId(2)));
+        let mut v = SymValue::Ite(c0, Rc::new(one), Rc::new(two));
+        for k in 1..64 {
+            let c = s.bool_var(format!("c{k}")).unwrap();
+            let shared = Rc::new(v);
+            v = SymValue::Ite(c, Rc::clone(&shared), shared);
+        }
+        let always = s.bool_val(true).unwrap();
+        let targets = v.targets(always, &mut s).unwrap();
+        let not_c0 = s.not(c0).unwrap();
+        assert_eq!(targets, vec![(c0, CellId(1)), (not_c0, CellId(2))]);
+        let never = s.bool_val(false).unwrap();
+        assert_eq!(v.is_null(&mut s).unwrap(), never);
+        assert_eq!(v.uninit_at(&[], &mut s).unwrap(), never);
+        assert!(!v.has_ref());
+        assert!(v.ref_targets(always, &mut s).unwrap().is_empty());
     }
 
     #[test]

@@ -14,6 +14,9 @@
 //! Under lazy initialization and lazier# identities are constants, so the same code folds to
 //! concrete accesses. Nothing here forks.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use rustc_hash::FxHashMap;
 use symex_ir::cfg::input_bookkeeping;
 use symex_report::Cut;
@@ -59,6 +62,62 @@ pub fn leaves(store: &TermStore, t: TermId) -> Vec<TermId> {
     out
 }
 
+/// [`leaves`] memoized per `ite` term, bottom-up: a term's leaves are its then-branch's
+/// followed by its else-branch's new ones (the same first-occurrence order). POSE's writes
+/// make every slot `ite(ident = t, v, old)`, so a reference read after many writes is an `ite`
+/// DAG far larger than its few leaves, and every access asks for its leaves two or three
+/// times (rbt_put at depth 10: minutes in one read). Terms are hash-consed, so an answer
+/// holds for the store's life; the memo is emptied when it grows past `LEAF_MEMO_LIMIT`.
+#[derive(Debug, Default)]
+pub struct ReferenceLeaves(RefCell<FxHashMap<TermId, Rc<[TermId]>>>);
+
+/// Most `ite` terms whose leaves [`ReferenceLeaves`] keeps.
+const LEAF_MEMO_LIMIT: usize = 1 << 20;
+
+impl ReferenceLeaves {
+    /// The identities `t` may denote, in first-occurrence order (null left out).
+    pub fn of(&self, store: &TermStore, t: TermId) -> Rc<[TermId]> {
+        let mut memo = self.0.borrow_mut();
+        if memo.len() > LEAF_MEMO_LIMIT {
+            memo.clear();
+        }
+        let mut work = vec![(t, false)];
+        while let Some((term, children_done)) = work.pop() {
+            let Node::App3(Op::Ite, _, a, b) = *store.node(term) else {
+                continue;
+            };
+            if memo.contains_key(&term) {
+                continue;
+            }
+            if !children_done {
+                work.extend([(term, true), (b, false), (a, false)]);
+                continue;
+            }
+            let mut out: Vec<TermId> = own_leaves(store, &memo, a).to_vec();
+            for leaf in own_leaves(store, &memo, b).iter() {
+                if !out.contains(leaf) {
+                    out.push(*leaf);
+                }
+            }
+            memo.insert(term, out.into());
+        }
+        own_leaves(store, &memo, t)
+    }
+}
+
+/// The leaves of `t` given those of every `ite` below it in `memo`.
+fn own_leaves(
+    store: &TermStore,
+    memo: &FxHashMap<TermId, Rc<[TermId]>>,
+    t: TermId,
+) -> Rc<[TermId]> {
+    match *store.node(t) {
+        Node::App3(Op::Ite, ..) => Rc::clone(&memo[&t]),
+        Node::Bv(bv) if bv.bits() == 0 => Rc::from([]),
+        _ => Rc::from([t]),
+    }
+}
+
 fn internal(message: String) -> EngineError {
     EngineError::Internal(message)
 }
@@ -75,7 +134,7 @@ impl HeapContext {
 
     /// The pointee type of a reference's first alternative.
     fn pointee_of(&self, heap: &HeapState, store: &TermStore, t: TermId) -> Option<TypeKey> {
-        let leaf = *leaves(store, t).first()?;
+        let leaf = *self.leaves.of(store, t).first()?;
         match heap.object_by_ident(leaf) {
             Some(i) => Some(heap.objects[i].pointee),
             None => self.input_symbol(leaf).map(|s| s.pointee),
@@ -93,7 +152,7 @@ impl HeapContext {
         steps: &[Step],
         access: Access,
     ) -> Result<Option<Cut>> {
-        for leaf in leaves(store, t) {
+        for &leaf in self.leaves.of(store, t).iter() {
             let index = match heap.object_by_ident(leaf) {
                 Some(i) => i,
                 None if self.model == HeapModel::Pose => match self.bind(store, heap, pc, leaf)? {
@@ -256,7 +315,7 @@ impl HeapContext {
         t: TermId,
         slot: Slot,
     ) -> Result<Option<SymValue>> {
-        let targets = leaves(store, t);
+        let targets = self.leaves.of(store, t);
         if targets.iter().all(|&leaf| store.node(leaf).is_const()) {
             return self.read_slot_through_ites(store, heap, t, slot);
         }
@@ -372,7 +431,7 @@ impl HeapContext {
         slot: Slot,
         value: SymValue,
     ) -> Result<()> {
-        let targets = leaves(store, t);
+        let targets = self.leaves.of(store, t);
         // An alias of any object `t` may denote is updated: compatibility is not transitive
         // (a free pointee is compatible with every type), so the first one's type alone could
         // leave an alias of another stale, and reads pick any alias (`read_slot`).

@@ -13,6 +13,7 @@ use symex_syntax::types::Type;
 use crate::common::options::{CheckOptions, HeapModel, TraceRules};
 use crate::common::terms::{self, WIDTH};
 use crate::error::EngineError;
+use crate::heap::access::ReferenceLeaves;
 
 /// An interned pointee type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,6 +49,8 @@ pub struct HeapContext {
     /// `slot_kind`'s answers: it interns the slot's pointee type, a linear search comparing
     /// types up to μ unfolding, and POSE asks it at every slot initialization.
     slot_kinds: FxHashMap<(TypeKey, Option<FieldId>), SlotKind>,
+    /// The identities of reference terms, memoized.
+    pub leaves: ReferenceLeaves,
 }
 
 impl HeapContext {
@@ -62,6 +65,7 @@ impl HeapContext {
             types: Vec::new(),
             field_names: module.fields.clone(),
             slot_kinds: FxHashMap::default(),
+            leaves: ReferenceLeaves::default(),
         }
     }
 

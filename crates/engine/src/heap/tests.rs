@@ -305,3 +305,33 @@ fn witnesses_merge_aliases_and_keep_the_first_initialization() {
     let other = heap["args"]["a2"]["ref"].as_str().expect("a ref");
     assert_eq!(heap["objects"][other]["record"]["f"], 0, "{heap}");
 }
+
+/// The memoized leaves of a reference term are `leaves`' (same order, null left out), also
+/// for a DAG whose walk as a tree would be exponential.
+#[test]
+fn reference_leaves_are_memoized_in_first_occurrence_order() {
+    let mut s = TermStore::new();
+    let refs: Vec<TermId> = (0..4)
+        .map(|k| s.bv_var(format!("r{k}"), 32).unwrap())
+        .collect();
+    let null = terms::int_const(&mut s, 0).unwrap();
+    let mut t = null;
+    for (k, &r) in refs.iter().enumerate() {
+        let c = s.bool_var(format!("c{k}")).unwrap();
+        t = s.ite(c, r, t).unwrap();
+    }
+    let memo = crate::heap::access::ReferenceLeaves::default();
+    let expected: Vec<TermId> = refs.iter().rev().copied().collect();
+    assert_eq!(*memo.of(&s, t), *expected);
+    assert_eq!(crate::heap::access::leaves(&s, t), expected);
+    let mut dag = t;
+    for k in 0..64 {
+        let c = s.bool_var(format!("d{k}")).unwrap();
+        let other = s.ite(c, refs[0], dag).unwrap();
+        let c2 = s.bool_var(format!("e{k}")).unwrap();
+        dag = s.ite(c2, other, dag).unwrap();
+    }
+    // The then-branch of the outermost `ite` reaches `r0` first, the rest come after it.
+    let expected_dag = [refs[0], refs[3], refs[2], refs[1]];
+    assert_eq!(*memo.of(&s, dag), expected_dag);
+}
