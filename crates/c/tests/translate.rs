@@ -55,6 +55,33 @@ fn refusal(source: &str) -> (ErrorKind, String) {
     }
 }
 
+/// Braced array initializers as C11 §6.7.9 gives them: nested lists, designators, brace
+/// elision into rows and into structs, counted sizes, string rows; unset elements are 0 and
+/// assigned (no `uninit` read).
+#[test]
+fn array_initializers_follow_c11() {
+    let source = "struct pt { int x; int y; };
+                  struct pt v[3] = {{1, 2}, [2] = {.y = 6, .x = 5}};
+                  int m[2][3] = {1, 2, 3, 4};
+                  int main() { struct pt e[2] = {7, 8, 9}; unsigned char b[] = {300, [3] = 255};
+                    char n[2][4] = {\"ab\", \"cde\"}; long w[2][2] = {{1}, {[1] = 4}};
+                    return v[2].x * 100000 + v[1].y * 10000 + m[1][0] * 1000 + e[1].x * 100
+                         + e[1].y * 10 + (int)sizeof(b) + b[0] + (b[3] == 255) * 1000000
+                         + (n[1][2] == 'e' && n[0][2] == 0) * 10000000 + w[1][1] + w[0][1]; }";
+    // b[0] = 300 mod 256 = 44; sizeof(b) = 4.
+    assert_eq!(
+        returns(source, &[]),
+        10000000 + 1000000 + 500000 + 4000 + 900 + 4 + 44 + 4
+    );
+    // A designator that comes back sets what it names: an elided item one leaf of a struct
+    // (its other leaves keep their values), a braced list or a string a whole row (0 after).
+    let source = "struct pt { int x; int y; };
+                  int main() { struct pt a[2] = {{1, 2}, [0] = 3}; int m[2][2] = {{1, 2}, [0] = {5}};
+                    char s[2][4] = {\"abc\", [0] = \"x\"};
+                    return a[0].x * 1000 + a[0].y * 100 + m[0][0] * 10 + m[0][1] + s[0][2]; }";
+    assert_eq!(returns(source, &[]), 3000 + 200 + 50);
+}
+
 #[test]
 fn arithmetic_wraps_and_divides_like_c() {
     let source = "int main() { int a = 2147483647; a = a + 1; return a / -7 + (-7 % 3) * 1000; }";
@@ -1174,9 +1201,20 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "a[n]",
         ),
         (
-            "int main() { int a[3] = {[1] = 2}; return 0; }",
-            "this array initializer",
-            "[1] = 2",
+            "int main() { int a[2][2] = {[1][0] = 2}; return 0; }",
+            "nested designators",
+            "[1][0] = 2",
+        ),
+        (
+            "struct n { int v; struct n *next; }; struct n pool[2] = {{1, &pool[1]}, {2, 0}}; \
+             int main() { return pool[0].v; }",
+            "an initializer that names the array `pool` it initializes",
+            "pool[2]",
+        ),
+        (
+            "int main() { int a[2][2] = {1, {2}, 3}; return 0; }",
+            "braces inside an aggregate whose own braces are left out",
+            "{2}",
         ),
         (
             "int main() { int a[2][3]; return a[1] != 0; }",

@@ -80,6 +80,7 @@ impl Report {
         stats: Stats,
     ) -> Report {
         properties.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
+        let mut properties = merge_copies(properties);
         limit_to_modelled_runs(&mut properties);
         Report {
             program: program.into(),
@@ -122,6 +123,40 @@ impl Report {
         } else {
             ExitClass::AllSafe
         }
+    }
+}
+
+/// One property per source position and kind (`properties` in report order): a check the
+/// program has once may be several checks of the IR (an inlined function's at each call under
+/// `--inline-calls`, a unit of several bytes read through a view checked at each byte). The
+/// property is broken where any copy is, so the copy with the gravest verdict stands for it:
+/// an internal error, then a violation, `unknown`, `safe up to` the smallest bound, `safe`.
+fn merge_copies(properties: Vec<PropertyReport>) -> Vec<PropertyReport> {
+    let mut out: Vec<PropertyReport> = Vec::with_capacity(properties.len());
+    for property in properties {
+        match out.last_mut() {
+            Some(last)
+                if (last.line, last.column, last.kind)
+                    == (property.line, property.column, property.kind) =>
+            {
+                if gravity(&property.verdict) > gravity(&last.verdict) {
+                    *last = property;
+                }
+            }
+            _ => out.push(property),
+        }
+    }
+    out
+}
+
+/// How grave a verdict is, for [`merge_copies`] (a smaller bound is graver).
+fn gravity(verdict: &Verdict) -> (u8, std::cmp::Reverse<u32>) {
+    match verdict {
+        Verdict::Safe => (0, std::cmp::Reverse(0)),
+        Verdict::SafeUpTo { bound, .. } => (1, std::cmp::Reverse(*bound)),
+        Verdict::Unknown { .. } => (2, std::cmp::Reverse(0)),
+        Verdict::Violated(_) => (3, std::cmp::Reverse(0)),
+        Verdict::Unconfirmed(_) => (4, std::cmp::Reverse(0)),
     }
 }
 
@@ -284,6 +319,48 @@ mod tests {
             .reason()
             .is_some_and(|r| r.contains("line 5")));
         assert_eq!(cut.exit_class(), ExitClass::Violation);
+    }
+
+    /// Copies of one check (an inlined function's at each call) are one property, as grave
+    /// as its gravest copy; other functions' copies at the same position count too.
+    #[test]
+    fn copies_of_a_check_are_one_property_as_grave_as_the_gravest() {
+        let violated = reached(Replay::Failed(PropId(0)));
+        let in_check = |verdict| PropertyReport {
+            function: "check".into(),
+            ..prop(3, 7, verdict)
+        };
+        let r = Report::new(
+            "p.c",
+            "forward",
+            "main",
+            vec![
+                in_check(safe()),
+                prop(3, 7, violated),
+                prop(3, 7, bounded()),
+                prop(4, 1, bounded()),
+                prop(4, 1, safe()),
+                PropertyReport {
+                    kind: PropertyKind::DivByZero,
+                    ..prop(4, 1, safe())
+                },
+            ],
+            Stats::default(),
+        );
+        let statuses: Vec<(u32, PropertyKind, Status)> = r
+            .properties()
+            .iter()
+            .map(|p| (p.line, p.kind, p.verdict.status()))
+            .collect();
+        assert_eq!(
+            statuses,
+            [
+                (3, PropertyKind::Assert, Status::Violated),
+                (4, PropertyKind::Assert, Status::SafeUpTo),
+                (4, PropertyKind::DivByZero, Status::Safe),
+            ]
+        );
+        assert_eq!(r.counts().total(), 3);
     }
 
     #[test]

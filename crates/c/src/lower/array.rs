@@ -24,9 +24,10 @@ use symex_ir::cfg::{
 };
 use symex_syntax::span::Span;
 
+use super::array_init::Elements;
 use super::element_pointer;
 use super::elements::Location;
-use super::func::{Argument, FnCx, Parameter};
+use super::func::{initializer_mentions, Argument, FnCx, Parameter};
 use super::literal::string_bytes;
 use super::memory::{LValue, Memory};
 use super::types::{array_dimensions, unparenthesized, CType};
@@ -55,8 +56,8 @@ enum Subscripted {
 impl FnCx<'_, '_> {
     /// Declares the array `name` of elements of type `ty` (its declarator's first `levels`
     /// parts are the elements' pointer levels, the rest arrays of constant size), with its
-    /// initializer (one dimension of scalars, or `{0}`); without one, every element is 0 where
-    /// it has static storage (a global), and indeterminate otherwise. Returns its local.
+    /// initializer (a braced list, `array_init.rs`, or a string); without one, every element is
+    /// 0 where it has static storage (a global), and indeterminate otherwise. Returns its local.
     pub fn declare_array(
         &mut self,
         (name, declarator): (&str, &Node<Declarator>),
@@ -86,7 +87,6 @@ impl FnCx<'_, '_> {
                 _ => None,
             });
         }
-        let dims = array_dimensions(sizes, false, at)?;
         if self.has_boxes(ty) {
             // Its elements would share the boxes of one filler object (`lower/memory.rs`).
             return Err(CError::unsupported(
@@ -94,9 +94,42 @@ impl FnCx<'_, '_> {
                 at,
             ));
         }
+        // C's scope of `a` starts at its declarator, so `{{1, &a[1]}}` would read the array
+        // before the initializer assigns it.
+        if initializer.is_some_and(|i| initializer_mentions(i, local_name)) {
+            return Err(CError::unsupported(
+                format!("an initializer that names the array `{name}` it initializes"),
+                at,
+            ));
+        }
+        // `int a[] = {…}`: as many elements as the list sets.
+        let unsized_first = matches!(derived.first().map(|d| &d.node),
+            Some(DerivedDeclarator::Array(a)) if matches!(a.node.size, ArraySize::Unknown));
+        let counted = match (sizes.split_first(), initializer.map(|i| &i.node)) {
+            (Some((None, inner)), Some(Initializer::List(items))) if unsized_first => {
+                let inner = array_dimensions(inner.to_vec(), false, at)?;
+                let elements = self.list_elements(name, ty, None, &inner, items, span)?;
+                let stride: usize = inner.iter().map(|&d| d as usize).product();
+                let count = i64::try_from(elements.len() / stride).ok();
+                let dims = array_dimensions(
+                    std::iter::once(count).chain(inner.iter().map(|&d| Some(i64::from(d)))),
+                    false,
+                    at,
+                )?;
+                Some((dims, elements))
+            }
+            _ => None,
+        };
+        let dims = match &counted {
+            Some((dims, _)) => dims.clone(),
+            None => array_dimensions(sizes, false, at)?,
+        };
         let local = self.declare(name, ty, span)?;
         self.arrays.insert(local, dims.clone());
-        let value = self.array_value((name, at), ty, &dims, initializer, static_storage, span)?;
+        let value = match counted {
+            Some((_, elements)) => self.array_of_elements(ty, &dims, Some(elements), true, span),
+            None => self.array_value((name, at), ty, &dims, initializer, static_storage, span)?,
+        };
         self.b.emit(InstKind::Assign { dst: local, value }, span);
         Ok(local)
     }
@@ -121,9 +154,9 @@ impl FnCx<'_, '_> {
     }
 
     /// The array value of the array `name` (declared at `at`) of elements of type `ty` with the
-    /// dimensions `dims`, set by its initializer (one dimension of scalars, a string for
-    /// characters, or `{0}`); without one, every element is 0 where it has static storage,
-    /// and indeterminate otherwise.
+    /// dimensions `dims`, set by its initializer (a braced list, `array_init.rs`, or a string
+    /// for characters); without one, every element is 0 where it has static storage, and
+    /// indeterminate otherwise.
     pub fn array_value(
         &mut self,
         (name, at): (&str, usize),
@@ -137,35 +170,7 @@ impl FnCx<'_, '_> {
         let values = match initializer.map(|i| &i.node) {
             None => None,
             Some(Initializer::List(items)) => {
-                let mut values = Vec::with_capacity(items.len());
-                for item in items {
-                    let at = self.at(item.span);
-                    match (&item.node.designation[..], &item.node.initializer.node) {
-                        ([], Initializer::Expression(e)) if dims.len() == 1 && ty.is_scalar() => {
-                            values.push(self.converted(e, ty, span, at)?);
-                        }
-                        ([], Initializer::Expression(e)) if self.constant(e) == Ok(0) => {
-                            values.push(Operand::Const(0));
-                        }
-                        _ => {
-                            return Err(CError::unsupported(
-                                "this array initializer (designators, nested lists and lists of \
-                                 multi-dimensional arrays or of structs other than `{0}`)",
-                                at,
-                            ))
-                        }
-                    }
-                }
-                if values.len() > dims[0] as usize && dims.len() == 1 {
-                    return Err(CError::invalid(
-                        format!(
-                            "more initializers than the {} elements of `{name}`",
-                            dims[0]
-                        ),
-                        at,
-                    ));
-                }
-                Some(values)
+                Some(self.list_elements(name, ty, Some(dims[0]), &dims[1..], items, span)?)
             }
             Some(Initializer::Expression(_)) if string.is_some() => {
                 let bytes = string.unwrap_or_default();
@@ -179,7 +184,7 @@ impl FnCx<'_, '_> {
                 let values = bytes.iter().take(dims[0] as usize);
                 Some(
                     values
-                        .map(|&b| self.convert(Operand::Const(i32::from(b)), ty, span))
+                        .map(|&b| Some(vec![self.convert(Operand::Const(i32::from(b)), ty, span)]))
                         .collect(),
                 )
             }
@@ -195,38 +200,44 @@ impl FnCx<'_, '_> {
         Ok(self.array_of_elements(ty, dims, values, assigned, span))
     }
 
-    /// The array value with the dimensions `dims` whose first elements are objects of type
-    /// `ty` holding `values` (one dimension of scalars; a struct's only value is `0` of
-    /// `{0}`), the rest blank, assigned or not. Built from the innermost dimension out.
+    /// The array value with the dimensions `dims` whose elements (row-major) are objects of
+    /// type `ty` with the leaves `values` gives them, the rest (and all, without `values`)
+    /// blank, assigned or not. Built from the innermost dimension out.
     pub fn array_of_elements(
         &mut self,
         ty: CType,
         dims: &[u32],
-        values: Option<Vec<Operand>>,
+        values: Option<Elements>,
         assigned: bool,
         span: Span,
     ) -> Rvalue {
         let filler = self.blank_object(ty, assigned, false, span);
         let innermost = dims[dims.len() - 1] as usize;
-        let mut row: Vec<Operand> = match values {
-            Some(values) if dims.len() == 1 => {
-                let mut row: Vec<Operand> = values
-                    .into_iter()
-                    .map(|v| match ty.is_scalar() {
-                        true => self.object_of(ty, &[v], span),
-                        false => filler,
-                    })
-                    .collect();
-                row.resize(innermost, filler);
-                row
+        let Some(mut values) = values else {
+            // One blank row, shared by every row of every dimension.
+            let mut row = vec![filler; innermost];
+            for &dim in dims[..dims.len() - 1].iter().rev() {
+                let inner = Operand::Local(self.b.assign_temp(Rvalue::Array(row), span));
+                row = vec![inner; dim as usize];
             }
-            _ => vec![filler; innermost],
+            return Rvalue::Array(row);
         };
-        for &dim in dims[..dims.len() - 1].iter().rev() {
-            let inner = Operand::Local(self.b.assign_temp(Rvalue::Array(row), span));
-            row = vec![inner; dim as usize];
+        let total: usize = dims.iter().map(|&d| d as usize).product();
+        values.resize(total, None);
+        let mut level: Vec<Operand> = values
+            .into_iter()
+            .map(|element| match element {
+                Some(leaves) => self.object_of(ty, &leaves, span),
+                None => filler,
+            })
+            .collect();
+        for &dim in dims[1..].iter().rev() {
+            level = level
+                .chunks(dim as usize)
+                .map(|row| Operand::Local(self.b.assign_temp(Rvalue::Array(row.to_vec()), span)))
+                .collect();
         }
-        Rvalue::Array(row)
+        Rvalue::Array(level)
     }
 
     /// `a[i]...[k]` with one index per dimension of the array local `a`: the element, its

@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::{ArraySize, Declaration, DeclarationSpecifier, DerivedDeclarator, Ellipsis};
-use lang_c::ast::{BinaryOperator, BlockItem, Expression, Statement};
+use lang_c::ast::{BinaryOperator, BlockItem, Expression, Initializer, Statement};
 use lang_c::ast::{FunctionDefinition, ParameterDeclaration, StorageClassSpecifier};
 use lang_c::span::Node;
 use lang_c::visit::Visit;
@@ -924,17 +924,23 @@ pub(super) fn overwrites_first(definition: &Node<FunctionDefinition>, name: &str
 
 /// Whether the identifier `name` occurs in `e`.
 pub(super) fn mentions(e: &Node<Expression>, name: &str) -> bool {
-    struct Finds<'n>(&'n str, bool);
-    impl<'ast> Visit<'ast> for Finds<'_> {
-        fn visit_identifier(
-            &mut self,
-            id: &'ast lang_c::ast::Identifier,
-            _: &'ast lang_c::span::Span,
-        ) {
-            self.1 |= id.name == self.0;
-        }
-    }
     let mut finds = Finds(name, false);
     finds.visit_expression(&e.node, &e.span);
     finds.1
+}
+
+/// Whether the identifier `name` occurs in `initializer`.
+pub(super) fn initializer_mentions(initializer: &Node<Initializer>, name: &str) -> bool {
+    let mut finds = Finds(name, false);
+    finds.visit_initializer(&initializer.node, &initializer.span);
+    finds.1
+}
+
+/// Finds an identifier by its name.
+struct Finds<'n>(&'n str, bool);
+
+impl<'ast> Visit<'ast> for Finds<'_> {
+    fn visit_identifier(&mut self, id: &'ast lang_c::ast::Identifier, _: &'ast lang_c::span::Span) {
+        self.1 |= id.name == self.0;
+    }
 }

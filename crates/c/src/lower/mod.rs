@@ -14,6 +14,7 @@
 
 mod allocation;
 mod array;
+mod array_init;
 mod byte_functions;
 mod conventions;
 mod element_pointer;

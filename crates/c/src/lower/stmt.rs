@@ -369,7 +369,7 @@ impl FnCx<'_, '_> {
     /// `initializer` gives it: braces for structs (positional or `.member =`), members it does
     /// not name zero, as C says. A struct value inside braces is refused: its leaves would
     /// lose whether they were assigned.
-    fn initial_leaves(
+    pub(super) fn initial_leaves(
         &mut self,
         ty: CType,
         initializer: &Node<Initializer>,
