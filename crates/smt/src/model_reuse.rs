@@ -306,16 +306,7 @@ fn with_fresh_values(
     for &var in missing {
         let sort = store.sort(store.var_info(var).term);
         let fresh = match sort {
-            Sort::BitVec(width) => {
-                let mask = u128::MAX >> (128 - width);
-                // At most `used.len()` values are taken, so this ends within that many steps
-                // unless the width has fewer values than that.
-                (0..=used.len() as u128)
-                    .map(|step| (var.index() as u128 + 1 + step) & mask)
-                    .filter(|&bits| bits != 0)
-                    .filter_map(|bits| BvConst::new(width, bits).ok())
-                    .find(|c| !used.contains(c))
-            }
+            Sort::BitVec(width) => fresh_value(var, width, &used),
             _ => None,
         };
         let value = match fresh {
@@ -400,7 +391,8 @@ fn repair(
 }
 
 /// A nonzero value of `width` bits for `var` that `used` does not hold (its number plus one,
-/// or the next one up).
+/// or the next one up). At most `used.len()` values are taken, so this ends within that many
+/// steps unless the width has fewer values than that.
 fn fresh_value(var: VarId, width: u32, used: &FxHashSet<BvConst>) -> Option<BvConst> {
     let mask = u128::MAX >> (128 - width);
     (0..=used.len() as u128)
