@@ -46,12 +46,17 @@ fn assert_that(
     c: Operand,
 ) {
     let holds = b.assign_temp(Rvalue::Binary(op, a, c), Span::default());
+    // Each assertion on a line of its own in `SOURCE`: a report has one property per position.
+    let at = properties.len();
     b.emit_check(
         properties,
         Check::Assert(Operand::Local(holds)),
-        Span::default(),
+        Span::new(at, at + 1),
     );
 }
+
+/// The text the reports locate the assertions in: one line per assertion.
+const SOURCE: &str = "\n\n\n\n\n\n\n\n";
 
 /// `i = start; while (condition) i = i + step;` over a 64-bit variable `i` (a source variable,
 /// so subsumption proposes invariants of it); `condition` is emitted at the header. Returns
@@ -106,7 +111,7 @@ fn options() -> CheckOptions {
 
 fn forward(module: &Module, options: &CheckOptions) -> Report {
     let types = types();
-    check_forward(module, &types, "", "wide", "main", options).expect("the forward check runs")
+    check_forward(module, &types, SOURCE, "wide", "main", options).expect("the forward check runs")
 }
 
 /// The types of a `main` without parameters (the engines read only the entry's).
@@ -240,7 +245,7 @@ fn the_structural_engine_decides_and_the_backward_engine_answers_unknown() {
         assert_that(b, properties, BinOp::Ne, w, Operand::Const64((1 << 32) + 7));
     });
     let types = types();
-    let reports = support::backward_and_structural((&module, &types), "", "wide", &options());
+    let reports = support::backward_and_structural((&module, &types), SOURCE, "wide", &options());
     let [(_, backward), (_, structural)] = &reports[..] else {
         panic!("two reports");
     };
