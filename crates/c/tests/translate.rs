@@ -82,6 +82,15 @@ fn array_initializers_follow_c11() {
     assert_eq!(returns(source, &[]), 3000 + 200 + 50);
 }
 
+/// A function that falls off its end returns a value of its type (a mutated program may use
+/// it, though C leaves it undefined): null for a pointer, so the IR stays well typed.
+#[test]
+fn falling_off_a_pointer_function_returns_null() {
+    let source = "int *f(int *p) { if (p) return p; }
+                  int main() { int *q = f(0); return q == 0; }";
+    assert_eq!(returns(source, &[]), 1);
+}
+
 #[test]
 fn arithmetic_wraps_and_divides_like_c() {
     let source = "int main() { int a = 2147483647; a = a + 1; return a / -7 + (-7 % 3) * 1000; }";

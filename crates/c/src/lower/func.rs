@@ -426,14 +426,19 @@ pub(super) fn lower_function(
     cx.statement(&definition.node.statement)?;
     undefined_labels(&cx.labels, &name, unit.at(definition.span))?;
     // Falling off the end returns 0 (what `main` does; for other functions the value is
-    // unused in a defined program). Blocks opened after a jump and never reached are dropped
-    // by the layout.
+    // unused in a defined program, but a mutated one may use it: null for a pointer, as every
+    // open block returns it). Blocks opened after a jump and never reached are dropped by the
+    // layout.
     let end = unit.map.span(definition.span);
     let end = Span::new(end.end.saturating_sub(1) as usize, end.end as usize);
     if cx.b.current_is_reached() {
         cx.check_no_leak(end);
     }
-    cx.b.terminate_open_blocks(&Terminator::Return(cx.result.constant(0)), end);
+    let zero = match cx.result {
+        CType::Pointer(_) => Operand::Null,
+        ty => ty.constant(0),
+    };
+    cx.b.terminate_open_blocks(&Terminator::Return(zero), end);
     let types = unit.types.borrow();
     let mut ir_types = IrTypes::new(&types, &unit.boxed_members, (unit.frees, unit.type_tags));
     let declared: Vec<(String, Type)> = cx.b.locals[params.len()..]
