@@ -80,6 +80,11 @@ fn array_initializers_follow_c11() {
                     char s[2][4] = {\"abc\", [0] = \"x\"};
                     return a[0].x * 1000 + a[0].y * 100 + m[0][0] * 10 + m[0][1] + s[0][2]; }";
     assert_eq!(returns(source, &[]), 3000 + 200 + 50);
+    // A string in braces sets a `char` array or row as without them.
+    let source = "int main() { char s[] = {\"ab\"}; char m[2][3] = {{\"x\"}, {\"yz\"}};
+                    return (int)sizeof(s) * 100 + s[1] * 0 + (s[2] == 0) * 10 + (m[1][1] == 'z')
+                         + (m[0][1] == 0) * 1000; }";
+    assert_eq!(returns(source, &[]), 300 + 10 + 1 + 1000);
 }
 
 /// A function that falls off its end returns a value of its type (a mutated program may use

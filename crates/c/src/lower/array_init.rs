@@ -40,6 +40,14 @@ impl FnCx<'_, '_> {
         items: &[Node<InitializerListItem>],
         span: Span,
     ) -> Result<Elements, CError> {
+        // `char s[] = {"ab"}`: a string in braces sets the characters as without them.
+        if let ([item], true) = (items, inner.is_empty()) {
+            if let Initializer::Expression(e) = &item.node.initializer.node {
+                if item.node.designation.is_empty() && self.is_string_row(e, ty) {
+                    return self.string_row(e, ty, first, span);
+                }
+            }
+        }
         let stride: usize = inner.iter().map(|&d| d as usize).product();
         let mut out: Elements = Vec::new();
         let mut index = 0usize;
@@ -104,7 +112,7 @@ impl FnCx<'_, '_> {
                     i += 1;
                 }
                 Initializer::Expression(e) if inner.len() == 1 && self.is_string_row(e, ty) => {
-                    let row = self.string_row(e, ty, inner[0], span)?;
+                    let row = self.string_row(e, ty, Some(inner[0]), span)?;
                     out[from..from + row.len()].clone_from_slice(&row);
                     i += 1;
                 }
@@ -222,13 +230,14 @@ impl FnCx<'_, '_> {
         ty.is_char() && matches!(e.node, Expression::StringLiteral(_))
     }
 
-    /// The characters of the string literal `e` as a row of `len` characters, 0 after them
-    /// (the literal's 0 dropped where the row has exactly its characters, as C says).
+    /// The characters of the string literal `e` as a row of `len` characters (`None`: the
+    /// literal's with its 0), 0 after them (the literal's 0 dropped where the row has exactly
+    /// its characters, as C says).
     fn string_row(
         &mut self,
         e: &Node<Expression>,
         ty: CType,
-        len: u32,
+        len: Option<u32>,
         span: Span,
     ) -> Result<Elements, CError> {
         let at = self.at(e.span);
@@ -236,6 +245,8 @@ impl FnCx<'_, '_> {
             return Err(CError::invalid("a string literal was expected", at));
         };
         let bytes = string_bytes(&literal.node, at)?;
+        // An array sized by its initializer has the literal's characters and its 0.
+        let len = len.unwrap_or(u32::try_from(bytes.len()).unwrap_or(u32::MAX));
         if bytes.len() - 1 > len as usize {
             return Err(CError::invalid(
                 format!("a string longer than the {len} characters of its row"),
