@@ -189,12 +189,15 @@ impl ModelCache {
             });
         };
         let vars = independence.vars_of(store, query).to_vec();
-        if let Some((model, completed)) = complete(store, assignment.clone(), &vars, &[query]) {
-            return Some(Reused {
-                model,
-                built: built || completed,
-            });
-        }
+        let assignment = match complete(store, assignment, &vars, &[query]) {
+            Ok((model, completed)) => {
+                return Some(Reused {
+                    model,
+                    built: built || completed,
+                })
+            }
+            Err(assignment) => assignment,
+        };
         // The model satisfies every constraint but not the query: change one variable of a
         // comparison the query makes to a value next to the other side's (evaluated: the
         // changed model must satisfy the constraints and the query).
@@ -234,7 +237,9 @@ impl ModelCache {
         {
             return None;
         }
-        complete(store, candidate, &rest_vars, rest).map(|(model, _)| model)
+        complete(store, candidate, &rest_vars, rest)
+            .ok()
+            .map(|(model, _)| model)
     }
 
     /// `assignment` extended to satisfy `group` (constraints no kept model is known to
@@ -254,7 +259,9 @@ impl ModelCache {
                     candidate.insert(var, value.clone());
                 }
             }
-            complete(store, candidate, &vars, group).map(|(model, _)| model)
+            complete(store, candidate, &vars, group)
+                .ok()
+                .map(|(model, _)| model)
         })
     }
 }
@@ -265,13 +272,14 @@ fn holds(store: &TermStore, t: TermId, asg: &Assignment) -> bool {
 
 /// `assignment` with values for the variables of `vars` it lacks, such that every term of
 /// `terms` holds: all at their sorts' defaults, or else bit-vectors at fresh values; and
-/// whether it lacked any.
+/// whether it lacked any. `Err` gives `assignment` back unchanged (model repair goes on
+/// from it without a copy made for every question).
 fn complete(
     store: &TermStore,
     assignment: Assignment,
     vars: &[VarId],
     terms: &[TermId],
-) -> Option<(Assignment, bool)> {
+) -> Result<(Assignment, bool), Assignment> {
     // One evaluation of all the terms, sharing their common subterms.
     let all_hold = |asg: &Assignment| all_true_lazy(store, terms, asg);
     let missing: Vec<VarId> = vars
@@ -280,7 +288,10 @@ fn complete(
         .filter(|&var| assignment.get(var).is_none())
         .collect();
     if missing.is_empty() {
-        return all_hold(&assignment).then_some((assignment, false));
+        return match all_hold(&assignment) {
+            true => Ok((assignment, false)),
+            false => Err(assignment),
+        };
     }
     let mut defaults = assignment.clone();
     for &var in &missing {
@@ -288,10 +299,14 @@ fn complete(
         defaults.insert(var, Value::default_of(store.sorts(), sort));
     }
     if all_hold(&defaults) {
-        return Some((defaults, true));
+        return Ok((defaults, true));
     }
-    let fresh = with_fresh_values(store, assignment, &missing);
-    all_hold(&fresh).then_some((fresh, true))
+    // Fresh values are never 0, so the defaults just set do not change which are chosen.
+    let fresh = with_fresh_values(store, defaults, &missing);
+    match all_hold(&fresh) {
+        true => Ok((fresh, true)),
+        false => Err(assignment),
+    }
 }
 
 /// `assignment` with every bit-vector variable of `missing` at a value of its own: its number
@@ -320,6 +335,9 @@ fn with_fresh_values(
     }
     assignment
 }
+
+/// A candidate change of [`repair`]: a variable and its new value.
+type Change = (VarId, BvConst);
 
 /// Most candidate values [`repair`] collects in one round.
 const REPAIR_CANDIDATES: usize = 24;
@@ -404,19 +422,18 @@ fn fresh_value(var: VarId, width: u32, used: &FxHashSet<BvConst>) -> Option<BvCo
 
 /// The candidate changes of [`repair`] under `base`: values from comparisons, and
 /// separations (a variable at a fresh value) of equalities that hold in `ite` conditions.
-#[allow(clippy::type_complexity)]
 fn repair_candidates(
     store: &TermStore,
     base: &Assignment,
     query: TermId,
-) -> Option<(Vec<(VarId, BvConst)>, Vec<(VarId, BvConst)>)> {
+) -> Option<(Vec<Change>, Vec<Change>)> {
     use crate::term::{Node, Op};
     let mut memo = FxHashMap::default();
     eval_lazy_into(store, &[query], base, &mut memo).ok()?;
     let truth = |t: TermId| memo.get(&t).and_then(Value::as_bool);
     let mut used: FxHashSet<BvConst> = base.values().filter_map(Value::as_bv).collect();
-    let mut values: Vec<(VarId, BvConst)> = Vec::new();
-    let mut separations: Vec<(VarId, BvConst)> = Vec::new();
+    let mut values: Vec<Change> = Vec::new();
+    let mut separations: Vec<Change> = Vec::new();
     // The variable a bit-vector term's value comes from under the model, through `ite`s; the
     // conditions `p = q` (bit-vectors) that hold on the way are collected.
     let mut conditions: Vec<TermId> = Vec::new();

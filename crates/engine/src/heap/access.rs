@@ -112,7 +112,11 @@ fn own_leaves(
     t: TermId,
 ) -> Rc<[TermId]> {
     match *store.node(t) {
-        Node::App3(Op::Ite, ..) => Rc::clone(&memo[&t]),
+        // Filled bottom-up by `of` before it asks; the walk is the fallback, not a panic.
+        Node::App3(Op::Ite, ..) => match memo.get(&t) {
+            Some(known) => Rc::clone(known),
+            None => leaves(store, t).into(),
+        },
         Node::Bv(bv) if bv.bits() == 0 => Rc::from([]),
         _ => Rc::from([t]),
     }
