@@ -87,6 +87,60 @@ fn array_initializers_follow_c11() {
     assert_eq!(returns(source, &[]), 300 + 10 + 1 + 1000);
 }
 
+/// Integer constant expressions (array sizes, designators, `case` labels, enumerators, array
+/// members' sizes) are computed with C's types: `sizeof`, casts, every operator C allows, the
+/// usual arithmetic conversions (`-1 < sizeof(int)` is false: `size_t` wins); one whose value C
+/// leaves undefined is refused, never folded to a guess.
+#[test]
+fn integer_constant_expressions_compute_with_cs_types() {
+    let source = "enum { N = sizeof(int) * 2, M = (int)(sizeof(long long) / 2u), L = N > M ? N - M : 0,
+                         U = -1 < sizeof(int), C = (unsigned char)300 };
+                  struct t { int a[sizeof(short) + 1]; char b[N % 5 ^ 1]; };
+                  int g[(unsigned char)260 / 2];
+                  int main() { int arr[4] = {[sizeof(int) - 1] = 5, [(char)257] = 2};
+                    int big[N * 2 + L]; struct t s;
+                    return arr[3] * 1000000 + arr[1] * 100000 + (int)sizeof s.a * 1000
+                         + (int)sizeof s.b * 100 + (int)sizeof big + (int)sizeof g * 10
+                         + U * 7 + C; }";
+    // sizeof s.a = 12, sizeof s.b = (8 % 5) ^ 1 = 2, sizeof big = 20 * 4, sizeof g = 2 * 4
+    // (260 mod 256 = 4), U = 0 (`-1` converted to `size_t`), C = 300 mod 256 (as gcc gives).
+    let expected = 5_000_000 + 200_000 + 12_000 + 200 + 80 + 80 + 44;
+    assert_eq!(returns(source, &[]), expected);
+    let source = "int main() { int x = __VERIFIER_nondet_int();
+                    switch (x) { case sizeof(long) * 2 - 1: return 1; case ~0: return 2;
+                                 case 7 / 2 % 2 && !0: return 3; case (short)65536 - 'a': return 4; }
+                    return 0; }";
+    let cases = [(15, 1), (-1, 2), (1, 3), (-97, 4), (0, 0)];
+    for (input, result) in cases {
+        assert_eq!(returns(source, &[input]), result, "input {input}");
+    }
+    for (source, reason) in [
+        (
+            "enum { A = 2147483647 + 1 }; int main() { return A; }",
+            "a signed result outside its type",
+        ),
+        (
+            "int a[1 << 32]; int main() { return a[0]; }",
+            "a shift by a negative amount or by the width or more",
+        ),
+        (
+            "int main() { int a[-1 << 2]; return 0; }",
+            "a left shift of a negative number",
+        ),
+        (
+            "enum { B, A = 4 % (2 - 2) }; int main() { return A; }",
+            "a division by zero",
+        ),
+        (
+            "int x; enum { A = x + 1, C }; int main() { return C; }",
+            "`x` in an integer constant expression",
+        ),
+    ] {
+        let (_, message) = refusal(source);
+        assert!(message.contains(reason), "{source}: {message}");
+    }
+}
+
 /// A function that falls off its end returns a value of its type (a mutated program may use
 /// it, though C leaves it undefined): null for a pointer, so the IR stays well typed.
 #[test]

@@ -25,6 +25,7 @@ use symex_ir::cfg::{
 use symex_syntax::span::Span;
 
 use super::array_init::Elements;
+use super::constant;
 use super::element_pointer;
 use super::elements::Location;
 use super::func::{initializer_mentions, Argument, FnCx, Parameter};
@@ -79,7 +80,7 @@ impl FnCx<'_, '_> {
             };
             sizes.push(match &array.node.size {
                 ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
-                    self.constant(e).ok()
+                    constant::dimension(self.constant(e))?
                 }
                 ArraySize::Unknown => string
                     .as_ref()

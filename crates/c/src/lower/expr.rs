@@ -14,6 +14,7 @@ use symex_ir::cfg::{
 };
 use symex_syntax::span::Span;
 
+use super::constant;
 use super::element_pointer::element_conversion_refusal;
 use super::func::{Argument, FnCx};
 use super::literal::integer_constant;
@@ -1293,19 +1294,10 @@ impl FnCx<'_, '_> {
                 }
             }
             // The operand is not evaluated.
-            Expression::SizeOfVal(v) if self.array_size(&v.node.0).is_some() => {
-                let size = self.array_size(&v.node.0).unwrap_or(0);
-                Ok(self.size_value(size))
-            }
-            Expression::SizeOfVal(v) => {
-                let size = self
-                    .static_type(&v.node.0)
-                    .and_then(|ty| self.unit.types.borrow().size(ty));
-                match size {
-                    Some(size) => Ok(self.size_value(size)),
-                    None => unsupported("`sizeof` of this expression"),
-                }
-            }
+            Expression::SizeOfVal(v) => match self.size_of_expression(&v.node.0) {
+                Some(size) => Ok(self.size_value(size)),
+                None => unsupported("`sizeof` of this expression"),
+            },
             Expression::Statement(statement) => self.statement_expression(statement),
             Expression::StringLiteral(literal) => self.string_value(&literal.node, span, at),
             Expression::AlignOf(_) => unsupported("`_Alignof`"),
@@ -1781,38 +1773,43 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// The value of an integer constant expression (a `case` label).
+    /// The value of an integer constant expression (an array size, a designator, a `case`
+    /// label), as its type's bits.
     pub fn constant(&self, e: &Node<Expression>) -> Result<i64, CError> {
-        let at = self.at(e.span);
-        match &e.node {
-            Expression::Identifier(id) if self.enum_constant(&id.node.name).is_some() => Ok(
-                i64::from(self.enum_constant(&id.node.name).unwrap_or_default()),
-            ),
-            Expression::Constant(c) => {
-                integer_constant(&c.node, self.unit.options.data_model, at).map(|(n, _)| n)
-            }
-            Expression::UnaryOperator(u) => {
-                let value = self.constant(&u.node.operand)?;
-                match u.node.operator.node {
-                    UnaryOperator::Minus => Ok(value.wrapping_neg()),
-                    UnaryOperator::Plus => Ok(value),
-                    UnaryOperator::Negate => Ok(i64::from(value == 0)),
-                    _ => Err(CError::unsupported("this constant expression", at)),
-                }
-            }
-            Expression::BinaryOperator(b) => {
-                let (x, y) = (self.constant(&b.node.lhs)?, self.constant(&b.node.rhs)?);
-                match b.node.operator.node {
-                    BinaryOperator::Plus => Ok(x.wrapping_add(y)),
-                    BinaryOperator::Minus => Ok(x.wrapping_sub(y)),
-                    BinaryOperator::Multiply => Ok(x.wrapping_mul(y)),
-                    _ => Err(CError::unsupported("this constant expression", at)),
-                }
-            }
-            _ => Err(CError::unsupported(
-                "a `case` label that is not an integer constant",
-                at,
-            )),
-        }
+        constant::evaluate(self, e).map(|(value, _)| value)
+    }
+
+    /// `sizeof e` in bytes, where the type of `e` is plain to see without evaluating it.
+    fn size_of_expression(&self, e: &Node<Expression>) -> Option<i32> {
+        self.array_size(e).or_else(|| {
+            let ty = self.static_type(e)?;
+            self.unit.types.borrow().size(ty)
+        })
+    }
+}
+
+impl constant::Scope for FnCx<'_, '_> {
+    fn data_model(&self) -> crate::DataModel {
+        self.unit.options.data_model
+    }
+
+    fn offset(&self, span: lang_c::span::Span) -> usize {
+        self.at(span)
+    }
+
+    fn enum_constant(&self, name: &str) -> Option<i32> {
+        FnCx::enum_constant(self, name)
+    }
+
+    fn type_name(&self, name: &lang_c::ast::TypeName, at: usize) -> Result<CType, CError> {
+        type_name(self.unit, name, at)
+    }
+
+    fn size(&self, ty: CType) -> Option<i32> {
+        self.unit.types.borrow().size(ty)
+    }
+
+    fn size_of_expression(&self, e: &Node<Expression>) -> Option<i32> {
+        FnCx::size_of_expression(self, e)
     }
 }

@@ -672,6 +672,9 @@ impl FnCx<'_, '_> {
     /// Why the global `name` is not in scope here (or why there is no such name).
     fn unavailable_global(&self, name: &str, at: usize) -> CError {
         let Some(global) = self.unit.globals.get(name) else {
+            if let Some(why) = self.unit.types.borrow().enum_refusal(name) {
+                return why.clone();
+            }
             return CError::invalid(format!("`{name}` is not declared"), at);
         };
         let problem = match &global.ty {

@@ -16,6 +16,7 @@ mod allocation;
 mod array;
 mod array_init;
 mod byte_functions;
+mod constant;
 mod conventions;
 mod element_pointer;
 mod elements;

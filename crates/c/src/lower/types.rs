@@ -14,6 +14,7 @@ use lang_c::ast::{
 use lang_c::span::Node;
 use symex_ir::cfg::{Operand, Width};
 
+use super::constant;
 use super::elements::Location;
 use super::Unit;
 use crate::error::CError;
@@ -195,6 +196,9 @@ pub(super) struct Types {
     /// of each enum tag.
     enum_constants: HashMap<String, i32>,
     enum_tags: HashMap<String, CType>,
+    /// Why an enumeration constant has no value (its enumeration's values could not be
+    /// computed), for a use of it to say.
+    refused_enum_constants: HashMap<String, CError>,
     pointer_bytes: i32,
 }
 
@@ -250,6 +254,7 @@ impl Types {
             tags: HashMap::new(),
             enum_constants: HashMap::new(),
             enum_tags: HashMap::new(),
+            refused_enum_constants: HashMap::new(),
             pointer_bytes: match model {
                 DataModel::Ilp32 => 4,
                 DataModel::Lp64 => 8,
@@ -442,6 +447,11 @@ impl Types {
         self.enum_constants.get(name).copied()
     }
 
+    /// Why the enumeration constant `name` has no value, if its enumeration was refused.
+    pub(super) fn enum_refusal(&self, name: &str) -> Option<&CError> {
+        self.refused_enum_constants.get(name)
+    }
+
     /// Defines the enumeration of a specifier (or looks up its tag): its constants get their
     /// values, and the type is gcc's, `unsigned int` unless a constant is negative.
     fn enum_type(
@@ -462,9 +472,18 @@ impl Types {
         for enumerator in &enumeration.enumerators {
             let at = unit.at(enumerator.span);
             if let Some(e) = &enumerator.node.expression {
-                next = self.constant_value(unit, e).ok_or_else(|| {
-                    CError::unsupported("this enumerator value (not an integer constant)", at)
-                })?;
+                next = match self.constant_value(unit, e) {
+                    Ok(value) => value,
+                    Err(why) => {
+                        for rest in &enumeration.enumerators {
+                            let name = &rest.node.identifier.node.name;
+                            if !self.enum_constants.contains_key(name) {
+                                self.refused_enum_constants.insert(name.clone(), why.clone());
+                            }
+                        }
+                        return Err(why);
+                    }
+                };
             }
             let value = i32::try_from(next)
                 .map_err(|_| CError::unsupported("an enumerator value outside `int`", at))?;
@@ -489,39 +508,18 @@ impl Types {
         Ok(ty)
     }
 
-    /// The value of an integer constant expression of enumerators, literals and `+ - * << | &`.
-    fn constant_value(&self, unit: &Unit<'_>, e: &Node<lang_c::ast::Expression>) -> Option<i64> {
-        use lang_c::ast::{BinaryOperator as B, Expression as E, UnaryOperator as U};
-        Some(match &e.node {
-            E::Constant(c) => {
-                super::literal::integer_constant(&c.node, unit.options.data_model, 0)
-                    .ok()?
-                    .0
-            }
-            E::Identifier(id) => i64::from(self.enum_constant(&id.node.name)?),
-            E::UnaryOperator(u) => {
-                let v = self.constant_value(unit, &u.node.operand)?;
-                match u.node.operator.node {
-                    U::Minus => v.checked_neg()?,
-                    U::Plus => v,
-                    _ => return None,
-                }
-            }
-            E::BinaryOperator(b) => {
-                let x = self.constant_value(unit, &b.node.lhs)?;
-                let y = self.constant_value(unit, &b.node.rhs)?;
-                match b.node.operator.node {
-                    B::Plus => x.checked_add(y)?,
-                    B::Minus => x.checked_sub(y)?,
-                    B::Multiply => x.checked_mul(y)?,
-                    B::ShiftLeft if (0..32).contains(&y) => x.checked_shl(y as u32)?,
-                    B::BitwiseOr => x | y,
-                    B::BitwiseAnd => x & y,
-                    _ => return None,
-                }
-            }
-            _ => return None,
-        })
+    /// The value of an integer constant expression in a type definition (an enumerator's
+    /// value, an array member's size): no variable is in scope there.
+    fn constant_value(
+        &mut self,
+        unit: &Unit<'_>,
+        e: &Node<lang_c::ast::Expression>,
+    ) -> Result<i64, CError> {
+        let scope = DefinitionScope {
+            unit,
+            types: std::cell::RefCell::new(self),
+        };
+        constant::evaluate(&scope, e).map(|(value, _)| value)
     }
 
     /// The struct a tag names, declared (incomplete) at its first mention.
@@ -803,7 +801,7 @@ impl Types {
     /// The dimensions of an array member (`int a[4][N]`): positive integer constants; a
     /// flexible array member (`int a[]`) is refused.
     fn member_dimensions(
-        &self,
+        &mut self,
         unit: &Unit<'_>,
         derived: &[Node<DerivedDeclarator>],
         at: usize,
@@ -813,7 +811,7 @@ impl Types {
             let size = match &part.node {
                 DerivedDeclarator::Array(array) => match &array.node.size {
                     ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
-                        self.constant_value(unit, e)
+                        constant::dimension(self.constant_value(unit, e))?
                     }
                     _ => {
                         return Err(CError::unsupported(
@@ -1236,20 +1234,62 @@ pub(super) fn type_name(
     name: &lang_c::ast::TypeName,
     at: usize,
 ) -> Result<CType, CError> {
-    let mut types = unit.types.borrow_mut();
-    let base = type_of(unit, &mut types, &specifier_types(&name.specifiers), at)?;
+    type_name_in(unit, &mut unit.types.borrow_mut(), name, at)
+}
+
+/// [`type_name`] with the unit's types at hand (while one of them is being defined).
+fn type_name_in(
+    unit: &Unit<'_>,
+    types: &mut Types,
+    name: &lang_c::ast::TypeName,
+    at: usize,
+) -> Result<CType, CError> {
+    let base = type_of(unit, types, &specifier_types(&name.specifiers), at)?;
     match name
         .declarator
         .as_ref()
         .map(|d| declarator_shape(&d.node).1)
     {
         None => Ok(base),
-        Some(shape) => match plain_type(unit, &mut types, base, &shape, at)? {
+        Some(shape) => match plain_type(unit, types, base, &shape, at)? {
             Some(ty) => Ok(ty),
             None => Err(CError::unsupported(
                 format!("type names of {}", shape.describe()),
                 at,
             )),
         },
+    }
+}
+
+/// Where a type is being defined (an enumerator's value, an array member's size): the
+/// constants and types defined so far, and no variable.
+struct DefinitionScope<'t, 'u, 'a> {
+    unit: &'u Unit<'a>,
+    types: std::cell::RefCell<&'t mut Types>,
+}
+
+impl constant::Scope for DefinitionScope<'_, '_, '_> {
+    fn data_model(&self) -> DataModel {
+        self.unit.options.data_model
+    }
+
+    fn offset(&self, span: lang_c::span::Span) -> usize {
+        self.unit.at(span)
+    }
+
+    fn enum_constant(&self, name: &str) -> Option<i32> {
+        self.types.borrow().enum_constant(name)
+    }
+
+    fn type_name(&self, name: &lang_c::ast::TypeName, at: usize) -> Result<CType, CError> {
+        type_name_in(self.unit, &mut self.types.borrow_mut(), name, at)
+    }
+
+    fn size(&self, ty: CType) -> Option<i32> {
+        self.types.borrow().size(ty)
+    }
+
+    fn size_of_expression(&self, _: &Node<lang_c::ast::Expression>) -> Option<i32> {
+        None
     }
 }
