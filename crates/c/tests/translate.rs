@@ -93,7 +93,8 @@ fn array_initializers_follow_c11() {
 /// leaves undefined is refused, never folded to a guess.
 #[test]
 fn integer_constant_expressions_compute_with_cs_types() {
-    let source = "enum { N = sizeof(int) * 2, M = (int)(sizeof(long long) / 2u), L = N > M ? N - M : 0,
+    let source =
+        "enum { N = sizeof(int) * 2, M = (int)(sizeof(long long) / 2u), L = N > M ? N - M : 0,
                          U = -1 < sizeof(int), C = (unsigned char)300 };
                   struct t { int a[sizeof(short) + 1]; char b[N % 5 ^ 1]; };
                   int g[(unsigned char)260 / 2];
@@ -139,6 +140,21 @@ fn integer_constant_expressions_compute_with_cs_types() {
         let (_, message) = refusal(source);
         assert!(message.contains(reason), "{source}: {message}");
     }
+}
+
+/// `sizeof` of a part of an array (a row of a 2-D array, `*m`, a row of an array member) and
+/// of a string literal (its characters and the 0), as gcc gives them; not evaluated.
+#[test]
+fn sizeof_takes_rows_of_arrays_and_string_literals() {
+    let source = "struct s { short cube[2][3][4]; }; char names[][6] = {\"alpha\", \"beta\"};
+                  int main() { long m[3][5]; struct s v;
+                    return (int)sizeof m[0] + (int)sizeof *m * 100 + (int)sizeof v.cube[1] * 10000
+                         + (int)sizeof v.cube[1][2] * 1000000 + (int)sizeof \"abc\" * 10
+                         + (int)sizeof names[0] * 100000000 + (int)(sizeof m / sizeof m[0]) * 1000; }";
+    // rows of 5 longs (40 bytes), a 3x4 block of shorts (24), a row of 4 shorts (8), "abc"
+    // and its 0 (4), a name of 6 chars; sizeof m / sizeof m[0] = 3.
+    let expected = 40 + 40 * 100 + 24 * 10000 + 8 * 1_000_000 + 4 * 10 + 6 * 100_000_000 + 3000;
+    assert_eq!(returns(source, &[]), expected);
 }
 
 /// A function that falls off its end returns a value of its type (a mutated program may use

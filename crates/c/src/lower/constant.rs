@@ -65,7 +65,10 @@ pub(super) fn evaluate(scope: &dyn Scope, e: &Node<E>) -> Result<Constant, CErro
         E::Cast(cast) => {
             let ty = scope.type_name(&cast.node.type_name.node, at)?;
             if !ty.is_number() {
-                return Err(not_constant("a cast to a type other than an integer".into(), at));
+                return Err(not_constant(
+                    "a cast to a type other than an integer".into(),
+                    at,
+                ));
             }
             let (value, _) = evaluate(scope, &cast.node.expression)?;
             Ok((convert(value, ty), ty))
@@ -240,7 +243,10 @@ fn shift(op: B, (a, a_ty): Constant, (b, b_ty): Constant, at: usize) -> Result<C
     };
     let amount = wide(convert(b, b_ty.promoted()), b_ty.promoted());
     if !(0..bits).contains(&amount) {
-        return Err(undefined("a shift by a negative amount or by the width or more", at));
+        return Err(undefined(
+            "a shift by a negative amount or by the width or more",
+            at,
+        ));
     }
     let x = wide(convert(a, ty), ty);
     match op {

@@ -17,7 +17,7 @@ use symex_syntax::span::Span;
 use super::constant;
 use super::element_pointer::element_conversion_refusal;
 use super::func::{Argument, FnCx};
-use super::literal::integer_constant;
+use super::literal::{integer_constant, string_bytes};
 use super::memory::{HeapOwner, LValue, Memory};
 use super::types::{type_name, CType};
 use crate::error::CError;
@@ -1781,10 +1781,49 @@ impl FnCx<'_, '_> {
 
     /// `sizeof e` in bytes, where the type of `e` is plain to see without evaluating it.
     fn size_of_expression(&self, e: &Node<Expression>) -> Option<i32> {
-        self.array_size(e).or_else(|| {
+        if let Expression::StringLiteral(literal) = &e.node {
+            let bytes = string_bytes(&literal.node, self.at(e.span)).ok()?;
+            return i32::try_from(bytes.len()).ok();
+        }
+        self.array_size(e).or_else(|| self.row_size(e)).or_else(|| {
             let ty = self.static_type(e)?;
             self.unit.types.borrow().size(ty)
         })
+    }
+
+    /// `sizeof` of a part of an array named by fewer indices than it has dimensions (`m[0]`,
+    /// `*m`, `s.cube[1]`): the remaining dimensions' elements.
+    fn row_size(&self, e: &Node<Expression>) -> Option<i32> {
+        let mut base = e;
+        let mut indices = 0;
+        loop {
+            match &base.node {
+                Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                    base = &b.node.lhs;
+                }
+                Expression::UnaryOperator(u)
+                    if u.node.operator.node == UnaryOperator::Indirection =>
+                {
+                    base = &u.node.operand;
+                }
+                _ => break,
+            }
+            indices += 1;
+        }
+        if indices == 0 {
+            return None;
+        }
+        let types = self.unit.types.borrow();
+        let (element, dims) = match self.array_variable(base) {
+            Some((local, element)) => (element, self.arrays.get(&local)?.clone()),
+            None => match self.static_type(base)? {
+                CType::Array(id) => types.array(id),
+                _ => return None,
+            },
+        };
+        let rest = dims.get(indices..).filter(|rest| !rest.is_empty())?;
+        let elements: i64 = rest.iter().map(|&d| i64::from(d)).product();
+        i32::try_from(elements * i64::from(types.size(element)?)).ok()
     }
 }
 

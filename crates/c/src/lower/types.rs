@@ -478,7 +478,8 @@ impl Types {
                         for rest in &enumeration.enumerators {
                             let name = &rest.node.identifier.node.name;
                             if !self.enum_constants.contains_key(name) {
-                                self.refused_enum_constants.insert(name.clone(), why.clone());
+                                self.refused_enum_constants
+                                    .insert(name.clone(), why.clone());
                             }
                         }
                         return Err(why);
