@@ -471,23 +471,29 @@ impl Types {
         let mut negative = false;
         for enumerator in &enumeration.enumerators {
             let at = unit.at(enumerator.span);
-            if let Some(e) = &enumerator.node.expression {
-                next = match self.constant_value(unit, e) {
-                    Ok(value) => value,
-                    Err(why) => {
-                        for rest in &enumeration.enumerators {
-                            let name = &rest.node.identifier.node.name;
-                            if !self.enum_constants.contains_key(name) {
-                                self.refused_enum_constants
-                                    .insert(name.clone(), why.clone());
-                            }
-                        }
-                        return Err(why);
-                    }
-                };
+            let value = match &enumerator.node.expression {
+                Some(e) => self.constant_value(unit, e),
+                None => Ok(next),
             }
-            let value = i32::try_from(next)
-                .map_err(|_| CError::unsupported("an enumerator value outside `int`", at))?;
+            .and_then(|n| {
+                i32::try_from(n)
+                    .map_err(|_| CError::unsupported("an enumerator value outside `int`", at))
+            });
+            let value = match value {
+                Ok(value) => value,
+                Err(why) => {
+                    // Its constants and the later ones have no value: a use says why.
+                    for rest in &enumeration.enumerators {
+                        let name = &rest.node.identifier.node.name;
+                        if !self.enum_constants.contains_key(name) {
+                            self.refused_enum_constants
+                                .insert(name.clone(), why.clone());
+                        }
+                    }
+                    return Err(why);
+                }
+            };
+            next = i64::from(value);
             negative |= value < 0;
             let name = enumerator.node.identifier.node.name.clone();
             if self
