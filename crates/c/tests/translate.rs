@@ -157,6 +157,26 @@ fn sizeof_takes_rows_of_arrays_and_string_literals() {
     assert_eq!(returns(source, &[]), expected);
 }
 
+/// A member of a struct value (a call's result, `?:` of structs) is read from the value; such
+/// an expression is no lvalue, so assigning to it stays an error.
+#[test]
+fn members_of_struct_values_are_read() {
+    let source = "struct pt { int x; int y; };
+                  struct pt mk(int v) { struct pt p; p.x = v; p.y = v * 2; return p; }
+                  struct pt half(int v) { struct pt p; p.x = v; return p; }
+                  int main() { int a = __VERIFIER_nondet_int(); struct pt s = mk(1), t = mk(5);
+                    int r = mk(a).y * 100 + (a > 3 ? s : t).x + (s = t).y * 1000;
+                    if (a == 0) return half(a).y;
+                    return r; }";
+    assert_eq!(returns(source, &[7]), 1400 + 1 + 10_000);
+    assert_errors(source, &[(0, PropertyKind::Uninit)]);
+    let (_, message) = refusal(
+        "struct pt { int x; }; struct pt mk(void);
+                                int main() { mk().x = 1; return 0; }",
+    );
+    assert!(message.contains("as an lvalue"), "{message}");
+}
+
 /// A function that falls off its end returns a value of its type (a mutated program may use
 /// it, though C leaves it undefined): null for a pointer, so the IR stays well typed.
 #[test]

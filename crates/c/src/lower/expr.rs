@@ -398,6 +398,39 @@ impl FnCx<'_, '_> {
             MemberOperator::Direct => self.lvalue(&m.node.expression)?,
             MemberOperator::Indirect => self.deref(&m.node.expression, at)?,
         };
+        self.member_of((object, ty), e, m)
+    }
+
+    /// A member of a struct *value* (`make(3).y`, `(c ? s : t).x`): read from the record the
+    /// expression gives. C has no lvalue there, so only reads come here.
+    fn member_of_value(
+        &mut self,
+        e: &Node<Expression>,
+        m: &Node<lang_c::ast::MemberExpression>,
+    ) -> Result<(LValue, CType), CError> {
+        let (value, ty) = self.typed(&m.node.expression)?;
+        match (value, ty) {
+            (Operand::Local(record), CType::Struct(_)) => {
+                self.member_of((LValue::Memory(Memory::local(record)), ty), e, m)
+            }
+            _ => Err(CError::invalid(
+                format!(
+                    "a member `{}` of something other than a struct",
+                    m.node.identifier.node.name
+                ),
+                self.at(e.span),
+            )),
+        }
+    }
+
+    /// The member `m` of `object`, of C type `ty`.
+    fn member_of(
+        &mut self,
+        (object, ty): (LValue, CType),
+        e: &Node<Expression>,
+        m: &Node<lang_c::ast::MemberExpression>,
+    ) -> Result<(LValue, CType), CError> {
+        let at = self.at(e.span);
         let name = &m.node.identifier.node.name;
         super::func::complete(self.unit, ty, at)?;
         let field = match ty {
@@ -1024,6 +1057,13 @@ impl FnCx<'_, '_> {
             }
             Expression::Identifier(id) if self.names_function_value(&id.node.name) => {
                 self.function_designator(&id.node.name, at)
+            }
+            Expression::Member(m)
+                if m.node.operator.node == MemberOperator::Direct
+                    && is_value_expression(&m.node.expression) =>
+            {
+                let (lvalue, ty) = self.member_of_value(e, m)?;
+                Ok((self.read_lvalue(&lvalue, ty, span), ty))
             }
             Expression::Identifier(_) | Expression::Member(_) => {
                 let (lvalue, ty) = self.lvalue(e)?;
@@ -1850,5 +1890,18 @@ impl constant::Scope for FnCx<'_, '_> {
 
     fn size_of_expression(&self, e: &Node<Expression>) -> Option<i32> {
         FnCx::size_of_expression(self, e)
+    }
+}
+
+/// Whether `e` gives a value that designates no object (a call, `?:`, a comma, an
+/// assignment, a statement expression): a member of it is only read.
+fn is_value_expression(e: &Node<Expression>) -> bool {
+    match &e.node {
+        Expression::Call(_)
+        | Expression::Conditional(_)
+        | Expression::Comma(_)
+        | Expression::Statement(_) => true,
+        Expression::BinaryOperator(b) => b.node.operator.node == BinaryOperator::Assign,
+        _ => false,
     }
 }
