@@ -177,6 +177,25 @@ fn members_of_struct_values_are_read() {
     assert!(message.contains("as an lvalue"), "{message}");
 }
 
+/// Brace elision into a struct member (C11 §6.7.9p20): a nested struct without its braces
+/// takes as many items as it has leaves, in a struct's list and in an array's element alike;
+/// the value is gcc's.
+#[test]
+fn struct_members_take_items_without_their_braces() {
+    let source = "struct in { int a; short b; }; struct out { struct in i; int c; struct in j; };
+                  struct out g = {1, 2, 3, 4};
+                  int main() { struct out o = {1, 2, 3, {4, 5}}; struct out p = {7, 8, 9, 10, 11};
+                    struct out q[2] = {{{1, 2}, 3}, {4, 5, 6}}; struct out r = {.c = 5, 6, 7};
+                    struct out s = {1, .c = 2}; struct out t[2] = {1, 2, 3, 4, 5, 6, 7, 8};
+                    return o.i.a + o.i.b * 2 + o.c * 3 + o.j.a * 4 + o.j.b * 5
+                      + p.i.a * 6 + p.i.b * 7 + p.c * 8 + p.j.a * 9 + p.j.b * 10
+                      + q[1].i.a * 11 + q[1].i.b * 12 + q[1].c * 13 + q[1].j.a * 14
+                      + r.j.a * 15 + r.j.b * 16 + r.i.a * 17 + s.i.a * 18 + s.i.b * 19 + s.c * 20
+                      + g.i.a * 21 + g.i.b * 22 + g.c * 23 + g.j.a * 24 + g.j.b * 25
+                      + t[0].j.b * 26 + t[1].i.a * 27 + t[1].i.b * 28 + t[1].c * 29; }";
+    assert_eq!(returns(source, &[]), 1817);
+}
+
 /// A function that falls off its end returns a value of its type (a mutated program may use
 /// it, though C leaves it undefined): null for a pointer, so the IR stays well typed.
 #[test]

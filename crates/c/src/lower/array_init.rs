@@ -150,7 +150,7 @@ impl FnCx<'_, '_> {
     /// from the `i`-th on (its designator, if any, is the caller's), one per leaf, until an
     /// item has a designator; each element's leaves (`None` for a leaf no item reached: the
     /// last element may be set only in part), and the index of the first item not taken.
-    fn elided_elements(
+    pub(super) fn elided_elements(
         &mut self,
         ty: CType,
         count: usize,

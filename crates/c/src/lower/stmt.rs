@@ -407,7 +407,8 @@ impl FnCx<'_, '_> {
             (Initializer::List(items), Some(fields)) => {
                 let mut given: Vec<Option<Vec<Operand>>> = vec![None; fields.len()];
                 let mut next = 0;
-                for (k, item) in items.iter().enumerate() {
+                let mut k = 0;
+                while let Some(item) = items.get(k) {
                     let at = self.at(item.span);
                     let index = match item.node.designation.as_slice() {
                         [] => next,
@@ -429,17 +430,37 @@ impl FnCx<'_, '_> {
                         return Err(CError::invalid("more initializers than members", at));
                     };
                     let mut values = Vec::new();
-                    match field_ty {
-                        CType::Array(array) => {
+                    match (field_ty, &item.node.initializer.node) {
+                        (CType::Array(array), _) => {
                             let last = k + 1 == items.len();
                             let initializer = &item.node.initializer;
                             let value = self.member_array(name, *array, initializer, last)?;
                             values.push(value);
                         }
+                        // Brace elision (C11 §6.7.9p20): a struct member without its braces
+                        // takes as many items as it has leaves.
+                        (CType::Struct(_), Initializer::Expression(e))
+                            if !matches!(self.static_type(e), Some(CType::Struct(_))) =>
+                        {
+                            let (mut elided, after) =
+                                self.elided_elements(*field_ty, 1, items, k, span)?;
+                            let leaves = self.unit.types.borrow().leaves(*field_ty);
+                            let set = elided.pop().unwrap_or_default();
+                            for ((_, leaf), value) in leaves.iter().zip(set) {
+                                let value =
+                                    value.unwrap_or_else(|| self.blank_value(*leaf, true, span));
+                                values.push(value);
+                            }
+                            given[index] = Some(values);
+                            next = index + 1;
+                            k = after;
+                            continue;
+                        }
                         _ => self.initial_leaves(*field_ty, &item.node.initializer, &mut values)?,
                     }
                     given[index] = Some(values);
                     next = index + 1;
+                    k += 1;
                 }
                 for ((_, field_ty), values) in fields.iter().zip(given) {
                     match values {
