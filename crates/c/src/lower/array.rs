@@ -54,6 +54,9 @@ enum Subscripted {
     Pointer(Operand, CType),
 }
 
+/// Most elements of an array of structs with boxes (each element's boxes are made with it).
+const MAX_BOXED_ELEMENTS: i64 = 1 << 12;
+
 impl FnCx<'_, '_> {
     /// Declares the array `name` of elements of type `ty` (its declarator's first `levels`
     /// parts are the elements' pointer levels, the rest arrays of constant size), with its
@@ -88,10 +91,13 @@ impl FnCx<'_, '_> {
                 _ => None,
             });
         }
-        if self.has_boxes(ty) {
-            // Its elements would share the boxes of one filler object (`lower/memory.rs`).
+        if self.has_boxes(ty) && sizes.iter().flatten().product::<i64>() > MAX_BOXED_ELEMENTS {
+            // Each element is an object with boxes of its own, made when the array is.
             return Err(CError::unsupported(
-                "arrays of structs with a member whose address is taken or of array type",
+                format!(
+                    "arrays of more than {MAX_BOXED_ELEMENTS} structs with a member whose \
+                     address is taken or of array type"
+                ),
                 at,
             ));
         }
@@ -212,6 +218,29 @@ impl FnCx<'_, '_> {
         assigned: bool,
         span: Span,
     ) -> Rvalue {
+        // Elements whose structs have boxes are objects of their own, each with its own
+        // boxes (`lower/memory.rs`); other elements may share one blank value.
+        if self.has_boxes(ty) {
+            let total: usize = dims.iter().map(|&d| d as usize).product();
+            let mut values = values.unwrap_or_default();
+            values.resize(total, None);
+            let mut level: Vec<Operand> = values
+                .into_iter()
+                .map(|element| match element {
+                    Some(leaves) => self.object_of(ty, &leaves, span),
+                    None => self.blank_object(ty, assigned, false, span),
+                })
+                .collect();
+            for &dim in dims[1..].iter().rev() {
+                level = level
+                    .chunks(dim as usize)
+                    .map(|row| {
+                        Operand::Local(self.b.assign_temp(Rvalue::Array(row.to_vec()), span))
+                    })
+                    .collect();
+            }
+            return Rvalue::Array(level);
+        }
         let filler = self.blank_object(ty, assigned, false, span);
         let innermost = dims[dims.len() - 1] as usize;
         let Some(mut values) = values else {

@@ -29,8 +29,9 @@
 //! the copied members, a store of a whole struct copies into the boxes already there (so
 //! pointers to them stay valid), and `free` frees the boxes with their struct. A box's heap
 //! state is [`MEMBER`]: `free` of it is a pointer into an object, valid in C only for the first
-//! member, so it is an `unmodelled` check rather than an `invalid-free`. Arrays of such structs
-//! are refused (their elements would share one box).
+//! member, so it is an `unmodelled` check rather than an `invalid-free`. In an array variable of
+//! such structs every element is an object of its own, made with its boxes when the array is
+//! (`array.rs`, at most 4096 of them); heap arrays and array members of them are refused.
 //!
 //! **Array members** (`int a[16]` in a struct) are boxed the same way, always: the box holds the
 //! member's IR array value of element objects (as an array variable's local does,
@@ -793,21 +794,33 @@ impl FnCx<'_, '_> {
                 }
             }
         }
-        for (i, (field, value)) in stores.into_iter().enumerate() {
-            if i > 0 && memory.indexed() {
-                match &props {
-                    Some(props) => self.reguard(memory, props, span),
-                    // The caller's guards ran as properties of their own.
-                    None => {
-                        self.guard(memory, span);
-                    }
-                }
+        let mut stored = false;
+        for (field, value) in stores {
+            if stored && memory.indexed() {
+                self.guard_again(memory, props.as_deref(), span);
             }
             let place = memory.field(self.field_id(&field));
             self.b.emit(InstKind::Store { place, value }, span);
+            stored = true;
         }
         for (field, source, kind, width) in box_copies {
+            if stored && memory.indexed() {
+                self.guard_again(memory, props.as_deref(), span);
+            }
             self.copy_box(memory, &field, source, (kind, width), span);
+            stored = true;
+        }
+    }
+
+    /// The guards of `memory` once more after a store ended its index checks: the same
+    /// properties `props` where this store made them, else (the caller's guards ran as
+    /// properties of their own) new ones.
+    fn guard_again(&mut self, memory: &Memory, props: Option<&[PropId]>, span: Span) {
+        match props {
+            Some(props) => self.reguard(memory, props, span),
+            None => {
+                self.guard(memory, span);
+            }
         }
     }
 
