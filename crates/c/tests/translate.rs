@@ -221,6 +221,35 @@ fn arrays_of_structs_with_boxed_members_keep_each_elements_boxes() {
     assert_errors(source, &[(2, PropertyKind::Uninit)]);
 }
 
+/// Array typedefs: a variable, global, `static`, member, parameter or array of the typedef's
+/// type is an array of its dimensions (after the declarator's own), as gcc lays it out;
+/// a pointer to one is refused.
+#[test]
+fn array_typedefs_declare_arrays() {
+    let source = "typedef int vec3[3]; typedef vec3 mat3[3]; typedef char name_t[8];
+                  struct person { name_t name; vec3 pos; int age; };
+                  vec3 origin = {1, 2, 3};
+                  int sum(vec3 v) { return v[0] + v[1] + v[2]; }
+                  int trace(mat3 m) { return m[0][0] + m[1][1] + m[2][2]; }
+                  int main() { int a = __VERIFIER_nondet_int();
+                    vec3 v = {4, 5, 6}; mat3 m = {{1, 0, 0}, {0, 2, 0}, {0, 0, 3}};
+                    vec3 two[2] = {{7, 8, 9}, {10, 11, 12}};
+                    struct person p = {\"bob\", {1, 1, 1}, 30}; name_t n = \"alice\";
+                    static vec3 counts; int *q = v;
+                    counts[a & 1] += 1; p.pos[a & 1] = 5; m[a % 3][0] = 9; q += a & 1;
+                    return sum(v) + trace(m) * 10 + two[1][2] * 100 + (int)sizeof(vec3) * 1000
+                      + (int)sizeof(mat3) * 10000 + p.name[1] + n[4] + (int)sizeof p * 100000
+                      + sum(origin) + counts[1] + p.pos[1] + *q * 10000000; }";
+    // As gcc computes it for each input.
+    let expected = [(0, 42773574), (1, 52773499), (2, 42773494), (3, 52773579)];
+    for (input, result) in expected {
+        assert_eq!(returns(source, &[input]), result, "input {input}");
+    }
+    let (_, message) =
+        refusal("typedef int vec3[3]; int main() { vec3 v; vec3 *p = &v; return 0; }");
+    assert!(message.contains("pointers to arrays"), "{message}");
+}
+
 /// A function that falls off its end returns a value of its type (a mutated program may use
 /// it, though C leaves it undefined): null for a pointer, so the IR stays well typed.
 #[test]

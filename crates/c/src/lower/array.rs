@@ -72,11 +72,17 @@ impl FnCx<'_, '_> {
     ) -> Result<LocalId, CError> {
         let (span, at) = (self.span(declarator.span), self.at(declarator.span));
         let (function, local_name) = self.variable_key(name, static_storage);
+        // An array typedef's dimensions come after the declarator's (`row m[2]`).
+        let (ty, typedef_dims) = match ty {
+            CType::Array(id) => self.unit.types.borrow().array(id),
+            _ => (ty, Vec::new()),
+        };
         let location = Location::Elements(function, local_name);
         let ty = element_pointer::representation(self.unit, location, ty);
         let derived = &unparenthesized(declarator).node.derived[levels as usize..];
-        let string = self.string_initializer(initializer, ty, derived.len())?;
-        let mut sizes = Vec::with_capacity(derived.len());
+        let dimensions = derived.len() + typedef_dims.len();
+        let string = self.string_initializer(initializer, ty, dimensions)?;
+        let mut sizes = Vec::with_capacity(dimensions);
         for part in derived {
             let DerivedDeclarator::Array(array) = &part.node else {
                 return Err(CError::unsupported("arrays of pointers or functions", at));
@@ -91,6 +97,7 @@ impl FnCx<'_, '_> {
                 _ => None,
             });
         }
+        sizes.extend(typedef_dims.iter().map(|&d| Some(i64::from(d))));
         if self.has_boxes(ty) && sizes.iter().flatten().product::<i64>() > MAX_BOXED_ELEMENTS {
             // Each element is an object with boxes of its own, made when the array is.
             return Err(CError::unsupported(

@@ -207,6 +207,29 @@ struct Declarations {
     typedefs: HashMap<String, Base>,
     base: Base,
     bases: HashMap<VariableKey, Base>,
+    /// The typedef names of array types, and whether the declaration being visited has one
+    /// at its base (its plain declarators then declare arrays).
+    array_typedefs: HashSet<String>,
+    array_base: bool,
+}
+
+/// Whether `specifiers` name one of the array typedefs.
+fn names_array_typedef<'s>(
+    mut specifiers: impl Iterator<Item = &'s TypeSpecifier>,
+    array_typedefs: &HashSet<String>,
+) -> bool {
+    specifiers.any(|s| {
+        matches!(s, TypeSpecifier::TypedefName(name) if array_typedefs.contains(&name.node.name))
+    })
+}
+
+fn declaration_types(
+    specifiers: &[Node<DeclarationSpecifier>],
+) -> impl Iterator<Item = &TypeSpecifier> {
+    specifiers.iter().filter_map(|s| match &s.node {
+        DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+        _ => None,
+    })
 }
 
 /// The base type of a declaration, as far as character views care.
@@ -249,11 +272,7 @@ fn declaration_base(
     specifiers: &[Node<DeclarationSpecifier>],
     typedefs: &HashMap<String, Base>,
 ) -> Base {
-    let types = specifiers.iter().filter_map(|s| match &s.node {
-        DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
-        _ => None,
-    });
-    base_of(types, typedefs)
+    base_of(declaration_types(specifiers), typedefs)
 }
 
 /// The base type of the pointer type `cast` converts to, if it is one of one level
@@ -299,17 +318,28 @@ impl<'ast> Visit<'ast> for Declarations {
                     if c.node == StorageClassSpecifier::Typedef
             )
         });
+        let array_base = names_array_typedef(
+            declaration_types(&declaration.specifiers),
+            &self.array_typedefs,
+        );
         if typedef {
             for init in &declaration.declarators {
-                if let Some(name) = declarator_shape(&init.node.declarator.node).0 {
-                    self.typedefs.insert(name, base);
+                let (name, shape) = declarator_shape(&init.node.declarator.node);
+                if let Some(name) = name {
+                    self.typedefs.insert(name.clone(), base);
+                    let plain = matches!(shape, Shape::Plain(0));
+                    if matches!(shape, Shape::Array(_)) || (array_base && plain) {
+                        self.array_typedefs.insert(name);
+                    }
                 }
             }
             return;
         }
         self.base = base;
+        self.array_base = array_base;
         visit::visit_declaration(self, declaration, span);
         self.base = Base::Other;
+        self.array_base = false;
     }
 
     fn visit_parameter_declaration(
@@ -317,10 +347,14 @@ impl<'ast> Visit<'ast> for Declarations {
         parameter: &'ast ParameterDeclaration,
         span: &'ast Span,
     ) {
-        let outer = self.base;
+        let outer = (self.base, self.array_base);
         self.base = declaration_base(&parameter.specifiers, &self.typedefs);
+        self.array_base = names_array_typedef(
+            declaration_types(&parameter.specifiers),
+            &self.array_typedefs,
+        );
         visit::visit_parameter_declaration(self, parameter, span);
-        self.base = outer;
+        (self.base, self.array_base) = outer;
     }
 
     fn visit_function_definition(
@@ -354,7 +388,8 @@ impl<'ast> Visit<'ast> for Declarations {
                     }
                     self.bases
                         .insert((function.clone(), name.clone()), self.base);
-                    if matches!(shape, Shape::Array(_)) {
+                    let plain = matches!(shape, Shape::Plain(0));
+                    if matches!(shape, Shape::Array(_)) || (self.array_base && plain) {
                         self.arrays.insert((function, name));
                     }
                 }

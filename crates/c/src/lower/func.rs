@@ -21,9 +21,8 @@ use symex_ir::cfg::{
 use symex_syntax::span::Span;
 use symex_syntax::types::Type;
 
-use super::literal::integer_constant;
 use super::memory::IrTypes;
-use super::types::{base_type, declarator_shape, plain_type, unparenthesized, CType, Shape};
+use super::types::{self, base_type, declarator_shape, plain_type, unparenthesized, CType, Shape};
 use super::Unit;
 use crate::error::CError;
 
@@ -261,6 +260,16 @@ fn parameter(
     let (name, shape) = declarator_shape(&declarator.node);
     match (name, shape, ty) {
         (None, Shape::Plain(0), CType::Void) => Ok(None),
+        // Of an array typedef's type: an array parameter (a pointer to its first row in C).
+        (Some(name), Shape::Plain(0), CType::Array(id)) => {
+            let (element, dims) = unit.types.borrow().array(id);
+            Ok(Some(Parameter {
+                name,
+                span: unit.map.span(param.span),
+                ty: complete(unit, element, at)?,
+                array: Some(dims[1..].to_vec()),
+            }))
+        }
         (_, Shape::Plain(0), CType::Void) => Err(CError::invalid("a parameter of type `void`", at)),
         (
             Some(name),
@@ -280,34 +289,36 @@ fn parameter(
         }
         (Some(name), Shape::Array(levels), ty) => {
             let ty = unit.types.borrow_mut().pointer_levels(ty, levels);
+            // An array typedef's dimensions come after the declarator's.
+            let (ty, typedef_dims) = match ty {
+                CType::Array(id) => unit.types.borrow().array(id),
+                _ => (ty, Vec::new()),
+            };
             let ty = complete(unit, ty, at)?;
             let derived = &unparenthesized(declarator).node.derived[levels as usize..];
-            let mut inner = Vec::with_capacity(derived.len() - 1);
+            let mut inner = Vec::with_capacity(derived.len() - 1 + typedef_dims.len());
             for part in &derived[1..] {
                 let size = match &part.node {
                     DerivedDeclarator::Array(array) => match &array.node.size {
                         ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
-                            match &e.node {
-                                Expression::Constant(c) => {
-                                    integer_constant(&c.node, unit.options.data_model, at).ok()
-                                }
-                                _ => None,
-                            }
+                            Some(types::file_constant(unit, e)?)
                         }
                         _ => None,
                     },
                     _ => None,
                 };
-                match size {
-                    Some((n, _)) if n > 0 => inner.push(n as u32),
+                match size.and_then(|n| u32::try_from(n).ok()) {
+                    Some(n) if n > 0 => inner.push(n),
                     _ => {
                         return Err(CError::unsupported(
-                            "array parameters whose inner dimensions are not integer literals",
+                            "array parameters whose inner dimensions are not positive integer \
+                             constants",
                             at,
                         ))
                     }
                 }
             }
+            inner.extend(typedef_dims);
             let span = unit.map.span(param.span);
             Ok(Some(Parameter {
                 name,
@@ -713,6 +724,10 @@ impl FnCx<'_, '_> {
                     levels,
                     ..
                 } => self.declare_array((name, declarator), ty, levels, global.init, true)?,
+                // Of an array typedef's type.
+                Shape::Plain(0) if matches!(ty, CType::Array(_)) => {
+                    self.declare_array((name, declarator), ty, 0, global.init, true)?
+                }
                 _ => self.define_variable(name, ty, global.init, true, span)?,
             };
             // A pointer may have become a pointer into arrays (`lower/elements.rs`).

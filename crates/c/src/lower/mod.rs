@@ -769,7 +769,14 @@ fn declare<'a>(
                 _ if let Some(refused) = layout => refused,
                 Ok(ty) => {
                     let types = &mut context.types.borrow_mut();
-                    match types::plain_type(context, types, *ty, &shape, at) {
+                    let declarator = (&init.node.declarator, &shape);
+                    let named = match shape {
+                        Shape::Array(_) => {
+                            types::array_typedef(context, types, *ty, declarator, at).map(Some)
+                        }
+                        _ => types::plain_type(context, types, *ty, &shape, at),
+                    };
+                    match named {
                         Ok(Some(ty)) => Ok(ty),
                         Ok(None) => Err(shape.describe().to_string()),
                         Err(e) => Err(e.message),

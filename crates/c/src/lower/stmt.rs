@@ -271,6 +271,10 @@ impl FnCx<'_, '_> {
             let (name, shape) = declarator_shape(&declarator.node);
             let initializer = init.node.initializer.as_ref();
             match (name, shape) {
+                // A variable of an array typedef's type is an array.
+                (Some(name), Shape::Plain(0)) if matches!(base, CType::Array(_)) => {
+                    self.declare_array((&name, declarator), base, 0, initializer, false)?;
+                }
                 (Some(name), Shape::Array(levels)) if base != CType::Void || levels > 0 => {
                     let ty = self.unit.types.borrow_mut().pointer_levels(base, levels);
                     let ty = complete(self.unit, ty, at)?;

@@ -341,8 +341,17 @@ impl Types {
         self.pointees[id.0 as usize]
     }
 
-    /// The type of an array member with elements of type `element` and dimensions `dims`.
-    pub(super) fn array_of(&mut self, element: CType, dims: Vec<u32>) -> CType {
+    /// The type of an array member with elements of type `element` and dimensions `dims`; an
+    /// array of arrays (through a typedef) is one array of both dimensions.
+    pub(super) fn array_of(&mut self, element: CType, mut dims: Vec<u32>) -> CType {
+        let element = match element {
+            CType::Array(inner) => {
+                let (element, inner_dims) = self.array(inner);
+                dims.extend(inner_dims);
+                element
+            }
+            _ => element,
+        };
         let entry = (element, dims);
         let id = match self.arrays.iter().position(|a| *a == entry) {
             Some(i) => i,
@@ -764,7 +773,7 @@ impl Types {
                     Shape::Array(_) | Shape::FunctionPointer { array: true, .. } => {
                         let (element, levels) = array_element(unit, self, base, &shape, at)?;
                         let derived = &unparenthesized(declarator).node.derived[levels as usize..];
-                        let dims = self.member_dimensions(unit, derived, at)?;
+                        let dims = self.declared_dimensions(unit, derived, true, at)?;
                         self.array_of(element, dims)
                     }
                     other => {
@@ -805,12 +814,13 @@ impl Types {
         Ok(fields)
     }
 
-    /// The dimensions of an array member (`int a[4][N]`): positive integer constants; a
-    /// flexible array member (`int a[]`) is refused.
-    fn member_dimensions(
+    /// The dimensions of an array member (`int a[4][N]`) or of an array typedef (`member`
+    /// false): positive integer constants; a flexible array member (`int a[]`) is refused.
+    fn declared_dimensions(
         &mut self,
         unit: &Unit<'_>,
         derived: &[Node<DerivedDeclarator>],
+        member: bool,
         at: usize,
     ) -> Result<Vec<u32>, CError> {
         let mut sizes = Vec::with_capacity(derived.len());
@@ -820,18 +830,19 @@ impl Types {
                     ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
                         constant::dimension(self.constant_value(unit, e))?
                     }
-                    _ => {
+                    _ if member => {
                         return Err(CError::unsupported(
                             "flexible array members (`T a[]` in a struct)",
                             at,
                         ))
                     }
+                    _ => None,
                 },
                 _ => return Err(CError::unsupported("struct members of this array type", at)),
             };
             sizes.push(size);
         }
-        array_dimensions(sizes, true, at)
+        array_dimensions(sizes, member, at)
     }
 }
 
@@ -1134,6 +1145,9 @@ pub(super) fn plain_type(
     shape: &Shape<'_>,
     at: usize,
 ) -> Result<Option<CType>, CError> {
+    if let (CType::Array(_), Shape::Plain(1..) | Shape::Array(1..)) = (base, *shape) {
+        return Err(pointers_to_arrays(at));
+    }
     match *shape {
         Shape::Plain(levels) => Ok(Some(types.pointer_levels(base, levels))),
         Shape::FunctionPointer {
@@ -1144,6 +1158,25 @@ pub(super) fn plain_type(
         } => function_pointer(unit, types, base, function, (result_levels, levels), at).map(Some),
         _ => Ok(None),
     }
+}
+
+fn pointers_to_arrays(at: usize) -> CError {
+    CError::unsupported("pointers to arrays (an array typedef behind `*`)", at)
+}
+
+/// The type an array typedef (`typedef int row[3];`, its declarator of `shape`) names: an
+/// array of the base type, of one array's dimensions where the base is one too.
+pub(super) fn array_typedef(
+    unit: &Unit<'_>,
+    types: &mut Types,
+    base: CType,
+    (declarator, shape): (&Node<Declarator>, &Shape<'_>),
+    at: usize,
+) -> Result<CType, CError> {
+    let (element, levels) = array_element(unit, types, base, shape, at)?;
+    let derived = &unparenthesized(declarator).node.derived[levels as usize..];
+    let dims = types.declared_dimensions(unit, derived, false, at)?;
+    Ok(types.array_of(element, dims))
 }
 
 /// The element type of an array declarator over the base type `base` ([`Shape::Array`], or
@@ -1169,6 +1202,7 @@ pub(super) fn array_element(
                 levels,
             ))
         }
+        Shape::Array(1..) if matches!(base, CType::Array(_)) => Err(pointers_to_arrays(at)),
         Shape::Array(levels) => Ok((types.pointer_levels(base, levels), levels)),
         _ => Err(CError::unsupported(shape.describe(), at)),
     }
@@ -1266,6 +1300,15 @@ fn type_name_in(
             )),
         },
     }
+}
+
+/// The value of an integer constant expression outside any function body (a parameter's
+/// array dimension): enumeration constants and types, no variable.
+pub(super) fn file_constant(
+    unit: &Unit<'_>,
+    e: &Node<lang_c::ast::Expression>,
+) -> Result<i64, CError> {
+    unit.types.borrow_mut().constant_value(unit, e)
 }
 
 /// Where a type is being defined (an enumerator's value, an array member's size): the
