@@ -250,6 +250,28 @@ fn array_typedefs_declare_arrays() {
     assert!(message.contains("pointers to arrays"), "{message}");
 }
 
+/// An array member used as a value is a pointer to its first element, into its box: a
+/// pointer variable, an argument of a defined function or of the string functions, pointer
+/// arithmetic; a copy of the struct has boxes of its own.
+#[test]
+fn array_members_decay_to_pointers_into_their_boxes() {
+    let source = "struct rec { char name[8]; int data[4]; int n; };
+                  int total(const int *v, int n) { int s = 0; for (int i = 0; i < n; i++) s += v[i];
+                    return s; }
+                  int count(const char *s) { int k = 0; for (const char *c = s; *c; c++) k++;
+                    return k; }
+                  int main() { struct rec r = {\"hello\", {1, 2, 3, 4}, 4}; struct rec *h = &r;
+                    int a = __VERIFIER_nondet_int(); char *p = r.name; int *q = h->data;
+                    p[a] = 0; q[a] += 10; struct rec copy = r; copy.name[0] = 0;
+                    strcpy(copy.data == q ? r.name : copy.name, \"ab\");
+                    return count(r.name) * 1000 + total(r.data, 4) * 10 + count(copy.name)
+                         + (p + 2 == &r.name[2]); }";
+    // a = 3 (as gcc gives it): r.name is "hel", the data sum 20, and `copy.data` is not `q`
+    // (the copy's own box), so `strcpy` writes "ab" into the copy.
+    assert_eq!(returns(source, &[3]), 3000 + 200 + 2 + 1);
+    assert_errors(source, &[(8, PropertyKind::OutOfBounds)]);
+}
+
 /// A function that falls off its end returns a value of its type (a mutated program may use
 /// it, though C leaves it undefined): null for a pointer, so the IR stays well typed.
 #[test]
@@ -1303,8 +1325,8 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "&v->a[1]",
         ),
         (
-            "struct s { int a[2]; }; int main() { struct s v; int *p = v.a; return 0; }",
-            "the array member `a` used as a value",
+            "struct s { int a[2][2]; }; int main() { struct s v; int *p = v.a; return 0; }",
+            "the array member `a` of several dimensions used as a pointer",
             "v.a;",
         ),
         (

@@ -211,6 +211,18 @@ struct Declarations {
     /// at its base (its plain declarators then declare arrays).
     array_typedefs: HashSet<String>,
     array_base: bool,
+    /// Struct member names declared as arrays somewhere, and as anything else somewhere
+    /// (members are one location by name: only a name that is an array in every struct
+    /// decays as one).
+    array_members: HashSet<String>,
+    other_members: HashSet<String>,
+}
+
+impl Declarations {
+    /// Whether the member `name` is an array in every struct that has one.
+    fn is_array_member(&self, name: &str) -> bool {
+        self.array_members.contains(name) && !self.other_members.contains(name)
+    }
 }
 
 /// Whether `specifiers` name one of the array typedefs.
@@ -398,8 +410,30 @@ impl<'ast> Visit<'ast> for Declarations {
         visit::visit_declarator(self, declarator, span);
     }
 
-    // Members are not variables.
-    fn visit_struct_declaration(&mut self, _: &'ast StructDeclaration, _: &'ast Span) {}
+    // Members are not variables: only which of them are arrays is noted.
+    fn visit_struct_declaration(&mut self, declaration: &'ast StructDeclaration, _: &'ast Span) {
+        let StructDeclaration::Field(field) = declaration else {
+            return;
+        };
+        let types = field.node.specifiers.iter().filter_map(|s| match &s.node {
+            SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+            _ => None,
+        });
+        let array_base = names_array_typedef(types, &self.array_typedefs);
+        for declarator in &field.node.declarators {
+            let Some(declarator) = &declarator.node.declarator else {
+                continue;
+            };
+            let (Some(name), shape) = declarator_shape(&declarator.node) else {
+                continue;
+            };
+            let plain = matches!(shape, Shape::Plain(0));
+            match matches!(shape, Shape::Array(_)) || (array_base && plain) {
+                true => self.array_members.insert(name),
+                false => self.other_members.insert(name),
+            };
+        }
+    }
 }
 
 /// Union-find over locations, with what makes a class element pointers and what its pointers
@@ -572,7 +606,13 @@ impl Uses<'_> {
                 out.classes.push(class);
             }
             Expression::Member(m) => {
-                let class = self.classes.id(&member_key(&m.node.identifier.node.name));
+                let name = &m.node.identifier.node.name;
+                let key = member_key(name);
+                let class = self.classes.id(&key);
+                // An array member decays as an array variable does (its box is its cell).
+                if self.declarations.is_array_member(name) {
+                    self.arrays.insert(class, key);
+                }
                 out.classes.push(class);
             }
             Expression::UnaryOperator(u) => match u.node.operator.node {
@@ -1013,7 +1053,11 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         nodes,
         element,
         pointee,
-        cell_arrays: uses.cells.iter().map(|(_, name)| name.clone()).collect(),
+        // An array member lives in its box already.
+        cell_arrays: (uses.cells.iter())
+            .filter(|(function, _)| function != MEMBER)
+            .map(|(_, name)| name.clone())
+            .collect(),
         literal_values: uses.literal_values,
     }
 }

@@ -401,6 +401,34 @@ impl FnCx<'_, '_> {
         self.member_of((object, ty), e, m)
     }
 
+    /// An array member used as a value (`char *p = s.name`, `f(s.data)`): C's pointer to its
+    /// first element, `&s.name[0]`, into the member's box.
+    fn member_decay(
+        &mut self,
+        e: &Node<Expression>,
+        m: &Node<lang_c::ast::MemberExpression>,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let name = &m.node.identifier.node.name;
+        let (LValue::Memory(member), CType::Array(id)) = self.member(e, m)? else {
+            return Err(CError::invalid(
+                format!("`{name}` is not an array member"),
+                at,
+            ));
+        };
+        let (element, dims) = self.unit.types.borrow().array(id);
+        if dims.len() != 1 {
+            return Err(CError::unsupported(
+                format!("the array member `{name}` of several dimensions used as a pointer"),
+                at,
+            ));
+        }
+        let mut first = self.unbox_array(&member, span);
+        (first.place.projections).push(symex_ir::cfg::Projection::Index(Operand::Const(0)));
+        self.element_address(first, element, span, at)
+    }
+
     /// A member of a struct *value* (`make(3).y`, `(c ? s : t).x`): read from the record the
     /// expression gives. C has no lvalue there, so only reads come here.
     fn member_of_value(
@@ -1057,6 +1085,9 @@ impl FnCx<'_, '_> {
             }
             Expression::Identifier(id) if self.names_function_value(&id.node.name) => {
                 self.function_designator(&id.node.name, at)
+            }
+            Expression::Member(m) if matches!(self.static_type(e), Some(CType::Array(_))) => {
+                self.member_decay(e, m, span, at)
             }
             Expression::Member(m)
                 if m.node.operator.node == MemberOperator::Direct

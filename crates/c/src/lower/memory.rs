@@ -37,9 +37,10 @@
 //! member's IR array value of element objects (as an array variable's local does,
 //! `array.rs`), and the struct's leaf holds the pointer (always assigned). The box belongs to
 //! its struct by the rules above (fresh for every object made and every struct value, a
-//! whole-struct store copies the array into the box already there). C has no pointer to the
-//! member here (`&s.a`, `&s.a[i]` and `s.a` as a value are refused), so the box is reached only
-//! through its struct: it has no heap state of its own (its cell holds the array), `free`
+//! whole-struct store copies the array into the box already there). Pointers into the box
+//! (`&s.a[i]`, `s.a` as a value: `lower/element_pointer.rs`) are made only in files that never
+//! free (`&s.a` is refused), so the box is reached only through its struct or while it lives:
+//! it has no heap state of its own (its cell holds the array), `free`
 //! leaves its cell, and it counts as no heap object (`lower/leaks.rs`). Instead every access to
 //! an element checks the heap state of the struct, *at the access* ([`FnCx::unbox_array`]): the
 //! struct's check when the box pointer is read is not enough, since C stores after evaluating
