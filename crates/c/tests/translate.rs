@@ -272,6 +272,25 @@ fn array_members_decay_to_pointers_into_their_boxes() {
     assert_errors(source, &[(8, PropertyKind::OutOfBounds)]);
 }
 
+/// A function whose results point into arrays returns an element pointer (its `return`s and
+/// its calls are one location of `lower/elements.rs`), checked like any other.
+#[test]
+fn functions_return_pointers_into_arrays() {
+    let source = "int *find(int *v, int n, int key) { for (int i = 0; i < n; i++)
+                    if (v[i] == key) return &v[i]; return 0; }
+                  char *skip(char *s) { while (*s == ' ') s++; return s; }
+                  char *last(char *s) { if (*s == 0 || s[1] == 0) return s; return last(s + 1); }
+                  int main() { int a[5] = {3, 1, 4, 1, 5}; char text[8] = \"  hi\";
+                    int k = __VERIFIER_nondet_int(); int *p = find(a, 5, k);
+                    if (p) { *p = 9; p[1] += 1; }
+                    char *t = skip(text);
+                    return (p ? (int)(p - a) : 9) * 1000 + a[3] * 100 + (int)(t - text) * 10
+                         + (*last(text) == 'i'); }";
+    assert_eq!(returns(source, &[4]), 2000 + 200 + 20 + 1);
+    assert_eq!(returns(source, &[7]), 9000 + 100 + 20 + 1);
+    assert_errors(source, &[(5, PropertyKind::OutOfBounds)]);
+}
+
 /// A function that falls off its end returns a value of its type (a mutated program may use
 /// it, though C leaves it undefined): null for a pointer, so the IR stays well typed.
 #[test]
@@ -1309,10 +1328,11 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "&m[1][0]",
         ),
         (
-            "int *f(int *p) { return p + 1; } int main() { int a[2]; return *f(a); }",
-            "a pointer into an array (an array, `&a[i]` or pointer arithmetic) where a pointer \
-             to a whole object is kept",
-            "return p + 1;",
+            "int g; int *f(int *p, int c) { if (c) return &g; return p + 1; } \
+             int main() { int a[2]; return *f(a, 0); }",
+            "a pointer to a whole object (`&x`, `malloc`'s object, a member) in a variable that \
+             also points into arrays",
+            "return &g;",
         ),
         (
             "struct s { int n; int a[]; }; int main() { struct s v; return 0; }",

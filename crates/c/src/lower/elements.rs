@@ -7,7 +7,7 @@
 //! Both have one C type, so the choice is made per *location* from how the file uses it. The
 //! locations are variables (by name per function: a local or parameter, else a global, block
 //! scopes ignored), struct members (by name, in every struct: `s.data` and `p->data` are one),
-//! allocations (`malloc(...)` calls), and what another location's pointers point to (`*q`,
+//! results of defined functions (their `return`s and calls), allocations (`malloc(...)` calls), and what another location's pointers point to (`*q`,
 //! `a[i]`, `m[i]` of `int **m`): unification in the manner of Steensgaard's points-to analysis.
 //! Assignments (and `==`, and arguments of defined functions) join their two sides into one
 //! class, and joining two classes joins what they point to, so `q = p` makes both element
@@ -57,6 +57,14 @@ const MEMBER: &str = "#member";
 
 fn member_key(name: &str) -> VariableKey {
     (MEMBER.to_string(), name.to_string())
+}
+
+/// The function of results' keys: a defined function's result is one location, joined with
+/// what its `return`s give and read by its calls.
+const RESULT: &str = "#result";
+
+fn result_key(function: &str) -> VariableKey {
+    (RESULT.to_string(), function.to_string())
 }
 
 fn allocation_key(start: usize) -> VariableKey {
@@ -122,6 +130,8 @@ pub(super) enum Location<'a> {
     Member(&'a str),
     /// The objects of the allocation whose callee's name starts here.
     Allocated(usize),
+    /// The result of the defined function of this name.
+    Result(&'a str),
 }
 
 impl ElementFacts {
@@ -140,6 +150,7 @@ impl ElementFacts {
             Location::Allocated(start) => self
                 .node(allocation_key(start))
                 .and_then(|n| self.pointee[n]),
+            Location::Result(function) => self.node(result_key(function)),
         }
     }
 
@@ -674,6 +685,12 @@ impl Uses<'_> {
                 self.collect(&c.node.expression, out)
             }
             Expression::Call(call) => {
+                // A defined function's result.
+                if let Some(name) = callee_name(&call.node) {
+                    if self.parameters.contains_key(name) {
+                        out.classes.push(self.classes.id(&result_key(name)));
+                    }
+                }
                 if let Some(start) = allocation_start(&call.node, self.parameters) {
                     out.classes.push(self.classes.id(&allocation_key(start)));
                     // `realloc(p, ...)` moves `p`'s objects: one class with `p`.
@@ -780,6 +797,18 @@ impl<'ast> Visit<'ast> for Uses<'_> {
             .unwrap_or_default();
         visit::visit_function_definition(self, definition, span);
         self.function.clear();
+    }
+
+    fn visit_statement(&mut self, statement: &'ast lang_c::ast::Statement, span: &'ast Span) {
+        // `return e;` assigns the function's result.
+        if let lang_c::ast::Statement::Return(Some(e)) = statement {
+            if !self.function.is_empty() {
+                let result = self.classes.id(&result_key(&self.function));
+                let sources = self.sources(e);
+                self.assign(result, sources);
+            }
+        }
+        visit::visit_statement(self, statement, span);
     }
 
     fn visit_init_declarator(&mut self, init: &'ast InitDeclarator, span: &'ast Span) {

@@ -21,6 +21,7 @@ use symex_ir::cfg::{
 use symex_syntax::span::Span;
 use symex_syntax::types::Type;
 
+use super::elements::Location;
 use super::memory::IrTypes;
 use super::types::{self, base_type, declarator_shape, plain_type, unparenthesized, CType, Shape};
 use super::Unit;
@@ -154,7 +155,11 @@ pub(super) fn result_type(
         _ => 0,
     };
     let ty = unit.types.borrow_mut().pointer_levels(base, levels);
-    complete(unit, ty, unit.at(definition.span))
+    let ty = complete(unit, ty, unit.at(definition.span))?;
+    // A pointer into arrays where `lower/elements.rs` chose one for the result.
+    let name = declarator_shape(&definition.node.declarator.node).0;
+    let location = Location::Result(name.as_deref().unwrap_or_default());
+    Ok(super::element_pointer::representation(unit, location, ty))
 }
 
 /// `ty`, unless it is a struct whose definition has not been seen or is outside the subset.
