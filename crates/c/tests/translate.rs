@@ -291,6 +291,29 @@ fn functions_return_pointers_into_arrays() {
     assert_errors(source, &[(5, PropertyKind::OutOfBounds)]);
 }
 
+/// Nested member designators in struct initializers (`.lo.x = 1`, `.b.hi = {4, 5}`), set over
+/// what earlier items set, as gcc gives them; an item without a designator after one (C goes
+/// on inside the member) is refused.
+#[test]
+fn nested_member_designators_set_parts_of_members() {
+    let source = "struct pt { int x; int y; }; struct box { struct pt lo; struct pt hi; int id; char tag[3]; };
+                  struct outer { struct box b; int z; };
+                  int main() { struct box a = {.lo.x = 1, .hi.y = 2, .id = 3};
+                    struct box b = {.hi = {4, 5}, .lo.y = 6, .hi.x = 7};
+                    struct outer o = {.b.hi.y = 8, .z = 9, .b.lo = {10, 11}};
+                    struct box c = {1, 2, 3, 4, .lo.x = 12};
+                    return a.lo.x + a.lo.y * 2 + a.hi.x * 3 + a.hi.y * 4 + a.id * 5
+                      + b.hi.x * 6 + b.hi.y * 7 + b.lo.y * 8 + b.lo.x * 9
+                      + o.b.hi.y * 10 + o.z * 11 + o.b.lo.x * 12 + o.b.lo.y * 13 + o.b.id * 14
+                      + c.lo.x * 15 + c.lo.y * 16 + c.hi.y * 17 + c.tag[0] * 18; }";
+    assert_eq!(returns(source, &[]), 871);
+    let (_, message) = refusal(
+        "struct pt { int x; int y; }; struct box { struct pt lo; int id; };
+         int main() { struct box a = {.lo.x = 1, 2}; return a.id; }",
+    );
+    assert!(message.contains("after a nested designator"), "{message}");
+}
+
 /// A function that falls off its end returns a value of its type (a mutated program may use
 /// it, though C leaves it undefined): null for a pointer, so the IR stays well typed.
 #[test]

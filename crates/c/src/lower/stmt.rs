@@ -412,23 +412,36 @@ impl FnCx<'_, '_> {
                 let mut given: Vec<Option<Vec<Operand>>> = vec![None; fields.len()];
                 let mut next = 0;
                 let mut k = 0;
+                // After `.a.b = v`, C goes on inside `a` (after `b`): an item without a
+                // designator there is refused rather than placed by the outer list.
+                let mut inside = false;
                 while let Some(item) = items.get(k) {
                     let at = self.at(item.span);
-                    let index = match item.node.designation.as_slice() {
-                        [] => next,
-                        [designator] => match &designator.node {
-                            Designator::Member(m) => fields
-                                .iter()
-                                .position(|(f, _)| *f == m.node.name)
-                                .ok_or_else(|| {
-                                    CError::invalid(
-                                        format!("the struct has no member `{}`", m.node.name),
-                                        at,
-                                    )
-                                })?,
-                            _ => return Err(CError::unsupported("this designator", at)),
-                        },
-                        _ => return Err(CError::unsupported("nested designators", at)),
+                    let designation = item.node.designation.as_slice();
+                    if designation.is_empty() && inside {
+                        return Err(CError::unsupported(
+                            "an item without a designator after a nested designator (`.a.b = \
+                             v, w`: give `w` its own designator)",
+                            at,
+                        ));
+                    }
+                    if let [outer, path @ ..] = designation {
+                        if !path.is_empty() {
+                            let index = member_index(&fields, outer, at)?;
+                            let field_ty = fields[index].1;
+                            let old = given[index].take();
+                            let values = self.designated_leaves(field_ty, old, path, item, span)?;
+                            given[index] = Some(values);
+                            next = index + 1;
+                            inside = true;
+                            k += 1;
+                            continue;
+                        }
+                    }
+                    inside = false;
+                    let index = match designation {
+                        [designator] => member_index(&fields, designator, at)?,
+                        _ => next,
                     };
                     let Some((name, field_ty)) = fields.get(index) else {
                         return Err(CError::invalid("more initializers than members", at));
@@ -480,6 +493,66 @@ impl FnCx<'_, '_> {
         Ok(())
     }
 
+    /// The leaves of a struct member of type `ty` (`old`: what earlier items set, else zero)
+    /// after the item `.m.p… = init` sets the part that `path` (the designators after the
+    /// member's) names: member designators down to a struct or a scalar.
+    fn designated_leaves(
+        &mut self,
+        ty: CType,
+        old: Option<Vec<Operand>>,
+        path: &[Node<Designator>],
+        item: &Node<lang_c::ast::InitializerListItem>,
+        span: Span,
+    ) -> Result<Vec<Operand>, CError> {
+        let at = self.at(item.span);
+        let mut values = match old {
+            Some(values) => values,
+            None => self.zero_leaves(ty, span),
+        };
+        // The designated part's type and its dotted path among `ty`'s leaves.
+        let (mut part, mut prefix) = (ty, String::new());
+        for designator in path {
+            let CType::Struct(id) = part else {
+                return Err(CError::unsupported(
+                    "a nested designator below a member that is not a struct (only `.a.b = v` \
+                     through structs)",
+                    at,
+                ));
+            };
+            let fields = self.unit.types.borrow().fields(id).map(<[_]>::to_vec);
+            let fields = fields.unwrap_or_default();
+            let index = member_index(&fields, designator, at)?;
+            let (name, field_ty) = &fields[index];
+            if matches!(field_ty, CType::Array(_)) {
+                return Err(CError::unsupported(
+                    "a nested designator naming an array member (write the member's braces)",
+                    at,
+                ));
+            }
+            prefix = match prefix.is_empty() {
+                true => name.clone(),
+                false => format!("{prefix}.{name}"),
+            };
+            part = *field_ty;
+        }
+        let leaves = self.unit.types.borrow().leaves(ty);
+        let inside = |path: &str| {
+            path == prefix
+                || path
+                    .strip_prefix(prefix.as_str())
+                    .is_some_and(|rest| rest.starts_with('.'))
+        };
+        let first = leaves.iter().position(|(path, _)| inside(path));
+        let count = leaves.iter().filter(|(path, _)| inside(path)).count();
+        let Some(first) = first else {
+            return Err(CError::invalid("a designator naming no member", at));
+        };
+        let mut set = Vec::new();
+        self.initial_leaves(part, &item.node.initializer, &mut set)?;
+        values.splice(first..first + count, set);
+        Ok(values)
+    }
+
     /// The array value that `initializer` gives the array member `name` (its one
     /// leaf): a list or a string, as for an array variable. C's brace elision (`0` for the
     /// member, which initializes its first element and lets the next items go on with the
@@ -520,4 +593,22 @@ impl FnCx<'_, '_> {
             .map(|(_, leaf)| self.blank_value(leaf, true, span))
             .collect()
     }
+}
+
+/// The position among `fields` of the member a `.m` designator names.
+fn member_index(
+    fields: &[(String, CType)],
+    designator: &Node<Designator>,
+    at: usize,
+) -> Result<usize, CError> {
+    let Designator::Member(m) = &designator.node else {
+        return Err(CError::unsupported(
+            "this designator in a struct initializer",
+            at,
+        ));
+    };
+    fields
+        .iter()
+        .position(|(f, _)| *f == m.node.name)
+        .ok_or_else(|| CError::invalid(format!("the struct has no member `{}`", m.node.name), at))
 }
