@@ -312,6 +312,19 @@ fn nested_member_designators_set_parts_of_members() {
          int main() { struct box a = {.lo.x = 1, 2}; return a.id; }",
     );
     assert!(message.contains("after a nested designator"), "{message}");
+    // In arrays: `[i][j] =`, `[i].m =`, a row in braces, as gcc gives them.
+    let source = "struct pt { int x; int y; }; struct seg { struct pt a; struct pt b; };
+                  int m[3][4] = {[1][2] = 5, [2] = {7, 8}, [0][3] = 9};
+                  int main() { struct pt v[3] = {[1].y = 4, [2] = {1, 2}, [2].x = 6};
+                    struct seg s[2] = {[1].b.x = 3, [0].a = {1, 1}};
+                    int cube[2][2][2] = {[1][0][1] = 4, [0][1] = {5, 6}}; int u[][2] = {[2][1] = 1};
+                    char names[2][4] = {[1][0] = 'q', [0] = \"ab\"};
+                    return m[1][2] + m[2][0] * 2 + m[2][1] * 3 + m[0][3] * 4 + m[1][1] * 5
+                      + v[1].y * 6 + v[1].x * 7 + v[2].x * 8 + v[2].y * 9
+                      + s[1].b.x * 10 + s[0].a.y * 11 + s[1].a.x * 12
+                      + cube[1][0][1] * 13 + cube[0][1][0] * 14 + cube[0][1][1] * 15
+                      + (int)sizeof u * 16 + names[1][0] + names[0][1] * 2; }";
+    assert_eq!(returns(source, &[]), 1115);
 }
 
 /// A function that falls off its end returns a value of its type (a mutated program may use
@@ -1438,9 +1451,9 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "a[n]",
         ),
         (
-            "int main() { int a[2][2] = {[1][0] = 2}; return 0; }",
-            "nested designators",
-            "[1][0] = 2",
+            "int main() { int a[2][2] = {[1][0] = 2, 3}; return 0; }",
+            "an item without a designator after a nested designator",
+            "3}",
         ),
         (
             "struct n { int v; struct n *next; }; struct n pool[2] = {{1, &pool[1]}, {2, 0}}; \

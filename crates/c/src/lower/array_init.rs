@@ -7,7 +7,8 @@
 //!
 //! The result is each element's leaves (`Types::leaves` order), row-major; `array.rs` builds
 //! the array value from them. Anything whose meaning would need more of §6.7.9 is refused with
-//! its reason, never approximated: nested designators (`[i][j] =`, `[i].m =`), ranges, braces
+//! its reason, never approximated: an item without a designator after a nested designator
+//! (`[i][j] = v, w`: C goes on inside the row), ranges, braces
 //! inside an elided aggregate, elision into a struct with an array member, a struct value as
 //! an item. Nothing here reads the IR back.
 
@@ -52,38 +53,32 @@ impl FnCx<'_, '_> {
         let mut out: Elements = Vec::new();
         let mut index = 0usize;
         let mut i = 0;
+        // After `[i][j] = v` or `[i].m = v`, C goes on inside the element or row: an item
+        // without a designator there is refused rather than placed by this list.
+        let mut inside = false;
         while i < items.len() {
             let item = &items[i];
             let at = self.at(item.span);
             match item.node.designation.as_slice() {
-                [] => {}
-                [designator] => match &designator.node {
-                    Designator::Index(e) => {
-                        index = self
-                            .constant(e)
-                            .ok()
-                            .and_then(|k| usize::try_from(k).ok())
-                            .ok_or_else(|| {
-                                CError::unsupported(
-                                    "an array designator that is not a constant of at least 0",
-                                    at,
-                                )
-                            })?;
-                    }
-                    _ => {
-                        return Err(CError::unsupported(
-                            "this designator in an array initializer (only `[k] =`)",
-                            at,
-                        ))
-                    }
-                },
-                _ => {
+                [] if inside => {
                     return Err(CError::unsupported(
-                        "nested designators (`[i][j] =`, `[i].m =`) in an array initializer",
+                        "an item without a designator after a nested designator (`[i][j] = v, \
+                         w`: give `w` its own designator)",
                         at,
                     ))
                 }
+                [] => {}
+                [designator] => index = self.array_designator(designator, at)?,
+                [designator, path @ ..] => {
+                    index = self.array_designator(designator, at)?;
+                    let dims = (first, inner);
+                    self.nested_designation(name, ty, dims, (index, path), item, &mut out, span)?;
+                    inside = true;
+                    i += 1;
+                    continue;
+                }
             }
+            inside = false;
             if first.is_some_and(|n| index >= n as usize) {
                 return Err(CError::invalid(
                     format!(
@@ -144,6 +139,105 @@ impl FnCx<'_, '_> {
             out.resize(n as usize * stride, None);
         }
         Ok(out)
+    }
+
+    /// The element a `[k]` designator names.
+    fn array_designator(&self, designator: &Node<Designator>, at: usize) -> Result<usize, CError> {
+        let Designator::Index(e) = &designator.node else {
+            return Err(CError::unsupported(
+                "this designator in an array initializer (only `[k] =`)",
+                at,
+            ));
+        };
+        self.constant(e)
+            .ok()
+            .and_then(|k| usize::try_from(k).ok())
+            .ok_or_else(|| {
+                CError::unsupported(
+                    "an array designator that is not a constant of at least 0",
+                    at,
+                )
+            })
+    }
+
+    /// Sets in `out` what the item `[index]` followed by the designators `path` names: `[j]…`
+    /// moves into the row (a whole element, or a row given in braces), then `.m…` into the
+    /// struct element (`designated_leaves`).
+    #[allow(clippy::too_many_arguments)]
+    fn nested_designation(
+        &mut self,
+        name: &str,
+        ty: CType,
+        (first, inner): (Option<u32>, &[u32]),
+        (index, path): (usize, &[Node<Designator>]),
+        item: &Node<InitializerListItem>,
+        out: &mut Elements,
+        span: Span,
+    ) -> Result<(), CError> {
+        let at = self.at(item.span);
+        let mut dims = inner;
+        let mut flat = index;
+        let mut bound = first.map(|n| n as usize);
+        let mut rest = path;
+        while let (Some(&d), [designator, tail @ ..]) = (dims.first(), rest) {
+            if !matches!(designator.node, Designator::Index(_)) {
+                break;
+            }
+            let j = self.array_designator(designator, at)?;
+            if j >= d as usize {
+                return Err(CError::invalid(
+                    format!("a designator past the {d} elements of a row of `{name}`"),
+                    at,
+                ));
+            }
+            flat = flat * d as usize + j;
+            bound = bound.map(|n| n * d as usize);
+            dims = &dims[1..];
+            rest = tail;
+        }
+        if bound.is_some_and(|n| flat >= n) {
+            return Err(CError::invalid(
+                format!("more initializers than the elements of `{name}`"),
+                at,
+            ));
+        }
+        let stride: usize = dims.iter().map(|&d| d as usize).product();
+        let (from, to) = (flat * stride, (flat + 1) * stride);
+        if to as u64 > MAX_ELEMENTS {
+            return Err(CError::unsupported(
+                format!("arrays of more than {MAX_ELEMENTS} elements"),
+                at,
+            ));
+        }
+        if out.len() < to {
+            out.resize(to, None);
+        }
+        let initializer = &item.node.initializer;
+        match (dims, rest, &initializer.node) {
+            // A whole element.
+            ([], [], _) => {
+                let mut leaves = Vec::new();
+                self.initial_leaves(ty, initializer, &mut leaves)?;
+                out[from] = Some(leaves);
+            }
+            // A part of a struct element.
+            ([], path, _) => {
+                let old = out[from].take();
+                out[from] = Some(self.designated_leaves(ty, old, path, item, span)?);
+            }
+            // A row, in its braces.
+            (row, [], Initializer::List(sub)) => {
+                let elements = self.list_elements(name, ty, Some(row[0]), &row[1..], sub, span)?;
+                out[from..from + elements.len()].clone_from_slice(&elements);
+            }
+            _ => {
+                return Err(CError::unsupported(
+                    "a nested designator naming a row without braces or a member of a row",
+                    at,
+                ))
+            }
+        }
+        Ok(())
     }
 
     /// Brace elision: at most `count` elements of type `ty` from the expressions of `items`

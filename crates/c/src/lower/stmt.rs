@@ -496,7 +496,7 @@ impl FnCx<'_, '_> {
     /// The leaves of a struct member of type `ty` (`old`: what earlier items set, else zero)
     /// after the item `.m.p… = init` sets the part that `path` (the designators after the
     /// member's) names: member designators down to a struct or a scalar.
-    fn designated_leaves(
+    pub(super) fn designated_leaves(
         &mut self,
         ty: CType,
         old: Option<Vec<Operand>>,
