@@ -327,6 +327,23 @@ fn nested_member_designators_set_parts_of_members() {
     assert_eq!(returns(source, &[]), 1115);
 }
 
+/// A `static` local's initializer may name the file's enumeration constants and designate
+/// members and elements by them; a variable stays refused.
+#[test]
+fn static_local_initializers_take_enumeration_constants() {
+    let source = "enum { N = 3, M = N * 2 }; struct pt { int x; int y; };
+                  int f() { static int count = M; static int arr[N] = {[N - 1] = N};
+                    static struct pt p = {.y = N}; count += arr[2] + p.y; return count; }
+                  int main() { f(); return f(); }";
+    assert_eq!(returns(source, &[]), 18);
+    let (_, message) =
+        refusal("int g; int f() { static int *c = &g; return 0; } int main() { return f(); }");
+    assert!(
+        message.contains("names a variable or function"),
+        "{message}"
+    );
+}
+
 /// A function that falls off its end returns a value of its type (a mutated program may use
 /// it, though C leaves it undefined): null for a pointer, so the IR stays well typed.
 #[test]

@@ -721,6 +721,22 @@ impl FnCx<'_, '_> {
             }
             let declarator = global.declarator;
             let (span, at) = (self.span(declarator.span), self.at(declarator.span));
+            // A `static` local's initializer may name the file's enumeration constants, which
+            // a parameter of `main` would hide here.
+            if let (Some(init), true) = (global.init, name.contains('.')) {
+                let hidden = self.scopes[0]
+                    .keys()
+                    .find(|p| initializer_mentions(init, p));
+                if let Some(parameter) = hidden {
+                    return Err(CError::unsupported(
+                        format!(
+                            "the initializer of the `static` local `{name}` names `{parameter}`, \
+                             which a parameter of `main` hides where it is set"
+                        ),
+                        at,
+                    ));
+                }
+            }
             let ty = complete(unit, *ty, at)?;
             let local = match declarator_shape(&declarator.node).1 {
                 Shape::Array(levels)

@@ -644,16 +644,26 @@ fn entry_facts(context: &Unit<'_>) -> Vec<(String, CError)> {
 }
 
 /// Whether an initializer mentions any identifier.
-fn names_something(initializer: &Node<Initializer>) -> bool {
-    struct Names(bool);
-    impl<'ast> Visit<'ast> for Names {
-        fn visit_identifier(&mut self, _: &'ast Identifier, _: &'ast lang_c::span::Span) {
-            self.0 = true;
+/// Whether `initializer` names a variable or a function (an identifier in an expression
+/// other than an enumeration constant defined so far).
+fn names_something(context: &Unit<'_>, initializer: &Node<Initializer>) -> bool {
+    struct Names<'t>(&'t Types, bool);
+    impl<'ast> Visit<'ast> for Names<'_> {
+        fn visit_expression(
+            &mut self,
+            e: &'ast lang_c::ast::Expression,
+            span: &'ast lang_c::span::Span,
+        ) {
+            if let lang_c::ast::Expression::Identifier(id) = e {
+                self.1 |= self.0.enum_constant(&id.node.name).is_none();
+            }
+            lang_c::visit::visit_expression(self, e, span);
         }
     }
-    let mut names = Names(false);
+    let types = context.types.borrow();
+    let mut names = Names(&types, false);
     names.visit_initializer(&initializer.node, &initializer.span);
-    names.0
+    names.1
 }
 
 /// The global that the `static` local `local` of `function` is.
@@ -840,10 +850,12 @@ fn declare<'a>(
                 at,
             )),
             // Its initializer is lowered at `main`'s start, where the function's names are
-            // not in scope (and C allows only constants and addresses of statics there).
-            (Some(_), Ok(_)) if initializer.is_some_and(names_something) => {
+            // not in scope (and C allows only constants and addresses of statics there);
+            // enumeration constants are the file's (`FnCx::define_globals` checks that no
+            // parameter of `main` hides one).
+            (Some(_), Ok(_)) if initializer.is_some_and(|i| names_something(context, i)) => {
                 Err(CError::unsupported(
-                    format!("the initializer of the `static` local `{name}` names a variable, function or enumeration constant"),
+                    format!("the initializer of the `static` local `{name}` names a variable or function"),
                     at,
                 ))
             }
