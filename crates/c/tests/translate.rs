@@ -344,6 +344,18 @@ fn static_local_initializers_take_enumeration_constants() {
     );
 }
 
+/// `&x` names the `x` of the function it stands in: a parameter or local of the same name in
+/// another function is not in memory for it (a view passed into a parameter named like the
+/// caller's variable whose address is taken used to be refused).
+#[test]
+fn addresses_taken_are_per_function() {
+    let source = "int get(const unsigned char *s, int k) { return s[k]; }
+                  int twice(int s) { return s * 2; }
+                  int main() { int s = __VERIFIER_nondet_int(); int *p = &s; *p += 1;
+                    return get((const unsigned char *)&s, 1) * 10000 + twice(s); }";
+    assert_eq!(returns(source, &[256]), 10000 + 514);
+}
+
 /// A function that falls off its end returns a value of its type (a mutated program may use
 /// it, though C leaves it undefined): null for a pointer, so the IR stays well typed.
 #[test]

@@ -138,7 +138,7 @@ impl FnCx<'_, '_> {
             Some((dims, _)) => dims.clone(),
             None => array_dimensions(sizes, false, at)?,
         };
-        let local = self.declare(name, ty, span)?;
+        let local = self.declare(name, ty, static_storage, span)?;
         self.arrays.insert(local, dims.clone());
         let value = match counted {
             Some((_, elements)) => self.array_of_elements(ty, &dims, Some(elements), true, span),
@@ -503,12 +503,12 @@ impl FnCx<'_, '_> {
     pub fn argument(
         &mut self,
         argument: &Node<Expression>,
-        param: &Parameter,
+        (callee, param): (&str, &Parameter),
         span: Span,
     ) -> Result<Argument, CError> {
         let at = self.at(argument.span);
         if self.is_view_expression(argument) {
-            return self.view_argument(argument, param, span, at);
+            return self.view_argument(argument, (callee, param), span, at);
         }
         if let CType::Element(_) = param.ty {
             return Ok(Argument::Value(

@@ -110,9 +110,11 @@ pub(super) struct ElementFacts {
     /// what they point to.
     element: Vec<bool>,
     pointee: Vec<Option<usize>>,
-    /// The names of the arrays that live in cells: by name, as `&x` decides it for variables
+    /// The arrays that live in cells, by variable key, as `&x` decides it for variables
     /// (`Unit::address_taken`, which they join).
-    pub cell_arrays: HashSet<String>,
+    pub cell_arrays: HashSet<VariableKey>,
+    /// The names declared in each function (its parameters and locals, block scopes ignored).
+    locals: HashMap<String, HashSet<String>>,
     /// Whether a string literal is used as a value (a pointer to its characters), not only
     /// to initialize a character array or as an argument of an output or error function: then
     /// writes through pointers to characters check that they do not write into one.
@@ -135,6 +137,16 @@ pub(super) enum Location<'a> {
 }
 
 impl ElementFacts {
+    /// The variable that `name` denotes inside `function`: its local or parameter of that
+    /// name (block scopes ignored), else the global.
+    pub fn variable_key(&self, function: &str, name: &str) -> VariableKey {
+        let local = (self.locals.get(function)).is_some_and(|names| names.contains(name));
+        match local {
+            true => (function.to_string(), name.to_string()),
+            false => (String::new(), name.to_string()),
+        }
+    }
+
     fn node(&self, key: VariableKey) -> Option<usize> {
         self.nodes.get(&key).copied()
     }
@@ -1085,8 +1097,9 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         // An array member lives in its box already.
         cell_arrays: (uses.cells.iter())
             .filter(|(function, _)| function != MEMBER)
-            .map(|(_, name)| name.clone())
+            .cloned()
             .collect(),
+        locals: declarations.locals.clone(),
         literal_values: uses.literal_values,
     }
 }

@@ -1723,7 +1723,7 @@ impl FnCx<'_, '_> {
                         self.unread_argument(definition, (&param.name, param.ty), argument);
                     args.push(match unread {
                         Some(zero) => Argument::Value(zero),
-                        None => self.argument(argument, param, span)?,
+                        None => self.argument(argument, (name, param), span)?,
                     });
                 }
                 return self.inline_call(name, definition, &params, args, span, at);

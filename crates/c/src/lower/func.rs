@@ -432,8 +432,8 @@ pub(super) fn lower_function(
     // name, in a scope of its own around the body.
     cx.push_scope();
     for (i, Parameter { name, span, ty, .. }) in params.iter().enumerate() {
-        if unit.address_taken.contains(name) {
-            let local = cx.declare(name, *ty, *span)?;
+        if cx.is_address_taken(name, false) {
+            let local = cx.declare(name, *ty, false, *span)?;
             cx.bind(local, *ty, Operand::Local(LocalId(i as u32)), *span);
         }
     }
@@ -552,11 +552,30 @@ impl FnCx<'_, '_> {
         self.scopes.pop();
     }
 
+    /// Whether the file takes the address of the variable `name` declared here (a global
+    /// or `static` local where `static_storage`), or points into it as an array.
+    pub fn is_address_taken(&self, name: &str, static_storage: bool) -> bool {
+        let (function, local) = self.variable_key(name, static_storage);
+        (self.unit.address_taken).contains(&(function.to_string(), local.to_string()))
+    }
+
+    /// Whether the file takes the address of the parameter `name` of `function`.
+    pub fn parameter_address_taken(&self, function: &str, name: &str) -> bool {
+        let key = (function.to_string(), name.to_string());
+        self.unit.address_taken.contains(&key)
+    }
+
     /// Declares a local of type `ty` in the innermost scope.
     /// A scalar whose address the file takes lives in memory (see `memory.rs`), like structs:
     /// the local then holds an object, not a number of `ty`'s width.
-    pub fn declare(&mut self, name: &str, ty: CType, span: Span) -> Result<LocalId, CError> {
-        let address_taken = self.unit.address_taken.contains(name);
+    pub fn declare(
+        &mut self,
+        name: &str,
+        ty: CType,
+        static_storage: bool,
+        span: Span,
+    ) -> Result<LocalId, CError> {
+        let address_taken = self.is_address_taken(name, static_storage);
         let local = self.b.add_local(LocalInfo {
             name: name.to_string(),
             kind: LocalKind::Var,
@@ -849,14 +868,14 @@ impl FnCx<'_, '_> {
         for (param, arg) in params.iter().zip(args) {
             match arg {
                 Argument::Value(value) => {
-                    let local = self.declare(&param.name, param.ty, param.span)?;
+                    let local = self.declare(&param.name, param.ty, false, param.span)?;
                     self.bind(local, param.ty, value, param.span);
                 }
                 Argument::Array(array, element) => {
                     self.name_in_scope(&param.name, array, element, param.span.start as usize)?;
                 }
                 Argument::View(value, ty) => {
-                    let local = self.declare(&param.name, ty, param.span)?;
+                    let local = self.declare(&param.name, ty, false, param.span)?;
                     self.bind(local, ty, value, param.span);
                 }
             }

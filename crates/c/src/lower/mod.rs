@@ -50,6 +50,7 @@ use symex_syntax::types::TypeTable;
 use crate::error::CError;
 use crate::source_map::SourceMap;
 use crate::{Options, Translated};
+use elements::VariableKey;
 use types::{declarator_shape, CType, Shape, Types};
 
 /// What a call needs to know about a defined function.
@@ -84,7 +85,9 @@ struct Unit<'a> {
     fields: RefCell<Vec<String>>,
     /// Every name whose address `&` takes somewhere in the file (shadowing ignored: such a
     /// variable lives in memory, which only costs time).
-    address_taken: HashSet<String>,
+    /// The variables whose address the file takes (or that are arrays pointed into), by
+    /// [`VariableKey`]: `&x` in a function names its own `x` where it declares one.
+    address_taken: HashSet<VariableKey>,
     /// Every member name that `&` is applied to (`&s.f`, `&p->f`): a scalar member of that
     /// name lives in an object of its own, its *box* (`lower/memory.rs`).
     boxed_members: HashSet<String>,
@@ -205,7 +208,9 @@ pub(crate) fn lower_unit<'a>(
     called.visit_translation_unit(unit);
     let called = called.names;
     // An array pointed into lives in a cell, as a variable whose address is taken.
-    let mut address_taken = ampersand_taken;
+    let mut address_taken: HashSet<VariableKey> = (ampersand_taken.iter())
+        .map(|(function, name)| elements.variable_key(function, name))
+        .collect();
     address_taken.extend(elements.cell_arrays.iter().cloned());
     let mut context = Unit {
         map,
@@ -300,7 +305,7 @@ pub(crate) fn lower_unit<'a>(
             context.global_users.remove("main");
             context
                 .address_taken
-                .extend(globals.iter().map(|(name, _)| name.clone()));
+                .extend(globals.iter().map(|(name, _)| global_key(name)));
             context.globals_by_reference = globals;
         }
     }
@@ -377,13 +382,27 @@ pub(crate) fn lower_unit<'a>(
 }
 
 /// Every identifier and every member name that `&` is applied to in the unit.
-fn addresses_taken(unit: &TranslationUnit) -> (HashSet<String>, HashSet<String>) {
+fn addresses_taken(unit: &TranslationUnit) -> (HashSet<VariableKey>, HashSet<String>) {
     #[derive(Default)]
     struct Addresses {
-        variables: HashSet<String>,
+        /// `(function, name)` of each `&name` (the function `""` outside any).
+        variables: HashSet<VariableKey>,
         members: HashSet<String>,
+        function: String,
     }
     impl<'ast> Visit<'ast> for Addresses {
+        fn visit_function_definition(
+            &mut self,
+            definition: &'ast FunctionDefinition,
+            span: &'ast lang_c::span::Span,
+        ) {
+            self.function = declarator_shape(&definition.declarator.node)
+                .0
+                .unwrap_or_default();
+            lang_c::visit::visit_function_definition(self, definition, span);
+            self.function.clear();
+        }
+
         fn visit_unary_operator_expression(
             &mut self,
             e: &'ast lang_c::ast::UnaryOperatorExpression,
@@ -392,7 +411,8 @@ fn addresses_taken(unit: &TranslationUnit) -> (HashSet<String>, HashSet<String>)
             if e.operator.node == lang_c::ast::UnaryOperator::Address {
                 match &e.operand.node {
                     lang_c::ast::Expression::Identifier(id) => {
-                        self.variables.insert(id.node.name.clone());
+                        let key = (self.function.clone(), id.node.name.clone());
+                        self.variables.insert(key);
                     }
                     lang_c::ast::Expression::Member(m) => {
                         self.members.insert(m.node.identifier.node.name.clone());
@@ -671,6 +691,15 @@ pub(super) fn static_local_name(function: &str, local: &str) -> String {
     format!("{function}.{local}")
 }
 
+/// The variable key of the global `name`: a `static` local (`function.local`) keeps its
+/// function's key for it, as `lower/elements.rs` and `&x` in its function know it.
+pub(super) fn global_key(name: &str) -> VariableKey {
+    match name.split_once('.') {
+        Some((function, local)) => (function.to_string(), local.to_string()),
+        None => (String::new(), name.to_string()),
+    }
+}
+
 /// The declarations of `static` locals in a definition's body.
 fn static_locals(definition: &Node<FunctionDefinition>) -> Vec<&Node<Declaration>> {
     struct Statics<'ast>(Vec<&'ast Node<Declaration>>);
@@ -808,12 +837,8 @@ fn declare<'a>(
         let Some(name) = name else { continue };
         let name = match local_to {
             Some(function) => {
-                let global = static_local_name(function, &name);
-                // `&x` names the local: the global's cell is the one whose address is taken.
-                if context.address_taken.contains(&name) {
-                    context.address_taken.insert(global.clone());
-                }
-                global
+                // `&x` names the local, whose key (`global_key`) the global keeps.
+                static_local_name(function, &name)
             }
             None => name,
         };

@@ -337,7 +337,7 @@ impl FnCx<'_, '_> {
         }
         let (function, local_name) = self.variable_key(name, static_storage);
         let ty = element_pointer::variable_type(self.unit, function, local_name, ty);
-        let local = self.declare(name, ty, span)?;
+        let local = self.declare(name, ty, static_storage, span)?;
         let in_memory = self.in_memory(local);
         let value = match initializer {
             None if in_memory => self.blank_object(ty, static_storage, false, span),

@@ -64,7 +64,7 @@ impl FnCx<'_, '_> {
         // `e` is evaluated before `name` is declared: it must not name it.
         if !(makes_view || ends_view)
             || static_storage
-            || self.unit.address_taken.contains(name)
+            || self.is_address_taken(name, false)
             || mentions(e, name)
         {
             return Ok(None);
@@ -79,7 +79,7 @@ impl FnCx<'_, '_> {
                 .types
                 .borrow_mut()
                 .view_pointer(View { unit, ..view });
-            let local = self.declare(name, ty, span)?;
+            let local = self.declare(name, ty, false, span)?;
             self.assign(local, value, span);
             return Ok(Some(local));
         }
@@ -90,7 +90,7 @@ impl FnCx<'_, '_> {
         drop(types);
         let ty = if own_type { from } else { declared };
         let value = self.coerce(value, from, ty, span, at)?;
-        let local = self.declare(name, ty, span)?;
+        let local = self.declare(name, ty, false, span)?;
         self.assign(local, value, span);
         Ok(Some(local))
     }
@@ -150,7 +150,7 @@ impl FnCx<'_, '_> {
     pub(super) fn view_argument(
         &mut self,
         argument: &Node<Expression>,
-        param: &Parameter,
+        (callee, param): (&str, &Parameter),
         span: Span,
         at: usize,
     ) -> Result<Argument, CError> {
@@ -164,7 +164,7 @@ impl FnCx<'_, '_> {
         let view = self.unit.types.borrow().view_of(ty);
         match (view, unit) {
             (Some(view), Some(unit))
-                if param.array.is_none() && !self.unit.address_taken.contains(&param.name) =>
+                if param.array.is_none() && !self.parameter_address_taken(callee, &param.name) =>
             {
                 // The parameter reads as its own type says.
                 let ty = self
