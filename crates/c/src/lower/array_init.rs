@@ -254,13 +254,6 @@ impl FnCx<'_, '_> {
     ) -> Result<(ElidedElements, usize), CError> {
         let leaves = self.unit.types.borrow().leaves(ty);
         let start = i;
-        if leaves.iter().any(|(_, leaf)| !leaf.is_scalar()) {
-            return Err(CError::unsupported(
-                "an initializer without braces for a struct with an array member (write the \
-                 struct's braces)",
-                self.at(items[i].span),
-            ));
-        }
         let mut out = Vec::new();
         while out.len() < count {
             let mut values = Vec::with_capacity(leaves.len());
@@ -277,6 +270,19 @@ impl FnCx<'_, '_> {
                         at,
                     ));
                 };
+                // An array member takes items only as `0`, the list's last (`{0}`: all zero).
+                if !leaf.is_scalar() {
+                    if i + 1 == items.len() && self.constant(e) == Ok(0) {
+                        values.push(None);
+                        i += 1;
+                        continue;
+                    }
+                    return Err(CError::unsupported(
+                        "an initializer without braces for a struct with an array member (write \
+                         the struct's braces)",
+                        at,
+                    ));
+                }
                 values.push(Some(self.converted(e, *leaf, span, at)?));
                 i += 1;
             }

@@ -39,52 +39,84 @@ pub(super) type Constant = (i64, CType);
 
 /// The value and type of the integer constant expression `e`.
 pub(super) fn evaluate(scope: &dyn Scope, e: &Node<E>) -> Result<Constant, CError> {
-    let at = scope.offset(e.span);
-    match &e.node {
-        E::Constant(c) => integer_constant(&c.node, scope.data_model(), at),
-        E::Identifier(id) => match scope.enum_constant(&id.node.name) {
-            Some(value) => Ok((i64::from(value), CType::Int)),
-            None => Err(not_constant(format!("`{}`", id.node.name), at)),
-        },
-        E::UnaryOperator(u) => unary(scope, u.node.operator.node.clone(), &u.node.operand, at),
-        E::BinaryOperator(b) => binary(
-            scope,
-            b.node.operator.node.clone(),
-            &b.node.lhs,
-            &b.node.rhs,
-            at,
-        ),
-        E::Conditional(c) => {
-            let (condition, _) = evaluate(scope, &c.node.condition)?;
-            let then = evaluate(scope, &c.node.then_expression)?;
-            let other = evaluate(scope, &c.node.else_expression)?;
-            let ty = then.1.common(other.1);
-            let (value, _) = if condition != 0 { then } else { other };
-            Ok((convert(value, ty), ty))
+    Evaluation {
+        scope,
+        evaluated: true,
+    }
+    .of(e)
+}
+
+/// An evaluation of a constant expression, or of an operand C does not evaluate (the arm of
+/// `?:` not taken, §6.6p3): there a value C leaves undefined is no error, only its type
+/// matters.
+#[derive(Clone, Copy)]
+struct Evaluation<'s> {
+    scope: &'s dyn Scope,
+    evaluated: bool,
+}
+
+impl Evaluation<'_> {
+    fn unevaluated(self) -> Self {
+        Evaluation {
+            evaluated: false,
+            ..self
         }
-        E::Cast(cast) => {
-            let ty = scope.type_name(&cast.node.type_name.node, at)?;
-            if !ty.is_number() {
-                return Err(not_constant(
-                    "a cast to a type other than an integer".into(),
-                    at,
-                ));
+    }
+
+    /// `Err` of an undefined value where the operand is evaluated, else `value`.
+    fn undefined(self, what: &str, at: usize, value: Constant) -> Result<Constant, CError> {
+        match self.evaluated {
+            true => Err(undefined(what, at)),
+            false => Ok(value),
+        }
+    }
+
+    fn of(self, e: &Node<E>) -> Result<Constant, CError> {
+        let scope = self.scope;
+        let at = scope.offset(e.span);
+        match &e.node {
+            E::Constant(c) => integer_constant(&c.node, scope.data_model(), at),
+            E::Identifier(id) => match scope.enum_constant(&id.node.name) {
+                Some(value) => Ok((i64::from(value), CType::Int)),
+                None => Err(not_constant(format!("`{}`", id.node.name), at)),
+            },
+            E::UnaryOperator(u) => self.unary(u.node.operator.node.clone(), &u.node.operand, at),
+            E::BinaryOperator(b) => {
+                self.binary(b.node.operator.node.clone(), &b.node.lhs, &b.node.rhs, at)
             }
-            let (value, _) = evaluate(scope, &cast.node.expression)?;
-            Ok((convert(value, ty), ty))
-        }
-        E::SizeOfTy(t) => {
-            let ty = scope.type_name(&t.node.0.node, at)?;
-            match scope.size(ty) {
-                Some(size) if ty != CType::Void => Ok(size_value(scope, size)),
-                _ => Err(CError::unsupported("`sizeof` of this type", at)),
+            E::Conditional(c) => {
+                let (condition, _) = self.of(&c.node.condition)?;
+                let taken = |yes: bool| if yes { self } else { self.unevaluated() };
+                let then = taken(condition != 0).of(&c.node.then_expression)?;
+                let other = taken(condition == 0).of(&c.node.else_expression)?;
+                let ty = then.1.common(other.1);
+                let (value, _) = if condition != 0 { then } else { other };
+                Ok((convert(value, ty), ty))
             }
+            E::Cast(cast) => {
+                let ty = scope.type_name(&cast.node.type_name.node, at)?;
+                if !ty.is_number() {
+                    return Err(not_constant(
+                        "a cast to a type other than an integer".into(),
+                        at,
+                    ));
+                }
+                let (value, _) = self.of(&cast.node.expression)?;
+                Ok((convert(value, ty), ty))
+            }
+            E::SizeOfTy(t) => {
+                let ty = scope.type_name(&t.node.0.node, at)?;
+                match scope.size(ty) {
+                    Some(size) if ty != CType::Void => Ok(size_value(scope, size)),
+                    _ => Err(CError::unsupported("`sizeof` of this type", at)),
+                }
+            }
+            E::SizeOfVal(v) => match scope.size_of_expression(&v.node.0) {
+                Some(size) => Ok(size_value(scope, size)),
+                None => Err(CError::unsupported("`sizeof` of this expression", at)),
+            },
+            _ => Err(not_constant("this expression".into(), at)),
         }
-        E::SizeOfVal(v) => match scope.size_of_expression(&v.node.0) {
-            Some(size) => Ok(size_value(scope, size)),
-            None => Err(CError::unsupported("`sizeof` of this expression", at)),
-        },
-        _ => Err(not_constant("this expression".into(), at)),
     }
 }
 
@@ -158,100 +190,99 @@ fn wide(bits: i64, ty: CType) -> i128 {
     }
 }
 
-/// The result `value` of an operation in type `ty`: reduced modulo 2^n when unsigned, refused
-/// when signed and out of range.
-fn result(value: i128, ty: CType, at: usize) -> Result<Constant, CError> {
-    if ty.is_unsigned() {
-        return Ok((convert(value as i64, ty), ty));
-    }
-    match fits(value, ty) {
-        true => Ok((value as i64, ty)),
-        false => Err(undefined("a signed result outside its type", at)),
-    }
-}
-
-fn unary(scope: &dyn Scope, op: U, operand: &Node<E>, at: usize) -> Result<Constant, CError> {
-    let (value, ty) = evaluate(scope, operand)?;
-    let promoted = ty.promoted();
-    let x = wide(convert(value, promoted), promoted);
-    match op {
-        U::Plus => Ok((x as i64, promoted)),
-        U::Minus => result(-x, promoted, at),
-        U::Complement => result_bits(!x, promoted),
-        U::Negate => Ok((i64::from(x == 0), CType::Int)),
-        _ => Err(not_constant("this operator".into(), at)),
-    }
-}
-
-fn binary(
-    scope: &dyn Scope,
-    op: B,
-    lhs: &Node<E>,
-    rhs: &Node<E>,
-    at: usize,
-) -> Result<Constant, CError> {
-    // `&&` and `||` do not evaluate their right operand once the left decides.
-    if matches!(op, B::LogicalAnd | B::LogicalOr) {
-        let (left, _) = evaluate(scope, lhs)?;
-        let decided = (op == B::LogicalAnd) == (left == 0);
-        if decided {
-            return Ok((i64::from(left != 0), CType::Int));
+impl Evaluation<'_> {
+    /// The result `value` of an operation in type `ty`: reduced modulo 2^n when unsigned,
+    /// undefined when signed and out of range.
+    fn result(self, value: i128, ty: CType, at: usize) -> Result<Constant, CError> {
+        if ty.is_unsigned() || fits(value, ty) {
+            return Ok((convert(value as i64, ty), ty));
         }
-        let (right, _) = evaluate(scope, rhs)?;
-        return Ok((i64::from(right != 0), CType::Int));
+        let wrapped = (convert(value as i64, ty), ty);
+        self.undefined("a signed result outside its type", at, wrapped)
     }
-    let (a, a_ty) = evaluate(scope, lhs)?;
-    let (b, b_ty) = evaluate(scope, rhs)?;
-    if matches!(op, B::ShiftLeft | B::ShiftRight) {
-        return shift(op, (a, a_ty), (b, b_ty), at);
-    }
-    let ty = a_ty.common(b_ty);
-    let (x, y) = (wide(convert(a, ty), ty), wide(convert(b, ty), ty));
-    let truth = |holds: bool| Ok((i64::from(holds), CType::Int));
-    match op {
-        B::Plus => result(x + y, ty, at),
-        B::Minus => result(x - y, ty, at),
-        B::Multiply => result(x * y, ty, at),
-        B::Divide | B::Modulo if y == 0 => Err(undefined("a division by zero", at)),
-        B::Divide => result(x / y, ty, at),
-        // Rust's `%` truncates toward zero as C's does; `INT_MIN % -1` is undefined in C.
-        B::Modulo => result(x / y, ty, at).and_then(|_| result(x % y, ty, at)),
-        B::BitwiseAnd => result_bits(x & y, ty),
-        B::BitwiseOr => result_bits(x | y, ty),
-        B::BitwiseXor => result_bits(x ^ y, ty),
-        B::Less => truth(x < y),
-        B::Greater => truth(x > y),
-        B::LessOrEqual => truth(x <= y),
-        B::GreaterOrEqual => truth(x >= y),
-        B::Equals => truth(x == y),
-        B::NotEquals => truth(x != y),
-        _ => Err(not_constant("this operator".into(), at)),
-    }
-}
 
-/// A bitwise result: the operands are in range, so is the result's bit pattern.
-fn result_bits(value: i128, ty: CType) -> Result<Constant, CError> {
-    Ok((convert(value as i64, ty), ty))
-}
-
-/// `a << b` or `a >> b`: each operand promoted on its own, the result of the left's type.
-fn shift(op: B, (a, a_ty): Constant, (b, b_ty): Constant, at: usize) -> Result<Constant, CError> {
-    let ty = a_ty.promoted();
-    let bits: i128 = match ty.width() {
-        symex_ir::cfg::Width::W64 => 64,
-        symex_ir::cfg::Width::W32 => 32,
-    };
-    let amount = wide(convert(b, b_ty.promoted()), b_ty.promoted());
-    if !(0..bits).contains(&amount) {
-        return Err(undefined(
-            "a shift by a negative amount or by the width or more",
-            at,
-        ));
+    fn unary(self, op: U, operand: &Node<E>, at: usize) -> Result<Constant, CError> {
+        let (value, ty) = self.of(operand)?;
+        let promoted = ty.promoted();
+        let x = wide(convert(value, promoted), promoted);
+        match op {
+            U::Plus => Ok((x as i64, promoted)),
+            U::Minus => self.result(-x, promoted, at),
+            U::Complement => Ok((convert(!x as i64, promoted), promoted)),
+            U::Negate => Ok((i64::from(x == 0), CType::Int)),
+            _ => Err(not_constant("this operator".into(), at)),
+        }
     }
-    let x = wide(convert(a, ty), ty);
-    match op {
-        B::ShiftLeft if x < 0 => Err(undefined("a left shift of a negative number", at)),
-        B::ShiftLeft => result(x << amount, ty, at),
-        _ => Ok(((x >> amount) as i64, ty)),
+
+    fn binary(self, op: B, lhs: &Node<E>, rhs: &Node<E>, at: usize) -> Result<Constant, CError> {
+        // `&&` and `||` do not evaluate their right operand once the left decides.
+        if matches!(op, B::LogicalAnd | B::LogicalOr) {
+            let (left, _) = self.of(lhs)?;
+            let decided = (op == B::LogicalAnd) == (left == 0);
+            let (right, _) = match decided {
+                true => self.unevaluated().of(rhs)?,
+                false => self.of(rhs)?,
+            };
+            let value = if decided { left != 0 } else { right != 0 };
+            return Ok((i64::from(value), CType::Int));
+        }
+        let (a, a_ty) = self.of(lhs)?;
+        let (b, b_ty) = self.of(rhs)?;
+        if matches!(op, B::ShiftLeft | B::ShiftRight) {
+            return self.shift(op, (a, a_ty), (b, b_ty), at);
+        }
+        let ty = a_ty.common(b_ty);
+        let (x, y) = (wide(convert(a, ty), ty), wide(convert(b, ty), ty));
+        let truth = |holds: bool| Ok((i64::from(holds), CType::Int));
+        match op {
+            B::Plus => self.result(x + y, ty, at),
+            B::Minus => self.result(x - y, ty, at),
+            B::Multiply => self.result(x * y, ty, at),
+            B::Divide | B::Modulo if y == 0 => self.undefined("a division by zero", at, (0, ty)),
+            B::Divide => self.result(x / y, ty, at),
+            // Rust's `%` truncates toward zero as C's does; `INT_MIN % -1` is undefined in C
+            // (its quotient is).
+            B::Modulo => self
+                .result(x / y, ty, at)
+                .and_then(|_| self.result(x % y, ty, at)),
+            B::BitwiseAnd => Ok((convert((x & y) as i64, ty), ty)),
+            B::BitwiseOr => Ok((convert((x | y) as i64, ty), ty)),
+            B::BitwiseXor => Ok((convert((x ^ y) as i64, ty), ty)),
+            B::Less => truth(x < y),
+            B::Greater => truth(x > y),
+            B::LessOrEqual => truth(x <= y),
+            B::GreaterOrEqual => truth(x >= y),
+            B::Equals => truth(x == y),
+            B::NotEquals => truth(x != y),
+            _ => Err(not_constant("this operator".into(), at)),
+        }
+    }
+
+    /// `a << b` or `a >> b`: each operand promoted on its own, the result of the left's type.
+    fn shift(
+        self,
+        op: B,
+        (a, a_ty): Constant,
+        (b, b_ty): Constant,
+        at: usize,
+    ) -> Result<Constant, CError> {
+        let ty = a_ty.promoted();
+        let bits: i128 = match ty.width() {
+            symex_ir::cfg::Width::W64 => 64,
+            symex_ir::cfg::Width::W32 => 32,
+        };
+        let amount = wide(convert(b, b_ty.promoted()), b_ty.promoted());
+        if !(0..bits).contains(&amount) {
+            let what = "a shift by a negative amount or by the width or more";
+            return self.undefined(what, at, (0, ty));
+        }
+        let x = wide(convert(a, ty), ty);
+        match op {
+            B::ShiftLeft if x < 0 => {
+                self.undefined("a left shift of a negative number", at, (0, ty))
+            }
+            B::ShiftLeft => self.result(x << amount, ty, at),
+            _ => Ok(((x >> amount) as i64, ty)),
+        }
     }
 }

@@ -367,6 +367,16 @@ impl FnCx<'_, '_> {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 self.deref(&u.node.operand, at)
             }
+            Expression::Member(m)
+                if m.node.operator.node == MemberOperator::Direct
+                    && is_value_expression(&m.node.expression) =>
+            {
+                Err(CError::unsupported(
+                    "this expression as an lvalue (a member of a struct value, which only \
+                     reads take)",
+                    at,
+                ))
+            }
             Expression::Member(m) => match self.member(e, m)? {
                 (_, CType::Array(_)) => Err(CError::unsupported(
                     format!(
@@ -394,6 +404,10 @@ impl FnCx<'_, '_> {
         m: &Node<lang_c::ast::MemberExpression>,
     ) -> Result<(LValue, CType), CError> {
         let at = self.at(e.span);
+        if m.node.operator.node == MemberOperator::Direct && is_value_expression(&m.node.expression)
+        {
+            return self.member_of_value(e, m);
+        }
         let (object, ty) = match m.node.operator.node {
             MemberOperator::Direct => self.lvalue(&m.node.expression)?,
             MemberOperator::Indirect => self.deref(&m.node.expression, at)?,
@@ -1892,7 +1906,7 @@ impl FnCx<'_, '_> {
                 _ => return None,
             },
         };
-        let rest = dims.get(indices..).filter(|rest| !rest.is_empty())?;
+        let rest = dims.get(indices..)?;
         let elements: i64 = rest.iter().map(|&d| i64::from(d)).product();
         i32::try_from(elements * i64::from(types.size(element)?)).ok()
     }
@@ -1933,6 +1947,11 @@ fn is_value_expression(e: &Node<Expression>) -> bool {
         | Expression::Comma(_)
         | Expression::Statement(_) => true,
         Expression::BinaryOperator(b) => b.node.operator.node == BinaryOperator::Assign,
+        // A member of a value is a value (`mk().inner.x`).
+        Expression::Member(m) => {
+            m.node.operator.node == MemberOperator::Direct
+                && is_value_expression(&m.node.expression)
+        }
         _ => false,
     }
 }
