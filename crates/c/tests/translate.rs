@@ -356,6 +356,36 @@ fn addresses_taken_are_per_function() {
     assert_eq!(returns(source, &[256]), 10000 + 514);
 }
 
+/// Pointers into arrays of structs with array members (`&tbl[1]`, `tbl + k`, a member
+/// pointing into the array): each element's boxes are its own, so a write through one element
+/// pointer reaches that element only; heap arrays of such structs stay refused.
+#[test]
+fn element_pointers_reach_arrays_of_structs_with_boxes() {
+    let source = "struct rec { int id; char name[4]; }; struct list { struct rec *items; int n; };
+                  int main() { struct rec tbl[3] = {{1, \"ab\"}, {2, \"cd\"}, {3, \"ef\"}};
+                    int k = __VERIFIER_nondet_int(); struct list l = {tbl, 3};
+                    struct rec *p = &tbl[1]; struct rec *q = tbl; q += k;
+                    q->name[0] = 'z'; p->id = 9; struct rec copy = *q; *p = tbl[0];
+                    l.items[2].name[1] = 'q';
+                    return tbl[1].name[0] * 1000000 + tbl[1].id * 100000 + copy.name[0] * 100
+                         + tbl[2].name[1] + (tbl[0].name[0] == 'z'); }";
+    // k = 2: q is &tbl[2]; *p = tbl[0] copies "ab" and 1 into tbl[1]'s own box and leaf.
+    assert_eq!(
+        returns(source, &[2]),
+        97 * 1_000_000 + 100_000 + 122 * 100 + 113
+    );
+    // k = 0: tbl[0] gets 'z' before the copy into tbl[1].
+    assert_eq!(
+        returns(source, &[0]),
+        122 * 1_000_000 + 100_000 + 122 * 100 + 113 + 1
+    );
+    let (_, message) = refusal(
+        "struct rec { int id; char name[4]; };
+         int main() { struct rec *h = malloc(2 * sizeof *h); return 0; }",
+    );
+    assert!(message.contains("made by `malloc`"), "{message}");
+}
+
 /// A function that falls off its end returns a value of its type (a mutated program may use
 /// it, though C leaves it undefined): null for a pointer, so the IR stays well typed.
 #[test]

@@ -44,18 +44,15 @@ pub(super) const INDEX_FIELD: &str = symex_ir::cfg::ELEMENT_POINTER_FIELDS[1];
 
 /// The type of the variable `name` of `function` (`""` for a global) declared as `ty`: with
 /// element pointers where `lower/elements.rs` chose them (at any pointer level) and they point
-/// to what arrays hold (a scalar, or a struct without boxes), else `ty`.
+/// to what arrays hold (a scalar or a struct), else `ty`.
 pub(super) fn variable_type(unit: &Unit<'_>, function: &str, name: &str, ty: CType) -> CType {
     representation(unit, Location::Variable(function, name), ty)
 }
 
 /// The type a value declared as `ty` has at `location` (`ElementFacts::representation`).
 pub(super) fn representation(unit: &Unit<'_>, location: Location<'_>, ty: CType) -> CType {
-    let boxed = &unit.boxed_members;
-    let holds = |types: &super::types::Types, ty| !super::memory::has_boxes(types, boxed, ty);
     let mut types = unit.types.borrow_mut();
-    unit.elements
-        .representation(location, ty, &mut types, &holds)
+    unit.elements.representation(location, ty, &mut types)
 }
 
 /// Why a value of type `from` does not convert to `to` where one of them is an element

@@ -173,25 +173,13 @@ impl ElementFacts {
     }
 
     /// The type a value of the declared type `ty` has at `location`: each pointer level an
-    /// element pointer where its class is one and it points to what arrays hold (`holds`
-    /// says which structs: those without boxes; scalars always), else as declared.
-    pub fn representation(
-        &self,
-        location: Location<'_>,
-        ty: CType,
-        types: &mut Types,
-        holds: &dyn Fn(&Types, CType) -> bool,
-    ) -> CType {
-        self.represent(self.location(location), ty, types, holds)
+    /// element pointer where its class is one and it points to what arrays hold (scalars and
+    /// structs), else as declared.
+    pub fn representation(&self, location: Location<'_>, ty: CType, types: &mut Types) -> CType {
+        self.represent(self.location(location), ty, types)
     }
 
-    fn represent(
-        &self,
-        node: Option<usize>,
-        ty: CType,
-        types: &mut Types,
-        holds: &dyn Fn(&Types, CType) -> bool,
-    ) -> CType {
+    fn represent(&self, node: Option<usize>, ty: CType, types: &mut Types) -> CType {
         let (CType::Pointer(p) | CType::Element(p)) = ty else {
             return ty;
         };
@@ -199,7 +187,7 @@ impl ElementFacts {
         let inner = match pointee {
             CType::Pointer(_) | CType::Element(_) => {
                 let inner_node = node.and_then(|n| self.pointee[n]);
-                self.represent(inner_node, pointee, types, holds)
+                self.represent(inner_node, pointee, types)
             }
             _ => pointee,
         };
@@ -207,8 +195,7 @@ impl ElementFacts {
             return ty;
         };
         let element = node.is_some_and(|n| self.element[n]);
-        let arrays_hold =
-            inner.is_scalar() || (matches!(inner, CType::Struct(_)) && holds(types, inner));
+        let arrays_hold = inner.is_scalar() || matches!(inner, CType::Struct(_));
         match element && arrays_hold {
             true => CType::Element(q),
             false => CType::Pointer(q),

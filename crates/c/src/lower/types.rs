@@ -756,11 +756,9 @@ impl Types {
                     Shape::Plain(_) | Shape::FunctionPointer { array: false, .. } => {
                         let declared = plain.unwrap_or(base);
                         let name = name.as_deref().unwrap_or_default();
-                        let boxed = &unit.boxed_members;
-                        let holds = |types: &Types, ty| !super::memory::has_boxes(types, boxed, ty);
                         let location = Location::Member(name);
-                        let ty = (unit.elements).representation(location, declared, self, &holds);
-                        if ty != declared && boxed.contains(name) {
+                        let ty = (unit.elements).representation(location, declared, self);
+                        if ty != declared && unit.boxed_members.contains(name) {
                             return Err(CError::unsupported(
                                 format!(
                                     "the address of the member `{name}`, a pointer into arrays"
