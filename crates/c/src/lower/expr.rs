@@ -1549,6 +1549,9 @@ impl FnCx<'_, '_> {
             if b.node.operator.node != BinaryOperator::Index {
                 break;
             }
+            if !self.is_index(&b.node.rhs) {
+                return None;
+            }
             base = &b.node.lhs;
             indices += 1;
         }
@@ -1876,6 +1879,12 @@ impl FnCx<'_, '_> {
         })
     }
 
+    /// Whether `e`, an index that `sizeof` does not evaluate, is still a valid one: a number
+    /// whose type is plain to see (its names declared).
+    fn is_index(&self, e: &Node<Expression>) -> bool {
+        self.static_type(e).is_some_and(CType::is_number)
+    }
+
     /// `sizeof` of a part of an array named by fewer indices than it has dimensions (`m[0]`,
     /// `*m`, `s.cube[1]`): the remaining dimensions' elements.
     fn row_size(&self, e: &Node<Expression>) -> Option<i32> {
@@ -1884,6 +1893,9 @@ impl FnCx<'_, '_> {
         loop {
             match &base.node {
                 Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                    if !self.is_index(&b.node.rhs) {
+                        return None;
+                    }
                     base = &b.node.lhs;
                 }
                 Expression::UnaryOperator(u)
