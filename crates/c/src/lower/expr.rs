@@ -1549,9 +1549,6 @@ impl FnCx<'_, '_> {
             if b.node.operator.node != BinaryOperator::Index {
                 break;
             }
-            if !self.is_index(&b.node.rhs) {
-                return None;
-            }
             base = &b.node.lhs;
             indices += 1;
         }
@@ -1874,7 +1871,7 @@ impl FnCx<'_, '_> {
             return i32::try_from(bytes.len()).ok();
         }
         self.array_size(e).or_else(|| self.row_size(e)).or_else(|| {
-            let ty = self.static_type(e)?;
+            let ty = self.static_type(e).filter(|_| self.indices_valid(e))?;
             self.unit.types.borrow().size(ty)
         })
     }
@@ -1883,6 +1880,20 @@ impl FnCx<'_, '_> {
     /// whose type is plain to see (its names declared).
     fn is_index(&self, e: &Node<Expression>) -> bool {
         self.static_type(e).is_some_and(CType::is_number)
+    }
+
+    /// Whether every index of the subscripts `e` ends with is valid ([`FnCx::is_index`]).
+    fn indices_valid(&self, mut e: &Node<Expression>) -> bool {
+        while let Expression::BinaryOperator(b) = &e.node {
+            if b.node.operator.node != BinaryOperator::Index {
+                break;
+            }
+            if !self.is_index(&b.node.rhs) {
+                return false;
+            }
+            e = &b.node.lhs;
+        }
+        true
     }
 
     /// `sizeof` of a part of an array named by fewer indices than it has dimensions (`m[0]`,
