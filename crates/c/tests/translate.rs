@@ -274,6 +274,12 @@ fn array_members_decay_to_pointers_into_their_boxes() {
     // (the copy's own box), so `strcpy` writes "ab" into the copy.
     assert_eq!(returns(source, &[3]), 3000 + 200 + 2 + 1);
     assert_errors(source, &[(8, PropertyKind::OutOfBounds)]);
+    // `arr->data` of an array of structs is `arr[0].data`.
+    let source = "struct s { int n; int data[3]; };
+                  int main() { struct s arr[2] = {{1, {4, 5, 6}}, {2, {7, 8, 9}}};
+                    int *q = arr->data; q[1] += 10;
+                    return arr[0].data[1] + (int)sizeof arr->data * 100 + arr->n * 1000; }";
+    assert_eq!(returns(source, &[]), 2215);
 }
 
 /// A function whose results point into arrays returns an element pointer (its `return`s and

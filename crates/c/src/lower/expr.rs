@@ -1439,13 +1439,17 @@ impl FnCx<'_, '_> {
                 .filter(|ty| ty.is_number()),
             Expression::SizeOfTy(_) | Expression::SizeOfVal(_) => Some(self.size_t()),
             Expression::Member(m) => {
-                let object = self.static_type(&m.node.expression)?;
-                let object = match (&m.node.operator.node, object) {
-                    (MemberOperator::Direct, _) => object,
-                    (MemberOperator::Indirect, CType::Pointer(p) | CType::Element(p)) => {
-                        self.unit.types.borrow().pointee(p)
-                    }
-                    (MemberOperator::Indirect, _) => return None,
+                let indirect = m.node.operator.node == MemberOperator::Indirect;
+                let object = match self.array_variable(&m.node.expression) {
+                    // `a->f` of an array `a` is `a[0].f`.
+                    Some((_, element)) if indirect => element,
+                    _ => match (indirect, self.static_type(&m.node.expression)?) {
+                        (false, object) => object,
+                        (true, CType::Pointer(p) | CType::Element(p)) => {
+                            self.unit.types.borrow().pointee(p)
+                        }
+                        (true, _) => return None,
+                    },
                 };
                 let CType::Struct(id) = object else {
                     return None;
