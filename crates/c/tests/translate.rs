@@ -155,6 +155,9 @@ fn sizeof_takes_rows_of_arrays_and_string_literals() {
     // and its 0 (4), a name of 6 chars; sizeof m / sizeof m[0] = 3.
     let expected = 40 + 40 * 100 + 24 * 10000 + 8 * 1_000_000 + 4 * 10 + 6 * 100_000_000 + 3000;
     assert_eq!(returns(source, &[]), expected);
+    // Array type names.
+    let source = "int main() { return sizeof(int[3]) + sizeof(char[2][5]) * 100 + sizeof(long[4]) * 10000; }";
+    assert_eq!(returns(source, &[]), 12 + 1000 + 320_000);
     // Not evaluated, but still an expression whose names are declared.
     let (_, message) =
         refusal("int main() { int m[3][5]; return sizeof(m[bogus][1]) + sizeof m[x]; }");

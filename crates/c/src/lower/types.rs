@@ -1284,13 +1284,13 @@ fn type_name_in(
     at: usize,
 ) -> Result<CType, CError> {
     let base = type_of(unit, types, &specifier_types(&name.specifiers), at)?;
-    match name
-        .declarator
-        .as_ref()
-        .map(|d| declarator_shape(&d.node).1)
-    {
-        None => Ok(base),
-        Some(shape) => match plain_type(unit, types, base, &shape, at)? {
+    let Some(declarator) = &name.declarator else {
+        return Ok(base);
+    };
+    match declarator_shape(&declarator.node).1 {
+        // `sizeof(int[3])`.
+        shape @ Shape::Array(_) => array_typedef(unit, types, base, (declarator, &shape), at),
+        shape => match plain_type(unit, types, base, &shape, at)? {
             Some(ty) => Ok(ty),
             None => Err(CError::unsupported(
                 format!("type names of {}", shape.describe()),
