@@ -88,16 +88,7 @@ impl FnCx<'_, '_> {
                     at,
                 ));
             }
-            let (from, to) = (index * stride, (index + 1) * stride);
-            if to as u64 > MAX_ELEMENTS {
-                return Err(CError::unsupported(
-                    format!("arrays of more than {MAX_ELEMENTS} elements"),
-                    at,
-                ));
-            }
-            if out.len() < to {
-                out.resize(to, None);
-            }
+            let from = make_room(&mut out, index, stride, at)?;
             let initializer = &item.node.initializer;
             match &initializer.node {
                 Initializer::List(sub) if !inner.is_empty() => {
@@ -202,16 +193,7 @@ impl FnCx<'_, '_> {
             ));
         }
         let stride: usize = dims.iter().map(|&d| d as usize).product();
-        let (from, to) = (flat * stride, (flat + 1) * stride);
-        if to as u64 > MAX_ELEMENTS {
-            return Err(CError::unsupported(
-                format!("arrays of more than {MAX_ELEMENTS} elements"),
-                at,
-            ));
-        }
-        if out.len() < to {
-            out.resize(to, None);
-        }
+        let from = make_room(out, flat, stride, at)?;
         let initializer = &item.node.initializer;
         match (dims, rest, &initializer.node) {
             // A whole element.
@@ -362,4 +344,20 @@ impl FnCx<'_, '_> {
         row.resize(len as usize, None);
         Ok(row)
     }
+}
+
+/// `out` long enough for the `index`-th row of `stride` elements (at most [`MAX_ELEMENTS`]
+/// in all); the row's first element.
+fn make_room(out: &mut Elements, index: usize, stride: usize, at: usize) -> Result<usize, CError> {
+    let (from, to) = (index * stride, (index + 1) * stride);
+    if to as u64 > MAX_ELEMENTS {
+        return Err(CError::unsupported(
+            format!("arrays of more than {MAX_ELEMENTS} elements"),
+            at,
+        ));
+    }
+    if out.len() < to {
+        out.resize(to, None);
+    }
+    Ok(from)
 }

@@ -663,7 +663,6 @@ fn entry_facts(context: &Unit<'_>) -> Vec<(String, CError)> {
     not_entries
 }
 
-/// Whether an initializer mentions any identifier.
 /// Whether `initializer` names a variable or a function (an identifier in an expression
 /// other than an enumeration constant defined so far).
 fn names_something(context: &Unit<'_>, initializer: &Node<Initializer>) -> bool {
