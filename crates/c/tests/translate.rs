@@ -399,6 +399,22 @@ fn element_pointers_reach_arrays_of_structs_with_boxes() {
     assert!(message.contains("made by `malloc`"), "{message}");
 }
 
+/// A one-dimensional array parameter takes a pointer into an array too (an array member, a
+/// moved pointer): the call is inlined and the parameter is that pointer, as C passes it
+/// (`sizeof` of it is a pointer's).
+#[test]
+fn array_parameters_take_array_members_and_pointers() {
+    let source = "typedef int vec3[3]; struct p { vec3 c; char name[4]; };
+                  int sum(vec3 v) { return v[0] + v[1] + v[2] + (int)sizeof v; }
+                  int sum4(char d[4]) { d[3] = 1; return d[0] + d[1]; }
+                  int main() { struct p ps[2] = {{{1, 2, 3}, \"ab\"}, {{4, 5, 6}, \"cd\"}};
+                    int a = __VERIFIER_nondet_int(); int *q = ps[0].c;
+                    return sum(ps[a].c) + sum4(ps[a].name) * 100 + ps[1].name[3] * 10000
+                         + sum(q + 0) * 100000; }";
+    // As gcc gives it for a = 1.
+    assert_eq!(returns(source, &[1]), 1_429_923);
+}
+
 /// A function that falls off its end returns a value of its type (a mutated program may use
 /// it, though C leaves it undefined): null for a pointer, so the IR stays well typed.
 #[test]
@@ -1481,7 +1497,7 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "o.i[0]",
         ),
         (
-            "int f(int a[]) { return a[0]; } struct s { int a[2]; }; \
+            "int f(int a[][2]) { return a[0][0]; } struct s { int a[2][2]; }; \
              int main() { struct s v = {0}; return f(v.a); }",
             "a call of `f`, which uses parameters of array types, other than in a call whose \
              argument is an array variable",

@@ -500,6 +500,14 @@ impl FnCx<'_, '_> {
     /// parameter of the same element type and inner dimensions (or to a pointer to its
     /// elements, for one dimension), else the argument's value converted to the parameter's
     /// type.
+    /// Whether `e` is a pointer into an array of one dimension: an array member, or a value
+    /// of a pointer into arrays.
+    pub(super) fn points_into_array(&self, e: &Node<Expression>) -> bool {
+        matches!(self.static_type(e), Some(CType::Element(_)))
+            || matches!(self.static_type(e), Some(CType::Array(id))
+                if self.unit.types.borrow().array(id).1.len() == 1)
+    }
+
     pub fn argument(
         &mut self,
         argument: &Node<Expression>,
@@ -516,7 +524,14 @@ impl FnCx<'_, '_> {
             ));
         }
         let Some((array, element)) = self.array_variable(argument) else {
-            return match param.array {
+            return match &param.array {
+                // An array member (or another pointer into an array) for a one-dimensional
+                // array parameter: the parameter is that pointer, as C passes it.
+                Some(inner) if inner.is_empty() && self.points_into_array(argument) => {
+                    let pointer = self.unit.types.borrow_mut().element_pointer_to(param.ty);
+                    let value = self.converted(argument, pointer, span, at)?;
+                    Ok(Argument::Typed(value, pointer))
+                }
                 Some(_) => Err(CError::unsupported(
                     format!(
                         "an argument other than an array variable for the array parameter `{}`",

@@ -1715,10 +1715,12 @@ impl FnCx<'_, '_> {
         // Inlined: every call of `main` where functions share globals (or on request), a call
         // that may change or check the count of live objects where leaks are checked, and a
         // call passing an array variable, whose parameter then names the caller's array.
-        let passes_array = call
-            .arguments
-            .iter()
-            .any(|a| self.array_variable(a).is_some());
+        // An array, or a pointer into one for a function that cannot be called on its own
+        // (an array parameter takes it only by inlining).
+        let passes_array = call.arguments.iter().any(|a| {
+            self.array_variable(a).is_some()
+                || (self.unit.unavailable.contains_key(name) && self.points_into_array(a))
+        });
         // A view reaches a function only so (`lower/views.rs`).
         let passes_view = call.arguments.iter().any(|a| self.is_view_expression(a));
         if passes_view && self.inlined.iter().any(|i| i.name == name) {

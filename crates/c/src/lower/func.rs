@@ -54,8 +54,10 @@ pub(super) enum Argument {
     /// The caller's array local, and its element type: the parameter names that array, as C
     /// passes arrays (by a pointer to their first element), without a pointer value.
     Array(LocalId, CType),
-    /// A view and its type, which the parameter takes (`lower/views.rs`).
-    View(Operand, CType),
+    /// A value and the type the parameter takes instead of its declared one: a view
+    /// (`lower/views.rs`), or a pointer into an array for an array parameter (an array
+    /// member's elements, which no array local holds).
+    Typed(Operand, CType),
 }
 
 /// Inlining stops when `main` grows beyond this many blocks.
@@ -874,7 +876,7 @@ impl FnCx<'_, '_> {
                 Argument::Array(array, element) => {
                     self.name_in_scope(&param.name, array, element, param.span.start as usize)?;
                 }
-                Argument::View(value, ty) => {
+                Argument::Typed(value, ty) => {
                     let local = self.declare(&param.name, ty, false, param.span)?;
                     self.bind(local, ty, value, param.span);
                 }

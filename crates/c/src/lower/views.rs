@@ -172,7 +172,7 @@ impl FnCx<'_, '_> {
                     .types
                     .borrow_mut()
                     .view_pointer(View { unit, ..view });
-                Ok(Argument::View(value, ty))
+                Ok(Argument::Typed(value, ty))
             }
             _ => Ok(Argument::Value(self.coerce(value, ty, param.ty, span, at)?)),
         }
