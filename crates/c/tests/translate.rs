@@ -115,6 +115,17 @@ fn integer_constant_expressions_compute_with_cs_types() {
     for (input, result) in cases {
         assert_eq!(returns(source, &[input]), result, "input {input}");
     }
+    // `offsetof` in C's layout (gcc's in LP64; long long aligned at 4 bytes in ILP32).
+    let source = "struct in { char c; long long v; short arr[2][3]; };
+                  struct out { int a; struct in i; char tail[5]; };
+                  enum { OFF = __builtin_offsetof(struct out, tail) };
+                  int main() { int x[__builtin_offsetof(struct in, v)];
+                    return (int)__builtin_offsetof(struct out, i)
+                      + (int)__builtin_offsetof(struct out, i.v) * 10
+                      + (int)__builtin_offsetof(struct out, i.arr[1][2]) * 100 + OFF * 1000
+                      + (int)sizeof x * 100000 + (int)__builtin_offsetof(struct out, tail[3]) * 1000000; }";
+    assert_eq!(returns(source, &[]), 46_243_568);
+    assert_eq!(returns_with(source, &[], ilp32()), 32_630_684);
     for (source, reason) in [
         (
             "enum { A = 2147483647 + 1 }; int main() { return A; }",

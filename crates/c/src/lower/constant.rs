@@ -10,11 +10,14 @@
 //! constant (a variable, a call, a comma, a cast to a pointer). What a name or a type name
 //! means comes from the caller's [`Scope`]: nothing here looks up declarations itself.
 
-use lang_c::ast::{BinaryOperator as B, Expression as E, TypeName, UnaryOperator as U};
+use lang_c::ast::{
+    BinaryOperator as B, Expression as E, OffsetDesignator, OffsetMember, TypeName,
+    UnaryOperator as U,
+};
 use lang_c::span::{Node, Span};
 
 use super::literal::integer_constant;
-use super::types::CType;
+use super::types::{CType, Types};
 use crate::error::{CError, ErrorKind};
 use crate::DataModel;
 
@@ -31,6 +34,8 @@ pub(super) trait Scope {
     fn size(&self, ty: CType) -> Option<i32>;
     /// `sizeof` of an expression (not evaluated), if its type is plain to see here.
     fn size_of_expression(&self, e: &Node<E>) -> Option<i32>;
+    /// The unit's types (layouts for `offsetof`).
+    fn types(&self) -> std::cell::Ref<'_, Types>;
 }
 
 /// An integer constant: the value (its type's bits; an `unsigned long long` above
@@ -115,8 +120,63 @@ impl Evaluation<'_> {
                 Some(size) => Ok(size_value(scope, size)),
                 None => Err(CError::unsupported("`sizeof` of this expression", at)),
             },
+            E::OffsetOf(o) => {
+                let ty = scope.type_name(&o.node.type_name.node, at)?;
+                let offset = self.offset_of(ty, &o.node.designator.node, at)?;
+                Ok(size_value(scope, offset))
+            }
             _ => Err(not_constant("this expression".into(), at)),
         }
+    }
+}
+
+impl Evaluation<'_> {
+    /// `offsetof(ty, m.n[k]…)`: the byte offset of the designated member in C's layout.
+    fn offset_of(self, ty: CType, designator: &OffsetDesignator, at: usize) -> Result<i32, CError> {
+        let unsupported = || CError::unsupported("this `offsetof` (a member of a struct)", at);
+        // Where the walk stands: a type and, inside an array member, its dimensions left.
+        let (mut current, mut dims, mut offset) = (ty, Vec::new(), 0i64);
+        let steps = std::iter::once(Err(&designator.base.node.name)).chain(
+            designator.members.iter().map(|m| match &m.node {
+                OffsetMember::Member(name) => Err(&name.node.name),
+                OffsetMember::Index(index) => Ok(Some(index)),
+                OffsetMember::IndirectMember(_) => Ok(None),
+            }),
+        );
+        for step in steps {
+            match step {
+                Err(name) => {
+                    let types = self.scope.types();
+                    let CType::Struct(id) = current else {
+                        return Err(unsupported());
+                    };
+                    let (fields, offsets) = (types.fields(id), types.member_offsets(id));
+                    let (Some(fields), Some(offsets)) = (fields, offsets) else {
+                        return Err(unsupported());
+                    };
+                    let Some(k) = fields.iter().position(|(f, _)| f == name) else {
+                        return Err(CError::invalid(format!("no member `{name}` here"), at));
+                    };
+                    offset += i64::from(offsets[k]);
+                    (current, dims) = match fields[k].1 {
+                        CType::Array(array) => types.array(array),
+                        ty => (ty, Vec::new()),
+                    };
+                }
+                Ok(Some(index)) if !dims.is_empty() => {
+                    let (k, _) = self.of(index)?;
+                    if k < 0 || k >= i64::from(dims[0]) {
+                        return Err(CError::invalid("an `offsetof` index outside its array", at));
+                    }
+                    let inner: i64 = dims[1..].iter().map(|&d| i64::from(d)).product();
+                    let element = i64::from(self.scope.size(current).ok_or_else(unsupported)?);
+                    offset += k * inner * element;
+                    dims.remove(0);
+                }
+                Ok(_) => return Err(unsupported()),
+            }
+        }
+        i32::try_from(offset).map_err(|_| unsupported())
     }
 }
 

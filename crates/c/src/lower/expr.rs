@@ -1386,7 +1386,10 @@ impl FnCx<'_, '_> {
             Expression::Statement(statement) => self.statement_expression(statement),
             Expression::StringLiteral(literal) => self.string_value(&literal.node, span, at),
             Expression::AlignOf(_) => unsupported("`_Alignof`"),
-            Expression::OffsetOf(_) => unsupported("`offsetof`"),
+            Expression::OffsetOf(_) => {
+                let (value, ty) = constant::evaluate(self, e)?;
+                Ok((ty.constant(value), ty))
+            }
             Expression::VaArg(_) => unsupported("`va_arg`"),
             Expression::GenericSelection(_) => unsupported("`_Generic`"),
             Expression::CompoundLiteral(_) => unsupported("compound literals"),
@@ -1964,6 +1967,10 @@ impl constant::Scope for FnCx<'_, '_> {
 
     fn size_of_expression(&self, e: &Node<Expression>) -> Option<i32> {
         FnCx::size_of_expression(self, e)
+    }
+
+    fn types(&self) -> std::cell::Ref<'_, super::types::Types> {
+        self.unit.types.borrow()
     }
 }
 

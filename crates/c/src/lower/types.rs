@@ -625,6 +625,11 @@ impl Types {
         Some(())
     }
 
+    /// The byte offset of each member of the struct `id` (C's default layout, as `sizeof`).
+    pub(super) fn member_offsets(&self, id: StructId) -> Option<Vec<i32>> {
+        self.struct_layout(id, 0).map(|(offsets, _, _)| offsets)
+    }
+
     /// The offsets of the struct's members, its size and its alignment (C's default layout);
     /// `None` for a struct nested too deep, incomplete, or refused (its layout may be another,
     /// `layout_refusal`: it has no size).
@@ -1339,5 +1344,9 @@ impl constant::Scope for DefinitionScope<'_, '_, '_> {
 
     fn size_of_expression(&self, _: &Node<lang_c::ast::Expression>) -> Option<i32> {
         None
+    }
+
+    fn types(&self) -> std::cell::Ref<'_, Types> {
+        std::cell::Ref::map(self.types.borrow(), |types| &**types)
     }
 }
