@@ -126,6 +126,13 @@ fn integer_constant_expressions_compute_with_cs_types() {
                       + (int)sizeof x * 100000 + (int)__builtin_offsetof(struct out, tail[3]) * 1000000; }";
     assert_eq!(returns(source, &[]), 46_243_568);
     assert_eq!(returns_with(source, &[], ilp32()), 32_630_684);
+    let source = "struct in { char c; long long v; };
+                  int main() { return (int)_Alignof(char) + (int)_Alignof(short) * 10
+                    + (int)_Alignof(long long) * 100 + (int)_Alignof(struct in) * 1000
+                    + (int)_Alignof(int *) * 10000 + (int)_Alignof(int[3]) * 100000; }";
+    assert_eq!(returns(source, &[]), 488_821);
+    // C11's `_Alignof` in ILP32 (gcc 8 and later): `long long` aligned at 4 bytes.
+    assert_eq!(returns_with(source, &[], ilp32()), 444_421);
     for (source, reason) in [
         (
             "enum { A = 2147483647 + 1 }; int main() { return A; }",

@@ -120,6 +120,13 @@ impl Evaluation<'_> {
                 Some(size) => Ok(size_value(scope, size)),
                 None => Err(CError::unsupported("`sizeof` of this expression", at)),
             },
+            E::AlignOf(t) => {
+                let ty = scope.type_name(&t.node.0.node, at)?;
+                match scope.types().alignment(ty) {
+                    Some(align) if ty != CType::Void => Ok(size_value(scope, align)),
+                    _ => Err(CError::unsupported("`_Alignof` of this type", at)),
+                }
+            }
             E::OffsetOf(o) => {
                 let ty = scope.type_name(&o.node.type_name.node, at)?;
                 let offset = self.offset_of(ty, &o.node.designator.node, at)?;

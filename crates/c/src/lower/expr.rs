@@ -1385,8 +1385,7 @@ impl FnCx<'_, '_> {
             },
             Expression::Statement(statement) => self.statement_expression(statement),
             Expression::StringLiteral(literal) => self.string_value(&literal.node, span, at),
-            Expression::AlignOf(_) => unsupported("`_Alignof`"),
-            Expression::OffsetOf(_) => {
+            Expression::AlignOf(_) | Expression::OffsetOf(_) => {
                 let (value, ty) = constant::evaluate(self, e)?;
                 Ok((ty.constant(value), ty))
             }

@@ -562,6 +562,11 @@ impl Types {
         self.layout(ty, 0).map(|(size, _)| size)
     }
 
+    /// `_Alignof` of a complete type, in bytes (the alignment `sizeof` pads to).
+    pub(super) fn alignment(&self, ty: CType) -> Option<i32> {
+        self.layout(ty, 0).map(|(_, align)| align)
+    }
+
     /// Size and alignment.
     fn layout(&self, ty: CType, depth: u32) -> Option<(i32, i32)> {
         Some(match ty {
