@@ -385,6 +385,12 @@ fn addresses_taken_are_per_function() {
                   int main() { int s = __VERIFIER_nondet_int(); int *p = &s; *p += 1;
                     return get((const unsigned char *)&s, 1) * 10000 + twice(s); }";
     assert_eq!(returns(source, &[256]), 10000 + 514);
+    // `&x` where a block of the same function declares its own `x`: by name, both are in
+    // memory (found by a review: the global was not, and the IR broke its invariant).
+    let source =
+        "int x = 40; int main() { int *q = &x; *q += 1; { int x = 1; int *p = &x; *p = 9; }
+                    int y = x; { extern int x; int *r = &x; *r += 1; } return y * 100 + x; }";
+    assert_eq!(returns(source, &[]), 4100 + 42);
 }
 
 /// Pointers into arrays of structs with array members (`&tbl[1]`, `tbl + k`, a member
@@ -431,6 +437,11 @@ fn array_parameters_take_array_members_and_pointers() {
                          + sum(q + 0) * 100000; }";
     // As gcc gives it for a = 1.
     assert_eq!(returns(source, &[1]), 1_429_923);
+    let source = "struct S { int data[4]; int n; }; void inc(int a[], int k) { a[0] += k; }
+                  int main() { int arr[6] = {1, 2, 3, 4, 5, 6}; struct S s = {{1, 2, 3, 4}, 5};
+                    inc(arr + 1, 3); inc(&arr[2], 10); inc(s.data + 1, 100);
+                    return arr[1] + arr[2] * 100 + s.data[1] * 10000; }";
+    assert_eq!(returns(source, &[]), 1_021_305);
 }
 
 /// A function that falls off its end returns a value of its type (a mutated program may use

@@ -503,9 +503,27 @@ impl FnCx<'_, '_> {
     /// Whether `e` is a pointer into an array of one dimension: an array member, or a value
     /// of a pointer into arrays.
     pub(super) fn points_into_array(&self, e: &Node<Expression>) -> bool {
-        matches!(self.static_type(e), Some(CType::Element(_)))
-            || matches!(self.static_type(e), Some(CType::Array(id))
-                if self.unit.types.borrow().array(id).1.len() == 1)
+        use lang_c::ast::{BinaryOperator as B, UnaryOperator as U};
+        let one_dimension = |e: &Node<Expression>| {
+            (self.array_variable(e)).is_some_and(|(local, _)| self.arrays[&local].len() == 1)
+        };
+        match &e.node {
+            // `&a[i]`, `a + k`, `p - k`.
+            Expression::UnaryOperator(u) if u.node.operator.node == U::Address => {
+                matches!(&u.node.operand.node,
+                    Expression::BinaryOperator(b) if b.node.operator.node == B::Index)
+            }
+            Expression::BinaryOperator(b) if matches!(b.node.operator.node, B::Plus | B::Minus) => {
+                [&b.node.lhs, &b.node.rhs]
+                    .into_iter()
+                    .any(|side| one_dimension(side) || self.points_into_array(side))
+            }
+            _ => {
+                matches!(self.static_type(e), Some(CType::Element(_)))
+                    || matches!(self.static_type(e), Some(CType::Array(id))
+                        if self.unit.types.borrow().array(id).1.len() == 1)
+            }
+        }
     }
 
     pub fn argument(

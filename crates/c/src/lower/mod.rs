@@ -208,9 +208,14 @@ pub(crate) fn lower_unit<'a>(
     called.visit_translation_unit(unit);
     let called = called.names;
     // An array pointed into lives in a cell, as a variable whose address is taken.
-    let mut address_taken: HashSet<VariableKey> = (ampersand_taken.iter())
-        .map(|(function, name)| elements.variable_key(function, name))
-        .collect();
+    // `&x` in a function that declares an `x` names it, unless a block scope or a later
+    // declaration leaves the global `x` in view there (by name, block scopes ignored, both
+    // are taken).
+    let mut address_taken: HashSet<VariableKey> = HashSet::new();
+    for (function, name) in &ampersand_taken {
+        address_taken.insert((String::new(), name.clone()));
+        address_taken.insert(elements.variable_key(function, name));
+    }
     address_taken.extend(elements.cell_arrays.iter().cloned());
     let mut context = Unit {
         map,

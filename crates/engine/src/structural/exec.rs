@@ -222,14 +222,19 @@ impl Exec<'_> {
 
     fn finish(mut self) -> Result<Summary, EngineError> {
         let mut effects = BTreeMap::new();
-        let ret = self
-            .read(Loc::Local(self.unwound.ret))
-            .map_err(into_engine)?;
-        let ret = match ret.word(self.store) {
+        // A record returned, or values of different shapes merged into the result (null on
+        // one path, a C pointer into an array on another): the callers cannot use it.
+        let ret = match self.read(Loc::Local(self.unwound.ret)) {
+            Ok(value) => value
+                .word(self.store)
+                .map_err(|_| Shape::Unmodelled("a record returned from a function".into())),
+            Err(shape) => Err(shape),
+        };
+        let ret = match ret {
             Ok(t) => t,
-            Err(_) => {
-                // A record returned: the callers cannot use it.
-                self.cut_unmodelled("a record returned from a function".into())?;
+            Err(Shape::Engine(e)) => return Err(e),
+            Err(Shape::Unmodelled(reason)) => {
+                self.cut_unmodelled(reason)?;
                 int_const(self.store, 0)?
             }
         };
