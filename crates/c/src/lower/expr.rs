@@ -1878,6 +1878,13 @@ impl FnCx<'_, '_> {
             let bytes = string_bytes(&literal.node, self.at(e.span)).ok()?;
             return i32::try_from(bytes.len()).ok();
         }
+        // An array parameter is a pointer in C: its `sizeof` is a pointer's.
+        if let Expression::Identifier(id) = &e.node {
+            if (self.inlined.last()).is_some_and(|i| i.array_params.contains(&id.node.name)) {
+                let pointer = self.unit.types.borrow_mut().pointer_to(CType::Int);
+                return self.unit.types.borrow().size(pointer);
+            }
+        }
         self.array_size(e).or_else(|| self.row_size(e)).or_else(|| {
             let ty = self.static_type(e).filter(|_| self.indices_valid(e))?;
             self.unit.types.borrow().size(ty)
