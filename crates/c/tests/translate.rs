@@ -219,6 +219,11 @@ fn struct_members_take_items_without_their_braces() {
                       + g.i.a * 21 + g.i.b * 22 + g.c * 23 + g.j.a * 24 + g.j.b * 25
                       + t[0].j.b * 26 + t[1].i.a * 27 + t[1].i.b * 28 + t[1].c * 29; }";
     assert_eq!(returns(source, &[]), 1817);
+    // Elided items coming back to a member set only the leaves they reach (gcc: 5 2 3).
+    let source = "struct in { int a; int b; }; struct out { struct in i; int c; };
+                  int main() { struct out o = {.i = {1, 2}, .c = 3, .i = 5};
+                    return o.i.a * 100 + o.i.b * 10 + o.c; }";
+    assert_eq!(returns(source, &[]), 523);
 }
 
 /// An array of structs with array members (or members whose address is taken): each element

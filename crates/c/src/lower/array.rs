@@ -98,16 +98,6 @@ impl FnCx<'_, '_> {
             });
         }
         sizes.extend(typedef_dims.iter().map(|&d| Some(i64::from(d))));
-        if self.has_boxes(ty) && sizes.iter().flatten().product::<i64>() > MAX_BOXED_ELEMENTS {
-            // Each element is an object with boxes of its own, made when the array is.
-            return Err(CError::unsupported(
-                format!(
-                    "arrays of more than {MAX_BOXED_ELEMENTS} structs with a member whose \
-                     address is taken or of array type"
-                ),
-                at,
-            ));
-        }
         // C's scope of `a` starts at its declarator, so `{{1, &a[1]}}` would read the array
         // before the initializer assigns it.
         if initializer.is_some_and(|i| initializer_mentions(i, local_name)) {
@@ -138,6 +128,17 @@ impl FnCx<'_, '_> {
             Some((dims, _)) => dims.clone(),
             None => array_dimensions(sizes, false, at)?,
         };
+        let elements: i64 = dims.iter().map(|&d| i64::from(d)).product();
+        if self.has_boxes(ty) && elements > MAX_BOXED_ELEMENTS {
+            // Each element is an object with boxes of its own, made when the array is.
+            return Err(CError::unsupported(
+                format!(
+                    "arrays of more than {MAX_BOXED_ELEMENTS} structs with a member whose \
+                     address is taken or of array type"
+                ),
+                at,
+            ));
+        }
         let local = self.declare(name, ty, static_storage, span)?;
         self.arrays.insert(local, dims.clone());
         let value = match counted {
@@ -227,30 +228,12 @@ impl FnCx<'_, '_> {
     ) -> Rvalue {
         // Elements whose structs have boxes are objects of their own, each with its own
         // boxes (`lower/memory.rs`); other elements may share one blank value.
-        if self.has_boxes(ty) {
-            let total: usize = dims.iter().map(|&d| d as usize).product();
-            let mut values = values.unwrap_or_default();
-            values.resize(total, None);
-            let mut level: Vec<Operand> = values
-                .into_iter()
-                .map(|element| match element {
-                    Some(leaves) => self.object_of(ty, &leaves, span),
-                    None => self.blank_object(ty, assigned, false, span),
-                })
-                .collect();
-            for &dim in dims[1..].iter().rev() {
-                level = level
-                    .chunks(dim as usize)
-                    .map(|row| {
-                        Operand::Local(self.b.assign_temp(Rvalue::Array(row.to_vec()), span))
-                    })
-                    .collect();
-            }
-            return Rvalue::Array(level);
-        }
-        let filler = self.blank_object(ty, assigned, false, span);
+        let filler = match self.has_boxes(ty) {
+            true => None,
+            false => Some(self.blank_object(ty, assigned, false, span)),
+        };
         let innermost = dims[dims.len() - 1] as usize;
-        let Some(mut values) = values else {
+        if let (None, Some(filler)) = (&values, filler) {
             // One blank row, shared by every row of every dimension.
             let mut row = vec![filler; innermost];
             for &dim in dims[..dims.len() - 1].iter().rev() {
@@ -258,14 +241,16 @@ impl FnCx<'_, '_> {
                 row = vec![inner; dim as usize];
             }
             return Rvalue::Array(row);
-        };
+        }
         let total: usize = dims.iter().map(|&d| d as usize).product();
+        let mut values = values.unwrap_or_default();
         values.resize(total, None);
         let mut level: Vec<Operand> = values
             .into_iter()
-            .map(|element| match element {
-                Some(leaves) => self.object_of(ty, &leaves, span),
-                None => filler,
+            .map(|element| match (element, filler) {
+                (Some(leaves), _) => self.object_of(ty, &leaves, span),
+                (None, Some(filler)) => filler,
+                (None, None) => self.blank_object(ty, assigned, false, span),
             })
             .collect();
         for &dim in dims[1..].iter().rev() {
@@ -518,11 +503,11 @@ impl FnCx<'_, '_> {
                     .into_iter()
                     .any(|side| one_dimension(side) || self.points_into_array(side))
             }
-            _ => {
-                matches!(self.static_type(e), Some(CType::Element(_)))
-                    || matches!(self.static_type(e), Some(CType::Array(id))
-                        if self.unit.types.borrow().array(id).1.len() == 1)
-            }
+            _ => match self.static_type(e) {
+                Some(CType::Element(_)) => true,
+                Some(CType::Array(id)) => self.unit.types.borrow().array(id).1.len() == 1,
+                _ => false,
+            },
         }
     }
 

@@ -284,7 +284,7 @@ impl FnCx<'_, '_> {
     /// The leaves of an element of type `ty` that held `old` (`None`: nothing yet) after an
     /// elided list set the leaves `new` names: a designator may come back to an element and
     /// set only some of its leaves (`{{1, 2}, [0] = 3}` leaves `y` at 2, C11 §6.7.9p19).
-    fn overwritten(
+    pub(super) fn overwritten(
         &mut self,
         ty: CType,
         old: Option<Vec<Operand>>,
@@ -293,13 +293,7 @@ impl FnCx<'_, '_> {
     ) -> Vec<Operand> {
         let old = match old {
             Some(old) => old,
-            None => {
-                let leaves = self.unit.types.borrow().leaves(ty);
-                leaves
-                    .into_iter()
-                    .map(|(_, leaf)| self.blank_value(leaf, true, span))
-                    .collect()
-            }
+            None => self.zero_leaves(ty, span),
         };
         old.into_iter()
             .zip(new)

@@ -30,11 +30,9 @@ pub(super) trait Scope {
     fn enum_constant(&self, name: &str) -> Option<i32>;
     /// The type a type name denotes (in a cast or `sizeof`).
     fn type_name(&self, name: &TypeName, at: usize) -> Result<CType, CError>;
-    /// `sizeof` of a complete type, in bytes.
-    fn size(&self, ty: CType) -> Option<i32>;
     /// `sizeof` of an expression (not evaluated), if its type is plain to see here.
     fn size_of_expression(&self, e: &Node<E>) -> Option<i32>;
-    /// The unit's types (layouts for `offsetof`).
+    /// The unit's types (sizes and layouts).
     fn types(&self) -> std::cell::Ref<'_, Types>;
 }
 
@@ -111,7 +109,7 @@ impl Evaluation<'_> {
             }
             E::SizeOfTy(t) => {
                 let ty = scope.type_name(&t.node.0.node, at)?;
-                match scope.size(ty) {
+                match scope.types().size(ty) {
                     Some(size) if ty != CType::Void => Ok(size_value(scope, size)),
                     _ => Err(CError::unsupported("`sizeof` of this type", at)),
                 }
@@ -135,129 +133,7 @@ impl Evaluation<'_> {
             _ => Err(not_constant("this expression".into(), at)),
         }
     }
-}
 
-impl Evaluation<'_> {
-    /// `offsetof(ty, m.n[k]…)`: the byte offset of the designated member in C's layout.
-    fn offset_of(self, ty: CType, designator: &OffsetDesignator, at: usize) -> Result<i32, CError> {
-        let unsupported = || CError::unsupported("this `offsetof` (a member of a struct)", at);
-        // Where the walk stands: a type and, inside an array member, its dimensions left.
-        let (mut current, mut dims, mut offset) = (ty, Vec::new(), 0i64);
-        let steps = std::iter::once(Err(&designator.base.node.name)).chain(
-            designator.members.iter().map(|m| match &m.node {
-                OffsetMember::Member(name) => Err(&name.node.name),
-                OffsetMember::Index(index) => Ok(Some(index)),
-                OffsetMember::IndirectMember(_) => Ok(None),
-            }),
-        );
-        for step in steps {
-            match step {
-                Err(name) => {
-                    let types = self.scope.types();
-                    let CType::Struct(id) = current else {
-                        return Err(unsupported());
-                    };
-                    let (fields, offsets) = (types.fields(id), types.member_offsets(id));
-                    let (Some(fields), Some(offsets)) = (fields, offsets) else {
-                        return Err(unsupported());
-                    };
-                    let Some(k) = fields.iter().position(|(f, _)| f == name) else {
-                        return Err(CError::invalid(format!("no member `{name}` here"), at));
-                    };
-                    offset += i64::from(offsets[k]);
-                    (current, dims) = match fields[k].1 {
-                        CType::Array(array) => types.array(array),
-                        ty => (ty, Vec::new()),
-                    };
-                }
-                Ok(Some(index)) if !dims.is_empty() => {
-                    let (k, _) = self.of(index)?;
-                    if k < 0 || k >= i64::from(dims[0]) {
-                        return Err(CError::invalid("an `offsetof` index outside its array", at));
-                    }
-                    let inner: i64 = dims[1..].iter().map(|&d| i64::from(d)).product();
-                    let element = i64::from(self.scope.size(current).ok_or_else(unsupported)?);
-                    offset += k * inner * element;
-                    dims.remove(0);
-                }
-                Ok(_) => return Err(unsupported()),
-            }
-        }
-        i32::try_from(offset).map_err(|_| unsupported())
-    }
-}
-
-/// An array dimension from its constant expression's value: `None` where the size is not a
-/// constant (a variable-length array, which the caller refuses in its own words), the error
-/// where C leaves the value undefined.
-pub(super) fn dimension(value: Result<i64, CError>) -> Result<Option<i64>, CError> {
-    match value {
-        Ok(n) => Ok(Some(n)),
-        Err(e) if e.kind == ErrorKind::Invalid => Err(e),
-        Err(_) => Ok(None),
-    }
-}
-
-fn not_constant(what: String, at: usize) -> CError {
-    CError::unsupported(
-        format!("{what} in an integer constant expression (not a constant)"),
-        at,
-    )
-}
-
-fn undefined(what: &str, at: usize) -> CError {
-    CError::invalid(
-        format!("a constant expression whose value C leaves undefined ({what})"),
-        at,
-    )
-}
-
-/// A size as the `size_t` it is: `unsigned long` in LP64, `unsigned int` in ILP32.
-fn size_value(scope: &dyn Scope, size: i32) -> Constant {
-    let ty = match scope.data_model() {
-        DataModel::Lp64 => CType::ULong,
-        DataModel::Ilp32 => CType::UInt,
-    };
-    (i64::from(size), ty)
-}
-
-/// `value` of type `from` converted to `to` as C converts integers: reduced modulo 2^n into an
-/// unsigned or narrower type (gcc's choice for signed targets), `!= 0` for `_Bool`.
-/// (Values are kept as their type's bits, so the source type adds nothing.)
-fn convert(value: i64, to: CType) -> i64 {
-    match to {
-        CType::Bool => i64::from(value != 0),
-        CType::SChar => i64::from(value as i8),
-        CType::UChar => i64::from(value as u8),
-        CType::Short => i64::from(value as i16),
-        CType::UShort => i64::from(value as u16),
-        CType::Int => i64::from(value as i32),
-        CType::UInt => i64::from(value as u32),
-        _ => value,
-    }
-}
-
-/// Whether `value` (mathematically, as an `i128`) is a value of `ty`.
-fn fits(value: i128, ty: CType) -> bool {
-    let (low, high): (i128, i128) = match ty {
-        CType::Int => (i32::MIN.into(), i32::MAX.into()),
-        CType::UInt => (0, u32::MAX.into()),
-        CType::Long => (i64::MIN.into(), i64::MAX.into()),
-        CType::ULong => (0, u64::MAX.into()),
-        _ => return false,
-    };
-    (low..=high).contains(&value)
-}
-
-/// The mathematical value of `bits` read as `ty`.
-fn wide(bits: i64, ty: CType) -> i128 {
-    match ty {
-        CType::ULong => i128::from(bits as u64),
-        _ => i128::from(bits),
-    }
-}
-
-impl Evaluation<'_> {
     /// The result `value` of an operation in type `ty`: reduced modulo 2^n when unsigned,
     /// undefined when signed and out of range.
     fn result(self, value: i128, ty: CType, at: usize) -> Result<Constant, CError> {
@@ -351,5 +227,126 @@ impl Evaluation<'_> {
             B::ShiftLeft => self.result(x << amount, ty, at),
             _ => Ok(((x >> amount) as i64, ty)),
         }
+    }
+
+    /// `offsetof(ty, m.n[k]…)`: the byte offset of the designated member in C's layout.
+    fn offset_of(self, ty: CType, designator: &OffsetDesignator, at: usize) -> Result<i32, CError> {
+        let unsupported = || CError::unsupported("this `offsetof` (a member of a struct)", at);
+        // Where the walk stands: a type and, inside an array member, its dimensions left.
+        let (mut current, mut dims, mut offset) = (ty, Vec::new(), 0i64);
+        let first = std::iter::once(Some(Ok(&designator.base.node.name)));
+        let rest = designator.members.iter().map(|m| match &m.node {
+            OffsetMember::Member(name) => Some(Ok(&name.node.name)),
+            OffsetMember::Index(index) => Some(Err(index)),
+            OffsetMember::IndirectMember(_) => None,
+        });
+        // `Ok`: a member; `Err`: an index.
+        for step in first.chain(rest) {
+            match step.ok_or_else(unsupported)? {
+                Ok(name) => {
+                    let types = self.scope.types();
+                    let (CType::Struct(id), true) = (current, dims.is_empty()) else {
+                        return Err(unsupported());
+                    };
+                    let (Some(fields), Some(offsets)) =
+                        (types.fields(id), types.member_offsets(id))
+                    else {
+                        return Err(unsupported());
+                    };
+                    let Some(k) = fields.iter().position(|(f, _)| f == name) else {
+                        return Err(CError::invalid(format!("no member `{name}` here"), at));
+                    };
+                    offset += i64::from(offsets[k]);
+                    (current, dims) = match fields[k].1 {
+                        CType::Array(array) => types.array(array),
+                        ty => (ty, Vec::new()),
+                    };
+                }
+                Err(index) => {
+                    let Some(&d) = dims.first() else {
+                        return Err(unsupported());
+                    };
+                    let (k, _) = self.of(index)?;
+                    if k < 0 || k >= i64::from(d) {
+                        return Err(CError::invalid("an `offsetof` index outside its array", at));
+                    }
+                    let inner: i64 = dims[1..].iter().map(|&d| i64::from(d)).product();
+                    let element = self.scope.types().size(current).ok_or_else(unsupported)?;
+                    offset += k * inner * i64::from(element);
+                    dims.remove(0);
+                }
+            }
+        }
+        i32::try_from(offset).map_err(|_| unsupported())
+    }
+}
+
+/// An array dimension from its constant expression's value: `None` where the size is not a
+/// constant (a variable-length array, which the caller refuses in its own words), the error
+/// where C leaves the value undefined.
+pub(super) fn dimension(value: Result<i64, CError>) -> Result<Option<i64>, CError> {
+    match value {
+        Ok(n) => Ok(Some(n)),
+        Err(e) if e.kind == ErrorKind::Invalid => Err(e),
+        Err(_) => Ok(None),
+    }
+}
+
+fn not_constant(what: String, at: usize) -> CError {
+    CError::unsupported(
+        format!("{what} in an integer constant expression (not a constant)"),
+        at,
+    )
+}
+
+fn undefined(what: &str, at: usize) -> CError {
+    CError::invalid(
+        format!("a constant expression whose value C leaves undefined ({what})"),
+        at,
+    )
+}
+
+/// A size as the `size_t` it is: `unsigned long` in LP64, `unsigned int` in ILP32.
+fn size_value(scope: &dyn Scope, size: i32) -> Constant {
+    let ty = match scope.data_model() {
+        DataModel::Lp64 => CType::ULong,
+        DataModel::Ilp32 => CType::UInt,
+    };
+    (i64::from(size), ty)
+}
+
+/// `value` (its type's bits) converted to `to` as C converts integers: reduced modulo 2^n into
+/// an unsigned or narrower type (gcc's choice for signed targets), `!= 0` for `_Bool`. The
+/// source type adds nothing, since values are kept as their type's bits.
+fn convert(value: i64, to: CType) -> i64 {
+    match to {
+        CType::Bool => i64::from(value != 0),
+        CType::SChar => i64::from(value as i8),
+        CType::UChar => i64::from(value as u8),
+        CType::Short => i64::from(value as i16),
+        CType::UShort => i64::from(value as u16),
+        CType::Int => i64::from(value as i32),
+        CType::UInt => i64::from(value as u32),
+        _ => value,
+    }
+}
+
+/// Whether `value` (mathematically, as an `i128`) is a value of `ty`.
+fn fits(value: i128, ty: CType) -> bool {
+    let (low, high): (i128, i128) = match ty {
+        CType::Int => (i32::MIN.into(), i32::MAX.into()),
+        CType::UInt => (0, u32::MAX.into()),
+        CType::Long => (i64::MIN.into(), i64::MAX.into()),
+        CType::ULong => (0, u64::MAX.into()),
+        _ => return false,
+    };
+    (low..=high).contains(&value)
+}
+
+/// The mathematical value of `bits` read as `ty`.
+fn wide(bits: i64, ty: CType) -> i128 {
+    match ty {
+        CType::ULong => i128::from(bits as u64),
+        _ => i128::from(bits),
     }
 }

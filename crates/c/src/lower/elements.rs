@@ -7,8 +7,9 @@
 //! Both have one C type, so the choice is made per *location* from how the file uses it. The
 //! locations are variables (by name per function: a local or parameter, else a global, block
 //! scopes ignored), struct members (by name, in every struct: `s.data` and `p->data` are one),
-//! results of defined functions (their `return`s and calls), allocations (`malloc(...)` calls), and what another location's pointers point to (`*q`,
-//! `a[i]`, `m[i]` of `int **m`): unification in the manner of Steensgaard's points-to analysis.
+//! results of defined functions (their `return`s and calls), allocations (`malloc(...)`
+//! calls), and what another location's pointers point to (`*q`, `a[i]`, `m[i]` of `int **m`):
+//! unification in the manner of Steensgaard's points-to analysis.
 //! Assignments (and `==`, and arguments of defined functions) join their two sides into one
 //! class, and joining two classes joins what they point to, so `q = p` makes both element
 //! pointers or neither, at every level (`int **`). A class is one of element pointers when
@@ -254,6 +255,22 @@ fn declaration_types(
     })
 }
 
+/// The type specifiers among a type name's or a member's specifiers and qualifiers.
+fn qualified_types(
+    specifiers: &[Node<SpecifierQualifier>],
+) -> impl Iterator<Item = &TypeSpecifier> {
+    specifiers.iter().filter_map(|s| match &s.node {
+        SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+        _ => None,
+    })
+}
+
+/// Whether a declarator of `shape` declares an array: array parts, or a plain name over an
+/// array typedef (`array_base`).
+fn declares_array(shape: &Shape<'_>, array_base: bool) -> bool {
+    matches!(shape, Shape::Array(_)) || (array_base && matches!(shape, Shape::Plain(0)))
+}
+
 /// The base type of a declaration, as far as character views care.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Base {
@@ -301,10 +318,7 @@ fn declaration_base(
 /// (`(unsigned char *)`, `(int *)`).
 fn cast_pointer_base(cast: &CastExpression, typedefs: &HashMap<String, Base>) -> Option<Base> {
     let name = &cast.type_name.node;
-    let types = name.specifiers.iter().filter_map(|s| match &s.node {
-        SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
-        _ => None,
-    });
+    let types = qualified_types(&name.specifiers);
     let one_pointer = name.declarator.as_ref().is_some_and(
         |d| matches!(&d.node.derived[..], [p] if matches!(p.node, DerivedDeclarator::Pointer(_))),
     );
@@ -349,8 +363,7 @@ impl<'ast> Visit<'ast> for Declarations {
                 let (name, shape) = declarator_shape(&init.node.declarator.node);
                 if let Some(name) = name {
                     self.typedefs.insert(name.clone(), base);
-                    let plain = matches!(shape, Shape::Plain(0));
-                    if matches!(shape, Shape::Array(_)) || (array_base && plain) {
+                    if declares_array(&shape, array_base) {
                         self.array_typedefs.insert(name);
                     }
                 }
@@ -410,8 +423,7 @@ impl<'ast> Visit<'ast> for Declarations {
                     }
                     self.bases
                         .insert((function.clone(), name.clone()), self.base);
-                    let plain = matches!(shape, Shape::Plain(0));
-                    if matches!(shape, Shape::Array(_)) || (self.array_base && plain) {
+                    if declares_array(&shape, self.array_base) {
                         self.arrays.insert((function, name));
                     }
                 }
@@ -425,10 +437,7 @@ impl<'ast> Visit<'ast> for Declarations {
         let StructDeclaration::Field(field) = declaration else {
             return;
         };
-        let types = field.node.specifiers.iter().filter_map(|s| match &s.node {
-            SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
-            _ => None,
-        });
+        let types = qualified_types(&field.node.specifiers);
         let array_base = names_array_typedef(types, &self.array_typedefs);
         for declarator in &field.node.declarators {
             let Some(declarator) = &declarator.node.declarator else {
@@ -437,8 +446,7 @@ impl<'ast> Visit<'ast> for Declarations {
             let (Some(name), shape) = declarator_shape(&declarator.node) else {
                 continue;
             };
-            let plain = matches!(shape, Shape::Plain(0));
-            match matches!(shape, Shape::Array(_)) || (array_base && plain) {
+            match declares_array(&shape, array_base) {
                 true => self.array_members.insert(name),
                 false => self.other_members.insert(name),
             };

@@ -1395,13 +1395,19 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// Whether `name` is an array parameter of the inlined call being lowered (it names the
+    /// caller's array, but C sees a pointer).
+    fn is_array_parameter(&self, name: &str) -> bool {
+        (self.inlined.last()).is_some_and(|i| i.array_params.iter().any(|p| p == name))
+    }
+
     /// `sizeof` of an array variable, in bytes.
     pub(super) fn array_size(&self, e: &Node<Expression>) -> Option<i32> {
         let Expression::Identifier(id) = &e.node else {
             return None;
         };
         // An array parameter is a pointer in C: its `sizeof` is not the array's.
-        if (self.inlined.last()).is_some_and(|i| i.array_params.contains(&id.node.name)) {
+        if self.is_array_parameter(&id.node.name) {
             return None;
         }
         let (local, ty) = self.lookup(&id.node.name, self.at(e.span)).ok()?;
@@ -1880,7 +1886,7 @@ impl FnCx<'_, '_> {
         }
         // An array parameter is a pointer in C: its `sizeof` is a pointer's.
         if let Expression::Identifier(id) = &e.node {
-            if (self.inlined.last()).is_some_and(|i| i.array_params.contains(&id.node.name)) {
+            if self.is_array_parameter(&id.node.name) {
                 let pointer = self.unit.types.borrow_mut().pointer_to(CType::Int);
                 return self.unit.types.borrow().size(pointer);
             }
@@ -1965,10 +1971,6 @@ impl constant::Scope for FnCx<'_, '_> {
 
     fn type_name(&self, name: &lang_c::ast::TypeName, at: usize) -> Result<CType, CError> {
         type_name(self.unit, name, at)
-    }
-
-    fn size(&self, ty: CType) -> Option<i32> {
-        self.unit.types.borrow().size(ty)
     }
 
     fn size_of_expression(&self, e: &Node<Expression>) -> Option<i32> {

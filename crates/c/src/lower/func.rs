@@ -558,11 +558,12 @@ impl FnCx<'_, '_> {
     /// or `static` local where `static_storage`), or points into it as an array.
     pub fn is_address_taken(&self, name: &str, static_storage: bool) -> bool {
         let (function, local) = self.variable_key(name, static_storage);
-        (self.unit.address_taken).contains(&(function.to_string(), local.to_string()))
+        self.address_taken_in(function, local)
     }
 
-    /// Whether the file takes the address of the parameter `name` of `function`.
-    pub fn parameter_address_taken(&self, function: &str, name: &str) -> bool {
+    /// Whether the file takes the address of the variable `name` of `function` (`""`: the
+    /// global).
+    pub fn address_taken_in(&self, function: &str, name: &str) -> bool {
         let key = (function.to_string(), name.to_string());
         self.unit.address_taken.contains(&key)
     }

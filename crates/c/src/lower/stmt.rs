@@ -447,6 +447,8 @@ impl FnCx<'_, '_> {
                         return Err(CError::invalid("more initializers than members", at));
                     };
                     let mut values = Vec::new();
+                    // The items this member takes: more than one by brace elision.
+                    let mut taken = 1;
                     match (field_ty, &item.node.initializer.node) {
                         (CType::Array(array), _) => {
                             let last = k + 1 == items.len();
@@ -461,23 +463,15 @@ impl FnCx<'_, '_> {
                         {
                             let (mut elided, after) =
                                 self.elided_elements(*field_ty, 1, items, k, span)?;
-                            let leaves = self.unit.types.borrow().leaves(*field_ty);
                             let set = elided.pop().unwrap_or_default();
-                            for ((_, leaf), value) in leaves.iter().zip(set) {
-                                let value =
-                                    value.unwrap_or_else(|| self.blank_value(*leaf, true, span));
-                                values.push(value);
-                            }
-                            given[index] = Some(values);
-                            next = index + 1;
-                            k = after;
-                            continue;
+                            values = self.overwritten(*field_ty, given[index].take(), set, span);
+                            taken = after - k;
                         }
                         _ => self.initial_leaves(*field_ty, &item.node.initializer, &mut values)?,
                     }
                     given[index] = Some(values);
                     next = index + 1;
-                    k += 1;
+                    k += taken.max(1);
                 }
                 for ((_, field_ty), values) in fields.iter().zip(given) {
                     match values {
@@ -586,7 +580,7 @@ impl FnCx<'_, '_> {
     }
 
     /// The zero value of every leaf of `ty` (an array member's: an array of assigned zeros).
-    fn zero_leaves(&mut self, ty: CType, span: Span) -> Vec<Operand> {
+    pub(super) fn zero_leaves(&mut self, ty: CType, span: Span) -> Vec<Operand> {
         let leaves = self.unit.types.borrow().leaves(ty);
         leaves
             .into_iter()

@@ -1343,10 +1343,6 @@ impl constant::Scope for DefinitionScope<'_, '_, '_> {
         type_name_in(self.unit, &mut self.types.borrow_mut(), name, at)
     }
 
-    fn size(&self, ty: CType) -> Option<i32> {
-        self.types.borrow().size(ty)
-    }
-
     fn size_of_expression(&self, _: &Node<lang_c::ast::Expression>) -> Option<i32> {
         None
     }

@@ -164,7 +164,7 @@ impl FnCx<'_, '_> {
         let view = self.unit.types.borrow().view_of(ty);
         match (view, unit) {
             (Some(view), Some(unit))
-                if param.array.is_none() && !self.parameter_address_taken(callee, &param.name) =>
+                if param.array.is_none() && !self.address_taken_in(callee, &param.name) =>
             {
                 // The parameter reads as its own type says.
                 let ty = self
