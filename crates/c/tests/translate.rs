@@ -280,6 +280,45 @@ fn array_typedefs_declare_arrays() {
     assert!(message.contains("pointers to arrays"), "{message}");
 }
 
+/// A row of a multi-dimensional array (`m[i]`, of a variable or an array member) used as a
+/// value is a pointer to its first element, and `&m[i][j]` a pointer into the whole array
+/// (one IR array in row-major order): pointer variables, arguments of defined functions and
+/// of the string functions, differences and comparisons; the functions over memory take a
+/// multi-dimensional array whole.
+#[test]
+fn rows_of_arrays_are_pointers_into_them() {
+    let source = "struct rec { char name[3][5]; int v[2][2]; };
+                  int total(const int *r, int n) { int s = 0; for (int i = 0; i < n; i++) s += r[i];
+                    return s; }
+                  void fill(char s[], char c) { s[0] = c; s[1] = 0; }
+                  int main() { int a = __VERIFIER_nondet_int(); int m[3][4];
+                    for (int i = 0; i < 3; i++) for (int j = 0; j < 4; j++) m[i][j] = i * 10 + j;
+                    int *r = m[a % 3]; int *q = &m[1][a & 1]; q[3] += 100; struct rec x;
+                    memset(&x, 0, sizeof x); strcpy(x.name[1], \"abc\"); fill(x.name[a % 3], 'z');
+                    x.v[1][0] = 7; int *w = x.v[a & 1]; w[1] = 8; int g[2][3];
+                    memset(g, a, sizeof g);
+                    return total(r, 4) + total(m[0], 4) * 10 + (int)strlen(x.name[1]) * 1000
+                      + (int)(&m[2][3] - q) * 10000 + x.v[1][1] * 100000 + (r == m[2]) * 1000000
+                      + (q < r) * 10000000 + (g[1][2] & 255) * 100000000; }";
+    // As gcc computes it for each input.
+    let expected = [(0, 73066), (1, 100861106), (2, 211073146), (3, 300863066)];
+    for (input, result) in expected {
+        assert_eq!(returns(source, &[input]), result, "input {input}");
+    }
+    // Each index is checked against its own dimension, through a row as through the array.
+    let bounds = "int main() { int a = __VERIFIER_nondet_int(); int m[2][3] = {0};
+                    int *r = m[1]; if (a < 0) return r[a]; return m[0][a]; }";
+    assert_eq!(returns(bounds, &[2]), 0);
+    assert_errors(
+        bounds,
+        &[
+            (3, PropertyKind::OutOfBounds),
+            (-4, PropertyKind::OutOfBounds),
+        ],
+    );
+    assert_eq!(returns(bounds, &[-3]), 0);
+}
+
 /// An array member used as a value is a pointer to its first element, into its box: a
 /// pointer variable, an argument of a defined function or of the string functions, pointer
 /// arithmetic; a copy of the struct has boxes of its own.
@@ -1485,9 +1524,9 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "&v.in",
         ),
         (
-            "int main() { int m[2][2]; int *p = &m[1][0]; return 0; }",
-            "the address of an element of a multi-dimensional array",
-            "&m[1][0]",
+            "int main() { int m[2][2]; return &m[1] != 0; }",
+            "the address of a row of an array",
+            "&m[1]",
         ),
         (
             "int g; int *f(int *p, int c) { if (c) return &g; return p + 1; } \
@@ -1593,9 +1632,9 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "{2}",
         ),
         (
-            "int main() { int a[2][3]; return a[1] != 0; }",
-            "with 1 of its 2 indices",
-            "a[1] != 0",
+            "int main() { int a[2][3][4]; int *p = a[1]; return 0; }",
+            "with 1 of its 3 indices",
+            "a[1]",
         ),
         (
             "int g[2]; int f(int n) { return n ? g[0] + f(n - 1) : 0; } int main() { return f(2); }",

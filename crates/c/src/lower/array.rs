@@ -3,7 +3,9 @@
 //! scalar's `value` and whether it was `assigned`, or a struct's leaves). C leaves an element
 //! that was never assigned indeterminate; reading one is an `uninit` check, as for scalar
 //! locals. An initializer (`= {1, 2}`, the rest 0) assigns every element. Every access checks
-//! its indices (`out-of-bounds`).
+//! its indices (`out-of-bounds`). A multi-dimensional array is one IR array of its elements in
+//! row-major order, each index checked against its own dimension, so that a row (`m[i]`) or
+//! `&m[i][j]` is an element pointer into it (`lower/element_pointer.rs`).
 //!
 //! A struct's array member (`s.a[i]`, `p->a[i]`) is indexed the same way, in the box that
 //! holds its array (`memory.rs`): the struct's checks run when the box pointer is read, then
@@ -12,15 +14,15 @@
 //! ([`FnCx::array_value`]).
 //!
 //! An array variable passed to a function is the caller's array under the parameter's name (the
-//! call is inlined, `FnCx::argument`); other uses of arrays as values (compared, assigned whole,
-//! decayed to a pointer, an array member passed to a function) are refused. Nothing here reads
-//! the IR back.
+//! call is inlined, `FnCx::argument`); an array or a row used as a pointer is an element pointer
+//! to its first element (`lower/element_pointer.rs`); other uses of arrays as values (assigned
+//! whole, parts of more than two dimensions) are refused. Nothing here reads the IR back.
 
 use lang_c::ast::{ArraySize, Declarator, DerivedDeclarator, Expression, Initializer};
 use lang_c::span::Node;
 use symex_ir::cfg::{
-    Check, InstKind, LocalId, LocalKind, Operand, Place, PlaceBase, Projection, PropertyKind,
-    Rvalue,
+    BinOp, Check, InstKind, LocalId, LocalKind, Operand, Place, PlaceBase, Projection,
+    PropertyKind, Rvalue,
 };
 use symex_syntax::span::Span;
 
@@ -52,6 +54,29 @@ enum Subscripted {
     /// The array an element pointer points into (`lower/element_pointer.rs`): its value and
     /// type.
     Pointer(Operand, CType),
+}
+
+/// Why an array is indexed: to use the element, or for its address (`&m[i][j]`, a row `m[i]`
+/// used as a pointer).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Indexing {
+    Access,
+    Address,
+}
+
+/// The expression that the subscripts of `e` index, and the subscripts from the last to the
+/// first (`m[i][j]`: `m`, then `j`, `i`).
+fn subscripts(e: &Node<Expression>) -> (&Node<Expression>, Vec<&Node<Expression>>) {
+    let mut indices = Vec::new();
+    let mut base = e;
+    while let Expression::BinaryOperator(b) = &base.node {
+        if b.node.operator.node != lang_c::ast::BinaryOperator::Index {
+            break;
+        }
+        indices.push(&*b.node.rhs);
+        base = &b.node.lhs;
+    }
+    (base, indices)
 }
 
 /// Most elements of an array of structs with boxes (each element's boxes are made with it).
@@ -215,9 +240,9 @@ impl FnCx<'_, '_> {
         Ok(self.array_of_elements(ty, dims, values, assigned, span))
     }
 
-    /// The array value with the dimensions `dims` whose elements (row-major) are objects of
-    /// type `ty` with the leaves `values` gives them, the rest (and all, without `values`)
-    /// blank, assigned or not. Built from the innermost dimension out.
+    /// The array value with the dimensions `dims` (one IR array, row-major) whose elements
+    /// are objects of type `ty` with the leaves `values` gives them, the rest (and all,
+    /// without `values`) blank, assigned or not.
     pub fn array_of_elements(
         &mut self,
         ty: CType,
@@ -232,20 +257,10 @@ impl FnCx<'_, '_> {
             true => None,
             false => Some(self.blank_object(ty, assigned, false, span)),
         };
-        let innermost = dims[dims.len() - 1] as usize;
-        if let (None, Some(filler)) = (&values, filler) {
-            // One blank row, shared by every row of every dimension.
-            let mut row = vec![filler; innermost];
-            for &dim in dims[..dims.len() - 1].iter().rev() {
-                let inner = Operand::Local(self.b.assign_temp(Rvalue::Array(row), span));
-                row = vec![inner; dim as usize];
-            }
-            return Rvalue::Array(row);
-        }
         let total: usize = dims.iter().map(|&d| d as usize).product();
         let mut values = values.unwrap_or_default();
         values.resize(total, None);
-        let mut level: Vec<Operand> = values
+        let elements = values
             .into_iter()
             .map(|element| match (element, filler) {
                 (Some(leaves), _) => self.object_of(ty, &leaves, span),
@@ -253,24 +268,71 @@ impl FnCx<'_, '_> {
                 (None, None) => self.blank_object(ty, assigned, false, span),
             })
             .collect();
-        for &dim in dims[1..].iter().rev() {
-            level = level
-                .chunks(dim as usize)
-                .map(|row| Operand::Local(self.b.assign_temp(Rvalue::Array(row.to_vec()), span)))
-                .collect();
-        }
-        Rvalue::Array(level)
+        Rvalue::Array(elements)
     }
 
     /// `a[i]...[k]` with one index per dimension of the array local `a`: the element, its
     /// indices evaluated (their checks are the element's guards), and the element type. `None`
     /// when `e` is not a subscript.
     pub fn element(&mut self, e: &Node<Expression>) -> Result<Option<(LValue, CType)>, CError> {
+        self.indexed(e, Indexing::Access)
+    }
+
+    /// `&a[i]...[k]`, or a row `m[i]` used as a value (a pointer to its first element), for
+    /// the subscripts `e` (of the expression at `span`, `at`): an element pointer.
+    pub fn subscript_address(
+        &mut self,
+        e: &Node<Expression>,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        match self.indexed(e, Indexing::Address)? {
+            Some((LValue::Memory(memory), ty)) => self.element_address(memory, ty, span, at),
+            Some((LValue::Byte(byte), _)) => Ok(byte.address),
+            Some((LValue::Register(_), _)) | None => Err(CError::invalid(
+                "internal error: an element outside memory",
+                at,
+            )),
+        }
+    }
+
+    /// The element type of the row `e` designates, if it is one: an array variable or member
+    /// with one index fewer than its dimensions (`m[i]` of `int m[2][3]`).
+    pub(super) fn row_of(&self, e: &Node<Expression>) -> Option<CType> {
+        let (base, indices) = subscripts(e);
+        if indices.is_empty() {
+            return None;
+        }
+        let (element, dims) = match self.array_variable(base) {
+            Some((local, element)) => (element, self.arrays.get(&local)?.clone()),
+            None => match self.static_type(base)? {
+                CType::Array(id) => self.unit.types.borrow().array(id),
+                _ => return None,
+            },
+        };
+        (dims.len() == indices.len() + 1).then_some(element)
+    }
+
+    /// What the subscripts `e` designate, for `purpose`: an element of an array variable or
+    /// member (all its indices given; for an address, also the first element of a row, fewer
+    /// by one), or of what a pointer into an array points to. `None` when `e` is not a
+    /// subscript.
+    ///
+    /// A multi-dimensional array is one IR array of its elements in C's row-major order, so
+    /// that a pointer into a row is an element pointer like any other: `m[i][j]` is element
+    /// `i * 3 + j` of `int m[2][3]`, and each index is checked against its own dimension
+    /// first, as C requires (`m[0][3]` is out of bounds even though element 3 exists).
+    fn indexed(
+        &mut self,
+        e: &Node<Expression>,
+        purpose: Indexing,
+    ) -> Result<Option<(LValue, CType)>, CError> {
         // `p[i]` of a pointer into an array, also where `p` is itself an element (`m[i][j]` of
-        // `int **m`).
+        // `int **m`) or a row (`m[i][j]` of `int *m[2]`... but not of `int m[2][3]`).
         if let Expression::BinaryOperator(b) = &e.node {
             let pointer = b.node.operator.node == lang_c::ast::BinaryOperator::Index
                 && self.array_variable(&b.node.lhs).is_none()
+                && self.row_of(&b.node.lhs).is_none()
                 && matches!(self.static_type(&b.node.lhs), Some(CType::Element(_)));
             if pointer {
                 let (pointer, pointer_ty, ty) = self.subscripted_pointer(&b.node.lhs)?;
@@ -280,29 +342,24 @@ impl FnCx<'_, '_> {
                 return Ok(Some(element));
             }
         }
-        let mut indices = Vec::new();
-        let mut base = e;
-        while let Expression::BinaryOperator(b) = &base.node {
-            if b.node.operator.node != lang_c::ast::BinaryOperator::Index {
-                break;
-            }
-            indices.push(&b.node.rhs);
-            base = &b.node.lhs;
-        }
+        let (base, mut indices) = subscripts(e);
         if indices.is_empty() {
             return Ok(None);
         }
+        let span = self.span(e.span);
         let (array, ty, dims) = self.subscripted(base)?;
         if let (Subscripted::Pointer(pointer, pointer_ty), [index]) = (&array, &indices[..]) {
             let offset = self.subscript(index)?;
-            let span = self.span(e.span);
             let element = self.element_lvalue((*pointer, *pointer_ty), ty, Some(offset), span);
             return Ok(Some(element));
         }
-        if indices.len() != dims.len() {
+        let row = purpose == Indexing::Address && indices.len() + 1 == dims.len();
+        if indices.len() != dims.len() && !row {
             return Err(CError::unsupported(
                 format!(
-                    "`{}` with {} of its {} indices (a part of an array used as a pointer)",
+                    "`{}` with {} of its {} indices (a part of an array used as a pointer: \
+                     rows of arrays are pointers to their first element, parts of more \
+                     dimensions are not supported)",
                     name_of(base),
                     indices.len(),
                     dims.len()
@@ -311,22 +368,22 @@ impl FnCx<'_, '_> {
             ));
         }
         indices.reverse();
-        let mut projections = Vec::with_capacity(indices.len());
+        let mut values = Vec::with_capacity(indices.len());
         for index in indices {
             let (index, ty) = self.subscript(index)?;
-            let index = self.index_value(index, ty, PropertyKind::OutOfBounds, self.span(e.span));
+            let index = self.index_value(index, ty, PropertyKind::OutOfBounds, span);
             // A variable index is copied, so that its value is the one checked and used.
             let index = match index {
                 Operand::Local(l) if self.b.locals[l.index()].kind != LocalKind::Temp => {
-                    Operand::Local(self.b.assign_temp(Rvalue::Use(index), self.span(e.span)))
+                    Operand::Local(self.b.assign_temp(Rvalue::Use(index), span))
                 }
                 other => other,
             };
-            projections.push(Projection::Index(index));
+            values.push(index);
         }
         // The array's `Init` check (an array member's: its struct's guards, then its box's,
         // and its struct's heap state at every access), then the bounds of each index from the
-        // outside in.
+        // outside in, then of the element's place in the IR array.
         let (base, mut guards, heap) = match array {
             Subscripted::Variable(local) => (
                 PlaceBase::Local(local),
@@ -334,39 +391,103 @@ impl FnCx<'_, '_> {
                 None,
             ),
             Subscripted::Member(member) => {
-                let boxed = self.unbox_array(&member, self.span(e.span));
+                let boxed = self.unbox_array(&member, span);
                 (boxed.place.base, boxed.guards, boxed.heap)
             }
             Subscripted::Pointer(..) => {
                 return Err(CError::unsupported(
-                    "more than one subscript of a pointer (pointers into rows of \
-                     multi-dimensional arrays are not supported)",
+                    "more than one subscript of a pointer (pointers to arrays, `int (*p)[3]`, \
+                     are not supported)",
                     self.at(e.span),
                 ))
             }
         };
-        for (k, projection) in projections.iter().enumerate() {
-            let Projection::Index(index) = *projection else {
-                continue;
-            };
-            let outer = Place {
+        let index = match &values[..] {
+            [index] if dims.len() == 1 => *index,
+            _ => {
+                let bounds = self.dimension_bounds(&values, &dims, purpose, span);
+                guards.extend(bounds);
+                self.row_major_index(&values, &dims, span)
+            }
+        };
+        guards.push(Check::InBounds {
+            array: Place {
                 base,
-                projections: projections[..k].to_vec(),
-            };
-            guards.push(Check::InBounds {
-                array: outer,
-                index,
-            });
-        }
-        let place = Place { base, projections };
+                projections: Vec::new(),
+            },
+            index,
+        });
         let memory = Memory {
-            place,
+            place: Place {
+                base,
+                projections: vec![Projection::Index(index)],
+            },
             prefix: String::new(),
             guards,
             heap,
             literal: false,
         };
         Ok(Some((LValue::Memory(memory), ty)))
+    }
+
+    /// The checks that each of `indices` lies within its dimension of `dims`. An access needs
+    /// each below its dimension (`out-of-bounds`). An address needs no more than C lets a
+    /// program compute: each index below its dimension but the last, which may be one past
+    /// it (`&m[0][3]`); beyond that the element pointer's index would no longer be C's
+    /// address (and could wrap around), so the run stops `unmodelled`.
+    fn dimension_bounds(
+        &mut self,
+        indices: &[Operand],
+        dims: &[u32],
+        purpose: Indexing,
+        span: Span,
+    ) -> Vec<Check> {
+        let last = indices.len() - 1;
+        let mut checks = Vec::with_capacity(indices.len());
+        for (k, (&index, &dim)) in indices.iter().zip(dims).enumerate() {
+            let (limit, kind) = match purpose {
+                Indexing::Access => (i64::from(dim), PropertyKind::OutOfBounds),
+                Indexing::Address if k == last => (i64::from(dim) + 1, PropertyKind::Unmodelled),
+                Indexing::Address => (i64::from(dim), PropertyKind::Unmodelled),
+            };
+            let holds = match index {
+                Operand::Const(n) => Operand::Const(i32::from(n >= 0 && i64::from(n) < limit)),
+                _ => {
+                    let limit = Operand::Const(i32::try_from(limit).unwrap_or(i32::MAX));
+                    let low = self.temp(Rvalue::Binary(BinOp::Ge, index, Operand::Const(0)), span);
+                    let high = self.temp(Rvalue::Binary(BinOp::Lt, index, limit), span);
+                    self.temp(Rvalue::Binary(BinOp::BitAnd, low, high), span)
+                }
+            };
+            checks.push(Check::Condition { holds, kind });
+        }
+        checks
+    }
+
+    /// The place in the array's row-major order of the element (or row) that `indices` name
+    /// in an array of dimensions `dims`; folded where the indices are constants. Computed
+    /// before the checks of [`FnCx::dimension_bounds`], which keep it from being used where
+    /// it could have wrapped around.
+    fn row_major_index(&mut self, indices: &[Operand], dims: &[u32], span: Span) -> Operand {
+        let mut sum: Option<Operand> = None;
+        for (k, &index) in indices.iter().enumerate() {
+            let stride: i64 = dims[k + 1..].iter().map(|&d| i64::from(d)).product();
+            let stride = i32::try_from(stride).unwrap_or(i32::MAX);
+            let term = match index {
+                Operand::Const(n) => Operand::Const(n.wrapping_mul(stride)),
+                _ if stride == 1 => index,
+                _ => self.temp(
+                    Rvalue::Binary(BinOp::Mul, index, Operand::Const(stride)),
+                    span,
+                ),
+            };
+            sum = Some(match (sum, term) {
+                (None, term) => term,
+                (Some(Operand::Const(a)), Operand::Const(b)) => Operand::Const(a.wrapping_add(b)),
+                (Some(a), b) => self.temp(Rvalue::Binary(BinOp::Add, a, b), span),
+            });
+        }
+        sum.unwrap_or(Operand::Const(0))
     }
 
     /// The array that subscripts index (`base`): an array variable or a struct's array member

@@ -21,8 +21,9 @@
 //! parameter, or a temporary: a conversion to or from a pointer to a whole object (`&x`, a
 //! result, a `malloc` of one object that reaches no element pointer) is refused, as are
 //! pointers into arrays of array members in files that call `free` (the access would also need
-//! the struct's heap state) and into the rows of multi-dimensional arrays. Nothing here decides
-//! which locations hold element pointers.
+//! the struct's heap state). A multi-dimensional array is one IR array in row-major order
+//! (`lower/array.rs`), so a pointer into one of its rows indexes the whole array. Nothing here
+//! decides which locations hold element pointers.
 
 use symex_ir::cfg::{
     BinOp, Check, LocalId, Operand, Place, PlaceBase, Projection, PropertyKind, Rvalue, Width,
@@ -106,15 +107,24 @@ impl FnCx<'_, '_> {
         at: usize,
     ) -> Result<(Operand, CType), CError> {
         let one_dimension = self.arrays.get(&local).is_some_and(|dims| dims.len() == 1);
-        if !one_dimension || !self.b.locals[local.index()].address_taken {
-            return Err(CError::unsupported(
-                format!(
-                    "the array `{name}` used as a pointer here (arrays of one dimension decay \
-                     where they are assigned to a pointer variable, passed to a parameter that \
-                     points into arrays, or used in pointer arithmetic or comparisons)"
-                ),
-                at,
-            ));
+        match one_dimension {
+            true => self.array_start((local, element), name, span, at),
+            false => Err(self.decay_refusal(name, at)),
+        }
+    }
+
+    /// A pointer to the first element of the array `local` (of elements of type `element`,
+    /// named `name`), whatever its dimensions: what a function over memory takes for it (a
+    /// `void *` to its bytes).
+    pub fn array_start(
+        &mut self,
+        (local, element): (LocalId, CType),
+        name: &str,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        if !self.b.locals[local.index()].address_taken {
+            return Err(self.decay_refusal(name, at));
         }
         let cell = self.variable_address(name, local, span);
         let value = self.element_value(cell, Operand::Const(0), span);
@@ -122,6 +132,18 @@ impl FnCx<'_, '_> {
             value,
             self.unit.types.borrow_mut().element_pointer_to(element),
         ))
+    }
+
+    fn decay_refusal(&self, name: &str, at: usize) -> CError {
+        CError::unsupported(
+            format!(
+                "the array `{name}` used as a pointer here (arrays of one dimension decay \
+                 where they are assigned to a pointer variable, passed to a parameter that \
+                 points into arrays, or used in pointer arithmetic or comparisons; rows of \
+                 arrays (`m[i]`) likewise, and any array passed to a function over memory)"
+            ),
+            at,
+        )
     }
 
     /// `&e` of the element `memory` (of type `ty`) that `FnCx::element` designates: its guards

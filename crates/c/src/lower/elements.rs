@@ -31,9 +31,9 @@ use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::{
     BinaryOperator, CallExpression, CastExpression, Declaration, DeclarationSpecifier, Declarator,
-    DerivedDeclarator, Designator, Expression, FunctionDefinition, InitDeclarator, Initializer,
-    ParameterDeclaration, SpecifierQualifier, StorageClassSpecifier, StructDeclaration,
-    TranslationUnit, TypeSpecifier, UnaryOperator,
+    DeclaratorKind, DerivedDeclarator, Designator, Expression, FunctionDefinition, InitDeclarator,
+    Initializer, ParameterDeclaration, SpecifierQualifier, StorageClassSpecifier,
+    StructDeclaration, TranslationUnit, TypeSpecifier, UnaryOperator,
 };
 use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
@@ -211,39 +211,46 @@ impl ElementFacts {
 #[derive(Default)]
 struct Declarations {
     locals: HashMap<String, HashSet<String>>,
-    arrays: HashSet<VariableKey>,
+    /// The array variables, and their dimensions.
+    arrays: HashMap<VariableKey, usize>,
     function: Option<String>,
     /// The typedef names of character types and of the other integer types (at any pointer
     /// level), and whether the declaration being visited has one of each at its base.
     typedefs: HashMap<String, Base>,
     base: Base,
     bases: HashMap<VariableKey, Base>,
-    /// The typedef names of array types, and whether the declaration being visited has one
-    /// at its base (its plain declarators then declare arrays).
-    array_typedefs: HashSet<String>,
-    array_base: bool,
-    /// Struct member names declared as arrays somewhere, and as anything else somewhere
-    /// (members are one location by name: only a name that is an array in every struct
-    /// decays as one).
-    array_members: HashSet<String>,
+    /// The typedef names of array types with their dimensions, and those of the one at the
+    /// base of the declaration being visited (0: none; its plain declarators then declare
+    /// arrays).
+    array_typedefs: HashMap<String, usize>,
+    array_base: usize,
+    /// Struct member names declared as arrays somewhere (with their dimensions where first
+    /// declared), and as anything else somewhere (members are one location by name: only a
+    /// name that is an array in every struct decays as one).
+    array_members: HashMap<String, usize>,
     other_members: HashSet<String>,
 }
 
 impl Declarations {
-    /// Whether the member `name` is an array in every struct that has one.
-    fn is_array_member(&self, name: &str) -> bool {
-        self.array_members.contains(name) && !self.other_members.contains(name)
+    /// The dimensions of the member `name` where it is an array in every struct that has
+    /// one.
+    fn array_member(&self, name: &str) -> Option<usize> {
+        let dimensions = self.array_members.get(name).copied();
+        dimensions.filter(|_| !self.other_members.contains(name))
     }
 }
 
 /// Whether `specifiers` name one of the array typedefs.
 fn names_array_typedef<'s>(
     mut specifiers: impl Iterator<Item = &'s TypeSpecifier>,
-    array_typedefs: &HashSet<String>,
-) -> bool {
-    specifiers.any(|s| {
-        matches!(s, TypeSpecifier::TypedefName(name) if array_typedefs.contains(&name.node.name))
-    })
+    array_typedefs: &HashMap<String, usize>,
+) -> usize {
+    specifiers
+        .find_map(|s| match s {
+            TypeSpecifier::TypedefName(name) => array_typedefs.get(&name.node.name).copied(),
+            _ => None,
+        })
+        .unwrap_or(0)
 }
 
 fn declaration_types(
@@ -265,10 +272,24 @@ fn qualified_types(
     })
 }
 
-/// Whether a declarator of `shape` declares an array: array parts, or a plain name over an
-/// array typedef (`array_base`).
-fn declares_array(shape: &Shape<'_>, array_base: bool) -> bool {
-    matches!(shape, Shape::Array(_)) || (array_base && matches!(shape, Shape::Plain(0)))
+/// The dimensions of the array that `declarator` (of `shape`) declares, 0 if none: its array
+/// parts, then those of an array typedef at its base (`array_base`, 0 if none).
+fn array_dimensions(declarator: &Declarator, shape: &Shape<'_>, array_base: usize) -> usize {
+    match shape {
+        Shape::Array(_) => match &declarator.kind.node {
+            // `int (m[2])[3]`.
+            DeclaratorKind::Declarator(inner) if declarator.derived.is_empty() => {
+                array_dimensions(&inner.node, shape, array_base)
+            }
+            _ => {
+                let derived = declarator.derived.iter();
+                let parts = derived.filter(|d| matches!(d.node, DerivedDeclarator::Array(_)));
+                parts.count() + array_base
+            }
+        },
+        Shape::Plain(0) => array_base,
+        _ => 0,
+    }
 }
 
 /// The base type of a declaration, as far as character views care.
@@ -360,11 +381,13 @@ impl<'ast> Visit<'ast> for Declarations {
         );
         if typedef {
             for init in &declaration.declarators {
-                let (name, shape) = declarator_shape(&init.node.declarator.node);
+                let declarator = &init.node.declarator.node;
+                let (name, shape) = declarator_shape(declarator);
                 if let Some(name) = name {
                     self.typedefs.insert(name.clone(), base);
-                    if declares_array(&shape, array_base) {
-                        self.array_typedefs.insert(name);
+                    let dimensions = array_dimensions(declarator, &shape, array_base);
+                    if dimensions > 0 {
+                        self.array_typedefs.insert(name, dimensions);
                     }
                 }
             }
@@ -374,7 +397,7 @@ impl<'ast> Visit<'ast> for Declarations {
         self.array_base = array_base;
         visit::visit_declaration(self, declaration, span);
         self.base = Base::Other;
-        self.array_base = false;
+        self.array_base = 0;
     }
 
     fn visit_parameter_declaration(
@@ -423,8 +446,9 @@ impl<'ast> Visit<'ast> for Declarations {
                     }
                     self.bases
                         .insert((function.clone(), name.clone()), self.base);
-                    if declares_array(&shape, self.array_base) {
-                        self.arrays.insert((function, name));
+                    let dimensions = array_dimensions(declarator, &shape, self.array_base);
+                    if dimensions > 0 {
+                        self.arrays.insert((function, name), dimensions);
                     }
                 }
             }
@@ -446,9 +470,12 @@ impl<'ast> Visit<'ast> for Declarations {
             let (Some(name), shape) = declarator_shape(&declarator.node) else {
                 continue;
             };
-            match declares_array(&shape, array_base) {
-                true => self.array_members.insert(name),
-                false => self.other_members.insert(name),
+            match array_dimensions(&declarator.node, &shape, array_base) {
+                0 => self.other_members.insert(name),
+                dimensions => {
+                    self.array_members.entry(name).or_insert(dimensions);
+                    true
+                }
             };
         }
     }
@@ -575,8 +602,8 @@ impl Uses<'_> {
     fn variable(&mut self, name: &str) -> usize {
         let key = self.key(name);
         let id = self.classes.id(&key);
-        if self.declarations.arrays.contains(&key) {
-            self.arrays.insert(id, key);
+        if let Some(&dimensions) = self.declarations.arrays.get(&key) {
+            self.array_class(id, key, dimensions);
         }
         id
     }
@@ -594,6 +621,17 @@ impl Uses<'_> {
             (Some(Base::Character), Some(Base::Integer | Base::Struct))
                 | (Some(Base::Integer), Some(Base::Character | Base::Struct))
         )
+    }
+
+    /// Notes that `class` is the array `key` of `dimensions`, and so are its rows: what it
+    /// points to, but for the last dimension (`m[i]` of `int m[2][3]` decays as an array
+    /// does, `lower/array.rs`).
+    fn array_class(&mut self, mut class: usize, key: VariableKey, dimensions: usize) {
+        self.arrays.insert(class, key.clone());
+        for _ in 1..dimensions {
+            class = self.classes.pointee(class);
+            self.arrays.insert(class, key.clone());
+        }
     }
 
     fn is_array(&self, id: usize) -> bool {
@@ -628,8 +666,8 @@ impl Uses<'_> {
                 let key = member_key(name);
                 let class = self.classes.id(&key);
                 // An array member decays as an array variable does (its box is its cell).
-                if self.declarations.is_array_member(name) {
-                    self.arrays.insert(class, key);
+                if let Some(dimensions) = self.declarations.array_member(name) {
+                    self.array_class(class, key, dimensions);
                 }
                 out.classes.push(class);
             }
@@ -925,14 +963,20 @@ impl<'ast> Visit<'ast> for Uses<'_> {
             | UnaryOperator::PostIncrement
             | UnaryOperator::PostDecrement => self.arithmetic(&e.operand, false),
             UnaryOperator::Address => {
-                if let Expression::BinaryOperator(b) = &e.operand.node {
-                    if let (B::Index, Expression::Identifier(id)) =
-                        (b.node.operator.node.clone(), &b.node.lhs.node)
-                    {
-                        let key = self.key(&id.node.name);
-                        if self.declarations.arrays.contains(&key) {
-                            self.cells.insert(key);
-                        }
+                // `&a[i]`, `&m[i][j]`.
+                let mut operand = &e.operand;
+                while let Expression::BinaryOperator(b) = &operand.node {
+                    if b.node.operator.node != B::Index {
+                        break;
+                    }
+                    operand = &b.node.lhs;
+                }
+                if let (Expression::Identifier(id), false) =
+                    (&operand.node, std::ptr::eq(operand, &e.operand))
+                {
+                    let key = self.key(&id.node.name);
+                    if self.declarations.arrays.contains_key(&key) {
+                        self.cells.insert(key);
                     }
                 }
             }

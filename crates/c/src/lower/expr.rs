@@ -1053,14 +1053,14 @@ impl FnCx<'_, '_> {
                 }
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                match self.lvalue(e)? {
-                    (LValue::Memory(memory), ty) => self.element_address(memory, ty, span, at),
-                    (LValue::Byte(byte), _) => Ok(byte.address),
-                    (LValue::Register(_), _) => Err(CError::invalid(
-                        "internal error: an element outside memory",
+                if self.row_of(e).is_some() {
+                    return Err(CError::unsupported(
+                        "the address of a row of an array (a pointer to an array, `int \
+                         (*p)[3]`; the row itself is a pointer to its first element)",
                         at,
-                    )),
+                    ));
                 }
+                self.subscript_address(e, span, at)
             }
             _ => Err(CError::unsupported(
                 "the address of an expression (pointers to scalar members, whole variables and \
@@ -1102,6 +1102,10 @@ impl FnCx<'_, '_> {
             }
             Expression::Member(m) if matches!(self.static_type(e), Some(CType::Array(_))) => {
                 self.member_decay(e, m, span, at)
+            }
+            // A row of an array (`m[i]`) is a pointer to its first element.
+            Expression::BinaryOperator(_) if self.row_of(e).is_some() => {
+                self.subscript_address(e, span, at)
             }
             Expression::Member(m)
                 if m.node.operator.node == MemberOperator::Direct
@@ -1552,9 +1556,13 @@ impl FnCx<'_, '_> {
     }
 
     /// The type of `a[i]…[k]` without evaluating it: an element of an array variable or an
-    /// array member indexed in every dimension, or what a pointer points to (`p[i]`, which
+    /// array member indexed in every dimension, a pointer into a row indexed in all but the
+    /// last (`m[i]`), or what a pointer points to (`p[i]`, which
     /// only `sizeof` may name: pointer arithmetic is not supported).
     fn indexed_static_type(&self, e: &Node<Expression>) -> Option<CType> {
+        if let Some(element) = self.row_of(e) {
+            return Some(self.unit.types.borrow_mut().element_pointer_to(element));
+        }
         let mut base = e;
         let mut indices = 0;
         while let Expression::BinaryOperator(b) = &base.node {

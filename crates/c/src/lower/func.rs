@@ -467,7 +467,7 @@ pub(super) fn lower_function(
             let local = LocalId((params.len() + i) as u32);
             let ty = cx.local_types.get(&local).copied().unwrap_or(CType::Int);
             let ty = match cx.arrays.get(&local) {
-                Some(dims) => ir_types.array(ty, dims),
+                Some(_) => ir_types.array(ty),
                 None if l.address_taken => ir_types.object(ty),
                 None => ir_types.value(ty),
             };

@@ -119,7 +119,7 @@ impl FnCx<'_, '_> {
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
-        let (pointer, pointer_ty) = self.typed(&arguments[0])?;
+        let (pointer, pointer_ty) = self.memory_operand(&arguments[0])?;
         let (byte, byte_ty) = self.typed(&arguments[1])?;
         if !byte_ty.is_number() {
             return Err(CError::invalid(
@@ -154,8 +154,8 @@ impl FnCx<'_, '_> {
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
-        let (pointer, pointer_ty) = self.typed(&arguments[0])?;
-        let source = self.typed(&arguments[1])?;
+        let (pointer, pointer_ty) = self.memory_operand(&arguments[0])?;
+        let source = self.memory_operand(&arguments[1])?;
         if self.copies_bytes(pointer_ty, source.1) {
             let size = &arguments[2];
             self.copy_bytes(
@@ -278,9 +278,24 @@ impl FnCx<'_, '_> {
         argument: &Node<Expression>,
     ) -> Result<(Operand, CType, Target), CError> {
         let at = self.at(argument.span);
-        let (pointer, ty) = self.typed(argument)?;
+        let (pointer, ty) = self.memory_operand(argument)?;
         let target = self.target(name, (pointer, ty), at)?;
         Ok((pointer, ty, target))
+    }
+
+    /// The value of the pointer argument `e` of a function over memory, which C converts to
+    /// `void *`: an array of several dimensions is a pointer to its first element, whose
+    /// bytes are the array's (C's `int (*)[3]` would point to the same bytes).
+    fn memory_operand(&mut self, e: &Node<Expression>) -> Result<(Operand, CType), CError> {
+        let multi_dimensional =
+            |cx: &Self| (cx.array_variable(e)).filter(|(local, _)| cx.arrays[local].len() > 1);
+        match (multi_dimensional(self), &e.node) {
+            (Some(array), Expression::Identifier(id)) => {
+                let (span, at) = (self.span(e.span), self.at(e.span));
+                self.array_start(array, &id.node.name, span, at)
+            }
+            _ => self.typed(e),
+        }
     }
 
     /// Where the pointer argument `pointer` of type `ty` of `name` points.

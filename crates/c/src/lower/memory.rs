@@ -928,11 +928,10 @@ impl<'t> IrTypes<'t> {
         }
     }
 
-    /// The type of an array of objects of type `element` with the dimensions `dims`.
-    pub fn array(&mut self, element: CType, dims: &[u32]) -> Type {
-        dims.iter().fold(self.object(element), |inner, _| {
-            Type::Array(Box::new(inner))
-        })
+    /// The type of an array of objects of type `element` (with any dimensions: the IR array
+    /// holds them in row-major order, `lower/array.rs`).
+    pub fn array(&mut self, element: CType) -> Type {
+        Type::Array(Box::new(self.object(element)))
     }
 
     /// The type of an object of type `ty` in memory (a flat record, see the module comment;
@@ -942,8 +941,8 @@ impl<'t> IrTypes<'t> {
             return Type::Unknown;
         }
         if let CType::Array(id) = ty {
-            let (element, dims) = self.types.array(id);
-            return self.array(element, &dims);
+            let (element, _) = self.types.array(id);
+            return self.array(element);
         }
         if let Some(entry) = self.open.iter_mut().find(|(open, _, _)| *open == ty) {
             entry.2 = true;
