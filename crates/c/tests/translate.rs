@@ -319,6 +319,31 @@ fn rows_of_arrays_are_pointers_into_them() {
     assert_eq!(returns(bounds, &[-3]), 0);
 }
 
+/// In a file that frees memory, a pointer into an array member's box checks the box's heap
+/// state, which `free` of the struct sets: a use through it after `free` is `use-after-free`;
+/// `free` of the member is `invalid-free`, but for a struct's first member, whose address is
+/// the struct's (`unmodelled`: symex does not follow that `free`).
+#[test]
+fn array_members_as_pointers_follow_their_structs_heap_state() {
+    let source = "struct buf { int len; char data[8]; }; struct first { char data[4]; int n; };
+                  int main() { int k = __VERIFIER_nondet_int(); struct buf *b = malloc(sizeof *b);
+                    if (!b) return 0; strcpy(b->data, \"abc\"); char *p = b->data + 1;
+                    b->len = strlen(p);
+                    if (k == 1) free(b);
+                    if (k == 2) { free(b->data); return 0; }
+                    if (k == 3) { struct first *f = malloc(sizeof *f); if (f) free(f->data); }
+                    int r = *p + b->len; if (k != 1) free(b); return r; }";
+    assert_eq!(returns(source, &[0]), 'b' as i32 + 2);
+    assert_errors(
+        source,
+        &[
+            (1, PropertyKind::UseAfterFree),
+            (2, PropertyKind::InvalidFree),
+            (3, PropertyKind::Unmodelled),
+        ],
+    );
+}
+
 /// An array member used as a value is a pointer to its first element, into its box: a
 /// pointer variable, an argument of a defined function or of the string functions, pointer
 /// arithmetic; a copy of the struct has boxes of its own.
@@ -1539,11 +1564,6 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "struct s { int n; int a[]; }; int main() { struct s v; return 0; }",
             "flexible array members",
             "int a[]",
-        ),
-        (
-            "struct s { int a[2]; }; int main() { struct s *v = malloc(sizeof *v); int *p = &v->a[1]; free(v); return 0; }",
-            "the address of an element of an array member in a file that calls `free`",
-            "&v->a[1]",
         ),
         (
             "struct s { int a[2][2]; }; int main() { struct s v; int *p = v.a; return 0; }",

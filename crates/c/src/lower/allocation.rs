@@ -40,7 +40,7 @@ use symex_syntax::span::Span;
 use super::element_pointer::representation;
 use super::elements::Location;
 use super::func::FnCx;
-use super::memory::{HeapOwner, FREED, LIVE};
+use super::memory::{HeapOwner, FREED, LIVE, MEMBER};
 use super::types::{type_name, CType};
 use crate::error::CError;
 
@@ -464,6 +464,22 @@ impl FnCx<'_, '_> {
             self.check(check, span);
         }
         let state = self.heap_state(owner, span);
+        // An array member's box: C frees the struct where the member is its first (`free(
+        // s->data)`), which symex does not follow.
+        if self.unit.elements.array_members {
+            let into_object = self.temp(
+                Rvalue::Binary(BinOp::Ne, state, Operand::Const(MEMBER)),
+                span,
+            );
+            let kind = PropertyKind::Unmodelled;
+            self.check(
+                Check::Condition {
+                    holds: into_object,
+                    kind,
+                },
+                span,
+            );
+        }
         let live = self.temp(Rvalue::Binary(BinOp::Eq, state, Operand::Const(LIVE)), span);
         self.check(Check::Condition { holds: live, kind }, span);
         cell
@@ -471,13 +487,7 @@ impl FnCx<'_, '_> {
 
     /// Frees the heap array in `cell` (its checks ran).
     fn mark_freed(&mut self, cell: Operand, span: Span) {
-        let owner = HeapOwner::Array(cell);
-        for check in self.owner_guards(owner) {
-            self.check(check, span);
-        }
-        let place: Place = self.heap_place(owner);
-        let value = Operand::Const(FREED);
-        self.b.emit(InstKind::Store { place, value }, span);
+        self.set_heap_state(HeapOwner::Array(cell), FREED, span);
         self.count_objects(-1, span);
     }
 

@@ -19,9 +19,9 @@
 //! An element pointer lives where `lower/elements.rs` chose one (a variable, a struct member,
 //! an array element, what a pointer points to: in memory as two fields, `lower/memory.rs`), a
 //! parameter, or a temporary: a conversion to or from a pointer to a whole object (`&x`, a
-//! result, a `malloc` of one object that reaches no element pointer) is refused, as are
-//! pointers into arrays of array members in files that call `free` (the access would also need
-//! the struct's heap state). A multi-dimensional array is one IR array in row-major order
+//! result, a `malloc` of one object that reaches no element pointer) is refused. A pointer into
+//! an array member's box checks the box's heap state, which `free` of its struct sets
+//! (`lower/memory.rs`). A multi-dimensional array is one IR array in row-major order
 //! (`lower/array.rs`), so a pointer into one of its rows indexes the whole array. Nothing here
 //! decides which locations hold element pointers.
 
@@ -161,10 +161,9 @@ impl FnCx<'_, '_> {
                 at,
             ));
         };
-        if matches!(memory.heap, Some(HeapOwner::Object(_))) || !memory.prefix.is_empty() {
-            return Err(CError::unsupported(
-                "the address of an element of an array member in a file that calls `free` (or \
-                 converts integers to pointers, which turns the same heap-state checks on)",
+        if !memory.prefix.is_empty() {
+            return Err(CError::invalid(
+                "internal error: an element inside a record",
                 at,
             ));
         }

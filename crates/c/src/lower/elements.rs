@@ -120,6 +120,9 @@ pub(super) struct ElementFacts {
     /// to initialize a character array or as an argument of an output or error function: then
     /// writes through pointers to characters check that they do not write into one.
     pub literal_values: bool,
+    /// Whether some struct has an array member (whose box a pointer may point into: its
+    /// first element's heap state is `MEMBER`, `lower/memory.rs`).
+    pub array_members: bool,
 }
 
 /// A location whose type [`ElementFacts::representation`] decides.
@@ -1140,5 +1143,6 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
             .collect(),
         locals: declarations.locals.clone(),
         literal_values: uses.literal_values,
+        array_members: !declarations.array_members.is_empty(),
     }
 }

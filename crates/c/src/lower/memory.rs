@@ -37,15 +37,17 @@
 //! member's IR array value of element objects (as an array variable's local does,
 //! `array.rs`), and the struct's leaf holds the pointer (always assigned). The box belongs to
 //! its struct by the rules above (fresh for every object made and every struct value, a
-//! whole-struct store copies the array into the box already there). Pointers into the box
-//! (`&s.a[i]`, `s.a` as a value: `lower/element_pointer.rs`) are made only in files that never
-//! free (`&s.a` is refused), so the box is reached only through its struct or while it lives:
-//! it has no heap state of its own (its cell holds the array), `free`
-//! leaves its cell, and it counts as no heap object (`lower/leaks.rs`). Instead every access to
-//! an element checks the heap state of the struct, *at the access* ([`FnCx::unbox_array`]): the
+//! whole-struct store copies the array into the box already there). It counts as no heap
+//! object (`lower/leaks.rs`). Every access to an element through the struct checks the heap
+//! state of the struct, *at the access* ([`FnCx::unbox_array`]): the
 //! struct's check when the box pointer is read is not enough, since C stores after evaluating
 //! the right side (`p->a[0] = (free(p), 1)` writes freed memory). A whole struct read or stored
-//! reads or writes its array boxes right after its own `use-after-free` check. An array member
+//! reads or writes its array boxes right after its own `use-after-free` check. A pointer into
+//! the box (`&s.a[i]`, `s.a` as a value: `lower/element_pointer.rs`; `&s.a` is refused) does
+//! not know its struct, so it checks the box's own state, its first element's heap field, as
+//! for any array: `free` of the struct sets it [`FREED`] with the struct's, and it is
+//! [`NOT_HEAP`] (`free` of it is `invalid-free`) but for the struct's first member, whose
+//! address is the struct's: [`MEMBER`], as a scalar box. An array member
 //! whose elements have boxes is never indexed (refused): one filler object shares its boxes.
 //!
 //! **Lvalues.** A scalar local whose address is never taken is an IR local of its own
@@ -269,12 +271,12 @@ impl FnCx<'_, '_> {
         has_boxes(&self.unit.types.borrow(), &self.unit.boxed_members, ty)
     }
 
-    /// The fields of the leaf at `path` holding `value` (assigned or not; an array member's
-    /// value is its array), where a boxed leaf gets a fresh box and an element pointer is
-    /// split into its cell and its index.
+    /// The fields of the leaf at `path` (`first`: the object's first, at its address) holding
+    /// `value` (assigned or not; an array member's value is its array), where a boxed leaf gets
+    /// a fresh box and an element pointer is split into its cell and its index.
     fn leaf_of(
         &mut self,
-        path: &str,
+        (path, first): (&str, bool),
         leaf: CType,
         value: Operand,
         assigned: Operand,
@@ -284,8 +286,13 @@ impl FnCx<'_, '_> {
         let (value, assigned) = match leaf_kind(&self.unit.boxed_members, path, leaf) {
             Leaf::ScalarBox => (self.new_box(value, assigned, leaf, span), Operand::Const(1)),
             Leaf::ArrayBox => {
-                let pointer = self.b.assign_temp(Rvalue::Alloc(value), span);
-                (Operand::Local(pointer), Operand::Const(1))
+                let pointer = Operand::Local(self.b.assign_temp(Rvalue::Alloc(value), span));
+                // `free` of a pointer to its first element frees the struct where it is the
+                // struct's first member (`lower/allocation.rs`).
+                if self.unit.frees && first {
+                    self.set_heap_state(HeapOwner::Array(pointer), MEMBER, span);
+                }
+                (pointer, Operand::Const(1))
             }
             Leaf::Inline if matches!(leaf, CType::Element(_)) => {
                 let [cell, index] = self.element_parts(value, span);
@@ -319,10 +326,10 @@ impl FnCx<'_, '_> {
     pub fn blank_object(&mut self, ty: CType, assigned: bool, heap: bool, span: Span) -> Operand {
         let leaves = self.unit.types.borrow().leaves(ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
-        for (path, leaf) in leaves {
+        for (k, (path, leaf)) in leaves.into_iter().enumerate() {
             let zero = self.blank_value(leaf, assigned, span);
             let assigned = Operand::Const(i32::from(assigned));
-            fields.extend(self.leaf_of(&path, leaf, zero, assigned, span));
+            fields.extend(self.leaf_of((&path, k == 0), leaf, zero, assigned, span));
         }
         let state = if heap { LIVE } else { NOT_HEAP };
         self.record(fields, state, Some(ty), span)
@@ -348,8 +355,9 @@ impl FnCx<'_, '_> {
     pub fn object_of(&mut self, ty: CType, values: &[Operand], span: Span) -> Operand {
         let leaves = self.unit.types.borrow().leaves(ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
-        for ((path, leaf), &value) in leaves.into_iter().zip(values) {
-            fields.extend(self.leaf_of(&path, leaf, value, Operand::Const(1), span));
+        for (k, ((path, leaf), &value)) in leaves.into_iter().zip(values).enumerate() {
+            let one = Operand::Const(1);
+            fields.extend(self.leaf_of((&path, k == 0), leaf, value, one, span));
         }
         self.record(fields, NOT_HEAP, Some(ty), span)
     }
@@ -436,23 +444,33 @@ impl FnCx<'_, '_> {
         Operand::Local(self.b.assign_temp(Rvalue::Read(place), span))
     }
 
-    /// The pointers to the scalar boxes of the object `pointer` points to (its guards ran),
-    /// with the boxes' own guards run. Array boxes are left out: they have no heap state, and
-    /// every access to them checks their struct's, which `free` sets.
-    fn boxes_of(&mut self, pointer: Operand, ty: CType, span: Span) -> Vec<Operand> {
+    /// The boxes of the object `pointer` points to (its guards ran), as the owners of their
+    /// heap states: a scalar box's own, an array box's first element's.
+    fn boxes_of(&mut self, pointer: Operand, ty: CType, span: Span) -> Vec<HeapOwner> {
         let leaves = self.unit.types.borrow().leaves(ty);
         let mut boxes = Vec::new();
         for (path, leaf) in leaves {
-            if leaf_kind(&self.unit.boxed_members, &path, leaf) == Leaf::ScalarBox {
-                let field = leaf_fields(&path).0;
-                let held = self.read_field(PlaceBase::Deref(pointer), &field, Width::W32, span);
-                for check in self.pointee_guards(held) {
-                    self.check(check, span);
-                }
-                boxes.push(held);
-            }
+            let owner: fn(Operand) -> HeapOwner =
+                match leaf_kind(&self.unit.boxed_members, &path, leaf) {
+                    Leaf::ScalarBox => HeapOwner::Object,
+                    Leaf::ArrayBox => HeapOwner::Array,
+                    Leaf::Inline => continue,
+                };
+            let field = leaf_fields(&path).0;
+            let held = self.read_field(PlaceBase::Deref(pointer), &field, Width::W32, span);
+            boxes.push(owner(held));
         }
         boxes
+    }
+
+    /// Sets the heap state of `owner` to `state`, after the checks that reach it.
+    pub(super) fn set_heap_state(&mut self, owner: HeapOwner, state: i32, span: Span) {
+        for check in self.owner_guards(owner) {
+            self.check(check, span);
+        }
+        let place = self.heap_place(owner);
+        let value = Operand::Const(state);
+        self.b.emit(InstKind::Store { place, value }, span);
     }
 
     /// Runs the guards of `memory`, returning their property ids (to repeat them after a
@@ -558,14 +576,15 @@ impl FnCx<'_, '_> {
             let holds = Operand::Local(self.b.assign_temp(holds, span));
             self.check(Check::Condition { holds, kind }, span);
         }
-        let mut freed = vec![pointer];
-        if matches!(ty, CType::Struct(_)) {
-            freed.extend(self.boxes_of(pointer, ty, span));
-        }
-        for object in freed {
-            let place = self.heap_place(HeapOwner::Object(object));
-            let value = Operand::Const(FREED);
-            self.b.emit(InstKind::Store { place, value }, span);
+        let boxes = match ty {
+            CType::Struct(_) => self.boxes_of(pointer, ty, span),
+            _ => Vec::new(),
+        };
+        let place = self.heap_place(HeapOwner::Object(pointer));
+        let value = Operand::Const(FREED);
+        self.b.emit(InstKind::Store { place, value }, span);
+        for owner in boxes {
+            self.set_heap_state(owner, FREED, span);
         }
         self.count_objects(-1, span);
     }
@@ -643,7 +662,7 @@ impl FnCx<'_, '_> {
         // are copied, not checked.
         let leaves = self.unit.types.borrow().leaves(ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
-        for (path, leaf) in leaves {
+        for (k, (path, leaf)) in leaves.into_iter().enumerate() {
             let (value, flag) = leaf_fields(&join(&memory.prefix, &path));
             let read = |cx: &mut Self, outer: &str, width: Width| {
                 let read = Rvalue::Read(memory.field(cx.field_id(outer)));
@@ -674,7 +693,7 @@ impl FnCx<'_, '_> {
                 Leaf::ArrayBox => [self.array_box_contents(value, span), flag],
                 Leaf::Inline => [self.in_range(value, leaf, memory, span), flag],
             };
-            fields.extend(self.leaf_of(&path, leaf, value, flag, span));
+            fields.extend(self.leaf_of((&path, k == 0), leaf, value, flag, span));
         }
         self.record(fields, NOT_HEAP, Some(ty), span)
     }
