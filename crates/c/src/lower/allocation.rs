@@ -27,6 +27,12 @@
 //! marks that element [`FREED`]; every access through an element pointer checks it
 //! ([`HeapOwner::Array`]). A heap array counts as one object for the leak count.
 //!
+//! **Structs with boxes** (a member whose address is taken, an array member:
+//! `lower/memory.rs`): every element of a heap array of them gets boxes of its own, by a loop
+//! over the fresh array (the IR stays small whatever the length), and `free` of the array
+//! frees each element's boxes with it. `realloc` of such an array is refused: moving the
+//! elements would share their boxes between the two arrays.
+//!
 //! Nothing here decides which variables hold element pointers.
 
 use lang_c::ast::{BinaryOperator, CallExpression, Constant, Expression};
@@ -208,12 +214,14 @@ impl FnCx<'_, '_> {
             self.note_bytes(pointer, bytes);
             return Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)));
         }
-        let arrays_hold = ty.is_scalar() || (matches!(ty, CType::Struct(_)) && !self.has_boxes(ty));
-        if !arrays_hold {
+        let boxed = self.has_boxes(ty);
+        let arrays_hold = ty.is_scalar() || matches!(ty, CType::Struct(_));
+        if !arrays_hold || (boxed && realloc) {
             return Err(CError::unsupported(
                 format!(
-                    "an array of `{}` made by `{name}` (arrays of structs whose members have \
-                     their address taken or are arrays)",
+                    "an array of `{}` made by `{name}` (heap arrays hold numbers, pointers and \
+                     structs; `realloc` does not move structs whose members have their address \
+                     taken or are arrays: their boxes would be shared)",
                     self.unit.types.borrow().describe(ty)
                 ),
                 at,
@@ -259,7 +267,10 @@ impl FnCx<'_, '_> {
         let cell = match count {
             None => self.array_cell(element, 1, span),
             Some(Operand::Const(n)) => {
-                let limit = super::types::MAX_ELEMENTS;
+                let limit = match boxed {
+                    true => super::array::MAX_BOXED_ELEMENTS as u64,
+                    false => super::types::MAX_ELEMENTS,
+                };
                 if n < 1 || u64::try_from(n).is_ok_and(|n| n > limit) {
                     let what = match object_size {
                         Some(each) => {
@@ -277,6 +288,9 @@ impl FnCx<'_, '_> {
             }
             Some(count) => self.forked_array_cell(element, count, span),
         };
+        if boxed {
+            self.give_own_boxes(cell, ty, calloc, heap, span);
+        }
         if let Some(old) = old {
             self.move_elements(old, ty, cell, span, at)?;
         }
@@ -335,6 +349,35 @@ impl FnCx<'_, '_> {
     fn array_cell(&mut self, element: Operand, length: usize, span: Span) -> Operand {
         let array = self.temp(Rvalue::Array(vec![element; length]), span);
         self.temp(Rvalue::Alloc(array), span)
+    }
+
+    /// Makes each element of the fresh array in `cell` (blank structs of type `ty` that share
+    /// one blank's boxes) an object of its own, with its own boxes (`lower/memory.rs`): a loop
+    /// over the array, so that the IR stays small whatever the length (a computed count forks
+    /// over 64 of them).
+    fn give_own_boxes(&mut self, cell: Operand, ty: CType, calloc: bool, heap: bool, span: Span) {
+        let array = Place {
+            base: PlaceBase::Deref(cell),
+            projections: Vec::new(),
+        };
+        for check in self.pointee_guards(cell) {
+            self.check(check, span);
+        }
+        let length = self.temp(Rvalue::Len(array.clone()), span);
+        let below = |cx: &mut Self, index| cx.temp(Rvalue::Binary(BinOp::Lt, index, length), span);
+        self.counted_loop(span, below, |cx, index| {
+            let value = cx.blank_object(ty, calloc, heap, span);
+            for check in cx.pointee_guards(cell) {
+                cx.check(check, span);
+            }
+            let array = array.clone();
+            cx.check(Check::InBounds { array, index }, span);
+            let place = Place {
+                base: PlaceBase::Deref(cell),
+                projections: vec![Projection::Index(index)],
+            };
+            cx.b.emit(InstKind::Store { place, value }, span);
+        });
     }
 
     /// A pointer to a fresh cell holding an array of `count` copies of `element`, `count` not
@@ -438,17 +481,48 @@ impl FnCx<'_, '_> {
                 let pointee = self.unit.types.borrow().pointee(p);
                 self.release(pointer, pointee, span);
             }
-            _ => self.release_array(pointer, span),
+            CType::Element(p) => {
+                let pointee = self.unit.types.borrow().pointee(p);
+                self.release_array(pointer, pointee, span);
+            }
+            _ => {}
         }
         self.b.goto(done, span);
         self.b.switch_to(done);
         Ok(())
     }
 
-    /// `free(pointer)` of a non-null element pointer: the `invalid-free` checks that it points
-    /// to the first element of a live heap array, then the array is freed.
-    fn release_array(&mut self, pointer: Operand, span: Span) {
+    /// `free(pointer)` of a non-null element pointer to objects of type `ty`: the
+    /// `invalid-free` checks that it points to the first element of a live heap array, then
+    /// the array is freed, with the boxes of its structs.
+    fn release_array(&mut self, pointer: Operand, ty: CType, span: Span) {
         let cell = self.releasable_array(pointer, span);
+        if self.has_boxes(ty) {
+            let array = Place {
+                base: PlaceBase::Deref(cell),
+                projections: Vec::new(),
+            };
+            for check in self.pointee_guards(cell) {
+                self.check(check, span);
+            }
+            let length = self.temp(Rvalue::Len(array.clone()), span);
+            let below =
+                |cx: &mut Self, index| cx.temp(Rvalue::Binary(BinOp::Lt, index, length), span);
+            self.counted_loop(span, below, |cx, index| {
+                for check in cx.pointee_guards(cell) {
+                    cx.check(check, span);
+                }
+                let array = array.clone();
+                cx.check(Check::InBounds { array, index }, span);
+                let element = Place {
+                    base: PlaceBase::Deref(cell),
+                    projections: vec![Projection::Index(index)],
+                };
+                for owner in cx.boxes_of(&element, ty, span) {
+                    cx.set_heap_state(owner, FREED, span);
+                }
+            });
+        }
         self.mark_freed(cell, span);
     }
 

@@ -80,7 +80,7 @@ fn subscripts(e: &Node<Expression>) -> (&Node<Expression>, Vec<&Node<Expression>
 }
 
 /// Most elements of an array of structs with boxes (each element's boxes are made with it).
-const MAX_BOXED_ELEMENTS: i64 = 1 << 12;
+pub(super) const MAX_BOXED_ELEMENTS: i64 = 1 << 12;
 
 impl FnCx<'_, '_> {
     /// Declares the array `name` of elements of type `ty` (its declarator's first `levels`

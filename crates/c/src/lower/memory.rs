@@ -31,7 +31,9 @@
 //! state is [`MEMBER`]: `free` of it is a pointer into an object, valid in C only for the first
 //! member, so it is an `unmodelled` check rather than an `invalid-free`. In an array variable of
 //! such structs every element is an object of its own, made with its boxes when the array is
-//! (`array.rs`, at most 4096 of them); heap arrays and array members of them are refused.
+//! (`array.rs`, at most 4096 of them); in a heap array, each element gets boxes of its own by a
+//! loop after the array is made (`allocation.rs`), and `free` of the array frees every
+//! element's boxes; array members of them are refused.
 //!
 //! **Array members** (`int a[16]` in a struct) are boxed the same way, always: the box holds the
 //! member's IR array value of element objects (as an array variable's local does,
@@ -444,9 +446,9 @@ impl FnCx<'_, '_> {
         Operand::Local(self.b.assign_temp(Rvalue::Read(place), span))
     }
 
-    /// The boxes of the object `pointer` points to (its guards ran), as the owners of their
-    /// heap states: a scalar box's own, an array box's first element's.
-    fn boxes_of(&mut self, pointer: Operand, ty: CType, span: Span) -> Vec<HeapOwner> {
+    /// The boxes of the object at `object` (of type `ty`, its guards ran), as the owners of
+    /// their heap states: a scalar box's own, an array box's first element's.
+    pub(super) fn boxes_of(&mut self, object: &Place, ty: CType, span: Span) -> Vec<HeapOwner> {
         let leaves = self.unit.types.borrow().leaves(ty);
         let mut boxes = Vec::new();
         for (path, leaf) in leaves {
@@ -456,9 +458,13 @@ impl FnCx<'_, '_> {
                     Leaf::ArrayBox => HeapOwner::Array,
                     Leaf::Inline => continue,
                 };
-            let field = leaf_fields(&path).0;
-            let held = self.read_field(PlaceBase::Deref(pointer), &field, Width::W32, span);
-            boxes.push(owner(held));
+            let mut field = object.clone();
+            let name = leaf_fields(&path).0;
+            field
+                .projections
+                .push(Projection::Field(self.field_id(&name)));
+            let held = Rvalue::Read(field);
+            boxes.push(owner(Operand::Local(self.b.assign_temp(held, span))));
         }
         boxes
     }
@@ -576,8 +582,12 @@ impl FnCx<'_, '_> {
             let holds = Operand::Local(self.b.assign_temp(holds, span));
             self.check(Check::Condition { holds, kind }, span);
         }
+        let object = Place {
+            base: PlaceBase::Deref(pointer),
+            projections: Vec::new(),
+        };
         let boxes = match ty {
-            CType::Struct(_) => self.boxes_of(pointer, ty, span),
+            CType::Struct(_) => self.boxes_of(&object, ty, span),
             _ => Vec::new(),
         };
         let place = self.heap_place(HeapOwner::Object(pointer));
