@@ -382,6 +382,41 @@ fn heap_arrays_of_structs_with_boxes_give_each_element_its_own() {
     }
 }
 
+/// A recursive function's one-dimensional array parameter is a pointer into the caller's
+/// array, as C makes it (not inlined: a recursion cannot be); mutual recursion too. Other
+/// array parameters of recursive functions stay refused.
+#[test]
+fn recursive_functions_take_arrays_as_pointers() {
+    let source = "int count(const char s[], char c) { if (!*s) return 0;
+                    return (*s == c) + count(s + 1, c); }
+                  int max(int a[], int lo, int hi) { if (lo == hi) return a[lo];
+                    int m = max(a, lo + 1, hi); return a[lo] > m ? a[lo] : m; }
+                  void fill(int v[], int n, int x) { if (n == 0) return; v[n - 1] = x;
+                    fill(v, n - 1, x + 1); }
+                  int even(int a[], int n);
+                  int odd(int a[], int n) { return n == 0 ? 0 : a[n - 1] + even(a, n - 1); }
+                  int even(int a[], int n) { return n == 0 ? 0 : 2 * a[n - 1] + odd(a, n - 1); }
+                  int main() { int k = __VERIFIER_nondet_int(); int a[5] = {3, 9, 2, 7, 5};
+                    char s[] = \"banana\"; a[k & 3] = k; int b[4]; fill(b, 4, k);
+                    return (max(a, 0, 4) + count(s, 'a') * 100 + b[0] * 1000
+                      + odd(a, 5) * 10000) & 0x7fffffff; }";
+    // As gcc computes it (its exit codes are these modulo 256).
+    for (k, result) in [
+        (0, 393309),
+        (1, 264307),
+        (5, 348307),
+        (11, 514311),
+        (-3, 180307),
+    ] {
+        assert_eq!(returns(source, &[k]), result, "k {k}");
+    }
+    let (_, message) = refusal(
+        "int f(int m[][2], int n) { return n == 0 ? m[0][0] : f(m, n - 1); }
+         int main() { int m[2][2] = {{1, 2}, {3, 4}}; return f(m, 1); }",
+    );
+    assert!(message.contains("recursive function `f`"), "{message}");
+}
+
 /// An array member used as a value is a pointer to its first element, into its box: a
 /// pointer variable, an argument of a defined function or of the string functions, pointer
 /// arithmetic; a copy of the struct has boxes of its own.

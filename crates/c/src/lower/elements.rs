@@ -216,6 +216,8 @@ struct Declarations {
     locals: HashMap<String, HashSet<String>>,
     /// The array variables, and their dimensions.
     arrays: HashMap<VariableKey, usize>,
+    /// The arrays declared with one array part and no array typedef (`int a[]`).
+    one_dimensional: HashSet<VariableKey>,
     function: Option<String>,
     /// The typedef names of character types and of the other integer types (at any pointer
     /// level), and whether the declaration being visited has one of each at its base.
@@ -450,8 +452,12 @@ impl<'ast> Visit<'ast> for Declarations {
                     self.bases
                         .insert((function.clone(), name.clone()), self.base);
                     let dimensions = array_dimensions(declarator, &shape, self.array_base);
+                    let key = (function, name);
+                    if dimensions == 1 && self.array_base == 0 {
+                        self.one_dimensional.insert(key.clone());
+                    }
                     if dimensions > 0 {
-                        self.arrays.insert((function, name), dimensions);
+                        self.arrays.insert(key, dimensions);
                     }
                 }
             }
@@ -1042,6 +1048,23 @@ impl<'ast> Visit<'ast> for Uses<'_> {
 
 use BinaryOperator as B;
 
+/// The defined functions that can call themselves (by name: a call through a function pointer
+/// is not followed, so such a function keeps array parameters, which only inlining passes,
+/// and its recursive call is refused).
+fn recursive_functions(unit: &TranslationUnit) -> HashSet<String> {
+    let definitions: Vec<(String, &Node<FunctionDefinition>)> = (unit.0.iter())
+        .filter_map(|declaration| match &declaration.node {
+            lang_c::ast::ExternalDeclaration::FunctionDefinition(definition) => {
+                let name = declarator_shape(&definition.node.declarator.node).0?;
+                Some((name, definition))
+            }
+            _ => None,
+        })
+        .collect();
+    let functions: HashSet<&str> = definitions.iter().map(|(name, _)| name.as_str()).collect();
+    super::recursive_functions(&super::call_graph(&definitions, &functions, &[]))
+}
+
 /// The parameter names of each function definition.
 fn parameters(unit: &TranslationUnit) -> HashMap<String, Vec<String>> {
     let mut out = HashMap::new();
@@ -1072,6 +1095,18 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
     let mut declarations = Declarations::default();
     declarations.visit_translation_unit(unit);
     let parameters = parameters(unit);
+    // A recursive function is lowered on its own, not inlined, so its one-dimensional array
+    // parameters are what C makes them: pointers into the caller's arrays.
+    let mut pointer_parameters = Vec::new();
+    for function in recursive_functions(unit) {
+        for name in parameters.get(&function).into_iter().flatten() {
+            let key = (function.clone(), name.clone());
+            if declarations.one_dimensional.contains(&key) {
+                declarations.arrays.remove(&key);
+                pointer_parameters.push(key);
+            }
+        }
+    }
     let mut uses = Uses {
         declarations: &declarations,
         parameters: &parameters,
@@ -1083,6 +1118,10 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         literal_values: false,
     };
     uses.visit_translation_unit(unit);
+    for key in &pointer_parameters {
+        let class = uses.classes.id(key);
+        uses.classes.mark(class);
+    }
     // A binding joins its sides once either is an element pointer; joining may make another
     // binding's side one, so until nothing changes.
     let bindings = std::mem::take(&mut uses.bindings);

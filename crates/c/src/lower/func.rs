@@ -303,6 +303,21 @@ fn parameter(
             };
             let ty = complete(unit, ty, at)?;
             let derived = &unparenthesized(declarator).node.derived[levels as usize..];
+            // Where `lower/elements.rs` made it a pointer into arrays (a recursive function's
+            // one-dimensional array parameter), it is one, as in C.
+            if let ([_], true) = (derived, typedef_dims.is_empty()) {
+                let pointer = unit.types.borrow_mut().pointer_to(ty);
+                let pointer = super::element_pointer::variable_type(unit, function, &name, pointer);
+                if let CType::Element(_) = pointer {
+                    let span = unit.map.span(param.span);
+                    return Ok(Some(Parameter {
+                        name,
+                        span,
+                        ty: pointer,
+                        array: None,
+                    }));
+                }
+            }
             let mut inner = Vec::with_capacity(derived.len() - 1 + typedef_dims.len());
             for part in &derived[1..] {
                 let size = match &part.node {

@@ -303,7 +303,10 @@ pub(crate) fn lower_unit<'a>(
         .map(|(name, _)| name.clone())
         .collect();
     context.inline_calls = context.options.inline_calls || !mentions.is_empty();
-    if !context.options.inline_calls && !mentions.is_empty() && is_recursive(&graph) {
+    if !context.options.inline_calls
+        && !mentions.is_empty()
+        && !recursive_functions(&graph).is_empty()
+    {
         if let Some(globals) = globals_by_reference(&context) {
             context.inline_calls = false;
             context.global_users = reaching(&graph, mentions);
@@ -535,24 +538,29 @@ pub(super) fn reaching(
     }
 }
 
-/// Whether a function of `graph` can call itself, directly or not.
-fn is_recursive(graph: &[(&String, HashSet<String>)]) -> bool {
-    graph.iter().any(|(name, callees)| {
+/// The functions of `graph` that can call themselves, directly or not.
+pub(super) fn recursive_functions(graph: &[(&String, HashSet<String>)]) -> HashSet<String> {
+    let callees: HashMap<&String, &HashSet<String>> = graph
+        .iter()
+        .map(|(name, callees)| (*name, callees))
+        .collect();
+    let calls_itself = |name: &String| {
         let mut seen: HashSet<&String> = HashSet::new();
-        let mut work: Vec<&String> = callees.iter().collect();
+        let mut work: Vec<&String> = callees[name].iter().collect();
         while let Some(next) = work.pop() {
-            if next == *name {
+            if next == name {
                 return true;
             }
-            if !seen.insert(next) {
-                continue;
-            }
-            if let Some((_, more)) = graph.iter().find(|(n, _)| *n == next) {
-                work.extend(more.iter());
+            if seen.insert(next) {
+                work.extend(callees.get(next).into_iter().flat_map(|more| more.iter()));
             }
         }
         false
-    })
+    };
+    (graph.iter())
+        .filter(|(name, _)| calls_itself(name))
+        .map(|(name, _)| (*name).clone())
+        .collect()
 }
 
 /// The defined globals (and `static` locals) with their types as variables, in declaration
