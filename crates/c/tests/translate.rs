@@ -317,6 +317,23 @@ fn rows_of_arrays_are_pointers_into_them() {
         ],
     );
     assert_eq!(returns(bounds, &[-3]), 0);
+    // A row passed to a pointer parameter, dereferenced, compared; `memcmp` and `memset` of
+    // two-dimensional arrays and members; `strcpy` between rows of one array (apart) and
+    // within one row's range (overlapping: undefined in C, `unmodelled`).
+    let more = "struct S { int b[2][3]; int k; };
+                void set(int *p, int v) { *p = v; } int first(const char *s) { return *s; }
+                int main() { int a = __VERIFIER_nondet_int(); int m[2][2] = {{1, 2}, {3, 4}};
+                  int n[2][2] = {{1, 2}, {3, 4}}; char w[3][4] = {\"b\", \"a\", \"c\"};
+                  struct S s; set(m[a & 1], 9); memset(s.b, 0, sizeof s.b); s.b[1][a % 3] = a;
+                  strcpy(w[2], w[a & 1]); if (a == 7) strcpy(w[0] + 1, w[0]);
+                  return *m[1] + first(w[2]) * 10 + (m[0] == m[1]) * 1000
+                    + (memcmp(m, n, sizeof m) == 0) * 2000 + s.b[1][2] * 10000
+                    + w[2][0] * 100000; }";
+    // As gcc computes it for each input (its exit codes are these modulo 256).
+    for (input, result) in [(0, 9800983), (1, 9700979), (2, 9820983), (5, 9750979)] {
+        assert_eq!(returns(more, &[input]), result, "input {input}");
+    }
+    assert_errors(more, &[(7, PropertyKind::Unmodelled)]);
 }
 
 /// In a file that frees memory, a pointer into an array member's box checks the box's heap

@@ -586,15 +586,41 @@ struct Uses<'d> {
     classes: Classes,
     /// The classes of array variables, and their keys.
     arrays: HashMap<usize, VariableKey>,
+    /// The classes of the rows of multi-dimensional arrays (among [`Uses::arrays`]).
+    rows: HashSet<usize>,
     /// A parameter and the sources of an argument passed to it: joined only where either side
     /// is an element pointer (an array passed to a parameter that is only indexed stays the
     /// caller's array, `FnCx::argument`); what they point to is joined at once.
     bindings: Vec<(usize, Sources)>,
     cells: HashSet<VariableKey>,
     literal_values: bool,
+    /// The subscripts that another subscript indexes (`m[i]` of `m[i][j]`), by address.
+    inner_subscripts: HashSet<*const lang_c::ast::BinaryOperatorExpression>,
 }
 
 impl Uses<'_> {
+    /// `e`, a subscript that no subscript indexes, names a row (`m[i]` of `int m[2][3]`): a
+    /// pointer into the array, which then lives in a cell (also under `sizeof`, which costs
+    /// only time).
+    fn row_value(&mut self, e: &lang_c::ast::BinaryOperatorExpression) {
+        let mut indices = 1;
+        let mut base = &e.lhs;
+        while let Expression::BinaryOperator(b) = &base.node {
+            if b.node.operator.node != BinaryOperator::Index {
+                break;
+            }
+            indices += 1;
+            base = &b.node.lhs;
+        }
+        let Expression::Identifier(id) = &base.node else {
+            return;
+        };
+        let key = self.key(&id.node.name);
+        if (self.declarations.arrays.get(&key)).is_some_and(|&dimensions| dimensions > indices) {
+            self.cells.insert(key);
+        }
+    }
+
     fn key(&self, name: &str) -> VariableKey {
         let local = self
             .declarations
@@ -640,6 +666,7 @@ impl Uses<'_> {
         for _ in 1..dimensions {
             class = self.classes.pointee(class);
             self.arrays.insert(class, key.clone());
+            self.rows.insert(class);
         }
     }
 
@@ -937,6 +964,14 @@ impl<'ast> Visit<'ast> for Uses<'_> {
         span: &'ast Span,
     ) {
         use BinaryOperator as B;
+        if e.operator.node == B::Index {
+            if let Expression::BinaryOperator(inner) = &e.lhs.node {
+                self.inner_subscripts.insert(&inner.node);
+            }
+            if !self.inner_subscripts.contains(&std::ptr::from_ref(e)) {
+                self.row_value(e);
+            }
+        }
         match e.operator.node {
             B::Assign => {
                 let targets = self.sources(&e.lhs);
@@ -1113,9 +1148,11 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         function: String::new(),
         classes: Classes::default(),
         arrays: HashMap::new(),
+        rows: HashSet::new(),
         bindings: Vec::new(),
         cells: HashSet::new(),
         literal_values: false,
+        inner_subscripts: HashSet::new(),
     };
     uses.visit_translation_unit(unit);
     for key in &pointer_parameters {
@@ -1142,7 +1179,9 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
             if done[k] {
                 continue;
             }
+            // A row passed is a pointer into its array, which inlining cannot name.
             let element = sources.element
+                || sources.classes.iter().any(|c| uses.rows.contains(c))
                 || uses.classes.is_element(*parameter)
                 || (sources.classes.iter())
                     .any(|&c| !uses.is_array(c) && uses.classes.is_element(c));

@@ -425,19 +425,34 @@ impl FnCx<'_, '_> {
         at: usize,
     ) -> Result<(Operand, CType), CError> {
         let name = &m.node.identifier.node.name;
+        if let Some(CType::Array(id)) = self.static_type(e) {
+            if self.unit.types.borrow().array(id).1.len() != 1 {
+                return Err(CError::unsupported(
+                    format!("the array member `{name}` of several dimensions used as a pointer"),
+                    at,
+                ));
+            }
+        }
+        self.member_start(e, m, span, at)
+    }
+
+    /// A pointer to the first element of the array member `m` (`e`), whatever its dimensions:
+    /// into its box.
+    pub(super) fn member_start(
+        &mut self,
+        e: &Node<Expression>,
+        m: &Node<lang_c::ast::MemberExpression>,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let name = &m.node.identifier.node.name;
         let (LValue::Memory(member), CType::Array(id)) = self.member(e, m)? else {
             return Err(CError::invalid(
                 format!("`{name}` is not an array member"),
                 at,
             ));
         };
-        let (element, dims) = self.unit.types.borrow().array(id);
-        if dims.len() != 1 {
-            return Err(CError::unsupported(
-                format!("the array member `{name}` of several dimensions used as a pointer"),
-                at,
-            ));
-        }
+        let element = self.unit.types.borrow().array(id).0;
         let mut first = self.unbox_array(&member, span);
         (first.place.projections).push(symex_ir::cfg::Projection::Index(Operand::Const(0)));
         self.element_address(first, element, span, at)

@@ -284,16 +284,24 @@ impl FnCx<'_, '_> {
     }
 
     /// The value of the pointer argument `e` of a function over memory, which C converts to
-    /// `void *`: an array of several dimensions is a pointer to its first element, whose
-    /// bytes are the array's (C's `int (*)[3]` would point to the same bytes).
-    fn memory_operand(&mut self, e: &Node<Expression>) -> Result<(Operand, CType), CError> {
-        let multi_dimensional =
-            |cx: &Self| (cx.array_variable(e)).filter(|(local, _)| cx.arrays[local].len() > 1);
-        match (multi_dimensional(self), &e.node) {
-            (Some(array), Expression::Identifier(id)) => {
-                let (span, at) = (self.span(e.span), self.at(e.span));
+    /// `void *`: an array of several dimensions (a variable or a member) is a pointer to its
+    /// first element, whose bytes are the array's (C's `int (*)[3]` would point to the same
+    /// bytes).
+    pub(super) fn memory_operand(
+        &mut self,
+        e: &Node<Expression>,
+    ) -> Result<(Operand, CType), CError> {
+        let (span, at) = (self.span(e.span), self.at(e.span));
+        let dimensions = match (self.array_variable(e), self.static_type(e)) {
+            (Some((local, _)), _) => self.arrays[&local].len(),
+            (None, Some(CType::Array(id))) => self.unit.types.borrow().array(id).1.len(),
+            _ => 0,
+        };
+        match (&e.node, self.array_variable(e)) {
+            (Expression::Identifier(id), Some(array)) if dimensions > 1 => {
                 self.array_start(array, &id.node.name, span, at)
             }
+            (Expression::Member(m), None) if dimensions > 1 => self.member_start(e, m, span, at),
             _ => self.typed(e),
         }
     }

@@ -12,8 +12,9 @@
 //! * `strcpy(d, s)` copies the characters up to the 0 (included), `strcat(d, s)` to the end of
 //!   `d`'s string, `strncpy(d, s, n)` exactly `n` characters: `s`'s up to its 0, then zeros
 //!   (no 0 is added where `s` is `n` long or longer, as in C). A character is converted to the
-//!   destination's character type. Copying within one array stops `unmodelled` (overlap is
-//!   undefined in C).
+//!   destination's character type. Copying between overlapping ranges of one array stops
+//!   `unmodelled` (undefined in C); rows of one array (`strcpy(names[i], names[j])`) are apart
+//!   where the ranges copied do not meet (`strcat` only between different arrays).
 //! * `strcmp(a, b)`, `strncmp(a, b, n)` (at most `n` characters) and `memcmp(a, b, n)` (`n`
 //!   bytes, 0s included) give 0 where equal, else the difference of the first differing
 //!   characters read as `unsigned char` (glibc's value; C fixes only its sign).
@@ -53,7 +54,9 @@ impl FnCx<'_, '_> {
     ) -> Result<(Operand, CType), CError> {
         let destination = self.text(name, &arguments[0], at)?;
         let source = self.text(name, &arguments[1], at)?;
-        self.check_apart(destination, source, span);
+        // `strcat` writes after the destination's string: only different cells are apart.
+        let count = append.then_some(Operand::Const(-1));
+        self.check_apart(destination, source, count, span);
         // `strcat` copies to the end of the destination's string.
         let start = match append {
             true => {
@@ -92,7 +95,7 @@ impl FnCx<'_, '_> {
         let destination = self.text(name, &arguments[0], at)?;
         let source = self.text(name, &arguments[1], at)?;
         let count = self.byte_count(&arguments[2], span)?;
-        self.check_apart(destination, source, span);
+        self.check_apart(destination, source, Some(count), span);
         let ended = self.b.new_temp(span, Width::W32);
         self.assign(ended, Operand::Const(0), span);
         let character = self.b.new_temp(span, Width::W32);
@@ -148,7 +151,7 @@ impl FnCx<'_, '_> {
     ) -> Result<(Operand, CType), CError> {
         let mut texts = Vec::with_capacity(2);
         for argument in &arguments[..2] {
-            let pointer = self.typed(argument)?;
+            let pointer = self.memory_operand(argument)?;
             let (pointer, ty, view) = self.bytes_of(name, pointer, span, self.at(argument.span))?;
             texts.push(Text {
                 pointer,
@@ -245,14 +248,36 @@ impl FnCx<'_, '_> {
         )
     }
 
-    /// The `unmodelled` check that two strings lie in different cells (copying within one may
-    /// overlap, which C leaves undefined).
-    fn check_apart(&mut self, destination: Text, source: Text, span: Span) {
-        let [to_cell, _] = self.element_parts(destination.pointer, span);
-        let [from_cell, _] = self.element_parts(source.pointer, span);
-        let other = self.temp(Rvalue::Binary(BinOp::Ne, to_cell, from_cell), span);
+    /// The `unmodelled` check that copying `count` characters (a string's, its 0 included,
+    /// where `None`) from `source` to `destination` does not overlap, which C leaves undefined:
+    /// they lie in different cells, or in one (rows of an array) at indices that keep the two
+    /// ranges apart.
+    fn check_apart(&mut self, destination: Text, source: Text, count: Option<Operand>, span: Span) {
+        let [to_cell, to_index] = self.element_parts(destination.pointer, span);
+        let [from_cell, from_index] = self.element_parts(source.pointer, span);
+        let same = self.temp(Rvalue::Binary(BinOp::Eq, to_cell, from_cell), span);
+        let (inside, apart) = (self.b.new_block(), self.b.new_block());
+        self.b.branch(same, inside, apart, span);
+        self.b.switch_to(inside);
+        let count = match count {
+            Some(count) => count,
+            None => {
+                let length = self.text_length(source, span);
+                self.temp(Rvalue::Binary(BinOp::Add, length, Operand::Const(1)), span)
+            }
+        };
+        let temp = |cx: &mut Self, op, a, b| cx.temp(Rvalue::Binary(op, a, b), span);
+        let [to_end, from_end] = [to_index, from_index].map(|i| temp(self, BinOp::Add, i, count));
+        let before = temp(self, BinOp::Le, to_end, from_index);
+        let after = temp(self, BinOp::Le, from_end, to_index);
+        let disjoint = temp(self, BinOp::BitOr, before, after);
+        // A count of 2^31 or more (an `unsigned` size) is no range here.
+        let small = temp(self, BinOp::Ge, count, Operand::Const(0));
+        let holds = temp(self, BinOp::BitAnd, small, disjoint);
         let kind = PropertyKind::Unmodelled;
-        self.check(Check::Condition { holds: other, kind }, span);
+        self.check(Check::Condition { holds, kind }, span);
+        self.b.goto(apart, span);
+        self.b.switch_to(apart);
     }
 
     /// Character `k` of `text`, of its character type (checked as a subscript is).
