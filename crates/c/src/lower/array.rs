@@ -5,7 +5,8 @@
 //! locals. An initializer (`= {1, 2}`, the rest 0) assigns every element. Every access checks
 //! its indices (`out-of-bounds`). A multi-dimensional array is one IR array of its elements in
 //! row-major order, each index checked against its own dimension, so that a row (`m[i]`) or
-//! `&m[i][j]` is an element pointer into it (`lower/element_pointer.rs`).
+//! `&m[i][j]` is an element pointer into it (`lower/element_pointer.rs`), and a pointer to
+//! arrays (`int (*p)[3]`) is one whose subscript moves it by whole arrays.
 //!
 //! A struct's array member (`s.a[i]`, `p->a[i]`) is indexed the same way, in the box that
 //! holds its array (`memory.rs`): the struct's checks run when the box pointer is read, then
@@ -62,6 +63,24 @@ enum Subscripted {
 enum Indexing {
     Access,
     Address,
+}
+
+/// What subscripts designate (`FnCx::indexed`): an element, or for an address a row, whose
+/// dimensions are left.
+struct Indexed {
+    lvalue: LValue,
+    element: CType,
+    remaining: Vec<u32>,
+}
+
+impl Indexed {
+    fn element(lvalue: LValue, element: CType) -> Indexed {
+        Indexed {
+            lvalue,
+            element,
+            remaining: Vec::new(),
+        }
+    }
 }
 
 /// The expression that the subscripts of `e` index, and the subscripts from the last to the
@@ -275,102 +294,197 @@ impl FnCx<'_, '_> {
     /// indices evaluated (their checks are the element's guards), and the element type. `None`
     /// when `e` is not a subscript.
     pub fn element(&mut self, e: &Node<Expression>) -> Result<Option<(LValue, CType)>, CError> {
-        self.indexed(e, Indexing::Access)
+        Ok(self
+            .indexed(e, Indexing::Access)?
+            .map(|indexed| (indexed.lvalue, indexed.element)))
     }
 
     /// `&a[i]...[k]`, or a row `m[i]` used as a value (a pointer to its first element), for
-    /// the subscripts `e` (of the expression at `span`, `at`): an element pointer.
+    /// the subscripts `e` (of the expression at `span`, `at`): an element pointer. With
+    /// `whole_row`, `&m[i]`: a pointer to the row itself (to arrays).
     pub fn subscript_address(
         &mut self,
         e: &Node<Expression>,
+        whole_row: bool,
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
-        match self.indexed(e, Indexing::Address)? {
-            Some((LValue::Memory(memory), ty)) => self.element_address(memory, ty, span, at),
-            Some((LValue::Byte(byte), _)) => Ok(byte.address),
-            Some((LValue::Register(_), _)) | None => Err(CError::invalid(
+        let Some(indexed) = self.indexed(e, Indexing::Address)? else {
+            return Err(CError::invalid("internal error: no subscript", at));
+        };
+        let pointee = match (whole_row, &indexed.remaining[..]) {
+            (true, remaining) if !remaining.is_empty() => {
+                (self.unit.types.borrow_mut()).array_of(indexed.element, remaining.to_vec())
+            }
+            (_, []) | (_, [_]) => indexed.element,
+            (_, [_, inner @ ..]) => {
+                (self.unit.types.borrow_mut()).array_of(indexed.element, inner.to_vec())
+            }
+        };
+        match indexed.lvalue {
+            LValue::Memory(memory) => self.element_address(memory, pointee, span, at),
+            LValue::Byte(byte) => Ok(byte.address),
+            LValue::Register(_) => Err(CError::invalid(
                 "internal error: an element outside memory",
                 at,
             )),
         }
     }
 
-    /// The element type of the row `e` designates, if it is one: an array variable or member
-    /// with one index fewer than its dimensions (`m[i]` of `int m[2][3]`).
+    /// The type of the value of the row `e` designates, if it is one (a pointer to its first
+    /// element, or to its first row): an array variable or member with fewer indices than its
+    /// dimensions (`m[i]` of `int m[2][3]`), or a pointer to arrays with fewer than its
+    /// pointee's dimensions and one (`p[i]` of `int (*p)[2][3]`, `*p`).
     pub(super) fn row_of(&self, e: &Node<Expression>) -> Option<CType> {
-        let (base, indices) = subscripts(e);
-        if indices.is_empty() {
+        let (base, indices) = self.row_subscripts(e);
+        if indices == 0 {
             return None;
         }
-        let (element, dims) = match self.array_variable(base) {
-            Some((local, element)) => (element, self.arrays.get(&local)?.clone()),
-            None => match self.static_type(base)? {
-                CType::Array(id) => self.unit.types.borrow().array(id),
-                _ => return None,
-            },
+        let (element, dims) = self.static_dimensions(base)?;
+        let remaining = dims.get(indices..).filter(|r| !r.is_empty())?.to_vec();
+        let mut types = self.unit.types.borrow_mut();
+        let pointee = match remaining.len() {
+            1 => element,
+            _ => types.array_of(element, remaining[1..].to_vec()),
         };
-        (dims.len() == indices.len() + 1).then_some(element)
+        Some(types.element_pointer_to(pointee))
+    }
+
+    /// The expression that the subscripts of `e` index and how many there are, `*p` of a
+    /// pointer to arrays counting as `p[0]`.
+    pub(super) fn row_subscripts<'e>(
+        &self,
+        e: &'e Node<Expression>,
+    ) -> (&'e Node<Expression>, usize) {
+        let (base, indices) = subscripts(e);
+        match &base.node {
+            Expression::UnaryOperator(u)
+                if u.node.operator.node == lang_c::ast::UnaryOperator::Indirection
+                    && self.points_to_arrays(&u.node.operand) =>
+            {
+                (&u.node.operand, indices.len() + 1)
+            }
+            _ => (base, indices.len()),
+        }
+    }
+
+    /// Whether `e` is a pointer to arrays (`int (*p)[3]`), by its type.
+    pub(super) fn points_to_arrays(&self, e: &Node<Expression>) -> bool {
+        let pointee = match self.static_type(e) {
+            Some(CType::Element(p) | CType::Pointer(p)) => self.unit.types.borrow().pointee(p),
+            _ => return false,
+        };
+        matches!(pointee, CType::Array(_))
+    }
+
+    /// The element type and the dimensions that subscripts of `base` go through, without
+    /// evaluating it: an array variable's or member's; a pointer to arrays moves by its first
+    /// subscript (a dimension 0 here: unbounded), then indexes its pointee's.
+    pub(super) fn static_dimensions(&self, base: &Node<Expression>) -> Option<(CType, Vec<u32>)> {
+        if let Some((local, element)) = self.array_variable(base) {
+            return Some((element, self.arrays.get(&local)?.clone()));
+        }
+        let ty = self.static_type(base)?;
+        let types = self.unit.types.borrow();
+        match ty {
+            CType::Array(id) => Some(types.array(id)),
+            CType::Element(p) | CType::Pointer(p) => match types.pointee(p) {
+                CType::Array(id) => {
+                    let (element, inner) = types.array(id);
+                    Some((element, std::iter::once(0).chain(inner).collect()))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// What the subscripts `e` designate, for `purpose`: an element of an array variable or
-    /// member (all its indices given; for an address, also the first element of a row, fewer
-    /// by one), or of what a pointer into an array points to. `None` when `e` is not a
-    /// subscript.
+    /// member (all its indices given; for an address, also a row, fewer), of what a pointer
+    /// into an array points to, or of the arrays a pointer to arrays points to (`p[i][j]`,
+    /// `(*p)[j]`). `None` when `e` is not a subscript.
     ///
     /// A multi-dimensional array is one IR array of its elements in C's row-major order, so
     /// that a pointer into a row is an element pointer like any other: `m[i][j]` is element
     /// `i * 3 + j` of `int m[2][3]`, and each index is checked against its own dimension
-    /// first, as C requires (`m[0][3]` is out of bounds even though element 3 exists).
+    /// first, as C requires (`m[0][3]` is out of bounds even though element 3 exists). A
+    /// pointer to arrays counts elements of the array it points into, so `p[i]` moves it by
+    /// `i` whole arrays.
     fn indexed(
         &mut self,
         e: &Node<Expression>,
         purpose: Indexing,
-    ) -> Result<Option<(LValue, CType)>, CError> {
+    ) -> Result<Option<Indexed>, CError> {
         // `p[i]` of a pointer into an array, also where `p` is itself an element (`m[i][j]` of
-        // `int **m`) or a row (`m[i][j]` of `int *m[2]`... but not of `int m[2][3]`).
+        // `int **m`, `m[i]` being a value read from memory).
         if let Expression::BinaryOperator(b) = &e.node {
             let pointer = b.node.operator.node == lang_c::ast::BinaryOperator::Index
                 && self.array_variable(&b.node.lhs).is_none()
                 && self.row_of(&b.node.lhs).is_none()
+                && !self.points_to_arrays(&b.node.lhs)
                 && matches!(self.static_type(&b.node.lhs), Some(CType::Element(_)));
             if pointer {
                 let (pointer, pointer_ty, ty) = self.subscripted_pointer(&b.node.lhs)?;
                 let offset = self.subscript(&b.node.rhs)?;
                 let span = self.span(e.span);
-                let element = self.element_lvalue((pointer, pointer_ty), ty, Some(offset), span);
-                return Ok(Some(element));
+                let (lvalue, element) =
+                    self.element_lvalue((pointer, pointer_ty), ty, Some(offset), span);
+                return Ok(Some(Indexed::element(lvalue, element)));
             }
         }
         let (base, mut indices) = subscripts(e);
-        if indices.is_empty() {
+        indices.reverse();
+        // `(*p)[j]` is `p[0][j]`, and `*p` is `p[0]`.
+        let (base, leading_zero) = match self.row_subscripts(e) {
+            (operand, n) if n > indices.len() => (operand, true),
+            _ => (base, false),
+        };
+        if indices.is_empty() && !leading_zero {
             return Ok(None);
         }
         let span = self.span(e.span);
-        let (array, ty, dims) = self.subscripted(base)?;
-        if let (Subscripted::Pointer(pointer, pointer_ty), [index]) = (&array, &indices[..]) {
-            let offset = self.subscript(index)?;
-            let element = self.element_lvalue((*pointer, *pointer_ty), ty, Some(offset), span);
-            return Ok(Some(element));
+        let (array, element, dims) = self.subscripted(base)?;
+        let mut raw = Vec::with_capacity(indices.len() + 1);
+        if leading_zero {
+            raw.push((Operand::Const(0), CType::Int));
         }
-        let row = purpose == Indexing::Address && indices.len() + 1 == dims.len();
-        if indices.len() != dims.len() && !row {
-            return Err(CError::unsupported(
-                format!(
-                    "`{}` with {} of its {} indices (a part of an array used as a pointer: \
-                     rows of arrays are pointers to their first element, parts of more \
-                     dimensions are not supported)",
-                    name_of(base),
-                    indices.len(),
-                    dims.len()
-                ),
-                self.at(e.span),
-            ));
-        }
-        indices.reverse();
-        let mut values = Vec::with_capacity(indices.len());
         for index in indices {
-            let (index, ty) = self.subscript(index)?;
+            raw.push(self.subscript(index)?);
+        }
+        if let (Subscripted::Pointer(pointer, pointer_ty), [offset]) = (&array, &raw[..]) {
+            if dims.len() <= 1 {
+                let (lvalue, element) =
+                    self.element_lvalue((*pointer, *pointer_ty), element, Some(*offset), span);
+                return Ok(Some(Indexed::element(lvalue, element)));
+            }
+        }
+        let remaining = dims.get(raw.len()..).map(<[u32]>::to_vec);
+        let remaining = match remaining {
+            Some(remaining) if remaining.is_empty() || purpose == Indexing::Address => remaining,
+            _ => {
+                return Err(CError::unsupported(
+                    format!(
+                        "`{}` with {} of its {} indices (a part of an array used as a pointer: \
+                         its rows are pointers to their first elements)",
+                        name_of(base),
+                        raw.len(),
+                        dims.len()
+                    ),
+                    self.at(e.span),
+                ))
+            }
+        };
+        if let Subscripted::Pointer(pointer, _) = array {
+            let pointer = (pointer, element);
+            let memory = self.array_pointer_element(pointer, &raw, &dims[1..], purpose, span);
+            return Ok(Some(Indexed {
+                lvalue: LValue::Memory(memory),
+                element,
+                remaining,
+            }));
+        }
+        let mut values = Vec::with_capacity(raw.len());
+        for (index, ty) in raw {
             let index = self.index_value(index, ty, PropertyKind::OutOfBounds, span);
             // A variable index is copied, so that its value is the one checked and used.
             let index = match index {
@@ -394,13 +508,7 @@ impl FnCx<'_, '_> {
                 let boxed = self.unbox_array(&member, span);
                 (boxed.place.base, boxed.guards, boxed.heap)
             }
-            Subscripted::Pointer(..) => {
-                return Err(CError::unsupported(
-                    "more than one subscript of a pointer (pointers to arrays, `int (*p)[3]`, \
-                     are not supported)",
-                    self.at(e.span),
-                ))
-            }
+            Subscripted::Pointer(..) => unreachable!("handled above"),
         };
         let index = match &values[..] {
             [index] if dims.len() == 1 => *index,
@@ -427,7 +535,50 @@ impl FnCx<'_, '_> {
             heap,
             literal: false,
         };
-        Ok(Some((LValue::Memory(memory), ty)))
+        Ok(Some(Indexed {
+            lvalue: LValue::Memory(memory),
+            element,
+            remaining,
+        }))
+    }
+
+    /// `p[i][j]...` of the pointer to arrays `pointer` (of dimensions `inner` of `element`s),
+    /// its offsets
+    /// `raw` (numbers of their types): `i` moves it by whole arrays (pointer arithmetic, so
+    /// only where the index leaves `int` is it `unmodelled`), the rest are checked against
+    /// their dimensions as an array's indices, and the element is then one of the array
+    /// `pointer` points into.
+    fn array_pointer_element(
+        &mut self,
+        (pointer, element): (Operand, CType),
+        raw: &[(Operand, CType)],
+        inner: &[u32],
+        purpose: Indexing,
+        span: Span,
+    ) -> Memory {
+        let [cell, index] = self.element_parts(pointer, span);
+        let stride: i64 = inner.iter().map(|&d| i64::from(d)).product();
+        let stride = i32::try_from(stride).unwrap_or(i32::MAX);
+        let unmodelled = PropertyKind::Unmodelled;
+        let (offset, ty) = raw[0];
+        let offset = self.index_value(offset, ty, unmodelled, span);
+        let offset = self.scaled(offset, stride, span);
+        let moved = self.moved_index(index, (offset, CType::Int), false, span);
+        let kind = PropertyKind::OutOfBounds;
+        let rest: Vec<Operand> = (raw[1..].iter())
+            .map(|&(index, ty)| self.index_value(index, ty, kind, span))
+            .collect();
+        let bounds = self.dimension_bounds(&rest, inner, purpose, span);
+        let within = self.row_major_index(&rest, inner, span);
+        // No check that the sum fits: `within` is below one array's elements once the bounds
+        // hold, so where it wraps around, `moved` lay beyond the array and the sum is negative:
+        // out of bounds either way.
+        let flat = self.temp(Rvalue::Binary(BinOp::Add, moved, within), span);
+        let mut memory = self.array_element(cell, flat, element);
+        // Each index within its dimension first, then the element within the array.
+        let last = memory.guards.len() - 1;
+        memory.guards.splice(last..last, bounds);
+        memory
     }
 
     /// The checks that each of `indices` lies within its dimension of `dims`. An access needs
@@ -499,7 +650,7 @@ impl FnCx<'_, '_> {
     ) -> Result<(Subscripted, CType, Vec<u32>), CError> {
         let at = self.at(base.span);
         match &base.node {
-            Expression::Identifier(id) => {
+            Expression::Identifier(id) if !self.points_to_arrays(base) => {
                 let (array, ty) = self.lookup(&id.node.name, at)?;
                 let Some(dims) = self.arrays.get(&array) else {
                     return Err(CError::unsupported(
@@ -513,7 +664,7 @@ impl FnCx<'_, '_> {
                 };
                 Ok((Subscripted::Variable(array), ty, dims.clone()))
             }
-            Expression::Member(m) => {
+            Expression::Member(m) if !self.points_to_arrays(base) => {
                 let (member, ty) = self.member(base, m)?;
                 let (LValue::Memory(member), CType::Array(id)) = (member, ty) else {
                     return Err(CError::unsupported(
@@ -539,11 +690,15 @@ impl FnCx<'_, '_> {
             }
             _ => {
                 let (pointer, pointer_ty, pointee) = self.subscripted_pointer(base)?;
-                Ok((
-                    Subscripted::Pointer(pointer, pointer_ty),
-                    pointee,
-                    Vec::new(),
-                ))
+                let pointer = Subscripted::Pointer(pointer, pointer_ty);
+                match pointee {
+                    // A pointer to arrays moves by its first subscript (a dimension 0 here).
+                    CType::Array(id) => {
+                        let (element, inner) = self.unit.types.borrow().array(id);
+                        Ok((pointer, element, std::iter::once(0).chain(inner).collect()))
+                    }
+                    _ => Ok((pointer, pointee, Vec::new())),
+                }
             }
         }
     }

@@ -98,7 +98,8 @@ impl FnCx<'_, '_> {
     }
 
     /// The array `local` (of elements of type `element`, named `name`) used as a value: an
-    /// element pointer to its first element.
+    /// element pointer to its first element (for several dimensions, its first row: a pointer
+    /// to arrays).
     pub fn decay(
         &mut self,
         (local, element): (LocalId, CType),
@@ -106,16 +107,22 @@ impl FnCx<'_, '_> {
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
-        let one_dimension = self.arrays.get(&local).is_some_and(|dims| dims.len() == 1);
-        match one_dimension {
-            true => self.array_start((local, element), name, span, at),
-            false => Err(self.decay_refusal(name, at)),
-        }
+        // Of several dimensions: a pointer to its first row.
+        let dims = self.arrays.get(&local).cloned().unwrap_or_default();
+        let pointee = match &dims[..] {
+            [_, inner @ ..] if !inner.is_empty() => self
+                .unit
+                .types
+                .borrow_mut()
+                .array_of(element, inner.to_vec()),
+            _ => element,
+        };
+        self.array_start((local, pointee), name, span, at)
     }
 
-    /// A pointer to the first element of the array `local` (of elements of type `element`,
-    /// named `name`), whatever its dimensions: what a function over memory takes for it (a
-    /// `void *` to its bytes).
+    /// A pointer to the start of the array `local` (named `name`), typed as pointing to
+    /// `pointee`s: its first element's type, whatever its dimensions, for a function over
+    /// memory (a `void *` to its bytes); its rows' or its own type for a pointer to arrays.
     pub fn array_start(
         &mut self,
         (local, element): (LocalId, CType),
@@ -289,7 +296,7 @@ impl FnCx<'_, '_> {
 
     /// `index ± offset` (an integer of type `ty`, counted in elements), with the `unmodelled`
     /// checks where the sum would not be C's: an offset beyond `int`, or a result beyond it.
-    fn moved_index(
+    pub(super) fn moved_index(
         &mut self,
         index: Operand,
         (offset, ty): (Operand, CType),

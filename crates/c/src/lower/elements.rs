@@ -178,7 +178,7 @@ impl ElementFacts {
 
     /// The type a value of the declared type `ty` has at `location`: each pointer level an
     /// element pointer where its class is one and it points to what arrays hold (scalars and
-    /// structs), else as declared.
+    /// structs) or it points to arrays, else as declared.
     pub fn representation(&self, location: Location<'_>, ty: CType, types: &mut Types) -> CType {
         self.represent(self.location(location), ty, types)
     }
@@ -200,7 +200,9 @@ impl ElementFacts {
         };
         let element = node.is_some_and(|n| self.element[n]);
         let arrays_hold = inner.is_scalar() || matches!(inner, CType::Struct(_));
-        match element && arrays_hold {
+        // A pointer to arrays (`int (*p)[3]`) points into an array of them, always: the rows
+        // of a multi-dimensional array (`lower/array.rs`), or one array (`&a`).
+        match (element && arrays_hold) || matches!(inner, CType::Array(_)) {
             true => CType::Element(q),
             false => CType::Pointer(q),
         }
@@ -218,6 +220,8 @@ struct Declarations {
     arrays: HashMap<VariableKey, usize>,
     /// The arrays declared with one array part and no array typedef (`int a[]`).
     one_dimensional: HashSet<VariableKey>,
+    /// The variables declared as pointers to arrays (`int (*p)[3]`), which point into arrays.
+    array_pointers: HashSet<VariableKey>,
     function: Option<String>,
     /// The typedef names of character types and of the other integer types (at any pointer
     /// level), and whether the declaration being visited has one of each at its base.
@@ -453,6 +457,11 @@ impl<'ast> Visit<'ast> for Declarations {
                         .insert((function.clone(), name.clone()), self.base);
                     let dimensions = array_dimensions(declarator, &shape, self.array_base);
                     let key = (function, name);
+                    if matches!(shape, Shape::ArrayPointer { levels: 1, .. })
+                        || (matches!(shape, Shape::Plain(1)) && self.array_base > 0)
+                    {
+                        self.array_pointers.insert(key.clone());
+                    }
                     if dimensions == 1 && self.array_base == 0 {
                         self.one_dimensional.insert(key.clone());
                     }
@@ -516,6 +525,14 @@ impl Classes {
         }
         let id = self.fresh();
         self.index.insert(key.clone(), id);
+        id
+    }
+
+    /// The root of `id`'s class, without shortening the path.
+    fn find(&self, mut id: usize) -> usize {
+        while self.parent[id] != id {
+            id = self.parent[id];
+        }
         id
     }
 
@@ -670,8 +687,23 @@ impl Uses<'_> {
         }
     }
 
+    /// The array whose class (or one of whose rows' classes) `id` is in, if any: by class,
+    /// since joining makes what a pointer to arrays points to one class with the rows.
+    fn array_key(&self, id: usize) -> Option<VariableKey> {
+        let root = self.classes.find(id);
+        (self.arrays.iter())
+            .find(|(&class, _)| self.classes.find(class) == root)
+            .map(|(_, key)| key.clone())
+    }
+
     fn is_array(&self, id: usize) -> bool {
-        self.arrays.contains_key(&id)
+        self.array_key(id).is_some()
+    }
+
+    /// Whether `id` is in the class of a row of a multi-dimensional array.
+    fn is_row(&self, id: usize) -> bool {
+        let root = self.classes.find(id);
+        self.rows.iter().any(|&row| self.classes.find(row) == root)
     }
 
     fn sources(&mut self, e: &Node<Expression>) -> Sources {
@@ -803,7 +835,7 @@ impl Uses<'_> {
             self.classes.mark(target);
         }
         for class in sources.classes {
-            match self.arrays.get(&class).cloned() {
+            match self.array_key(class) {
                 Some(array) => {
                     self.classes.mark(target);
                     self.cells.insert(array);
@@ -840,7 +872,7 @@ impl Uses<'_> {
     /// array of characters.
     fn decays(&mut self, argument: &Node<Expression>, string: bool) {
         for class in self.sources(argument).classes {
-            match self.arrays.get(&class).cloned() {
+            match self.array_key(class) {
                 Some(array) => {
                     self.cells.insert(array);
                 }
@@ -856,7 +888,7 @@ impl Uses<'_> {
     fn arithmetic(&mut self, operand: &Node<Expression>, subscript: bool) {
         let sources = self.sources(operand);
         for class in sources.classes {
-            match self.arrays.get(&class).cloned() {
+            match self.array_key(class) {
                 Some(array) if !subscript => {
                     self.cells.insert(array);
                 }
@@ -944,7 +976,7 @@ impl<'ast> Visit<'ast> for Uses<'_> {
                 }
                 _ => {
                     for class in sources.classes {
-                        if let Some(array) = self.arrays.get(&class).cloned() {
+                        if let Some(array) = self.array_key(class) {
                             self.cells.insert(array);
                         }
                     }
@@ -1155,7 +1187,10 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         inner_subscripts: HashSet::new(),
     };
     uses.visit_translation_unit(unit);
-    for key in &pointer_parameters {
+    for key in pointer_parameters
+        .iter()
+        .chain(&declarations.array_pointers)
+    {
         let class = uses.classes.id(key);
         uses.classes.mark(class);
     }
@@ -1168,10 +1203,10 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         for (k, (parameter, sources)) in bindings.iter().enumerate() {
             // An array parameter that lives in a cell names the caller's array, which must.
             let parameter_in_cell =
-                (uses.arrays.get(parameter)).is_some_and(|key| uses.cells.contains(key));
+                (uses.array_key(*parameter)).is_some_and(|key| uses.cells.contains(&key));
             if parameter_in_cell {
                 for class in &sources.classes {
-                    if let Some(array) = uses.arrays.get(class).cloned() {
+                    if let Some(array) = uses.array_key(*class) {
                         changed |= uses.cells.insert(array);
                     }
                 }
@@ -1181,7 +1216,7 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
             }
             // A row passed is a pointer into its array, which inlining cannot name.
             let element = sources.element
-                || sources.classes.iter().any(|c| uses.rows.contains(c))
+                || sources.classes.iter().any(|&c| uses.is_row(c))
                 || uses.classes.is_element(*parameter)
                 || (sources.classes.iter())
                     .any(|&c| !uses.is_array(c) && uses.classes.is_element(c));

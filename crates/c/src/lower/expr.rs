@@ -1022,6 +1022,13 @@ impl FnCx<'_, '_> {
         at: usize,
     ) -> Result<(Operand, CType), CError> {
         match &e.node {
+            // `&a` of an array: a pointer to arrays, into the array as a whole.
+            Expression::Identifier(id) if self.array_variable(e).is_some() => {
+                let (local, element) = self.array_variable(e).unwrap_or((LocalId(0), CType::Int));
+                let dims = self.arrays[&local].clone();
+                let array = self.unit.types.borrow_mut().array_of(element, dims);
+                self.array_start((local, array), &id.node.name, span, at)
+            }
             Expression::Identifier(id) => {
                 let (local, ty) = self.scalar(&id.node.name, at)?;
                 let pointer = match self.by_reference.contains(&local) {
@@ -1067,15 +1074,10 @@ impl FnCx<'_, '_> {
                     )),
                 }
             }
+            // `&m[i]` of a row is a pointer to arrays.
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                if self.row_of(e).is_some() {
-                    return Err(CError::unsupported(
-                        "the address of a row of an array (a pointer to an array, `int \
-                         (*p)[3]`; the row itself is a pointer to its first element)",
-                        at,
-                    ));
-                }
-                self.subscript_address(e, span, at)
+                let whole_row = self.row_of(e).is_some();
+                self.subscript_address(e, whole_row, span, at)
             }
             _ => Err(CError::unsupported(
                 "the address of an expression (pointers to scalar members, whole variables and \
@@ -1118,9 +1120,12 @@ impl FnCx<'_, '_> {
             Expression::Member(m) if matches!(self.static_type(e), Some(CType::Array(_))) => {
                 self.member_decay(e, m, span, at)
             }
-            // A row of an array (`m[i]`) is a pointer to its first element.
-            Expression::BinaryOperator(_) if self.row_of(e).is_some() => {
-                self.subscript_address(e, span, at)
+            // A row of an array (`m[i]`, `*p` of a pointer to arrays) is a pointer to its
+            // first element.
+            Expression::BinaryOperator(_) | Expression::UnaryOperator(_)
+                if self.row_of(e).is_some() =>
+            {
+                self.subscript_address(e, false, span, at)
             }
             Expression::Member(m)
                 if m.node.operator.node == MemberOperator::Direct
@@ -1575,27 +1580,14 @@ impl FnCx<'_, '_> {
     /// last (`m[i]`), or what a pointer points to (`p[i]`, which
     /// only `sizeof` may name: pointer arithmetic is not supported).
     fn indexed_static_type(&self, e: &Node<Expression>) -> Option<CType> {
-        if let Some(element) = self.row_of(e) {
-            return Some(self.unit.types.borrow_mut().element_pointer_to(element));
+        if let Some(row) = self.row_of(e) {
+            return Some(row);
         }
-        let mut base = e;
-        let mut indices = 0;
-        while let Expression::BinaryOperator(b) = &base.node {
-            if b.node.operator.node != BinaryOperator::Index {
-                break;
-            }
-            base = &b.node.lhs;
-            indices += 1;
-        }
-        if let Some((local, element)) = self.array_variable(base) {
-            let dims = self.arrays.get(&local)?;
+        let (base, indices) = self.row_subscripts(e);
+        if let Some((element, dims)) = self.static_dimensions(base) {
             return (dims.len() == indices).then_some(element);
         }
         match self.static_type(base)? {
-            CType::Array(id) => {
-                let (element, dims) = self.unit.types.borrow().array(id);
-                (dims.len() == indices).then_some(element)
-            }
             CType::Pointer(p) | CType::Element(p) if indices == 1 => {
                 let types = self.unit.types.borrow();
                 Some(types.designated(types.pointee(p)))
@@ -1941,7 +1933,8 @@ impl FnCx<'_, '_> {
     }
 
     /// `sizeof` of a part of an array named by fewer indices than it has dimensions (`m[0]`,
-    /// `*m`, `s.cube[1]`): the remaining dimensions' elements.
+    /// `*m`, `s.cube[1]`, `p[1]` and `*p` of a pointer to arrays): the remaining dimensions'
+    /// elements.
     fn row_size(&self, e: &Node<Expression>) -> Option<i32> {
         let mut base = e;
         let mut indices = 0;
@@ -1965,14 +1958,9 @@ impl FnCx<'_, '_> {
         if indices == 0 {
             return None;
         }
+        // A pointer to arrays' `*p` and `p[i]` are arrays too.
+        let (element, dims) = self.static_dimensions(base)?;
         let types = self.unit.types.borrow();
-        let (element, dims) = match self.array_variable(base) {
-            Some((local, element)) => (element, self.arrays.get(&local)?.clone()),
-            None => match self.static_type(base)? {
-                CType::Array(id) => types.array(id),
-                _ => return None,
-            },
-        };
         let rest = dims.get(indices..)?;
         let elements: i64 = rest.iter().map(|&d| i64::from(d)).product();
         i32::try_from(elements * i64::from(types.size(element)?)).ok()

@@ -280,7 +280,9 @@ fn parameter(
         (_, Shape::Plain(0), CType::Void) => Err(CError::invalid("a parameter of type `void`", at)),
         (
             Some(name),
-            shape @ (Shape::Plain(_) | Shape::FunctionPointer { array: false, .. }),
+            shape @ (Shape::Plain(_)
+            | Shape::FunctionPointer { array: false, .. }
+            | Shape::ArrayPointer { .. }),
             ty,
         ) => {
             let plain = plain_type(unit, &mut unit.types.borrow_mut(), ty, &shape, at)?;

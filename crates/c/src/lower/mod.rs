@@ -868,7 +868,10 @@ fn declare<'a>(
                 let types = &mut context.types.borrow_mut();
                 types::array_element(context, types, *ty, &shape, at).map(|(element, _)| element)
             }
-            (Ok(ty), Shape::Plain(_) | Shape::FunctionPointer { .. }) => {
+            (
+                Ok(ty),
+                Shape::Plain(_) | Shape::FunctionPointer { .. } | Shape::ArrayPointer { .. },
+            ) => {
                 let types = &mut context.types.borrow_mut();
                 let plain = types::plain_type(context, types, *ty, &shape, at);
                 plain.map(|plain| plain.unwrap_or(*ty))

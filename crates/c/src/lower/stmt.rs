@@ -286,9 +286,12 @@ impl FnCx<'_, '_> {
                     drop(types);
                     self.declare_array((&name, declarator), ty, levels, initializer, false)?;
                 }
-                (Some(name), shape @ (Shape::Plain(_) | Shape::FunctionPointer { .. }))
-                    if base != CType::Void || !matches!(shape, Shape::Plain(0)) =>
-                {
+                (
+                    Some(name),
+                    shape @ (Shape::Plain(_)
+                    | Shape::FunctionPointer { .. }
+                    | Shape::ArrayPointer { .. }),
+                ) if base != CType::Void || !matches!(shape, Shape::Plain(0)) => {
                     let mut types = self.unit.types.borrow_mut();
                     let ty = plain_type(self.unit, &mut types, base, &shape, at)?;
                     drop(types);

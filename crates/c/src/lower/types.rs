@@ -763,7 +763,9 @@ impl Types {
                 let (name, shape) = declarator_shape(&declarator.node);
                 let plain = plain_type(unit, self, base, &shape, at)?;
                 let ty = match shape {
-                    Shape::Plain(_) | Shape::FunctionPointer { array: false, .. } => {
+                    Shape::Plain(_)
+                    | Shape::FunctionPointer { array: false, .. }
+                    | Shape::ArrayPointer { .. } => {
                         let declared = plain.unwrap_or(base);
                         let name = name.as_deref().unwrap_or_default();
                         let location = Location::Member(name);
@@ -877,6 +879,14 @@ pub(super) enum Shape<'a> {
         levels: u32,
         array: bool,
     },
+    /// A pointer to arrays (`int (*p)[3]`): the pointer levels of the declared name (1 for a
+    /// pointer to arrays), the pointer levels of the arrays' elements over the base type, and
+    /// the array parts giving their dimensions.
+    ArrayPointer {
+        levels: u32,
+        element_levels: u32,
+        dims: &'a [Node<DerivedDeclarator>],
+    },
     /// Old-style (K&R) parameter lists, arrays of function pointers and other nested
     /// declarators.
     Other,
@@ -890,6 +900,7 @@ impl Shape<'_> {
             Shape::Array(_) => "array types",
             Shape::Function(..) => "function types here",
             Shape::FunctionPointer { .. } => "function pointer types here",
+            Shape::ArrayPointer { .. } => "pointers to arrays here",
             Shape::Other => {
                 "this declarator (K&R parameters, arrays of function pointers or functions \
                  returning them without a typedef, nested declarators)"
@@ -947,6 +958,8 @@ pub(super) fn declarator_shape(declarator: &Declarator) -> (Option<String>, Shap
             Shape::Array(levels) => (levels, true),
             _ => (0, false),
         };
+        let arrays = &declarator.derived[result_levels..];
+        let all_arrays = (arrays.iter()).all(|d| matches!(d.node, DerivedDeclarator::Array(_)));
         return match function {
             Some(function) if levels > 0 => (
                 name,
@@ -955,6 +968,14 @@ pub(super) fn declarator_shape(declarator: &Declarator) -> (Option<String>, Shap
                     result_levels: result_levels as u32,
                     levels,
                     array,
+                },
+            ),
+            None if levels > 0 && !array && all_arrays => (
+                name,
+                Shape::ArrayPointer {
+                    levels,
+                    element_levels: result_levels as u32,
+                    dims: arrays,
                 },
             ),
             _ => (name, Shape::Other),
@@ -1153,11 +1174,21 @@ pub(super) fn plain_type(
     shape: &Shape<'_>,
     at: usize,
 ) -> Result<Option<CType>, CError> {
-    if let (CType::Array(_), Shape::Plain(1..) | Shape::Array(1..)) = (base, *shape) {
+    if let (CType::Array(_), Shape::Array(1..)) = (base, *shape) {
         return Err(pointers_to_arrays(at));
     }
     match *shape {
         Shape::Plain(levels) => Ok(Some(types.pointer_levels(base, levels))),
+        Shape::ArrayPointer {
+            levels,
+            element_levels,
+            dims,
+        } => {
+            let element = types.pointer_levels(base, element_levels);
+            let dims = types.declared_dimensions(unit, dims, false, at)?;
+            let array = types.array_of(element, dims);
+            Ok(Some(types.pointer_levels(array, levels)))
+        }
         Shape::FunctionPointer {
             function,
             result_levels,
@@ -1169,7 +1200,10 @@ pub(super) fn plain_type(
 }
 
 fn pointers_to_arrays(at: usize) -> CError {
-    CError::unsupported("pointers to arrays (an array typedef behind `*`)", at)
+    CError::unsupported(
+        "arrays of pointers to arrays (an array typedef behind `*`)",
+        at,
+    )
 }
 
 /// The type an array typedef (`typedef int row[3];`, its declarator of `shape`) names: an

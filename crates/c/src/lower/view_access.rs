@@ -124,7 +124,7 @@ impl FnCx<'_, '_> {
     }
 
     /// `pointer ± offset` (an integer of type `ty`, in units) for a pointer into an array or a
-    /// view, whose index moves by its unit's size.
+    /// view, whose index moves by its unit's size (a pointer to arrays: by whole arrays).
     pub fn pointer_offset(
         &mut self,
         (pointer, pointer_ty): (Operand, CType),
@@ -165,10 +165,23 @@ impl FnCx<'_, '_> {
 
     /// The size of the units a pointer of type `ty` moves by, in its index's counts: a view's
     /// unit in bytes, 1 for a pointer into an array of objects.
+    /// How many places of its index a pointer of type `ty` moves by one: a view's unit's bytes,
+    /// a pointer to arrays' elements of one array, else 1.
     fn unit_size(&self, ty: CType) -> i32 {
-        match self.unit.types.borrow().view_of(ty) {
-            Some(view) => self.object_size(view.unit),
-            None => 1,
+        let types = self.unit.types.borrow();
+        if let Some(view) = types.view_of(ty) {
+            drop(types);
+            return self.object_size(view.unit);
+        }
+        match ty {
+            CType::Element(p) => match types.pointee(p) {
+                CType::Array(id) => {
+                    let elements: i64 = types.array(id).1.iter().map(|&d| i64::from(d)).product();
+                    i32::try_from(elements).unwrap_or(i32::MAX)
+                }
+                _ => 1,
+            },
+            _ => 1,
         }
     }
 
