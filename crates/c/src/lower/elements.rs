@@ -170,6 +170,12 @@ impl ElementFacts {
         }
     }
 
+    /// Whether the pointers at `location` point into arrays (its class is one of element
+    /// pointers).
+    pub fn points_into_arrays(&self, location: Location<'_>) -> bool {
+        self.location(location).is_some_and(|n| self.element[n])
+    }
+
     /// Whether the allocation whose callee's name starts at `start` makes an array: it counts
     /// objects, or its result reaches an element pointer (`lower/allocation.rs`).
     pub fn is_element_allocation(&self, start: usize) -> bool {
@@ -218,8 +224,8 @@ struct Declarations {
     locals: HashMap<String, HashSet<String>>,
     /// The array variables, and their dimensions.
     arrays: HashMap<VariableKey, usize>,
-    /// The arrays declared with one array part and no array typedef (`int a[]`).
-    one_dimensional: HashSet<VariableKey>,
+    /// The arrays declared by array parts and no array typedef (`int a[]`, `int m[][3]`).
+    declared_arrays: HashSet<VariableKey>,
     /// The variables declared as pointers to arrays (`int (*p)[3]`), which point into arrays.
     array_pointers: HashSet<VariableKey>,
     function: Option<String>,
@@ -462,8 +468,8 @@ impl<'ast> Visit<'ast> for Declarations {
                     {
                         self.array_pointers.insert(key.clone());
                     }
-                    if dimensions == 1 && self.array_base == 0 {
-                        self.one_dimensional.insert(key.clone());
+                    if dimensions > 0 && self.array_base == 0 {
+                        self.declared_arrays.insert(key.clone());
                     }
                     if dimensions > 0 {
                         self.arrays.insert(key, dimensions);
@@ -1162,13 +1168,14 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
     let mut declarations = Declarations::default();
     declarations.visit_translation_unit(unit);
     let parameters = parameters(unit);
-    // A recursive function is lowered on its own, not inlined, so its one-dimensional array
-    // parameters are what C makes them: pointers into the caller's arrays.
+    // A recursive function is lowered on its own, not inlined, so its array parameters are
+    // what C makes them: pointers into the caller's arrays (to their rows, for several
+    // dimensions).
     let mut pointer_parameters = Vec::new();
     for function in recursive_functions(unit) {
         for name in parameters.get(&function).into_iter().flatten() {
             let key = (function.clone(), name.clone());
-            if declarations.one_dimensional.contains(&key) {
+            if declarations.declared_arrays.contains(&key) {
                 declarations.arrays.remove(&key);
                 pointer_parameters.push(key);
             }

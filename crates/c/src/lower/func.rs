@@ -305,21 +305,6 @@ fn parameter(
             };
             let ty = complete(unit, ty, at)?;
             let derived = &unparenthesized(declarator).node.derived[levels as usize..];
-            // Where `lower/elements.rs` made it a pointer into arrays (a recursive function's
-            // one-dimensional array parameter), it is one, as in C.
-            if let ([_], true) = (derived, typedef_dims.is_empty()) {
-                let pointer = unit.types.borrow_mut().pointer_to(ty);
-                let pointer = super::element_pointer::variable_type(unit, function, &name, pointer);
-                if let CType::Element(_) = pointer {
-                    let span = unit.map.span(param.span);
-                    return Ok(Some(Parameter {
-                        name,
-                        span,
-                        ty: pointer,
-                        array: None,
-                    }));
-                }
-            }
             let mut inner = Vec::with_capacity(derived.len() - 1 + typedef_dims.len());
             for part in &derived[1..] {
                 let size = match &part.node {
@@ -342,8 +327,30 @@ fn parameter(
                     }
                 }
             }
-            inner.extend(typedef_dims);
             let span = unit.map.span(param.span);
+            // Where `lower/elements.rs` made it a pointer into arrays (a recursive function's
+            // array parameter), it is one, as in C: to the first element (`int a[]`) or to
+            // the first of the arrays it is made of (`int m[][3]` is `int (*m)[3]`).
+            let location = super::elements::Location::Variable(function, &name);
+            if typedef_dims.is_empty() && unit.elements.points_into_arrays(location) {
+                let mut types = unit.types.borrow_mut();
+                let pointee = match inner.is_empty() {
+                    true => ty,
+                    false => types.array_of(ty, inner.clone()),
+                };
+                let pointer = types.pointer_to(pointee);
+                drop(types);
+                let pointer = super::element_pointer::variable_type(unit, function, &name, pointer);
+                if let CType::Element(_) = pointer {
+                    return Ok(Some(Parameter {
+                        name,
+                        span,
+                        ty: pointer,
+                        array: None,
+                    }));
+                }
+            }
+            inner.extend(typedef_dims);
             Ok(Some(Parameter {
                 name,
                 span,
