@@ -335,6 +335,15 @@ fn rows_of_arrays_are_pointers_into_them() {
         assert_eq!(returns(more, &[input]), result, "input {input}");
     }
     assert_errors(more, &[(7, PropertyKind::Unmodelled)]);
+    // `strcat` between rows, rows as truth values; `strcat(s, s)` overlaps.
+    let append = "int main() { int a = __VERIFIER_nondet_int(); char n[2][8] = {\"ab\", \"cd\"};
+                    int m[2][2] = {{0, 1}, {2, 3}}; strcat(n[a & 1], n[1 - (a & 1)]);
+                    if (a == 5) strcat(n[0], n[0]);
+                    return (int)strlen(n[a & 1]) * 100 + n[a & 1][3] + (m[a & 1] != 0) + !m[1]
+                      + (m[0] ? 1 : 2); }";
+    assert_eq!(returns(append, &[0]), 502);
+    assert_eq!(returns(append, &[1]), 500);
+    assert_errors(append, &[(5, PropertyKind::Unmodelled)]);
 }
 
 /// In a file that frees memory, a pointer into an array member's box checks the box's heap

@@ -13,8 +13,8 @@
 //!   `d`'s string, `strncpy(d, s, n)` exactly `n` characters: `s`'s up to its 0, then zeros
 //!   (no 0 is added where `s` is `n` long or longer, as in C). A character is converted to the
 //!   destination's character type. Copying between overlapping ranges of one array stops
-//!   `unmodelled` (undefined in C); rows of one array (`strcpy(names[i], names[j])`) are apart
-//!   where the ranges copied do not meet (`strcat` only between different arrays).
+//!   `unmodelled` (undefined in C); rows of one array (`strcpy(names[i], names[j])`,
+//!   `strcat(names[i], names[j])`) are apart where the ranges read and written do not meet.
 //! * `strcmp(a, b)`, `strncmp(a, b, n)` (at most `n` characters) and `memcmp(a, b, n)` (`n`
 //!   bytes, 0s included) give 0 where equal, else the difference of the first differing
 //!   characters read as `unsigned char` (glibc's value; C fixes only its sign).
@@ -54,9 +54,6 @@ impl FnCx<'_, '_> {
     ) -> Result<(Operand, CType), CError> {
         let destination = self.text(name, &arguments[0], at)?;
         let source = self.text(name, &arguments[1], at)?;
-        // `strcat` writes after the destination's string: only different cells are apart.
-        let count = append.then_some(Operand::Const(-1));
-        self.check_apart(destination, source, count, span);
         // `strcat` copies to the end of the destination's string.
         let start = match append {
             true => {
@@ -70,6 +67,7 @@ impl FnCx<'_, '_> {
             }
             false => destination,
         };
+        self.check_apart(start, source, None, span);
         // for (k = 0; (start[k] = source[k]) != 0; k++) {}
         self.counted_loop(
             span,
