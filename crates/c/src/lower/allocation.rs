@@ -356,6 +356,23 @@ impl FnCx<'_, '_> {
     /// over the array, so that the IR stays small whatever the length (a computed count forks
     /// over 64 of them).
     fn give_own_boxes(&mut self, cell: Operand, ty: CType, calloc: bool, heap: bool, span: Span) {
+        self.each_element(cell, span, |cx, element| {
+            let value = cx.blank_object(ty, calloc, heap, span);
+            // The checks of the element's place again: making the object ends no check, but
+            // a store needs them right before it.
+            cx.guard_element(cell, &element, span);
+            cx.b.emit(
+                InstKind::Store {
+                    place: element,
+                    value,
+                },
+                span,
+            );
+        });
+    }
+
+    /// Runs `body` for each element of the array in `cell` (its place, its checks run).
+    fn each_element(&mut self, cell: Operand, span: Span, mut body: impl FnMut(&mut Self, Place)) {
         let array = Place {
             base: PlaceBase::Deref(cell),
             projections: Vec::new(),
@@ -363,21 +380,30 @@ impl FnCx<'_, '_> {
         for check in self.pointee_guards(cell) {
             self.check(check, span);
         }
-        let length = self.temp(Rvalue::Len(array.clone()), span);
+        let length = self.temp(Rvalue::Len(array), span);
         let below = |cx: &mut Self, index| cx.temp(Rvalue::Binary(BinOp::Lt, index, length), span);
         self.counted_loop(span, below, |cx, index| {
-            let value = cx.blank_object(ty, calloc, heap, span);
-            for check in cx.pointee_guards(cell) {
-                cx.check(check, span);
-            }
-            let array = array.clone();
-            cx.check(Check::InBounds { array, index }, span);
-            let place = Place {
+            let element = Place {
                 base: PlaceBase::Deref(cell),
                 projections: vec![Projection::Index(index)],
             };
-            cx.b.emit(InstKind::Store { place, value }, span);
+            cx.guard_element(cell, &element, span);
+            body(cx, element);
         });
+    }
+
+    /// The checks before an access of `element`, an element of the array in `cell`.
+    fn guard_element(&mut self, cell: Operand, element: &Place, span: Span) {
+        for check in self.pointee_guards(cell) {
+            self.check(check, span);
+        }
+        if let [Projection::Index(index)] = element.projections[..] {
+            let array = Place {
+                base: PlaceBase::Deref(cell),
+                projections: Vec::new(),
+            };
+            self.check(Check::InBounds { array, index }, span);
+        }
     }
 
     /// A pointer to a fresh cell holding an array of `count` copies of `element`, `count` not
@@ -498,26 +524,7 @@ impl FnCx<'_, '_> {
     fn release_array(&mut self, pointer: Operand, ty: CType, span: Span) {
         let cell = self.releasable_array(pointer, span);
         if self.has_boxes(ty) {
-            let array = Place {
-                base: PlaceBase::Deref(cell),
-                projections: Vec::new(),
-            };
-            for check in self.pointee_guards(cell) {
-                self.check(check, span);
-            }
-            let length = self.temp(Rvalue::Len(array.clone()), span);
-            let below =
-                |cx: &mut Self, index| cx.temp(Rvalue::Binary(BinOp::Lt, index, length), span);
-            self.counted_loop(span, below, |cx, index| {
-                for check in cx.pointee_guards(cell) {
-                    cx.check(check, span);
-                }
-                let array = array.clone();
-                cx.check(Check::InBounds { array, index }, span);
-                let element = Place {
-                    base: PlaceBase::Deref(cell),
-                    projections: vec![Projection::Index(index)],
-                };
+            self.each_element(cell, span, |cx, element| {
                 for owner in cx.boxes_of(&element, ty, span) {
                     cx.set_heap_state(owner, FREED, span);
                 }

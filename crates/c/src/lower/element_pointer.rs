@@ -97,27 +97,15 @@ impl FnCx<'_, '_> {
             .map(|field| self.read_field(PlaceBase::Local(record), field, Width::W32, span))
     }
 
-    /// The array `local` (of elements of type `element`, named `name`) used as a value: an
-    /// element pointer to its first element (for several dimensions, its first row: a pointer
-    /// to arrays).
-    pub fn decay(
-        &mut self,
-        (local, element): (LocalId, CType),
-        name: &str,
-        span: Span,
-        at: usize,
-    ) -> Result<(Operand, CType), CError> {
-        // Of several dimensions: a pointer to its first row.
-        let dims = self.arrays.get(&local).cloned().unwrap_or_default();
-        let pointee = match &dims[..] {
-            [_, inner @ ..] if !inner.is_empty() => self
-                .unit
-                .types
-                .borrow_mut()
-                .array_of(element, inner.to_vec()),
+    /// What the array `local` (of elements of type `element`) points to used as a value: its
+    /// elements, or for several dimensions its rows (a pointer to arrays).
+    pub fn decayed_pointee(&self, local: LocalId, element: CType) -> CType {
+        match self.arrays.get(&local).map(Vec::as_slice) {
+            Some([_, inner @ ..]) if !inner.is_empty() => {
+                (self.unit.types.borrow_mut()).array_of(element, inner.to_vec())
+            }
             _ => element,
-        };
-        self.array_start((local, pointee), name, span, at)
+        }
     }
 
     /// A pointer to the start of the array `local` (named `name`), typed as pointing to

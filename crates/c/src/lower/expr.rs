@@ -1112,7 +1112,8 @@ impl FnCx<'_, '_> {
             }
             Expression::Identifier(id) if self.array_variable(e).is_some() => {
                 let array = self.array_variable(e).unwrap_or((LocalId(0), CType::Int));
-                self.decay(array, &id.node.name, span, at)
+                let pointee = self.decayed_pointee(array.0, array.1);
+                self.array_start((array.0, pointee), &id.node.name, span, at)
             }
             Expression::Identifier(id) if self.names_function_value(&id.node.name) => {
                 self.function_designator(&id.node.name, at)
