@@ -480,6 +480,17 @@ fn pointers_to_arrays_move_by_whole_arrays() {
             (14, PropertyKind::OutOfBounds),
         ],
     );
+    // Casts between a pointer to arrays and one to their elements keep the index (`(int *)m`
+    // walks the whole array); a character view of a two-dimensional array or of a row reads
+    // the elements' bytes.
+    let casts = "int main() { int m[2][3] = {{1, 2, 3}, {4, 0x01020304, 6}};
+                   int c[2][2][2] = {{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}}; int *flat = (int *)m;
+                   int *q = c[1]; int (*r)[3] = (int (*)[3])flat;
+                   unsigned char *b = (unsigned char *)m; unsigned char *w = (unsigned char *)m[1];
+                   return flat[5] * 1000 + q[3] * 100 + r[1][2] * 10 + b[16] + b[17] * 10000
+                     + w[5] * 100000; }";
+    // As gcc computes it.
+    assert_eq!(returns(casts, &[]), 6000 + 800 + 60 + 4 + 30000 + 300000);
 }
 
 /// An array member used as a value is a pointer to its first element, into its box: a
@@ -1789,11 +1800,6 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "int main() { int a[2][2] = {1, {2}, 3}; return 0; }",
             "braces inside an aggregate whose own braces are left out",
             "{2}",
-        ),
-        (
-            "int main() { int a[2][3][4]; int *p = a[1]; return 0; }",
-            "a conversion between a pointer into an array and another type",
-            "a[1]",
         ),
         (
             "int g[2]; int f(int n) { return n ? g[0] + f(n - 1) : 0; } int main() { return f(2); }",

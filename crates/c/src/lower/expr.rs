@@ -19,7 +19,7 @@ use super::element_pointer::element_conversion_refusal;
 use super::func::{Argument, FnCx};
 use super::literal::{integer_constant, string_bytes};
 use super::memory::{HeapOwner, LValue, Memory};
-use super::types::{type_name, CType};
+use super::types::{type_name, CType, PointeeId};
 use crate::error::CError;
 
 /// Calls that fail the `unreach-call` property: SV-COMP's error functions and the targets of
@@ -663,6 +663,9 @@ impl FnCx<'_, '_> {
                     at,
                 ))
             }
+            // A pointer to arrays and a pointer to their elements (`int (*)[3]` and `int *`):
+            // both index one row-major array by its elements (`lower/array.rs`).
+            (CType::Element(p), CType::Element(q)) if self.same_scalars(p, q) => Ok(value),
             _ if let Some(reason) = element_conversion_refusal(from, to) => {
                 Err(CError::unsupported(reason, at))
             }
@@ -770,6 +773,18 @@ impl FnCx<'_, '_> {
             return Err(CError::unsupported("comparisons of structs", at));
         }
         Ok((self.temp(Rvalue::Binary(op, a, b), span), CType::Int))
+    }
+
+    /// Whether the pointees `p` and `q`, one of them arrays, are made of the same scalars
+    /// (`int[3]` and `int`, `int[2][3]` and `int[3]`).
+    fn same_scalars(&self, p: PointeeId, q: PointeeId) -> bool {
+        let types = self.unit.types.borrow();
+        let innermost = |pointee: PointeeId| match types.pointee(pointee) {
+            CType::Array(id) => (types.array(id).0, true),
+            other => (other, false),
+        };
+        let ((a, a_array), (b, b_array)) = (innermost(p), innermost(q));
+        a == b && a.is_scalar() && (a_array || b_array)
     }
 
     /// The variable `name`, which must not be an array (arrays are not values here).
@@ -1388,6 +1403,15 @@ impl FnCx<'_, '_> {
                             return Ok((value, from));
                         }
                         drop(types);
+                        // Between a pointer to arrays and one to their elements (`(int *)m`):
+                        // the same index into one row-major array.
+                        if let (CType::Element(p), CType::Pointer(q)) = (from, ty) {
+                            if self.same_scalars(p, q) {
+                                let pointee = self.pointee(q);
+                                let mut types = self.unit.types.borrow_mut();
+                                return Ok((value, types.element_pointer_to(pointee)));
+                            }
+                        }
                         if let Some(view) = self.view_conversion(value, from, ty, span, at)? {
                             return Ok(view);
                         }

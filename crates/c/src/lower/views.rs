@@ -222,8 +222,11 @@ impl FnCx<'_, '_> {
     }
 
     /// The type of what the pointer `e` points to, where plain to see: `&x`, `&a[i]`, an
-    /// array, a pointer variable, arithmetic on one.
+    /// array, a row of one (`m[1]`), a pointer variable, arithmetic on one.
     fn pointed_type(&self, e: &Node<Expression>) -> Option<CType> {
+        if let Some(CType::Element(p)) = self.row_of(e) {
+            return Some(self.pointee(p));
+        }
         match &e.node {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
                 self.static_type(&u.node.operand)
@@ -274,7 +277,16 @@ impl FnCx<'_, '_> {
             }
             (Some(_), _) => Ok(None),
             (None, CType::Element(p) | CType::Pointer(p)) if is_integer(target) => {
-                let object = self.pointee(p);
+                // A pointer to arrays points to their elements' bytes (`(char *)m` of `int
+                // m[2][3]`), and to those elements themselves (`(int *)m`: no view).
+                let (object, from) = match self.pointee(p) {
+                    CType::Array(id) => {
+                        let element = self.unit.types.borrow().array(id).0;
+                        let pointer = self.unit.types.borrow_mut().element_pointer_to(element);
+                        (element, pointer)
+                    }
+                    object => (object, from),
+                };
                 if object == target || object == CType::Void {
                     return Ok(None);
                 }
