@@ -474,41 +474,31 @@ impl FnCx<'_, '_> {
                 ))
             }
         };
-        if let Subscripted::Pointer(pointer, _) = array {
-            let pointer = (pointer, element);
-            let memory = self.array_pointer_element(pointer, &raw, &dims[1..], purpose, span);
-            return Ok(Some(Indexed {
-                lvalue: LValue::Memory(memory),
-                element,
-                remaining,
-            }));
-        }
-        let mut values = Vec::with_capacity(raw.len());
-        for (index, ty) in raw {
-            let index = self.index_value(index, ty, PropertyKind::OutOfBounds, span);
-            // A variable index is copied, so that its value is the one checked and used.
-            let index = match index {
-                Operand::Local(l) if self.b.locals[l.index()].kind != LocalKind::Temp => {
-                    Operand::Local(self.b.assign_temp(Rvalue::Use(index), span))
-                }
-                other => other,
-            };
-            values.push(index);
-        }
         // The array's `Init` check (an array member's: its struct's guards, then its box's,
         // and its struct's heap state at every access), then the bounds of each index from the
-        // outside in, then of the element's place in the IR array.
-        let (base, mut guards, heap) = match array {
+        // outside in, then of the element's place in the IR array. A member is unboxed after
+        // its indices are evaluated.
+        let (base, mut guards, heap, values) = match array {
+            Subscripted::Pointer(pointer, _) => {
+                let pointer = (pointer, element);
+                let memory = self.array_pointer_element(pointer, &raw, &dims[1..], purpose, span);
+                return Ok(Some(Indexed {
+                    lvalue: LValue::Memory(memory),
+                    element,
+                    remaining,
+                }));
+            }
             Subscripted::Variable(local) => (
                 PlaceBase::Local(local),
                 vec![Check::Init(Place::local(local))],
                 None,
+                self.checked_indices(&raw, span),
             ),
             Subscripted::Member(member) => {
+                let values = self.checked_indices(&raw, span);
                 let boxed = self.unbox_array(&member, span);
-                (boxed.place.base, boxed.guards, boxed.heap)
+                (boxed.place.base, boxed.guards, boxed.heap, values)
             }
-            Subscripted::Pointer(..) => unreachable!("handled above"),
         };
         let index = match &values[..] {
             [index] if dims.len() == 1 => *index,
@@ -540,6 +530,23 @@ impl FnCx<'_, '_> {
             element,
             remaining,
         }))
+    }
+
+    /// The indices `raw` (numbers of their types) as `int`s, each `out-of-bounds` where it lies
+    /// beyond `int`; a variable's copied, so that its value is the one checked and used.
+    fn checked_indices(&mut self, raw: &[(Operand, CType)], span: Span) -> Vec<Operand> {
+        let mut values = Vec::with_capacity(raw.len());
+        for &(index, ty) in raw {
+            let index = self.index_value(index, ty, PropertyKind::OutOfBounds, span);
+            let index = match index {
+                Operand::Local(l) if self.b.locals[l.index()].kind != LocalKind::Temp => {
+                    Operand::Local(self.b.assign_temp(Rvalue::Use(index), span))
+                }
+                other => other,
+            };
+            values.push(index);
+        }
+        values
     }
 
     /// `p[i][j]...` of the pointer to arrays `pointer` (of dimensions `inner` of `element`s),
