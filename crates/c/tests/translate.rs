@@ -493,6 +493,28 @@ fn pointers_to_arrays_move_by_whole_arrays() {
     assert_eq!(returns(casts, &[]), 6000 + 800 + 60 + 4 + 30000 + 300000);
 }
 
+/// Compound literals of struct and scalar types: values (arguments, assignments, a member of
+/// one), `&` of one (a fresh object), `sizeof`; of array type refused.
+#[test]
+fn compound_literals_are_values_of_their_type() {
+    let source = "struct pt { int x, y; }; struct box { struct pt lo, hi; char tag; };
+                  int area(struct box b) { return (b.hi.x - b.lo.x) * (b.hi.y - b.lo.y); }
+                  int dot(const struct pt *p, const struct pt *q) {
+                    return p->x * q->x + p->y * q->y; }
+                  int main() { int a = __VERIFIER_nondet_int(); struct pt p = (struct pt){a, 2};
+                    struct pt *q = &(struct pt){.y = 5}; q->x = 3; int n = (int){a + 1};
+                    p = (struct pt){p.y, p.x};
+                    return area((struct box){{0, 0}, {a, 3}, 'z'}) + dot(&p, q) * 10
+                      + (struct pt){7, 8}.y * 100 + n * 1000
+                      + (int)sizeof((struct pt){1, 2}) * 10000; }";
+    // As gcc computes it (its exit codes are these modulo 256).
+    for (a, result) in [(0, 81860), (1, 82913), (4, 86072)] {
+        assert_eq!(returns(source, &[a]), result, "a {a}");
+    }
+    let (_, message) = refusal("int main() { int *p = (int[]){1, 2}; return p[1]; }");
+    assert!(message.contains("arrays"), "{message}");
+}
+
 /// An array member used as a value is a pointer to its first element, into its box: a
 /// pointer variable, an argument of a defined function or of the string functions, pointer
 /// arithmetic; a copy of the struct has boxes of its own.

@@ -775,6 +775,28 @@ impl FnCx<'_, '_> {
         Ok((self.temp(Rvalue::Binary(op, a, b), span), CType::Int))
     }
 
+    /// The type of the compound literal `literal` (at `span`) and the leaves its initializer
+    /// list gives an object of it (`Types::leaves` order): a struct or a scalar; arrays are
+    /// refused (`type_name` refuses their type).
+    fn compound_literal(
+        &mut self,
+        literal: &lang_c::ast::CompoundLiteral,
+        span: lang_c::span::Span,
+        at: usize,
+    ) -> Result<(CType, Vec<Operand>), CError> {
+        let ty = type_name(self.unit, &literal.type_name.node, at)?;
+        if !(ty.is_scalar() || matches!(ty, CType::Struct(_))) {
+            return Err(CError::unsupported(
+                "compound literals of this type (structs and scalars are supported)",
+                at,
+            ));
+        }
+        let list = lang_c::ast::Initializer::List(literal.initializer_list.clone());
+        let mut leaves = Vec::new();
+        self.initial_leaves(ty, &Node::new(list, span), &mut leaves)?;
+        Ok((ty, leaves))
+    }
+
     /// Whether the pointees `p` and `q`, one of them arrays, are made of the same scalars
     /// (`int[3]` and `int`, `int[2][3]` and `int[3]`).
     fn same_scalars(&self, p: PointeeId, q: PointeeId) -> bool {
@@ -1037,6 +1059,15 @@ impl FnCx<'_, '_> {
         at: usize,
     ) -> Result<(Operand, CType), CError> {
         match &e.node {
+            // `&(struct pt){1, 2}`: a fresh object holding the literal's value (its lifetime,
+            // the enclosing block's, is not modelled, as for other locals).
+            Expression::CompoundLiteral(literal) => {
+                let (ty, leaves) = self.compound_literal(&literal.node, e.span, at)?;
+                let object = self.object_of(ty, &leaves, span);
+                let pointer = self.temp(Rvalue::Alloc(object), span);
+                self.unit.stack_addresses.set(true);
+                Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)))
+            }
             // `&a` of an array: a pointer to arrays, into the array as a whole.
             Expression::Identifier(id) if self.array_variable(e).is_some() => {
                 let (local, element) = self.array_variable(e).unwrap_or((LocalId(0), CType::Int));
@@ -1440,7 +1471,13 @@ impl FnCx<'_, '_> {
             }
             Expression::VaArg(_) => unsupported("`va_arg`"),
             Expression::GenericSelection(_) => unsupported("`_Generic`"),
-            Expression::CompoundLiteral(_) => unsupported("compound literals"),
+            Expression::CompoundLiteral(literal) => {
+                let (ty, leaves) = self.compound_literal(&literal.node, e.span, at)?;
+                match ty.is_scalar() {
+                    true => Ok((leaves[0], ty)),
+                    false => Ok((self.object_of(ty, &leaves, span), ty)),
+                }
+            }
         }
     }
 
@@ -1491,6 +1528,9 @@ impl FnCx<'_, '_> {
                 .ok()
                 .map(|(_, ty)| ty),
             // A cast to a pointer type may keep the operand's representation: not typed here.
+            Expression::CompoundLiteral(literal) => {
+                type_name(self.unit, &literal.node.type_name.node, at).ok()
+            }
             Expression::Cast(cast) => type_name(self.unit, &cast.node.type_name.node, at)
                 .ok()
                 .filter(|ty| ty.is_number()),
@@ -2025,7 +2065,8 @@ fn is_value_expression(e: &Node<Expression>) -> bool {
         Expression::Call(_)
         | Expression::Conditional(_)
         | Expression::Comma(_)
-        | Expression::Statement(_) => true,
+        | Expression::Statement(_)
+        | Expression::CompoundLiteral(_) => true,
         Expression::BinaryOperator(b) => b.node.operator.node == BinaryOperator::Assign,
         // A member of a value is a value (`mk().inner.x`).
         Expression::Member(m) => {
