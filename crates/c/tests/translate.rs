@@ -407,6 +407,21 @@ fn heap_arrays_of_structs_with_boxes_give_each_element_its_own() {
             other => panic!("n {n}, k {k}: {other:?}"),
         }
     }
+    // `t[k].name` only computes an address: outside the array or after `free` it is C's
+    // undefined arithmetic, no access (`unmodelled`, not `out-of-bounds`); a use is an access.
+    let address = "struct node { int v; char name[4]; };
+                   int main() { int k = __VERIFIER_nondet_int(); struct node *t = malloc(2 * sizeof *t);
+                     t[0].name[0] = 'a'; t[1].name[0] = 'b'; if (k == 9) free(t);
+                     char *p = k == 9 ? t[0].name : t[k].name; return k == 9 ? 0 : p[0]; }";
+    assert_eq!(returns(address, &[1]), 'b' as i32);
+    assert_errors(
+        address,
+        &[
+            (-1, PropertyKind::Unmodelled),
+            (2, PropertyKind::Unmodelled),
+            (9, PropertyKind::Unmodelled),
+        ],
+    );
 }
 
 /// A recursive function's array parameter is a pointer into the caller's array, as C makes it

@@ -496,7 +496,10 @@ impl FnCx<'_, '_> {
             ),
             Subscripted::Member(member) => {
                 let values = self.checked_indices(&raw, span);
-                let boxed = self.unbox_array(&member, span);
+                let boxed = match purpose {
+                    Indexing::Access => self.unbox_array(&member, span),
+                    Indexing::Address => self.unbox_array_for_address(&member, span),
+                };
                 (boxed.place.base, boxed.guards, boxed.heap, values)
             }
         };

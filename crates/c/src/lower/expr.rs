@@ -453,7 +453,7 @@ impl FnCx<'_, '_> {
             ));
         };
         let element = self.unit.types.borrow().array(id).0;
-        let mut first = self.unbox_array(&member, span);
+        let mut first = self.unbox_array_for_address(&member, span);
         (first.place.projections).push(symex_ir::cfg::Projection::Index(Operand::Const(0)));
         self.element_address(first, element, span, at)
     }

@@ -400,6 +400,49 @@ impl FnCx<'_, '_> {
         boxed
     }
 
+    /// The box of the array member `member` where C only computes an address from it
+    /// (`t[k].name` used as a pointer, `&t[k].name[j]`): its struct is not accessed in C, so
+    /// where an access of it would fail (the struct lies outside its array, is freed, or the
+    /// pointer to it is null), C's address arithmetic left the objects, which C leaves
+    /// undefined but is no invalid access: an `unmodelled` check comes before each of the
+    /// struct's checks. Pointers made from the box check its own heap state when used.
+    pub fn unbox_array_for_address(&mut self, member: &Memory, span: Span) -> Memory {
+        let kind = PropertyKind::Unmodelled;
+        let temp = |cx: &mut Self, value| Operand::Local(cx.b.assign_temp(value, span));
+        for check in &member.guards {
+            let holds = match check {
+                Check::NonNull(pointer) => Some(temp(
+                    self,
+                    Rvalue::Binary(BinOp::Ne, *pointer, Operand::Null),
+                )),
+                Check::InBounds { array, index } => {
+                    let length = temp(self, Rvalue::Len(array.clone()));
+                    let low = temp(self, Rvalue::Binary(BinOp::Ge, *index, Operand::Const(0)));
+                    let high = temp(self, Rvalue::Binary(BinOp::Lt, *index, length));
+                    Some(temp(self, Rvalue::Binary(BinOp::BitAnd, low, high)))
+                }
+                _ => None,
+            };
+            if let Some(holds) = holds {
+                self.check(Check::Condition { holds, kind }, span);
+            }
+            self.check(check.clone(), span);
+        }
+        if let (true, Some(owner)) = (self.unit.frees, member.heap) {
+            let state = self.heap_state(owner, span);
+            for bad in [FREED, NO_OBJECT] {
+                let holds = temp(self, Rvalue::Binary(BinOp::Ne, state, Operand::Const(bad)));
+                self.check(Check::Condition { holds, kind }, span);
+            }
+        }
+        let checked = Memory {
+            guards: Vec::new(),
+            heap: None,
+            ..member.clone()
+        };
+        self.unbox_array(&checked, span)
+    }
+
     /// The field `field` of the record at `base` (a local holding one, or `*pointer`), read
     /// into a temporary of `width` (the field's numbers; pointers and flags: 32 bits).
     pub(super) fn read_field(
