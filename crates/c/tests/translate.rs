@@ -422,6 +422,19 @@ fn heap_arrays_of_structs_with_boxes_give_each_element_its_own() {
             (9, PropertyKind::Unmodelled),
         ],
     );
+    // So for a member whose address is taken (it lives in a box).
+    let boxed = "struct node { int v; int w; };
+                 int main() { int k = __VERIFIER_nondet_int(); struct node *t = malloc(3 * sizeof *t);
+                   for (int i = 0; i < 3; i++) { t[i].v = i; t[i].w = i * i; }
+                   int *p = &t[k].w; free(t); if (k == 1) return *p; return 0; }";
+    assert_eq!(returns(boxed, &[2]), 0);
+    assert_errors(
+        boxed,
+        &[
+            (3, PropertyKind::Unmodelled),
+            (1, PropertyKind::UseAfterFree),
+        ],
+    );
 }
 
 /// A recursive function's array parameter is a pointer into the caller's array, as C makes it

@@ -60,7 +60,7 @@ enum Subscripted {
 /// Why an array is indexed: to use the element, or for its address (`&m[i][j]`, a row `m[i]`
 /// used as a pointer).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Indexing {
+pub(super) enum Indexing {
     Access,
     Address,
 }

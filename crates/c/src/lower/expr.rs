@@ -14,6 +14,7 @@ use symex_ir::cfg::{
 };
 use symex_syntax::span::Span;
 
+use super::array::Indexing;
 use super::constant;
 use super::element_pointer::element_conversion_refusal;
 use super::func::{Argument, FnCx};
@@ -403,6 +404,17 @@ impl FnCx<'_, '_> {
         e: &Node<Expression>,
         m: &Node<lang_c::ast::MemberExpression>,
     ) -> Result<(LValue, CType), CError> {
+        self.member_at(e, m, Indexing::Access)
+    }
+
+    /// [`FnCx::member`] for `purpose`: for an address (`&p->f`), a boxed member's struct is
+    /// checked as `FnCx::unbox_array_for_address` says.
+    fn member_at(
+        &mut self,
+        e: &Node<Expression>,
+        m: &Node<lang_c::ast::MemberExpression>,
+        purpose: Indexing,
+    ) -> Result<(LValue, CType), CError> {
         let at = self.at(e.span);
         if m.node.operator.node == MemberOperator::Direct && is_value_expression(&m.node.expression)
         {
@@ -412,7 +424,7 @@ impl FnCx<'_, '_> {
             MemberOperator::Direct => self.lvalue(&m.node.expression)?,
             MemberOperator::Indirect => self.deref(&m.node.expression, at)?,
         };
-        self.member_of((object, ty), e, m)
+        self.member_of((object, ty), e, m, purpose)
     }
 
     /// An array member used as a value (`char *p = s.name`, `f(s.data)`): C's pointer to its
@@ -468,7 +480,8 @@ impl FnCx<'_, '_> {
         let (value, ty) = self.typed(&m.node.expression)?;
         match (value, ty) {
             (Operand::Local(record), CType::Struct(_)) => {
-                self.member_of((LValue::Memory(Memory::local(record)), ty), e, m)
+                let object = (LValue::Memory(Memory::local(record)), ty);
+                self.member_of(object, e, m, Indexing::Access)
             }
             _ => Err(CError::invalid(
                 format!(
@@ -486,6 +499,7 @@ impl FnCx<'_, '_> {
         (object, ty): (LValue, CType),
         e: &Node<Expression>,
         m: &Node<lang_c::ast::MemberExpression>,
+        purpose: Indexing,
     ) -> Result<(LValue, CType), CError> {
         let at = self.at(e.span);
         let name = &m.node.identifier.node.name;
@@ -505,6 +519,10 @@ impl FnCx<'_, '_> {
                 match field.is_scalar() && self.unit.boxed_members.contains(name) {
                     true => {
                         let span = self.span(e.span);
+                        let member = match purpose {
+                            Indexing::Access => member,
+                            Indexing::Address => self.guarded_for_address(&member, span),
+                        };
                         Ok((LValue::Memory(self.unbox(&member, span)), field))
                     }
                     false => Ok((LValue::Memory(member), field)),
@@ -1098,7 +1116,7 @@ impl FnCx<'_, '_> {
                     .contains(&m.node.identifier.node.name) =>
             {
                 self.unit.stack_addresses.set(true);
-                let (lvalue, ty) = self.lvalue(e)?;
+                let (lvalue, ty) = self.member_at(e, m, Indexing::Address)?;
                 match (lvalue, ty.is_scalar()) {
                     (LValue::Memory(Memory { place, .. }), true)
                         if place.projections.is_empty() =>

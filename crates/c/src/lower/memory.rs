@@ -401,12 +401,20 @@ impl FnCx<'_, '_> {
     }
 
     /// The box of the array member `member` where C only computes an address from it
-    /// (`t[k].name` used as a pointer, `&t[k].name[j]`): its struct is not accessed in C, so
-    /// where an access of it would fail (the struct lies outside its array, is freed, or the
-    /// pointer to it is null), C's address arithmetic left the objects, which C leaves
-    /// undefined but is no invalid access: an `unmodelled` check comes before each of the
-    /// struct's checks. Pointers made from the box check its own heap state when used.
+    /// (`t[k].name` used as a pointer, `&t[k].name[j]`): see [`FnCx::guarded_for_address`].
+    /// Pointers made from the box check its own heap state when used.
     pub fn unbox_array_for_address(&mut self, member: &Memory, span: Span) -> Memory {
+        let checked = self.guarded_for_address(member, span);
+        self.unbox_array(&checked, span)
+    }
+
+    /// The boxed member `member` after its struct's checks, where C only computes an address
+    /// from it (`&t[k].x`, `t[k].name`): the struct is not accessed in C, so where an access of
+    /// it would fail (it lies outside its array, is freed, or the pointer to it is null), C's
+    /// address arithmetic left the objects, which C leaves undefined but is no invalid access:
+    /// an `unmodelled` check comes before each of the struct's checks. The result has no
+    /// guards left (reading the box pointer needs none but these).
+    pub fn guarded_for_address(&mut self, member: &Memory, span: Span) -> Memory {
         let kind = PropertyKind::Unmodelled;
         let temp = |cx: &mut Self, value| Operand::Local(cx.b.assign_temp(value, span));
         for check in &member.guards {
@@ -435,12 +443,11 @@ impl FnCx<'_, '_> {
                 self.check(Check::Condition { holds, kind }, span);
             }
         }
-        let checked = Memory {
+        Memory {
             guards: Vec::new(),
             heap: None,
             ..member.clone()
-        };
-        self.unbox_array(&checked, span)
+        }
     }
 
     /// The field `field` of the record at `base` (a local holding one, or `*pointer`), read
