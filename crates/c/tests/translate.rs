@@ -465,6 +465,13 @@ fn recursive_functions_take_arrays_as_pointers() {
     ] {
         assert_eq!(returns(source, &[k]), result, "k {k}");
     }
+    // A recursive function's own local array passed on, and an array passed to a pointer
+    // parameter of a recursive function (not inlined either).
+    let own = "int f(int a[], int n) { if (n <= 0) return a[0]; int b[2]; b[0] = a[0] + n;
+                 b[1] = a[1]; return f(b, n - 1); }
+               void g(int *p, int n) { if (n) g(p, n - 1); *p += 1; }
+               int main() { int a[2] = {1, 2}; g(a, 2); return f(a, 3) * 10 + a[0]; }";
+    assert_eq!(returns(own, &[]), 100 + 4);
     // Of several dimensions: a pointer to its rows.
     let rows = "int f(int m[][2], int n) { return n == 0 ? m[0][0] : m[n][1] + f(m, n - 1); }
                 int main() { int m[3][2] = {{1, 2}, {3, 4}, {5, 6}}; return f(m, 2); }";
@@ -541,6 +548,21 @@ fn compound_literals_are_values_of_their_type() {
     }
     let (_, message) = refusal("int main() { int *p = (int[]){1, 2}; return p[1]; }");
     assert!(message.contains("arrays"), "{message}");
+}
+
+/// A struct read whole from an array of structs with array members, in a file that frees:
+/// every leaf is read before the copy's boxes are made (making one stores its heap state,
+/// which ended the reads' bounds checks: a review found the IR verifier's error).
+#[test]
+fn whole_structs_with_array_members_copy_from_arrays() {
+    let source = "struct node { int name[2]; int v; int tag[2]; };
+                  int get(struct node n) { return n.name[1] + n.v * 10 + n.tag[0] * 100; }
+                  int main() { int k = __VERIFIER_nondet_int(); struct node t[2] = {0};
+                    t[1].name[1] = 3; t[1].v = 4; t[1].tag[0] = 5; struct node c = t[k & 1];
+                    struct node *h = malloc(sizeof *h); *h = t[1]; t[0] = *h; free(h);
+                    return get(c) + get(t[0]) * 1000; }";
+    assert_eq!(returns(source, &[0]), 543 * 1000);
+    assert_eq!(returns(source, &[1]), 543 * 1000 + 543);
 }
 
 /// An array member used as a value is a pointer to its first element, into its box: a

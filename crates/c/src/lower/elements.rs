@@ -123,6 +123,8 @@ pub(super) struct ElementFacts {
     /// Whether some struct has an array member (whose box a pointer may point into: its
     /// first element's heap state is `MEMBER`, `lower/memory.rs`).
     pub array_members: bool,
+    /// The defined functions that can call themselves (their array parameters are pointers).
+    pub recursive: HashSet<String>,
 }
 
 /// A location whose type [`ElementFacts::representation`] decides.
@@ -611,10 +613,14 @@ struct Uses<'d> {
     arrays: HashMap<usize, VariableKey>,
     /// The classes of the rows of multi-dimensional arrays (among [`Uses::arrays`]).
     rows: HashSet<usize>,
-    /// A parameter and the sources of an argument passed to it: joined only where either side
-    /// is an element pointer (an array passed to a parameter that is only indexed stays the
-    /// caller's array, `FnCx::argument`); what they point to is joined at once.
-    bindings: Vec<(usize, Sources)>,
+    /// A parameter and the sources of an argument passed to it, and whether its function is
+    /// recursive: joined only where either side is an element pointer (an array passed to a
+    /// parameter that is only indexed stays the caller's array, `FnCx::argument`) or an array
+    /// reaches a recursive function (which is not inlined); what they point to is joined at
+    /// once.
+    bindings: Vec<(usize, Sources, bool)>,
+    /// The defined functions that can call themselves.
+    recursive: &'d HashSet<String>,
     cells: HashSet<VariableKey>,
     literal_values: bool,
     /// The subscripts that another subscript indexes (`m[i]` of `m[i][j]`), by address.
@@ -1087,7 +1093,8 @@ impl<'ast> Visit<'ast> for Uses<'_> {
                             (self.classes.pointee(parameter), self.classes.pointee(class));
                         self.classes.union(into, from);
                     }
-                    self.bindings.push((parameter, sources));
+                    let recursive = self.recursive.contains(name);
+                    self.bindings.push((parameter, sources, recursive));
                 }
             }
             // The pointer arguments of library functions over memory (`lower/library.rs`)
@@ -1172,8 +1179,9 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
     // what C makes them: pointers into the caller's arrays (to their rows, for several
     // dimensions).
     let mut pointer_parameters = Vec::new();
-    for function in recursive_functions(unit) {
-        for name in parameters.get(&function).into_iter().flatten() {
+    let recursive = recursive_functions(unit);
+    for function in &recursive {
+        for name in parameters.get(function).into_iter().flatten() {
             let key = (function.clone(), name.clone());
             if declarations.declared_arrays.contains(&key) {
                 declarations.arrays.remove(&key);
@@ -1189,6 +1197,7 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         arrays: HashMap::new(),
         rows: HashSet::new(),
         bindings: Vec::new(),
+        recursive: &recursive,
         cells: HashSet::new(),
         literal_values: false,
         inner_subscripts: HashSet::new(),
@@ -1207,7 +1216,7 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
     let mut done = vec![false; bindings.len()];
     loop {
         let mut changed = false;
-        for (k, (parameter, sources)) in bindings.iter().enumerate() {
+        for (k, (parameter, sources, recursive)) in bindings.iter().enumerate() {
             // An array parameter that lives in a cell names the caller's array, which must.
             let parameter_in_cell =
                 (uses.array_key(*parameter)).is_some_and(|key| uses.cells.contains(&key));
@@ -1221,9 +1230,11 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
             if done[k] {
                 continue;
             }
-            // A row passed is a pointer into its array, which inlining cannot name.
+            // A row passed is a pointer into its array, which inlining cannot name; so is an
+            // array passed to a recursive function.
             let element = sources.element
                 || sources.classes.iter().any(|&c| uses.is_row(c))
+                || (*recursive && sources.classes.iter().any(|&c| uses.is_array(c)))
                 || uses.classes.is_element(*parameter)
                 || (sources.classes.iter())
                     .any(|&c| !uses.is_array(c) && uses.classes.is_element(c));
@@ -1264,5 +1275,6 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         locals: declarations.locals.clone(),
         literal_values: uses.literal_values,
         array_members: !declarations.array_members.is_empty(),
+        recursive,
     }
 }

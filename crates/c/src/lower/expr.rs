@@ -1823,10 +1823,13 @@ impl FnCx<'_, '_> {
         // call passing an array variable, whose parameter then names the caller's array.
         // An array, or a pointer into one for a function that cannot be called on its own
         // (an array parameter takes it only by inlining).
-        let passes_array = call.arguments.iter().any(|a| {
-            self.array_variable(a).is_some()
-                || (self.unit.unavailable.contains_key(name) && self.points_into_array(a))
-        });
+        // A recursive function takes arrays as pointers (`lower/elements.rs`): its calls are
+        // not inlined for them.
+        let passes_array = !self.unit.elements.recursive.contains(name)
+            && call.arguments.iter().any(|a| {
+                self.array_variable(a).is_some()
+                    || (self.unit.unavailable.contains_key(name) && self.points_into_array(a))
+            });
         // A view reaches a function only so (`lower/views.rs`).
         let passes_view = call.arguments.iter().any(|a| self.is_view_expression(a));
         if passes_view && self.inlined.iter().any(|i| i.name == name) {

@@ -722,6 +722,9 @@ impl FnCx<'_, '_> {
         // are copied, not checked.
         let leaves = self.unit.types.borrow().leaves(ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
+        // Every leaf is read before any is made into the copy: making one may store (a fresh
+        // box's heap state), which ends the checks the reads of `memory` rely on.
+        let mut read_leaves = Vec::with_capacity(leaves.len());
         for (k, (path, leaf)) in leaves.into_iter().enumerate() {
             let (value, flag) = leaf_fields(&join(&memory.prefix, &path));
             let read = |cx: &mut Self, outer: &str, width: Width| {
@@ -753,7 +756,10 @@ impl FnCx<'_, '_> {
                 Leaf::ArrayBox => [self.array_box_contents(value, span), flag],
                 Leaf::Inline => [self.in_range(value, leaf, memory, span), flag],
             };
-            fields.extend(self.leaf_of((&path, k == 0), leaf, value, flag, span));
+            read_leaves.push(((path, k == 0), leaf, value, flag));
+        }
+        for ((path, first), leaf, value, flag) in read_leaves {
+            fields.extend(self.leaf_of((&path, first), leaf, value, flag, span));
         }
         self.record(fields, NOT_HEAP, Some(ty), span)
     }
