@@ -344,6 +344,12 @@ fn rows_of_arrays_are_pointers_into_them() {
     assert_eq!(returns(append, &[0]), 502);
     assert_eq!(returns(append, &[1]), 500);
     assert_errors(append, &[(5, PropertyKind::Unmodelled)]);
+    // `memcmp` needs all `n` bytes of both objects, though the first difference decides.
+    let beyond =
+        "int main() { int k = __VERIFIER_nondet_int(); int a[2][3] = {{1, 2, 3}, {4, 5, 6}};
+                    int b[2][3] = {{1, 2, 3}, {4, 9, 6}}; return memcmp(a, b, k) < 0; }";
+    assert_eq!(returns(beyond, &[24]), 1);
+    assert_errors(beyond, &[(25, PropertyKind::OutOfBounds)]);
 }
 
 /// In a file that frees memory, a pointer into an array member's box checks the box's heap

@@ -17,7 +17,8 @@
 //!   `strcat(names[i], names[j])`) are apart where the ranges read and written do not meet.
 //! * `strcmp(a, b)`, `strncmp(a, b, n)` (at most `n` characters) and `memcmp(a, b, n)` (`n`
 //!   bytes, 0s included) give 0 where equal, else the difference of the first differing
-//!   characters read as `unsigned char` (glibc's value; C fixes only its sign).
+//!   characters read as `unsigned char` (glibc's value; C fixes only its sign). `memcmp`
+//!   checks first that both objects have all `n` bytes.
 //!
 //! Nothing here models the objects' types: that is `lower/memory.rs`'s.
 
@@ -160,10 +161,31 @@ impl FnCx<'_, '_> {
         }
         let count = self.byte_count(&arguments[2], span)?;
         let texts = [texts[0], texts[1]];
+        self.check_last_bytes(texts, count, span);
         Ok((
             self.compare_texts(texts, Some(count), false, span),
             CType::Int,
         ))
+    }
+
+    /// The checks that both `texts` (views) have `count` bytes (where it is not 0): C compares
+    /// `n` bytes of two objects that must have them, whichever byte differs first (glibc reads
+    /// them by words).
+    fn check_last_bytes(&mut self, texts: [Text; 2], count: Operand, span: Span) {
+        let (some, done) = (self.b.new_block(), self.b.new_block());
+        let nonzero = self.temp(Rvalue::Binary(BinOp::Ne, count, Operand::Const(0)), span);
+        self.b.branch(nonzero, some, done, span);
+        self.b.switch_to(some);
+        let last = self.temp(Rvalue::Binary(BinOp::Sub, count, Operand::Const(1)), span);
+        for text in texts {
+            if let Some(view) = text.view {
+                let at_last = Some((last, CType::Int));
+                let byte = self.byte_lvalue((text.pointer, text.ty), view, at_last, span);
+                self.guard_first_byte(&byte, span);
+            }
+        }
+        self.b.goto(done, span);
+        self.b.switch_to(done);
     }
 
     /// The difference of the first differing characters of `texts` as `unsigned char` (0 if
