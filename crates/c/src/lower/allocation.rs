@@ -356,53 +356,40 @@ impl FnCx<'_, '_> {
     /// over the array, so that the IR stays small whatever the length (a computed count forks
     /// over 64 of them).
     fn give_own_boxes(&mut self, cell: Operand, ty: CType, calloc: bool, heap: bool, span: Span) {
-        self.each_element(cell, span, |cx, element| {
+        self.each_element(cell, span, |cx, index| {
             let value = cx.blank_object(ty, calloc, heap, span);
-            // The checks of the element's place again: making the object ends no check, but
-            // a store needs them right before it.
-            cx.guard_element(cell, &element, span);
-            cx.b.emit(
-                InstKind::Store {
-                    place: element,
-                    value,
-                },
-                span,
-            );
+            // Making the object may store (a box's heap state), which ends the checks.
+            let place = cx.guarded_element(cell, index, span);
+            cx.b.emit(InstKind::Store { place, value }, span);
         });
     }
 
-    /// Runs `body` for each element of the array in `cell` (its place, its checks run).
-    fn each_element(&mut self, cell: Operand, span: Span, mut body: impl FnMut(&mut Self, Place)) {
+    /// Runs `body` for the index of each element of the array in `cell`.
+    fn each_element(&mut self, cell: Operand, span: Span, body: impl FnMut(&mut Self, Operand)) {
+        for check in self.pointee_guards(cell) {
+            self.check(check, span);
+        }
         let array = Place {
             base: PlaceBase::Deref(cell),
             projections: Vec::new(),
         };
-        for check in self.pointee_guards(cell) {
-            self.check(check, span);
-        }
         let length = self.temp(Rvalue::Len(array), span);
-        let below = |cx: &mut Self, index| cx.temp(Rvalue::Binary(BinOp::Lt, index, length), span);
-        self.counted_loop(span, below, |cx, index| {
-            let element = Place {
-                base: PlaceBase::Deref(cell),
-                projections: vec![Projection::Index(index)],
-            };
-            cx.guard_element(cell, &element, span);
-            body(cx, element);
-        });
+        self.each_below(length, false, span, body);
     }
 
-    /// The checks before an access of `element`, an element of the array in `cell`.
-    fn guard_element(&mut self, cell: Operand, element: &Place, span: Span) {
+    /// The place of element `index` of the array in `cell`, after the checks that reach it.
+    fn guarded_element(&mut self, cell: Operand, index: Operand, span: Span) -> Place {
         for check in self.pointee_guards(cell) {
             self.check(check, span);
         }
-        if let [Projection::Index(index)] = element.projections[..] {
-            let array = Place {
-                base: PlaceBase::Deref(cell),
-                projections: Vec::new(),
-            };
-            self.check(Check::InBounds { array, index }, span);
+        let array = Place {
+            base: PlaceBase::Deref(cell),
+            projections: Vec::new(),
+        };
+        self.check(Check::InBounds { array, index }, span);
+        Place {
+            base: PlaceBase::Deref(cell),
+            projections: vec![Projection::Index(index)],
         }
     }
 
@@ -524,7 +511,8 @@ impl FnCx<'_, '_> {
     fn release_array(&mut self, pointer: Operand, ty: CType, span: Span) {
         let cell = self.releasable_array(pointer, span);
         if self.has_boxes(ty) {
-            self.each_element(cell, span, |cx, element| {
+            self.each_element(cell, span, |cx, index| {
+                let element = cx.guarded_element(cell, index, span);
                 for owner in cx.boxes_of(&element, ty, span) {
                     cx.set_heap_state(owner, FREED, span);
                 }

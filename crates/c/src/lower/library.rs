@@ -292,16 +292,17 @@ impl FnCx<'_, '_> {
         e: &Node<Expression>,
     ) -> Result<(Operand, CType), CError> {
         let (span, at) = (self.span(e.span), self.at(e.span));
-        let dimensions = match (self.array_variable(e), self.static_type(e)) {
-            (Some((local, _)), _) => self.arrays[&local].len(),
-            (None, Some(CType::Array(id))) => self.unit.types.borrow().array(id).1.len(),
-            _ => 0,
-        };
+        let several = |dims: &[u32]| dims.len() > 1;
         match (&e.node, self.array_variable(e)) {
-            (Expression::Identifier(id), Some(array)) if dimensions > 1 => {
+            (Expression::Identifier(id), Some(array)) if several(&self.arrays[&array.0]) => {
                 self.array_start(array, &id.node.name, span, at)
             }
-            (Expression::Member(m), None) if dimensions > 1 => self.member_start(e, m, span, at),
+            (Expression::Member(m), None) => match self.static_type(e) {
+                Some(CType::Array(id)) if several(&self.unit.types.borrow().array(id).1) => {
+                    self.member_start(e, m, span, at)
+                }
+                _ => self.typed(e),
+            },
             _ => self.typed(e),
         }
     }

@@ -725,7 +725,7 @@ impl FnCx<'_, '_> {
         // Every leaf is read before any is made into the copy: making one may store (a fresh
         // box's heap state), which ends the checks the reads of `memory` rely on.
         let mut read_leaves = Vec::with_capacity(leaves.len());
-        for (k, (path, leaf)) in leaves.into_iter().enumerate() {
+        for (path, leaf) in leaves {
             let (value, flag) = leaf_fields(&join(&memory.prefix, &path));
             let read = |cx: &mut Self, outer: &str, width: Width| {
                 let read = Rvalue::Read(memory.field(cx.field_id(outer)));
@@ -756,10 +756,12 @@ impl FnCx<'_, '_> {
                 Leaf::ArrayBox => [self.array_box_contents(value, span), flag],
                 Leaf::Inline => [self.in_range(value, leaf, memory, span), flag],
             };
-            read_leaves.push(((path, k == 0), leaf, value, flag));
+            read_leaves.push((path, leaf, value, flag));
         }
-        for ((path, first), leaf, value, flag) in read_leaves {
-            fields.extend(self.leaf_of((&path, first), leaf, value, flag, span));
+        // A copied array member carries its first element's heap state (`MEMBER` for a first
+        // member, as the box it is read from was made): its fresh box needs no store of it.
+        for (path, leaf, value, flag) in read_leaves {
+            fields.extend(self.leaf_of((&path, false), leaf, value, flag, span));
         }
         self.record(fields, NOT_HEAP, Some(ty), span)
     }

@@ -168,7 +168,7 @@ impl FnCx<'_, '_> {
         ))
     }
 
-    /// The checks that both `texts` (views) have `count` bytes (where it is not 0): C compares
+    /// The checks that both `texts` have `count` characters (where it is not 0): C compares
     /// `n` bytes of two objects that must have them, whichever byte differs first (glibc reads
     /// them by words).
     fn check_last_bytes(&mut self, texts: [Text; 2], count: Operand, span: Span) {
@@ -177,11 +177,17 @@ impl FnCx<'_, '_> {
         self.b.branch(nonzero, some, done, span);
         self.b.switch_to(some);
         let last = self.temp(Rvalue::Binary(BinOp::Sub, count, Operand::Const(1)), span);
+        let at_last = Some((last, CType::Int));
         for text in texts {
-            if let Some(view) = text.view {
-                let at_last = Some((last, CType::Int));
-                let byte = self.byte_lvalue((text.pointer, text.ty), view, at_last, span);
-                self.guard_first_byte(&byte, span);
+            match text.view {
+                Some(view) => {
+                    let byte = self.byte_lvalue((text.pointer, text.ty), view, at_last, span);
+                    self.guard_first_byte(&byte, span);
+                }
+                None => {
+                    let memory = self.element_memory((text.pointer, text.character), at_last, span);
+                    self.guard(&memory, span);
+                }
             }
         }
         self.b.goto(done, span);
