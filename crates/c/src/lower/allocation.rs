@@ -158,18 +158,9 @@ impl FnCx<'_, '_> {
                 size_at,
             )
         };
-        let mut size = allocation_size(name, &call.arguments).ok_or_else(refusal)?;
-        // `sizeof` of an array variable (`malloc(sizeof buf)`) is a number of bytes.
-        let array_bytes = size.each.is_some_and(|each| {
-            matches!(&each.node, Expression::SizeOfVal(v) if self.array_size(&v.node.0).is_some())
-        });
-        if array_bytes && !calloc {
-            let bytes = call.arguments.last().filter(|bytes| !is_one(bytes));
-            size = AllocationSize {
-                each: None,
-                count: bytes,
-            };
-        }
+        let size = self
+            .allocation_size(name, &call.arguments)
+            .ok_or_else(refusal)?;
         // A number of bytes converted at once to a pointer to `T` makes `T`s, if it is a whole
         // number of them.
         let bytes_as = self
@@ -200,10 +191,22 @@ impl FnCx<'_, '_> {
             true => Some(self.released_pointer(&call.arguments[0])?),
             false => None,
         };
+        let element_allocation = self.unit.elements.is_element_allocation(start);
+        if matches!(ty, CType::Array(_)) && !element_allocation {
+            return Err(CError::unsupported(
+                format!(
+                    "`{name}` of arrays (`sizeof` of an array type) whose result is kept where \
+                     a pointer to one object is (a pointer to arrays, `int (*p)[3]`, holds \
+                     them, and so does a pointer that is moved or indexed)"
+                ),
+                at,
+            ));
+        }
         let array = realloc
             || size.count.is_some()
             || object_size.is_some()
-            || self.unit.elements.is_element_allocation(start);
+            || matches!(ty, CType::Array(_))
+            || element_allocation;
         let bytes = size.each.is_none() && object_size.is_none();
         if !array {
             let object = self.blank_object(ty, calloc, heap, span);
@@ -213,19 +216,6 @@ impl FnCx<'_, '_> {
             }
             self.note_bytes(pointer, bytes);
             return Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)));
-        }
-        let boxed = self.has_boxes(ty);
-        let arrays_hold = ty.is_scalar() || matches!(ty, CType::Struct(_));
-        if !arrays_hold || (boxed && realloc) {
-            return Err(CError::unsupported(
-                format!(
-                    "an array of `{}` made by `{name}` (heap arrays hold numbers, pointers and \
-                     structs; `realloc` does not move structs whose members have their address \
-                     taken or are arrays: their boxes would be shared)",
-                    self.unit.types.borrow().describe(ty)
-                ),
-                at,
-            ));
         }
         let count = match size.count {
             Some(count) => {
@@ -263,13 +253,42 @@ impl FnCx<'_, '_> {
             }
             (count, _) => count,
         };
+        // The objects as C's pointer sees them, and the IR array's elements: an array of
+        // arrays (`int (*p)[3] = malloc(n * sizeof *p)`) is one array of their elements in
+        // row-major order, as a multi-dimensional array variable is.
+        let pointee = ty;
+        let (ty, per_object) = match ty {
+            CType::Array(id) => {
+                let (element, dims) = self.unit.types.borrow().array(id);
+                // At most `MAX_ELEMENTS`, by the type's size.
+                (element, dims.iter().product::<u32>() as usize)
+            }
+            _ => (ty, 1),
+        };
+        let boxed = self.has_boxes(ty);
+        let arrays_hold = match pointee {
+            CType::Array(_) => ty.is_number() || (matches!(ty, CType::Struct(_)) && !boxed),
+            _ => ty.is_scalar() || matches!(ty, CType::Struct(_)),
+        };
+        if !arrays_hold || (boxed && realloc) {
+            return Err(CError::unsupported(
+                format!(
+                    "an array of `{}` made by `{name}` (heap arrays hold numbers, pointers and \
+                     structs, and arrays of numbers and structs without boxes; `realloc` does \
+                     not move structs whose members have their address taken or are arrays: \
+                     their boxes would be shared)",
+                    self.unit.types.borrow().describe(pointee)
+                ),
+                at,
+            ));
+        }
         let element = self.blank_object(ty, calloc, heap, span);
         let cell = match count {
-            None => self.array_cell(element, 1, span),
+            None => self.array_cell(element, per_object, span),
             Some(Operand::Const(n)) => {
                 let limit = match boxed {
                     true => super::array::MAX_BOXED_ELEMENTS as u64,
-                    false => super::types::MAX_ELEMENTS,
+                    false => super::types::MAX_ELEMENTS / per_object as u64,
                 };
                 if n < 1 || u64::try_from(n).is_ok_and(|n| n > limit) {
                     let what = match object_size {
@@ -284,22 +303,52 @@ impl FnCx<'_, '_> {
                         at,
                     ));
                 }
-                self.array_cell(element, n as usize, span)
+                self.array_cell(element, n as usize * per_object, span)
             }
-            Some(count) => self.forked_array_cell(element, count, span),
+            Some(count) => self.forked_array_cell((element, per_object), count, span),
         };
         if boxed {
             self.give_own_boxes(cell, ty, calloc, heap, span);
         }
         if let Some(old) = old {
-            self.move_elements(old, ty, cell, span, at)?;
+            self.move_elements(old, pointee, cell, span, at)?;
         }
         if heap {
             self.count_objects(1, span);
         }
         let pointer = self.element_value(cell, Operand::Const(0), span);
         self.note_bytes(pointer, bytes);
-        Ok((pointer, self.unit.types.borrow_mut().element_pointer_to(ty)))
+        Ok((
+            pointer,
+            self.unit.types.borrow_mut().element_pointer_to(pointee),
+        ))
+    }
+
+    /// What the size arguments of the allocating function `name` count, where they fit a
+    /// pattern: `sizeof` of an array variable or member (`malloc(sizeof buf)`,
+    /// `malloc(sizeof s.a)`) is a number of bytes, as any size without `sizeof` is.
+    fn allocation_size<'e>(
+        &self,
+        name: &str,
+        arguments: &'e [Node<Expression>],
+    ) -> Option<AllocationSize<'e>> {
+        let size = allocation_size(name, arguments)?;
+        let array_bytes = size.each.is_some_and(|each| {
+            let Expression::SizeOfVal(v) = &each.node else {
+                return false;
+            };
+            let value = &v.node.0;
+            self.array_size(value).is_some()
+                || (matches!(value.node, Expression::Member(_))
+                    && matches!(self.static_type(value), Some(CType::Array(_))))
+        });
+        if !array_bytes || name == "calloc" {
+            return Some(size);
+        }
+        Some(AllocationSize {
+            each: None,
+            count: arguments.last().filter(|bytes| !is_one(bytes)),
+        })
     }
 
     /// The type of the objects an allocation of a number of bytes makes where `e` (without its
@@ -318,7 +367,8 @@ impl FnCx<'_, '_> {
         };
         let name = callee.node.name.as_str();
         let library = ALLOCATING_FUNCTIONS.contains(&name) && !self.unit.bodies.contains_key(name);
-        let bytes = allocation_size(name, &call.node.arguments).is_some_and(|s| s.each.is_none());
+        let bytes =
+            (self.allocation_size(name, &call.node.arguments)).is_some_and(|s| s.each.is_none());
         // `char`s are what a number of bytes makes anyway.
         let typed = pointee != CType::SChar && pointee != CType::Void;
         (library && bytes && typed).then_some(pointee)
@@ -339,10 +389,7 @@ impl FnCx<'_, '_> {
             Expression::SizeOfVal(v) => self.static_type(&v.node.0),
             _ => None,
         };
-        Ok(ty.filter(|&ty| {
-            !matches!(ty, CType::Void | CType::Array(_))
-                && self.unit.types.borrow().size(ty).is_some()
-        }))
+        Ok(ty.filter(|&ty| ty != CType::Void && self.unit.types.borrow().size(ty).is_some()))
     }
 
     /// A pointer to a fresh cell holding an array of `length` copies of `element`.
@@ -393,10 +440,16 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// A pointer to a fresh cell holding an array of `count` copies of `element`, `count` not
+    /// A pointer to a fresh cell holding an array of `count` objects, each `per_object` copies
+    /// of `element` (C's array of arrays is a row-major run of their elements), `count` not
     /// a constant: the `unmodelled` check that it is within 1 to [`FORKED_LENGTHS`], then a
     /// binary search over the lengths (six branches on a path, not one per length).
-    fn forked_array_cell(&mut self, element: Operand, count: Operand, span: Span) -> Operand {
+    fn forked_array_cell(
+        &mut self,
+        (element, per_object): (Operand, usize),
+        count: Operand,
+        span: Span,
+    ) -> Operand {
         let at_least_one = self.temp(Rvalue::Binary(BinOp::Ge, count, Operand::Const(1)), span);
         let at_most = Rvalue::Binary(BinOp::Le, count, Operand::Const(FORKED_LENGTHS));
         let at_most = self.temp(at_most, span);
@@ -405,23 +458,24 @@ impl FnCx<'_, '_> {
         self.check(Check::Condition { holds, kind }, span);
         let result = self.b.new_temp(span, Width::W32);
         let join = self.b.new_block();
-        let made = (element, result, join);
+        let made = (element, per_object, result, join);
         self.split_lengths(made, count, (1, FORKED_LENGTHS), span);
         self.b.switch_to(join);
         Operand::Local(result)
     }
 
     /// Branches on `count`, known to be within `lengths` (both ends included), down to one
-    /// length, where the array of that many `element`s is made into `result` before `join`.
+    /// length, where the array of that many objects (`per_object` `element`s each) is made
+    /// into `result` before `join`.
     fn split_lengths(
         &mut self,
-        (element, result, join): (Operand, LocalId, BlockId),
+        (element, per_object, result, join): (Operand, usize, LocalId, BlockId),
         count: Operand,
         (low, high): (i32, i32),
         span: Span,
     ) {
         if low == high {
-            let cell = self.array_cell(element, low as usize, span);
+            let cell = self.array_cell(element, low as usize * per_object, span);
             self.assign(result, cell, span);
             self.b.goto(join, span);
             return;
@@ -433,7 +487,7 @@ impl FnCx<'_, '_> {
             span,
         );
         self.b.branch(cond, lower, upper, span);
-        let made = (element, result, join);
+        let made = (element, per_object, result, join);
         self.b.switch_to(lower);
         self.split_lengths(made, count, (low, middle), span);
         self.b.switch_to(upper);
@@ -495,8 +549,10 @@ impl FnCx<'_, '_> {
                 self.release(pointer, pointee, span);
             }
             CType::Element(p) => {
-                let pointee = self.unit.types.borrow().pointee(p);
-                self.release_array(pointer, pointee, span);
+                let types = self.unit.types.borrow();
+                let element = types.flattened(types.pointee(p));
+                drop(types);
+                self.release_array(pointer, element, span);
             }
             _ => {}
         }

@@ -351,7 +351,7 @@ impl FnCx<'_, '_> {
     }
 
     /// The expression that the subscripts of `e` index and how many there are, `*p` of a
-    /// pointer to arrays counting as `p[0]`.
+    /// pointer to arrays or of an array of several dimensions counting as `p[0]`.
     pub(super) fn row_subscripts<'e>(
         &self,
         e: &'e Node<Expression>,
@@ -360,7 +360,8 @@ impl FnCx<'_, '_> {
         match &base.node {
             Expression::UnaryOperator(u)
                 if u.node.operator.node == lang_c::ast::UnaryOperator::Indirection
-                    && self.points_to_arrays(&u.node.operand) =>
+                    && (self.static_dimensions(&u.node.operand))
+                        .is_some_and(|(_, d)| d.len() > 1) =>
             {
                 (&u.node.operand, indices.len() + 1)
             }
@@ -767,10 +768,6 @@ impl FnCx<'_, '_> {
         self.arrays.contains_key(&local).then_some((local, ty))
     }
 
-    /// What an inlined call passes for `argument` to `param`: an array variable to an array
-    /// parameter of the same element type and inner dimensions (or to a pointer to its
-    /// elements, for one dimension), else the argument's value converted to the parameter's
-    /// type.
     /// Whether `e` is a pointer into an array of one dimension: an array member, or a value
     /// of a pointer into arrays.
     pub(super) fn points_into_array(&self, e: &Node<Expression>) -> bool {
@@ -797,6 +794,10 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// What an inlined call passes for `argument` to `param`: an array variable to an array
+    /// parameter of the same element type and inner dimensions (or to a pointer to its
+    /// elements, for one dimension), else the argument's value converted to the parameter's
+    /// type.
     pub fn argument(
         &mut self,
         argument: &Node<Expression>,

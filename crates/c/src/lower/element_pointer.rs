@@ -100,12 +100,8 @@ impl FnCx<'_, '_> {
     /// What the array `local` (of elements of type `element`) points to used as a value: its
     /// elements, or for several dimensions its rows (a pointer to arrays).
     pub fn decayed_pointee(&self, local: LocalId, element: CType) -> CType {
-        match self.arrays.get(&local).map(Vec::as_slice) {
-            Some([_, inner @ ..]) if !inner.is_empty() => {
-                (self.unit.types.borrow_mut()).array_of(element, inner.to_vec())
-            }
-            _ => element,
-        }
+        let dims = self.arrays.get(&local).map_or(&[][..], Vec::as_slice);
+        self.unit.types.borrow_mut().decayed_pointee(element, dims)
     }
 
     /// A pointer to the start of the array `local` (named `name`), typed as pointing to

@@ -246,9 +246,27 @@ struct Declarations {
     /// name that is an array in every struct decays as one).
     array_members: HashMap<String, usize>,
     other_members: HashSet<String>,
+    /// The variables that are assigned or moved (`a = e`, `a += k`, `a++`): an array among
+    /// them is a parameter (C assigns no array), and so a pointer into the caller's array.
+    modified: HashSet<VariableKey>,
 }
 
 impl Declarations {
+    /// `e` is assigned or moved: note the variable it names.
+    fn modifies(&mut self, e: &Node<Expression>) {
+        let (Expression::Identifier(id), Some(function)) = (&e.node, &self.function) else {
+            return;
+        };
+        let name = &id.node.name;
+        let local = (self.locals.get(function)).is_some_and(|names| names.contains(name));
+        let function = if local {
+            function.clone()
+        } else {
+            String::new()
+        };
+        self.modified.insert((function, name.clone()));
+    }
+
     /// The dimensions of the member `name` where it is an array in every struct that has
     /// one.
     fn array_member(&self, name: &str) -> Option<usize> {
@@ -444,6 +462,34 @@ impl<'ast> Visit<'ast> for Declarations {
         }
         visit::visit_function_definition(self, definition, span);
         self.function = None;
+    }
+
+    fn visit_binary_operator_expression(
+        &mut self,
+        e: &'ast lang_c::ast::BinaryOperatorExpression,
+        span: &'ast Span,
+    ) {
+        use BinaryOperator as B;
+        if matches!(e.operator.node, B::Assign | B::AssignPlus | B::AssignMinus) {
+            self.modifies(&e.lhs);
+        }
+        visit::visit_binary_operator_expression(self, e, span);
+    }
+
+    fn visit_unary_operator_expression(
+        &mut self,
+        e: &'ast lang_c::ast::UnaryOperatorExpression,
+        span: &'ast Span,
+    ) {
+        use UnaryOperator as U;
+        let operator = &e.operator.node;
+        if matches!(
+            operator,
+            U::PreIncrement | U::PreDecrement | U::PostIncrement | U::PostDecrement
+        ) {
+            self.modifies(&e.operand);
+        }
+        visit::visit_unary_operator_expression(self, e, span);
     }
 
     fn visit_declarator(&mut self, declarator: &'ast Declarator, span: &'ast Span) {
@@ -1068,6 +1114,18 @@ impl<'ast> Visit<'ast> for Uses<'_> {
                     }
                 }
             }
+            // `*m` of a multi-dimensional array is its first row, a pointer into it (as
+            // `m[0]`, `row_value`).
+            UnaryOperator::Indirection => {
+                if let Expression::Identifier(id) = &e.operand.node {
+                    let key = self.key(&id.node.name);
+                    if (self.declarations.arrays.get(&key))
+                        .is_some_and(|&dimensions| dimensions > 1)
+                    {
+                        self.cells.insert(key);
+                    }
+                }
+            }
             _ => {}
         }
         visit::visit_unary_operator_expression(self, e, span);
@@ -1175,20 +1233,23 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
     let mut declarations = Declarations::default();
     declarations.visit_translation_unit(unit);
     let parameters = parameters(unit);
-    // A recursive function is lowered on its own, not inlined, so its array parameters are
-    // what C makes them: pointers into the caller's arrays (to their rows, for several
-    // dimensions).
+    // A recursive function is lowered on its own, not inlined, and a parameter that is
+    // moved cannot name the caller's array: such array parameters are what C makes them,
+    // pointers into the caller's arrays (to their rows, for several dimensions).
     let mut pointer_parameters = Vec::new();
     let recursive = recursive_functions(unit);
-    for function in &recursive {
-        for name in parameters.get(function).into_iter().flatten() {
+    for (function, names) in &parameters {
+        let whole = recursive.contains(function);
+        for name in names {
             let key = (function.clone(), name.clone());
-            if declarations.declared_arrays.contains(&key) {
+            let pointer = whole || declarations.modified.contains(&key);
+            if pointer && declarations.declared_arrays.contains(&key) {
                 declarations.arrays.remove(&key);
                 pointer_parameters.push(key);
             }
         }
     }
+    pointer_parameters.sort();
     let mut uses = Uses {
         declarations: &declarations,
         parameters: &parameters,

@@ -427,33 +427,15 @@ impl FnCx<'_, '_> {
         self.member_of((object, ty), e, m, purpose)
     }
 
-    /// An array member used as a value (`char *p = s.name`, `f(s.data)`): C's pointer to its
-    /// first element, `&s.name[0]`, into the member's box.
-    fn member_decay(
+    /// A pointer to the first element of the array member `m` (`e`), into its box: C's value
+    /// of the member (`char *p = s.name`, `f(s.data)`, `s.m + 1`), which points to its
+    /// elements or, for several dimensions, its rows; or, `whole`, `&s.a`, which points to
+    /// the array.
+    fn member_start(
         &mut self,
         e: &Node<Expression>,
         m: &Node<lang_c::ast::MemberExpression>,
-        span: Span,
-        at: usize,
-    ) -> Result<(Operand, CType), CError> {
-        let name = &m.node.identifier.node.name;
-        if let Some(CType::Array(id)) = self.static_type(e) {
-            if self.unit.types.borrow().array(id).1.len() != 1 {
-                return Err(CError::unsupported(
-                    format!("the array member `{name}` of several dimensions used as a pointer"),
-                    at,
-                ));
-            }
-        }
-        self.member_start(e, m, span, at)
-    }
-
-    /// A pointer to the first element of the array member `m` (`e`), whatever its dimensions:
-    /// into its box.
-    pub(super) fn member_start(
-        &mut self,
-        e: &Node<Expression>,
-        m: &Node<lang_c::ast::MemberExpression>,
+        whole: bool,
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
@@ -464,10 +446,17 @@ impl FnCx<'_, '_> {
                 at,
             ));
         };
-        let element = self.unit.types.borrow().array(id).0;
+        let pointee = {
+            let mut types = self.unit.types.borrow_mut();
+            let (element, dims) = types.array(id);
+            match whole {
+                true => types.array_of(element, dims),
+                false => types.decayed_pointee(element, &dims),
+            }
+        };
         let mut first = self.unbox_array_for_address(&member, span);
         (first.place.projections).push(symex_ir::cfg::Projection::Index(Operand::Const(0)));
-        self.element_address(first, element, span, at)
+        self.element_address(first, pointee, span, at)
     }
 
     /// A member of a struct *value* (`make(3).y`, `(c ? s : t).x`): read from the record the
@@ -1108,6 +1097,10 @@ impl FnCx<'_, '_> {
                     _ => Err(CError::invalid("`*` of a value that is not a pointer", at)),
                 }
             }
+            // `&s.a` of an array member: a pointer to arrays, into its box.
+            Expression::Member(m) if matches!(self.static_type(e), Some(CType::Array(_))) => {
+                self.member_start(e, m, true, span, at)
+            }
             // A boxed member: its box (`lower/memory.rs`), which outlives a local struct.
             Expression::Member(m)
                 if self
@@ -1183,7 +1176,7 @@ impl FnCx<'_, '_> {
                 self.function_designator(&id.node.name, at)
             }
             Expression::Member(m) if matches!(self.static_type(e), Some(CType::Array(_))) => {
-                self.member_decay(e, m, span, at)
+                self.member_start(e, m, false, span, at)
             }
             // A row of an array (`m[i]`, `*p` of a pointer to arrays) is a pointer to its
             // first element.
@@ -1532,7 +1525,11 @@ impl FnCx<'_, '_> {
             Expression::Identifier(id) => self.scalar(&id.node.name, at).ok().map(|(_, ty)| ty),
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 if let Some((array, element)) = self.array_variable(&u.node.operand) {
-                    return (self.arrays.get(&array)?.len() == 1).then_some(element);
+                    return match self.arrays.get(&array)?.len() {
+                        1 => Some(element),
+                        // `*m` of `int m[2][3]` is its first row.
+                        _ => self.row_of(e),
+                    };
                 }
                 match self.static_type(&u.node.operand)? {
                     CType::Pointer(p) | CType::Element(p) => {
@@ -1603,8 +1600,8 @@ impl FnCx<'_, '_> {
                     return self.static_type(&b.node.lhs);
                 }
                 let (lhs, rhs) = (
-                    self.static_type(&b.node.lhs)?,
-                    self.static_type(&b.node.rhs)?,
+                    self.decayed_static_type(&b.node.lhs)?,
+                    self.decayed_static_type(&b.node.rhs)?,
                 );
                 match (op, lhs, rhs) {
                     // The difference of two pointers into an array: C's `ptrdiff_t`.
@@ -1656,6 +1653,22 @@ impl FnCx<'_, '_> {
             }
             _ => None,
         }
+    }
+
+    /// The type of `e` as an operand of a binary operator, without evaluating it: an array
+    /// variable or array member decays into a pointer to its first element (a pointer to
+    /// arrays for several dimensions: `m + 1` of `int m[2][3]`).
+    fn decayed_static_type(&self, e: &Node<Expression>) -> Option<CType> {
+        let (element, dims) = match self.array_variable(e) {
+            Some((local, element)) => (element, self.arrays.get(&local)?.clone()),
+            None => match self.static_type(e)? {
+                CType::Array(id) => self.unit.types.borrow().array(id),
+                ty => return Some(ty),
+            },
+        };
+        let mut types = self.unit.types.borrow_mut();
+        let pointee = types.decayed_pointee(element, &dims);
+        Some(types.element_pointer_to(pointee))
     }
 
     /// The type of `a[i]…[k]` without evaluating it: an element of an array variable or an

@@ -284,27 +284,20 @@ impl FnCx<'_, '_> {
     }
 
     /// The value of the pointer argument `e` of a function over memory, which C converts to
-    /// `void *`: an array of several dimensions (a variable or a member) is a pointer to its
-    /// first element, whose bytes are the array's (C's `int (*)[3]` would point to the same
-    /// bytes).
+    /// `void *`: a pointer to arrays (an array of several dimensions as a value, `&a`) is a
+    /// pointer to their first element, whose bytes are the arrays' (the same element pointer,
+    /// as a cast between them keeps it).
     pub(super) fn memory_operand(
         &mut self,
         e: &Node<Expression>,
     ) -> Result<(Operand, CType), CError> {
-        let (span, at) = (self.span(e.span), self.at(e.span));
-        let several = |dims: &[u32]| dims.len() > 1;
-        match (&e.node, self.array_variable(e)) {
-            (Expression::Identifier(id), Some(array)) if several(&self.arrays[&array.0]) => {
-                self.array_start(array, &id.node.name, span, at)
-            }
-            (Expression::Member(m), None) => match self.static_type(e) {
-                Some(CType::Array(id)) if several(&self.unit.types.borrow().array(id).1) => {
-                    self.member_start(e, m, span, at)
-                }
-                _ => self.typed(e),
-            },
-            _ => self.typed(e),
-        }
+        let (pointer, ty) = self.typed(e)?;
+        let CType::Element(p) = ty else {
+            return Ok((pointer, ty));
+        };
+        let mut types = self.unit.types.borrow_mut();
+        let element = types.flattened(types.pointee(p));
+        Ok((pointer, types.element_pointer_to(element)))
     }
 
     /// Where the pointer argument `pointer` of type `ty` of `name` points.

@@ -341,6 +341,24 @@ impl Types {
         self.pointees[id.0 as usize]
     }
 
+    /// The type of the elements that objects of type `ty` are in an IR array: an array's
+    /// elements (an array is a row-major run of them), else `ty`.
+    pub(super) fn flattened(&self, ty: CType) -> CType {
+        match ty {
+            CType::Array(id) => self.array(id).0,
+            _ => ty,
+        }
+    }
+
+    /// What an array of `element`s with dimensions `dims` used as a value points to: its
+    /// elements or, for several dimensions, its rows (a pointer to arrays).
+    pub(super) fn decayed_pointee(&mut self, element: CType, dims: &[u32]) -> CType {
+        match dims {
+            [_, inner @ ..] if !inner.is_empty() => self.array_of(element, inner.to_vec()),
+            _ => element,
+        }
+    }
+
     /// The type of an array member with elements of type `element` and dimensions `dims`; an
     /// array of arrays (through a typedef) is one array of both dimensions.
     pub(super) fn array_of(&mut self, element: CType, mut dims: Vec<u32>) -> CType {
