@@ -739,24 +739,7 @@ impl FnCx<'_, '_> {
         if self.arrays.get(&array)?.len() != 1 {
             return None;
         }
-        let index = Operand::Const(0);
-        let memory = Memory {
-            place: Place {
-                base: PlaceBase::Local(array),
-                projections: vec![Projection::Index(index)],
-            },
-            prefix: String::new(),
-            guards: vec![
-                Check::Init(Place::local(array)),
-                Check::InBounds {
-                    array: Place::local(array),
-                    index,
-                },
-            ],
-            heap: None,
-            literal: false,
-        };
-        Some((LValue::Memory(memory), ty))
+        Some((LValue::Memory(Memory::first_element(array)), ty))
     }
 
     /// The array local `e` names, and its element type, if it names one.

@@ -125,6 +125,10 @@ pub(super) struct ElementFacts {
     pub array_members: bool,
     /// The defined functions that can call themselves (their array parameters are pointers).
     pub recursive: HashSet<String>,
+    /// The variables (not arrays) whose address reaches a pointer into arrays (`sum(&x, 1)`
+    /// for `int sum(int *v, int n)` that indexes `v`, `p = c ? &x : a`): each is an array of
+    /// one in a cell, as C's object model makes any object (`lower/memory.rs`).
+    pub singletons: HashSet<VariableKey>,
 }
 
 /// A location whose type [`ElementFacts::representation`] decides.
@@ -671,6 +675,8 @@ struct Uses<'d> {
     literal_values: bool,
     /// The subscripts that another subscript indexes (`m[i]` of `m[i][j]`), by address.
     inner_subscripts: HashSet<*const lang_c::ast::BinaryOperatorExpression>,
+    /// The class of each `&x` of a variable `x` that is not an array, and `x`.
+    addresses: Vec<(usize, VariableKey)>,
 }
 
 impl Uses<'_> {
@@ -805,6 +811,12 @@ impl Uses<'_> {
                     // A pointer to what the operand designates.
                     let designated = self.sources(operand);
                     let pointer = self.classes.fresh();
+                    if let Expression::Identifier(id) = &operand.node {
+                        let key = self.key(&id.node.name);
+                        if !self.declarations.arrays.contains_key(&key) {
+                            self.addresses.push((pointer, key));
+                        }
+                    }
                     let pointee = self.classes.pointee(pointer);
                     for class in designated.classes {
                         self.classes.union(pointee, class);
@@ -1262,6 +1274,7 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         cells: HashSet::new(),
         literal_values: false,
         inner_subscripts: HashSet::new(),
+        addresses: Vec::new(),
     };
     uses.visit_translation_unit(unit);
     for key in pointer_parameters
@@ -1313,6 +1326,12 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
             break;
         }
     }
+    let mut singletons = HashSet::new();
+    for (class, key) in &uses.addresses {
+        if uses.classes.is_element(*class) {
+            singletons.insert(key.clone());
+        }
+    }
     // Settled: every node's class by its root.
     let classes = &mut uses.classes;
     let count = classes.parent.len();
@@ -1337,5 +1356,6 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         literal_values: uses.literal_values,
         array_members: !declarations.array_members.is_empty(),
         recursive,
+        singletons,
     }
 }

@@ -1084,6 +1084,9 @@ impl FnCx<'_, '_> {
             }
             Expression::Identifier(id) => {
                 let (local, ty) = self.scalar(&id.node.name, at)?;
+                if self.singletons.contains(&local) {
+                    return self.array_start((local, ty), &id.node.name, span, at);
+                }
                 let pointer = match self.by_reference.contains(&local) {
                     true => Operand::Local(local),
                     false => self.variable_address(&id.node.name, local, span),

@@ -103,6 +103,9 @@ pub(super) struct FnCx<'u, 'a> {
     body_scope: usize,
     /// The array locals and their dimensions (`lower/array.rs`).
     pub arrays: HashMap<LocalId, Vec<u32>>,
+    /// The variables that are arrays of one in a cell (`ElementFacts::singletons`): their
+    /// address is a pointer into an array.
+    pub singletons: HashSet<LocalId>,
     /// The C type of every declared local (of an array: its elements').
     pub local_types: HashMap<LocalId, CType>,
     /// `main`'s count of live heap objects, where leaks are checked (`lower/leaks.rs`).
@@ -409,6 +412,7 @@ pub(super) fn lower_function(
         inlined: Vec::new(),
         body_scope: 0,
         arrays: HashMap::new(),
+        singletons: HashSet::new(),
         local_types: HashMap::new(),
         live_objects: None,
         integer_pointers: HashSet::new(),
@@ -490,10 +494,11 @@ pub(super) fn lower_function(
         .map(|(i, l)| {
             let local = LocalId((params.len() + i) as u32);
             let ty = cx.local_types.get(&local).copied().unwrap_or(CType::Int);
-            let ty = match cx.arrays.get(&local) {
-                Some(_) => ir_types.array(ty),
-                None if l.address_taken => ir_types.object(ty),
-                None => ir_types.value(ty),
+            let array = cx.arrays.contains_key(&local) || cx.singletons.contains(&local);
+            let ty = match array {
+                true => ir_types.array(ty),
+                false if l.address_taken => ir_types.object(ty),
+                false => ir_types.value(ty),
             };
             (l.name.clone(), ty)
         })
@@ -616,8 +621,31 @@ impl FnCx<'_, '_> {
             unsigned: !address_taken && ty.is_unsigned(),
         });
         self.local_types.insert(local, ty);
+        if address_taken && self.is_singleton(name, ty, static_storage) {
+            self.singletons.insert(local);
+        }
         self.name_in_scope(name, local, ty, span.start as usize)?;
         Ok(local)
+    }
+
+    /// Whether the variable `name` of type `ty` is an array of one
+    /// (`ElementFacts::singletons`): of a type arrays hold without boxes, and not a global
+    /// that recursive functions reach through a pointer to its object.
+    fn is_singleton(&self, name: &str, ty: CType, static_storage: bool) -> bool {
+        let (function, local) = self.variable_key(name, static_storage);
+        let key = (function.to_string(), local.to_string());
+        let held = ty.is_scalar() || (matches!(ty, CType::Struct(_)) && !self.has_boxes(ty));
+        let by_reference = static_storage && !self.unit.globals_by_reference.is_empty();
+        held && !by_reference && self.unit.elements.singletons.contains(&key)
+    }
+
+    /// `value`, the object a variable of `local` holds, as what the local holds: in an array
+    /// of one where it is a singleton.
+    pub fn held_by(&mut self, local: LocalId, value: Operand, span: Span) -> Operand {
+        match self.singletons.contains(&local) {
+            true => self.temp(Rvalue::Array(vec![value]), span),
+            false => value,
+        }
     }
 
     /// Makes `name` denote `local` (of type `ty`) in the innermost scope.
@@ -916,7 +944,7 @@ impl FnCx<'_, '_> {
             true => self.object_of(ty, &[value], span),
             false => value,
         };
-        let value = Rvalue::Use(value);
+        let value = Rvalue::Use(self.held_by(local, value, span));
         self.b.emit(InstKind::Assign { dst: local, value }, span);
     }
 

@@ -201,6 +201,27 @@ impl Memory {
         }
     }
 
+    /// The first element of the array local `array`.
+    pub fn first_element(array: LocalId) -> Memory {
+        let index = Operand::Const(0);
+        Memory {
+            place: Place {
+                base: PlaceBase::Local(array),
+                projections: vec![Projection::Index(index)],
+            },
+            prefix: String::new(),
+            guards: vec![
+                Check::Init(Place::local(array)),
+                Check::InBounds {
+                    array: Place::local(array),
+                    index,
+                },
+            ],
+            heap: None,
+            literal: false,
+        }
+    }
+
     /// The member `name` of this struct object.
     pub fn member(mut self, name: &str) -> Memory {
         self.prefix = join(&self.prefix, name);
@@ -235,6 +256,9 @@ impl FnCx<'_, '_> {
     pub fn local_lvalue(&self, local: LocalId) -> LValue {
         if self.by_reference.contains(&local) {
             return LValue::Memory(self.object_memory(Operand::Local(local)));
+        }
+        if self.singletons.contains(&local) {
+            return LValue::Memory(Memory::first_element(local));
         }
         match self.in_memory(local) {
             true => LValue::Memory(Memory::local(local)),

@@ -367,7 +367,7 @@ impl FnCx<'_, '_> {
                 }
             }
         };
-        let value = Rvalue::Use(value);
+        let value = Rvalue::Use(self.held_by(local, value, span));
         self.b.emit(InstKind::Assign { dst: local, value }, span);
         Ok(local)
     }
