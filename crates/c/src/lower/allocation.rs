@@ -30,8 +30,13 @@
 //! **Structs with boxes** (a member whose address is taken, an array member:
 //! `lower/memory.rs`): every element of a heap array of them gets boxes of its own, by a loop
 //! over the fresh array (the IR stays small whatever the length), and `free` of the array
-//! frees each element's boxes with it. `realloc` of such an array is refused: moving the
-//! elements would share their boxes between the two arrays.
+//! frees each element's boxes with it. `realloc` of such an array copies each element into
+//! the new array's own boxes and frees the old ones (a pointer kept into an old element's box
+//! then sees it freed; moving the records would share the boxes between the two arrays).
+//!
+//! **Arrays of arrays** (`int (*p)[3] = malloc(n * sizeof *p)`): one heap array of their
+//! elements in row-major order, as a multi-dimensional array variable is; a computed `n`
+//! forks over 1 to [`FORKED_LENGTHS`] arrays.
 //!
 //! Nothing here decides which variables hold element pointers.
 
@@ -270,13 +275,11 @@ impl FnCx<'_, '_> {
             CType::Array(_) => ty.is_number() || (matches!(ty, CType::Struct(_)) && !boxed),
             _ => ty.is_scalar() || matches!(ty, CType::Struct(_)),
         };
-        if !arrays_hold || (boxed && realloc) {
+        if !arrays_hold {
             return Err(CError::unsupported(
                 format!(
                     "an array of `{}` made by `{name}` (heap arrays hold numbers, pointers and \
-                     structs, and arrays of numbers and structs without boxes; `realloc` does \
-                     not move structs whose members have their address taken or are arrays: \
-                     their boxes would be shared)",
+                     structs, and arrays of numbers and structs without boxes)",
                     self.unit.types.borrow().describe(pointee)
                 ),
                 at,
@@ -566,6 +569,11 @@ impl FnCx<'_, '_> {
     /// the array is freed, with the boxes of its structs.
     fn release_array(&mut self, pointer: Operand, ty: CType, span: Span) {
         let cell = self.releasable_array(pointer, span);
+        self.free_cell(cell, ty, span);
+    }
+
+    /// Frees the heap array of objects of type `ty` in `cell`, with the boxes of its structs.
+    fn free_cell(&mut self, cell: Operand, ty: CType, span: Span) {
         if self.has_boxes(ty) {
             self.each_element(cell, span, |cx, index| {
                 let element = cx.guarded_element(cell, index, span);
@@ -662,7 +670,18 @@ impl FnCx<'_, '_> {
                 lengths.map(|length| cx.temp(Rvalue::Binary(BinOp::Lt, index, length), span));
             cx.temp(Rvalue::Binary(BinOp::BitAnd, in_old, in_new), span)
         };
+        let element = self.unit.types.borrow().flattened(ty);
+        let boxed = self.has_boxes(element);
         self.counted_loop(span, in_both, |cx, index| {
+            if boxed {
+                // Into the fresh elements' own boxes (`give_own_boxes`), so that a pointer
+                // into an old element's box sees it freed.
+                let from = cx.array_element(old_cell, index, element);
+                let value = cx.read_memory(&from, element, false, span);
+                let to = cx.array_element(cell, index, element);
+                cx.write_memory(&to, element, value, false, span);
+                return;
+            }
             let element = |cell| Place {
                 base: PlaceBase::Deref(cell),
                 projections: vec![Projection::Index(index)],
@@ -678,7 +697,7 @@ impl FnCx<'_, '_> {
             let place = element(cell);
             cx.b.emit(InstKind::Store { place, value }, span);
         });
-        self.mark_freed(old_cell, span);
+        self.free_cell(old_cell, element, span);
         self.b.goto(done, span);
         self.b.switch_to(done);
         Ok(())
