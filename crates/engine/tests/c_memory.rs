@@ -285,3 +285,48 @@ fn input_heap_engines(
         .expect("the forward check runs");
     [("backward", backward), ("forward", forward)]
 }
+
+/// Traces index arrays as the source does (`symex_ir::cfg::Layout`): an element of a
+/// two-dimensional array by its row and column, a variable that is an array of one (its
+/// address is indexed) by its name, and pointers to them alike.
+#[test]
+fn traces_index_arrays_as_the_source_does() {
+    let source = "extern void reach_error(void); extern int __VERIFIER_nondet_int(void);
+int sum(int *v, int n) { int s = 0; for (int i = 0; i < n; i++) s += v[i]; return s; }
+int main() {
+  int m[2][3] = {{1, 2, 3}, {4, 5, 6}};
+  int x = 5;
+  int *p = &m[1][1];
+  m[1][2] = 7;
+  x = x + sum(&x, 1);
+  if (__VERIFIER_nondet_int() == 3 && p[1] == 7 && x == 10) reach_error();
+  return 0;
+}
+";
+    let translated = symex_c::translate_text(source, symex_c::Options::default())
+        .unwrap_or_else(|e| panic!("{}", e.render("layout.c", source)));
+    let report = check_forward(
+        &translated.module,
+        &translated.types,
+        source,
+        "layout.c",
+        "main",
+        &CheckOptions::default(),
+    )
+    .expect("checked");
+    let witness = (report.properties().iter())
+        .find_map(|p| p.verdict.witness().map(|(witness, _)| witness.clone()))
+        .expect("the assertion is violated");
+    let shown: Vec<String> = (witness.trace.iter())
+        .map(|step| step.event.to_string())
+        .collect();
+    for expected in [
+        "p = &m[1][1]",
+        "m[1][2] = 7",
+        "x = 5",
+        "call sum(&x, 1)",
+        "x = 10",
+    ] {
+        assert!(shown.iter().any(|s| s == expected), "{expected}: {shown:?}");
+    }
+}

@@ -75,6 +75,7 @@ fn counting_loop(
         address_taken: false,
         width: Width::W64,
         unsigned: false,
+        layout: Default::default(),
     });
     b.emit(
         InstKind::Assign {

@@ -32,6 +32,7 @@ pub(crate) fn function(name: &str, params: u32, locals: u32, blocks: Vec<Block>)
                 address_taken: false,
                 width: Width::W32,
                 unsigned: false,
+                layout: Default::default(),
             })
             .collect(),
         blocks,

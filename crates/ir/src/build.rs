@@ -56,6 +56,7 @@ impl FunctionBuilder {
             address_taken: false,
             width,
             unsigned: false,
+            layout: Default::default(),
         })
     }
 
@@ -230,6 +231,7 @@ mod tests {
                 address_taken: false,
                 width: Width::W32,
                 unsigned: false,
+                layout: Default::default(),
             })
         };
         let (p, q, r) = (var(&mut b, "p"), var(&mut b, "q"), var(&mut b, "r"));

@@ -158,6 +158,49 @@ pub struct LocalInfo {
     /// Whether the front end reads its numbers as unsigned (C's `unsigned int`): reports show
     /// them so. No operation reads it (the operators say how they read their operands).
     pub unsigned: bool,
+    /// How reports index it where it holds an array that stands for something else in the
+    /// source. No operation reads it.
+    pub layout: Layout,
+}
+
+/// What an array local stands for in the source, for reports ([`LocalInfo::layout`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// Itself: `a[2]` is element 2.
+    #[default]
+    Plain,
+    /// An array of several dimensions in row-major order (C's `int m[2][3]` is one array of
+    /// six): element 5 is shown `m[1][2]`.
+    RowMajor(Vec<u32>),
+    /// A variable that is an array of one (C counts every object so, for pointer
+    /// arithmetic): element 0 is shown as the variable, `x`.
+    One,
+}
+
+impl Layout {
+    /// The source's indices of element `index`.
+    pub fn indices(&self, index: i64) -> Vec<i64> {
+        match self {
+            Layout::Plain => vec![index],
+            Layout::One if index == 0 => Vec::new(),
+            Layout::One => vec![index],
+            Layout::RowMajor(dims) => {
+                let mut rest = index;
+                let mut indices = vec![0; dims.len()];
+                for (k, &dim) in dims.iter().enumerate().rev() {
+                    let dim = i64::from(dim.max(1));
+                    match k {
+                        0 => indices[0] = rest,
+                        _ => {
+                            indices[k] = rest.rem_euclid(dim);
+                            rest = rest.div_euclid(dim);
+                        }
+                    }
+                }
+                indices
+            }
+        }
+    }
 }
 
 /// The width of a number: see [`Operand`].
@@ -556,5 +599,24 @@ impl Terminator {
             Terminator::Return(_) => (None, None),
         };
         a.into_iter().chain(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Layout;
+
+    #[test]
+    fn layouts_give_the_sources_indices() {
+        let matrix = Layout::RowMajor(vec![2, 3]);
+        assert_eq!(matrix.indices(0), vec![0, 0]);
+        assert_eq!(matrix.indices(5), vec![1, 2]);
+        // One past the end, and a pointer moved before the start, keep C's arithmetic.
+        assert_eq!(matrix.indices(6), vec![2, 0]);
+        assert_eq!(matrix.indices(-1), vec![-1, 2]);
+        assert_eq!(Layout::RowMajor(vec![2, 2, 2]).indices(7), vec![1, 1, 1]);
+        assert_eq!(Layout::One.indices(0), Vec::<i64>::new());
+        assert_eq!(Layout::One.indices(1), vec![1]);
+        assert_eq!(Layout::Plain.indices(4), vec![4]);
     }
 }

@@ -86,6 +86,7 @@ mod tests {
             address_taken: false,
             width: Width::W32,
             unsigned: false,
+            layout: Default::default(),
         }
     }
 

@@ -36,6 +36,7 @@ pub fn graph(succs: &[&[u32]]) -> Function {
             address_taken: false,
             width: Width::W32,
             unsigned: false,
+            layout: Default::default(),
         }],
         blocks,
     }

@@ -4,7 +4,7 @@
 //! that they stand alone. A [`Locator`] holds the module and the source's line index and builds
 //! [`PropertyReport`]s and [`TraceStep`]s. Nothing here decides a verdict.
 
-use symex_ir::cfg::{FieldId, FuncId, LocalId, Module, PropId, Width};
+use symex_ir::cfg::{FieldId, FuncId, Layout, LocalId, Module, PropId, Width};
 use symex_syntax::span::{LineIndex, Span};
 
 use crate::property::PropertyReport;
@@ -41,6 +41,15 @@ impl<'m> Locator<'m> {
             .get(func.index())
             .and_then(|f| f.locals.get(local.index()))
             .map_or("?", |l| l.name.as_str())
+    }
+
+    /// How reports index the array `local` of `func` holds ([`Layout`]).
+    pub fn local_layout(&self, func: FuncId, local: LocalId) -> &'m Layout {
+        self.module
+            .functions
+            .get(func.index())
+            .and_then(|f| f.locals.get(local.index()))
+            .map_or(&Layout::Plain, |l| &l.layout)
     }
 
     /// `value` as reports show a value of `local` in `func`: a number of a local the front end

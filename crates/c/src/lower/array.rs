@@ -22,7 +22,7 @@
 use lang_c::ast::{ArraySize, Declarator, DerivedDeclarator, Expression, Initializer};
 use lang_c::span::Node;
 use symex_ir::cfg::{
-    BinOp, Check, InstKind, LocalId, LocalKind, Operand, Place, PlaceBase, Projection,
+    BinOp, Check, InstKind, Layout, LocalId, LocalKind, Operand, Place, PlaceBase, Projection,
     PropertyKind, Rvalue,
 };
 use symex_syntax::span::Span;
@@ -185,6 +185,9 @@ impl FnCx<'_, '_> {
         }
         let local = self.declare(name, ty, static_storage, span)?;
         self.arrays.insert(local, dims.clone());
+        if dims.len() > 1 {
+            self.b.locals[local.index()].layout = Layout::RowMajor(dims.clone());
+        }
         let value = match counted {
             Some((_, elements)) => self.array_of_elements(ty, &dims, Some(elements), true, span),
             None => self.array_value((name, at), ty, &dims, initializer, static_storage, span)?,

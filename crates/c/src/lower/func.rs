@@ -15,8 +15,8 @@ use lang_c::span::Node;
 use lang_c::visit::Visit;
 use symex_ir::build::FunctionBuilder;
 use symex_ir::cfg::{
-    BlockId, Check, FuncId, Function, InstKind, LocalId, LocalInfo, LocalKind, Operand, Property,
-    Rvalue, Terminator, Width,
+    BlockId, Check, FuncId, Function, InstKind, Layout, LocalId, LocalInfo, LocalKind, Operand,
+    Property, Rvalue, Terminator, Width,
 };
 use symex_syntax::span::Span;
 use symex_syntax::types::Type;
@@ -394,6 +394,7 @@ pub(super) fn lower_function(
             address_taken: false,
             width: ty.width(),
             unsigned: ty.is_unsigned(),
+            layout: Layout::Plain,
         })
         .collect();
     let mut cx = FnCx {
@@ -619,10 +620,12 @@ impl FnCx<'_, '_> {
                 ty.width()
             },
             unsigned: !address_taken && ty.is_unsigned(),
+            layout: Layout::Plain,
         });
         self.local_types.insert(local, ty);
         if address_taken && self.is_singleton(name, ty, static_storage) {
             self.singletons.insert(local);
+            self.b.locals[local.index()].layout = Layout::One;
         }
         self.name_in_scope(name, local, ty, span.start as usize)?;
         Ok(local)

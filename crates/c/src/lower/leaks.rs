@@ -64,6 +64,7 @@ impl FnCx<'_, '_> {
             address_taken: false,
             width: Width::W32,
             unsigned: false,
+            layout: Default::default(),
         });
         let value = Rvalue::Use(Operand::Const(0));
         self.b.emit(InstKind::Assign { dst: live, value }, span);

@@ -9,12 +9,15 @@
 //! Fields whose names hold a `#` are bookkeeping of a front end (the C front end's `#heap`
 //! state and `#assigned` flags), never shown as such: a field whose `#assigned` flag is 0 is
 //! shown unassigned (`?`), an object of one scalar (`value`, `#assigned`) as that scalar, and
-//! an object's heap state set to freed as its `free`. Nothing here runs or judges a program.
+//! an object's heap state set to freed as its `free`. An array that stands for something else
+//! in the source is indexed as the source does ([`Layout`]): `m[1][2]` for element 5 of C's
+//! `int m[2][3]`, `x` for the one element of a variable that is an array of one. Nothing here
+//! runs or judges a program.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use symex_interp::{Access, CellId, EventKind, InputHeap, Record, RunEvent, StoreTarget, Value};
 use symex_ir::cfg::{
-    FieldId, FuncId, LocalId, LocalKind, ASSIGNED_FLAG_SUFFIX, BOOKKEEPING_MARK,
+    FieldId, FuncId, Layout, LocalId, LocalKind, ASSIGNED_FLAG_SUFFIX, BOOKKEEPING_MARK,
     ELEMENT_POINTER_FIELDS, HEAP_FREED, HEAP_STATE_FIELD, SCALAR_OBJECT_FIELDS,
 };
 use symex_report::{ArgValue, Event, Fields, Locator, TraceStep, Uninit};
@@ -28,7 +31,7 @@ pub struct StepNamer<'l, 'm> {
     variables: FxHashSet<&'m str>,
     next_object: u32,
     /// The cells of address-taken variables: the function of their call and the variable.
-    variable_cells: FxHashMap<CellId, (FuncId, &'m str)>,
+    variable_cells: FxHashMap<CellId, (FuncId, LocalId)>,
     /// The cell of each address-taken variable's latest call.
     cell_of_variable: FxHashMap<(FuncId, LocalId), CellId>,
     /// Cells seen holding a front end's object of one scalar: a write of its `value` field is
@@ -97,7 +100,13 @@ impl<'l, 'm> StepNamer<'l, 'm> {
                     // A front end's own counter (C's `#live`), not a variable of the program.
                     return None;
                 }
-                let shown = locator.shown(event.func, local, self.value(value));
+                let shown = match (locator.local_layout(event.func, local), self.value(value)) {
+                    (Layout::One, ArgValue::Array { mut array }) if array.len() == 1 => {
+                        array.remove(0)
+                    }
+                    (_, value) => value,
+                };
+                let shown = locator.shown(event.func, local, shown);
                 Event::Assign {
                     var: var.to_string(),
                     value: shown,
@@ -118,7 +127,7 @@ impl<'l, 'm> StepNamer<'l, 'm> {
             EventKind::LocalCell { var, cell } => {
                 let name = locator.local_name(event.func, *var);
                 self.name_variable(*cell, name);
-                self.variable_cells.insert(*cell, (event.func, name));
+                self.variable_cells.insert(*cell, (event.func, *var));
                 self.cell_of_variable.insert((event.func, *var), *cell);
                 return None;
             }
@@ -143,7 +152,7 @@ impl<'l, 'm> StepNamer<'l, 'm> {
                 let target = self.target(event.func, *target, path)?;
                 let value = match (value, self.pending_indices.remove(&target)) {
                     (Value::Ptr(cell), Some(index)) => ArgValue::Ref {
-                        object: format!("{}[{index}]", self.cell_name(*cell)),
+                        object: self.element_name(*cell, index),
                     },
                     _ => self.value(value),
                 };
@@ -246,11 +255,17 @@ impl<'l, 'm> StepNamer<'l, 'm> {
             StoreTarget::Local(var) => self.locator.local_name(func, var).to_string(),
             // A variable of another call: its function says whose.
             StoreTarget::Cell(cell) => match self.variable_cells.get(&cell) {
-                Some(&(owner, name)) => {
-                    format!("{}:{name}", self.locator.function_name(owner))
-                }
+                Some(&(owner, var)) => format!(
+                    "{}:{}",
+                    self.locator.function_name(owner),
+                    self.locator.local_name(owner, var)
+                ),
                 None => self.cell_name(cell),
             },
+        };
+        let layout = match target {
+            StoreTarget::Local(var) => self.locator.local_layout(func, var),
+            StoreTarget::Cell(cell) => self.cell_layout(cell),
         };
         let cell = match target {
             StoreTarget::Cell(cell) => Some(cell),
@@ -265,7 +280,7 @@ impl<'l, 'm> StepNamer<'l, 'm> {
             }
             _ => path,
         };
-        for access in path {
+        for (k, access) in path.iter().enumerate() {
             match access {
                 Access::Field(field) => {
                     let name = self.locator.field_name(*field);
@@ -275,10 +290,27 @@ impl<'l, 'm> StepNamer<'l, 'm> {
                     text.push('.');
                     text.push_str(name);
                 }
+                // The array itself is indexed as the source does.
+                Access::Index(index) if k == 0 => push_indices(&mut text, layout, *index),
                 Access::Index(index) => text.push_str(&format!("[{index}]")),
             }
         }
         Some(text)
+    }
+
+    /// How the source indexes the array in `cell`: a variable's as its layout says.
+    fn cell_layout(&self, cell: CellId) -> &'m Layout {
+        match self.variable_cells.get(&cell) {
+            Some(&(func, var)) => self.locator.local_layout(func, var),
+            None => &Layout::Plain,
+        }
+    }
+
+    /// `a[2]`, `m[1][2]`, `x`: the element `index` of the array in `cell`.
+    fn element_name(&mut self, cell: CellId, index: i32) -> String {
+        let mut name = self.cell_name(cell);
+        push_indices(&mut name, self.cell_layout(cell), index);
+        name
     }
 
     fn value(&mut self, value: &Value) -> ArgValue {
@@ -294,7 +326,7 @@ impl<'l, 'm> StepNamer<'l, 'm> {
                 match self.element_pointer(record) {
                     Some((Value::Ptr(cell), Value::Int(index))) => {
                         return ArgValue::Ref {
-                            object: format!("{}[{index}]", self.cell_name(*cell)),
+                            object: self.element_name(*cell, *index),
                         }
                     }
                     Some(_) => return ArgValue::Null,
@@ -320,7 +352,7 @@ impl<'l, 'm> StepNamer<'l, 'm> {
                 // cell here and its index in the field's `#index` sibling.
                 let mut shown_value = |name: &str, value: &Value| match (value, index_of(name)) {
                     (Value::Ptr(cell), Some(Value::Int(index))) => ArgValue::Ref {
-                        object: format!("{}[{index}]", self.cell_name(*cell)),
+                        object: self.element_name(*cell, *index),
                     },
                     (value, _) => self.value(value),
                 };
@@ -365,6 +397,13 @@ impl StepNamer<'_, '_> {
 /// states, `#live` count), not part of the program's data.
 fn is_bookkeeping(name: &str) -> bool {
     name.contains(BOOKKEEPING_MARK)
+}
+
+/// `[i]` for each of the source's indices of element `index` of an array of `layout`.
+fn push_indices(text: &mut String, layout: &Layout, index: i32) {
+    for index in layout.indices(i64::from(index)) {
+        text.push_str(&format!("[{index}]"));
+    }
 }
 
 #[cfg(test)]

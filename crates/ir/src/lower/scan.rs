@@ -149,6 +149,7 @@ fn scope_of(f: &ast::Function) -> Scope<'_> {
             address_taken: false,
             width: Width::W32,
             unsigned: false,
+            layout: Default::default(),
         });
         // Resolution rejects duplicate names; should one slip through, the first declaration
         // wins, as a reader scanning the parameter list and then the `var`s would expect.

@@ -291,6 +291,7 @@ impl Builder<'_> {
             address_taken: false,
             width: self.func.returned_width().unwrap_or_default(),
             unsigned: false,
+            layout: Default::default(),
         });
         let raw = Function {
             name: self.func.name.clone(),

@@ -235,6 +235,7 @@ fn parameters_come_first_and_addresses_are_of_marked_locals() {
         address_taken: false,
         width: Width::W32,
         unsigned: false,
+        layout: Default::default(),
     });
     f.blocks[0].insts.push(Inst {
         kind: InstKind::Assign {
@@ -297,6 +298,7 @@ fn numbers_of_two_widths_do_not_mix() {
         address_taken: false,
         width,
         unsigned: false,
+        layout: Default::default(),
     };
     f.locals.push(local("wide", Width::W64));
     f.locals.push(local("narrow", Width::W32));
