@@ -389,7 +389,10 @@ impl FnCx<'_, '_> {
     fn sized_type(&self, each: &Node<Expression>, at: usize) -> Result<Option<CType>, CError> {
         let ty = match &each.node {
             Expression::SizeOfTy(t) => Some(type_name(self.unit, &t.node.0.node, at)?),
-            Expression::SizeOfVal(v) => self.static_type(&v.node.0),
+            // A row is an array here, not the pointer it decays into.
+            Expression::SizeOfVal(v) => {
+                (self.row_type(&v.node.0)).or_else(|| self.static_type(&v.node.0))
+            }
             _ => None,
         };
         Ok(ty.filter(|&ty| ty != CType::Void && self.unit.types.borrow().size(ty).is_some()))

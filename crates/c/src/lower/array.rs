@@ -339,18 +339,25 @@ impl FnCx<'_, '_> {
     /// dimensions (`m[i]` of `int m[2][3]`), or a pointer to arrays with fewer than its
     /// pointee's dimensions and one (`p[i]` of `int (*p)[2][3]`, `*p`).
     pub(super) fn row_of(&self, e: &Node<Expression>) -> Option<CType> {
+        let CType::Array(row) = self.row_type(e)? else {
+            return None;
+        };
+        let mut types = self.unit.types.borrow_mut();
+        let (element, dims) = types.array(row);
+        let pointee = types.decayed_pointee(element, &dims);
+        Some(types.element_pointer_to(pointee))
+    }
+
+    /// The array type of the row `e` designates, if it is one ([`FnCx::row_of`]): `int[3]`
+    /// for `m[i]` or `*m` of `int m[2][3]`, what `sizeof` measures.
+    pub(super) fn row_type(&self, e: &Node<Expression>) -> Option<CType> {
         let (base, indices) = self.row_subscripts(e);
         if indices == 0 {
             return None;
         }
         let (element, dims) = self.static_dimensions(base)?;
         let remaining = dims.get(indices..).filter(|r| !r.is_empty())?.to_vec();
-        let mut types = self.unit.types.borrow_mut();
-        let pointee = match remaining.len() {
-            1 => element,
-            _ => types.array_of(element, remaining[1..].to_vec()),
-        };
-        Some(types.element_pointer_to(pointee))
+        Some(self.unit.types.borrow_mut().array_of(element, remaining))
     }
 
     /// The expression that the subscripts of `e` index and how many there are, `*p` of a
@@ -780,6 +787,29 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// Whether `argument` is a pointer an array parameter of `element`s and inner dimensions
+    /// `inner` takes: into an array of them (one dimension), or to arrays of `inner` (`s.g`
+    /// of a member `int g[2][3]` for `int m[][3]`).
+    fn passes_pointer(&self, argument: &Node<Expression>, element: CType, inner: &[u32]) -> bool {
+        match inner.is_empty() {
+            true => self.points_into_array(argument),
+            false => {
+                self.decayed_static_type(argument) == Some(self.parameter_pointer(element, inner))
+            }
+        }
+    }
+
+    /// The pointer C makes an array parameter of `element`s and inner dimensions `inner`: to
+    /// its elements (`int a[]`), or to arrays of `inner` (`int m[][3]` is `int (*m)[3]`).
+    fn parameter_pointer(&self, element: CType, inner: &[u32]) -> CType {
+        let mut types = self.unit.types.borrow_mut();
+        let pointee = match inner.is_empty() {
+            true => element,
+            false => types.array_of(element, inner.to_vec()),
+        };
+        types.element_pointer_to(pointee)
+    }
+
     /// What an inlined call passes for `argument` to `param`: an array variable to an array
     /// parameter of the same element type and inner dimensions (or to a pointer to its
     /// elements, for one dimension), else the argument's value converted to the parameter's
@@ -801,10 +831,10 @@ impl FnCx<'_, '_> {
         }
         let Some((array, element)) = self.array_variable(argument) else {
             return match &param.array {
-                // An array member (or another pointer into an array) for a one-dimensional
+                // An array member (or another pointer into an array, or to its rows) for an
                 // array parameter: the parameter is that pointer, as C passes it.
-                Some(inner) if inner.is_empty() && self.points_into_array(argument) => {
-                    let pointer = self.unit.types.borrow_mut().element_pointer_to(param.ty);
+                Some(inner) if self.passes_pointer(argument, param.ty, inner) => {
+                    let pointer = self.parameter_pointer(param.ty, inner);
                     let value = self.converted(argument, pointer, span, at)?;
                     Ok(Argument::Typed(value, pointer))
                 }

@@ -1527,14 +1527,11 @@ impl FnCx<'_, '_> {
             }
             Expression::Identifier(id) => self.scalar(&id.node.name, at).ok().map(|(_, ty)| ty),
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
-                if let Some((array, element)) = self.array_variable(&u.node.operand) {
-                    return match self.arrays.get(&array)?.len() {
-                        1 => Some(element),
-                        // `*m` of `int m[2][3]` is its first row.
-                        _ => self.row_of(e),
-                    };
+                // `*m` of `int m[2][3]` (or of a pointer to arrays) is its first row.
+                if let Some(row) = self.row_of(e) {
+                    return Some(row);
                 }
-                match self.static_type(&u.node.operand)? {
+                match self.decayed_static_type(&u.node.operand)? {
                     CType::Pointer(p) | CType::Element(p) => {
                         let types = self.unit.types.borrow();
                         Some(types.designated(types.pointee(p)))
@@ -1661,7 +1658,7 @@ impl FnCx<'_, '_> {
     /// The type of `e` as an operand of a binary operator, without evaluating it: an array
     /// variable or array member decays into a pointer to its first element (a pointer to
     /// arrays for several dimensions: `m + 1` of `int m[2][3]`).
-    fn decayed_static_type(&self, e: &Node<Expression>) -> Option<CType> {
+    pub(super) fn decayed_static_type(&self, e: &Node<Expression>) -> Option<CType> {
         let (element, dims) = match self.array_variable(e) {
             Some((local, element)) => (element, self.arrays.get(&local)?.clone()),
             None => match self.static_type(e)? {
@@ -1843,8 +1840,10 @@ impl FnCx<'_, '_> {
         // not inlined for them.
         let passes_array = !self.unit.elements.recursive.contains(name)
             && call.arguments.iter().any(|a| {
+                let pointer = self.points_into_array(a)
+                    || matches!(self.decayed_static_type(a), Some(CType::Element(_)));
                 self.array_variable(a).is_some()
-                    || (self.unit.unavailable.contains_key(name) && self.points_into_array(a))
+                    || (self.unit.unavailable.contains_key(name) && pointer)
             });
         // A view reaches a function only so (`lower/views.rs`).
         let passes_view = call.arguments.iter().any(|a| self.is_view_expression(a));
