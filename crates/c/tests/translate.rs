@@ -582,6 +582,23 @@ fn multi_dimensional_arrays_in_their_textbook_forms() {
             (10, PropertyKind::Uninit),
         ],
     );
+    // Arrays of arrays are spelled out in the IR: bounded, also where a count is forked.
+    for (source, what) in [
+        (
+            "typedef char row[1 << 20]; int main(void) { row (*p)[1024] = malloc(sizeof *p); \
+             return 0; }",
+            "arrays of 1073741824 elements each",
+        ),
+        (
+            "int main(void) { int n = __VERIFIER_nondet_int(); \
+             int (*p)[65536] = malloc(n * sizeof *p); return 0; }",
+            "a computed count of arrays of 65536 elements each",
+        ),
+    ] {
+        let (kind, message) = refusal(source);
+        assert_eq!(kind, ErrorKind::Unsupported, "{message}");
+        assert!(message.contains(what), "{message}");
+    }
 }
 
 /// Found by the session-37 review: an array member passed to a multi-dimensional array
@@ -643,6 +660,11 @@ fn variables_whose_address_is_indexed_are_arrays_of_one() {
         int main() { int x = 5; int n = __VERIFIER_nondet_int(); return sum(&x, n); }";
     assert_eq!(returns(past, &[1]), 5);
     assert_errors(past, &[(2, PropertyKind::OutOfBounds)]);
+    // Every `&x` is one pointer: a whole-object use beside an indexed one (the review).
+    let both = "int sum(int *v, int n) { int s = 0; for (int i = 0; i < n; i++) s += v[i];
+          return s; }
+        int main(void) { int x = 4; int *q = &x; *q = 1; return sum(&x, 1) + *q; }";
+    assert_eq!(returns(both, &[]), 2);
 }
 
 /// Compound literals of struct and scalar types: values (arguments, assignments, a member of
@@ -1874,7 +1896,7 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
         (
             "struct pt { int x, y; }; int main() { struct pt s = {1, 2}; int *p = &s.x; \
              return *(p + 1); }",
-            "a pointer to a whole object (`&x`, `malloc`'s object, a member) in a variable that \
+            "a pointer to a whole object (a struct member's address, a result) in a variable that \
              also points into arrays",
             "&s.x; return",
         ),
@@ -1907,7 +1929,7 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
         (
             "struct s { int x; } g; int *f(int *p, int c) { if (c) return &g.x; \
              return p + 1; } int main() { int a[2]; return *f(a, 0); }",
-            "a pointer to a whole object (`&x`, `malloc`'s object, a member) in a variable that \
+            "a pointer to a whole object (a struct member's address, a result) in a variable that \
              also points into arrays",
             "return &g.x;",
         ),

@@ -164,7 +164,7 @@ impl FnCx<'_, '_> {
             )
         };
         let size = self
-            .allocation_size(name, &call.arguments)
+            .sized_allocation(name, &call.arguments)
             .ok_or_else(refusal)?;
         // A number of bytes converted at once to a pointer to `T` makes `T`s, if it is a whole
         // number of them.
@@ -265,8 +265,18 @@ impl FnCx<'_, '_> {
         let (ty, per_object) = match ty {
             CType::Array(id) => {
                 let (element, dims) = self.unit.types.borrow().array(id);
-                // At most `MAX_ELEMENTS`, by the type's size.
-                (element, dims.iter().product::<u32>() as usize)
+                let per_object = dims.iter().map(|&d| u64::from(d)).product::<u64>();
+                if per_object > super::types::MAX_ELEMENTS {
+                    return Err(CError::unsupported(
+                        format!(
+                            "`{name}` of arrays of {per_object} elements each (at most {} \
+                             elements are modelled)",
+                            super::types::MAX_ELEMENTS
+                        ),
+                        at,
+                    ));
+                }
+                (element, per_object as usize)
             }
             _ => (ty, 1),
         };
@@ -308,7 +318,23 @@ impl FnCx<'_, '_> {
                 }
                 self.array_cell(element, n as usize * per_object, span)
             }
-            Some(count) => self.forked_array_cell((element, per_object), count, span),
+            Some(count) => {
+                // The arrays of every length forked over hold at most `MAX_ELEMENTS` elements
+                // together (the IR spells out each).
+                let lengths = (FORKED_LENGTHS * (FORKED_LENGTHS + 1) / 2) as u64;
+                if lengths * per_object as u64 > super::types::MAX_ELEMENTS {
+                    return Err(CError::unsupported(
+                        format!(
+                            "`{name}` of a computed count of arrays of {per_object} elements each \
+                             (a computed count forks over 1 to {FORKED_LENGTHS} arrays of at \
+                             most {} elements)",
+                            super::types::MAX_ELEMENTS / lengths
+                        ),
+                        at,
+                    ));
+                }
+                self.forked_array_cell((element, per_object), count, span)
+            }
         };
         if boxed {
             self.give_own_boxes(cell, ty, calloc, heap, span);
@@ -330,7 +356,7 @@ impl FnCx<'_, '_> {
     /// What the size arguments of the allocating function `name` count, where they fit a
     /// pattern: `sizeof` of an array variable or member (`malloc(sizeof buf)`,
     /// `malloc(sizeof s.a)`) is a number of bytes, as any size without `sizeof` is.
-    fn allocation_size<'e>(
+    fn sized_allocation<'e>(
         &self,
         name: &str,
         arguments: &'e [Node<Expression>],
@@ -371,7 +397,7 @@ impl FnCx<'_, '_> {
         let name = callee.node.name.as_str();
         let library = ALLOCATING_FUNCTIONS.contains(&name) && !self.unit.bodies.contains_key(name);
         let bytes =
-            (self.allocation_size(name, &call.node.arguments)).is_some_and(|s| s.each.is_none());
+            (self.sized_allocation(name, &call.node.arguments)).is_some_and(|s| s.each.is_none());
         // `char`s are what a number of bytes makes anyway.
         let typed = pointee != CType::SChar && pointee != CType::Void;
         (library && bytes && typed).then_some(pointee)

@@ -15,9 +15,10 @@
 //! ([`FnCx::array_value`]).
 //!
 //! An array variable passed to a function is the caller's array under the parameter's name (the
-//! call is inlined, `FnCx::argument`); an array or a row used as a pointer is an element pointer
-//! to its first element (`lower/element_pointer.rs`); other uses of arrays as values (assigned
-//! whole, parts of more than two dimensions) are refused. Nothing here reads the IR back.
+//! call is inlined, `FnCx::argument`), unless the function moves the parameter or is recursive
+//! (then the parameter is the pointer C makes it); an array or a row used as a pointer is an
+//! element pointer to its first element, or row (`lower/element_pointer.rs`); other uses of
+//! arrays as values (assigned whole) are refused. Nothing here reads the IR back.
 
 use lang_c::ast::{ArraySize, Declarator, DerivedDeclarator, Expression, Initializer};
 use lang_c::span::Node;
@@ -315,15 +316,14 @@ impl FnCx<'_, '_> {
         let Some(indexed) = self.indexed(e, Indexing::Address)? else {
             return Err(CError::invalid("internal error: no subscript", at));
         };
+        let mut types = self.unit.types.borrow_mut();
         let pointee = match (whole_row, &indexed.remaining[..]) {
             (true, remaining) if !remaining.is_empty() => {
-                (self.unit.types.borrow_mut()).array_of(indexed.element, remaining.to_vec())
+                types.array_of(indexed.element, remaining.to_vec())
             }
-            (_, []) | (_, [_]) => indexed.element,
-            (_, [_, inner @ ..]) => {
-                (self.unit.types.borrow_mut()).array_of(indexed.element, inner.to_vec())
-            }
+            (_, remaining) => types.decayed_pointee(indexed.element, remaining),
         };
+        drop(types);
         match indexed.lvalue {
             LValue::Memory(memory) => self.element_address(memory, pointee, span, at),
             LValue::Byte(byte) => Ok(byte.address),
@@ -339,13 +339,8 @@ impl FnCx<'_, '_> {
     /// dimensions (`m[i]` of `int m[2][3]`), or a pointer to arrays with fewer than its
     /// pointee's dimensions and one (`p[i]` of `int (*p)[2][3]`, `*p`).
     pub(super) fn row_of(&self, e: &Node<Expression>) -> Option<CType> {
-        let CType::Array(row) = self.row_type(e)? else {
-            return None;
-        };
-        let mut types = self.unit.types.borrow_mut();
-        let (element, dims) = types.array(row);
-        let pointee = types.decayed_pointee(element, &dims);
-        Some(types.element_pointer_to(pointee))
+        let row = self.row_type(e)?;
+        self.unit.types.borrow_mut().decayed(row)
     }
 
     /// The array type of the row `e` designates, if it is one ([`FnCx::row_of`]): `int[3]`

@@ -18,8 +18,9 @@
 //!
 //! An element pointer lives where `lower/elements.rs` chose one (a variable, a struct member,
 //! an array element, what a pointer points to: in memory as two fields, `lower/memory.rs`), a
-//! parameter, or a temporary: a conversion to or from a pointer to a whole object (`&x`, a
-//! result, a `malloc` of one object that reaches no element pointer) is refused. A pointer into
+//! parameter, or a temporary: a conversion to or from a pointer to a whole object (a struct
+//! member's address, a result, a `malloc` of one object that reaches no element pointer) is
+//! refused (a variable's address that reaches one is a pointer into an array of one). A pointer into
 //! an array member's box checks the box's heap state, which `free` of its struct sets
 //! (`lower/memory.rs`). A multi-dimensional array is one IR array in row-major order
 //! (`lower/array.rs`), so a pointer into one of its rows indexes the whole array. Nothing here
@@ -63,10 +64,10 @@ pub(super) fn element_conversion_refusal(from: CType, to: CType) -> Option<&'sta
         (CType::Element(_), CType::Pointer(_)) => Some(
             "a pointer into an array (an array, `&a[i]` or pointer arithmetic) where a pointer \
              to a whole object is kept (a struct member, memory, a result, or a variable that \
-             also holds `&x` or `malloc`'s object)",
+             also holds a struct member's address)",
         ),
         (CType::Pointer(_), CType::Element(_)) => Some(
-            "a pointer to a whole object (`&x`, `malloc`'s object, a member) in a variable that \
+            "a pointer to a whole object (a struct member's address, a result) in a variable that \
              also points into arrays",
         ),
         (CType::Element(_), _) | (_, CType::Element(_)) => {
@@ -104,12 +105,12 @@ impl FnCx<'_, '_> {
         self.unit.types.borrow_mut().decayed_pointee(element, dims)
     }
 
-    /// A pointer to the start of the array `local` (named `name`), typed as pointing to
-    /// `pointee`s: its first element's type, whatever its dimensions, for a function over
-    /// memory (a `void *` to its bytes); its rows' or its own type for a pointer to arrays.
+    /// A pointer to the start of the array `local` (named `name`; or of a variable that is an
+    /// array of one), typed as pointing to `pointee`s: its elements, its rows (the array used
+    /// as a value) or the array itself (`&a`).
     pub fn array_start(
         &mut self,
-        (local, element): (LocalId, CType),
+        (local, pointee): (LocalId, CType),
         name: &str,
         span: Span,
         at: usize,
@@ -121,7 +122,7 @@ impl FnCx<'_, '_> {
         let value = self.element_value(cell, Operand::Const(0), span);
         Ok((
             value,
-            self.unit.types.borrow_mut().element_pointer_to(element),
+            self.unit.types.borrow_mut().element_pointer_to(pointee),
         ))
     }
 

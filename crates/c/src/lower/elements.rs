@@ -23,8 +23,14 @@
 //! is no pointer of its objects' class, and its objects stay what the rest of the file makes
 //! them (an array operand lives in a cell).
 //!
+//! A variable whose address reaches an element pointer is an array of one (C counts every
+//! object so): every `&x` of it is one class, and where that class is one of element pointers
+//! the variable is one of [`ElementFacts::singletons`]. A parameter declared as an array that
+//! its function moves (`s++`) is a pointer into the caller's array, as a recursive function's
+//! array parameters are.
+//!
 //! The choice only decides representations ([`ElementFacts::representation`]): a location
-//! chosen wrongly (an element pointer that is also assigned `&x` or `malloc`'s object) is
+//! chosen wrongly (an element pointer that is also assigned a struct member's address) is
 //! refused when it is lowered, never mis-translated. Nothing here emits IR.
 
 use std::collections::{HashMap, HashSet};
@@ -127,7 +133,7 @@ pub(super) struct ElementFacts {
     pub recursive: HashSet<String>,
     /// The variables (not arrays) whose address reaches a pointer into arrays (`sum(&x, 1)`
     /// for `int sum(int *v, int n)` that indexes `v`, `p = c ? &x : a`): each is an array of
-    /// one in a cell, as C's object model makes any object (`lower/memory.rs`).
+    /// one in a cell, as C's object model makes any object (`FnCx::singletons`, `lower/func.rs`).
     pub singletons: HashSet<VariableKey>,
 }
 
@@ -808,15 +814,24 @@ impl Uses<'_> {
                     let operand = &u.node.operand;
                     out.element |= matches!(&operand.node,
                         Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index);
-                    // A pointer to what the operand designates.
+                    // A pointer to what the operand designates; every `&x` of a variable is
+                    // one class, so that all of them are element pointers once one is (`x`
+                    // is then an array of one).
                     let designated = self.sources(operand);
-                    let pointer = self.classes.fresh();
-                    if let Expression::Identifier(id) = &operand.node {
-                        let key = self.key(&id.node.name);
-                        if !self.declarations.arrays.contains_key(&key) {
+                    let variable = match &operand.node {
+                        Expression::Identifier(id) => Some(self.key(&id.node.name))
+                            .filter(|key| !self.declarations.arrays.contains_key(key)),
+                        _ => None,
+                    };
+                    let pointer = match variable {
+                        Some(key) => {
+                            let address = (key.0.clone(), format!("&{}", key.1));
+                            let pointer = self.classes.id(&address);
                             self.addresses.push((pointer, key));
+                            pointer
                         }
-                    }
+                        None => self.classes.fresh(),
+                    };
                     let pointee = self.classes.pointee(pointer);
                     for class in designated.classes {
                         self.classes.union(pointee, class);

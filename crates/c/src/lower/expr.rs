@@ -1527,17 +1527,16 @@ impl FnCx<'_, '_> {
             }
             Expression::Identifier(id) => self.scalar(&id.node.name, at).ok().map(|(_, ty)| ty),
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
-                // `*m` of `int m[2][3]` (or of a pointer to arrays) is its first row.
-                if let Some(row) = self.row_of(e) {
-                    return Some(row);
-                }
-                match self.decayed_static_type(&u.node.operand)? {
-                    CType::Pointer(p) | CType::Element(p) => {
-                        let types = self.unit.types.borrow();
-                        Some(types.designated(types.pointee(p)))
-                    }
-                    _ => None,
-                }
+                let (CType::Pointer(p) | CType::Element(p)) =
+                    self.decayed_static_type(&u.node.operand)?
+                else {
+                    return None;
+                };
+                let mut types = self.unit.types.borrow_mut();
+                let pointee = types.pointee(p);
+                // `*m` of `int m[2][3]` (or of a pointer to arrays) is its first row, which
+                // decays in turn.
+                (types.decayed(pointee)).or_else(|| Some(types.designated(pointee)))
             }
             Expression::Constant(c) => integer_constant(&c.node, self.unit.options.data_model, at)
                 .ok()
@@ -1628,8 +1627,8 @@ impl FnCx<'_, '_> {
                     {
                         Some(lhs.promoted())
                     }
-                    // Pointer arithmetic's type is not the usual conversions' (and not
-                    // supported): `sizeof(p + 1)` is refused, not given an `int`'s size.
+                    // Pointer arithmetic on pointers to whole objects has no type here (it is
+                    // refused): `sizeof(p + 1)` is refused, not given an `int`'s size.
                     op if arithmetic(op, CType::Int).is_some()
                         && !is_compound_assignment(op)
                         && lhs.is_number()
@@ -1659,22 +1658,20 @@ impl FnCx<'_, '_> {
     /// variable or array member decays into a pointer to its first element (a pointer to
     /// arrays for several dimensions: `m + 1` of `int m[2][3]`).
     pub(super) fn decayed_static_type(&self, e: &Node<Expression>) -> Option<CType> {
-        let (element, dims) = match self.array_variable(e) {
-            Some((local, element)) => (element, self.arrays.get(&local)?.clone()),
-            None => match self.static_type(e)? {
-                CType::Array(id) => self.unit.types.borrow().array(id),
-                ty => return Some(ty),
-            },
+        let array = match self.array_variable(e) {
+            Some((local, element)) => {
+                let dims = self.arrays.get(&local)?.clone();
+                self.unit.types.borrow_mut().array_of(element, dims)
+            }
+            None => self.static_type(e)?,
         };
-        let mut types = self.unit.types.borrow_mut();
-        let pointee = types.decayed_pointee(element, &dims);
-        Some(types.element_pointer_to(pointee))
+        let decayed = self.unit.types.borrow_mut().decayed(array);
+        decayed.or(Some(array))
     }
 
     /// The type of `a[i]…[k]` without evaluating it: an element of an array variable or an
     /// array member indexed in every dimension, a pointer into a row indexed in all but the
-    /// last (`m[i]`), or what a pointer points to (`p[i]`, which
-    /// only `sizeof` may name: pointer arithmetic is not supported).
+    /// last (`m[i]`), or what a pointer points to (`p[i]`).
     fn indexed_static_type(&self, e: &Node<Expression>) -> Option<CType> {
         if let Some(row) = self.row_of(e) {
             return Some(row);
@@ -1840,10 +1837,12 @@ impl FnCx<'_, '_> {
         // not inlined for them.
         let passes_array = !self.unit.elements.recursive.contains(name)
             && call.arguments.iter().any(|a| {
-                let pointer = self.points_into_array(a)
-                    || matches!(self.decayed_static_type(a), Some(CType::Element(_)));
+                let pointer = || {
+                    self.points_into_array(a)
+                        || matches!(self.decayed_static_type(a), Some(CType::Element(_)))
+                };
                 self.array_variable(a).is_some()
-                    || (self.unit.unavailable.contains_key(name) && pointer)
+                    || (self.unit.unavailable.contains_key(name) && pointer())
             });
         // A view reaches a function only so (`lower/views.rs`).
         let passes_view = call.arguments.iter().any(|a| self.is_view_expression(a));
@@ -2037,34 +2036,8 @@ impl FnCx<'_, '_> {
     /// `*m`, `s.cube[1]`, `p[1]` and `*p` of a pointer to arrays): the remaining dimensions'
     /// elements.
     fn row_size(&self, e: &Node<Expression>) -> Option<i32> {
-        let mut base = e;
-        let mut indices = 0;
-        loop {
-            match &base.node {
-                Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                    if !self.is_index(&b.node.rhs) {
-                        return None;
-                    }
-                    base = &b.node.lhs;
-                }
-                Expression::UnaryOperator(u)
-                    if u.node.operator.node == UnaryOperator::Indirection =>
-                {
-                    base = &u.node.operand;
-                }
-                _ => break,
-            }
-            indices += 1;
-        }
-        if indices == 0 {
-            return None;
-        }
-        // A pointer to arrays' `*p` and `p[i]` are arrays too.
-        let (element, dims) = self.static_dimensions(base)?;
-        let types = self.unit.types.borrow();
-        let rest = dims.get(indices..)?;
-        let elements: i64 = rest.iter().map(|&d| i64::from(d)).product();
-        i32::try_from(elements * i64::from(types.size(element)?)).ok()
+        let row = self.row_type(e).filter(|_| self.indices_valid(e))?;
+        self.unit.types.borrow().size(row)
     }
 }
 

@@ -45,7 +45,7 @@
 //! struct's check when the box pointer is read is not enough, since C stores after evaluating
 //! the right side (`p->a[0] = (free(p), 1)` writes freed memory). A whole struct read or stored
 //! reads or writes its array boxes right after its own `use-after-free` check. A pointer into
-//! the box (`&s.a[i]`, `s.a` as a value: `lower/element_pointer.rs`; `&s.a` is refused) does
+//! the box (`&s.a[i]`, `s.a` as a value: `lower/element_pointer.rs`; `&s.a`, a pointer to arrays) does
 //! not know its struct, so it checks the box's own state, its first element's heap field, as
 //! for any array: `free` of the struct sets it [`FREED`] with the struct's, and it is
 //! [`NOT_HEAP`] (`free` of it is `invalid-free`) but for the struct's first member, whose

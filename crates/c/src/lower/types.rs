@@ -359,6 +359,17 @@ impl Types {
         }
     }
 
+    /// The pointer an array of type `array` decays into used as a value
+    /// ([`Types::decayed_pointee`]); `None` for another type.
+    pub(super) fn decayed(&mut self, array: CType) -> Option<CType> {
+        let CType::Array(id) = array else {
+            return None;
+        };
+        let (element, dims) = self.array(id);
+        let pointee = self.decayed_pointee(element, &dims);
+        Some(self.element_pointer_to(pointee))
+    }
+
     /// The type of an array member with elements of type `element` and dimensions `dims`; an
     /// array of arrays (through a typedef) is one array of both dimensions.
     pub(super) fn array_of(&mut self, element: CType, mut dims: Vec<u32>) -> CType {

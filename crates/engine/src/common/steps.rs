@@ -199,8 +199,14 @@ impl<'l, 'm> StepNamer<'l, 'm> {
         Some(text)
     }
 
-    /// Remembers whether `cell` holds a front end's object of one scalar (`value`, `#assigned`).
+    /// Remembers whether `cell` holds a front end's object of one scalar (`value`, `#assigned`),
+    /// or an array of one such object.
     fn learn_shape(&mut self, cell: CellId, value: &Value) {
+        // A variable that is an array of one holds its object as the one element.
+        let value = match value {
+            Value::Array(array) if array.len() == 1 => &array.items()[0],
+            other => other,
+        };
         if let Value::Record(record) = value {
             let names: Vec<&str> = record
                 .fields()
@@ -271,11 +277,13 @@ impl<'l, 'm> StepNamer<'l, 'm> {
             StoreTarget::Cell(cell) => Some(cell),
             StoreTarget::Local(var) => self.cell_of_variable.get(&(func, var)).copied(),
         };
+        let scalar = |field: &FieldId| {
+            cell.is_some_and(|c| self.scalar_cells.contains(&c))
+                && self.locator.field_name(*field) == SCALAR_OBJECT_FIELDS[0]
+        };
         let path = match path {
-            [Access::Field(field)]
-                if cell.is_some_and(|c| self.scalar_cells.contains(&c))
-                    && self.locator.field_name(*field) == SCALAR_OBJECT_FIELDS[0] =>
-            {
+            [Access::Field(field)] if scalar(field) => &[],
+            [Access::Index(0), Access::Field(field)] if *layout == Layout::One && scalar(field) => {
                 &[]
             }
             _ => path,
