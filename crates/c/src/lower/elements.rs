@@ -99,6 +99,20 @@ fn callee_name(call: &CallExpression) -> Option<&str> {
     }
 }
 
+/// The variable that `name` denotes inside `function`, by the names declared in each function
+/// (`locals`): its local or parameter, else the global.
+fn variable_key(
+    locals: &HashMap<String, HashSet<String>>,
+    function: &str,
+    name: &str,
+) -> VariableKey {
+    let local = (locals.get(function)).is_some_and(|names| names.contains(name));
+    match local {
+        true => (function.to_string(), name.to_string()),
+        false => (String::new(), name.to_string()),
+    }
+}
+
 /// Whether the allocation `call` makes an array: it counts objects, or resizes one
 /// (`realloc`).
 fn makes_array(call: &CallExpression) -> bool {
@@ -156,11 +170,7 @@ impl ElementFacts {
     /// The variable that `name` denotes inside `function`: its local or parameter of that
     /// name (block scopes ignored), else the global.
     pub fn variable_key(&self, function: &str, name: &str) -> VariableKey {
-        let local = (self.locals.get(function)).is_some_and(|names| names.contains(name));
-        match local {
-            true => (function.to_string(), name.to_string()),
-            false => (String::new(), name.to_string()),
-        }
+        variable_key(&self.locals, function, name)
     }
 
     fn node(&self, key: VariableKey) -> Option<usize> {
@@ -267,14 +277,8 @@ impl Declarations {
         let (Expression::Identifier(id), Some(function)) = (&e.node, &self.function) else {
             return;
         };
-        let name = &id.node.name;
-        let local = (self.locals.get(function)).is_some_and(|names| names.contains(name));
-        let function = if local {
-            function.clone()
-        } else {
-            String::new()
-        };
-        self.modified.insert((function, name.clone()));
+        let key = variable_key(&self.locals, function, &id.node.name);
+        self.modified.insert(key);
     }
 
     /// The dimensions of the member `name` where it is an array in every struct that has
@@ -709,15 +713,7 @@ impl Uses<'_> {
     }
 
     fn key(&self, name: &str) -> VariableKey {
-        let local = self
-            .declarations
-            .locals
-            .get(&self.function)
-            .is_some_and(|names| names.contains(name));
-        match local {
-            true => (self.function.clone(), name.to_string()),
-            false => (String::new(), name.to_string()),
-        }
+        variable_key(&self.declarations.locals, &self.function, name)
     }
 
     /// The class of the variable `name`.
