@@ -1,4 +1,4 @@
-// A robot walks a 12 x 12 grid for 10 steps chosen by inputs; each cell counts visits.
+// A robot walks a 12 x 12 grid for 8 steps chosen by inputs; each cell counts visits.
 extern int __VERIFIER_nondet_int(void);
 extern void reach_error(void);
 int main(void) {
