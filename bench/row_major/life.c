@@ -1,4 +1,4 @@
-// One generation of the game of life on an 4 x 4 board of inputs, checked for a pattern.
+// One generation of the game of life on a 4 x 4 board of inputs, checked for a pattern.
 extern int __VERIFIER_nondet_int(void);
 extern void reach_error(void);
 int main(void) {
