@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use symex_corpus::{CorpusFile, ExpectedEnd, Origin};
-use symex_engine::{check_forward, CheckOptions, MergeMode};
+use symex_engine::{check_forward, check_structural, CheckOptions, MergeMode, StructuralOptions};
 use symex_interp::{Interpreter, RunConfig, RunEnd};
 use symex_report::{Report, Status};
 use symex_syntax::span::LineIndex;
@@ -329,4 +329,35 @@ int main() {
     ] {
         assert!(shown.iter().any(|s| s == expected), "{expected}: {shown:?}");
     }
+}
+
+/// A row that is subscripted to an element (`(*m)[j]`) leaves its array where it is, so the
+/// structural engine (which does not model arrays in cells) decides the program; a row used
+/// as a pointer (`(*c)[1]` of a three-dimensional array) still puts its array in a cell.
+#[test]
+fn a_row_subscripted_to_an_element_needs_no_cell() {
+    let decided = |source: &str| {
+        let translated = symex_c::translate_text(source, symex_c::Options::default())
+            .unwrap_or_else(|e| panic!("{}", e.render("rows.c", source)));
+        let report = check_structural(
+            &translated.module,
+            &translated.types,
+            source,
+            "rows.c",
+            "main",
+            &CheckOptions::default(),
+            &StructuralOptions::default(),
+        )
+        .expect("checked");
+        (report.properties().iter()).all(|p| p.verdict.status() != Status::Unknown)
+    };
+    let element = "extern int __VERIFIER_nondet_int(void);
+int main(void) { int m[2][3] = {{1, 2, 3}, {4, 5, 6}};
+  int j = __VERIFIER_nondet_int(); if (j < 0 || j > 3) return 0;
+  return (*m)[j]; }";
+    assert!(decided(element));
+    let row = "extern int __VERIFIER_nondet_int(void);
+int main(void) { int c[2][2][2] = {{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}};
+  int *r = (*c)[1]; return r[1]; }";
+    assert!(!decided(row));
 }

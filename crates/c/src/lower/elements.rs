@@ -685,14 +685,16 @@ struct Uses<'d> {
     literal_values: bool,
     /// The subscripts that another subscript indexes (`m[i]` of `m[i][j]`), by address.
     inner_subscripts: HashSet<*const lang_c::ast::BinaryOperatorExpression>,
+    /// The `*m` that a subscript indexes (`(*m)[j]`), by address: `row_value` decides them.
+    subscripted_rows: HashSet<*const lang_c::ast::UnaryOperatorExpression>,
     /// The class of each `&x` of a variable `x` that is not an array, and `x`.
     addresses: Vec<(usize, VariableKey)>,
 }
 
 impl Uses<'_> {
-    /// `e`, a subscript that no subscript indexes, names a row (`m[i]` of `int m[2][3]`): a
-    /// pointer into the array, which then lives in a cell (also under `sizeof`, which costs
-    /// only time).
+    /// `e`, a subscript that no subscript indexes, names a row (`m[i]` of `int m[2][3]`,
+    /// `(*c)[i]` of `int c[2][3][4]`): a pointer into the array, which then lives in a cell
+    /// (also under `sizeof`, which costs only time).
     fn row_value(&mut self, e: &lang_c::ast::BinaryOperatorExpression) {
         let mut indices = 1;
         let mut base = &e.lhs;
@@ -702,6 +704,13 @@ impl Uses<'_> {
             }
             indices += 1;
             base = &b.node.lhs;
+        }
+        // `*m` is `m[0]`.
+        if let Expression::UnaryOperator(u) = &base.node {
+            if u.node.operator.node == UnaryOperator::Indirection {
+                indices += 1;
+                base = &u.node.operand;
+            }
         }
         let Expression::Identifier(id) = &base.node else {
             return;
@@ -1078,8 +1087,14 @@ impl<'ast> Visit<'ast> for Uses<'_> {
     ) {
         use BinaryOperator as B;
         if e.operator.node == B::Index {
-            if let Expression::BinaryOperator(inner) = &e.lhs.node {
-                self.inner_subscripts.insert(&inner.node);
+            match &e.lhs.node {
+                Expression::BinaryOperator(inner) => {
+                    self.inner_subscripts.insert(&inner.node);
+                }
+                Expression::UnaryOperator(row) => {
+                    self.subscripted_rows.insert(&row.node);
+                }
+                _ => {}
             }
             if !self.inner_subscripts.contains(&std::ptr::from_ref(e)) {
                 self.row_value(e);
@@ -1138,8 +1153,10 @@ impl<'ast> Visit<'ast> for Uses<'_> {
                 }
             }
             // `*m` of a multi-dimensional array is its first row, a pointer into it (as
-            // `m[0]`, `row_value`).
-            UnaryOperator::Indirection => {
+            // `m[0]`); where a subscript indexes it, `row_value` decides.
+            UnaryOperator::Indirection
+                if !self.subscripted_rows.contains(&std::ptr::from_ref(e)) =>
+            {
                 if let Expression::Identifier(id) = &e.operand.node {
                     let key = self.key(&id.node.name);
                     if (self.declarations.arrays.get(&key))
@@ -1285,6 +1302,7 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         cells: HashSet::new(),
         literal_values: false,
         inner_subscripts: HashSet::new(),
+        subscripted_rows: HashSet::new(),
         addresses: Vec::new(),
     };
     uses.visit_translation_unit(unit);
