@@ -665,6 +665,29 @@ fn variables_whose_address_is_indexed_are_arrays_of_one() {
           return s; }
         int main(void) { int x = 4; int *q = &x; *q = 1; return sum(&x, 1) + *q; }";
     assert_eq!(returns(both, &[]), 2);
+    // A struct member likewise, in a box holding an array of one: as a struct's copy, through
+    // `malloc`'s struct, after `realloc` of an array of them (values from gcc), and freed with
+    // its struct; one past it is out of bounds (symex does not read on into the next member:
+    // docs/c-frontend.md, "Array members").
+    let members = "struct pt { int x; int y; };
+        int sum(int *v, int n) { int s = 0; for (int i = 0; i < n; i++) s += v[i]; return s; }
+        int main(void) { int c = __VERIFIER_nondet_int(); if (c < 0 || c > 4) return 0;
+          struct pt a = {1, 2}, b; int arr[2] = {10, 20}; int *p = c > 0 ? &a.y : arr;
+          p[0] += 100; b = a; b.y = 7; struct pt *h = malloc(sizeof *h); h->x = 3; h->y = 4;
+          int *q = &h->y; int r = sum(q, 1) + sum(&a.y, 1) * 10 + b.y * 1000 + arr[0] * 10000;
+          struct pt *t = malloc(2 * sizeof *t); t[0].y = 5; t[1].y = 6;
+          t = realloc(t, 3 * sizeof *t); t[2].y = 8; r += sum(&t[c % 3].y, 1) * 100000;
+          free(t); free(h); if (c == 3) r += *q; if (c == 4) r += sum(&a.x, 2); return r; }";
+    assert_eq!(returns(members, &[0]), 1607024);
+    assert_eq!(returns(members, &[1]), 708024);
+    assert_eq!(returns(members, &[2]), 908024);
+    assert_errors(
+        members,
+        &[
+            (3, PropertyKind::UseAfterFree),
+            (4, PropertyKind::OutOfBounds),
+        ],
+    );
 }
 
 /// Compound literals of struct and scalar types: values (arguments, assignments, a member of
@@ -1894,13 +1917,6 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "long double",
         ),
         (
-            "struct pt { int x, y; }; int main() { struct pt s = {1, 2}; int *p = &s.x; \
-             return *(p + 1); }",
-            "a pointer to a whole object (a struct member's address, a result) in a variable that \
-             also points into arrays",
-            "&s.x; return",
-        ),
-        (
             "int main() { int a = 1; int *p = &a; char *q = p; return 0; }",
             "the conversion of `int *` to `char *`",
             "p; return",
@@ -1925,13 +1941,6 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "int main() { int (*a[2])[3]; return 0; }",
             "this declarator",
             "(*a[2])[3]",
-        ),
-        (
-            "struct s { int x; } g; int *f(int *p, int c) { if (c) return &g.x; \
-             return p + 1; } int main() { int a[2]; return *f(a, 0); }",
-            "a pointer to a whole object (a struct member's address, a result) in a variable that \
-             also points into arrays",
-            "return &g.x;",
         ),
         (
             "struct s { int n; int a[]; }; int main() { struct s v; return 0; }",

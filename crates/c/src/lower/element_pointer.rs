@@ -18,9 +18,9 @@
 //!
 //! An element pointer lives where `lower/elements.rs` chose one (a variable, a struct member,
 //! an array element, what a pointer points to: in memory as two fields, `lower/memory.rs`), a
-//! parameter, or a temporary: a conversion to or from a pointer to a whole object (a struct
-//! member's address, a result, a `malloc` of one object that reaches no element pointer) is
-//! refused (a variable's address that reaches one is a pointer into an array of one). A pointer into
+//! parameter, or a temporary: a conversion to or from a pointer to a whole object (a result,
+//! a `malloc` of one object that reaches no element pointer) is refused (a variable's or a
+//! scalar member's address that reaches one is a pointer into an array of one). A pointer into
 //! an array member's box checks the box's heap state, which `free` of its struct sets
 //! (`lower/memory.rs`). A multi-dimensional array is one IR array in row-major order
 //! (`lower/array.rs`), so a pointer into one of its rows indexes the whole array. Nothing here
@@ -63,11 +63,10 @@ pub(super) fn element_conversion_refusal(from: CType, to: CType) -> Option<&'sta
     match (from, to) {
         (CType::Element(_), CType::Pointer(_)) => Some(
             "a pointer into an array (an array, `&a[i]` or pointer arithmetic) where a pointer \
-             to a whole object is kept (a struct member, memory, a result, or a variable that \
-             also holds a struct member's address)",
+             to a whole object is kept (a struct member, memory or a result)",
         ),
         (CType::Pointer(_), CType::Element(_)) => Some(
-            "a pointer to a whole object (a struct member's address, a result) in a variable that \
+            "a pointer to a whole object (a result, a member's address cast) in a variable that \
              also points into arrays",
         ),
         (CType::Element(_), _) | (_, CType::Element(_)) => {

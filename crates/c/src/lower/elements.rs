@@ -30,7 +30,7 @@
 //! array parameters are.
 //!
 //! The choice only decides representations ([`ElementFacts::representation`]): a location
-//! chosen wrongly (an element pointer that is also assigned a struct member's address) is
+//! chosen wrongly (an element pointer that is also assigned a pointer to a whole object) is
 //! refused when it is lowered, never mis-translated. Nothing here emits IR.
 
 use std::collections::{HashMap, HashSet};
@@ -99,6 +99,13 @@ fn callee_name(call: &CallExpression) -> Option<&str> {
     }
 }
 
+/// Whether `e` is the address of a struct member (`&s.f`, `&p->f`).
+fn is_member_address(e: &Node<Expression>) -> bool {
+    matches!(&e.node, Expression::UnaryOperator(u)
+        if u.node.operator.node == UnaryOperator::Address
+            && matches!(u.node.operand.node, Expression::Member(_)))
+}
+
 /// The variable that `name` denotes inside `function`, by the names declared in each function
 /// (`locals`): its local or parameter, else the global.
 fn variable_key(
@@ -149,6 +156,9 @@ pub(super) struct ElementFacts {
     /// for `int sum(int *v, int n)` that indexes `v`, `p = c ? &x : a`): each is an array of
     /// one in a cell, as C's object model makes any object (`FnCx::singletons`, `lower/func.rs`).
     pub singletons: HashSet<VariableKey>,
+    /// The scalar members (by name) whose address reaches a pointer into arrays
+    /// (`sum(&s.x, 1)`): their box holds an array of one (`lower/memory.rs`, `BoxedMembers`).
+    pub singleton_members: HashSet<String>,
 }
 
 /// A location whose type [`ElementFacts::representation`] decides.
@@ -687,7 +697,8 @@ struct Uses<'d> {
     inner_subscripts: HashSet<*const lang_c::ast::BinaryOperatorExpression>,
     /// The `*m` that a subscript indexes (`(*m)[j]`), by address: `row_value` decides them.
     subscripted_rows: HashSet<*const lang_c::ast::UnaryOperatorExpression>,
-    /// The class of each `&x` of a variable `x` that is not an array, and `x`.
+    /// The class of each `&x` of a variable `x` that is not an array, and `x`; of a member's
+    /// address `&s.f` (`f` not an array member), with the key `("#member", "f")`.
     addresses: Vec<(usize, VariableKey)>,
 }
 
@@ -826,6 +837,8 @@ impl Uses<'_> {
                     let variable = match &operand.node {
                         Expression::Identifier(id) => Some(self.key(&id.node.name))
                             .filter(|key| !self.declarations.arrays.contains_key(key)),
+                        Expression::Member(m) => Some(member_key(&m.node.identifier.node.name))
+                            .filter(|key| self.declarations.array_member(&key.1).is_none()),
                         _ => None,
                     };
                     let pointer = match variable {
@@ -879,6 +892,10 @@ impl Uses<'_> {
             Expression::Cast(c) if self.makes_view(&c.node) => {
                 self.decays(&c.node.expression, false)
             }
+            // A member's address cast to a pointer (`(unsigned char *)&v.a`, a view of its
+            // box, `lower/views.rs`) joins nothing: beyond the member lie its struct's other
+            // members, which a box of one does not hold.
+            Expression::Cast(c) if is_member_address(&c.node.expression) => {}
             // An array cast to a pointer decays (`*(long long *)a`): it lives in a cell.
             Expression::Cast(c) => {
                 let typedefs = &self.declarations.typedefs;
@@ -1355,11 +1372,15 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
             break;
         }
     }
-    let mut singletons = HashSet::new();
+    let (mut singletons, mut singleton_members) = (HashSet::new(), HashSet::new());
     for (class, key) in &uses.addresses {
-        if uses.classes.is_element(*class) {
-            singletons.insert(key.clone());
+        if !uses.classes.is_element(*class) {
+            continue;
         }
+        match key.0 == MEMBER {
+            true => singleton_members.insert(key.1.clone()),
+            false => singletons.insert(key.clone()),
+        };
     }
     // Settled: every node's class by its root.
     let classes = &mut uses.classes;
@@ -1386,5 +1407,6 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         array_members: !declarations.array_members.is_empty(),
         recursive,
         singletons,
+        singleton_members,
     }
 }

@@ -1114,14 +1114,19 @@ impl FnCx<'_, '_> {
                 self.unit.stack_addresses.set(true);
                 let (lvalue, ty) = self.member_at(e, m, Indexing::Address)?;
                 match (lvalue, ty.is_scalar()) {
-                    (LValue::Memory(Memory { place, .. }), true)
-                        if place.projections.is_empty() =>
-                    {
-                        match place.base {
-                            PlaceBase::Deref(pointer) => {
+                    (LValue::Memory(Memory { place, .. }), true) => {
+                        match (place.base, &place.projections[..]) {
+                            (PlaceBase::Deref(pointer), []) => {
                                 Ok((pointer, self.unit.types.borrow_mut().pointer_to(ty)))
                             }
-                            PlaceBase::Local(_) => Err(CError::invalid(
+                            // A box holding an array of one: a pointer into it.
+                            (PlaceBase::Deref(pointer), [symex_ir::cfg::Projection::Index(_)]) => {
+                                Ok((
+                                    self.element_value(pointer, Operand::Const(0), span),
+                                    self.unit.types.borrow_mut().element_pointer_to(ty),
+                                ))
+                            }
+                            _ => Err(CError::invalid(
                                 "internal error: a boxed member outside its box",
                                 at,
                             )),

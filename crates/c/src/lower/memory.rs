@@ -33,7 +33,10 @@
 //! such structs every element is an object of its own, made with its boxes when the array is
 //! (`array.rs`, at most 4096 of them); in a heap array, each element gets boxes of its own by a
 //! loop after the array is made (`allocation.rs`), and `free` of the array frees every
-//! element's boxes; array members of them are refused.
+//! element's boxes; array members of them are refused. A member whose address reaches a
+//! pointer into arrays ([`BoxedMembers::singletons`]: `sum(&s.y, 1)`) has a box holding an
+//! array of one record (`Leaf::OneBox`), so that `&s.y` is an element pointer into it;
+//! its heap state is that element's, as an array's.
 //!
 //! **Array members** (`int a[16]` in a struct) are boxed the same way, always: the box holds the
 //! member's IR array value of element objects (as an array variable's local does,
@@ -91,8 +94,28 @@ pub(super) const TYPE_FIELD: &str = "#type";
 /// check, which asks for a flag that is not 0), and not to be written.
 pub(super) const READ_ONLY: i32 = 2;
 
+/// The member names whose scalar members live in boxes of their own (`&` is applied to them:
+/// `&s.f`, `&p->f`), and those of them whose address reaches a pointer into arrays
+/// (`ElementFacts::singleton_members`): their box holds an array of one, as a variable's cell
+/// does for such a variable.
+#[derive(Debug, Default)]
+pub(super) struct BoxedMembers {
+    pub names: HashSet<String>,
+    pub singletons: HashSet<String>,
+}
+
+impl BoxedMembers {
+    pub fn contains(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
 /// Whether an object of type `ty` has boxed leaves.
-pub(super) fn has_boxes(types: &Types, boxed_members: &HashSet<String>, ty: CType) -> bool {
+pub(super) fn has_boxes(types: &Types, boxed_members: &BoxedMembers, ty: CType) -> bool {
     if ty.is_scalar() {
         return false;
     }
@@ -109,15 +132,19 @@ enum Leaf {
     Inline,
     /// A scalar member whose address is taken: in a box holding its value and flag.
     ScalarBox,
+    /// A scalar member whose address reaches a pointer into arrays: in a box holding an array
+    /// of one record of its value and flag (C counts every object as an array of one).
+    OneBox,
     /// An array member: in a box holding its array value.
     ArrayBox,
 }
 
 /// Where the leaf at `path` of type `leaf` lives.
-fn leaf_kind(boxed_members: &HashSet<String>, path: &str, leaf: CType) -> Leaf {
+fn leaf_kind(boxed_members: &BoxedMembers, path: &str, leaf: CType) -> Leaf {
     let member = path.rsplit('.').next().unwrap_or(path);
     match leaf {
         CType::Array(_) => Leaf::ArrayBox,
+        _ if leaf.is_scalar() && boxed_members.singletons.contains(member) => Leaf::OneBox,
         _ if leaf.is_scalar() && boxed_members.contains(member) => Leaf::ScalarBox,
         _ => Leaf::Inline,
     }
@@ -309,8 +336,15 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Vec<(FieldId, Operand)> {
         let (value_field, flag) = leaf_fields(path);
-        let (value, assigned) = match leaf_kind(&self.unit.boxed_members, path, leaf) {
-            Leaf::ScalarBox => (self.new_box(value, assigned, leaf, span), Operand::Const(1)),
+        let kind = leaf_kind(&self.unit.boxed_members, path, leaf);
+        let (value, assigned) = match kind {
+            Leaf::ScalarBox | Leaf::OneBox => {
+                let one = kind == Leaf::OneBox;
+                (
+                    self.new_box(value, assigned, (leaf, one), span),
+                    Operand::Const(1),
+                )
+            }
             Leaf::ArrayBox => {
                 let pointer = Operand::Local(self.b.assign_temp(Rvalue::Alloc(value), span));
                 // `free` of a pointer to its first element frees the struct where it is the
@@ -336,13 +370,22 @@ impl FnCx<'_, '_> {
         ]
     }
 
-    /// A pointer to a fresh box holding `value` of type `leaf`.
-    fn new_box(&mut self, value: Operand, assigned: Operand, leaf: CType, span: Span) -> Operand {
+    /// A pointer to a fresh box holding `value` of type `leaf`, as an array of one where `one`.
+    fn new_box(
+        &mut self,
+        value: Operand,
+        assigned: Operand,
+        (leaf, one): (CType, bool),
+        span: Span,
+    ) -> Operand {
         let fields = vec![
             (self.field_id(SCALAR_FIELDS[0]), value),
             (self.field_id(SCALAR_FIELDS[1]), assigned),
         ];
-        let object = self.record(fields, MEMBER, Some(leaf), span);
+        let mut object = self.record(fields, MEMBER, Some(leaf), span);
+        if one {
+            object = self.temp(Rvalue::Array(vec![object]), span);
+        }
         Operand::Local(self.b.assign_temp(Rvalue::Alloc(object), span))
     }
 
@@ -395,6 +438,10 @@ impl FnCx<'_, '_> {
         let (value_field, _) = leaf_fields(&member.prefix);
         let read = Rvalue::Read(member.field(self.field_id(&value_field)));
         let pointer = Operand::Local(self.b.assign_temp(read, span));
+        let name = member.prefix.rsplit('.').next().unwrap_or_default();
+        if self.unit.boxed_members.singletons.contains(name) {
+            return self.one_box(pointer);
+        }
         Memory {
             place: Place {
                 base: PlaceBase::Deref(pointer),
@@ -508,6 +555,53 @@ impl FnCx<'_, '_> {
         ]
     }
 
+    /// The value (of `width`) and flag of the one element of the box `pointer` points to (an
+    /// array of one), read after its guards.
+    fn one_box_contents(&mut self, pointer: Operand, width: Width, span: Span) -> [Operand; 2] {
+        let element = self.one_box_element(pointer, span);
+        SCALAR_FIELDS.map(|field| {
+            let width = if field == SCALAR_FIELDS[0] {
+                width
+            } else {
+                Width::W32
+            };
+            let read = Rvalue::Read(element.field(self.field_id(field)));
+            Operand::Local(self.b.assign_temp_of(read, width, span))
+        })
+    }
+
+    /// The one element of the box `pointer` points to (an array of one), after its guards.
+    fn one_box_element(&mut self, pointer: Operand, span: Span) -> Memory {
+        let element = self.one_box(pointer);
+        for check in &element.guards {
+            self.check(check.clone(), span);
+        }
+        element
+    }
+
+    /// The one element of the box `pointer` points to (an array of one), guarded as a box is
+    /// and by the bounds check the IR asks before an index; its heap state is its own, as an
+    /// array's (`free` of its struct sets it).
+    fn one_box(&self, pointer: Operand) -> Memory {
+        let index = Operand::Const(0);
+        let array = Place {
+            base: PlaceBase::Deref(pointer),
+            projections: Vec::new(),
+        };
+        let mut guards = self.pointee_guards(pointer);
+        guards.push(Check::InBounds { array, index });
+        Memory {
+            place: Place {
+                base: PlaceBase::Deref(pointer),
+                projections: vec![Projection::Index(index)],
+            },
+            prefix: String::new(),
+            guards,
+            heap: Some(HeapOwner::Array(pointer)),
+            literal: false,
+        }
+    }
+
     /// The array in the box `pointer` points to, read whole after its guards.
     fn array_box_contents(&mut self, pointer: Operand, span: Span) -> Operand {
         for check in self.pointee_guards(pointer) {
@@ -529,7 +623,7 @@ impl FnCx<'_, '_> {
             let owner: fn(Operand) -> HeapOwner =
                 match leaf_kind(&self.unit.boxed_members, &path, leaf) {
                     Leaf::ScalarBox => HeapOwner::Object,
-                    Leaf::ArrayBox => HeapOwner::Array,
+                    Leaf::ArrayBox | Leaf::OneBox => HeapOwner::Array,
                     Leaf::Inline => continue,
                 };
             let mut field = object.clone();
@@ -772,11 +866,12 @@ impl FnCx<'_, '_> {
             // A boxed leaf's field holds the box's pointer.
             let held = match kind {
                 Leaf::Inline => leaf.width(),
-                Leaf::ScalarBox | Leaf::ArrayBox => Width::W32,
+                Leaf::ScalarBox | Leaf::OneBox | Leaf::ArrayBox => Width::W32,
             };
             let [value, flag] = [read(self, &value, held), read(self, &flag, Width::W32)];
             let [value, flag] = match kind {
                 Leaf::ScalarBox => self.box_contents(value, leaf.width(), span),
+                Leaf::OneBox => self.one_box_contents(value, leaf.width(), span),
                 Leaf::ArrayBox => [self.array_box_contents(value, span), flag],
                 Leaf::Inline => [self.in_range(value, leaf, memory, span), flag],
             };
@@ -949,24 +1044,42 @@ impl FnCx<'_, '_> {
     ) {
         let contents = match kind {
             Leaf::ArrayBox => vec![self.array_box_contents(source, span)],
+            Leaf::OneBox => self.one_box_contents(source, width, span).to_vec(),
             _ => self.box_contents(source, width, span).to_vec(),
         };
         let read = Rvalue::Read(memory.field(self.field_id(field)));
         let target = Operand::Local(self.b.assign_temp(read, span));
-        for check in self.pointee_guards(target) {
-            self.check(check, span);
-        }
         let places: Vec<Place> = match kind {
-            Leaf::ArrayBox => vec![Place {
-                base: PlaceBase::Deref(target),
-                projections: Vec::new(),
-            }],
-            _ => SCALAR_FIELDS
-                .iter()
-                .map(|field| self.field_place(PlaceBase::Deref(target), field))
-                .collect(),
+            Leaf::ArrayBox => {
+                for check in self.pointee_guards(target) {
+                    self.check(check, span);
+                }
+                vec![Place {
+                    base: PlaceBase::Deref(target),
+                    projections: Vec::new(),
+                }]
+            }
+            Leaf::OneBox => {
+                let element = self.one_box_element(target, span);
+                (SCALAR_FIELDS.iter())
+                    .map(|field| element.field(self.field_id(field)))
+                    .collect()
+            }
+            _ => {
+                for check in self.pointee_guards(target) {
+                    self.check(check, span);
+                }
+                SCALAR_FIELDS
+                    .iter()
+                    .map(|field| self.field_place(PlaceBase::Deref(target), field))
+                    .collect()
+            }
         };
-        for (place, value) in places.into_iter().zip(contents) {
+        for (k, (place, value)) in places.into_iter().zip(contents).enumerate() {
+            // A store ends the bounds check of the one box's element: the next needs it again.
+            if kind == Leaf::OneBox && k > 0 {
+                self.one_box_element(target, span);
+            }
             self.b.emit(InstKind::Store { place, value }, span);
         }
     }
@@ -975,7 +1088,7 @@ impl FnCx<'_, '_> {
 /// The IR types of C's values and objects, for the type table the engines read.
 pub(super) struct IrTypes<'t> {
     types: &'t Types,
-    boxed_members: &'t HashSet<String>,
+    boxed_members: &'t BoxedMembers,
     /// Whether objects have the heap-state field.
     frees: bool,
     /// Whether objects have the type-tag field.
@@ -987,7 +1100,7 @@ pub(super) struct IrTypes<'t> {
 impl<'t> IrTypes<'t> {
     pub fn new(
         types: &'t Types,
-        boxed_members: &'t HashSet<String>,
+        boxed_members: &'t BoxedMembers,
         (frees, type_tags): (bool, bool),
     ) -> IrTypes<'t> {
         IrTypes {
@@ -1074,6 +1187,7 @@ impl<'t> IrTypes<'t> {
             let leaf = match leaf_kind(self.boxed_members, &path, leaf) {
                 Leaf::Inline => self.value(leaf),
                 Leaf::ScalarBox | Leaf::ArrayBox => Type::Pointer(Box::new(self.object(leaf))),
+                Leaf::OneBox => Type::Pointer(Box::new(self.array(leaf))),
             };
             fields.push((value, leaf));
             fields.push((flag, Type::Int));

@@ -83,14 +83,12 @@ struct Unit<'a> {
     types: RefCell<Types>,
     /// The IR's field names; `FieldId(i)` is the i-th.
     fields: RefCell<Vec<String>>,
-    /// Every name whose address `&` takes somewhere in the file (shadowing ignored: such a
-    /// variable lives in memory, which only costs time).
     /// The variables whose address the file takes (or that are arrays pointed into), by
     /// [`VariableKey`]: `&x` in a function names its own `x` where it declares one.
     address_taken: HashSet<VariableKey>,
     /// Every member name that `&` is applied to (`&s.f`, `&p->f`): a scalar member of that
     /// name lives in an object of its own, its *box* (`lower/memory.rs`).
-    boxed_members: HashSet<String>,
+    boxed_members: memory::BoxedMembers,
     /// The element pointers and the arrays in cells (`lower/elements.rs`).
     elements: elements::ElementFacts,
     /// Whether the file calls `free` or `realloc`, or converts integers to pointers: then
@@ -225,7 +223,10 @@ pub(crate) fn lower_unit<'a>(
         types: RefCell::new(Types::new(options.data_model)),
         fields: RefCell::new(memory::SCALAR_FIELDS.map(String::from).to_vec()),
         address_taken,
-        boxed_members,
+        boxed_members: memory::BoxedMembers {
+            names: boxed_members,
+            singletons: elements.singleton_members.clone(),
+        },
         elements,
         frees: calls(&called, &["free", "realloc"]),
         integer_pointers: false,
