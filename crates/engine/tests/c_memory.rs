@@ -287,7 +287,7 @@ fn input_heap_engines(
 }
 
 /// Traces index arrays as the source does (`symex_ir::cfg::Layout`): an element of a
-/// two-dimensional array by its row and column, a variable that is an array of one (its
+/// two-dimensional array by its row and column (its value row by row), a variable that is an array of one (its
 /// address is indexed) by its name, and pointers to them alike.
 #[test]
 fn traces_index_arrays_as_the_source_does() {
@@ -321,6 +321,7 @@ int main() {
         .map(|step| step.event.to_string())
         .collect();
     for expected in [
+        "m = [[1, 2, 3], [4, 5, 6]]",
         "p = &m[1][1]",
         "m[1][2] = 7",
         "x = 5",

@@ -104,6 +104,7 @@ impl<'l, 'm> StepNamer<'l, 'm> {
                     (Layout::One, ArgValue::Array { mut array }) if array.len() == 1 => {
                         array.remove(0)
                     }
+                    (Layout::RowMajor(dims), ArgValue::Array { array }) => nested(array, dims),
                     (_, value) => value,
                 };
                 let shown = locator.shown(event.func, local, shown);
@@ -405,6 +406,22 @@ impl StepNamer<'_, '_> {
 /// states, `#live` count), not part of the program's data.
 fn is_bookkeeping(name: &str) -> bool {
     name.contains(BOOKKEEPING_MARK)
+}
+
+/// The elements `array` of a row-major array of dimensions `dims` as nested arrays, one per
+/// row (`[[1, 2, 3], [4, 5, 6]]` for `int m[2][3]`); flat where they do not fill the rows.
+fn nested(array: Vec<ArgValue>, dims: &[u32]) -> ArgValue {
+    let row = dims.iter().skip(1).map(|&d| d as usize).product::<usize>();
+    if dims.len() < 2 || row == 0 || array.len() % row != 0 {
+        return ArgValue::Array { array };
+    }
+    let mut rows = Vec::with_capacity(array.len() / row);
+    let mut items = array.into_iter();
+    while items.len() > 0 {
+        let chunk: Vec<ArgValue> = items.by_ref().take(row).collect();
+        rows.push(nested(chunk, &dims[1..]));
+    }
+    ArgValue::Array { array: rows }
 }
 
 /// `[i]` for each of the source's indices of element `index` of an array of `layout`.
