@@ -811,7 +811,8 @@ fn nested_member_designators_set_parts_of_members() {
 }
 
 /// A `static` local's initializer may name the file's enumeration constants and designate
-/// members and elements by them; a variable stays refused.
+/// members and elements by them, and take the addresses of the function's `static`s and of
+/// globals; an automatic variable stays refused.
 #[test]
 fn static_local_initializers_take_enumeration_constants() {
     let source = "enum { N = 3, M = N * 2 }; struct pt { int x; int y; };
@@ -819,10 +820,19 @@ fn static_local_initializers_take_enumeration_constants() {
                     static struct pt p = {.y = N}; count += arr[2] + p.y; return count; }
                   int main() { f(); return f(); }";
     assert_eq!(returns(source, &[]), 18);
-    let (_, message) =
-        refusal("int g; int f() { static int *c = &g; return 0; } int main() { return f(); }");
+    // And the addresses of the function's `static`s and of globals (session 37), as gcc
+    // computes them.
+    let addresses = "int g = 5;
+        int f(int k) { static int sx = 2; static int *sp = &sx; static int *gp = &g;
+          static int arr[3] = {1, 2, 3}; static int *ap = arr + 1; sx += k;
+          return *sp + *gp + ap[1]; }
+        int main(void) { int a = f(1); int b = f(3); return a * 100 + b + g; }";
+    assert_eq!(returns(addresses, &[]), 1119);
+    let (_, message) = refusal(
+        "int g; int f() { int g = 1; static int *c = &g; return *c; } int main() { return f(); }",
+    );
     assert!(
-        message.contains("names a variable or function"),
+        message.contains("names a function or a variable other than a `static` or a global"),
         "{message}"
     );
 }

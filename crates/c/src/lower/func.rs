@@ -801,8 +801,8 @@ impl FnCx<'_, '_> {
             // A `static` local's initializer may name the file's enumeration constants, which
             // a parameter of `main` would hide here.
             if let (Some(init), true) = (global.init, name.contains('.')) {
-                let hidden = self.scopes[0]
-                    .keys()
+                let hidden = (self.scopes[0].keys())
+                    .filter(|p| !self.globals_scope.contains_key(*p))
                     .find(|p| initializer_mentions(init, p));
                 if let Some(parameter) = hidden {
                     return Err(CError::unsupported(
@@ -815,24 +815,56 @@ impl FnCx<'_, '_> {
                 }
             }
             let ty = complete(unit, *ty, at)?;
-            let local = match declarator_shape(&declarator.node).1 {
-                Shape::Array(levels)
-                | Shape::FunctionPointer {
-                    array: true,
-                    levels,
-                    ..
-                } => self.declare_array((name, declarator), ty, levels, global.init, true)?,
-                // Of an array typedef's type.
-                Shape::Plain(0) if matches!(ty, CType::Array(_)) => {
-                    self.declare_array((name, declarator), ty, 0, global.init, true)?
+            // A `static` local's initializer sees its function's `static`s defined before it
+            // (`static int *sp = &sx;`).
+            let function = name.split_once('.').map(|(function, _)| function);
+            self.push_scope();
+            if let Some(function) = function {
+                let statics: Vec<(String, (LocalId, CType))> = (self.globals_scope.iter())
+                    .filter_map(|(global, &entry)| {
+                        let (owner, local) = global.split_once('.')?;
+                        (owner == function).then(|| (local.to_string(), entry))
+                    })
+                    .collect();
+                for (local, (id, ty)) in statics {
+                    self.name_in_scope(&local, id, ty, at)?;
                 }
-                _ => self.define_variable(name, ty, global.init, true, span)?,
-            };
+            }
+            let defined = self.define_global(name, declarator, ty, global.init, span);
+            self.pop_scope();
+            let local = defined?;
             // A pointer may have become a pointer into arrays (`lower/elements.rs`).
             let ty = self.local_types.get(&local).copied().unwrap_or(ty);
+            // Declared in the scope of the function's `static`s: `main`'s outermost names it.
+            self.name_in_scope(name, local, ty, at)?;
             self.globals_scope.insert(name.clone(), (local, ty));
         }
         Ok(())
+    }
+
+    /// Declares the global `name` (of type `ty`, declared by `declarator`) in the scope
+    /// innermost now, set to `init` or zero.
+    fn define_global(
+        &mut self,
+        name: &str,
+        declarator: &Node<lang_c::ast::Declarator>,
+        ty: CType,
+        init: Option<&Node<Initializer>>,
+        span: Span,
+    ) -> Result<LocalId, CError> {
+        Ok(match declarator_shape(&declarator.node).1 {
+            Shape::Array(levels)
+            | Shape::FunctionPointer {
+                array: true,
+                levels,
+                ..
+            } => self.declare_array((name, declarator), ty, levels, init, true)?,
+            // Of an array typedef's type.
+            Shape::Plain(0) if matches!(ty, CType::Array(_)) => {
+                self.declare_array((name, declarator), ty, 0, init, true)?
+            }
+            _ => self.define_variable(name, ty, init, true, span)?,
+        })
     }
 
     /// The call `name(args)` inlined into `main`: the callee's body lowered in place, in scopes

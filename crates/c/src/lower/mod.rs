@@ -679,24 +679,45 @@ fn entry_facts(context: &Unit<'_>) -> Vec<(String, CError)> {
 
 /// Whether `initializer` names a variable or a function (an identifier in an expression
 /// other than an enumeration constant defined so far).
-fn names_something(context: &Unit<'_>, initializer: &Node<Initializer>) -> bool {
-    struct Names<'t>(&'t Types, bool);
-    impl<'ast> Visit<'ast> for Names<'_> {
+fn names_something(context: &Unit<'_>, initializer: &Node<Initializer>, function: &str) -> bool {
+    struct Names<'c, 'a> {
+        context: &'c Unit<'a>,
+        function: &'c str,
+        named: bool,
+    }
+    impl<'ast> Visit<'ast> for Names<'_, '_> {
         fn visit_expression(
             &mut self,
             e: &'ast lang_c::ast::Expression,
             span: &'ast lang_c::span::Span,
         ) {
             if let lang_c::ast::Expression::Identifier(id) = e {
-                self.1 |= self.0.enum_constant(&id.node.name).is_none();
+                let name = &id.node.name;
+                let context = self.context;
+                let constant = context.types.borrow().enum_constant(name).is_some();
+                // A `static` local of the function declared before, or a global that no
+                // local of the function hides: what C allows there (`&sx`, `&g`).
+                let statics = context
+                    .globals
+                    .contains_key(&static_local_name(self.function, name));
+                let global = context
+                    .elements
+                    .variable_key(self.function, name)
+                    .0
+                    .is_empty()
+                    && context.globals.contains_key(name);
+                self.named |= !(constant || statics || global);
             }
             lang_c::visit::visit_expression(self, e, span);
         }
     }
-    let types = context.types.borrow();
-    let mut names = Names(&types, false);
+    let mut names = Names {
+        context,
+        function,
+        named: false,
+    };
     names.visit_initializer(&initializer.node, &initializer.span);
-    names.1
+    names.named
 }
 
 /// The global that the `static` local `local` of `function` is.
@@ -800,10 +821,10 @@ fn finish(
     })
 }
 
-/// A file-scope declaration: typedefs are recorded, prototypes need nothing, variables are
-/// remembered as globals (a definition's initializer with them).
 /// Declares the variables of a file-scope declaration, or of a `static` local declaration in
-/// the function `local_to` (each then named `function.local`).
+/// the function `local_to` (each then named `function.local`): typedefs are recorded,
+/// prototypes need nothing, variables are remembered as globals (a definition's initializer
+/// with them).
 fn declare<'a>(
     context: &mut Unit<'a>,
     declaration: &'a Node<Declaration>,
@@ -890,13 +911,18 @@ fn declare<'a>(
                 format!("two `static` locals of one name (`{name}`)"),
                 at,
             )),
-            // Its initializer is lowered at `main`'s start, where the function's names are
-            // not in scope (and C allows only constants and addresses of statics there);
-            // enumeration constants are the file's (`FnCx::define_globals` checks that no
-            // parameter of `main` hides one).
-            (Some(_), Ok(_)) if initializer.is_some_and(|i| names_something(context, i)) => {
+            // Its initializer is lowered at `main`'s start, where the function's other
+            // `static`s are put in scope (C allows only constants and addresses of statics
+            // there); enumeration constants are the file's (`FnCx::define_globals` checks that
+            // no parameter of `main` hides one or a global).
+            (Some(function), Ok(_))
+                if initializer.is_some_and(|i| names_something(context, i, function)) =>
+            {
                 Err(CError::unsupported(
-                    format!("the initializer of the `static` local `{name}` names a variable or function"),
+                    format!(
+                        "the initializer of the `static` local `{name}` names a function or a \
+                         variable other than a `static` or a global"
+                    ),
                     at,
                 ))
             }
