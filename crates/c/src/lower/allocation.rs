@@ -711,19 +711,9 @@ impl FnCx<'_, '_> {
                 cx.write_memory(&to, element, value, false, span);
                 return;
             }
-            let element = |cell| Place {
-                base: PlaceBase::Deref(cell),
-                projections: vec![Projection::Index(index)],
-            };
-            for array in [old_cell, cell] {
-                for check in cx.pointee_guards(array) {
-                    cx.check(check, span);
-                }
-                let array = whole(array);
-                cx.check(Check::InBounds { array, index }, span);
-            }
-            let value = cx.temp(Rvalue::Read(element(old_cell)), span);
-            let place = element(cell);
+            let from = cx.guarded_element(old_cell, index, span);
+            let place = cx.guarded_element(cell, index, span);
+            let value = cx.temp(Rvalue::Read(from), span);
             cx.b.emit(InstKind::Store { place, value }, span);
         });
         self.free_cell(old_cell, element, span);

@@ -99,6 +99,17 @@ fn callee_name(call: &CallExpression) -> Option<&str> {
     }
 }
 
+/// Whether `operator` is `++` or `--`, either side.
+fn moves(operator: &UnaryOperator) -> bool {
+    matches!(
+        operator,
+        UnaryOperator::PreIncrement
+            | UnaryOperator::PreDecrement
+            | UnaryOperator::PostIncrement
+            | UnaryOperator::PostDecrement
+    )
+}
+
 /// Whether `e` is the address of a struct member (`&s.f`, `&p->f`).
 fn is_member_address(e: &Node<Expression>) -> bool {
     matches!(&e.node, Expression::UnaryOperator(u)
@@ -505,12 +516,7 @@ impl<'ast> Visit<'ast> for Declarations {
         e: &'ast lang_c::ast::UnaryOperatorExpression,
         span: &'ast Span,
     ) {
-        use UnaryOperator as U;
-        let operator = &e.operator.node;
-        if matches!(
-            operator,
-            U::PreIncrement | U::PreDecrement | U::PostIncrement | U::PostDecrement
-        ) {
+        if moves(&e.operator.node) {
             self.modifies(&e.operand);
         }
         visit::visit_unary_operator_expression(self, e, span);
@@ -697,9 +703,9 @@ struct Uses<'d> {
     inner_subscripts: HashSet<*const lang_c::ast::BinaryOperatorExpression>,
     /// The `*m` that a subscript indexes (`(*m)[j]`), by address: `row_value` decides them.
     subscripted_rows: HashSet<*const lang_c::ast::UnaryOperatorExpression>,
-    /// The class of each `&x` of a variable `x` that is not an array, and `x`; of a member's
-    /// address `&s.f` (`f` not an array member), with the key `("#member", "f")`.
-    addresses: Vec<(usize, VariableKey)>,
+    /// The one class of every `&x` of each variable `x` that is not an array; of a member's
+    /// address `&s.f` (`f` not an array member), under the key `("#member", "f")`.
+    addresses: HashMap<VariableKey, usize>,
 }
 
 impl Uses<'_> {
@@ -845,7 +851,7 @@ impl Uses<'_> {
                         Some(key) => {
                             let address = (key.0.clone(), format!("&{}", key.1));
                             let pointer = self.classes.id(&address);
-                            self.addresses.push((pointer, key));
+                            self.addresses.insert(key, pointer);
                             pointer
                         }
                         None => self.classes.fresh(),
@@ -862,10 +868,7 @@ impl Uses<'_> {
                 }
                 // Arithmetic on a pointer gives a pointer into an array (on an integer, the
                 // mark is never read).
-                UnaryOperator::PreIncrement
-                | UnaryOperator::PreDecrement
-                | UnaryOperator::PostIncrement
-                | UnaryOperator::PostDecrement => {
+                ref operator if moves(operator) => {
                     out.element = true;
                     self.collect(&u.node.operand, out)
                 }
@@ -1147,10 +1150,7 @@ impl<'ast> Visit<'ast> for Uses<'_> {
         span: &'ast Span,
     ) {
         match e.operator.node {
-            UnaryOperator::PreIncrement
-            | UnaryOperator::PreDecrement
-            | UnaryOperator::PostIncrement
-            | UnaryOperator::PostDecrement => self.arithmetic(&e.operand, false),
+            ref operator if moves(operator) => self.arithmetic(&e.operand, false),
             UnaryOperator::Address => {
                 // `&a[i]`, `&m[i][j]`.
                 let mut operand = &e.operand;
@@ -1320,7 +1320,7 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         literal_values: false,
         inner_subscripts: HashSet::new(),
         subscripted_rows: HashSet::new(),
-        addresses: Vec::new(),
+        addresses: HashMap::new(),
     };
     uses.visit_translation_unit(unit);
     for key in pointer_parameters
@@ -1373,7 +1373,7 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         }
     }
     let (mut singletons, mut singleton_members) = (HashSet::new(), HashSet::new());
-    for (class, key) in &uses.addresses {
+    for (key, class) in &uses.addresses {
         if !uses.classes.is_element(*class) {
             continue;
         }
