@@ -342,6 +342,40 @@ fn check_exit_codes_say_violated_safe_or_bounded() {
 }
 
 #[test]
+fn stop_on_first_ends_the_search_at_a_violation_of_the_named_kinds() {
+    // The division fails first (for `x == 0`), the assertion later on the path that goes on.
+    let two = program(
+        "two_violations.uc",
+        b"main() { var x; var y; x = input; y = 10 / x; assert(x != 5); return y; }\n",
+    );
+    let stopped = "assert: unknown (the search stopped at the first violation";
+    for (option, assert_found) in [
+        ("--stop-on-first", false),
+        ("--stop-on-first=div-by-zero", false),
+        ("--stop-on-first=assert", true),
+        ("--stop-on-first=overflow,assert", true),
+    ] {
+        let out = symex(&["check", option, &two]);
+        assert_eq!(out.status.code(), Some(10), "{option}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert!(text.contains("division by zero"), "{option}: {text}");
+        assert_eq!(
+            text.contains("assertion failure"),
+            assert_found,
+            "{option}: {text}"
+        );
+        assert_eq!(text.contains(stopped), !assert_found, "{option}: {text}");
+    }
+    let out = symex(&["check", "--stop-on-first=bogus", &two]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no property kind `bogus`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn check_json_is_the_documented_shape_and_deterministic() {
     let args = [
         "check",

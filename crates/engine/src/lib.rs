@@ -31,7 +31,7 @@ pub mod structural;
 pub use backward::{check_backward, BackwardOptions, BseVariant};
 pub use common::options::{
     CheckOptions, HeapModel, IndexMode, MergeMode, MergeOptions, QceEstimate, SearchStrategy,
-    SolverChoice, TraceRules,
+    SolverChoice, StopOnFirst, TraceRules,
 };
 pub use error::EngineError;
 pub use forward::{check_forward, check_forward_reach};

@@ -117,7 +117,7 @@ fn an_assumption_after_a_check_does_not_excuse_it() {
     let options = CheckOptions {
         subsume: true,
         timeout: Some(Duration::from_secs(30)),
-        stop_on_first: true,
+        stop_on_first: symex_engine::StopOnFirst::Any,
         ..CheckOptions::default()
     };
     let (module, types) = (&translated.module, &translated.types);

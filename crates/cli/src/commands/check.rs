@@ -15,8 +15,9 @@ use symex_engine::common::emitted::TestSink;
 use symex_engine::common::progress::{Progress, ProgressSink};
 use symex_engine::{
     CheckOptions, EngineError, HeapModel, IndexMode, MergeMode, MergeOptions, QceEstimate,
-    SearchStrategy, SolverChoice, TraceRules,
+    SearchStrategy, SolverChoice, StopOnFirst, TraceRules,
 };
+use symex_ir::cfg::PropertyKind;
 use symex_report::{PathTest, Report};
 use symex_smt::{Dialect, QueryOptions};
 
@@ -86,9 +87,17 @@ pub struct CheckArgs {
     /// explored, error-free paths left at its location; loop headers get inductive annotations.
     #[arg(long)]
     pub subsume: bool,
-    /// Stop at the first confirmed violation.
-    #[arg(long)]
-    pub stop_on_first: bool,
+    /// Stop at the first confirmed violation; `--stop-on-first=KIND,...` only at one of these
+    /// property kinds (`assert`, `overflow`, `out-of-bounds`, ...), as `symex svcomp` does
+    #[arg(
+        long,
+        value_name = "KIND",
+        num_args = 0..=1,
+        require_equals = true,
+        value_delimiter = ',',
+        value_parser = parse_kind
+    )]
+    pub stop_on_first: Option<Vec<PropertyKind>>,
     /// Keep searching once every property is decided (for the path count and coverage of
     /// `--stats`); by default the forward engine stops there. `--emit-tests` implies it.
     #[arg(long, conflicts_with = "stop_on_first")]
@@ -195,6 +204,13 @@ pub enum TraceRulesArg {
 
 fn parse_variant(s: &str) -> Result<symex_engine::BseVariant, String> {
     s.parse()
+}
+
+fn parse_kind(s: &str) -> Result<PropertyKind, String> {
+    PropertyKind::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = PropertyKind::ALL.iter().map(|k| k.name()).collect();
+        format!("no property kind `{s}` (the kinds: {})", names.join(", "))
+    })
 }
 
 fn parse_target(s: &str) -> Result<symex_engine::backward::Target, String> {
@@ -333,7 +349,11 @@ impl CheckArgs {
                 delta: self.dsm_delta,
             },
             subsume: self.subsume,
-            stop_on_first: self.stop_on_first,
+            stop_on_first: match &self.stop_on_first {
+                None => StopOnFirst::No,
+                Some(kinds) if kinds.is_empty() => StopOnFirst::Any,
+                Some(kinds) => StopOnFirst::OfKinds(kinds.clone()),
+            },
             explore_all: self.explore_all,
             summarize: self.summarize,
             solver,

@@ -7,6 +7,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use symex_ir::cfg::PropertyKind;
 use symex_smt::{Dialect, QueryOptions};
 
 use crate::common::emitted::TestSink;
@@ -79,6 +80,28 @@ impl FromStr for SearchStrategy {
                     names.join(", ")
                 )
             })
+    }
+}
+
+/// Which confirmed violation ends the search at once (`--stop-on-first`), before every
+/// property is decided: none (the default), any, or one of some kinds. `symex svcomp` stops at
+/// the first of its property's kinds, whose answer no later finding changes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum StopOnFirst {
+    #[default]
+    No,
+    Any,
+    OfKinds(Vec<PropertyKind>),
+}
+
+impl StopOnFirst {
+    /// Whether a confirmed violation of a property of this kind ends the search.
+    pub fn stops_at(&self, kind: PropertyKind) -> bool {
+        match self {
+            StopOnFirst::No => false,
+            StopOnFirst::Any => true,
+            StopOnFirst::OfKinds(kinds) => kinds.contains(&kind),
+        }
     }
 }
 
@@ -381,8 +404,8 @@ pub struct CheckOptions {
     pub merge_options: MergeOptions,
     /// Path subsumption by annotations (forward engine, `--subsume`).
     pub subsume: bool,
-    /// Stop the search at the first confirmed violation.
-    pub stop_on_first: bool,
+    /// Which confirmed violation ends the search at once (`--stop-on-first`).
+    pub stop_on_first: StopOnFirst,
     /// Keep searching once every property is decided (confirmed violated, or unable to fail),
     /// for the path count, the coverage or the tests of every path (`--emit-tests` implies
     /// it). Without it the forward engine stops there: nothing it could still find changes a

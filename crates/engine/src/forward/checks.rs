@@ -154,6 +154,8 @@ impl Machine<'_> {
         }
         if replay == symex_report::Replay::Failed(prop) {
             self.confirmed_violations += 1;
+            let kind = self.module.properties[prop.index()].kind;
+            self.stop_now |= self.options.stop_on_first.stops_at(kind);
         }
         self.findings[prop.index()] = Some(Finding::Reached { witness, replay });
         Ok(())

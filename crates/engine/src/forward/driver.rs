@@ -313,10 +313,7 @@ fn explore(
                 end = Some(Stop::Ended(ended));
                 break;
             }
-            if !forked.is_empty()
-                || (options.stop_on_first && machine.confirmed_violations > 0)
-                || (merging && at_join(machine, &state))
-            {
+            if !forked.is_empty() || machine.stop_now || (merging && at_join(machine, &state)) {
                 break;
             }
         }
@@ -423,7 +420,7 @@ fn explore(
         searcher.update(Some(id), &added, &removed);
         let live = states.len() + waiting.states.len() + parked.len();
         summary.peak_live = summary.peak_live.max(live as u64);
-        if options.stop_on_first && machine.confirmed_violations > 0 {
+        if machine.stop_now {
             summary.stopped_early = live > 0;
             break;
         }

@@ -81,9 +81,10 @@ pub struct Machine<'m> {
     pub coverage: CoverageMap,
     pub locator: Locator<'m>,
     pub forks: u64,
-    /// Properties with a confirmed violation (for `--stop-on-first`, and to stop once every
-    /// property is decided).
+    /// Properties with a confirmed violation (to stop once every property is decided).
     pub confirmed_violations: usize,
+    /// Whether a confirmed violation ends the search (`--stop-on-first`).
+    pub stop_now: bool,
     /// The input-heap model, when the entry has pointer parameters.
     pub heap: Option<HeapContext>,
     /// The entry's argument values in the initial state (for witnesses with a heap).
@@ -142,6 +143,7 @@ impl<'m> Machine<'m> {
             locator: Locator::new(module, source),
             forks: 0,
             confirmed_violations: 0,
+            stop_now: false,
             heap,
             entry_args,
             traces: 0,

@@ -137,6 +137,20 @@ impl Supported {
     fn targets(&self) -> Vec<PropertyKind> {
         self.kinds.iter().map(|&(kind, _)| kind).collect()
     }
+
+    /// The option that ends a search at the first confirmed violation of the property, whose
+    /// `FALSE` nothing found later changes. A leak is not among them: it answers only where
+    /// nothing else is violated (`symex_report::svcomp::answer`), and is found where `main`
+    /// returns, after what else its path does.
+    fn stop_on_first(&self) -> String {
+        let kinds: Vec<&str> = self
+            .targets()
+            .into_iter()
+            .filter(|&kind| kind != PropertyKind::MemoryLeak)
+            .map(PropertyKind::name)
+            .collect();
+        format!("--stop-on-first={}", kinds.join(","))
+    }
 }
 
 /// The properties SV-COMP verifies (coverage properties are for test generation).
@@ -340,6 +354,7 @@ fn portfolio(
             .map(|f| f.to_string())
             .collect();
         words.extend([
+            property.stop_on_first(),
             "--data-model".to_string(),
             data_model.to_string(),
             "--timeout".to_string(),
