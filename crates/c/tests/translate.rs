@@ -639,6 +639,50 @@ fn array_members_pass_as_rows_and_rows_size_allocations() {
 /// of one, as C's object model makes every object: locals, structs, globals, `static`s and
 /// parameters; one past it is out of bounds.
 #[test]
+fn struct_members_whose_address_is_taken_live_in_boxes() {
+    // `&r.a` passed on, through a struct value's copy and a result, into an array of structs
+    // and `memset`, `&it->link` of a heap struct written whole through the pointer, a copy of
+    // that struct, `&h[1].b` of a heap array (values from gcc).
+    let source = "struct point { int x; int y; };
+        struct rect { struct point a; struct point b; int tag; };
+        struct node { int data; struct node *next; };
+        struct item { int key; struct node link; };
+        void move(struct point *p, int d) { p->x += d; p->y -= d; }
+        struct rect grow(struct rect r) { move(&r.b, 10); return r; }
+        int main(void) {
+          int c = __VERIFIER_nondet_int(); if (c < 0 || c > 2) return 0;
+          struct rect r = {{1, 2}, {3, 4}, 9}, s;
+          move(&r.a, c); s = grow(r); move(&s.a, 1);
+          struct rect t[3] = {0}; t[c] = s; move(&t[c].b, 100);
+          memset(&t[c].a, 0, sizeof t[c].a);
+          struct item *it = malloc(sizeof *it); it->key = c;
+          struct node *n = &it->link; n->data = 50; n->next = n;
+          struct node other = {8, n}; *n = other; n->data = 50;
+          struct item copy = *it; copy.link.data = 60;
+          struct rect *h = malloc(2 * sizeof *h); h[1] = t[c];
+          struct point *q = &h[1].b;
+          int v = r.a.x + r.a.y * 10 + s.a.x * 100 + s.b.x * 1000 + t[c].b.y * 10000
+            + it->link.data * 3 + (it->link.next == n) * 7 + copy.link.data + q->x;
+          free(h); free(it); return v; }";
+    for (c, result) in [(0, -1046449), (1, -1046358), (2, -1046267)] {
+        assert_eq!(returns(source, &[c]), result, "c {c}");
+    }
+    // The box is freed with its struct; a member never assigned is indeterminate through the
+    // pointer too.
+    let freed = "struct node { int data; struct node *next; };
+        struct item { int key; struct node link; };
+        int main(void) { int k = __VERIFIER_nondet_int();
+          struct item *it = malloc(sizeof *it); struct node *n = &it->link; n->data = 1;
+          free(it); if (k == 1) return n->data; struct item v; struct node *m = &v.link;
+          m->data = 2; if (k == 2) return m->next != 0; return m->data; }";
+    assert_eq!(returns(freed, &[0]), 2);
+    assert_errors(
+        freed,
+        &[(1, PropertyKind::UseAfterFree), (2, PropertyKind::Uninit)],
+    );
+}
+
+#[test]
 fn variables_whose_address_is_indexed_are_arrays_of_one() {
     let source = "struct pt { int x, y; }; int g = 3;
         int sum(int *v, int n) { int s = 0; for (int i = 0; i < n; i++) s += v[i]; return s; }
@@ -1942,10 +1986,16 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "realloc(p, 8)",
         ),
         (
-            "struct s { int a; }; struct t { struct s in; }; \
+            "struct s { int a[2]; }; struct t { struct s in; }; \
              int main() { struct t v; struct s *p = &v.in; return 0; }",
-            "the address of a member of a struct or array type",
+            "the address of a struct member whose struct has an array member",
             "&v.in",
+        ),
+        (
+            "struct s { int a; }; struct t { struct s in; }; \
+             int main() { struct t v; struct s *p = &v.in; p++; return 0; }",
+            "the address of the struct member `in` as a pointer into an array",
+            "v.in",
         ),
         (
             "int main() { int (*a[2])[3]; return 0; }",

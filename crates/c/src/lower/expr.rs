@@ -505,7 +505,17 @@ impl FnCx<'_, '_> {
         match (object, field) {
             (LValue::Memory(memory), Some(field)) => {
                 let member = memory.member(name);
-                match field.is_scalar() && self.unit.boxed_members.contains(name) {
+                if !field.is_scalar() && self.unit.boxed_members.singletons.contains(name) {
+                    return Err(CError::unsupported(
+                        format!(
+                            "the address of the struct member `{name}` as a pointer into an \
+                             array (moved, indexed or compared with one; the address of a \
+                             scalar member is)"
+                        ),
+                        at,
+                    ));
+                }
+                match self.member_boxed(name, field) {
                     true => {
                         let span = self.span(e.span);
                         let member = match purpose {
@@ -1113,7 +1123,8 @@ impl FnCx<'_, '_> {
             {
                 self.unit.stack_addresses.set(true);
                 let (lvalue, ty) = self.member_at(e, m, Indexing::Address)?;
-                match (lvalue, ty.is_scalar()) {
+                let boxed = self.member_boxed(&m.node.identifier.node.name, ty);
+                match (lvalue, boxed) {
                     (LValue::Memory(Memory { place, .. }), true) => {
                         match (place.base, &place.projections[..]) {
                             (PlaceBase::Deref(pointer), []) => {
@@ -1133,8 +1144,8 @@ impl FnCx<'_, '_> {
                         }
                     }
                     _ => Err(CError::unsupported(
-                        "the address of a member of a struct or array type (pointers to \
-                         scalar members, whole variables and heap objects only so far)",
+                        "the address of a struct member whose struct has an array member or a \
+                         member whose address is taken (a box inside a box)",
                         at,
                     )),
                 }

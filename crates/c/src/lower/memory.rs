@@ -119,10 +119,36 @@ pub(super) fn has_boxes(types: &Types, boxed_members: &BoxedMembers, ty: CType) 
     if ty.is_scalar() {
         return false;
     }
-    let leaves = types.leaves(ty);
+    let leaves = stored_leaves(types, boxed_members, ty);
     leaves
         .iter()
         .any(|(path, leaf)| leaf_kind(boxed_members, path, *leaf) != Leaf::Inline)
+}
+
+/// The leaves of an object of type `ty` as memory holds them: [`Types::leaves`], where a
+/// struct member in a box of its own ([`struct_boxed`]) is one leaf of its struct type.
+pub(super) fn stored_leaves(
+    types: &Types,
+    boxed_members: &BoxedMembers,
+    ty: CType,
+) -> Vec<(String, CType)> {
+    types.leaves_until(ty, &|name, field| {
+        struct_boxed(types, boxed_members, name, field)
+    })
+}
+
+/// Whether the struct member `name` of type `field` lives in a box of its own: `&` is applied
+/// to its name (`&s.inner`, `&p->link`), and its own objects have no boxes (a box inside a
+/// box is not modelled: the address of such a member is refused).
+pub(super) fn struct_boxed(
+    types: &Types,
+    boxed_members: &BoxedMembers,
+    name: &str,
+    field: CType,
+) -> bool {
+    matches!(field, CType::Struct(_))
+        && boxed_members.contains(name)
+        && !has_boxes(types, boxed_members, field)
 }
 
 /// Where a leaf of an object lives (see the module comment).
@@ -137,6 +163,8 @@ enum Leaf {
     OneBox,
     /// An array member: in a box holding its array value.
     ArrayBox,
+    /// A struct member whose address is taken: in a box holding its record.
+    StructBox,
 }
 
 /// Where the leaf at `path` of type `leaf` lives.
@@ -144,6 +172,8 @@ fn leaf_kind(boxed_members: &BoxedMembers, path: &str, leaf: CType) -> Leaf {
     let member = path.rsplit('.').next().unwrap_or(path);
     match leaf {
         CType::Array(_) => Leaf::ArrayBox,
+        // Only a boxed struct member is a leaf of struct type (`stored_leaves`).
+        CType::Struct(_) => Leaf::StructBox,
         _ if leaf.is_scalar() && boxed_members.singletons.contains(member) => Leaf::OneBox,
         _ if leaf.is_scalar() && boxed_members.contains(member) => Leaf::ScalarBox,
         _ => Leaf::Inline,
@@ -354,6 +384,14 @@ impl FnCx<'_, '_> {
                 }
                 (pointer, Operand::Const(1))
             }
+            Leaf::StructBox => {
+                // `value` is a struct value's record: the box is a member's, as a scalar's.
+                let pointer = Operand::Local(self.b.assign_temp(Rvalue::Alloc(value), span));
+                if self.unit.frees {
+                    self.set_heap_state(HeapOwner::Object(pointer), MEMBER, span);
+                }
+                (pointer, Operand::Const(1))
+            }
             Leaf::Inline if matches!(leaf, CType::Element(_)) => {
                 let [cell, index] = self.element_parts(value, span);
                 return vec![
@@ -393,7 +431,7 @@ impl FnCx<'_, '_> {
     /// elements too), assigned or not (C's zero initialization of static storage and `calloc`,
     /// or an indeterminate object), on the heap (`malloc`, `calloc`) or not.
     pub fn blank_object(&mut self, ty: CType, assigned: bool, heap: bool, span: Span) -> Operand {
-        let leaves = self.unit.types.borrow().leaves(ty);
+        let leaves = self.stored_leaves(ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
         for (k, (path, leaf)) in leaves.into_iter().enumerate() {
             let zero = self.blank_value(leaf, assigned, span);
@@ -415,6 +453,7 @@ impl FnCx<'_, '_> {
                 let array = self.array_of_elements(element, &dims, None, assigned, span);
                 Operand::Local(self.b.assign_temp(array, span))
             }
+            CType::Struct(_) => self.blank_object(leaf, assigned, false, span),
             _ => leaf.constant(0),
         }
     }
@@ -422,13 +461,37 @@ impl FnCx<'_, '_> {
     /// The object of type `ty` whose leaves are `values` (in [`Types::leaves`] order), all
     /// assigned (an array member's elements carry their own flags).
     pub fn object_of(&mut self, ty: CType, values: &[Operand], span: Span) -> Operand {
-        let leaves = self.unit.types.borrow().leaves(ty);
+        let leaves = self.stored_leaves(ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
-        for (k, ((path, leaf), &value)) in leaves.into_iter().zip(values).enumerate() {
+        let mut values = values.iter().copied();
+        for (k, (path, leaf)) in leaves.into_iter().enumerate() {
+            let value = match leaf {
+                // A boxed struct member takes the values of its own leaves.
+                CType::Struct(_) => {
+                    let count = self.unit.types.borrow().leaves(leaf).len();
+                    let inner: Vec<Operand> = values.by_ref().take(count).collect();
+                    self.object_of(leaf, &inner, span)
+                }
+                _ => values.next().unwrap_or(Operand::Const(0)),
+            };
             let one = Operand::Const(1);
             fields.extend(self.leaf_of((&path, k == 0), leaf, value, one, span));
         }
         self.record(fields, NOT_HEAP, Some(ty), span)
+    }
+
+    /// [`stored_leaves`] of `ty`.
+    pub(super) fn stored_leaves(&self, ty: CType) -> Vec<(String, CType)> {
+        stored_leaves(&self.unit.types.borrow(), &self.unit.boxed_members, ty)
+    }
+
+    /// Whether the member `name` of type `field` lives in a box of its own (`lower/memory.rs`
+    /// "Boxes"): a scalar whose name `&` is applied to, or such a struct without boxes of its
+    /// own.
+    pub fn member_boxed(&self, name: &str, field: CType) -> bool {
+        let boxed = &self.unit.boxed_members;
+        (field.is_scalar() && boxed.contains(name))
+            || struct_boxed(&self.unit.types.borrow(), boxed, name, field)
     }
 
     /// The box of the boxed member `member` (a scalar's, or an array member's): its struct's
@@ -442,16 +505,7 @@ impl FnCx<'_, '_> {
         if self.unit.boxed_members.singletons.contains(name) {
             return self.one_box(pointer);
         }
-        Memory {
-            place: Place {
-                base: PlaceBase::Deref(pointer),
-                projections: Vec::new(),
-            },
-            prefix: String::new(),
-            guards: self.pointee_guards(pointer),
-            heap: Some(HeapOwner::Object(pointer)),
-            literal: false,
-        }
+        self.boxed(pointer)
     }
 
     /// The box of the array member `member` ([`FnCx::unbox`]), whose elements are guarded at
@@ -614,15 +668,36 @@ impl FnCx<'_, '_> {
         Operand::Local(self.b.assign_temp(Rvalue::Read(place), span))
     }
 
+    /// The member in the box `pointer` points to (a scalar or a struct), guarded as a box is.
+    fn boxed(&self, pointer: Operand) -> Memory {
+        Memory {
+            place: Place {
+                base: PlaceBase::Deref(pointer),
+                projections: Vec::new(),
+            },
+            prefix: String::new(),
+            guards: self.pointee_guards(pointer),
+            heap: Some(HeapOwner::Object(pointer)),
+            literal: false,
+        }
+    }
+
+    /// The value of the struct member of type `ty` in the box `pointer` points to, read after
+    /// its guards (it has no boxes of its own: [`struct_boxed`]).
+    fn struct_box_contents(&mut self, pointer: Operand, ty: CType, span: Span) -> Operand {
+        let boxed = self.boxed(pointer);
+        self.read_memory(&boxed, ty, false, span)
+    }
+
     /// The boxes of the object at `object` (of type `ty`, its guards ran), as the owners of
     /// their heap states: a scalar box's own, an array box's first element's.
     pub(super) fn boxes_of(&mut self, object: &Place, ty: CType, span: Span) -> Vec<HeapOwner> {
-        let leaves = self.unit.types.borrow().leaves(ty);
+        let leaves = self.stored_leaves(ty);
         let mut boxes = Vec::new();
         for (path, leaf) in leaves {
             let owner: fn(Operand) -> HeapOwner =
                 match leaf_kind(&self.unit.boxed_members, &path, leaf) {
-                    Leaf::ScalarBox => HeapOwner::Object,
+                    Leaf::ScalarBox | Leaf::StructBox => HeapOwner::Object,
                     Leaf::ArrayBox | Leaf::OneBox => HeapOwner::Array,
                     Leaf::Inline => continue,
                 };
@@ -838,7 +913,7 @@ impl FnCx<'_, '_> {
         // value does not carry, or boxes, which a copy does not share): its leaves copied into
         // a record of its own. Copying a struct copies indeterminate members too, so the flags
         // are copied, not checked.
-        let leaves = self.unit.types.borrow().leaves(ty);
+        let leaves = self.stored_leaves(ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
         // Every leaf is read before any is made into the copy: making one may store (a fresh
         // box's heap state), which ends the checks the reads of `memory` rely on.
@@ -866,13 +941,14 @@ impl FnCx<'_, '_> {
             // A boxed leaf's field holds the box's pointer.
             let held = match kind {
                 Leaf::Inline => leaf.width(),
-                Leaf::ScalarBox | Leaf::OneBox | Leaf::ArrayBox => Width::W32,
+                Leaf::ScalarBox | Leaf::OneBox | Leaf::ArrayBox | Leaf::StructBox => Width::W32,
             };
             let [value, flag] = [read(self, &value, held), read(self, &flag, Width::W32)];
             let [value, flag] = match kind {
                 Leaf::ScalarBox => self.box_contents(value, leaf.width(), span),
                 Leaf::OneBox => self.one_box_contents(value, leaf.width(), span),
                 Leaf::ArrayBox => [self.array_box_contents(value, span), flag],
+                Leaf::StructBox => [self.struct_box_contents(value, leaf, span), flag],
                 Leaf::Inline => [self.in_range(value, leaf, memory, span), flag],
             };
             read_leaves.push((path, leaf, value, flag));
@@ -957,7 +1033,7 @@ impl FnCx<'_, '_> {
         let mut stores: Vec<(String, Operand)> = Vec::new();
         // The boxes to copy: the field holding the target's box, the source's box, and which
         // kind of box they are.
-        let mut box_copies: Vec<(String, Operand, Leaf, Width)> = Vec::new();
+        let mut box_copies: Vec<(String, Operand, Leaf, CType)> = Vec::new();
         if let CType::Element(_) = ty {
             let (value_field, flag) = leaf_fields(&memory.prefix);
             let [cell, index] = self.element_parts(value, span);
@@ -975,7 +1051,7 @@ impl FnCx<'_, '_> {
                 Operand::Local(record) => record,
                 other => self.b.assign_temp(Rvalue::Use(other), span),
             };
-            let leaves = self.unit.types.borrow().leaves(ty);
+            let leaves = self.stored_leaves(ty);
             for (path, leaf) in leaves {
                 let (inner_value, inner_flag) = leaf_fields(&path);
                 let (value_field, flag) = leaf_fields(&join(&memory.prefix, &path));
@@ -983,7 +1059,7 @@ impl FnCx<'_, '_> {
                 let kind = leaf_kind(&self.unit.boxed_members, &path, leaf);
                 if kind != Leaf::Inline {
                     let source = self.read_field(from_record, &inner_value, Width::W32, span);
-                    box_copies.push((value_field, source, kind, leaf.width()));
+                    box_copies.push((value_field, source, kind, leaf));
                     continue;
                 }
                 // An element pointer's index first (traces show the cell's store that follows
@@ -1010,11 +1086,11 @@ impl FnCx<'_, '_> {
             self.b.emit(InstKind::Store { place, value }, span);
             stored = true;
         }
-        for (field, source, kind, width) in box_copies {
+        for (field, source, kind, leaf) in box_copies {
             if stored && memory.indexed() {
                 self.guard_again(memory, props.as_deref(), span);
             }
-            self.copy_box(memory, &field, source, (kind, width), span);
+            self.copy_box(memory, &field, source, (kind, leaf), span);
             stored = true;
         }
     }
@@ -1032,16 +1108,25 @@ impl FnCx<'_, '_> {
     }
 
     /// Copies the contents of the box `source` into the box of the same kind that the field
-    /// `field` of `memory` holds (a whole-struct store keeps the target's boxes); a scalar
-    /// box's value has `width`.
+    /// `field` of `memory` holds (a whole-struct store keeps the target's boxes); the box
+    /// holds the member of type `leaf`.
     fn copy_box(
         &mut self,
         memory: &Memory,
         field: &str,
         source: Operand,
-        (kind, width): (Leaf, Width),
+        (kind, leaf): (Leaf, CType),
         span: Span,
     ) {
+        let width = leaf.width();
+        if kind == Leaf::StructBox {
+            let record = self.struct_box_contents(source, leaf, span);
+            let read = Rvalue::Read(memory.field(self.field_id(field)));
+            let target = Operand::Local(self.b.assign_temp(read, span));
+            let boxed = self.boxed(target);
+            self.write_memory(&boxed, leaf, record, false, span);
+            return;
+        }
         let contents = match kind {
             Leaf::ArrayBox => vec![self.array_box_contents(source, span)],
             Leaf::OneBox => self.one_box_contents(source, width, span).to_vec(),
@@ -1175,7 +1260,7 @@ impl<'t> IrTypes<'t> {
         let binder = self.open.len() as u32;
         self.open.push((ty, binder, false));
         let mut fields = Vec::new();
-        for (path, leaf) in self.types.leaves(ty) {
+        for (path, leaf) in stored_leaves(self.types, self.boxed_members, ty) {
             let (value, flag) = leaf_fields(&path);
             if let CType::Element(p) = leaf {
                 let cell = self.array_cell(p);
@@ -1186,7 +1271,9 @@ impl<'t> IrTypes<'t> {
             }
             let leaf = match leaf_kind(self.boxed_members, &path, leaf) {
                 Leaf::Inline => self.value(leaf),
-                Leaf::ScalarBox | Leaf::ArrayBox => Type::Pointer(Box::new(self.object(leaf))),
+                Leaf::ScalarBox | Leaf::ArrayBox | Leaf::StructBox => {
+                    Type::Pointer(Box::new(self.object(leaf)))
+                }
                 Leaf::OneBox => Type::Pointer(Box::new(self.array(leaf))),
             };
             fields.push((value, leaf));

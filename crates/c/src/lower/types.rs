@@ -202,6 +202,10 @@ pub(super) struct Types {
     pointer_bytes: i32,
 }
 
+/// Whether a struct member (its name and type) is one leaf of its struct rather than its own
+/// leaves ([`Types::leaves_until`]).
+pub(super) type WholeMember<'a> = &'a dyn Fn(&str, CType) -> bool;
+
 /// Arrays larger than this many elements in all are refused (each element is a value of every
 /// state that holds the array).
 pub(super) const MAX_ELEMENTS: u64 = 1 << 20;
@@ -689,12 +693,24 @@ impl Types {
     /// each scalar or array member inside nested structs (`""` for a scalar itself) and its
     /// type. An array member is one leaf (it lives in a box, `lower/memory.rs`).
     pub(super) fn leaves(&self, ty: CType) -> Vec<(String, CType)> {
+        self.leaves_until(ty, &|_, _| false)
+    }
+
+    /// [`Types::leaves`], where a struct member for which `whole(name, type)` holds is one
+    /// leaf of its struct type (a member in a box of its own, `lower/memory.rs`).
+    pub(super) fn leaves_until(&self, ty: CType, whole: WholeMember) -> Vec<(String, CType)> {
         let mut out = Vec::new();
-        self.collect_leaves(ty, "", &mut out, 0);
+        self.collect_leaves(ty, "", &mut out, (0, whole));
         out
     }
 
-    fn collect_leaves(&self, ty: CType, prefix: &str, out: &mut Vec<(String, CType)>, depth: u32) {
+    fn collect_leaves(
+        &self,
+        ty: CType,
+        prefix: &str,
+        out: &mut Vec<(String, CType)>,
+        (depth, whole): (u32, WholeMember),
+    ) {
         let CType::Struct(id) = ty else {
             out.push((prefix.to_string(), ty));
             return;
@@ -707,7 +723,10 @@ impl Types {
                 "" => name.clone(),
                 _ => format!("{prefix}.{name}"),
             };
-            self.collect_leaves(*field, &path, out, depth + 1);
+            match whole(name, *field) {
+                true => out.push((path, *field)),
+                false => self.collect_leaves(*field, &path, out, (depth + 1, whole)),
+            }
         }
     }
 
