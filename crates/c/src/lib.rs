@@ -54,9 +54,10 @@ pub struct Translated {
     /// allocates, and nothing calls `main`. Where a global can hold a pointer, an object still
     /// allocated when `main` returns fails an `unmodelled` check (it need not be lost).
     pub leaks_checked: bool,
-    /// Whether the program points to objects whose lifetime C ends (`&` of a local variable
-    /// or a struct member, `alloca`): symex keeps them alive, so a pointer that outlives its
-    /// object is not caught.
+    /// Whether the program points to objects whose lifetime C ends where symex does not model
+    /// it (`&` of a variable of an inner block or of a struct member, a compound literal,
+    /// `alloca`): symex keeps them alive, so a pointer that outlives its object is not
+    /// caught. (A function's return ends its variables: `use-after-return`.)
     pub stack_addresses: bool,
 }
 

@@ -683,6 +683,39 @@ fn struct_members_whose_address_is_taken_live_in_boxes() {
 }
 
 #[test]
+fn a_functions_return_ends_its_variables() {
+    // A pointer kept to a variable, a parameter, an array's element or a struct variable's
+    // boxed member after its function returned: `use-after-return` (as ASan's
+    // `stack-use-after-return` reports it), also through an inlined call.
+    let kept = "struct pt { int x; int y; }; int g; struct keep { int *p; };
+        int *var(int v) { int x = v; return &x; }
+        int *param(int x) { return &x; }
+        int *element(void) { int a[3] = {1, 2, 3}; int *p = a; return p + 1; }
+        int *member(void) { struct pt s = {1, 2}; return &s.y; }
+        void store(struct keep *k) { int local = 5 + g; k->p = &local; }
+        int main(void) { int c = __VERIFIER_nondet_int(); struct keep k; int *p = 0;
+          if (c == 1) p = var(1); if (c == 2) p = param(2); if (c == 3) p = element();
+          if (c == 4) p = member(); if (c == 5) { store(&k); p = k.p; }
+          if (p) return *p; return 0; }";
+    assert_eq!(returns(kept, &[0]), 0);
+    let kind = PropertyKind::UseAfterReturn;
+    assert_errors(
+        kept,
+        &[(1, kind), (2, kind), (3, kind), (4, kind), (5, kind)],
+    );
+    // Pointers used while their variable lives: each call's variables are fresh, and an
+    // inlined call's are made again by their declarations (values from gcc).
+    let alive = "int g;
+        void init(int *p, int v) { *p = v; }
+        int twice(int v) { int t; init(&t, v); g += t; return t * 2; }
+        int depth(int *acc, int n) { int mine = n; if (n == 0) return *acc; *acc += mine;
+          return depth(&mine, n - 1) + *acc; }
+        int main(void) { int s = 0; for (int i = 0; i < 3; i++) s += twice(i + 1);
+          int a = 1; return s * 100 + g * 10 + depth(&a, 3); }";
+    assert_eq!(returns(alive, &[]), 1273);
+}
+
+#[test]
 fn variables_whose_address_is_indexed_are_arrays_of_one() {
     let source = "struct pt { int x, y; }; int g = 3;
         int sum(int *v, int n) { int s = 0; for (int i = 0; i < n; i++) s += v[i]; return s; }

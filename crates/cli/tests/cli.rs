@@ -1116,8 +1116,17 @@ fn svcomp_memsafety_is_true_only_where_memory_is_fully_checked() {
             "valid-memsafety: UNKNOWN",
         ),
         (
+            // A function's return ends its variables (`use-after-return`).
             "return *dangling(); } int *dangling(void) { struct s t; t.a = 1; return &t.a;",
-            "valid-memsafety: UNKNOWN",
+            "valid-memsafety: FALSE(valid-deref)",
+        ),
+        (
+            "return *var(); } int *var(void) { int x = 1; return &x;",
+            "valid-memsafety: FALSE(valid-deref)",
+        ),
+        (
+            "return use(); } int use(void) { int x = 1; int *p = &x; return *p;",
+            "valid-memsafety: TRUE",
         ),
         (
             // `main`'s outermost locals live until the program ends; a block's do not.
@@ -1171,7 +1180,7 @@ fn svcomp_memsafety_is_true_only_where_memory_is_fully_checked() {
             "extern void *malloc(unsigned long); extern void *alloca(unsigned long);
              extern void free(void *); extern void abort(void); int f(int); void die(void);
              struct s {{ int a; int b; }};
-             int g; int *dangling(void);
+             int g; int *dangling(void); int *var(void); int use(void);
              int main() {{ {body} }}\n"
         );
         let task = memsafety_task(&format!("leaks{i}"), &source, true);

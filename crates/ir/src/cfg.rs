@@ -498,6 +498,9 @@ pub enum PropertyKind {
     Unmodelled,
     /// C: an access to a heap object after `free` released it (SV-COMP's `valid-deref`).
     UseAfterFree,
+    /// C: an access to a function's local variable after the function returned, through a
+    /// pointer that outlived it (SV-COMP's `valid-deref`).
+    UseAfterReturn,
     /// C: an access through a pointer made from a nonzero integer, which points to no object
     /// (SV-COMP's `valid-deref`).
     InvalidPointer,
@@ -524,6 +527,7 @@ impl PropertyKind {
             PropertyKind::Overflow => "overflow",
             PropertyKind::Unmodelled => "unmodelled",
             PropertyKind::UseAfterFree => "use-after-free",
+            PropertyKind::UseAfterReturn => "use-after-return",
             PropertyKind::InvalidPointer => "invalid-pointer",
             PropertyKind::InvalidFree => "invalid-free",
             PropertyKind::MemoryLeak => "memory-leak",
@@ -531,7 +535,7 @@ impl PropertyKind {
     }
 
     /// Every kind, in the order reports list them.
-    pub const ALL: [PropertyKind; 13] = [
+    pub const ALL: [PropertyKind; 14] = [
         PropertyKind::Assert,
         PropertyKind::DivByZero,
         PropertyKind::NullDeref,
@@ -542,6 +546,7 @@ impl PropertyKind {
         PropertyKind::Overflow,
         PropertyKind::Unmodelled,
         PropertyKind::UseAfterFree,
+        PropertyKind::UseAfterReturn,
         PropertyKind::InvalidPointer,
         PropertyKind::InvalidFree,
         PropertyKind::MemoryLeak,

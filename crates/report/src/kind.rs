@@ -19,6 +19,7 @@ pub fn failure(kind: PropertyKind) -> &'static str {
         PropertyKind::Overflow => "signed integer overflow",
         PropertyKind::Unmodelled => "a value or an operation outside what symex models",
         PropertyKind::UseAfterFree => "use of freed memory",
+        PropertyKind::UseAfterReturn => "use of a local variable after its function returned",
         PropertyKind::InvalidPointer => "access through a pointer to no object",
         PropertyKind::InvalidFree => "invalid free",
         PropertyKind::MemoryLeak => "memory leak",
@@ -38,6 +39,7 @@ pub fn label(kind: PropertyKind) -> &'static str {
         PropertyKind::Overflow => "the result does not fit its signed type here",
         PropertyKind::Unmodelled => "this value or operation leaves what symex models",
         PropertyKind::UseAfterFree => "this object was freed before",
+        PropertyKind::UseAfterReturn => "this variable's function returned before",
         PropertyKind::InvalidPointer => {
             "this pointer was made from an integer and points to no object"
         }

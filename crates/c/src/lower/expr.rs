@@ -1122,6 +1122,14 @@ impl FnCx<'_, '_> {
                     .contains(&m.node.identifier.node.name) =>
             {
                 self.unit.stack_addresses.set(true);
+                // A struct variable's boxes end with it (`FnCx::end_lifetimes`).
+                if let Some(name) = struct_variable(&m.node) {
+                    if let Ok((local, _)) = self.lookup(name, at) {
+                        if !self.lives_until_exit(name, local) {
+                            self.unit.ends_variables.set(true);
+                        }
+                    }
+                }
                 let (lvalue, ty) = self.member_at(e, m, Indexing::Address)?;
                 let boxed = self.member_boxed(&m.node.identifier.node.name, ty);
                 match (lvalue, boxed) {
@@ -2099,5 +2107,18 @@ fn is_value_expression(e: &Node<Expression>) -> bool {
                 && is_value_expression(&m.node.expression)
         }
         _ => false,
+    }
+}
+
+/// The variable whose (nested) member `m` is, `s` of `s.a.b`: none through a pointer or an
+/// array element.
+fn struct_variable(m: &lang_c::ast::MemberExpression) -> Option<&str> {
+    if m.operator.node != MemberOperator::Direct {
+        return None;
+    }
+    match &m.expression.node {
+        Expression::Identifier(id) => Some(&id.node.name),
+        Expression::Member(inner) => struct_variable(&inner.node),
+        _ => None,
     }
 }

@@ -16,7 +16,7 @@ use lang_c::visit::Visit;
 use symex_ir::build::FunctionBuilder;
 use symex_ir::cfg::{
     BlockId, Check, FuncId, Function, InstKind, Layout, LocalId, LocalInfo, LocalKind, Operand,
-    Property, Rvalue, Terminator, Width,
+    Place, Projection, Property, Rvalue, Terminator, Width,
 };
 use symex_syntax::span::Span;
 use symex_syntax::types::Type;
@@ -44,6 +44,10 @@ pub(super) struct Inlined {
     pub name: String,
     pub result: LocalId,
     pub exit: BlockId,
+    /// The first of the callee's locals (the ones before are the caller's).
+    pub first_local: usize,
+    /// The index in `scopes` of the callee's body's outermost block.
+    pub body_scope: usize,
     /// The parameters that name an array of the caller (`Argument::Array`).
     pub array_params: Vec<String>,
 }
@@ -730,14 +734,91 @@ impl FnCx<'_, '_> {
         Err(self.unavailable_global(name, at))
     }
 
-    /// The address of the variable `name` (denoting `local`, which lives in a cell), noting a
-    /// stack address where the variable may end before the program (SV-COMP's
-    /// `valid-memsafety` then cannot be `TRUE`: symex does not model ends of life).
+    /// The address of the variable `name` (denoting `local`, which lives in a cell), noting
+    /// where the variable ends before the program: its function's return ends it
+    /// ([`FnCx::end_lifetimes`]); the end of an inner block does not, where C ends it too (a
+    /// stack address: SV-COMP's `valid-memsafety` then cannot be `TRUE`).
     pub fn variable_address(&mut self, name: &str, local: LocalId, span: Span) -> Operand {
         if !self.lives_until_exit(name, local) {
-            self.unit.stack_addresses.set(true);
+            self.unit.ends_variables.set(true);
+            if self
+                .declared_in(name)
+                .is_none_or(|scope| scope > self.body_scope())
+            {
+                self.unit.stack_addresses.set(true);
+            }
         }
         Operand::Local(self.b.assign_temp(Rvalue::AddrOf(local), span))
+    }
+
+    /// The index in `scopes` of the outermost block of the body being lowered (an inlined
+    /// call's, inside one).
+    pub fn body_scope(&self) -> usize {
+        match self.inlined.last() {
+            Some(inlined) => inlined.body_scope,
+            None => self.body_scope,
+        }
+    }
+
+    /// The index in `scopes` of the innermost scope declaring `name`.
+    fn declared_in(&self, name: &str) -> Option<usize> {
+        self.scopes
+            .iter()
+            .rposition(|scope| scope.contains_key(name))
+    }
+
+    /// The end of the current function's variables at its return (or an inlined call's, at
+    /// the end of the call), where the file takes addresses of variables that end: each
+    /// variable in scope that lives in a cell, and each box of a struct variable, gets the
+    /// state `DEAD`, so an access through a pointer kept to it is `use-after-return`. `main`'s
+    /// own variables live until the program ends. A variable of an inner block the return
+    /// leaves is ended; one whose block ended before is not (C ends it there).
+    pub fn end_lifetimes(&mut self, span: Span) {
+        if !self.unit.lifetimes || (self.is_main && self.inlined.is_empty()) {
+            return;
+        }
+        let first = self.inlined.last().map_or(0, |inlined| inlined.first_local);
+        let globals: HashSet<LocalId> = self.globals_scope.values().map(|&(l, _)| l).collect();
+        let mut ending: Vec<(LocalId, CType)> = (self.scopes.iter().skip(1))
+            .flat_map(|scope| scope.values().copied())
+            .filter(|(local, _)| local.index() >= first && !globals.contains(local))
+            .collect();
+        ending.sort_by_key(|&(local, _)| local);
+        ending.dedup_by_key(|&mut (local, _)| local);
+        for (local, ty) in ending {
+            let info = &self.b.locals[local.index()];
+            let (in_cell, array) = (info.address_taken, self.arrays.contains_key(&local));
+            let boxes = !array && self.in_memory(local) && self.has_boxes(ty);
+            if !(in_cell || boxes) {
+                continue;
+            }
+            self.check(Check::Init(Place::local(local)), span);
+            if boxes {
+                for owner in self.boxes_of(&Place::local(local), ty, span) {
+                    self.set_heap_state(owner, super::memory::DEAD, span);
+                }
+            }
+            if !in_cell {
+                continue;
+            }
+            let state = Operand::Const(super::memory::DEAD);
+            let mut place = Place::local(local);
+            if array || self.singletons.contains(&local) {
+                let index = Operand::Const(0);
+                let array = place.clone();
+                self.check(Check::InBounds { array, index }, span);
+                place.projections.push(Projection::Index(index));
+            }
+            let heap = self.field_id(super::memory::HEAP_FIELD);
+            place.projections.push(Projection::Field(heap));
+            self.b.emit(
+                InstKind::Store {
+                    place,
+                    value: state,
+                },
+                span,
+            );
+        }
     }
 
     /// Whether the variable `name` (denoting `local` here) lives as long as the program: a
@@ -920,6 +1001,9 @@ impl FnCx<'_, '_> {
             name: name.to_string(),
             result,
             exit,
+            first_local: self.b.locals.len(),
+            // The parameters' scope, then the body's braces.
+            body_scope: 2,
             array_params,
         });
         self.push_scope();

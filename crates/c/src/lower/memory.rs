@@ -85,6 +85,8 @@ pub(super) const FREED: i32 = symex_ir::cfg::HEAP_FREED;
 pub(super) const MEMBER: i32 = 3;
 /// The state of the object a pointer made from an integer points to (`lower/integer_pointers.rs`).
 pub(super) const NO_OBJECT: i32 = 4;
+/// The state of a variable whose function returned (`FnCx::end_lifetimes`).
+pub(super) const DEAD: i32 = 5;
 
 /// The type an object was made as, in a file that converts `void *` to other pointer types
 /// (`lower/generic_pointers.rs`): [`super::Unit::type_tag`] of its C type, 0 for no object.
@@ -563,7 +565,7 @@ impl FnCx<'_, '_> {
         }
         if let (true, Some(owner)) = (self.unit.frees, member.heap) {
             let state = self.heap_state(owner, span);
-            for bad in [FREED, NO_OBJECT] {
+            for bad in [FREED, NO_OBJECT, DEAD] {
                 let holds = temp(self, Rvalue::Binary(BinOp::Ne, state, Operand::Const(bad)));
                 self.check(Check::Condition { holds, kind }, span);
             }
@@ -740,11 +742,15 @@ impl FnCx<'_, '_> {
             // A pointer made from an integer is to an object of state `NO_OBJECT`, which only
             // files that make such pointers check for.
             let states = [
-                (FREED, PropertyKind::UseAfterFree),
-                (NO_OBJECT, PropertyKind::InvalidPointer),
+                (FREED, PropertyKind::UseAfterFree, true),
+                (
+                    NO_OBJECT,
+                    PropertyKind::InvalidPointer,
+                    self.unit.integer_pointers,
+                ),
+                (DEAD, PropertyKind::UseAfterReturn, self.unit.lifetimes),
             ];
-            let checked = if self.unit.integer_pointers { 2 } else { 1 };
-            for (bad, kind) in states.into_iter().take(checked) {
+            for (bad, kind, _) in states.into_iter().filter(|state| state.2) {
                 let holds = Rvalue::Binary(BinOp::Ne, state, Operand::Const(bad));
                 let holds = Operand::Local(self.b.assign_temp(holds, span));
                 self.check(Check::Condition { holds, kind }, span);

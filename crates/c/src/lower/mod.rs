@@ -91,9 +91,16 @@ struct Unit<'a> {
     boxed_members: memory::BoxedMembers,
     /// The element pointers and the arrays in cells (`lower/elements.rs`).
     elements: elements::ElementFacts,
-    /// Whether the file calls `free` or `realloc`, or converts integers to pointers: then
-    /// objects have a heap state (`lower/memory.rs`).
+    /// Whether the file calls `free` or `realloc`, converts integers to pointers or takes
+    /// addresses of variables that end before the program: then objects have a heap state
+    /// (`lower/memory.rs`).
     frees: bool,
+    /// Whether the file takes addresses of variables that end before the program, as a
+    /// lowering of it found: a function's return then ends its variables
+    /// (`FnCx::end_lifetimes`), and an access to one after it is `use-after-return`.
+    lifetimes: bool,
+    /// Whether this lowering took the address of a variable that ends before the program.
+    ends_variables: Cell<bool>,
     /// Whether the file converts integers to pointers (`lower/integer_pointers.rs`), as a
     /// lowering of it found; then pointers compare only with null.
     integer_pointers: bool,
@@ -230,6 +237,8 @@ pub(crate) fn lower_unit<'a>(
         elements,
         frees: calls(&called, &["free", "realloc"]),
         integer_pointers: false,
+        lifetimes: false,
+        ends_variables: Cell::new(false),
         converts_integers: Cell::new(false),
         type_tags: false,
         converts_generic: Cell::new(false),
@@ -366,6 +375,12 @@ pub(crate) fn lower_unit<'a>(
         // Lowered again with what such pointers need, in every function.
         if context.converts_integers.get() && !context.integer_pointers {
             context.integer_pointers = true;
+            context.frees = true;
+            context.unavailable.clear();
+            continue;
+        }
+        if context.ends_variables.get() && !context.lifetimes {
+            context.lifetimes = true;
             context.frees = true;
             context.unavailable.clear();
             continue;

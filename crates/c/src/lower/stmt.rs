@@ -41,6 +41,12 @@ impl FnCx<'_, '_> {
                         }
                     }
                 }
+                // Falling off the end of a function's body returns: its variables end there,
+                // while they are in scope.
+                if self.scopes.len() == self.body_scope() + 1 && self.b.current_is_reached() {
+                    let end = Span::new(span.end.saturating_sub(1) as usize, span.end as usize);
+                    self.end_lifetimes(end);
+                }
                 self.pop_scope();
             }
             Statement::Expression(None) => {}
@@ -140,6 +146,7 @@ impl FnCx<'_, '_> {
                     }
                     None => self.result.constant(0),
                 };
+                self.end_lifetimes(span);
                 match self.inlined.last() {
                     // A `return` of a call inlined into `main`: its result, then after the call.
                     Some(&super::func::Inlined { result, exit, .. }) => {

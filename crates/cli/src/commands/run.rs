@@ -174,6 +174,7 @@ fn describe(kind: PropertyKind) -> &'static str {
         PropertyKind::Overflow => "signed integer overflow",
         PropertyKind::Unmodelled => "a value or an operation outside what symex models",
         PropertyKind::UseAfterFree => "use of freed memory",
+        PropertyKind::UseAfterReturn => "use of a local variable after its function returned",
         PropertyKind::InvalidPointer => "access through a pointer to no object",
         PropertyKind::InvalidFree => "invalid free",
         PropertyKind::MemoryLeak => "memory leak",

@@ -114,6 +114,7 @@ const SUPPORTED: &[Supported] = &[
             (PropertyKind::NullDeref, Some("valid-deref")),
             (PropertyKind::OutOfBounds, Some("valid-deref")),
             (PropertyKind::UseAfterFree, Some("valid-deref")),
+            (PropertyKind::UseAfterReturn, Some("valid-deref")),
             (PropertyKind::InvalidPointer, Some("valid-deref")),
             (PropertyKind::InvalidFree, Some("valid-free")),
             (PropertyKind::MemoryLeak, Some("valid-memtrack")),
@@ -477,8 +478,10 @@ fn unchecked_memory_reason(
     }
     if lowered.stack_addresses {
         return Some(
-            "the program takes addresses of local objects, whose end of life symex does not \
-             model (a pointer that outlives its object is not checked yet)",
+            "the program takes addresses of local objects whose end of life symex does not \
+             model (a variable of an inner block, a struct member, a compound literal, \
+             `alloca`'s object: a pointer that outlives one is not checked; a function's \
+             return ends its variables)",
         );
     }
     None
