@@ -683,6 +683,45 @@ fn struct_members_whose_address_is_taken_live_in_boxes() {
 }
 
 #[test]
+fn bit_fields_keep_their_low_bits_in_gccs_layout() {
+    // Stores wrap or sign-extend to the width, values promote to `int` (`f.a - 10 < 0`), the
+    // layout and so `sizeof` are gcc's, through copies, a nested struct and the heap (values
+    // from gcc).
+    let source = "struct flags { unsigned a : 3; unsigned b : 5; int c : 4; unsigned : 0;
+          unsigned char d : 2; _Bool e : 1; long long big : 40; };
+        struct outer { char tag; struct flags f; unsigned short s : 9; };
+        int main(void) { int k = __VERIFIER_nondet_int();
+          struct flags f = {9, 31, -3, 5, 1, 0};
+          f.a += k; f.b = k * 3; f.c = k; f.d++; f.e = k; f.big = (long long)k << 36;
+          struct outer o; o.f = f; o.s = k * 100; o.tag = 1;
+          struct flags *h = malloc(sizeof *h); *h = f; h->c -= 9;
+          int neg = f.a - 10 < 0;
+          long long r = f.a + f.b * 10 + f.c * 100 + f.d * 1000 + f.e * 10000 + neg * 100000
+            + (f.big >> 36) * 1000000 + o.s * 7 + h->c * 3;
+          free(h);
+          return (int)(r % 1000000007) + (int)sizeof(struct flags) * 1000
+            + (int)sizeof(struct outer) * 100000; }";
+    for (k, result) in [
+        (0, 3318022),
+        (1, 4328808),
+        (3, 6330476),
+        (-2, 1330266),
+        (7, 10330220),
+        (100, 7330414),
+    ] {
+        assert_eq!(returns(source, &[k]), result, "k {k}");
+    }
+    // C has no pointer to a bit-field.
+    let address = "struct f { unsigned a : 3; }; int main() { struct f v; return *&v.a; }";
+    let (kind, message) = refusal(address);
+    assert_eq!(kind, ErrorKind::Invalid, "{message}");
+    assert!(
+        message.contains("the address of the bit-field `a`"),
+        "{message}"
+    );
+}
+
+#[test]
 fn a_functions_return_ends_its_variables() {
     // A pointer kept to a variable, a parameter, an array's element or a struct variable's
     // boxed member after its function returned: `use-after-return` (as ASan's
@@ -2029,6 +2068,12 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
              int main() { struct t v; struct s *p = &v.in; p++; return 0; }",
             "the address of the struct member `in` as a pointer into an array",
             "v.in",
+        ),
+        (
+            "struct f { unsigned a : 3; }; struct g { int a; }; \
+             int main() { struct g v; v.a = 1; return v.a; }",
+            "the member name `a` as a bit-field in one struct",
+            "int a;",
         ),
         (
             "int main() { int (*a[2])[3]; return 0; }",

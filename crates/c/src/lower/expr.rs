@@ -1110,6 +1110,19 @@ impl FnCx<'_, '_> {
                     _ => Err(CError::invalid("`*` of a value that is not a pointer", at)),
                 }
             }
+            Expression::Member(m)
+                if (self.unit.types.borrow())
+                    .bit_field_named(&m.node.identifier.node.name)
+                    .is_some() =>
+            {
+                Err(CError::invalid(
+                    format!(
+                        "the address of the bit-field `{}` (C has no pointers to bit-fields)",
+                        m.node.identifier.node.name
+                    ),
+                    at,
+                ))
+            }
             // `&s.a` of an array member: a pointer to arrays, into its box.
             Expression::Member(m) if matches!(self.static_type(e), Some(CType::Array(_))) => {
                 self.member_start(e, m, true, span, at)

@@ -394,6 +394,9 @@ impl FnCx<'_, '_> {
                 }
                 (pointer, Operand::Const(1))
             }
+            Leaf::Inline if leaf.is_number() => {
+                (self.bit_field_value(path, value, leaf, span), assigned)
+            }
             Leaf::Inline if matches!(leaf, CType::Element(_)) => {
                 let [cell, index] = self.element_parts(value, span);
                 return vec![
@@ -876,7 +879,10 @@ impl FnCx<'_, '_> {
                 let index = read(self, &index_field(&value), Width::W32);
                 self.element_value(cell, index, span)
             }
-            _ => self.in_range(cell, ty, memory, span),
+            _ => {
+                let value = self.in_range(cell, ty, memory, span);
+                self.bit_field_input(&join(&memory.prefix, path), value, ty, memory, span)
+            }
         }
     }
 
@@ -893,6 +899,53 @@ impl FnCx<'_, '_> {
     ) -> Operand {
         match memory.place.base {
             PlaceBase::Deref(_) if ty.is_number() => self.convert(value, ty, span),
+            _ => value,
+        }
+    }
+
+    /// `value`, stored into the member at `path` of type `ty`, as a bit-field keeps it (its
+    /// low bits, sign-extended where its declared type is signed, as gcc does); another
+    /// member's unchanged.
+    pub(super) fn bit_field_value(
+        &mut self,
+        path: &str,
+        value: Operand,
+        ty: CType,
+        span: Span,
+    ) -> Operand {
+        let name = path.rsplit('.').next().unwrap_or(path);
+        let Some(field) = self.unit.types.borrow().bit_field_named(name) else {
+            return value;
+        };
+        let bits = match ty.width() {
+            Width::W32 => 32,
+            Width::W64 => 64,
+        };
+        if field.width >= bits || ty == CType::Bool {
+            return value;
+        }
+        let shift = ty.constant(i64::from(bits - field.width));
+        let up = self.temp(Rvalue::Binary(BinOp::Shl, value, shift), span);
+        let down = if field.signed {
+            BinOp::AShr
+        } else {
+            BinOp::LShr
+        };
+        self.temp(Rvalue::Binary(down, up, shift), span)
+    }
+
+    /// `value`, read from the member at `path` through a pointer, in the bit-field's range
+    /// where it is one: an entry function's input heap gives any number ([`FnCx::in_range`]).
+    fn bit_field_input(
+        &mut self,
+        path: &str,
+        value: Operand,
+        ty: CType,
+        memory: &Memory,
+        span: Span,
+    ) -> Operand {
+        match memory.place.base {
+            PlaceBase::Deref(_) => self.bit_field_value(path, value, ty, span),
             _ => value,
         }
     }
@@ -955,7 +1008,11 @@ impl FnCx<'_, '_> {
                 Leaf::OneBox => self.one_box_contents(value, leaf.width(), span),
                 Leaf::ArrayBox => [self.array_box_contents(value, span), flag],
                 Leaf::StructBox => [self.struct_box_contents(value, leaf, span), flag],
-                Leaf::Inline => [self.in_range(value, leaf, memory, span), flag],
+                Leaf::Inline => {
+                    let value = self.in_range(value, leaf, memory, span);
+                    let full = join(&memory.prefix, &path);
+                    [self.bit_field_input(&full, value, leaf, memory, span), flag]
+                }
             };
             read_leaves.push((path, leaf, value, flag));
         }
@@ -1050,6 +1107,7 @@ impl FnCx<'_, '_> {
             stores.push((flag, Operand::Const(1)));
         } else if ty.is_scalar() {
             let (value_field, flag) = leaf_fields(&memory.prefix);
+            let value = self.bit_field_value(&memory.prefix, value, ty, span);
             stores.push((value_field, value));
             stores.push((flag, assigned));
         } else {

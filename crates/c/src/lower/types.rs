@@ -4,7 +4,7 @@
 //! (plain, pointer, array, function). Any other type is refused with its C spelling. Nothing here
 //! emits IR.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::{
     ArraySize, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator,
@@ -178,7 +178,33 @@ impl CType {
 struct StructDef {
     name: String,
     fields: Option<Vec<(String, CType)>>,
+    /// For a struct with bit-fields, every member in declaration order with its declared type
+    /// and width, unnamed bit-fields too (they take room); empty otherwise (the fields are the
+    /// layout).
+    bit_layout: Vec<LayoutItem>,
     refused: Option<CError>,
+}
+
+/// A struct member: its name and type.
+type Member = (String, CType);
+
+/// A member as C's layout places it, in a struct with bit-fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LayoutItem {
+    declared: CType,
+    /// The width of a bit-field.
+    bits: Option<u32>,
+    /// Whether it is a member (an unnamed bit-field is padding).
+    named: bool,
+}
+
+/// A bit-field member (`unsigned a : 3`): its width, and whether its declared type is signed.
+/// Its value type is what C promotes it to (`int` where every value fits one), and every store
+/// into it keeps the low `width` bits, sign-extended where `signed` (`FnCx::bit_field_value`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct BitField {
+    pub width: u32,
+    pub signed: bool,
 }
 
 /// The pointer and struct types of a translation unit, interned so that [`CType`] stays a
@@ -199,6 +225,10 @@ pub(super) struct Types {
     /// Why an enumeration constant has no value (its enumeration's values could not be
     /// computed), for a use of it to say.
     refused_enum_constants: HashMap<String, CError>,
+    /// The bit-field members by name (one namespace for the file, as boxes are decided: a name
+    /// is a bit-field of one width in every struct, or in none), and the other members' names.
+    bit_fields: HashMap<String, BitField>,
+    plain_members: HashSet<String>,
     pointer_bytes: i32,
 }
 
@@ -259,6 +289,8 @@ impl Types {
             enum_constants: HashMap::new(),
             enum_tags: HashMap::new(),
             refused_enum_constants: HashMap::new(),
+            bit_fields: HashMap::new(),
+            plain_members: HashSet::new(),
             pointer_bytes: match model {
                 DataModel::Ilp32 => 4,
                 DataModel::Lp64 => 8,
@@ -585,6 +617,7 @@ impl Types {
         self.structs.push(StructDef {
             name,
             fields: None,
+            bit_layout: Vec::new(),
             refused: None,
         });
         StructId(self.structs.len() as u32 - 1)
@@ -652,6 +685,10 @@ impl Types {
             let integer = ty.is_number() && ty != CType::Bool;
             return integer.then(|| out.push((prefix.to_string(), ty, offset)));
         };
+        // A bit-field's bytes hold other members' bits too: no view sees them.
+        if !self.structs[id.0 as usize].bit_layout.is_empty() {
+            return None;
+        }
         let (offsets, _, _) = self.struct_layout(id, depth)?;
         for ((name, field), at) in self.fields(id)?.iter().zip(offsets) {
             let path = match prefix {
@@ -676,6 +713,10 @@ impl Types {
             return None;
         }
         let fields = self.fields(id)?;
+        let bit_layout = &self.structs[id.0 as usize].bit_layout;
+        if !bit_layout.is_empty() {
+            return self.bit_field_layout(bit_layout, depth);
+        }
         let mut offsets = Vec::with_capacity(fields.len());
         let (mut size, mut align) = (0i32, 1i32);
         for &(_, field) in fields {
@@ -687,6 +728,47 @@ impl Types {
         }
         let size = (size.checked_add(align - 1)? / align * align).max(0);
         Some((offsets, size, align))
+    }
+
+    /// [`Types::struct_layout`] of a struct with bit-fields, as gcc lays them out on x86 (the
+    /// System V ABI, gcc's `excess_unit_span`): a bit-field goes at the next free bit unless it
+    /// would then span more units of its declared type's alignment than the type has, where it
+    /// starts at the next such unit (on x86-64, where every integer type's alignment is its
+    /// size: unless it would cross a boundary of its type's size); an unnamed one of width 0
+    /// pads to its type's alignment and, as unnamed ones do, does not align the struct. A
+    /// bit-field's offset is the byte holding its first bit.
+    fn bit_field_layout(&self, items: &[LayoutItem], depth: u32) -> Option<(Vec<i32>, i32, i32)> {
+        let round_up = |n: i64, to: i64| (n + to - 1) / to * to;
+        let mut offsets = Vec::with_capacity(items.len());
+        let (mut bit, mut align) = (0i64, 1i32);
+        for item in items {
+            let (size, item_align) = self.layout(item.declared, depth + 1)?;
+            let (size, item_align64) = (i64::from(size), i64::from(item_align));
+            match item.bits {
+                None => {
+                    let at = round_up(round_up(bit, 8) / 8, item_align64);
+                    offsets.push(i32::try_from(at).ok()?);
+                    bit = (at + size) * 8;
+                }
+                Some(0) => bit = round_up(bit, item_align64 * 8),
+                Some(width) => {
+                    let unit = item_align64 * 8;
+                    let spanned = (bit + i64::from(width) - 1) / unit - bit / unit + 1;
+                    if spanned > size * 8 / unit {
+                        bit = round_up(bit, unit);
+                    }
+                    if item.named {
+                        offsets.push(i32::try_from(bit / 8).ok()?);
+                    }
+                    bit += i64::from(width);
+                }
+            }
+            if item.named {
+                align = align.max(item_align);
+            }
+        }
+        let size = round_up(round_up(bit, 8) / 8, i64::from(align));
+        Some((offsets, i32::try_from(size).ok()?, align))
     }
 
     /// The leaves of a value of type `ty` in memory, in declaration order: the dotted path of
@@ -753,7 +835,7 @@ impl Types {
         };
         let fields = self.struct_fields(unit, id, declarations, at);
         let def = &mut self.structs[id.0 as usize];
-        let fields = match fields {
+        let (fields, bit_layout) = match fields {
             Ok(fields) => fields,
             Err(e) => {
                 def.refused.get_or_insert(e.clone());
@@ -771,6 +853,7 @@ impl Types {
             )),
             _ => {
                 def.fields = Some(fields);
+                def.bit_layout = bit_layout;
                 Ok(CType::Struct(id))
             }
         }
@@ -783,8 +866,9 @@ impl Types {
         id: StructId,
         declarations: &[Node<StructDeclaration>],
         at: usize,
-    ) -> Result<Vec<(String, CType)>, CError> {
+    ) -> Result<(Vec<Member>, Vec<LayoutItem>), CError> {
         let mut fields: Vec<(String, CType)> = Vec::new();
+        let mut layout: Vec<LayoutItem> = Vec::new();
         for declaration in declarations {
             let StructDeclaration::Field(field) = &declaration.node else {
                 return Err(CError::unsupported("`_Static_assert`", at));
@@ -802,8 +886,22 @@ impl Types {
             }
             let base = type_of(unit, self, &specifier_types(&field.node.specifiers), at)?;
             for declarator in &field.node.declarators {
-                if declarator.node.bit_width.is_some() {
-                    return Err(CError::unsupported("bit-fields", at));
+                if let Some(width) = &declarator.node.bit_width {
+                    let name = (declarator.node.declarator.as_ref())
+                        .and_then(|d| declarator_shape(&d.node).0);
+                    let width = self.constant_value(unit, width)?;
+                    let (item, member) = self.bit_field(name, base, width, at)?;
+                    if let Some((name, ty)) = member {
+                        if fields.iter().any(|(other, _)| *other == name) {
+                            return Err(CError::invalid(
+                                format!("the member `{name}` is declared twice"),
+                                at,
+                            ));
+                        }
+                        fields.push((name, ty));
+                    }
+                    layout.push(item);
+                    continue;
                 }
                 let Some(declarator) = &declarator.node.declarator else {
                     return Err(CError::unsupported("anonymous struct members", at));
@@ -866,10 +964,79 @@ impl Types {
                         at,
                     ));
                 }
+                if self.bit_fields.contains_key(&name) {
+                    return Err(mixed_bit_field(&name, at));
+                }
+                self.plain_members.insert(name.clone());
+                layout.push(LayoutItem {
+                    declared: ty,
+                    bits: None,
+                    named: true,
+                });
                 fields.push((name, ty));
             }
         }
-        Ok(fields)
+        // Without bit-fields the members are the layout.
+        if layout.iter().all(|item| item.bits.is_none()) {
+            layout.clear();
+        }
+        Ok((fields, layout))
+    }
+
+    /// The bit-field `name : width` of the declared type `declared`: its place in the layout
+    /// and, where named, the member (of the type C promotes its values to).
+    fn bit_field(
+        &mut self,
+        name: Option<String>,
+        declared: CType,
+        width: i64,
+        at: usize,
+    ) -> Result<(LayoutItem, Option<Member>), CError> {
+        let bits = i64::from(self.size(declared).unwrap_or(0)) * 8;
+        if !declared.is_number() {
+            return Err(CError::invalid(
+                "a bit-field of a type other than an integer type",
+                at,
+            ));
+        }
+        if width < 0 || width > bits || (width == 0 && name.is_some()) {
+            return Err(CError::invalid(
+                format!("a bit-field width of {width} for a type of {bits} bits"),
+                at,
+            ));
+        }
+        let width = width as u32;
+        let item = LayoutItem {
+            declared,
+            bits: Some(width),
+            named: name.is_some(),
+        };
+        let Some(name) = name else {
+            return Ok((item, None));
+        };
+        let signed = !declared.is_unsigned()
+            && !matches!(declared, CType::UChar | CType::UShort | CType::Bool);
+        let field = BitField { width, signed };
+        if self.plain_members.contains(&name)
+            || self.bit_fields.get(&name).is_some_and(|f| *f != field)
+        {
+            return Err(mixed_bit_field(&name, at));
+        }
+        self.bit_fields.insert(name.clone(), field);
+        // C's promotion: `int` where every value fits one, else `unsigned int`, else the type.
+        let fits_int = width < 32 || (width == 32 && signed);
+        let ty = match declared {
+            CType::Bool => CType::Bool,
+            _ if fits_int => CType::Int,
+            _ if width == 32 => CType::UInt,
+            _ => declared,
+        };
+        Ok((item, Some((name, ty))))
+    }
+
+    /// The bit-field member `name`, if it is one.
+    pub(super) fn bit_field_named(&self, name: &str) -> Option<BitField> {
+        self.bit_fields.get(name).copied()
     }
 
     /// The dimensions of an array member (`int a[4][N]`) or of an array typedef (`member`
@@ -1432,4 +1599,16 @@ impl constant::Scope for DefinitionScope<'_, '_, '_> {
     fn types(&self) -> std::cell::Ref<'_, Types> {
         std::cell::Ref::map(self.types.borrow(), |types| &**types)
     }
+}
+
+/// The refusal of a member name that is a bit-field in one struct and not (or of another
+/// width) in another: stores decide by the name.
+fn mixed_bit_field(name: &str, at: usize) -> CError {
+    CError::unsupported(
+        format!(
+            "the member name `{name}` as a bit-field in one struct and as another member (or a \
+             bit-field of another width or signedness) in another"
+        ),
+        at,
+    )
 }

@@ -303,8 +303,8 @@ impl FnCx<'_, '_> {
                         format!(
                             "a view of the bytes of `{described}` objects (the bytes of \
                              integers and of structs of integers are modelled; not those of \
-                             pointers, arrays, structs with other members, or structs with a \
-                             member whose address is taken)"
+                             pointers, arrays, structs with other members or bit-fields, or \
+                             structs with a member whose address is taken)"
                         ),
                         at,
                     ));
