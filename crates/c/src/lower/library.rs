@@ -438,18 +438,22 @@ impl FnCx<'_, '_> {
         at: usize,
     ) -> Result<Operand, CError> {
         let leaves = self.unit.types.borrow().leaves(ty);
-        let integers_only = leaves
-            .iter()
-            .all(|(_, leaf)| leaf.is_number() && *leaf != CType::Bool);
+        let bit_field = |path: &str| {
+            let name = path.rsplit('.').next().unwrap_or(path);
+            self.unit.types.borrow().bit_field_named(name).is_some()
+        };
+        let integers_only = (leaves.iter())
+            .all(|(path, leaf)| leaf.is_number() && *leaf != CType::Bool && !bit_field(path));
         if !integers_only {
-            // Only 0 is a value of a pointer, `_Bool` or array member in every byte.
+            // Only 0 is a value of a pointer, `_Bool`, array member or bit-field in every byte
+            // (a bit-field's bits sit beside other members' in its bytes).
             match byte {
                 Operand::Const(b) if b & 0xff == 0 => {}
                 Operand::Const(_) => {
                     return Err(CError::unsupported(
                         format!(
-                            "`{name}` with a byte other than 0 over pointers, `_Bool`s or array \
-                             members (their bytes are not modelled)"
+                            "`{name}` with a byte other than 0 over pointers, `_Bool`s, array \
+                             members or bit-fields (their bytes are not modelled)"
                         ),
                         at,
                     ))
