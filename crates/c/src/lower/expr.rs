@@ -1140,6 +1140,7 @@ impl FnCx<'_, '_> {
                     if let Ok((local, _)) = self.lookup(name, at) {
                         if !self.lives_until_exit(name, local) {
                             self.unit.ends_variables.set(true);
+                            self.note_revived(local);
                         }
                     }
                 }

@@ -48,6 +48,9 @@ pub(super) struct Inlined {
     pub first_local: usize,
     /// The index in `scopes` of the callee's body's outermost block.
     pub body_scope: usize,
+    /// Whether the call may run again (it is in a loop, after a label, or inside such a
+    /// call): its variables are then the same IR locals in every run.
+    pub repeats: bool,
     /// The parameters that name an array of the caller (`Argument::Array`).
     pub array_params: Vec<String>,
 }
@@ -82,6 +85,8 @@ pub(super) struct Cases {
     pub ty: Option<CType>,
     pub values: Vec<(i64, BlockId)>,
     pub default: Option<BlockId>,
+    /// The first local declared inside the `switch` (a `case` label may skip those).
+    pub first_local: usize,
 }
 
 pub(super) struct FnCx<'u, 'a> {
@@ -741,12 +746,13 @@ impl FnCx<'_, '_> {
     pub fn variable_address(&mut self, name: &str, local: LocalId, span: Span) -> Operand {
         if !self.lives_until_exit(name, local) {
             self.unit.ends_variables.set(true);
-            if self
+            let inner = self
                 .declared_in(name)
-                .is_none_or(|scope| scope > self.body_scope())
-            {
+                .is_none_or(|scope| scope > self.body_scope());
+            if inner || !self.unit.lifetimes {
                 self.unit.stack_addresses.set(true);
             }
+            self.note_revived(local);
         }
         Operand::Local(self.b.assign_temp(Rvalue::AddrOf(local), span))
     }
@@ -758,6 +764,45 @@ impl FnCx<'_, '_> {
             Some(inlined) => inlined.body_scope,
             None => self.body_scope,
         }
+    }
+
+    /// Notes where `local`, whose address is taken, belongs to an inlined call that may run
+    /// again: the next run's declaration would make it live again for a pointer kept from the
+    /// last run, so ends of life are not modelled (`Unit::unmarkable`).
+    pub fn note_revived(&self, local: LocalId) {
+        if (self.inlined.iter()).any(|i| i.repeats && local.index() >= i.first_local) {
+            self.unit.unmarkable.set(true);
+        }
+    }
+
+    /// Notes, at a label, where a jump to it may skip the declaration of a variable whose end
+    /// [`FnCx::end_lifetimes`] sets (it would read the variable's cell before any
+    /// declaration made it): for a `case` label the variables declared inside its `switch`
+    /// (`first`), for another label every such variable in scope.
+    pub fn note_skippable(&self, first: usize) {
+        if !self.unit.lifetimes {
+            return;
+        }
+        let first = first.max(self.inlined.last().map_or(0, |i| i.first_local));
+        let skippable = (self.scopes.iter().skip(1))
+            .flat_map(|scope| scope.values())
+            .any(|&(local, ty)| local.index() >= first && self.ends_with_function(local, ty));
+        if skippable {
+            self.unit.unmarkable.set(true);
+        }
+    }
+
+    /// Whether [`FnCx::end_lifetimes`] sets the end of the variable `local` of type `ty`: it
+    /// lives in a cell, or it is a struct with boxes (not an array's elements').
+    fn ends_with_function(&self, local: LocalId, ty: CType) -> bool {
+        let array = self.arrays.contains_key(&local);
+        let globals = self
+            .globals_scope
+            .values()
+            .any(|&(global, _)| global == local);
+        !globals
+            && (self.b.locals[local.index()].address_taken
+                || (!array && self.in_memory(local) && self.has_boxes(ty)))
     }
 
     /// The index in `scopes` of the innermost scope declaring `name`.
@@ -778,20 +823,16 @@ impl FnCx<'_, '_> {
             return;
         }
         let first = self.inlined.last().map_or(0, |inlined| inlined.first_local);
-        let globals: HashSet<LocalId> = self.globals_scope.values().map(|&(l, _)| l).collect();
         let mut ending: Vec<(LocalId, CType)> = (self.scopes.iter().skip(1))
             .flat_map(|scope| scope.values().copied())
-            .filter(|(local, _)| local.index() >= first && !globals.contains(local))
+            .filter(|&(local, ty)| local.index() >= first && self.ends_with_function(local, ty))
             .collect();
         ending.sort_by_key(|&(local, _)| local);
         ending.dedup_by_key(|&mut (local, _)| local);
         for (local, ty) in ending {
-            let info = &self.b.locals[local.index()];
-            let (in_cell, array) = (info.address_taken, self.arrays.contains_key(&local));
+            let in_cell = self.b.locals[local.index()].address_taken;
+            let array = self.arrays.contains_key(&local);
             let boxes = !array && self.in_memory(local) && self.has_boxes(ty);
-            if !(in_cell || boxes) {
-                continue;
-            }
             self.check(Check::Init(Place::local(local)), span);
             if boxes {
                 for owner in self.boxes_of(&Place::local(local), ty, span) {
@@ -983,6 +1024,9 @@ impl FnCx<'_, '_> {
         let result_type = result_type(self.unit, definition)?;
         let result = self.b.new_temp(span, result_type.width());
         let exit = self.b.new_block();
+        let repeats = !self.jumps.is_empty()
+            || !self.labels.is_empty()
+            || self.inlined.last().is_some_and(|i| i.repeats);
         let outer = (
             std::mem::replace(&mut self.scopes, vec![self.globals_scope.clone()]),
             std::mem::take(&mut self.labels),
@@ -1004,6 +1048,7 @@ impl FnCx<'_, '_> {
             first_local: self.b.locals.len(),
             // The parameters' scope, then the body's braces.
             body_scope: 2,
+            repeats,
             array_params,
         });
         self.push_scope();

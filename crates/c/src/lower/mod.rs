@@ -101,6 +101,13 @@ struct Unit<'a> {
     lifetimes: bool,
     /// Whether this lowering took the address of a variable that ends before the program.
     ends_variables: Cell<bool>,
+    /// Whether a lowering with `lifetimes` met a variable whose end it cannot set: one a
+    /// jump may skip the declaration of (a label or `case` in its scope), or an inlined
+    /// call's that the call's next run would make live again (the call is in a loop, or
+    /// after a label). Then no variable's end is modelled (`stack_addresses`).
+    unmarkable: Cell<bool>,
+    /// Whether ends of life were given up for the reason of `unmarkable`.
+    lifetimes_refused: bool,
     /// Whether the file converts integers to pointers (`lower/integer_pointers.rs`), as a
     /// lowering of it found; then pointers compare only with null.
     integer_pointers: bool,
@@ -239,6 +246,8 @@ pub(crate) fn lower_unit<'a>(
         integer_pointers: false,
         lifetimes: false,
         ends_variables: Cell::new(false),
+        unmarkable: Cell::new(false),
+        lifetimes_refused: false,
         converts_integers: Cell::new(false),
         type_tags: false,
         converts_generic: Cell::new(false),
@@ -379,7 +388,14 @@ pub(crate) fn lower_unit<'a>(
             context.unavailable.clear();
             continue;
         }
-        if context.ends_variables.get() && !context.lifetimes {
+        if context.lifetimes && context.unmarkable.get() {
+            context.lifetimes = false;
+            context.lifetimes_refused = true;
+            context.frees = calls(&called, &["free", "realloc"]) || context.integer_pointers;
+            context.unavailable.clear();
+            continue;
+        }
+        if context.ends_variables.get() && !context.lifetimes && !context.lifetimes_refused {
             context.lifetimes = true;
             context.frees = true;
             context.unavailable.clear();

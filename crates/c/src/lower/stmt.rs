@@ -168,6 +168,11 @@ impl FnCx<'_, '_> {
                 }
             }
             Statement::Labeled(n) => {
+                let skipped_from = match &n.node.label.node {
+                    Label::Identifier(_) => 0,
+                    _ => self.cases.last().map_or(0, |cases| cases.first_local),
+                };
+                self.note_skippable(skipped_from);
                 let target = match &n.node.label.node {
                     Label::Identifier(name) => self.define_label(&name.node.name, at)?,
                     Label::Case(value) => {
@@ -218,6 +223,7 @@ impl FnCx<'_, '_> {
                 self.jumps.push(Jumps { brk: exit, cont });
                 self.cases.push(Cases {
                     ty: Some(ty),
+                    first_local: self.b.locals.len(),
                     ..Cases::default()
                 });
                 let lowered = self.statement(&n.node.statement);

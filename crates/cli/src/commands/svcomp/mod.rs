@@ -480,8 +480,9 @@ fn unchecked_memory_reason(
         return Some(
             "the program takes addresses of local objects whose end of life symex does not \
              model (a variable of an inner block, a struct member, a compound literal, \
-             `alloca`'s object: a pointer that outlives one is not checked; a function's \
-             return ends its variables)",
+             `alloca`'s object, and any variable where a jump may skip a declaration or an \
+             inlined call runs again: a pointer that outlives one is not checked; a \
+             function's return ends its variables otherwise)",
         );
     }
     None
