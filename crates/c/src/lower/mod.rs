@@ -342,6 +342,9 @@ pub(crate) fn lower_unit<'a>(
     // can make its callers fail, so this repeats until every remaining function lowers.
     loop {
         context.functions.clear();
+        // What the last lowering found about ends of life is the final one's to find again.
+        context.stack_addresses.set(false);
+        context.unmarkable.set(false);
         let mut next_id = 0;
         for (name, definition) in &definitions {
             if context.unavailable.contains_key(name) {
