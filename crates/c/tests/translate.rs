@@ -680,6 +680,14 @@ fn struct_members_whose_address_is_taken_live_in_boxes() {
         freed,
         &[(1, PropertyKind::UseAfterFree), (2, PropertyKind::Uninit)],
     );
+    // A scalar member's address does not box a struct member of the same name elsewhere
+    // (the review: its reads, arrays of its structs and byte views were refused).
+    let collide = "struct cnt { int a; int n; }; struct inner { int x; int y; };
+        struct outer { int k; struct inner a; }; struct h { int n; struct outer arr[2]; };
+        int main(void) { struct cnt k = {5, 1}; int *q = &k.a; struct outer o = {1, {2, 3}};
+          struct h t; t.arr[1] = o; unsigned char *b = (unsigned char *)&o;
+          return q[0] + o.a.y + t.arr[1].a.x + b[0]; }";
+    assert_eq!(returns(collide, &[]), 11);
 }
 
 #[test]
@@ -2089,7 +2097,7 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "struct s { int a; }; struct t { struct s in; }; \
              int main() { struct t v; struct s *p = &v.in; p++; return 0; }",
             "the address of the struct member `in` as a pointer into an array",
-            "v.in",
+            "&v.in",
         ),
         (
             "struct f { unsigned a : 3; }; struct g { int a; }; \

@@ -505,16 +505,6 @@ impl FnCx<'_, '_> {
         match (object, field) {
             (LValue::Memory(memory), Some(field)) => {
                 let member = memory.member(name);
-                if !field.is_scalar() && self.unit.boxed_members.singletons.contains(name) {
-                    return Err(CError::unsupported(
-                        format!(
-                            "the address of the struct member `{name}` as a pointer into an \
-                             array (moved, indexed or compared with one; the address of a \
-                             scalar member is)"
-                        ),
-                        at,
-                    ));
-                }
                 match self.member_boxed(name, field) {
                     true => {
                         let span = self.span(e.span);
@@ -522,7 +512,11 @@ impl FnCx<'_, '_> {
                             Indexing::Access => member,
                             Indexing::Address => self.guarded_for_address(&member, span),
                         };
-                        Ok((LValue::Memory(self.unbox(&member, span)), field))
+                        let boxed = match field {
+                            CType::Struct(_) => self.unbox_struct(&member, span),
+                            _ => self.unbox(&member, span),
+                        };
+                        Ok((LValue::Memory(boxed), field))
                     }
                     false => Ok((LValue::Memory(member), field)),
                 }
@@ -1144,8 +1138,28 @@ impl FnCx<'_, '_> {
                         }
                     }
                 }
+                let name = &m.node.identifier.node.name;
+                if let Some(CType::Struct(_)) = self.static_type(e) {
+                    if self.unit.boxed_members.singletons.contains(name) {
+                        return Err(CError::unsupported(
+                            format!(
+                                "the address of the struct member `{name}` as a pointer into \
+                                 an array (moved, indexed, compared with one, or passed where \
+                                 an array element is; the address of a scalar member is)"
+                            ),
+                            at,
+                        ));
+                    }
+                    // Found by this lowering: the file is lowered again with the member in
+                    // a box (`BoxedMembers::structs`), and this value is never used.
+                    if !self.unit.boxed_members.structs.contains(name) {
+                        self.unit.struct_boxes.borrow_mut().insert(name.clone());
+                        let ty = self.static_type(e).unwrap_or(CType::Int);
+                        return Ok((Operand::Null, self.unit.types.borrow_mut().pointer_to(ty)));
+                    }
+                }
                 let (lvalue, ty) = self.member_at(e, m, Indexing::Address)?;
-                let boxed = self.member_boxed(&m.node.identifier.node.name, ty);
+                let boxed = self.member_boxed(name, ty);
                 match (lvalue, boxed) {
                     (LValue::Memory(Memory { place, .. }), true) => {
                         match (place.base, &place.projections[..]) {

@@ -104,6 +104,10 @@ pub(super) const READ_ONLY: i32 = 2;
 pub(super) struct BoxedMembers {
     pub names: HashSet<String>,
     pub singletons: HashSet<String>,
+    /// The names of struct-typed members whose address a lowering of the file took: those
+    /// live in boxes (`Leaf::StructBox`; found by lowering, since a name alone does not say
+    /// whether `&s.a` is of a struct member).
+    pub structs: HashSet<String>,
 }
 
 impl BoxedMembers {
@@ -149,7 +153,7 @@ pub(super) fn struct_boxed(
     field: CType,
 ) -> bool {
     matches!(field, CType::Struct(_))
-        && boxed_members.contains(name)
+        && boxed_members.structs.contains(name)
         && !has_boxes(types, boxed_members, field)
 }
 
@@ -502,15 +506,26 @@ impl FnCx<'_, '_> {
     /// The box of the boxed member `member` (a scalar's, or an array member's): its struct's
     /// guards run, then the pointer read.
     pub fn unbox(&mut self, member: &Memory, span: Span) -> Memory {
-        self.guard(member, span);
-        let (value_field, _) = leaf_fields(&member.prefix);
-        let read = Rvalue::Read(member.field(self.field_id(&value_field)));
-        let pointer = Operand::Local(self.b.assign_temp(read, span));
+        let pointer = self.box_pointer(member, span);
         let name = member.prefix.rsplit('.').next().unwrap_or_default();
         if self.unit.boxed_members.singletons.contains(name) {
             return self.one_box(pointer);
         }
         self.boxed(pointer)
+    }
+
+    /// The box of the boxed struct member `member` ([`FnCx::unbox`]; never an array of one).
+    pub fn unbox_struct(&mut self, member: &Memory, span: Span) -> Memory {
+        let pointer = self.box_pointer(member, span);
+        self.boxed(pointer)
+    }
+
+    /// The pointer to the box of the boxed member `member`, read after its struct's guards.
+    fn box_pointer(&mut self, member: &Memory, span: Span) -> Operand {
+        self.guard(member, span);
+        let (value_field, _) = leaf_fields(&member.prefix);
+        let read = Rvalue::Read(member.field(self.field_id(&value_field)));
+        Operand::Local(self.b.assign_temp(read, span))
     }
 
     /// The box of the array member `member` ([`FnCx::unbox`]), whose elements are guarded at

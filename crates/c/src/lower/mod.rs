@@ -108,6 +108,8 @@ struct Unit<'a> {
     unmarkable: Cell<bool>,
     /// Whether ends of life were given up for the reason of `unmarkable`.
     lifetimes_refused: bool,
+    /// The struct-typed members whose address this lowering took (`BoxedMembers::structs`).
+    struct_boxes: RefCell<HashSet<String>>,
     /// Whether the file converts integers to pointers (`lower/integer_pointers.rs`), as a
     /// lowering of it found; then pointers compare only with null.
     integer_pointers: bool,
@@ -240,7 +242,9 @@ pub(crate) fn lower_unit<'a>(
         boxed_members: memory::BoxedMembers {
             names: boxed_members,
             singletons: elements.singleton_members.clone(),
+            structs: HashSet::new(),
         },
+        struct_boxes: RefCell::new(HashSet::new()),
         elements,
         frees: calls(&called, &["free", "realloc"]),
         integer_pointers: false,
@@ -388,6 +392,12 @@ pub(crate) fn lower_unit<'a>(
         if context.converts_integers.get() && !context.integer_pointers {
             context.integer_pointers = true;
             context.frees = true;
+            context.unavailable.clear();
+            continue;
+        }
+        let wanted = context.struct_boxes.take();
+        if !wanted.is_subset(&context.boxed_members.structs) {
+            context.boxed_members.structs.extend(wanted);
             context.unavailable.clear();
             continue;
         }
