@@ -511,13 +511,13 @@ impl FnCx<'_, '_> {
         if self.unit.boxed_members.singletons.contains(name) {
             return self.one_box(pointer);
         }
-        self.boxed(pointer)
+        self.object_memory(pointer)
     }
 
     /// The box of the boxed struct member `member` ([`FnCx::unbox`]; never an array of one).
     pub fn unbox_struct(&mut self, member: &Memory, span: Span) -> Memory {
         let pointer = self.box_pointer(member, span);
-        self.boxed(pointer)
+        self.object_memory(pointer)
     }
 
     /// The pointer to the box of the boxed member `member`, read after its struct's guards.
@@ -688,24 +688,10 @@ impl FnCx<'_, '_> {
         Operand::Local(self.b.assign_temp(Rvalue::Read(place), span))
     }
 
-    /// The member in the box `pointer` points to (a scalar or a struct), guarded as a box is.
-    fn boxed(&self, pointer: Operand) -> Memory {
-        Memory {
-            place: Place {
-                base: PlaceBase::Deref(pointer),
-                projections: Vec::new(),
-            },
-            prefix: String::new(),
-            guards: self.pointee_guards(pointer),
-            heap: Some(HeapOwner::Object(pointer)),
-            literal: false,
-        }
-    }
-
     /// The value of the struct member of type `ty` in the box `pointer` points to, read after
     /// its guards (it has no boxes of its own: [`struct_boxed`]).
     fn struct_box_contents(&mut self, pointer: Operand, ty: CType, span: Span) -> Operand {
-        let boxed = self.boxed(pointer);
+        let boxed = self.object_memory(pointer);
         self.read_memory(&boxed, ty, false, span)
     }
 
@@ -894,10 +880,7 @@ impl FnCx<'_, '_> {
                 let index = read(self, &index_field(&value), Width::W32);
                 self.element_value(cell, index, span)
             }
-            _ => {
-                let value = self.in_range(cell, ty, memory, span);
-                self.bit_field_input(&join(&memory.prefix, path), value, ty, memory, span)
-            }
+            _ => self.in_range(cell, ty, (memory, &join(&memory.prefix, path)), span),
         }
     }
 
@@ -909,11 +892,14 @@ impl FnCx<'_, '_> {
         &mut self,
         value: Operand,
         ty: CType,
-        memory: &Memory,
+        (memory, path): (&Memory, &str),
         span: Span,
     ) -> Operand {
         match memory.place.base {
-            PlaceBase::Deref(_) if ty.is_number() => self.convert(value, ty, span),
+            PlaceBase::Deref(_) if ty.is_number() => {
+                let value = self.convert(value, ty, span);
+                self.bit_field_value(path, value, ty, span)
+            }
             _ => value,
         }
     }
@@ -947,22 +933,6 @@ impl FnCx<'_, '_> {
             BinOp::LShr
         };
         self.temp(Rvalue::Binary(down, up, shift), span)
-    }
-
-    /// `value`, read from the member at `path` through a pointer, in the bit-field's range
-    /// where it is one: an entry function's input heap gives any number ([`FnCx::in_range`]).
-    fn bit_field_input(
-        &mut self,
-        path: &str,
-        value: Operand,
-        ty: CType,
-        memory: &Memory,
-        span: Span,
-    ) -> Operand {
-        match memory.place.base {
-            PlaceBase::Deref(_) => self.bit_field_value(path, value, ty, span),
-            _ => value,
-        }
     }
 
     /// The value of type `ty` that `memory` holds; `checked` when its guards just ran.
@@ -1024,9 +994,8 @@ impl FnCx<'_, '_> {
                 Leaf::ArrayBox => [self.array_box_contents(value, span), flag],
                 Leaf::StructBox => [self.struct_box_contents(value, leaf, span), flag],
                 Leaf::Inline => {
-                    let value = self.in_range(value, leaf, memory, span);
                     let full = join(&memory.prefix, &path);
-                    [self.bit_field_input(&full, value, leaf, memory, span), flag]
+                    [self.in_range(value, leaf, (memory, &full), span), flag]
                 }
             };
             read_leaves.push((path, leaf, value, flag));
@@ -1202,7 +1171,7 @@ impl FnCx<'_, '_> {
             let record = self.struct_box_contents(source, leaf, span);
             let read = Rvalue::Read(memory.field(self.field_id(field)));
             let target = Operand::Local(self.b.assign_temp(read, span));
-            let boxed = self.boxed(target);
+            let boxed = self.object_memory(target);
             self.write_memory(&boxed, leaf, record, false, span);
             return;
         }

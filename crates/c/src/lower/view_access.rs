@@ -322,7 +322,10 @@ impl FnCx<'_, '_> {
         let assigned = self.temp(Rvalue::Binary(BinOp::Ne, flag, Operand::Const(0)), span);
         let value = Rvalue::Read(memory.field(self.field_id(&value_field)));
         let value = Operand::Local(self.b.assign_temp_of(value, leaf.width(), span));
-        [self.in_range(value, leaf, memory, span), assigned]
+        [
+            self.in_range(value, leaf, (memory, &memory.prefix), span),
+            assigned,
+        ]
     }
 
     /// Stores the low 8 bits of `byte` as the byte `part` of a struct of integers: every leaf
@@ -388,7 +391,10 @@ impl FnCx<'_, '_> {
         self.check(Check::Condition { holds, kind }, span);
         let value = Rvalue::Read(memory.field(self.field_id(&value_field)));
         let value = Operand::Local(self.b.assign_temp_of(value, object.width(), span));
-        [self.in_range(value, object, memory, span), assigned]
+        [
+            self.in_range(value, object, (memory, &memory.prefix), span),
+            assigned,
+        ]
     }
 
     /// Stores `value` (of the view's unit type) as the unit `bytes` designates; `checked` when
