@@ -719,6 +719,12 @@ fn bit_fields_keep_their_low_bits_in_gccs_layout() {
     ] {
         assert_eq!(returns(source, &[k]), result, "k {k}");
     }
+    // An assignment's value is what the bit-field holds after it (gcc: -688768).
+    let values = "struct fl { unsigned a : 3; int s : 4; };
+        int main(void) { struct fl f = {0, 0}; int y = (f.a = 9); int z = f.a++;
+          int w = ++f.a; int v = (f.s = 9); int u = (f.a += 7);
+          return y * 10000 + z * 1000 + w * 100 + v * 10 + u + f.s * 100000; }";
+    assert_eq!(returns(values, &[]), -688768);
     // C has no pointer to a bit-field.
     let address = "struct f { unsigned a : 3; }; int main() { struct f v; return *&v.a; }";
     let (kind, message) = refusal(address);

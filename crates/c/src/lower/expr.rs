@@ -846,7 +846,9 @@ impl FnCx<'_, '_> {
     }
 
     /// Writes `value`; `checked` when [`FnCx::read_lvalue`] just read the same lvalue, with
-    /// nothing that may change memory in between.
+    /// nothing that may change memory in between. Returns the value the lvalue then holds, the
+    /// value of C's assignment expression: `value`, but for a bit-field its low bits
+    /// (`y = (f.a = 9)` is 1 for `unsigned a : 3`).
     fn write_lvalue(
         &mut self,
         lvalue: &LValue,
@@ -854,12 +856,20 @@ impl FnCx<'_, '_> {
         value: Operand,
         checked: bool,
         span: Span,
-    ) {
+    ) -> Operand {
         match lvalue {
             LValue::Register(local) => self.assign(*local, value, span),
-            LValue::Memory(memory) => self.write_memory(memory, ty, value, checked, span),
+            LValue::Memory(memory) => {
+                let value = match ty.is_number() {
+                    true => self.bit_field_value(&memory.prefix, value, ty, span),
+                    false => value,
+                };
+                self.write_memory(memory, ty, value, checked, span);
+                return value;
+            }
             LValue::Byte(byte) => self.write_byte(byte, value, checked, span),
         }
+        value
     }
 
     /// An lvalue of an integer type (the operand of a shift).
@@ -1302,7 +1312,7 @@ impl FnCx<'_, '_> {
                                 self.convert(new, ty, span)
                             }
                         };
-                        self.write_lvalue(&lvalue, ty, new, true, span);
+                        let new = self.write_lvalue(&lvalue, ty, new, true, span);
                         let post = matches!(
                             op,
                             UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
@@ -1340,7 +1350,7 @@ impl FnCx<'_, '_> {
                         }
                         let (lvalue, ty) = self.lvalue(&b.node.lhs)?;
                         let value = self.converted(&b.node.rhs, ty, span, at)?;
-                        self.write_lvalue(&lvalue, ty, value, false, span);
+                        let value = self.write_lvalue(&lvalue, ty, value, false, span);
                         Ok((value, ty))
                     }
                     op if shift(op).is_some() => {
@@ -1357,7 +1367,7 @@ impl FnCx<'_, '_> {
                             let old = self.read_lvalue(&lvalue, ty, span);
                             let new = self.shift(left, old, amount, ty.promoted(), span);
                             let new = self.convert(new, ty, span);
-                            self.write_lvalue(&lvalue, ty, new, true, span);
+                            let new = self.write_lvalue(&lvalue, ty, new, true, span);
                             Ok((new, ty))
                         } else {
                             // Each operand is promoted on its own; the result has the left's type.
@@ -1390,7 +1400,7 @@ impl FnCx<'_, '_> {
                         let operand = self.convert_number(operand, operand_ty, common, span);
                         let new = self.binary(arith, old, operand, common, span);
                         let new = self.convert_number(new, common, ty, span);
-                        self.write_lvalue(&lvalue, ty, new, true, span);
+                        let new = self.write_lvalue(&lvalue, ty, new, true, span);
                         Ok((new, ty))
                     }
                     op => {
