@@ -696,7 +696,7 @@ fn bit_fields_keep_their_low_bits_in_gccs_layout() {
     // layout and so `sizeof` are gcc's, through copies, a nested struct and the heap (values
     // from gcc).
     let source = "struct flags { unsigned a : 3; unsigned b : 5; int c : 4; unsigned : 0;
-          unsigned char d : 2; _Bool e : 1; long long big : 40; };
+          unsigned char d : 2; _Bool e : 1; long long big : 64; };
         struct outer { char tag; struct flags f; unsigned short s : 9; };
         int main(void) { int k = __VERIFIER_nondet_int();
           struct flags f = {9, 31, -3, 5, 1, 0};
@@ -715,7 +715,7 @@ fn bit_fields_keep_their_low_bits_in_gccs_layout() {
         (3, 6330476),
         (-2, 1330266),
         (7, 10330220),
-        (100, 7330414),
+        (100, 103330414),
     ] {
         assert_eq!(returns(source, &[k]), result, "k {k}");
     }
@@ -2110,6 +2110,11 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
              int main() { struct g v; v.a = 1; return v.a; }",
             "the member name `a` as a bit-field in one struct",
             "int a;",
+        ),
+        (
+            "struct w { unsigned long long x : 40; }; int main() { struct w v; return 0; }",
+            "a bit-field of 40 bits",
+            "unsigned long long x : 40",
         ),
         (
             "int main() { int (*a[2])[3]; return 0; }",

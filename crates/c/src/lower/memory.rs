@@ -935,6 +935,18 @@ impl FnCx<'_, '_> {
         self.temp(Rvalue::Binary(down, up, shift), span)
     }
 
+    /// Whether [`FnCx::in_range`] may change a leaf of an object of type `ty`: a number
+    /// narrower than `int` or wider, or a bit-field.
+    fn narrows(&self, ty: CType) -> bool {
+        let types = self.unit.types.borrow();
+        let narrowed = |(path, leaf): &(String, CType)| {
+            let name = path.rsplit('.').next().unwrap_or(path);
+            leaf.is_number() && !matches!(leaf, CType::Int | CType::UInt)
+                || types.bit_field_named(name).is_some()
+        };
+        types.leaves(ty).iter().any(narrowed)
+    }
+
     /// The value of type `ty` that `memory` holds; `checked` when its guards just ran.
     pub fn read_memory(
         &mut self,
@@ -949,7 +961,9 @@ impl FnCx<'_, '_> {
         if ty.is_scalar() {
             return self.read_leaf(memory, "", ty, span);
         }
-        if memory.prefix.is_empty() && !self.unit.frees && !self.has_boxes(ty) {
+        // Through a pointer, a leaf that `in_range` narrows is read on its own.
+        let narrowed = matches!(memory.place.base, PlaceBase::Deref(_)) && self.narrows(ty);
+        if memory.prefix.is_empty() && !self.unit.frees && !self.has_boxes(ty) && !narrowed {
             let whole = Rvalue::Read(memory.place.clone());
             return Operand::Local(self.b.assign_temp(whole, span));
         }

@@ -1005,6 +1005,14 @@ impl Types {
                 at,
             ));
         }
+        if width > 32 && width < bits {
+            // gcc computes with such a field's own width (`s.x + 1` of a 40-bit field wraps
+            // at 2^40), a type symex does not have.
+            return Err(CError::unsupported(
+                format!("a bit-field of {width} bits (wider than `int`, narrower than its type)"),
+                at,
+            ));
+        }
         let width = width as u32;
         let item = LayoutItem {
             declared,
