@@ -756,6 +756,12 @@ fn a_functions_return_ends_its_variables() {
         kept,
         &[(1, kind), (2, kind), (3, kind), (4, kind), (5, kind)],
     );
+    // A `goto` that skips no declaration (the variable comes before it) keeps the ends.
+    let cleanup = "int *keep;
+        int f(int c) { int x = c; int *p = &x; if (c > 3) goto out; *p += 1;
+          out: keep = p; return *p; }
+        int main(void) { int r = f(__VERIFIER_nondet_int()); return r + *keep; }";
+    assert_errors(cleanup, &[(1, kind), (5, kind)]);
     // Pointers used while their variable lives: each call's variables are fresh, and an
     // inlined call's are made again by their declarations (values from gcc).
     let alive = "int g;

@@ -98,7 +98,10 @@ pub(super) struct FnCx<'u, 'a> {
     pub(super) scopes: Vec<HashMap<String, (LocalId, CType)>>,
     pub jumps: Vec<Jumps>,
     pub cases: Vec<Cases>,
-    labels: HashMap<String, (BlockId, bool)>,
+    /// The labels by name: the block, whether defined yet, and the count of locals at the
+    /// first mention (by a `goto` before the definition, the declarations from there on may
+    /// be skipped: `FnCx::note_skippable`).
+    labels: HashMap<String, (BlockId, bool, usize)>,
     depth: u32,
     /// The function's name (globals are `main`'s locals), or of the call being inlined.
     name: String,
@@ -777,8 +780,9 @@ impl FnCx<'_, '_> {
 
     /// Notes, at a label, where a jump to it may skip the declaration of a variable whose end
     /// [`FnCx::end_lifetimes`] sets (it would read the variable's cell before any
-    /// declaration made it): for a `case` label the variables declared inside its `switch`
-    /// (`first`), for another label every such variable in scope.
+    /// declaration made it): the variables in scope from the local `first` on, for a `case`
+    /// label those declared inside its `switch`, for another label those declared after its
+    /// first `goto` (none where every `goto` to it comes after it).
     pub fn note_skippable(&self, first: usize) {
         if !self.unit.lifetimes {
             return;
@@ -1114,12 +1118,22 @@ impl FnCx<'_, '_> {
 
     /// The block of label `name`, created at its first mention.
     pub fn label(&mut self, name: &str) -> BlockId {
-        if let Some(&(block, _)) = self.labels.get(name) {
+        if let Some(&(block, _, _)) = self.labels.get(name) {
             return block;
         }
         let block = self.b.new_block();
-        self.labels.insert(name.to_string(), (block, false));
+        let locals = self.b.locals.len();
+        self.labels.insert(name.to_string(), (block, false, locals));
         block
+    }
+
+    /// The count of locals where a `goto` first named label `name` before its definition
+    /// (`usize::MAX` where none did).
+    pub fn label_jumped_from(&self, name: &str) -> usize {
+        match self.labels.get(name) {
+            Some(&(_, false, locals)) => locals,
+            _ => usize::MAX,
+        }
     }
 
     /// Marks label `name` defined; a second definition is an error.
@@ -1151,11 +1165,11 @@ impl FnCx<'_, '_> {
 
 /// An error for a `goto` of function `name` whose label the function never defines.
 fn undefined_labels(
-    labels: &HashMap<String, (BlockId, bool)>,
+    labels: &HashMap<String, (BlockId, bool, usize)>,
     name: &str,
     at: usize,
 ) -> Result<(), CError> {
-    match labels.iter().find(|(_, (_, defined))| !defined) {
+    match labels.iter().find(|(_, (_, defined, _))| !defined) {
         Some((label, _)) => Err(CError::invalid(
             format!("`goto {label}` names no label of `{name}`"),
             at,

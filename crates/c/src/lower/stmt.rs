@@ -169,7 +169,7 @@ impl FnCx<'_, '_> {
             }
             Statement::Labeled(n) => {
                 let skipped_from = match &n.node.label.node {
-                    Label::Identifier(_) => 0,
+                    Label::Identifier(name) => self.label_jumped_from(&name.node.name),
                     _ => self.cases.last().map_or(0, |cases| cases.first_local),
                 };
                 self.note_skippable(skipped_from);
