@@ -785,7 +785,16 @@ fn a_functions_return_ends_its_variables() {
     let revived = "int g; int *keep;
         void f(int v) { int x = v; if (!keep) keep = &x; else g += *keep; }
         int main(void) { for (int i = 0; i < 3; i++) f(i); return g; }";
-    for source in [skipped, revived] {
+    // Objects whose end is not set: an inner block's variable, the box of an element of a
+    // local array of structs (the final review: `use-after-return` said `safe` there).
+    let block = "int *f(void) { int *p; { int x = 1; p = &x; } return p; }
+        int h(void) { int y = 1; int *q = &y; return *q; }
+        int main(void) { return *f() + h(); }";
+    let element = "struct pt { int x; int y; };
+        int *f(void) { struct pt t[2]; t[1].y = 3; return &t[1].y; }
+        int h(void) { int y = 1; int *q = &y; return *q; }
+        int main(void) { return *f() + h(); }";
+    for source in [skipped, revived, block, element] {
         let module = translate_text(source, Options::default())
             .expect("lowers")
             .module;

@@ -859,14 +859,7 @@ impl FnCx<'_, '_> {
     ) -> Operand {
         match lvalue {
             LValue::Register(local) => self.assign(*local, value, span),
-            LValue::Memory(memory) => {
-                let value = match ty.is_number() {
-                    true => self.bit_field_value(&memory.prefix, value, ty, span),
-                    false => value,
-                };
-                self.write_memory(memory, ty, value, checked, span);
-                return value;
-            }
+            LValue::Memory(memory) => return self.write_memory(memory, ty, value, checked, span),
             LValue::Byte(byte) => self.write_byte(byte, value, checked, span),
         }
         value
@@ -1138,18 +1131,23 @@ impl FnCx<'_, '_> {
                     .boxed_members
                     .contains(&m.node.identifier.node.name) =>
             {
-                self.unit.stack_addresses.set(true);
-                // A struct variable's boxes end with it (`FnCx::end_lifetimes`).
-                if let Some(name) = struct_variable(&m.node) {
-                    if let Ok((local, _)) = self.lookup(name, at) {
-                        if !self.lives_until_exit(name, local) {
+                // A struct variable's boxes end with it where it is a variable of its
+                // function's outermost block (`FnCx::end_lifetimes`); other members' boxes
+                // (an array element's, an inner block's variable's) are not ended.
+                let ended = struct_variable(&m.node)
+                    .and_then(|name| Some((name, self.lookup(name, at).ok()?.0)))
+                    .is_some_and(|(name, local)| {
+                        self.lives_until_exit(name, local) || {
                             self.unit.ends_variables.set(true);
                             self.note_revived(local);
+                            self.is_outermost(name)
                         }
-                    }
+                    });
+                if !(ended && self.unit.lifetimes) {
+                    self.unit.stack_addresses.set(true);
                 }
                 let name = &m.node.identifier.node.name;
-                if let Some(CType::Struct(_)) = self.static_type(e) {
+                if let Some(ty @ CType::Struct(_)) = self.static_type(e) {
                     if self.unit.boxed_members.singletons.contains(name) {
                         return Err(CError::unsupported(
                             format!(
@@ -1164,7 +1162,6 @@ impl FnCx<'_, '_> {
                     // a box (`BoxedMembers::structs`), and this value is never used.
                     if !self.unit.boxed_members.structs.contains(name) {
                         self.unit.struct_boxes.borrow_mut().insert(name.clone());
-                        let ty = self.static_type(e).unwrap_or(CType::Int);
                         return Ok((Operand::Null, self.unit.types.borrow_mut().pointer_to(ty)));
                     }
                 }

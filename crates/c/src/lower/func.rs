@@ -749,10 +749,7 @@ impl FnCx<'_, '_> {
     pub fn variable_address(&mut self, name: &str, local: LocalId, span: Span) -> Operand {
         if !self.lives_until_exit(name, local) {
             self.unit.ends_variables.set(true);
-            let inner = self
-                .declared_in(name)
-                .is_none_or(|scope| scope > self.body_scope());
-            if inner || !self.unit.lifetimes {
+            if !(self.is_outermost(name) && self.unit.lifetimes) {
                 self.unit.stack_addresses.set(true);
             }
             self.note_revived(local);
@@ -771,10 +768,10 @@ impl FnCx<'_, '_> {
 
     /// Notes where `local`, whose address is taken, belongs to an inlined call that may run
     /// again: the next run's declaration would make it live again for a pointer kept from the
-    /// last run, so ends of life are not modelled (`Unit::unmarkable`).
+    /// last run: its end is not set (`Unit::stack_addresses`).
     pub fn note_revived(&self, local: LocalId) {
         if (self.inlined.iter()).any(|i| i.repeats && local.index() >= i.first_local) {
-            self.unit.unmarkable.set(true);
+            self.unit.stack_addresses.set(true);
         }
     }
 
@@ -792,7 +789,7 @@ impl FnCx<'_, '_> {
             .flat_map(|scope| scope.values())
             .any(|&(local, ty)| local.index() >= first && self.ends_with_function(local, ty));
         if skippable {
-            self.unit.unmarkable.set(true);
+            self.unit.stack_addresses.set(true);
         }
     }
 
@@ -809,11 +806,11 @@ impl FnCx<'_, '_> {
                 || (!array && self.in_memory(local) && self.has_boxes(ty)))
     }
 
-    /// The index in `scopes` of the innermost scope declaring `name`.
-    fn declared_in(&self, name: &str) -> Option<usize> {
-        self.scopes
-            .iter()
-            .rposition(|scope| scope.contains_key(name))
+    /// Whether the variable `name` is one of the outermost block of the body being lowered
+    /// (or a parameter): every return of the function has it in scope.
+    pub fn is_outermost(&self, name: &str) -> bool {
+        let declared_in = self.scopes.iter().rposition(|s| s.contains_key(name));
+        declared_in.is_some_and(|scope| scope <= self.body_scope())
     }
 
     /// The end of the current function's variables at its return (or an inlined call's, at

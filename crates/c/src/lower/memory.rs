@@ -583,7 +583,7 @@ impl FnCx<'_, '_> {
         }
         if let (true, Some(owner)) = (self.unit.frees, member.heap) {
             let state = self.heap_state(owner, span);
-            for bad in [FREED, NO_OBJECT, DEAD] {
+            for (bad, _) in self.bad_states() {
                 let holds = temp(self, Rvalue::Binary(BinOp::Ne, state, Operand::Const(bad)));
                 self.check(Check::Condition { holds, kind }, span);
             }
@@ -743,24 +743,31 @@ impl FnCx<'_, '_> {
             .collect();
         if let (true, Some(owner)) = (self.unit.frees, memory.heap) {
             let state = self.heap_state(owner, span);
-            // A pointer made from an integer is to an object of state `NO_OBJECT`, which only
-            // files that make such pointers check for.
-            let states = [
-                (FREED, PropertyKind::UseAfterFree, true),
-                (
-                    NO_OBJECT,
-                    PropertyKind::InvalidPointer,
-                    self.unit.integer_pointers,
-                ),
-                (DEAD, PropertyKind::UseAfterReturn, self.unit.lifetimes),
-            ];
-            for (bad, kind, _) in states.into_iter().filter(|state| state.2) {
+            for (bad, kind) in self.bad_states() {
                 let holds = Rvalue::Binary(BinOp::Ne, state, Operand::Const(bad));
                 let holds = Operand::Local(self.b.assign_temp(holds, span));
                 self.check(Check::Condition { holds, kind }, span);
             }
         }
         props
+    }
+
+    /// The heap states an accessed object must not have, with the property each fails:
+    /// freed; made from an integer (`NO_OBJECT`, only in files that make such pointers); a
+    /// variable whose function returned (`DEAD`, only where ends of life are set).
+    fn bad_states(&self) -> Vec<(i32, PropertyKind)> {
+        let states = [
+            (FREED, PropertyKind::UseAfterFree, true),
+            (
+                NO_OBJECT,
+                PropertyKind::InvalidPointer,
+                self.unit.integer_pointers,
+            ),
+            (DEAD, PropertyKind::UseAfterReturn, self.unit.lifetimes),
+        ];
+        (states.into_iter())
+            .filter_map(|(state, kind, checked)| checked.then_some((state, kind)))
+            .collect()
     }
 
     /// The heap-state field of `owner` (its [`FnCx::owner_guards`] ran).
@@ -1022,7 +1029,9 @@ impl FnCx<'_, '_> {
         self.record(fields, NOT_HEAP, Some(ty), span)
     }
 
-    /// Stores `value` of type `ty` into `memory`; `checked` when its guards just ran.
+    /// Stores `value` of type `ty` into `memory`; `checked` when its guards just ran. Returns
+    /// the value stored: `value`, but for a bit-field its low bits (C's value of the
+    /// assignment, `y = (f.a = 9)` is 1 for `unsigned a : 3`).
     pub fn write_memory(
         &mut self,
         memory: &Memory,
@@ -1030,8 +1039,8 @@ impl FnCx<'_, '_> {
         value: Operand,
         checked: bool,
         span: Span,
-    ) {
-        self.write_memory_flagged(memory, ty, (value, Operand::Const(1)), checked, span);
+    ) -> Operand {
+        self.write_memory_flagged(memory, ty, (value, Operand::Const(1)), checked, span)
     }
 
     /// [`FnCx::write_memory`] of a scalar `value` whose assigned flag is `assigned` (copied
@@ -1043,7 +1052,11 @@ impl FnCx<'_, '_> {
         (value, assigned): (Operand, Operand),
         checked: bool,
         span: Span,
-    ) {
+    ) -> Operand {
+        let value = match ty.is_number() {
+            true => self.bit_field_value(&memory.prefix, value, ty, span),
+            false => value,
+        };
         let props = if checked {
             None
         } else {
@@ -1066,28 +1079,40 @@ impl FnCx<'_, '_> {
             && (!ty.is_scalar() || assigned == Operand::Const(1));
         if whole && memory.place.projections.is_empty() {
             if let PlaceBase::Local(local) = memory.place.base {
-                let value = if ty.is_scalar() {
+                let whole_value = if ty.is_scalar() {
                     self.object_of(ty, &[value], span)
                 } else {
                     value
                 };
-                let value = Rvalue::Use(value);
-                self.b.emit(InstKind::Assign { dst: local, value }, span);
-                return;
+                let whole = Rvalue::Use(whole_value);
+                self.b.emit(
+                    InstKind::Assign {
+                        dst: local,
+                        value: whole,
+                    },
+                    span,
+                );
+                return value;
             }
         }
         // Where objects have a heap state, a whole object stored through a pointer goes leaf by
         // leaf (below), keeping the state of the object it overwrites.
         let through_pointer = matches!(memory.place.base, PlaceBase::Deref(_));
         if whole && !(self.unit.frees && through_pointer) {
-            let value = if ty.is_scalar() {
+            let whole_value = if ty.is_scalar() {
                 self.object_of(ty, &[value], span)
             } else {
                 value
             };
             let place = memory.place.clone();
-            self.b.emit(InstKind::Store { place, value }, span);
-            return;
+            self.b.emit(
+                InstKind::Store {
+                    place,
+                    value: whole_value,
+                },
+                span,
+            );
+            return value;
         }
         // A member: each leaf field stored on its own; a store ends the index checks of the
         // place, so they are repeated (as the same properties) before the next store.
@@ -1105,7 +1130,6 @@ impl FnCx<'_, '_> {
             stores.push((flag, Operand::Const(1)));
         } else if ty.is_scalar() {
             let (value_field, flag) = leaf_fields(&memory.prefix);
-            let value = self.bit_field_value(&memory.prefix, value, ty, span);
             stores.push((value_field, value));
             stores.push((flag, assigned));
         } else {
@@ -1155,6 +1179,7 @@ impl FnCx<'_, '_> {
             self.copy_box(memory, &field, source, (kind, leaf), span);
             stored = true;
         }
+        value
     }
 
     /// The guards of `memory` once more after a store ended its index checks: the same

@@ -101,12 +101,9 @@ struct Unit<'a> {
     lifetimes: bool,
     /// Whether this lowering took the address of a variable that ends before the program.
     ends_variables: Cell<bool>,
-    /// Whether a lowering with `lifetimes` met a variable whose end it cannot set: one a
-    /// jump may skip the declaration of (a label or `case` in its scope), or an inlined
-    /// call's that the call's next run would make live again (the call is in a loop, or
-    /// after a label). Then no variable's end is modelled (`stack_addresses`).
-    unmarkable: Cell<bool>,
-    /// Whether ends of life were given up for the reason of `unmarkable`.
+    /// Whether ends of life were given up: a lowering with `lifetimes` pointed to an object
+    /// whose end it does not set (`stack_addresses`), so no end is modelled, and no
+    /// `use-after-return` check claims what it cannot see.
     lifetimes_refused: bool,
     /// The struct-typed members whose address this lowering took (`BoxedMembers::structs`).
     struct_boxes: RefCell<HashSet<String>>,
@@ -154,7 +151,12 @@ struct Unit<'a> {
     unavailable: HashMap<String, CError>,
     /// Whether a `malloc` or `calloc` is lowered.
     allocates_heap: Cell<bool>,
-    /// Whether the address of a local, of a member or of `alloca`'s object is taken.
+    /// Whether the address of a local object whose end symex does not set is taken: a
+    /// variable of an inner block, one a jump may skip the declaration of or an inlined call
+    /// that runs again makes live again (`FnCx::note_revived`, `FnCx::note_skippable`), a
+    /// member of a struct other than a variable of a function's outermost block, a compound
+    /// literal, `alloca`'s object; or, where `lifetimes` is off, of any variable that ends
+    /// before the program.
     stack_addresses: Cell<bool>,
     /// Whether heap objects are counted for the `memory-leak` check (`Options::memory_leaks`,
     /// and the program allocates).
@@ -231,6 +233,7 @@ pub(crate) fn lower_unit<'a>(
         address_taken.insert(elements.variable_key(function, name));
     }
     address_taken.extend(elements.cell_arrays.iter().cloned());
+    let frees_memory = calls(&called, &["free", "realloc"]);
     let mut context = Unit {
         map,
         options,
@@ -246,11 +249,10 @@ pub(crate) fn lower_unit<'a>(
         },
         struct_boxes: RefCell::new(HashSet::new()),
         elements,
-        frees: calls(&called, &["free", "realloc"]),
+        frees: frees_memory,
         integer_pointers: false,
         lifetimes: false,
         ends_variables: Cell::new(false),
-        unmarkable: Cell::new(false),
         lifetimes_refused: false,
         converts_integers: Cell::new(false),
         type_tags: false,
@@ -348,7 +350,6 @@ pub(crate) fn lower_unit<'a>(
         context.functions.clear();
         // What the last lowering found about ends of life is the final one's to find again.
         context.stack_addresses.set(false);
-        context.unmarkable.set(false);
         let mut next_id = 0;
         for (name, definition) in &definitions {
             if context.unavailable.contains_key(name) {
@@ -401,10 +402,10 @@ pub(crate) fn lower_unit<'a>(
             context.unavailable.clear();
             continue;
         }
-        if context.lifetimes && context.unmarkable.get() {
+        if context.lifetimes && context.stack_addresses.get() {
             context.lifetimes = false;
             context.lifetimes_refused = true;
-            context.frees = calls(&called, &["free", "realloc"]) || context.integer_pointers;
+            context.frees = frees_memory || context.integer_pointers;
             context.unavailable.clear();
             continue;
         }
