@@ -736,6 +736,64 @@ fn bit_fields_keep_their_low_bits_in_gccs_layout() {
 }
 
 #[test]
+fn unions_are_their_bytes() {
+    // Members of integer, array and struct types read and written as bytes (least significant
+    // first), through copies, arguments, results, arrays of unions, a struct member, the heap,
+    // initializers and a member array used as a pointer (values from gcc).
+    let source = "union word { unsigned w; unsigned char b[4]; short h[2]; signed char c; };
+        struct pair { short lo; short hi; };
+        union wide { long long l; struct pair p[2]; int i; };
+        struct tagged { char tag; union wide v; };
+        union word global = {.h = {0}};
+        union word counted = {0x01020304};
+        union word make(int k) { union word r; r.w = (unsigned)k * 65537u; return r; }
+        int high(union word u) { return u.h[1]; }
+        int main(void) { int k = __VERIFIER_nondet_int(); static union wide z;
+          union word u = make(k); u.b[0] += 3; u.c++; int v = (u.b[1] = 300);
+          union wide w; w.l = (long long)k << 20; w.p[1].hi ^= 1;
+          struct pair q = w.p[0]; w.p[1] = q;
+          struct tagged t; t.tag = 1; t.v = w;
+          union word a[3]; for (int j = 0; j < 3; j++) a[j].w = (unsigned)(k + j);
+          union word *h = malloc(sizeof *h); if (!h) return 0; *h = a[2]; h->h[0] -= 1;
+          char *s = u.b;
+          long long r = u.w % 100000 + v * 7 + high(u) + q.lo + q.hi * 3 + (t.v.l % 1000)
+            + t.v.i + a[1].c + h->b[1] + s[2] + global.w + counted.b[3] * 11 + z.i
+            + (long long)sizeof(union wide) * 1000
+            + (long long)__builtin_offsetof(struct tagged, v) * 100
+            + (long long)sizeof(struct tagged) * 10000000;
+          free(h); return (int)(r % 1000000007); }";
+    for (k, result) in [
+        (0, 160020388),
+        (1, 161134624),
+        (-1, 159007206),
+        (255, 427431801),
+        (70000, 545937575),
+        (-123456, 850978872),
+        (i32::MAX, 159056326),
+    ] {
+        assert_eq!(returns(source, &[k]), result, "k {k}");
+    }
+    // A byte no member wrote is indeterminate; a member past its array, out of bounds; a
+    // union on the heap, freed with its bytes.
+    let errors = "union u { int i; short h[2]; unsigned char b[4]; };
+        int main(void) { int k = __VERIFIER_nondet_int(); union u x; x.h[0] = 1;
+          if (k == 1) return x.i;
+          if (k == 2) return x.b[k + 2];
+          union u *p = malloc(sizeof *p); p->i = k; free(p);
+          if (k == 3) return p->b[0];
+          return x.b[1]; }";
+    assert_errors(
+        errors,
+        &[
+            (1, PropertyKind::Uninit),
+            (2, PropertyKind::OutOfBounds),
+            (3, PropertyKind::UseAfterFree),
+        ],
+    );
+    assert_eq!(returns(errors, &[0]), 0);
+}
+
+#[test]
 fn a_functions_return_ends_its_variables() {
     // A pointer kept to a variable, a parameter, an array's element or a struct variable's
     // boxed member after its function returned: `use-after-return` (as ASan's
@@ -2253,9 +2311,34 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "double",
         ),
         (
-            "union u { int a; }; int main() { union u v; return 0; }",
-            "unions",
-            "union u v",
+            "union u { int *p; int i; }; int main() { union u v; return 0; }",
+            "the union member `p` of type `int *`",
+            "union u {",
+        ),
+        (
+            "union u { int a : 3; int i; }; int main() { union u v; return 0; }",
+            "bit-fields in unions",
+            "union u {",
+        ),
+        (
+            "union u { int a; }; struct s { int k; union u v; }; int main() { struct s x = {1, {2}}; return x.v.a; }",
+            "the initializer of a union inside an array, struct or compound literal",
+            "{2}",
+        ),
+        (
+            "union u { int a; char c; }; int main() { union u x = {1, 2}; return x.c; }",
+            "more than one initializer of a union",
+            "2}",
+        ),
+        (
+            "union u { int a; char c[2][2]; }; int main() { union u x; x.a = 0; char *p = x.c[1]; return *p; }",
+            "a row of a struct or array member of a union",
+            "x.c[1]",
+        ),
+        (
+            "struct p { int a; }; union u { struct p s; int i; }; int main() { union u x; x.i = 0; struct p *q = &x.s; return q->a; }",
+            "the address of a struct or array member of a union",
+            "&x.s",
         ),
     ];
     for (source, what, at) in cases {

@@ -36,6 +36,7 @@ use super::func::{initializer_mentions, Argument, FnCx, Parameter};
 use super::literal::string_bytes;
 use super::memory::{LValue, Memory};
 use super::types::{array_dimensions, unparenthesized, CType};
+use super::unions::UnionPart;
 use crate::error::CError;
 
 /// The name of the array variable or member `base`, for messages.
@@ -56,6 +57,8 @@ enum Subscripted {
     /// The array an element pointer points into (`lower/element_pointer.rs`): its value and
     /// type.
     Pointer(Operand, CType),
+    /// An array member of a union (`lower/unions.rs`).
+    Union(UnionPart),
 }
 
 /// Why an array is indexed: to use the element, or for its address (`&m[i][j]`, a row `m[i]`
@@ -327,6 +330,7 @@ impl FnCx<'_, '_> {
         match indexed.lvalue {
             LValue::Memory(memory) => self.element_address(memory, pointee, span, at),
             LValue::Byte(byte) => Ok(byte.address),
+            LValue::Union(_) => Err(super::unions::unsupported_part("the address", at)),
             LValue::Register(_) => Err(CError::invalid(
                 "internal error: an element outside memory",
                 at,
@@ -490,6 +494,23 @@ impl FnCx<'_, '_> {
                 let memory = self.array_pointer_element(pointer, &raw, &dims[1..], purpose, span);
                 return Ok(Some(Indexed {
                     lvalue: LValue::Memory(memory),
+                    element,
+                    remaining,
+                }));
+            }
+            Subscripted::Union(_) if !remaining.is_empty() => {
+                return Err(super::unions::unsupported_part("a row", self.at(e.span)));
+            }
+            Subscripted::Union(part) => {
+                let values = self.checked_indices(&raw, span);
+                let bounds = self.dimension_bounds(&values, &dims, purpose, span);
+                for check in bounds {
+                    self.check(check, span);
+                }
+                let index = self.row_major_index(&values, &dims, span);
+                let lvalue = self.union_element(part, index, element, span);
+                return Ok(Some(Indexed {
+                    lvalue,
                     element,
                     remaining,
                 }));
@@ -682,6 +703,10 @@ impl FnCx<'_, '_> {
             }
             Expression::Member(m) if !self.points_to_arrays(base) => {
                 let (member, ty) = self.member(base, m)?;
+                if let (LValue::Union(part), CType::Array(id)) = (&member, ty) {
+                    let (element, dims) = self.unit.types.borrow().array(id);
+                    return Ok((Subscripted::Union(part.clone()), element, dims));
+                }
                 let (LValue::Memory(member), CType::Array(id)) = (member, ty) else {
                     return Err(CError::unsupported(
                         format!(

@@ -248,16 +248,19 @@ impl Evaluation<'_> {
                     let (CType::Struct(id), true) = (current, dims.is_empty()) else {
                         return Err(unsupported());
                     };
-                    let (Some(fields), Some(offsets)) =
-                        (types.fields(id), types.member_offsets(id))
-                    else {
+                    // A union's members are all at its start.
+                    let (members, offsets) = match types.union_members(id) {
+                        Some(members) => (Some(members), Some(vec![0; members.len()])),
+                        None => (types.fields(id), types.member_offsets(id)),
+                    };
+                    let (Some(members), Some(offsets)) = (members, offsets) else {
                         return Err(unsupported());
                     };
-                    let Some(k) = fields.iter().position(|(f, _)| f == name) else {
+                    let Some(k) = members.iter().position(|(f, _)| f == name) else {
                         return Err(CError::invalid(format!("no member `{name}` here"), at));
                     };
                     offset += i64::from(offsets[k]);
-                    (current, dims) = match fields[k].1 {
+                    (current, dims) = match members[k].1 {
                         CType::Array(array) => types.array(array),
                         ty => (ty, Vec::new()),
                     };

@@ -440,7 +440,20 @@ impl FnCx<'_, '_> {
         at: usize,
     ) -> Result<(Operand, CType), CError> {
         let name = &m.node.identifier.node.name;
-        let (LValue::Memory(member), CType::Array(id)) = self.member(e, m)? else {
+        let member = self.member(e, m)?;
+        if let (LValue::Union(part), CType::Array(id)) = member {
+            // A union's array of one dimension: a view of its bytes (`lower/unions.rs`).
+            let (element, dims) = self.unit.types.borrow().array(id);
+            if whole || dims.len() > 1 {
+                return Err(super::unions::unsupported_part("a pointer to arrays", at));
+            }
+            let first = self.union_element(part, Operand::Const(0), element, span);
+            let LValue::Byte(first) = first else {
+                return Err(super::unions::unsupported_part("a pointer", at));
+            };
+            return Ok(first.address);
+        }
+        let (LValue::Memory(member), CType::Array(id)) = member else {
             return Err(CError::invalid(
                 format!("`{name}` is not an array member"),
                 at,
@@ -493,16 +506,31 @@ impl FnCx<'_, '_> {
         let at = self.at(e.span);
         let name = &m.node.identifier.node.name;
         super::func::complete(self.unit, ty, at)?;
-        let field = match ty {
-            CType::Struct(id) => self
-                .unit
-                .types
-                .borrow()
-                .fields(id)
-                .and_then(|fields| fields.iter().find(|(f, _)| f == name).map(|&(_, ty)| ty)),
-            _ => None,
+        let (field, union) = match ty {
+            CType::Struct(id) => {
+                let types = self.unit.types.borrow();
+                (
+                    types.member_type(id, name),
+                    types.union_members(id).is_some(),
+                )
+            }
+            _ => (None, false),
         };
+        let span = self.span(e.span);
         match (object, field) {
+            (LValue::Memory(memory), Some(field)) if union => {
+                Ok((self.union_member(memory, field, span), field))
+            }
+            (LValue::Union(part), Some(field)) => {
+                let CType::Struct(id) = ty else {
+                    return Err(CError::invalid(
+                        "internal error: a member of a non-struct",
+                        at,
+                    ));
+                };
+                let member = self.union_struct_member(part, (id, name), field, span, at)?;
+                Ok((member, field))
+            }
             (LValue::Memory(memory), Some(field)) => {
                 let member = memory.member(name);
                 match self.member_boxed(name, field) {
@@ -842,6 +870,7 @@ impl FnCx<'_, '_> {
             LValue::Register(local) => self.read_local(*local, span),
             LValue::Memory(memory) => self.read_memory(memory, ty, false, span),
             LValue::Byte(byte) => self.read_byte(byte, span),
+            LValue::Union(part) => self.read_union_struct(part, span),
         }
     }
 
@@ -849,7 +878,7 @@ impl FnCx<'_, '_> {
     /// nothing that may change memory in between. Returns the value the lvalue then holds, the
     /// value of C's assignment expression: `value`, but for a bit-field its low bits
     /// (`y = (f.a = 9)` is 1 for `unsigned a : 3`).
-    fn write_lvalue(
+    pub(super) fn write_lvalue(
         &mut self,
         lvalue: &LValue,
         ty: CType,
@@ -861,6 +890,7 @@ impl FnCx<'_, '_> {
             LValue::Register(local) => self.assign(*local, value, span),
             LValue::Memory(memory) => return self.write_memory(memory, ty, value, checked, span),
             LValue::Byte(byte) => self.write_byte(byte, value, checked, span),
+            LValue::Union(part) => self.write_union_struct(part, value, span),
         }
         value
     }
@@ -1123,6 +1153,13 @@ impl FnCx<'_, '_> {
             // `&s.a` of an array member: a pointer to arrays, into its box.
             Expression::Member(m) if matches!(self.static_type(e), Some(CType::Array(_))) => {
                 self.member_start(e, m, true, span, at)
+            }
+            // A union's scalar: a view of its bytes (`lower/unions.rs`).
+            Expression::Member(m) if self.in_union(e) => {
+                match self.member_at(e, m, Indexing::Address)?.0 {
+                    LValue::Byte(bytes) => Ok(bytes.address),
+                    _ => Err(super::unions::unsupported_part("the address", at)),
+                }
             }
             // A boxed member: its box (`lower/memory.rs`), which outlives a local struct.
             Expression::Member(m)
@@ -1625,9 +1662,7 @@ impl FnCx<'_, '_> {
                     return None;
                 };
                 let name = &m.node.identifier.node.name;
-                let types = self.unit.types.borrow();
-                let fields = types.fields(id)?;
-                fields.iter().find(|(f, _)| f == name).map(|&(_, ty)| ty)
+                self.unit.types.borrow().member_type(id, name)
             }
             Expression::UnaryOperator(u) => match u.node.operator.node {
                 UnaryOperator::Negate => Some(CType::Int),
@@ -1657,6 +1692,13 @@ impl FnCx<'_, '_> {
                     // An assignment has its left operand's type.
                     return self.static_type(&b.node.lhs);
                 }
+                // A comparison is an `int` whatever its operands (`sizeof(f(x) == 1)` in
+                // `<assert.h>`'s `assert`).
+                if is_comparison(op)
+                    || matches!(op, BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr)
+                {
+                    return Some(CType::Int);
+                }
                 let (lhs, rhs) = (
                     self.decayed_static_type(&b.node.lhs)?,
                     self.decayed_static_type(&b.node.rhs)?,
@@ -1678,8 +1720,6 @@ impl FnCx<'_, '_> {
                     _ => {}
                 }
                 match op {
-                    BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr => Some(CType::Int),
-                    op if is_comparison(op) => Some(CType::Int),
                     // Each operand of a shift is promoted on its own; the left's type wins.
                     BinaryOperator::ShiftLeft | BinaryOperator::ShiftRight
                         if lhs.is_number() && rhs.is_number() =>
@@ -1698,6 +1738,13 @@ impl FnCx<'_, '_> {
                     _ => None,
                 }
             }
+            // A call of a function of the file (not of a variable of the same name).
+            Expression::Call(call) => match &call.node.callee.node {
+                Expression::Identifier(id) if self.scalar(&id.node.name, at).is_err() => {
+                    self.unit.functions.get(&id.node.name).map(|s| s.result)
+                }
+                _ => None,
+            },
             Expression::Conditional(c) => {
                 self.static_type(&c.node.condition)?;
                 let then = self.static_type(&c.node.then_expression)?;

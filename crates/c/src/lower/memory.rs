@@ -222,6 +222,8 @@ pub(super) enum LValue {
     Memory(Memory),
     /// Bytes of objects, through a view (`lower/views.rs`).
     Byte(super::view_access::ByteLValue),
+    /// A struct or an array inside a union (`lower/unions.rs`).
+    Union(super::unions::UnionPart),
 }
 
 /// The object at `place`, or the member at the dotted path `prefix` of the struct there.
@@ -363,7 +365,7 @@ impl FnCx<'_, '_> {
     /// The fields of the leaf at `path` (`first`: the object's first, at its address) holding
     /// `value` (assigned or not; an array member's value is its array), where a boxed leaf gets
     /// a fresh box and an element pointer is split into its cell and its index.
-    fn leaf_of(
+    pub(super) fn leaf_of(
         &mut self,
         (path, first): (&str, bool),
         leaf: CType,

@@ -32,6 +32,7 @@ mod memory;
 mod stmt;
 mod strings;
 mod types;
+mod unions;
 mod view_access;
 mod views;
 

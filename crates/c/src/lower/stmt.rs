@@ -371,6 +371,17 @@ impl FnCx<'_, '_> {
                 let at = self.at(e.span);
                 self.converted(e, ty, span, at)?
             }
+            Some(Node {
+                node: Initializer::List(items),
+                ..
+            }) if self.is_union(ty) => {
+                let blank = self.blank_object(ty, static_storage, false, span);
+                let value = Rvalue::Use(self.held_by(local, blank, span));
+                self.b.emit(InstKind::Assign { dst: local, value }, span);
+                let union = self.local_lvalue(local);
+                self.initialize_union(union, ty, items, span)?;
+                return Ok(local);
+            }
             Some(initializer) => {
                 let mut leaves = Vec::new();
                 self.initial_leaves(ty, initializer, &mut leaves)?;
@@ -397,6 +408,13 @@ impl FnCx<'_, '_> {
     ) -> Result<(), CError> {
         let at = self.at(initializer.span);
         let span = self.span(initializer.span);
+        if self.is_union(ty) {
+            return Err(CError::unsupported(
+                "the initializer of a union inside an array, struct or compound literal (a \
+                 union variable's own initializer is supported)",
+                at,
+            ));
+        }
         let fields = match ty {
             CType::Struct(id) => self.unit.types.borrow().fields(id).map(<[_]>::to_vec),
             _ => None,

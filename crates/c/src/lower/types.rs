@@ -182,8 +182,23 @@ struct StructDef {
     /// and width, unnamed bit-fields too (they take room); empty otherwise (the fields are the
     /// layout).
     bit_layout: Vec<LayoutItem>,
+    /// For a union, its members, size and alignment; its `fields` are then the one array
+    /// member [`UNION_BYTES`] holding its bytes (`lower/unions.rs`).
+    union: Option<UnionDef>,
     refused: Option<CError>,
 }
+
+/// A union's members (each at offset 0) and its layout: the largest member's size, rounded up
+/// to the strictest member's alignment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct UnionDef {
+    pub members: Vec<(String, CType)>,
+    pub size: i32,
+    pub align: i32,
+}
+
+/// The name of a union's one field: the array of `unsigned char` holding its bytes.
+pub(super) const UNION_BYTES: &str = "bytes";
 
 /// A struct member: its name and type.
 type Member = (String, CType);
@@ -604,11 +619,11 @@ impl Types {
     }
 
     /// The struct a tag names, declared (incomplete) at its first mention.
-    fn tag(&mut self, tag: &str) -> StructId {
+    fn tag(&mut self, kind: &str, tag: &str) -> StructId {
         if let Some(&id) = self.tags.get(tag) {
             return id;
         }
-        let id = self.anonymous(format!("struct {tag}"));
+        let id = self.anonymous(format!("{kind} {tag}"));
         self.tags.insert(tag.to_string(), id);
         id
     }
@@ -618,6 +633,7 @@ impl Types {
             name,
             fields: None,
             bit_layout: Vec::new(),
+            union: None,
             refused: None,
         });
         StructId(self.structs.len() as u32 - 1)
@@ -713,6 +729,9 @@ impl Types {
             return None;
         }
         let fields = self.fields(id)?;
+        if let Some(union) = &self.structs[id.0 as usize].union {
+            return Some((vec![0], union.size, union.align));
+        }
         let bit_layout = &self.structs[id.0 as usize].bit_layout;
         if !bit_layout.is_empty() {
             return self.bit_field_layout(bit_layout, depth);
@@ -819,23 +838,31 @@ impl Types {
         st: &StructType,
         at: usize,
     ) -> Result<CType, CError> {
-        if st.kind.node == StructKind::Union {
-            return Err(CError::unsupported("unions", at));
-        }
+        let is_union = st.kind.node == StructKind::Union;
+        let kind = if is_union { "union" } else { "struct" };
         let tag = st.identifier.as_ref().map(|i| i.node.name.as_str());
         let Some(declarations) = &st.declarations else {
             return match tag {
-                Some(tag) => Ok(CType::Struct(self.tag(tag))),
-                None => Err(CError::invalid("a struct without a tag or fields", at)),
+                Some(tag) => Ok(CType::Struct(self.tag(kind, tag))),
+                None => Err(CError::invalid(
+                    format!("a {kind} without a tag or members"),
+                    at,
+                )),
             };
         };
         let id = match tag {
-            Some(tag) => self.tag(tag),
-            None => self.anonymous("an anonymous struct".into()),
+            Some(tag) => self.tag(kind, tag),
+            None => self.anonymous(format!("an anonymous {kind}")),
         };
-        let fields = self.struct_fields(unit, id, declarations, at);
+        let fields =
+            self.struct_fields(unit, id, declarations, at)
+                .and_then(|(fields, bit_layout)| match is_union {
+                    true => (self.union_def(fields, &bit_layout, at))
+                        .map(|(bytes, union)| (bytes, Vec::new(), Some(union))),
+                    false => Ok((fields, bit_layout, None)),
+                });
         let def = &mut self.structs[id.0 as usize];
-        let (fields, bit_layout) = match fields {
+        let (fields, bit_layout, union) = match fields {
             Ok(fields) => fields,
             Err(e) => {
                 def.refused.get_or_insert(e.clone());
@@ -843,20 +870,91 @@ impl Types {
             }
         };
         match &def.fields {
-            Some(existing) if *existing != fields => Err(CError::unsupported(
-                format!(
-                    "a second, different definition of `{}` (struct tags have one namespace \
+            Some(existing) if *existing != fields || def.union != union => {
+                Err(CError::unsupported(
+                    format!(
+                        "a second, different definition of `{}` (struct tags have one namespace \
                      for the whole file here)",
-                    def.name
-                ),
-                at,
-            )),
+                        def.name
+                    ),
+                    at,
+                ))
+            }
             _ => {
                 def.fields = Some(fields);
                 def.bit_layout = bit_layout;
+                def.union = union;
                 Ok(CType::Struct(id))
             }
         }
+    }
+
+    /// A union of the members `members` (`bit_layout`: its bit-fields): its one field, the
+    /// array of its bytes, and its [`UnionDef`]. Its members are what a view sees in bytes
+    /// (`lower/unions.rs`): integers other than `_Bool`, arrays of them and structs of them;
+    /// the others are refused.
+    fn union_def(
+        &mut self,
+        members: Vec<Member>,
+        bit_layout: &[LayoutItem],
+        at: usize,
+    ) -> Result<(Vec<Member>, UnionDef), CError> {
+        if !bit_layout.is_empty() {
+            return Err(CError::unsupported("bit-fields in unions", at));
+        }
+        let (mut size, mut align) = (0, 1);
+        for (name, ty) in &members {
+            let element = match *ty {
+                CType::Array(id) => self.array(id).0,
+                other => other,
+            };
+            let in_bytes = match element {
+                CType::Struct(_) => self.integer_layout(element).is_some(),
+                _ => element.is_number() && element != CType::Bool,
+            };
+            if !in_bytes {
+                return Err(CError::unsupported(
+                    format!(
+                        "the union member `{name}` of type `{}` (symex models a union as its \
+                         bytes, so its members are integers other than `_Bool`, arrays of \
+                         them and structs of them)",
+                        self.describe(*ty)
+                    ),
+                    at,
+                ));
+            }
+            let (member_size, member_align) = self.layout(*ty, 0).ok_or_else(|| {
+                CError::unsupported(format!("the layout of the union member `{name}`"), at)
+            })?;
+            size = size.max(member_size);
+            align = align.max(member_align);
+        }
+        if members.is_empty() {
+            return Err(CError::unsupported("a union without members", at));
+        }
+        let size = (size + align - 1) / align * align;
+        let bytes = self.array_of(CType::UChar, vec![size as u32]);
+        let union = UnionDef {
+            members,
+            size,
+            align,
+        };
+        Ok((vec![(UNION_BYTES.to_string(), bytes)], union))
+    }
+
+    /// The members of the union `id`; `None` for a struct (or an incomplete union).
+    pub(super) fn union_members(&self, id: StructId) -> Option<&[(String, CType)]> {
+        let union = self.structs[id.0 as usize].union.as_ref()?;
+        Some(&union.members)
+    }
+
+    /// The type of the member `name` of the struct or union `id`, if it has one.
+    pub(super) fn member_type(&self, id: StructId, name: &str) -> Option<CType> {
+        let members = match self.union_members(id) {
+            Some(members) => members,
+            None => self.fields(id)?,
+        };
+        members.iter().find(|(f, _)| f == name).map(|&(_, ty)| ty)
     }
 
     /// The members of the definition of struct `id`.

@@ -208,9 +208,15 @@ impl FnCx<'_, '_> {
                 _ => false,
             },
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
-                matches!(&u.node.operand.node, Expression::BinaryOperator(b)
+                let element_of_view = matches!(&u.node.operand.node, Expression::BinaryOperator(b)
                     if b.node.operator.node == BinaryOperator::Index
-                        && self.is_view_expression(&b.node.lhs))
+                        && self.is_view_expression(&b.node.lhs));
+                // A union's scalars are views of its bytes (`lower/unions.rs`).
+                element_of_view || self.in_union(&u.node.operand)
+            }
+            // A union's array used as a pointer (`lower/unions.rs`).
+            Expression::Member(_) => {
+                self.in_union(e) && matches!(self.static_type(e), Some(CType::Array(_)))
             }
             Expression::Conditional(c) => {
                 self.is_view_expression(&c.node.then_expression)

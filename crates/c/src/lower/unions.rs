@@ -1,0 +1,394 @@
+//! Unions: an object of a union type is its bytes, and its members are views of them.
+//!
+//! A union is a struct with one array member, [`UNION_BYTES`]: `unsigned char` objects, one
+//! per byte of the union (`Types::union_def` sizes it as C does: the largest member, rounded up
+//! to the strictest alignment). Everything a struct with an array member does, a union does by
+//! the same code (`lower/memory.rs`): variables, `malloc`, `free`, copies, arguments, results,
+//! pointers to it, arrays of it, a member of a struct. A member `u.m` is the bytes from offset
+//! 0 (a member of its struct member, `u.s.b`, or an element of its array member, `u.a[i]`, at
+//! its offset inside) read and written as a view reads them (`lower/view_access.rs`): least
+//! significant first, as on x86. So what C calls type punning, reading a member other than the
+//! last one written, gives exactly the bytes a real machine holds (`u.i = 258; u.c[0]` is 2),
+//! and a byte no member ever wrote is indeterminate: reading it is the `uninit` check. A member
+//! of struct type read or written whole (`t = u.s`, `u.s = t`) copies its leaves' bytes and
+//! their assigned flags, as a struct copy does.
+//!
+//! The members are what bytes can hold exactly: integers other than `_Bool`, arrays and
+//! structs of them. Pointers, `_Bool`, bit-fields and unions inside unions are refused by
+//! `Types::union_def` (symex does not model the bytes of a pointer). Nothing here decides
+//! which expressions are union members (`lower/expr.rs`, `lower/array.rs`).
+
+use lang_c::ast::{
+    BinaryOperator, Constant, Designator, Expression, Initializer, InitializerListItem,
+    MemberOperator,
+};
+use lang_c::span::Node;
+use symex_ir::cfg::{BinOp, Check, Operand, Place, PlaceBase, Projection, Rvalue, Width};
+use symex_syntax::span::Span;
+
+use super::func::FnCx;
+use super::memory::{leaf_fields, LValue, Memory, NOT_HEAP};
+use super::types::{CType, StructId, View, UNION_BYTES};
+use super::view_access::{ByteLValue, BytePart};
+use crate::error::CError;
+
+/// A part of a union of struct or array type (`u.s`, `u.a`), `offset` bytes into the union
+/// whose bytes `bytes` holds (its array member, not yet unboxed). A part of scalar type is a
+/// [`ByteLValue`] at once.
+#[derive(Clone, Debug)]
+pub(super) struct UnionPart {
+    pub bytes: Memory,
+    pub offset: Operand,
+    pub ty: CType,
+}
+
+impl FnCx<'_, '_> {
+    /// Whether `ty` is a union type.
+    pub(super) fn is_union(&self, ty: CType) -> bool {
+        let CType::Struct(id) = ty else {
+            return false;
+        };
+        self.unit.types.borrow().union_members(id).is_some()
+    }
+
+    /// Whether `e` designates a part of a union (`u.i`, `p->b[2]`, `t.v.s.x`), which is
+    /// seen through a view of its bytes.
+    pub(super) fn in_union(&self, e: &Node<Expression>) -> bool {
+        match &e.node {
+            Expression::Member(m) => {
+                let object = match m.node.operator.node {
+                    MemberOperator::Direct => self.static_type(&m.node.expression),
+                    MemberOperator::Indirect => match self.static_type(&m.node.expression) {
+                        Some(CType::Pointer(p) | CType::Element(p)) => Some(self.pointee(p)),
+                        _ => None,
+                    },
+                };
+                object.is_some_and(|ty| self.is_union(ty))
+                    || m.node.operator.node == MemberOperator::Direct
+                        && self.in_union(&m.node.expression)
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                self.in_union(&b.node.lhs)
+            }
+            _ => false,
+        }
+    }
+
+    /// Sets the union `object` (just made: zero with static storage, indeterminate without) to
+    /// the braced initializer `items`: one item for its first member, or `.m = ` for the
+    /// member `m`, as C says; `{}`, and `{0}` for a member that is an array or a struct, give
+    /// the member zero bytes. The other bytes stay as they were made.
+    pub(super) fn initialize_union(
+        &mut self,
+        object: LValue,
+        ty: CType,
+        items: &[Node<InitializerListItem>],
+        span: Span,
+    ) -> Result<(), CError> {
+        let (LValue::Memory(union), CType::Struct(id)) = (object, ty) else {
+            return Err(CError::invalid("internal error: a union outside memory", 0));
+        };
+        let members = self
+            .unit
+            .types
+            .borrow()
+            .union_members(id)
+            .map(<[_]>::to_vec);
+        let members = members.unwrap_or_default();
+        let (item, at) = match items {
+            [] => {
+                let size = self.object_size(ty);
+                self.zero_union_bytes(&union, size, span);
+                return Ok(());
+            }
+            [item] => (item, self.at(item.span)),
+            [_, second, ..] => {
+                return Err(CError::unsupported(
+                    "more than one initializer of a union (C initializes one member)",
+                    self.at(second.span),
+                ))
+            }
+        };
+        let member = match &item.node.designation[..] {
+            [] => members.first(),
+            [Node {
+                node: Designator::Member(name),
+                ..
+            }] => members.iter().find(|(m, _)| *m == name.node.name),
+            _ => {
+                return Err(CError::unsupported(
+                    "this designator of a union member (`.m =` is supported)",
+                    at,
+                ))
+            }
+        };
+        let Some(&(_, member)) = member else {
+            return Err(CError::invalid("the union has no such member", at));
+        };
+        let zero = match &item.node.initializer.node {
+            Initializer::Expression(e) => is_zero(e),
+            Initializer::List(inner) => match &inner[..] {
+                [] => true,
+                [only] => {
+                    only.node.designation.is_empty()
+                        && matches!(&only.node.initializer.node, Initializer::Expression(e) if is_zero(e))
+                }
+                _ => false,
+            },
+        };
+        match &item.node.initializer.node {
+            _ if zero && !member.is_scalar() => {
+                let size = self.object_size(member);
+                self.zero_union_bytes(&union, size, span);
+                Ok(())
+            }
+            Initializer::Expression(e) if !matches!(member, CType::Array(_)) => {
+                let value = self.converted(e, member, span, at)?;
+                let lvalue = self.union_member(union, member, span);
+                self.write_lvalue(&lvalue, member, value, false, span);
+                Ok(())
+            }
+            _ => Err(CError::unsupported(
+                "this initializer of a union member (an expression, or `{0}` for an array or \
+                 struct member)",
+                at,
+            )),
+        }
+    }
+
+    /// Stores 0 into the first `size` bytes of the union `union`.
+    fn zero_union_bytes(&mut self, union: &Memory, size: i32, span: Span) {
+        let part = UnionPart {
+            bytes: union.clone().member(UNION_BYTES),
+            offset: Operand::Const(0),
+            ty: CType::UChar,
+        };
+        for k in 0..size {
+            let byte = self.union_bytes(&part, Operand::Const(k), CType::UChar, span);
+            self.write_byte(&byte, Operand::Const(0), false, span);
+        }
+    }
+
+    /// The member of type `member` of the union object `union` (`u.m`, `p->m`).
+    pub(super) fn union_member(&mut self, union: Memory, member: CType, span: Span) -> LValue {
+        let part = UnionPart {
+            bytes: union.member(UNION_BYTES),
+            offset: Operand::Const(0),
+            ty: member,
+        };
+        self.union_lvalue(part, span)
+    }
+
+    /// The member `name` of the struct `part` inside a union (`u.s.b`).
+    pub(super) fn union_struct_member(
+        &mut self,
+        part: UnionPart,
+        (id, name): (StructId, &str),
+        member: CType,
+        span: Span,
+        at: usize,
+    ) -> Result<LValue, CError> {
+        let offset = {
+            let types = self.unit.types.borrow();
+            let fields = types.fields(id).unwrap_or_default();
+            let index = fields.iter().position(|(f, _)| f == name);
+            let offsets = types.member_offsets(id);
+            index.zip(offsets).map(|(index, offsets)| offsets[index])
+        };
+        let Some(offset) = offset else {
+            return Err(CError::invalid(
+                format!("internal error: no offset of the member `{name}`"),
+                at,
+            ));
+        };
+        let part = UnionPart {
+            offset: self.plus(part.offset, offset, span),
+            ty: member,
+            ..part
+        };
+        Ok(self.union_lvalue(part, span))
+    }
+
+    /// The element at the row-major `index` (checked against the array's dimensions) of the
+    /// array `part` inside a union, of type `element` (`u.a[i]`).
+    pub(super) fn union_element(
+        &mut self,
+        part: UnionPart,
+        index: Operand,
+        element: CType,
+        span: Span,
+    ) -> LValue {
+        let size = self.object_size(element);
+        let bytes = self.scaled(index, size, span);
+        let offset = self.temp(Rvalue::Binary(BinOp::Add, part.offset, bytes), span);
+        let part = UnionPart {
+            offset,
+            ty: element,
+            ..part
+        };
+        self.union_lvalue(part, span)
+    }
+
+    /// `part` as an lvalue: its bytes, where it is a scalar.
+    fn union_lvalue(&mut self, part: UnionPart, span: Span) -> LValue {
+        match part.ty.is_scalar() {
+            true => LValue::Byte(self.union_bytes(&part, part.offset, part.ty, span)),
+            false => LValue::Union(part),
+        }
+    }
+
+    /// The bytes of a `unit` at `offset` in the union of `part`, as a view over them sees them.
+    fn union_bytes(
+        &mut self,
+        part: &UnionPart,
+        offset: Operand,
+        unit: CType,
+        span: Span,
+    ) -> ByteLValue {
+        let boxed = self.unbox_array(&part.bytes, span);
+        let PlaceBase::Deref(cell) = boxed.place.base else {
+            unreachable!("an array member's box is reached through its pointer")
+        };
+        let parts = (0..self.object_size(unit))
+            .map(|k| {
+                let index = self.plus(offset, k, span);
+                let array = Place {
+                    base: PlaceBase::Deref(cell),
+                    projections: Vec::new(),
+                };
+                let mut guards = boxed.guards.clone();
+                guards.push(Check::InBounds { array, index });
+                let memory = Memory {
+                    place: Place {
+                        base: PlaceBase::Deref(cell),
+                        projections: vec![Projection::Index(index)],
+                    },
+                    prefix: String::new(),
+                    guards,
+                    heap: boxed.heap,
+                    literal: false,
+                };
+                BytePart {
+                    memory,
+                    offset: Operand::Const(0),
+                }
+            })
+            .collect();
+        let view = View {
+            unit,
+            object: CType::UChar,
+            whole: false,
+        };
+        let view_type = self.unit.types.borrow_mut().view_pointer(view);
+        ByteLValue {
+            parts,
+            view,
+            address: (self.element_value(cell, offset, span), view_type),
+        }
+    }
+
+    /// The struct `part` inside a union read whole (`t = u.s`): each leaf from its bytes,
+    /// assigned where all of them are (a copy keeps a member indeterminate, as C's does).
+    pub(super) fn read_union_struct(&mut self, part: &UnionPart, span: Span) -> Operand {
+        let leaves = self.union_leaves(part.ty);
+        let mut fields = Vec::with_capacity(2 * leaves.len());
+        for (path, leaf, at) in leaves {
+            let offset = self.plus(part.offset, at, span);
+            let bytes = self.union_bytes(part, offset, leaf, span);
+            let (mut value, mut assigned) = (None, None);
+            for (k, byte) in bytes.parts.iter().enumerate() {
+                self.guard(&byte.memory, span);
+                let [byte_value, flag] = self.raw_fields(&byte.memory, span);
+                let widened = self.convert_number(byte_value, CType::UChar, leaf, span);
+                let shift = leaf.constant(8 * k as i64);
+                let placed = self.temp(Rvalue::Binary(BinOp::Shl, widened, shift), span);
+                let set = self.temp(Rvalue::Binary(BinOp::Ne, flag, Operand::Const(0)), span);
+                value = Some(match value {
+                    None => placed,
+                    Some(low) => self.temp(Rvalue::Binary(BinOp::BitOr, low, placed), span),
+                });
+                assigned = Some(match assigned {
+                    None => set,
+                    Some(all) => self.temp(Rvalue::Binary(BinOp::BitAnd, all, set), span),
+                });
+            }
+            let (Some(value), Some(assigned)) = (value, assigned) else {
+                continue;
+            };
+            let value = self.convert(value, leaf, span);
+            fields.extend(self.leaf_of((&path, false), leaf, value, assigned, span));
+        }
+        self.record(fields, NOT_HEAP, Some(part.ty), span)
+    }
+
+    /// Stores the struct value `record` into the struct `part` inside a union (`u.s = t`):
+    /// each leaf's bytes, with the leaf's assigned flag.
+    pub(super) fn write_union_struct(&mut self, part: &UnionPart, record: Operand, span: Span) {
+        let record = match record {
+            Operand::Local(record) => record,
+            other => self.b.assign_temp(Rvalue::Use(other), span),
+        };
+        for (path, leaf, at) in self.union_leaves(part.ty) {
+            let (value_field, flag_field) = leaf_fields(&path);
+            let from = PlaceBase::Local(record);
+            let value = self.read_field(from, &value_field, leaf.width(), span);
+            let flag = self.read_field(from, &flag_field, Width::W32, span);
+            let offset = self.plus(part.offset, at, span);
+            let bytes = self.union_bytes(part, offset, leaf, span);
+            for (k, byte) in bytes.parts.iter().enumerate() {
+                let shift = leaf.constant(8 * k as i64);
+                let shifted = self.temp(Rvalue::Binary(BinOp::LShr, value, shift), span);
+                let low = self.convert_number(shifted, leaf, CType::UChar, span);
+                let stored = (low, flag);
+                self.write_memory_flagged(&byte.memory, CType::UChar, stored, false, span);
+            }
+        }
+    }
+
+    /// The integer leaves of the struct `ty` with their byte offsets (a union's struct members
+    /// have only those: `Types::union_def`).
+    fn union_leaves(&self, ty: CType) -> Vec<(String, CType, i32)> {
+        self.unit
+            .types
+            .borrow()
+            .integer_layout(ty)
+            .unwrap_or_default()
+    }
+
+    /// The value and flag fields of the byte `memory`, read without checks.
+    fn raw_fields(&mut self, memory: &Memory, span: Span) -> [Operand; 2] {
+        let (value, flag) = leaf_fields("");
+        let width = Width::W32;
+        [value, flag].map(|field| {
+            let place = memory.field(self.field_id(&field));
+            Operand::Local(self.b.assign_temp_of(Rvalue::Read(place), width, span))
+        })
+    }
+
+    /// `offset + k` bytes, folded where `offset` is a constant.
+    fn plus(&mut self, offset: Operand, k: i32, span: Span) -> Operand {
+        match (offset, k) {
+            (_, 0) => offset,
+            (Operand::Const(n), _) => Operand::Const(n + k),
+            _ => self.temp(Rvalue::Binary(BinOp::Add, offset, Operand::Const(k)), span),
+        }
+    }
+}
+
+/// Why a part of a union cannot be used as `what` (its address, a pointer): only its scalars'
+/// bytes and its structs' values are modelled.
+pub(super) fn unsupported_part(what: &str, at: usize) -> CError {
+    CError::unsupported(
+        format!(
+            "{what} of a struct or array member of a union (its members, elements, and the \
+             struct read or assigned whole are supported)"
+        ),
+        at,
+    )
+}
+
+/// Whether `e` is the constant 0.
+fn is_zero(e: &Node<Expression>) -> bool {
+    matches!(&e.node, Expression::Constant(c)
+        if matches!(&c.node, Constant::Integer(i) if &*i.number == "0"))
+}
