@@ -736,6 +736,17 @@ fn bit_fields_keep_their_low_bits_in_gccs_layout() {
 }
 
 #[test]
+fn sizeof_takes_calls_and_comparisons() {
+    // `<assert.h>`'s `assert(e)` expands to `sizeof((e) ? 1 : 0)` (not evaluated): a call of a
+    // function of the file has its result type, a comparison is an `int` (refused before).
+    let source = "long long wide(int *p) { return *p; } int get(int *p) { return *p; }
+        int main(void) { int t = 1;
+          return (int)sizeof((get(&t) == 1) ? 1 : 0) + (int)sizeof(wide(&t)) * 10
+            + (int)sizeof(wide(&t) < get(&t)) * 100; }";
+    assert_eq!(returns(source, &[]), 484);
+}
+
+#[test]
 fn unions_are_their_bytes() {
     // Members of integer, array and struct types read and written as bytes (least significant
     // first), through copies, arguments, results, arrays of unions, a struct member, the heap,
