@@ -519,7 +519,13 @@ impl FnCx<'_, '_> {
         let span = self.span(e.span);
         match (object, field) {
             (LValue::Memory(memory), Some(field)) if union => {
-                Ok((self.union_member(memory, field, span), field))
+                let CType::Struct(id) = ty else {
+                    return Err(CError::invalid(
+                        "internal error: a member of a non-union",
+                        at,
+                    ));
+                };
+                Ok((self.union_member(memory, (id, name), field, span), field))
             }
             (LValue::Union(part), Some(field)) => {
                 let CType::Struct(id) = ty else {
@@ -870,7 +876,7 @@ impl FnCx<'_, '_> {
             LValue::Register(local) => self.read_local(*local, span),
             LValue::Memory(memory) => self.read_memory(memory, ty, false, span),
             LValue::Byte(byte) => self.read_byte(byte, span),
-            LValue::Union(part) => self.read_union_struct(part, span),
+            LValue::Union(part) => self.read_union_part(part, span),
         }
     }
 
@@ -890,7 +896,7 @@ impl FnCx<'_, '_> {
             LValue::Register(local) => self.assign(*local, value, span),
             LValue::Memory(memory) => return self.write_memory(memory, ty, value, checked, span),
             LValue::Byte(byte) => self.write_byte(byte, value, checked, span),
-            LValue::Union(part) => self.write_union_struct(part, value, span),
+            LValue::Union(part) => self.write_union_part(part, value, span),
         }
         value
     }

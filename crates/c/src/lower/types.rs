@@ -245,6 +245,9 @@ pub(super) struct Types {
     bit_fields: HashMap<String, BitField>,
     plain_members: HashSet<String>,
     pointer_bytes: i32,
+    /// Whether a union has a pointer member, whose bytes a read of an integer then checks
+    /// (`lower/unions.rs`).
+    pub pointer_unions: bool,
 }
 
 /// Whether a struct member (its name and type) is one leaf of its struct rather than its own
@@ -310,6 +313,7 @@ impl Types {
                 DataModel::Ilp32 => 4,
                 DataModel::Lp64 => 8,
             },
+            pointer_unions: false,
         }
     }
 
@@ -910,6 +914,8 @@ impl Types {
             };
             let in_bytes = match element {
                 CType::Struct(_) => self.integer_layout(element).is_some(),
+                // A pointer member has a field of its own (`lower/unions.rs`).
+                CType::Pointer(_) | CType::Element(_) => element == *ty && name != UNION_BYTES,
                 _ => element.is_number() && element != CType::Bool,
             };
             if !in_bytes {
@@ -917,7 +923,7 @@ impl Types {
                     format!(
                         "the union member `{name}` of type `{}` (symex models a union as its \
                          bytes, so its members are integers other than `_Bool`, arrays of \
-                         them and structs of them)",
+                         them, structs of them, and pointers other than function pointers)",
                         self.describe(*ty)
                     ),
                     at,
@@ -934,12 +940,16 @@ impl Types {
         }
         let size = (size + align - 1) / align * align;
         let bytes = self.array_of(CType::UChar, vec![size as u32]);
+        let mut fields = vec![(UNION_BYTES.to_string(), bytes)];
+        let pointers = members.iter().filter(|(_, ty)| !ty.is_number());
+        fields.extend(pointers.filter(|(_, ty)| ty.is_scalar()).cloned());
+        self.pointer_unions |= fields.len() > 1;
         let union = UnionDef {
             members,
             size,
             align,
         };
-        Ok((vec![(UNION_BYTES.to_string(), bytes)], union))
+        Ok((fields, union))
     }
 
     /// The members of the union `id`; `None` for a struct (or an incomplete union).

@@ -13,17 +13,22 @@
 //! of struct type read or written whole (`t = u.s`, `u.s = t`) copies its leaves' bytes and
 //! their assigned flags, as a struct copy does.
 //!
-//! The members are what bytes can hold exactly: integers other than `_Bool`, arrays and
-//! structs of them. Pointers, `_Bool`, bit-fields and unions inside unions are refused by
-//! `Types::union_def` (symex does not model the bytes of a pointer). Nothing here decides
-//! which expressions are union members (`lower/expr.rs`, `lower/array.rs`).
+//! A pointer has no bytes in symex, so a pointer member is a field of its own beside the bytes,
+//! and a store into it marks the bytes it covers as its own ([`POINTER_BYTE`]): it reads back
+//! while they stay so (`uninit` where never written, `unmodelled` where another member wrote
+//! them since), and a read of a marked byte as an integer is `unmodelled`. `_Bool`, function
+//! pointers, pointers inside struct members, bit-fields and unions inside unions are refused
+//! by `Types::union_def`. Nothing here decides which expressions are union members
+//! (`lower/expr.rs`, `lower/array.rs`).
 
 use lang_c::ast::{
     BinaryOperator, Constant, Designator, Expression, Initializer, InitializerListItem,
     MemberOperator,
 };
 use lang_c::span::Node;
-use symex_ir::cfg::{BinOp, Check, Operand, Place, PlaceBase, Projection, Rvalue, Width};
+use symex_ir::cfg::{
+    BinOp, Check, Operand, Place, PlaceBase, Projection, PropertyKind, Rvalue, Width,
+};
 use symex_syntax::span::Span;
 
 use super::func::FnCx;
@@ -32,15 +37,21 @@ use super::types::{CType, StructId, View, UNION_BYTES};
 use super::view_access::{ByteLValue, BytePart};
 use crate::error::CError;
 
-/// A part of a union of struct or array type (`u.s`, `u.a`), `offset` bytes into the union
-/// whose bytes `bytes` holds (its array member, not yet unboxed). A part of scalar type is a
-/// [`ByteLValue`] at once.
+/// A part of a union of struct, array or pointer type (`u.s`, `u.a`, `u.p`), `offset` bytes
+/// into the union object `union`. A part of integer type is a [`ByteLValue`] at once.
 #[derive(Clone, Debug)]
 pub(super) struct UnionPart {
-    pub bytes: Memory,
+    pub union: Memory,
     pub offset: Operand,
     pub ty: CType,
+    /// For a pointer member, its name (its field) and the flag its bytes hold while it is the
+    /// member last stored ([`POINTER_BYTE`] and the member's position).
+    pub pointer: Option<(String, i32)>,
 }
+
+/// The least assigned flag of a byte that belongs to a pointer stored in a union: an integer
+/// read of it is `unmodelled` (symex does not model a pointer's bytes).
+pub(super) const POINTER_BYTE: i32 = 0x100;
 
 impl FnCx<'_, '_> {
     /// Whether `ty` is a union type.
@@ -122,7 +133,7 @@ impl FnCx<'_, '_> {
                 ))
             }
         };
-        let Some(&(_, member)) = member else {
+        let Some((name, member)) = member.cloned() else {
             return Err(CError::invalid("the union has no such member", at));
         };
         let zero = match &item.node.initializer.node {
@@ -144,7 +155,7 @@ impl FnCx<'_, '_> {
             }
             Initializer::Expression(e) if !matches!(member, CType::Array(_)) => {
                 let value = self.converted(e, member, span, at)?;
-                let lvalue = self.union_member(union, member, span);
+                let lvalue = self.union_member(union, (id, &name), member, span);
                 self.write_lvalue(&lvalue, member, value, false, span);
                 Ok(())
             }
@@ -159,9 +170,10 @@ impl FnCx<'_, '_> {
     /// Stores 0 into the first `size` bytes of the union `union`.
     fn zero_union_bytes(&mut self, union: &Memory, size: i32, span: Span) {
         let part = UnionPart {
-            bytes: union.clone().member(UNION_BYTES),
+            union: union.clone(),
             offset: Operand::Const(0),
             ty: CType::UChar,
+            pointer: None,
         };
         for k in 0..size {
             let byte = self.union_bytes(&part, Operand::Const(k), CType::UChar, span);
@@ -169,12 +181,27 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// The member of type `member` of the union object `union` (`u.m`, `p->m`).
-    pub(super) fn union_member(&mut self, union: Memory, member: CType, span: Span) -> LValue {
+    /// The member `name` of the union object `union` (`u.m`, `p->m`), of type `member`.
+    pub(super) fn union_member(
+        &mut self,
+        union: Memory,
+        (id, name): (StructId, &str),
+        member: CType,
+        span: Span,
+    ) -> LValue {
+        let position = (self.unit.types.borrow().union_members(id))
+            .and_then(|members| members.iter().position(|(m, _)| m == name));
+        let pointer = (!member.is_number() && member.is_scalar()).then(|| {
+            (
+                name.to_string(),
+                POINTER_BYTE + position.unwrap_or(0) as i32,
+            )
+        });
         let part = UnionPart {
-            bytes: union.member(UNION_BYTES),
+            union,
             offset: Operand::Const(0),
             ty: member,
+            pointer,
         };
         self.union_lvalue(part, span)
     }
@@ -229,9 +256,9 @@ impl FnCx<'_, '_> {
         self.union_lvalue(part, span)
     }
 
-    /// `part` as an lvalue: its bytes, where it is a scalar.
+    /// `part` as an lvalue: its bytes, where it is an integer.
     fn union_lvalue(&mut self, part: UnionPart, span: Span) -> LValue {
-        match part.ty.is_scalar() {
+        match part.ty.is_number() {
             true => LValue::Byte(self.union_bytes(&part, part.offset, part.ty, span)),
             false => LValue::Union(part),
         }
@@ -245,7 +272,8 @@ impl FnCx<'_, '_> {
         unit: CType,
         span: Span,
     ) -> ByteLValue {
-        let boxed = self.unbox_array(&part.bytes, span);
+        let bytes = part.union.clone().member(UNION_BYTES);
+        let boxed = self.unbox_array(&bytes, span);
         let PlaceBase::Deref(cell) = boxed.place.base else {
             unreachable!("an array member's box is reached through its pointer")
         };
@@ -287,9 +315,72 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// The value of the struct or pointer `part` inside a union.
+    pub(super) fn read_union_part(&mut self, part: &UnionPart, span: Span) -> Operand {
+        let Some((name, mark)) = &part.pointer else {
+            return self.read_union_struct(part, span);
+        };
+        // Its bytes must have been written by this member: never written is `uninit`,
+        // written by another member `unmodelled`.
+        let size = self.object_size(part.ty);
+        let mut flags = Vec::with_capacity(size as usize);
+        for k in 0..size {
+            let byte = self.plus(part.offset, k, span);
+            let byte = self.union_bytes(part, byte, CType::UChar, span);
+            self.guard(&byte.parts[0].memory, span);
+            flags.push(self.raw_fields(&byte.parts[0].memory, span)[1]);
+        }
+        for (compare, mark, kind) in [
+            (BinOp::Ne, 0, PropertyKind::Uninit),
+            (BinOp::Eq, *mark, PropertyKind::Unmodelled),
+        ] {
+            let holds = self.all(
+                &flags,
+                |cx, flag| cx.temp(Rvalue::Binary(compare, flag, Operand::Const(mark)), span),
+                span,
+            );
+            self.check(Check::Condition { holds, kind }, span);
+        }
+        let field = part.union.clone().member(name);
+        self.read_memory(&field, part.ty, false, span)
+    }
+
+    /// Stores `value` into the struct or pointer `part` inside a union.
+    pub(super) fn write_union_part(&mut self, part: &UnionPart, value: Operand, span: Span) {
+        let Some((name, mark)) = &part.pointer else {
+            return self.write_union_struct(part, value, span);
+        };
+        let field = part.union.clone().member(name);
+        self.write_memory(&field, part.ty, value, false, span);
+        for k in 0..self.object_size(part.ty) {
+            let byte = self.plus(part.offset, k, span);
+            let byte = self.union_bytes(part, byte, CType::UChar, span);
+            let marked = (Operand::Const(0), Operand::Const(*mark));
+            self.write_memory_flagged(&byte.parts[0].memory, CType::UChar, marked, false, span);
+        }
+    }
+
+    /// The conjunction of `test` of each of `values` (1 for none).
+    fn all(
+        &mut self,
+        values: &[Operand],
+        test: impl Fn(&mut Self, Operand) -> Operand,
+        span: Span,
+    ) -> Operand {
+        let mut all = Operand::Const(1);
+        for &value in values {
+            let holds = test(self, value);
+            all = match all {
+                Operand::Const(1) => holds,
+                _ => self.temp(Rvalue::Binary(BinOp::BitAnd, all, holds), span),
+            };
+        }
+        all
+    }
+
     /// The struct `part` inside a union read whole (`t = u.s`): each leaf from its bytes,
     /// assigned where all of them are (a copy keeps a member indeterminate, as C's does).
-    pub(super) fn read_union_struct(&mut self, part: &UnionPart, span: Span) -> Operand {
+    fn read_union_struct(&mut self, part: &UnionPart, span: Span) -> Operand {
         let leaves = self.union_leaves(part.ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
         for (path, leaf, at) in leaves {
@@ -302,6 +393,7 @@ impl FnCx<'_, '_> {
                 let widened = self.convert_number(byte_value, CType::UChar, leaf, span);
                 let shift = leaf.constant(8 * k as i64);
                 let placed = self.temp(Rvalue::Binary(BinOp::Shl, widened, shift), span);
+                self.not_pointer_byte(flag, span);
                 let set = self.temp(Rvalue::Binary(BinOp::Ne, flag, Operand::Const(0)), span);
                 value = Some(match value {
                     None => placed,
@@ -323,7 +415,7 @@ impl FnCx<'_, '_> {
 
     /// Stores the struct value `record` into the struct `part` inside a union (`u.s = t`):
     /// each leaf's bytes, with the leaf's assigned flag.
-    pub(super) fn write_union_struct(&mut self, part: &UnionPart, record: Operand, span: Span) {
+    fn write_union_struct(&mut self, part: &UnionPart, record: Operand, span: Span) {
         let record = match record {
             Operand::Local(record) => record,
             other => self.b.assign_temp(Rvalue::Use(other), span),
@@ -355,6 +447,17 @@ impl FnCx<'_, '_> {
             .unwrap_or_default()
     }
 
+    /// Where a union of the file has a pointer member, the check that the byte whose flag is
+    /// `flag` holds no part of a stored pointer (`unmodelled`: its bytes are not modelled).
+    pub(super) fn not_pointer_byte(&mut self, flag: Operand, span: Span) {
+        if self.unit.types.borrow().pointer_unions {
+            let below = Rvalue::Binary(BinOp::Lt, flag, Operand::Const(POINTER_BYTE));
+            let holds = self.temp(below, span);
+            let kind = PropertyKind::Unmodelled;
+            self.check(Check::Condition { holds, kind }, span);
+        }
+    }
+
     /// The value and flag fields of the byte `memory`, read without checks.
     fn raw_fields(&mut self, memory: &Memory, span: Span) -> [Operand; 2] {
         let (value, flag) = leaf_fields("");
@@ -380,8 +483,8 @@ impl FnCx<'_, '_> {
 pub(super) fn unsupported_part(what: &str, at: usize) -> CError {
     CError::unsupported(
         format!(
-            "{what} of a struct or array member of a union (its members, elements, and the \
-             struct read or assigned whole are supported)"
+            "{what} of a struct, array or pointer member of a union (their members and \
+             elements, and their values read or assigned, are supported)"
         ),
         at,
     )

@@ -389,6 +389,9 @@ impl FnCx<'_, '_> {
         let assigned = self.temp(Rvalue::Binary(BinOp::Ne, flag, Operand::Const(0)), span);
         let holds = assigned;
         self.check(Check::Condition { holds, kind }, span);
+        if object == CType::UChar {
+            self.not_pointer_byte(flag, span);
+        }
         let value = Rvalue::Read(memory.field(self.field_id(&value_field)));
         let value = Operand::Local(self.b.assign_temp_of(value, object.width(), span));
         [
