@@ -371,17 +371,6 @@ impl FnCx<'_, '_> {
                 let at = self.at(e.span);
                 self.converted(e, ty, span, at)?
             }
-            Some(Node {
-                node: Initializer::List(items),
-                ..
-            }) if self.is_union(ty) => {
-                let blank = self.blank_object(ty, static_storage, false, span);
-                let value = Rvalue::Use(self.held_by(local, blank, span));
-                self.b.emit(InstKind::Assign { dst: local, value }, span);
-                let union = self.local_lvalue(local);
-                self.initialize_union(union, ty, items, span)?;
-                return Ok(local);
-            }
             Some(initializer) => {
                 let mut leaves = Vec::new();
                 self.initial_leaves(ty, initializer, &mut leaves)?;
@@ -409,11 +398,14 @@ impl FnCx<'_, '_> {
         let at = self.at(initializer.span);
         let span = self.span(initializer.span);
         if self.is_union(ty) {
-            return Err(CError::unsupported(
-                "the initializer of a union inside an array, struct or compound literal (a \
-                 union variable's own initializer is supported)",
-                at,
-            ));
+            let Initializer::List(items) = &initializer.node else {
+                return Err(CError::unsupported(
+                    "a union value inside braces (its bytes' flags would be lost; initialize \
+                     its member)",
+                    at,
+                ));
+            };
+            return self.initial_union_leaves(ty, items, out, span);
         }
         let fields = match ty {
             CType::Struct(id) => self.unit.types.borrow().fields(id).map(<[_]>::to_vec),

@@ -85,19 +85,23 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// Sets the union `object` (just made: zero with static storage, indeterminate without) to
-    /// the braced initializer `items`: one item for its first member, or `.m = ` for the
-    /// member `m`, as C says; `{}`, and `{0}` for a member that is an array or a struct, give
-    /// the member zero bytes. The other bytes stay as they were made.
-    pub(super) fn initialize_union(
+    /// The leaves of a union of type `ty` (its bytes, then its pointer members, as
+    /// `Types::leaves` lists them) that the braced initializer `items` gives it: one item for
+    /// its first member, or `.m = ` for the member `m`, as C says. The member's bytes are its
+    /// value's; the others are 0, as the rest of an aggregate is (C leaves them unspecified;
+    /// gcc stores 0).
+    pub(super) fn initial_union_leaves(
         &mut self,
-        object: LValue,
         ty: CType,
         items: &[Node<InitializerListItem>],
+        out: &mut Vec<Operand>,
         span: Span,
     ) -> Result<(), CError> {
-        let (LValue::Memory(union), CType::Struct(id)) = (object, ty) else {
-            return Err(CError::invalid("internal error: a union outside memory", 0));
+        let CType::Struct(id) = ty else {
+            return Err(CError::invalid(
+                "internal error: a union of no union type",
+                0,
+            ));
         };
         let members = self
             .unit
@@ -106,37 +110,79 @@ impl FnCx<'_, '_> {
             .union_members(id)
             .map(<[_]>::to_vec);
         let members = members.unwrap_or_default();
-        let (item, at) = match items {
-            [] => {
-                let size = self.object_size(ty);
-                self.zero_union_bytes(&union, size, span);
-                return Ok(());
+        let zero_byte = (Operand::Const(0), Operand::Const(1));
+        let mut bytes = vec![zero_byte; self.object_size(ty) as usize];
+        let mut pointer = None;
+        match items {
+            [] => {}
+            [item] => {
+                let at = self.at(item.span);
+                let chosen = match &item.node.designation[..] {
+                    [] => members.first().map(|m| (0, m)),
+                    [Node {
+                        node: Designator::Member(name),
+                        ..
+                    }] => (members.iter().enumerate()).find(|(_, (m, _))| *m == name.node.name),
+                    _ => {
+                        return Err(CError::unsupported(
+                            "this designator of a union member (`.m =` is supported)",
+                            at,
+                        ))
+                    }
+                };
+                let Some((position, (name, member))) = chosen else {
+                    return Err(CError::invalid("the union has no such member", at));
+                };
+                let initializer = &item.node.initializer;
+                if member.is_scalar() && !member.is_number() {
+                    let Initializer::Expression(e) = &initializer.node else {
+                        return Err(union_initializer(at));
+                    };
+                    pointer = Some((name.clone(), self.converted(e, *member, span, at)?));
+                    let mark = Operand::Const(POINTER_BYTE + position as i32);
+                    let size = self.object_size(*member) as usize;
+                    bytes[..size].fill((Operand::Const(0), mark));
+                } else {
+                    self.initial_member_bytes(*member, initializer, &mut bytes, span)?;
+                }
             }
-            [item] => (item, self.at(item.span)),
             [_, second, ..] => {
                 return Err(CError::unsupported(
                     "more than one initializer of a union (C initializes one member)",
                     self.at(second.span),
                 ))
             }
-        };
-        let member = match &item.node.designation[..] {
-            [] => members.first(),
-            [Node {
-                node: Designator::Member(name),
-                ..
-            }] => members.iter().find(|(m, _)| *m == name.node.name),
-            _ => {
-                return Err(CError::unsupported(
-                    "this designator of a union member (`.m =` is supported)",
-                    at,
-                ))
+        }
+        let objects = bytes
+            .into_iter()
+            .map(|(value, flag)| {
+                let fields = self.leaf_of(("", true), CType::UChar, value, flag, span);
+                self.record(fields, NOT_HEAP, Some(CType::UChar), span)
+            })
+            .collect();
+        out.push(self.temp(Rvalue::Array(objects), span));
+        let fields = self.unit.types.borrow().fields(id).map(<[_]>::to_vec);
+        for (name, field) in fields.unwrap_or_default().into_iter().skip(1) {
+            match &pointer {
+                Some((stored, value)) if *stored == name => out.push(*value),
+                _ => out.push(self.blank_value(field, true, span)),
             }
-        };
-        let Some((name, member)) = member.cloned() else {
-            return Err(CError::invalid("the union has no such member", at));
-        };
-        let zero = match &item.node.initializer.node {
+        }
+        Ok(())
+    }
+
+    /// Sets `bytes` (from the union's start: value and assigned flag) to those of the integer,
+    /// array or struct member of type `member` that `initializer` gives; `{0}` and `{}` leave
+    /// them 0.
+    fn initial_member_bytes(
+        &mut self,
+        member: CType,
+        initializer: &Node<Initializer>,
+        bytes: &mut [(Operand, Operand)],
+        span: Span,
+    ) -> Result<(), CError> {
+        let at = self.at(initializer.span);
+        let zero = match &initializer.node {
             Initializer::Expression(e) => is_zero(e),
             Initializer::List(inner) => match &inner[..] {
                 [] => true,
@@ -147,38 +193,69 @@ impl FnCx<'_, '_> {
                 _ => false,
             },
         };
-        match &item.node.initializer.node {
-            _ if zero && !member.is_scalar() => {
-                let size = self.object_size(member);
-                self.zero_union_bytes(&union, size, span);
-                Ok(())
-            }
-            Initializer::Expression(e) if !matches!(member, CType::Array(_)) => {
+        if zero {
+            return Ok(());
+        }
+        // The member's scalars with their offsets, values and flags.
+        let mut scalars: Vec<(CType, i32, Operand, Operand)> = Vec::new();
+        match (member, &initializer.node) {
+            (_, Initializer::Expression(e)) if member.is_number() => {
                 let value = self.converted(e, member, span, at)?;
-                let lvalue = self.union_member(union, (id, &name), member, span);
-                self.write_lvalue(&lvalue, member, value, false, span);
-                Ok(())
+                scalars.push((member, 0, value, Operand::Const(1)));
             }
-            _ => Err(CError::unsupported(
-                "this initializer of a union member (an expression, or `{0}` for an array or \
-                 struct member)",
-                at,
-            )),
+            // A struct value (`{.s = t}`): its leaves with their flags.
+            (CType::Struct(_), Initializer::Expression(e)) => {
+                let record = self.converted(e, member, span, at)?;
+                let record = match record {
+                    Operand::Local(record) => record,
+                    other => self.b.assign_temp(Rvalue::Use(other), span),
+                };
+                for (path, leaf, offset) in self.union_leaves(member) {
+                    let (value_field, flag_field) = leaf_fields(&path);
+                    let from = PlaceBase::Local(record);
+                    let value = self.read_field(from, &value_field, leaf.width(), span);
+                    let flag = self.read_field(from, &flag_field, Width::W32, span);
+                    scalars.push((leaf, offset, value, flag));
+                }
+            }
+            (CType::Struct(_), Initializer::List(_)) => {
+                let mut values = Vec::new();
+                self.initial_leaves(member, initializer, &mut values)?;
+                let leaves = self.union_leaves(member);
+                for ((_, leaf, offset), value) in leaves.into_iter().zip(values) {
+                    scalars.push((leaf, offset, value, Operand::Const(1)));
+                }
+            }
+            (CType::Array(id), Initializer::List(items)) => {
+                let (element, dims) = self.unit.types.borrow().array(id);
+                let count: u32 = dims.iter().product();
+                let size = self.object_size(element);
+                if items.len() > count as usize {
+                    return Err(CError::invalid("more initializers than the array has", at));
+                }
+                for (j, item) in items.iter().enumerate() {
+                    let item_at = self.at(item.span);
+                    let Initializer::Expression(e) = &item.node.initializer.node else {
+                        return Err(union_initializer(item_at));
+                    };
+                    if !item.node.designation.is_empty() || !element.is_number() {
+                        return Err(union_initializer(item_at));
+                    }
+                    let value = self.converted(e, element, span, item_at)?;
+                    scalars.push((element, j as i32 * size, value, Operand::Const(1)));
+                }
+            }
+            _ => return Err(union_initializer(at)),
         }
-    }
-
-    /// Stores 0 into the first `size` bytes of the union `union`.
-    fn zero_union_bytes(&mut self, union: &Memory, size: i32, span: Span) {
-        let part = UnionPart {
-            union: union.clone(),
-            offset: Operand::Const(0),
-            ty: CType::UChar,
-            pointer: None,
-        };
-        for k in 0..size {
-            let byte = self.union_bytes(&part, Operand::Const(k), CType::UChar, span);
-            self.write_byte(&byte, Operand::Const(0), false, span);
+        for (ty, offset, value, flag) in scalars {
+            for k in 0..self.object_size(ty) {
+                let shift = ty.constant(8 * i64::from(k));
+                let shifted = self.temp(Rvalue::Binary(BinOp::LShr, value, shift), span);
+                let byte = self.convert_number(shifted, ty, CType::UChar, span);
+                bytes[(offset + k) as usize] = (byte, flag);
+            }
         }
+        Ok(())
     }
 
     /// The member `name` of the union object `union` (`u.m`, `p->m`), of type `member`.
@@ -494,4 +571,14 @@ pub(super) fn unsupported_part(what: &str, at: usize) -> CError {
 fn is_zero(e: &Node<Expression>) -> bool {
     matches!(&e.node, Expression::Constant(c)
         if matches!(&c.node, Constant::Integer(i) if &*i.number == "0"))
+}
+
+/// The refusal of an initializer of a union's member other than an expression, a list of
+/// expressions for an array, braces or a value for a struct, or `{0}`.
+fn union_initializer(at: usize) -> CError {
+    CError::unsupported(
+        "this initializer of a union member (an expression; for an array member, a list of \
+         expressions; for a struct member, its braces or a struct value; `{0}`)",
+        at,
+    )
 }
