@@ -833,6 +833,20 @@ fn unions_are_their_bytes() {
     for (k, result) in [(0, 657863), (1, 657868), (-7, 723876), (300, 658339)] {
         assert_eq!(returns(initialized, &[k]), result, "k {k}");
     }
+    // The bytes of a whole union through views and the functions over memory; a union with a
+    // pointer member is copied whole (values from gcc).
+    let bytes = "union u { unsigned w; unsigned char b[4]; }; union q { int *p; int i; };
+        unsigned hash(const unsigned char *s, int n) { unsigned h = 7;
+          for (int i = 0; i < n; i++) h = h * 31 + s[i]; return h; }
+        int main(void) { unsigned char buf[4] = {1, 2, 3, 4}; union u x;
+          memcpy(&x, buf, sizeof x); unsigned char out[4]; memcpy(out, &x, 4);
+          memset(x.b, 0, 2); unsigned r = x.w + out[3];
+          x.w = 0x11223344; unsigned char *c = (unsigned char *)&x;
+          unsigned short *h = (unsigned short *)&x; c[0] = 0x55;
+          r += h[1] + c[0] + hash((const unsigned char *)&x, sizeof x) % 1000;
+          union q y, z; int k = 3; y.p = &k; memcpy(&z, &y, sizeof z);
+          return (int)(r + *z.p); }";
+    assert_eq!(returns(bytes, &[]), 67310914);
     assert_eq!(returns(tagged, &[-4]), -43);
     assert_errors(
         tagged,

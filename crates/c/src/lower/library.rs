@@ -292,6 +292,11 @@ impl FnCx<'_, '_> {
         e: &Node<Expression>,
     ) -> Result<(Operand, CType), CError> {
         let (pointer, ty) = self.typed(e)?;
+        // A union's bytes (`lower/unions.rs`).
+        let span = self.span(e.span);
+        if let Some(bytes) = self.union_bytes_pointer((pointer, ty), CType::UChar, span) {
+            return Ok(bytes);
+        }
         let CType::Element(p) = ty else {
             return Ok((pointer, ty));
         };

@@ -258,6 +258,46 @@ impl FnCx<'_, '_> {
         Ok(())
     }
 
+    /// The bytes of the union the pointer `pointer` of type `ty` points to, as a view of
+    /// `unit`s (`(unsigned char *)&u`, `memcpy(&u, buf, n)`): a pointer to its first byte.
+    /// `None` where `ty` is no pointer to a whole union whose members all live in its bytes (a
+    /// pointer member is a field beside them, which only a copy of the whole union copies).
+    pub(super) fn union_bytes_pointer(
+        &mut self,
+        (pointer, ty): (Operand, CType),
+        unit: CType,
+        span: Span,
+    ) -> Option<(Operand, CType)> {
+        let CType::Pointer(p) = ty else {
+            return None;
+        };
+        let CType::Struct(id) = self.pointee(p) else {
+            return None;
+        };
+        let in_bytes = self.unit.types.borrow().union_members(id).is_some()
+            && self
+                .unit
+                .types
+                .borrow()
+                .fields(id)
+                .is_some_and(|f| f.len() == 1);
+        if !in_bytes {
+            return None;
+        }
+        let bytes = self.object_memory(pointer).member(UNION_BYTES);
+        let boxed = self.unbox_array_for_address(&bytes, span);
+        let PlaceBase::Deref(cell) = boxed.place.base else {
+            return None;
+        };
+        let view = View {
+            unit,
+            object: CType::UChar,
+            whole: false,
+        };
+        let first = self.element_value(cell, Operand::Const(0), span);
+        Some((first, self.unit.types.borrow_mut().view_pointer(view)))
+    }
+
     /// The member `name` of the union object `union` (`u.m`, `p->m`), of type `member`.
     pub(super) fn union_member(
         &mut self,

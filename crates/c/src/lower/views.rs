@@ -192,9 +192,9 @@ impl FnCx<'_, '_> {
                 let operand = &c.node.expression;
                 is_integer(target)
                     && (self.is_view_expression(operand)
-                        || self
-                            .pointed_type(operand)
-                            .is_some_and(|object| object != target && self.viewable(object)))
+                        || self.pointed_type(operand).is_some_and(|object| {
+                            object != target && (self.viewable(object) || self.is_union(object))
+                        }))
             }
             Expression::Identifier(id) => {
                 let at = self.at(e.span);
@@ -295,6 +295,9 @@ impl FnCx<'_, '_> {
                 };
                 if object == target || object == CType::Void {
                     return Ok(None);
+                }
+                if let Some(bytes) = self.union_bytes_pointer((value, from), target, span) {
+                    return Ok(Some(bytes));
                 }
                 if object == CType::Bool {
                     return Err(CError::unsupported(
