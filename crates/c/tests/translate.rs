@@ -847,6 +847,21 @@ fn unions_are_their_bytes() {
           union q y, z; int k = 3; y.p = &k; memcpy(&z, &y, sizeof z);
           return (int)(r + *z.p); }";
     assert_eq!(returns(bytes, &[]), 67310914);
+    // A union that is a struct member, its address taken: a box holding the union, whose
+    // bytes' box is inside; copies are deep, `free` frees both (values from gcc).
+    let member = "union val { int i; unsigned char b[4]; }; struct node { int tag; union val v; };
+        int low(union val *p) { return p->b[0]; } void set(union val *p, int x) { p->i = x; }
+        int main(void) { int k = __VERIFIER_nondet_int(); struct node n; n.tag = 1;
+          set(&n.v, k); int r = low(&n.v); struct node m = n; set(&m.v, 7);
+          r += n.v.i * 10 + m.v.b[0] * 1000;
+          struct node *h = malloc(sizeof *h); *h = n; union val *hv = &h->v;
+          unsigned char *c = h->v.b; r += hv->b[1]; free(h);
+          if (k == 3) return hv->i; if (k == 4) return c[0]; return r; }";
+    for (k, result) in [(1, 7011), (258, 9583), (-5, 7456)] {
+        assert_eq!(returns(member, &[k]), result, "k {k}");
+    }
+    let kind = PropertyKind::UseAfterFree;
+    assert_errors(member, &[(3, kind), (4, kind)]);
     assert_eq!(returns(tagged, &[-4]), -43);
     assert_errors(
         tagged,

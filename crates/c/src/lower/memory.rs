@@ -145,16 +145,23 @@ pub(super) fn stored_leaves(
 
 /// Whether the struct member `name` of type `field` lives in a box of its own: `&` is applied
 /// to its name (`&s.inner`, `&p->link`), and its own objects have no boxes (a box inside a
-/// box is not modelled: the address of such a member is refused).
+/// box is not modelled: the address of such a member is refused) but for a union's bytes
+/// (`lower/unions.rs`): copies, `free` and ends of life follow that one box inside.
 pub(super) fn struct_boxed(
     types: &Types,
     boxed_members: &BoxedMembers,
     name: &str,
     field: CType,
 ) -> bool {
-    matches!(field, CType::Struct(_))
-        && boxed_members.structs.contains(name)
-        && !has_boxes(types, boxed_members, field)
+    let CType::Struct(id) = field else {
+        return false;
+    };
+    let inner_boxes = stored_leaves(types, boxed_members, field)
+        .iter()
+        .filter(|(path, leaf)| leaf_kind(boxed_members, path, *leaf) != Leaf::Inline)
+        .count();
+    let union_bytes_only = types.union_members(id).is_some() && inner_boxes == 1;
+    boxed_members.structs.contains(name) && (inner_boxes == 0 || union_bytes_only)
 }
 
 /// Where a leaf of an object lives (see the module comment).
@@ -703,19 +710,30 @@ impl FnCx<'_, '_> {
         let leaves = self.stored_leaves(ty);
         let mut boxes = Vec::new();
         for (path, leaf) in leaves {
-            let owner: fn(Operand) -> HeapOwner =
-                match leaf_kind(&self.unit.boxed_members, &path, leaf) {
-                    Leaf::ScalarBox | Leaf::StructBox => HeapOwner::Object,
-                    Leaf::ArrayBox | Leaf::OneBox => HeapOwner::Array,
-                    Leaf::Inline => continue,
-                };
+            let kind = leaf_kind(&self.unit.boxed_members, &path, leaf);
+            let owner: fn(Operand) -> HeapOwner = match kind {
+                Leaf::ScalarBox | Leaf::StructBox => HeapOwner::Object,
+                Leaf::ArrayBox | Leaf::OneBox => HeapOwner::Array,
+                Leaf::Inline => continue,
+            };
             let mut field = object.clone();
             let name = leaf_fields(&path).0;
             field
                 .projections
                 .push(Projection::Field(self.field_id(&name)));
-            let held = Rvalue::Read(field);
-            boxes.push(owner(Operand::Local(self.b.assign_temp(held, span))));
+            let held = Operand::Local(self.b.assign_temp(Rvalue::Read(field), span));
+            boxes.push(owner(held));
+            // A union in a box of its own has its bytes' box inside (`struct_boxed`).
+            if kind == Leaf::StructBox && self.has_boxes(leaf) {
+                for check in self.pointee_guards(held) {
+                    self.check(check, span);
+                }
+                let inner = Place {
+                    base: PlaceBase::Deref(held),
+                    projections: Vec::new(),
+                };
+                boxes.extend(self.boxes_of(&inner, leaf, span));
+            }
         }
         boxes
     }
