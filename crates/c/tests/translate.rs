@@ -862,6 +862,15 @@ fn unions_are_their_bytes() {
     }
     let kind = PropertyKind::UseAfterFree;
     assert_errors(member, &[(3, kind), (4, kind)]);
+    // A struct stored into a union's struct member whose member name is boxed elsewhere (the
+    // review: the box pointer was stored as the value); gcc gives 1 + 2 * 256 * 256.
+    let boxed = "struct S { unsigned short a; unsigned short b; };
+        union U { unsigned char raw[4]; struct S s; }; struct Q { int a; };
+        int main(void) { union U u, v; struct Q q; int *pq = &q.a; *pq = 0;
+          struct S t; unsigned short *p = &t.a; *p = 1; t.b = 2; u.s = t;
+          union U w = {.s = t}; v.s = u.s;
+          return u.raw[0] + v.raw[2] * 256 * 256 + w.raw[1] * 1000; }";
+    assert_eq!(returns(boxed, &[]), 1 + 2 * 256 * 256);
     assert_eq!(returns(tagged, &[-4]), -43);
     assert_errors(
         tagged,
@@ -2395,6 +2404,11 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "union u { int (*f)(int); int i; }; int main() { union u v; return 0; }",
             "the union member `f` of type `int (*)(int)`",
             "union u {",
+        ),
+        (
+            "struct s { int tag; union { int i; char c; }; }; int main() { struct s x; return 0; }",
+            "anonymous struct and union members",
+            "union { int i",
         ),
         (
             "union u { int a : 3; int i; }; int main() { union u v; return 0; }",

@@ -638,6 +638,33 @@ impl FnCx<'_, '_> {
         ]
     }
 
+    /// The value and flag of the scalar leaf at `path` (of type `leaf`) of the struct value
+    /// `record`: its fields, or a boxed leaf's box contents.
+    pub(super) fn record_leaf(
+        &mut self,
+        record: LocalId,
+        path: &str,
+        leaf: CType,
+        span: Span,
+    ) -> [Operand; 2] {
+        let (value_field, flag_field) = leaf_fields(path);
+        let from = PlaceBase::Local(record);
+        match leaf_kind(&self.unit.boxed_members, path, leaf) {
+            Leaf::ScalarBox => {
+                let pointer = self.read_field(from, &value_field, Width::W32, span);
+                self.box_contents(pointer, leaf.width(), span)
+            }
+            Leaf::OneBox => {
+                let pointer = self.read_field(from, &value_field, Width::W32, span);
+                self.one_box_contents(pointer, leaf.width(), span)
+            }
+            _ => [
+                self.read_field(from, &value_field, leaf.width(), span),
+                self.read_field(from, &flag_field, Width::W32, span),
+            ],
+        }
+    }
+
     /// The value (of `width`) and flag of the one element of the box `pointer` points to (an
     /// array of one), read after its guards.
     fn one_box_contents(&mut self, pointer: Operand, width: Width, span: Span) -> [Operand; 2] {

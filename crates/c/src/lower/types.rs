@@ -992,6 +992,14 @@ impl Types {
             if let Some(e) = layout_refusal(extensions.chain(declared).flatten(), at) {
                 return Err(e);
             }
+            // C11's anonymous members (`struct { int a, b; };` inside a struct or union) have
+            // no declarator: left out, the layout would be wrong.
+            if field.node.declarators.is_empty() {
+                return Err(CError::unsupported(
+                    "anonymous struct and union members (give the member a name)",
+                    at,
+                ));
+            }
             let base = type_of(unit, self, &specifier_types(&field.node.specifiers), at)?;
             for declarator in &field.node.declarators {
                 if let Some(width) = &declarator.node.bit_width {

@@ -211,10 +211,7 @@ impl FnCx<'_, '_> {
                     other => self.b.assign_temp(Rvalue::Use(other), span),
                 };
                 for (path, leaf, offset) in self.union_leaves(member) {
-                    let (value_field, flag_field) = leaf_fields(&path);
-                    let from = PlaceBase::Local(record);
-                    let value = self.read_field(from, &value_field, leaf.width(), span);
-                    let flag = self.read_field(from, &flag_field, Width::W32, span);
+                    let [value, flag] = self.record_leaf(record, &path, leaf, span);
                     scalars.push((leaf, offset, value, flag));
                 }
             }
@@ -538,10 +535,7 @@ impl FnCx<'_, '_> {
             other => self.b.assign_temp(Rvalue::Use(other), span),
         };
         for (path, leaf, at) in self.union_leaves(part.ty) {
-            let (value_field, flag_field) = leaf_fields(&path);
-            let from = PlaceBase::Local(record);
-            let value = self.read_field(from, &value_field, leaf.width(), span);
-            let flag = self.read_field(from, &flag_field, Width::W32, span);
+            let [value, flag] = self.record_leaf(record, &path, leaf, span);
             let offset = self.plus(part.offset, at, span);
             let bytes = self.union_bytes(part, offset, leaf, span);
             for (k, byte) in bytes.parts.iter().enumerate() {

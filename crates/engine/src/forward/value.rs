@@ -96,6 +96,17 @@ impl SymValue {
                 }
                 return Ok(SymValue::Record(fields.into()));
             }
+            // Element by element, for the same reason: a byte array written through a pointer
+            // that may denote two cells (a union's bytes in `ua[x & 1]`) was an `ite` of whole
+            // arrays nested once more by every byte written, and each read walked both sides of
+            // every level (time and memory doubling with each write).
+            (SymValue::Array(x), SymValue::Array(y)) if x.len() == y.len() => {
+                let mut items = Vec::with_capacity(x.len());
+                for (u, v) in x.iter().zip(y.iter()) {
+                    items.push(SymValue::ite(store, cond, u.clone(), v.clone())?);
+                }
+                return Ok(SymValue::Array(items.into()));
+            }
             _ => {}
         }
         Ok(SymValue::Ite(cond, Rc::new(a), Rc::new(b)))
