@@ -884,6 +884,32 @@ fn unions_are_their_bytes() {
 }
 
 #[test]
+fn anonymous_members_are_members_of_their_parent() {
+    // C11's anonymous unions and structs: members reached by name, in gcc's layout, through
+    // pointers, `&`, `offsetof`, positional and designated initializers (values from gcc).
+    let source = "struct node { int kind; union { int number; struct node *child; unsigned char raw[8]; }; };
+        union reg { unsigned w; struct { unsigned short lo, hi; }; };
+        struct outer { char c; struct { char d; int e; }; long long z; };
+        struct pt { int tag; struct { short x, y; }; };
+        int eval(struct node *n) { if (n->kind == 0) return n->number; return 1 + eval(n->child); }
+        int main(void) { int k = __VERIFIER_nondet_int();
+          struct node *leaf = malloc(sizeof *leaf); struct node *top = malloc(sizeof *top);
+          leaf->kind = 0; leaf->number = k; top->kind = 1; top->child = leaf;
+          int r = eval(top); union reg g; g.w = (unsigned)k * 65537u;
+          struct outer o; o.c = 1; o.d = 2; o.e = k; o.z = 5; int *pe = &o.e;
+          r += g.hi + g.lo * 3 + *pe + (int)sizeof(struct outer) * 100
+            + (int)__builtin_offsetof(struct outer, e) * 1000 + (int)sizeof(struct node) * 10000
+            + (int)sizeof(union reg) * 100000;
+          struct node a = {1, {258}}; struct node b = {.kind = 2, .number = 7};
+          struct pt p = {3, {4, 5}}; struct pt q = {.tag = 1, .y = 9};
+          free(leaf); free(top);
+          return r + a.raw[1] + b.number * 10 + p.y * 100 + q.y * 1000 + q.x * 10000 + b.kind; }";
+    for (k, result) in [(1, 579980), (-3, 842099), (70000, 737831)] {
+        assert_eq!(returns(source, &[k]), result, "k {k}");
+    }
+}
+
+#[test]
 fn a_functions_return_ends_its_variables() {
     // A pointer kept to a variable, a parameter, an array's element or a struct variable's
     // boxed member after its function returned: `use-after-return` (as ASan's
@@ -2406,9 +2432,9 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "union u {",
         ),
         (
-            "struct s { int tag; union { int i; char c; }; }; int main() { struct s x; return 0; }",
-            "anonymous struct and union members",
-            "union { int i",
+            "struct t { int x; }; struct s { struct t; int a; }; int main() { struct s v; return 0; }",
+            "a member declaration without a name other than an untagged struct or union",
+            "struct t; int a",
         ),
         (
             "union u { int a : 3; int i; }; int main() { union u v; return 0; }",

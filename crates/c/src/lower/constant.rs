@@ -248,19 +248,25 @@ impl Evaluation<'_> {
                     let (CType::Struct(id), true) = (current, dims.is_empty()) else {
                         return Err(unsupported());
                     };
-                    // A union's members are all at its start.
-                    let (members, offsets) = match types.union_members(id) {
-                        Some(members) => (Some(members), Some(vec![0; members.len()])),
-                        None => (types.fields(id), types.member_offsets(id)),
-                    };
-                    let (Some(members), Some(offsets)) = (members, offsets) else {
-                        return Err(unsupported());
-                    };
-                    let Some(k) = members.iter().position(|(f, _)| f == name) else {
+                    let Some(path) = types.member_path(id, name) else {
                         return Err(CError::invalid(format!("no member `{name}` here"), at));
                     };
-                    offset += i64::from(offsets[k]);
-                    (current, dims) = match members[k].1 {
+                    // Through the anonymous members it lies in; a union's members are all at
+                    // its start.
+                    for (container, step, _) in &path {
+                        if types.union_members(*container).is_some() {
+                            continue;
+                        }
+                        let fields = types.fields(*container).unwrap_or_default();
+                        let k = fields.iter().position(|(f, _)| f == step);
+                        let offsets = types.member_offsets(*container);
+                        let (Some(k), Some(offsets)) = (k, offsets) else {
+                            return Err(unsupported());
+                        };
+                        offset += i64::from(offsets[k]);
+                    }
+                    let member = path.last().map_or(CType::Int, |step| step.2);
+                    (current, dims) = match member {
                         CType::Array(array) => types.array(array),
                         ty => (ty, Vec::new()),
                     };

@@ -495,7 +495,7 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// The member `m` of `object`, of C type `ty`.
+    /// The member `m` of `object`, of C type `ty` (through the anonymous members it lies in).
     fn member_of(
         &mut self,
         (object, ty): (LValue, CType),
@@ -506,6 +506,35 @@ impl FnCx<'_, '_> {
         let at = self.at(e.span);
         let name = &m.node.identifier.node.name;
         super::func::complete(self.unit, ty, at)?;
+        let path = match ty {
+            CType::Struct(id) => self.unit.types.borrow().member_path(id, name),
+            _ => None,
+        };
+        let Some(path) = path else {
+            return Err(CError::invalid(
+                format!(
+                    "`{}` has no member `{name}`",
+                    self.unit.types.borrow().describe(ty)
+                ),
+                at,
+            ));
+        };
+        let mut member = (object, ty);
+        for (_, step, _) in path {
+            member = self.member_named(member, &step, e, purpose)?;
+        }
+        Ok(member)
+    }
+
+    /// The member `name` of `object`, of C type `ty`, for the member expression `e`.
+    fn member_named(
+        &mut self,
+        (object, ty): (LValue, CType),
+        name: &str,
+        e: &Node<Expression>,
+        purpose: Indexing,
+    ) -> Result<(LValue, CType), CError> {
+        let at = self.at(e.span);
         let (field, union) = match ty {
             CType::Struct(id) => {
                 let types = self.unit.types.borrow();

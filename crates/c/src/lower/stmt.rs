@@ -6,7 +6,8 @@
 //! elision is refused.
 
 use lang_c::ast::{
-    BlockItem, Declaration, Designator, Expression, ForInitializer, Initializer, Label, Statement,
+    BlockItem, Declaration, Designator, Expression, ForInitializer, Initializer,
+    InitializerListItem, Label, Statement,
 };
 use lang_c::span::Node;
 use symex_ir::cfg::{BinOp, InstKind, LocalId, Operand, Rvalue, Terminator, Width};
@@ -15,7 +16,9 @@ use symex_syntax::span::Span;
 use super::element_pointer;
 use super::func::{complete, has_static_storage, is_extern, Cases, FnCx, Jumps};
 use super::is_typedef;
-use super::types::{array_element, base_type, declarator_shape, plain_type, ArrayId, CType, Shape};
+use super::types::{
+    array_element, base_type, declarator_shape, is_anonymous, plain_type, ArrayId, CType, Shape,
+};
 use crate::error::CError;
 
 impl FnCx<'_, '_> {
@@ -451,6 +454,19 @@ impl FnCx<'_, '_> {
                             at,
                         ));
                     }
+                    // `.number = v` of a member of an anonymous member (C11): a designator
+                    // inside that member.
+                    if let Some(index) =
+                        designation.first().and_then(|d| self.anonymous(&fields, d))
+                    {
+                        let old = given[index].take();
+                        let values = self.anonymous_leaves(fields[index].1, old, item, span)?;
+                        given[index] = Some(values);
+                        next = index + 1;
+                        inside = true;
+                        k += 1;
+                        continue;
+                    }
                     if let [outer, path @ ..] = designation {
                         if !path.is_empty() {
                             let index = member_index(&fields, outer, at)?;
@@ -511,6 +527,51 @@ impl FnCx<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// The position among `fields` of the anonymous member whose own member the designator
+    /// `.m` names, where no member of `fields` is `m`.
+    fn anonymous(
+        &self,
+        fields: &[(String, CType)],
+        designator: &Node<Designator>,
+    ) -> Option<usize> {
+        let Designator::Member(m) = &designator.node else {
+            return None;
+        };
+        let name = &m.node.name;
+        if fields.iter().any(|(f, _)| f == name) {
+            return None;
+        }
+        let types = self.unit.types.borrow();
+        fields.iter().position(|(f, ty)| {
+            is_anonymous(f)
+                && matches!(ty, CType::Struct(id)
+                    if types.member_path(*id, name).is_some_and(|path| path.len() == 1))
+        })
+    }
+
+    /// The leaves of the anonymous member of type `ty` (`old`: what earlier items set) after
+    /// the item `.m… = init` that names its member `m`.
+    fn anonymous_leaves(
+        &mut self,
+        ty: CType,
+        old: Option<Vec<Operand>>,
+        item: &Node<InitializerListItem>,
+        span: Span,
+    ) -> Result<Vec<Operand>, CError> {
+        if !self.is_union(ty) {
+            return self.designated_leaves(ty, old, &item.node.designation, item, span);
+        }
+        if item.node.designation.len() > 1 {
+            return Err(CError::unsupported(
+                "a nested designator into a member of an anonymous union",
+                self.at(item.span),
+            ));
+        }
+        let mut values = Vec::new();
+        self.initial_union_leaves(ty, std::slice::from_ref(item), &mut values, span)?;
+        Ok(values)
     }
 
     /// The leaves of a struct member of type `ty` (`old`: what earlier items set, else zero)

@@ -197,6 +197,15 @@ pub(super) struct UnionDef {
     pub align: i32,
 }
 
+/// The name of the `k`-th anonymous member of a struct or union is this and `k` (a `-` is in
+/// no C identifier).
+pub(super) const ANONYMOUS: &str = "anonymous-";
+
+/// Whether a member's name is an anonymous member's.
+pub(super) fn is_anonymous(name: &str) -> bool {
+    name.starts_with(ANONYMOUS)
+}
+
 /// The name of a union's one field: the array of `unsigned char` holding its bytes.
 pub(super) const UNION_BYTES: &str = "bytes";
 
@@ -958,13 +967,51 @@ impl Types {
         Some(&union.members)
     }
 
-    /// The type of the member `name` of the struct or union `id`, if it has one.
+    /// The type of the member `name` of the struct or union `id`, if it has one (also a member
+    /// of an anonymous member).
     pub(super) fn member_type(&self, id: StructId, name: &str) -> Option<CType> {
+        self.member_path(id, name)?.last().map(|step| step.2)
+    }
+
+    /// How the member `name` of the struct or union `id` is reached: the member itself, or
+    /// C11's anonymous members it lies in and then it (`n.number` of `struct node { int kind;
+    /// union { int number; ... }; }` is `n.anonymous-1.number`), each step with the struct or
+    /// union it is a member of and its type.
+    pub(super) fn member_path(
+        &self,
+        id: StructId,
+        name: &str,
+    ) -> Option<Vec<(StructId, String, CType)>> {
+        self.member_path_at(id, name, 0)
+    }
+
+    fn member_path_at(
+        &self,
+        id: StructId,
+        name: &str,
+        depth: u32,
+    ) -> Option<Vec<(StructId, String, CType)>> {
         let members = match self.union_members(id) {
             Some(members) => members,
             None => self.fields(id)?,
         };
-        members.iter().find(|(f, _)| f == name).map(|&(_, ty)| ty)
+        if let Some((_, ty)) = members.iter().find(|(f, _)| f == name) {
+            return Some(vec![(id, name.to_string(), *ty)]);
+        }
+        if depth >= MAX_STRUCT_DEPTH {
+            return None;
+        }
+        members.iter().find_map(|(member, ty)| {
+            let CType::Struct(inner) = ty else {
+                return None;
+            };
+            if !is_anonymous(member) {
+                return None;
+            }
+            let mut path = self.member_path_at(*inner, name, depth + 1)?;
+            path.insert(0, (id, member.clone(), *ty));
+            Some(path)
+        })
     }
 
     /// The members of the definition of struct `id`.
@@ -992,15 +1039,33 @@ impl Types {
             if let Some(e) = layout_refusal(extensions.chain(declared).flatten(), at) {
                 return Err(e);
             }
-            // C11's anonymous members (`struct { int a, b; };` inside a struct or union) have
-            // no declarator: left out, the layout would be wrong.
-            if field.node.declarators.is_empty() {
-                return Err(CError::unsupported(
-                    "anonymous struct and union members (give the member a name)",
-                    at,
-                ));
-            }
             let base = type_of(unit, self, &specifier_types(&field.node.specifiers), at)?;
+            // C11's anonymous members (`union { int i; char c; };` inside a struct or union)
+            // have no declarator: a member of a name no identifier has, whose own members
+            // `Types::member_path` finds.
+            if field.node.declarators.is_empty() {
+                // Only an untagged definition is one (gcc ignores `struct tag;` here).
+                let untagged = specifier_types(&field.node.specifiers).iter().any(|t| {
+                    matches!(&t.node, TypeSpecifier::Struct(st)
+                        if st.node.identifier.is_none() && st.node.declarations.is_some())
+                });
+                if !untagged {
+                    return Err(CError::unsupported(
+                        "a member declaration without a name other than an untagged struct or \
+                         union (C11's anonymous members)",
+                        at,
+                    ));
+                }
+                let anonymous = fields.iter().filter(|(f, _)| is_anonymous(f)).count();
+                let name = format!("{ANONYMOUS}{}", anonymous + 1);
+                layout.push(LayoutItem {
+                    declared: base,
+                    bits: None,
+                    named: true,
+                });
+                fields.push((name, base));
+                continue;
+            }
             for declarator in &field.node.declarators {
                 if let Some(width) = &declarator.node.bit_width {
                     let name = (declarator.node.declarator.as_ref())

@@ -74,7 +74,16 @@ impl FnCx<'_, '_> {
                         _ => None,
                     },
                 };
-                object.is_some_and(|ty| self.is_union(ty))
+                // The member lies in a union where a step to it is a union's member (also of
+                // an anonymous union, `n.number`).
+                let name = &m.node.identifier.node.name;
+                let through_union = |id| {
+                    let types = self.unit.types.borrow();
+                    let path = types.member_path(id, name).unwrap_or_default();
+                    path.iter()
+                        .any(|(container, _, _)| types.union_members(*container).is_some())
+                };
+                matches!(object, Some(CType::Struct(id)) if through_union(id))
                     || m.node.operator.node == MemberOperator::Direct
                         && self.in_union(&m.node.expression)
             }
