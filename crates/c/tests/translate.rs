@@ -871,6 +871,17 @@ fn unions_are_their_bytes() {
           union U w = {.s = t}; v.s = u.s;
           return u.raw[0] + v.raw[2] * 256 * 256 + w.raw[1] * 1000; }";
     assert_eq!(returns(boxed, &[]), 1 + 2 * 256 * 256);
+    // Designators through a union member and into an array of unions; a pointer variable
+    // named as the member it points into (values from gcc).
+    let designated = "union V { int i; short s; unsigned char b[4]; };
+        struct S { int k; union V v; };
+        int main(void) { int x = __VERIFIER_nondet_int();
+          struct S t = { .v.i = 5 }; struct S w = { .k = 1, .v.s = 5 };
+          union V a[2] = { [1].i = 7, [0].s = 3 }; union V u; u.i = x;
+          unsigned char *b = u.b; int *i = &u.i;
+          return t.v.i + t.k + w.k * 10 + w.v.s * 100 + a[0].s * 1000 + a[1].i * 10000
+            + b[2] * 100000 + *i; }";
+    assert_eq!(returns(designated, &[70000]), 515 + 73000 + 100000 + 70000);
     assert_eq!(returns(tagged, &[-4]), -43);
     assert_errors(
         tagged,
@@ -2435,6 +2446,16 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "struct t { int x; }; struct s { struct t; int a; }; int main() { struct s v; return 0; }",
             "a member declaration without a name other than an untagged struct or union",
             "struct t; int a",
+        ),
+        (
+            "union reg { unsigned w; struct { unsigned short lo, hi; }; }; int main() { union reg a = { .hi = 3 }; return a.w; }",
+            "a designator naming `hi`, a member of an anonymous member of a union",
+            ".hi = 3",
+        ),
+        (
+            "struct A { int k; struct { short a; union { int b; char c; }; }; }; int main() { struct A t = { .b = 7 }; return t.b; }",
+            "a designator naming `b`, a member of an anonymous member nested in another",
+            ".b = 7",
         ),
         (
             "union u { int a : 3; int i; }; int main() { union u v; return 0; }",

@@ -1229,11 +1229,30 @@ pub(super) fn initializer_mentions(initializer: &Node<Initializer>, name: &str) 
     finds.1
 }
 
-/// Finds an identifier by its name.
+/// Finds an identifier by its name (a variable's or a function's: the names of members in
+/// `s.m` and in `.m =` designators are not looked at).
 struct Finds<'n>(&'n str, bool);
 
 impl<'ast> Visit<'ast> for Finds<'_> {
     fn visit_identifier(&mut self, id: &'ast lang_c::ast::Identifier, _: &'ast lang_c::span::Span) {
         self.1 |= id.name == self.0;
+    }
+
+    fn visit_member_expression(
+        &mut self,
+        e: &'ast lang_c::ast::MemberExpression,
+        _: &'ast lang_c::span::Span,
+    ) {
+        self.visit_expression(&e.expression.node, &e.expression.span);
+    }
+
+    fn visit_designator(
+        &mut self,
+        d: &'ast lang_c::ast::Designator,
+        span: &'ast lang_c::span::Span,
+    ) {
+        if !matches!(d, lang_c::ast::Designator::Member(_)) {
+            lang_c::visit::visit_designator(self, d, span);
+        }
     }
 }

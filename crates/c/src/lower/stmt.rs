@@ -18,6 +18,7 @@ use super::func::{complete, has_static_storage, is_extern, Cases, FnCx, Jumps};
 use super::is_typedef;
 use super::types::{
     array_element, base_type, declarator_shape, is_anonymous, plain_type, ArrayId, CType, Shape,
+    Types,
 };
 use crate::error::CError;
 
@@ -469,7 +470,8 @@ impl FnCx<'_, '_> {
                     }
                     if let [outer, path @ ..] = designation {
                         if !path.is_empty() {
-                            let index = member_index(&fields, outer, at)?;
+                            let index =
+                                member_index(&self.unit.types.borrow(), &fields, outer, at)?;
                             let field_ty = fields[index].1;
                             let old = given[index].take();
                             let values = self.designated_leaves(field_ty, old, path, item, span)?;
@@ -482,7 +484,9 @@ impl FnCx<'_, '_> {
                     }
                     inside = false;
                     let index = match designation {
-                        [designator] => member_index(&fields, designator, at)?,
+                        [designator] => {
+                            member_index(&self.unit.types.borrow(), &fields, designator, at)?
+                        }
                         _ => next,
                     };
                     let Some((name, field_ty)) = fields.get(index) else {
@@ -590,9 +594,11 @@ impl FnCx<'_, '_> {
             Some(values) => values,
             None => self.zero_leaves(ty, span),
         };
-        // The designated part's type and its dotted path among `ty`'s leaves.
+        // The designated part's type and its dotted path among `ty`'s leaves; inside a union,
+        // the designators left (`.v.i = 5`: `.i` of the union `v`).
         let (mut part, mut prefix) = (ty, String::new());
-        for designator in path {
+        let mut in_union = None;
+        for (k, designator) in path.iter().enumerate() {
             let CType::Struct(id) = part else {
                 return Err(CError::unsupported(
                     "a nested designator below a member that is not a struct (only `.a.b = v` \
@@ -600,9 +606,13 @@ impl FnCx<'_, '_> {
                     at,
                 ));
             };
+            if self.is_union(part) {
+                in_union = Some(&path[k..]);
+                break;
+            }
             let fields = self.unit.types.borrow().fields(id).map(<[_]>::to_vec);
             let fields = fields.unwrap_or_default();
-            let index = member_index(&fields, designator, at)?;
+            let index = member_index(&self.unit.types.borrow(), &fields, designator, at)?;
             let (name, field_ty) = &fields[index];
             if matches!(field_ty, CType::Array(_)) {
                 return Err(CError::unsupported(
@@ -617,8 +627,10 @@ impl FnCx<'_, '_> {
             part = *field_ty;
         }
         let leaves = self.unit.types.borrow().leaves(ty);
+        // (An empty prefix, a union's designators from the top: the whole object.)
         let inside = |path: &str| {
-            path == prefix
+            prefix.is_empty()
+                || path == prefix
                 || path
                     .strip_prefix(prefix.as_str())
                     .is_some_and(|rest| rest.starts_with('.'))
@@ -629,7 +641,17 @@ impl FnCx<'_, '_> {
             return Err(CError::invalid("a designator naming no member", at));
         };
         let mut set = Vec::new();
-        self.initial_leaves(part, &item.node.initializer, &mut set)?;
+        match in_union {
+            Some(designation) => {
+                let inner = InitializerListItem {
+                    designation: designation.to_vec(),
+                    initializer: item.node.initializer.clone(),
+                };
+                let inner = Node::new(inner, item.span);
+                self.initial_union_leaves(part, std::slice::from_ref(&inner), &mut set, span)?;
+            }
+            None => self.initial_leaves(part, &item.node.initializer, &mut set)?,
+        }
         values.splice(first..first + count, set);
         Ok(values)
     }
@@ -678,6 +700,7 @@ impl FnCx<'_, '_> {
 
 /// The position among `fields` of the member a `.m` designator names.
 fn member_index(
+    types: &Types,
     fields: &[(String, CType)],
     designator: &Node<Designator>,
     at: usize,
@@ -688,8 +711,22 @@ fn member_index(
             at,
         ));
     };
-    fields
-        .iter()
-        .position(|(f, _)| *f == m.node.name)
-        .ok_or_else(|| CError::invalid(format!("the struct has no member `{}`", m.node.name), at))
+    let name = &m.node.name;
+    fields.iter().position(|(f, _)| f == name).ok_or_else(|| {
+        // A member of an anonymous member deeper than `FnCx::anonymous` takes.
+        let anonymous = fields.iter().any(|(f, ty)| {
+            is_anonymous(f)
+                && matches!(ty, CType::Struct(id) if types.member_path(*id, name).is_some())
+        });
+        match anonymous {
+            true => CError::unsupported(
+                format!(
+                    "a designator naming `{name}`, a member of an anonymous member nested in \
+                     another (write the anonymous members' braces)"
+                ),
+                at,
+            ),
+            false => CError::invalid(format!("the struct has no member `{name}`"), at),
+        }
+    })
 }

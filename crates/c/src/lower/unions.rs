@@ -140,7 +140,7 @@ impl FnCx<'_, '_> {
                     }
                 };
                 let Some((position, (name, member))) = chosen else {
-                    return Err(CError::invalid("the union has no such member", at));
+                    return Err(no_union_member(&self.unit.types.borrow(), id, item, at));
                 };
                 let initializer = &item.node.initializer;
                 if member.is_scalar() && !member.is_number() {
@@ -624,4 +624,28 @@ fn union_initializer(at: usize) -> CError {
          expressions; for a struct member, its braces or a struct value; `{0}`)",
         at,
     )
+}
+
+/// The error for a designator `.m` of the union `id` that names none of its members: a member
+/// of an anonymous member is not taken there (`unsupported`); another name is no member.
+fn no_union_member(
+    types: &super::types::Types,
+    id: StructId,
+    item: &Node<InitializerListItem>,
+    at: usize,
+) -> CError {
+    let name = match item.node.designation.first().map(|d| &d.node) {
+        Some(Designator::Member(m)) => m.node.name.as_str(),
+        _ => "",
+    };
+    match types.member_path(id, name) {
+        Some(_) => CError::unsupported(
+            format!(
+                "a designator naming `{name}`, a member of an anonymous member of a union \
+                 (write the anonymous member's braces)"
+            ),
+            at,
+        ),
+        None => CError::invalid(format!("the union has no member `{name}`"), at),
+    }
 }
