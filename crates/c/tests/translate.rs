@@ -847,6 +847,13 @@ fn unions_are_their_bytes() {
           union q y, z; int k = 3; y.p = &k; memcpy(&z, &y, sizeof z);
           return (int)(r + *z.p); }";
     assert_eq!(returns(bytes, &[]), 67310914);
+    // `memcpy` between two unions of one type copies them whole: a byte never written stays
+    // indeterminate in the copy (byte by byte, it stopped the run `unmodelled`).
+    let partial = "union U { int i; short h[2]; };
+        int main(void) { int k = __VERIFIER_nondet_int(); union U u, v; u.h[0] = 1;
+          memcpy(&v, &u, sizeof v); if (k == 1) return v.i; return v.h[0]; }";
+    assert_eq!(returns(partial, &[0]), 1);
+    assert_errors(partial, &[(1, PropertyKind::Uninit)]);
     // A union that is a struct member, its address taken: a box holding the union, whose
     // bytes' box is inside; copies are deep, `free` frees both (values from gcc).
     let member = "union val { int i; unsigned char b[4]; }; struct node { int tag; union val v; };

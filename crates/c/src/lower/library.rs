@@ -154,8 +154,19 @@ impl FnCx<'_, '_> {
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
-        let (pointer, pointer_ty) = self.memory_operand(&arguments[0])?;
-        let source = self.memory_operand(&arguments[1])?;
+        // Two unions of one type are copied whole (every byte's flag, pointer members too);
+        // a union and other memory, byte by byte.
+        let destination = self.typed(&arguments[0])?;
+        let source = self.typed(&arguments[1])?;
+        let whole_unions = destination.1 == source.1
+            && matches!(destination.1, CType::Pointer(p) if self.is_union(self.pointee(p)));
+        let ((pointer, pointer_ty), source) = match whole_unions {
+            true => (destination, source),
+            false => (
+                self.as_memory_operand(destination, span),
+                self.as_memory_operand(source, span),
+            ),
+        };
         if self.copies_bytes(pointer_ty, source.1) {
             let size = &arguments[2];
             self.copy_bytes(
@@ -291,18 +302,26 @@ impl FnCx<'_, '_> {
         &mut self,
         e: &Node<Expression>,
     ) -> Result<(Operand, CType), CError> {
-        let (pointer, ty) = self.typed(e)?;
+        let value = self.typed(e)?;
+        Ok(self.as_memory_operand(value, self.span(e.span)))
+    }
+
+    /// [`FnCx::memory_operand`] of the pointer `pointer` of type `ty`, evaluated.
+    fn as_memory_operand(
+        &mut self,
+        (pointer, ty): (Operand, CType),
+        span: Span,
+    ) -> (Operand, CType) {
         // A union's bytes (`lower/unions.rs`).
-        let span = self.span(e.span);
         if let Some(bytes) = self.union_bytes_pointer((pointer, ty), CType::UChar, span) {
-            return Ok(bytes);
+            return bytes;
         }
         let CType::Element(p) = ty else {
-            return Ok((pointer, ty));
+            return (pointer, ty);
         };
         let mut types = self.unit.types.borrow_mut();
         let element = types.flattened(types.pointee(p));
-        Ok((pointer, types.element_pointer_to(element)))
+        (pointer, types.element_pointer_to(element))
     }
 
     /// Where the pointer argument `pointer` of type `ty` of `name` points.
