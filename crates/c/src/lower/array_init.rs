@@ -260,8 +260,8 @@ impl FnCx<'_, '_> {
                         continue;
                     }
                     return Err(CError::unsupported(
-                        "an initializer without braces for a struct with an array member (write \
-                         the struct's braces)",
+                        "an initializer without braces for a struct with an array member or a \
+                         union (write its braces)",
                         at,
                     ));
                 }
