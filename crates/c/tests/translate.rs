@@ -853,6 +853,16 @@ fn unions_are_their_bytes() {
         int main(void) { int k = __VERIFIER_nondet_int(); union U u, v; u.h[0] = 1;
           memcpy(&v, &u, sizeof v); if (k == 1) return v.i; return v.h[0]; }";
     assert_eq!(returns(partial, &[0]), 1);
+    // A union inside a union (also anonymous) is the outer one's bytes; read and stored
+    // whole byte by byte (values from gcc).
+    let nested = "union in { unsigned short h; unsigned char b[2]; };
+        union out { unsigned w; union in lo; union { unsigned char c0; signed char s0; }; };
+        int main(void) { int k = __VERIFIER_nondet_int(); union out o; o.w = (unsigned)k;
+          union in x = o.lo; union out p; p.w = 0; p.lo = x; p.lo.b[1] = 9;
+          return x.h + o.lo.b[1] * 10 + o.s0 * 100 + (int)p.w * 1000 + (int)sizeof(union out); }";
+    for (k, result) in [(1, 2305105), (300, 2352714), (-200, 2433490)] {
+        assert_eq!(returns(nested, &[k]), result, "k {k}");
+    }
     assert_errors(partial, &[(1, PropertyKind::Uninit)]);
     // A union that is a struct member, its address taken: a box holding the union, whose
     // bytes' box is inside; copies are deep, `free` frees both (values from gcc).

@@ -922,6 +922,11 @@ impl Types {
                 other => other,
             };
             let in_bytes = match element {
+                // A union inside (not in an array): its bytes are the outer union's, where all
+                // its members live in them (no pointer member: no field beside the bytes).
+                CType::Struct(inner) if self.union_members(inner).is_some() => {
+                    element == *ty && self.fields(inner).is_some_and(|f| f.len() == 1)
+                }
                 CType::Struct(_) => self.integer_layout(element).is_some(),
                 // A pointer member has a field of its own (`lower/unions.rs`).
                 CType::Pointer(_) | CType::Element(_) => element == *ty && name != UNION_BYTES,

@@ -16,9 +16,9 @@
 //! A pointer has no bytes in symex, so a pointer member is a field of its own beside the bytes,
 //! and a store into it marks the bytes it covers as its own ([`POINTER_BYTE`]): it reads back
 //! while they stay so (`uninit` where never written, `unmodelled` where another member wrote
-//! them since), and a read of a marked byte as an integer is `unmodelled`. `_Bool`, function
-//! pointers, pointers inside struct members, bit-fields and unions inside unions are refused
-//! by `Types::union_def`. Nothing here decides which expressions are union members
+//! them since), and a read of a marked byte as an integer is `unmodelled`. A union directly
+//! inside a union is more of its bytes. `_Bool`, function pointers, pointers inside struct
+//! members, bit-fields and unions inside struct members are refused by `Types::union_def`. Nothing here decides which expressions are union members
 //! (`lower/expr.rs`, `lower/array.rs`).
 
 use lang_c::ast::{
@@ -343,7 +343,11 @@ impl FnCx<'_, '_> {
             let fields = types.fields(id).unwrap_or_default();
             let index = fields.iter().position(|(f, _)| f == name);
             let offsets = types.member_offsets(id);
-            index.zip(offsets).map(|(index, offsets)| offsets[index])
+            match types.union_members(id) {
+                // A union inside the union: its members are at its start.
+                Some(_) => Some(0),
+                None => index.zip(offsets).map(|(index, offsets)| offsets[index]),
+            }
         };
         let Some(offset) = offset else {
             return Err(CError::invalid(
@@ -438,8 +442,11 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// The value of the struct or pointer `part` inside a union.
+    /// The value of the struct, union or pointer `part` inside a union.
     pub(super) fn read_union_part(&mut self, part: &UnionPart, span: Span) -> Operand {
+        if self.is_union(part.ty) {
+            return self.read_inner_union(part, span);
+        }
         let Some((name, mark)) = &part.pointer else {
             return self.read_union_struct(part, span);
         };
@@ -468,8 +475,11 @@ impl FnCx<'_, '_> {
         self.read_memory(&field, part.ty, false, span)
     }
 
-    /// Stores `value` into the struct or pointer `part` inside a union.
+    /// Stores `value` into the struct, union or pointer `part` inside a union.
     pub(super) fn write_union_part(&mut self, part: &UnionPart, value: Operand, span: Span) {
+        if self.is_union(part.ty) {
+            return self.write_inner_union(part, value, span);
+        }
         let Some((name, mark)) = &part.pointer else {
             return self.write_union_struct(part, value, span);
         };
@@ -480,6 +490,43 @@ impl FnCx<'_, '_> {
             let byte = self.union_bytes(part, byte, CType::UChar, span);
             let marked = (Operand::Const(0), Operand::Const(*mark));
             self.write_memory_flagged(&byte.parts[0].memory, CType::UChar, marked, false, span);
+        }
+    }
+
+    /// The union `part` inside a union read whole: a union value of its bytes, each with its
+    /// assigned flag.
+    fn read_inner_union(&mut self, part: &UnionPart, span: Span) -> Operand {
+        let mut objects = Vec::new();
+        for k in 0..self.object_size(part.ty) {
+            let offset = self.plus(part.offset, k, span);
+            let byte = self.union_bytes(part, offset, CType::UChar, span);
+            self.guard(&byte.parts[0].memory, span);
+            let [value, flag] = self.raw_fields(&byte.parts[0].memory, span);
+            let fields = self.leaf_of(("", true), CType::UChar, value, flag, span);
+            objects.push(self.record(fields, NOT_HEAP, Some(CType::UChar), span));
+        }
+        let bytes = self.temp(Rvalue::Array(objects), span);
+        self.object_of(part.ty, &[bytes], span)
+    }
+
+    /// Stores the union value `value` into the union `part` inside a union: each byte with its
+    /// assigned flag.
+    fn write_inner_union(&mut self, part: &UnionPart, value: Operand, span: Span) {
+        let record = match value {
+            Operand::Local(record) => record,
+            other => self.b.assign_temp(Rvalue::Use(other), span),
+        };
+        let from = PlaceBase::Local(record);
+        let cell = self.read_field(from, UNION_BYTES, Width::W32, span);
+        for k in 0..self.object_size(part.ty) {
+            let index = Operand::Const(k);
+            let source = self.array_element(cell, index, CType::UChar);
+            self.guard(&source, span);
+            let [byte, flag] = self.raw_fields(&source, span);
+            let offset = self.plus(part.offset, k, span);
+            let target = self.union_bytes(part, offset, CType::UChar, span);
+            let stored = (byte, flag);
+            self.write_memory_flagged(&target.parts[0].memory, CType::UChar, stored, false, span);
         }
     }
 
