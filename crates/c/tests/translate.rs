@@ -863,6 +863,13 @@ fn unions_are_their_bytes() {
     for (k, result) in [(1, 2305105), (300, 2352714), (-200, 2433490)] {
         assert_eq!(returns(nested, &[k]), result, "k {k}");
     }
+    // Its initializers: a list and a union value (the review of the diff: its bytes were
+    // left 0; gcc 75).
+    let inner = "union in { unsigned short h; unsigned char b[2]; };
+        union out { union in lo; unsigned w; }; union in g = {7};
+        int main(void) { union out o = {{5}}; union out p = {.lo = g};
+          return o.lo.h + p.lo.h * 10; }";
+    assert_eq!(returns(inner, &[]), 75);
     assert_errors(partial, &[(1, PropertyKind::Uninit)]);
     // A union that is a struct member, its address taken: a box holding the union, whose
     // bytes' box is inside; copies are deep, `free` frees both (values from gcc).

@@ -156,12 +156,15 @@ pub(super) fn struct_boxed(
     let CType::Struct(id) = field else {
         return false;
     };
+    if !boxed_members.structs.contains(name) {
+        return false;
+    }
     let inner_boxes = stored_leaves(types, boxed_members, field)
         .iter()
         .filter(|(path, leaf)| leaf_kind(boxed_members, path, *leaf) != Leaf::Inline)
         .count();
     let union_bytes_only = types.union_members(id).is_some() && inner_boxes == 1;
-    boxed_members.structs.contains(name) && (inner_boxes == 0 || union_bytes_only)
+    inner_boxes == 0 || union_bytes_only
 }
 
 /// Where a leaf of an object lives (see the module comment).

@@ -925,7 +925,7 @@ impl Types {
                 // A union inside (not in an array): its bytes are the outer union's, where all
                 // its members live in them (no pointer member: no field beside the bytes).
                 CType::Struct(inner) if self.union_members(inner).is_some() => {
-                    element == *ty && self.fields(inner).is_some_and(|f| f.len() == 1)
+                    element == *ty && self.union_in_bytes(inner)
                 }
                 CType::Struct(_) => self.integer_layout(element).is_some(),
                 // A pointer member has a field of its own (`lower/unions.rs`).
@@ -964,6 +964,12 @@ impl Types {
             align,
         };
         Ok((fields, union))
+    }
+
+    /// Whether `id` is a union all of whose members live in its bytes (no pointer member: a
+    /// field of its own beside them).
+    pub(super) fn union_in_bytes(&self, id: StructId) -> bool {
+        self.union_members(id).is_some() && self.fields(id).is_some_and(|f| f.len() == 1)
     }
 
     /// The members of the union `id`; `None` for a struct (or an incomplete union).

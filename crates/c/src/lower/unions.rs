@@ -49,6 +49,13 @@ pub(super) struct UnionPart {
     pub pointer: Option<(String, i32)>,
 }
 
+/// What a union's initializer gives it: its bytes (value and assigned flag) and the pointer
+/// member it stores, if it stores one (its name and value).
+struct UnionInitial {
+    bytes: Vec<(Operand, Operand)>,
+    pointer: Option<(String, Operand)>,
+}
+
 /// The least assigned flag of a byte that belongs to a pointer stored in a union: an integer
 /// read of it is `unmodelled` (symex does not model a pointer's bytes).
 pub(super) const POINTER_BYTE: i32 = 0x100;
@@ -112,6 +119,33 @@ impl FnCx<'_, '_> {
                 0,
             ));
         };
+        let initial = self.initial_union_bytes(ty, items, span)?;
+        let bytes = self.byte_array(initial.bytes, span);
+        out.push(bytes);
+        let fields = self.unit.types.borrow().fields(id).map(<[_]>::to_vec);
+        for (name, field) in fields.unwrap_or_default().into_iter().skip(1) {
+            match &initial.pointer {
+                Some((stored, value)) if *stored == name => out.push(*value),
+                _ => out.push(self.blank_value(field, true, span)),
+            }
+        }
+        Ok(())
+    }
+
+    /// The bytes, and the pointer member stored, that the braced initializer `items` gives a
+    /// union of type `ty` ([`FnCx::initial_union_leaves`]).
+    fn initial_union_bytes(
+        &mut self,
+        ty: CType,
+        items: &[Node<InitializerListItem>],
+        span: Span,
+    ) -> Result<UnionInitial, CError> {
+        let CType::Struct(id) = ty else {
+            return Err(CError::invalid(
+                "internal error: a union of no union type",
+                0,
+            ));
+        };
         let members = self
             .unit
             .types
@@ -162,22 +196,7 @@ impl FnCx<'_, '_> {
                 ))
             }
         }
-        let objects = bytes
-            .into_iter()
-            .map(|(value, flag)| {
-                let fields = self.leaf_of(("", true), CType::UChar, value, flag, span);
-                self.record(fields, NOT_HEAP, Some(CType::UChar), span)
-            })
-            .collect();
-        out.push(self.temp(Rvalue::Array(objects), span));
-        let fields = self.unit.types.borrow().fields(id).map(<[_]>::to_vec);
-        for (name, field) in fields.unwrap_or_default().into_iter().skip(1) {
-            match &pointer {
-                Some((stored, value)) if *stored == name => out.push(*value),
-                _ => out.push(self.blank_value(field, true, span)),
-            }
-        }
-        Ok(())
+        Ok(UnionInitial { bytes, pointer })
     }
 
     /// Sets `bytes` (from the union's start: value and assigned flag) to those of the integer,
@@ -203,6 +222,18 @@ impl FnCx<'_, '_> {
             },
         };
         if zero {
+            return Ok(());
+        }
+        // A union inside the union: its own bytes (it has no pointer member).
+        if self.is_union(member) {
+            let inner = match &initializer.node {
+                Initializer::List(items) => self.initial_union_bytes(member, items, span)?.bytes,
+                Initializer::Expression(e) => {
+                    let value = self.converted(e, member, span, at)?;
+                    self.union_value_bytes(value, member, span)
+                }
+            };
+            bytes[..inner.len()].copy_from_slice(&inner);
             return Ok(());
         }
         // The member's scalars with their offsets, values and flags.
@@ -280,14 +311,7 @@ impl FnCx<'_, '_> {
         let CType::Struct(id) = self.pointee(p) else {
             return None;
         };
-        let in_bytes = self.unit.types.borrow().union_members(id).is_some()
-            && self
-                .unit
-                .types
-                .borrow()
-                .fields(id)
-                .is_some_and(|f| f.len() == 1);
-        if !in_bytes {
+        if !self.unit.types.borrow().union_in_bytes(id) {
             return None;
         }
         let bytes = self.object_memory(pointer).member(UNION_BYTES);
@@ -399,34 +423,12 @@ impl FnCx<'_, '_> {
         unit: CType,
         span: Span,
     ) -> ByteLValue {
-        let bytes = part.union.clone().member(UNION_BYTES);
-        let boxed = self.unbox_array(&bytes, span);
-        let PlaceBase::Deref(cell) = boxed.place.base else {
-            unreachable!("an array member's box is reached through its pointer")
-        };
-        let parts = (0..self.object_size(unit))
-            .map(|k| {
-                let index = self.plus(offset, k, span);
-                let array = Place {
-                    base: PlaceBase::Deref(cell),
-                    projections: Vec::new(),
-                };
-                let mut guards = boxed.guards.clone();
-                guards.push(Check::InBounds { array, index });
-                let memory = Memory {
-                    place: Place {
-                        base: PlaceBase::Deref(cell),
-                        projections: vec![Projection::Index(index)],
-                    },
-                    prefix: String::new(),
-                    guards,
-                    heap: boxed.heap,
-                    literal: false,
-                };
-                BytePart {
-                    memory,
-                    offset: Operand::Const(0),
-                }
+        let size = self.object_size(unit);
+        let (bytes, cell) = self.byte_objects(part, offset, size, span);
+        let parts = (bytes.into_iter())
+            .map(|memory| BytePart {
+                memory,
+                offset: Operand::Const(0),
             })
             .collect();
         let view = View {
@@ -442,6 +444,78 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// The `count` byte objects from `offset` in the union of `part`, each with its guards
+    /// (the union's box read once), and the box.
+    fn byte_objects(
+        &mut self,
+        part: &UnionPart,
+        offset: Operand,
+        count: i32,
+        span: Span,
+    ) -> (Vec<Memory>, Operand) {
+        let bytes = part.union.clone().member(UNION_BYTES);
+        let boxed = self.unbox_array(&bytes, span);
+        let PlaceBase::Deref(cell) = boxed.place.base else {
+            unreachable!("an array member's box is reached through its pointer")
+        };
+        let objects = (0..count)
+            .map(|k| {
+                let index = self.plus(offset, k, span);
+                let array = Place {
+                    base: PlaceBase::Deref(cell),
+                    projections: Vec::new(),
+                };
+                let mut guards = boxed.guards.clone();
+                guards.push(Check::InBounds { array, index });
+                Memory {
+                    place: Place {
+                        base: PlaceBase::Deref(cell),
+                        projections: vec![Projection::Index(index)],
+                    },
+                    prefix: String::new(),
+                    guards,
+                    heap: boxed.heap,
+                    literal: false,
+                }
+            })
+            .collect();
+        (objects, cell)
+    }
+
+    /// The value and assigned flag of each of the `count` bytes from `offset` in the union of
+    /// `part`, read after their guards, without checks of their own.
+    fn raw_bytes(
+        &mut self,
+        part: &UnionPart,
+        offset: Operand,
+        count: i32,
+        span: Span,
+    ) -> Vec<[Operand; 2]> {
+        let (objects, _) = self.byte_objects(part, offset, count, span);
+        objects
+            .iter()
+            .map(|byte| {
+                self.guard(byte, span);
+                self.raw_fields(byte, span)
+            })
+            .collect()
+    }
+
+    /// Stores each of `bytes` (a value and its assigned flag) from `offset` in the union of
+    /// `part`.
+    fn store_raw_bytes(
+        &mut self,
+        part: &UnionPart,
+        offset: Operand,
+        bytes: &[(Operand, Operand)],
+        span: Span,
+    ) {
+        let (objects, _) = self.byte_objects(part, offset, bytes.len() as i32, span);
+        for (object, &stored) in objects.iter().zip(bytes) {
+            self.write_memory_flagged(object, CType::UChar, stored, false, span);
+        }
+    }
+
     /// The value of the struct, union or pointer `part` inside a union.
     pub(super) fn read_union_part(&mut self, part: &UnionPart, span: Span) -> Operand {
         if self.is_union(part.ty) {
@@ -453,13 +527,8 @@ impl FnCx<'_, '_> {
         // Its bytes must have been written by this member: never written is `uninit`,
         // written by another member `unmodelled`.
         let size = self.object_size(part.ty);
-        let mut flags = Vec::with_capacity(size as usize);
-        for k in 0..size {
-            let byte = self.plus(part.offset, k, span);
-            let byte = self.union_bytes(part, byte, CType::UChar, span);
-            self.guard(&byte.parts[0].memory, span);
-            flags.push(self.raw_fields(&byte.parts[0].memory, span)[1]);
-        }
+        let bytes = self.raw_bytes(part, part.offset, size, span);
+        let flags: Vec<Operand> = bytes.iter().map(|[_, flag]| *flag).collect();
         for (compare, mark, kind) in [
             (BinOp::Ne, 0, PropertyKind::Uninit),
             (BinOp::Eq, *mark, PropertyKind::Unmodelled),
@@ -485,49 +554,64 @@ impl FnCx<'_, '_> {
         };
         let field = part.union.clone().member(name);
         self.write_memory(&field, part.ty, value, false, span);
-        for k in 0..self.object_size(part.ty) {
-            let byte = self.plus(part.offset, k, span);
-            let byte = self.union_bytes(part, byte, CType::UChar, span);
-            let marked = (Operand::Const(0), Operand::Const(*mark));
-            self.write_memory_flagged(&byte.parts[0].memory, CType::UChar, marked, false, span);
-        }
+        let marked = (Operand::Const(0), Operand::Const(*mark));
+        let size = self.object_size(part.ty) as usize;
+        self.store_raw_bytes(part, part.offset, &vec![marked; size], span);
     }
 
     /// The union `part` inside a union read whole: a union value of its bytes, each with its
     /// assigned flag.
     fn read_inner_union(&mut self, part: &UnionPart, span: Span) -> Operand {
-        let mut objects = Vec::new();
-        for k in 0..self.object_size(part.ty) {
-            let offset = self.plus(part.offset, k, span);
-            let byte = self.union_bytes(part, offset, CType::UChar, span);
-            self.guard(&byte.parts[0].memory, span);
-            let [value, flag] = self.raw_fields(&byte.parts[0].memory, span);
-            let fields = self.leaf_of(("", true), CType::UChar, value, flag, span);
-            objects.push(self.record(fields, NOT_HEAP, Some(CType::UChar), span));
-        }
-        let bytes = self.temp(Rvalue::Array(objects), span);
+        let size = self.object_size(part.ty);
+        let bytes = self.raw_bytes(part, part.offset, size, span);
+        let bytes = bytes
+            .into_iter()
+            .map(|[value, flag]| (value, flag))
+            .collect();
+        let bytes = self.byte_array(bytes, span);
         self.object_of(part.ty, &[bytes], span)
     }
 
-    /// Stores the union value `value` into the union `part` inside a union: each byte with its
-    /// assigned flag.
-    fn write_inner_union(&mut self, part: &UnionPart, value: Operand, span: Span) {
+    /// An array value of `unsigned char` objects of the values and assigned flags `bytes`.
+    fn byte_array(&mut self, bytes: Vec<(Operand, Operand)>, span: Span) -> Operand {
+        let objects = bytes
+            .into_iter()
+            .map(|(value, flag)| {
+                let fields = self.leaf_of(("", true), CType::UChar, value, flag, span);
+                self.record(fields, NOT_HEAP, Some(CType::UChar), span)
+            })
+            .collect();
+        self.temp(Rvalue::Array(objects), span)
+    }
+
+    /// The bytes (value and assigned flag) of the union value `value` of type `ty`.
+    fn union_value_bytes(
+        &mut self,
+        value: Operand,
+        ty: CType,
+        span: Span,
+    ) -> Vec<(Operand, Operand)> {
         let record = match value {
             Operand::Local(record) => record,
             other => self.b.assign_temp(Rvalue::Use(other), span),
         };
         let from = PlaceBase::Local(record);
         let cell = self.read_field(from, UNION_BYTES, Width::W32, span);
-        for k in 0..self.object_size(part.ty) {
-            let index = Operand::Const(k);
-            let source = self.array_element(cell, index, CType::UChar);
-            self.guard(&source, span);
-            let [byte, flag] = self.raw_fields(&source, span);
-            let offset = self.plus(part.offset, k, span);
-            let target = self.union_bytes(part, offset, CType::UChar, span);
-            let stored = (byte, flag);
-            self.write_memory_flagged(&target.parts[0].memory, CType::UChar, stored, false, span);
-        }
+        (0..self.object_size(ty))
+            .map(|k| {
+                let source = self.array_element(cell, Operand::Const(k), CType::UChar);
+                self.guard(&source, span);
+                let [byte, flag] = self.raw_fields(&source, span);
+                (byte, flag)
+            })
+            .collect()
+    }
+
+    /// Stores the union value `value` into the union `part` inside a union: each byte with its
+    /// assigned flag.
+    fn write_inner_union(&mut self, part: &UnionPart, value: Operand, span: Span) {
+        let bytes = self.union_value_bytes(value, part.ty, span);
+        self.store_raw_bytes(part, part.offset, &bytes, span);
     }
 
     /// The conjunction of `test` of each of `values` (1 for none).
