@@ -1884,6 +1884,46 @@ fn narrow_types_wrap_into_their_range() {
     assert_eq!(returns(source, &[-129]), 11_111_111);
 }
 
+/// `int main(int argc, char *argv[])` of a program that reads no arguments: `argv` is left
+/// out; a `main` that reads it is refused as before.
+#[test]
+fn main_without_its_arguments_read() {
+    let source = "int main(int argc, char *argv[]) { return __VERIFIER_nondet_int() + argc; }";
+    let translated =
+        symex_c::translate_text(source, symex_c::Options::default()).expect("translates");
+    let main = (translated.module.functions.iter())
+        .find(|f| f.name == "main")
+        .expect("main");
+    assert_eq!(main.param_count, 1);
+    let reads = "int main(int argc, char *argv[]) { return argv[0][0]; }";
+    let refusal = symex_c::translate_text(reads, symex_c::Options::default())
+        .err()
+        .expect("refused");
+    assert!(
+        refusal.render("m.c", reads).contains("unsupported"),
+        "{}",
+        refusal.render("m.c", reads)
+    );
+}
+
+/// The input functions' other spellings (fixed widths, words) read inputs of their types.
+#[test]
+fn inputs_of_every_spelling_have_their_types() {
+    let source = "int main() {
+        unsigned int u = __VERIFIER_nondet_unsigned_int();
+        unsigned char c = __VERIFIER_nondet_u8();
+        unsigned short s = __VERIFIER_nondet_unsigned_short();
+        unsigned int w = __VERIFIER_nondet_u32();
+        int r = 0;
+        if (u > 2147483647u) r += 1;
+        if (c <= 255) r += 10;
+        if (s == 65535) r += 100;
+        if (w == 4294967295u) r += 1000;
+        return r;
+    }";
+    assert_eq!(returns(source, &[-1, 300, 65535, -1]), 1111);
+}
+
 #[test]
 fn shifts_follow_c_and_check_their_amount() {
     let source = "int main() {

@@ -362,3 +362,69 @@ int main(void) { int c[2][2][2] = {{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}};
   int *r = (*c)[1]; return r[1]; }";
     assert!(!decided(row));
 }
+
+/// A pointer to a freed object (or to a variable whose function returned) compared with
+/// another pointer: C leaves its value indeterminate, and an allocator may give the address to
+/// the next object, so `x == y` may hold and the second `free` be a double free (SV-COMP's
+/// `memsafety/cmp-freed-ptr`, `FALSE`; symex said `safe`, found by the session-40 held-out
+/// run). No engine may say `safe` past the comparison; comparisons of live pointers and with
+/// null stay decided.
+#[test]
+fn no_engine_says_safe_past_a_comparison_with_a_freed_pointer() {
+    let prelude = "extern void *malloc(unsigned long);\nextern void free(void *);\n";
+    let dangling = format!(
+        "{prelude}int main() {{
+  int *y = malloc(sizeof(int));
+  free(y);
+  int *x = malloc(sizeof(int));
+  if (x == y) free(x);
+  free(x);
+  return 0;
+}}
+"
+    );
+    let live = format!(
+        "{prelude}int main() {{
+  int *y = malloc(sizeof(int));
+  int *x = malloc(sizeof(int));
+  if (x == y) free(x);
+  free(x);
+  free(y);
+  y = 0;
+  if (y != 0) free(y);
+  return 0;
+}}
+"
+    );
+    let options = CheckOptions {
+        timeout: Some(Duration::from_secs(10)),
+        ..CheckOptions::default()
+    };
+    for (source, decided) in [(&dangling, false), (&live, true)] {
+        let translated = symex_c::translate_text(source, symex_c::Options::default())
+            .unwrap_or_else(|e| panic!("{}", e.render("compare.c", source)));
+        let program = (&translated.module, &translated.types);
+        for (engine, report) in support::every_engine(program, source, "compare.c", &options) {
+            let frees = (report.properties().iter())
+                .filter(|p| p.kind == symex_ir::cfg::PropertyKind::InvalidFree)
+                .map(|p| p.verdict.status())
+                .collect::<Vec<_>>();
+            assert!(!frees.is_empty(), "{engine}");
+            assert!(
+                frees.iter().all(|s| *s != Status::Violated),
+                "{engine}: {frees:?}"
+            );
+            if !decided {
+                assert!(
+                    frees.iter().all(|s| *s != Status::Safe),
+                    "{engine}: {frees:?}"
+                );
+            } else if engine == "forward" {
+                assert!(
+                    frees.iter().all(|s| *s == Status::Safe),
+                    "{engine}: {frees:?}"
+                );
+            }
+        }
+    }
+}

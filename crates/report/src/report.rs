@@ -205,8 +205,9 @@ const UNMODELLED_CAUSES: &str = "`free` of a pointer into an object, heap object
     object's, a `memset`, `memcpy` or the like of a part of an object, beyond a whole object \
     or between overlapping objects, a byte written through a `char *` into an integer never \
     assigned, a byte of a struct's padding read through one, such a pointer cast back to \
-    the objects' type off an object's first byte, or the bytes of a pointer stored in a union \
-    read as another member";
+    the objects' type off an object's first byte, the bytes of a pointer stored in a union \
+    read as another member, or a pointer to a freed object or to a variable whose function \
+    returned compared with another pointer";
 
 #[cfg(test)]
 mod tests {

@@ -60,7 +60,10 @@ pub fn answer(report: &Report, targets: &[PropertyKind]) -> SvVerdict {
         Some(p) => {
             let what = match &p.verdict {
                 Verdict::Violated(_) => "is violated, which cuts the paths through it".to_string(),
-                other => format!("is {}", other.reason().unwrap_or("not proved safe")),
+                other => match other.reason() {
+                    Some(reason) => format!("is {}: {reason}", other.status().name()),
+                    None => "is not proved safe".to_string(),
+                },
             };
             SvVerdict::Unknown(format!(
                 "the {} property at {}:{} {what}",

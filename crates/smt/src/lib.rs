@@ -14,7 +14,8 @@
 //!   are linear, falling back to bit-vectors where not;
 //! * [`QueryEngine`]: what engines call (`is_satisfiable`, `must_be_true`, `may_be_true`,
 //!   `get_model`), with a fast path, constraint independence and a query cache
-//!   ([`QueryOptions`], [`QueryStats`]).
+//!   ([`QueryOptions`], [`QueryStats`]); [`PathCondition`]: the persistent path condition
+//!   engines keep, whose models the query layer keeps per path.
 //!
 //! Solver answers are [`SatResult`]s: `unknown`, time-outs and solver crashes are
 //! `SatResult::Unknown(reason)`. Errors ([`SolverError`], [`TermError`], [`EvalError`]) are
@@ -30,6 +31,8 @@ mod eval;
 mod independence;
 mod int_encoding;
 mod model_reuse;
+mod path;
+mod path_models;
 pub mod printer;
 mod process;
 mod query;
@@ -52,8 +55,9 @@ pub use error::{EvalError, SolverError, TermError};
 pub use eval::{eval, eval_all, eval_subterms, Assignment};
 pub use independence::connected;
 pub use int_encoding::{IntEncodingSolver, SolverFactory};
+pub use path::PathCondition;
 pub use process::{Dialect, ProcessConfig, ProcessSolver};
-pub use query::{Answer, ModelResult, QueryEngine, QueryOptions, QueryStats};
+pub use query::{Answer, Constraints, ModelResult, QueryEngine, QueryOptions, QueryStats};
 pub use solver::{Model, SatResult, Solver, SolverStats, DEFAULT_TIMEOUT};
 pub use sort::{ArraySortId, Sort, SortTable};
 pub use term::{Args, Node, Op, StoreId, TermId, TermStore, VarId, VarInfo};

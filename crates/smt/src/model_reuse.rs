@@ -280,6 +280,27 @@ fn complete(
     vars: &[VarId],
     terms: &[TermId],
 ) -> Result<(Assignment, bool), Assignment> {
+    complete_with(store, assignment, vars, terms, Freshness::Distinct)
+}
+
+/// How [`complete_with`] picks fresh values.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Freshness {
+    /// Values the assignment holds nowhere (a look at all its values).
+    Distinct,
+    /// Each variable's number plus one, without the look (for a model of a whole long path,
+    /// which the look would cost the path's length).
+    ByNumber,
+}
+
+/// [`complete`], with fresh values as `freshness` says.
+pub(crate) fn complete_with(
+    store: &TermStore,
+    assignment: Assignment,
+    vars: &[VarId],
+    terms: &[TermId],
+    freshness: Freshness,
+) -> Result<(Assignment, bool), Assignment> {
     // One evaluation of all the terms, sharing their common subterms.
     let all_hold = |asg: &Assignment| all_true_lazy(store, terms, asg);
     let missing: Vec<VarId> = vars
@@ -302,7 +323,10 @@ fn complete(
         return Ok((defaults, true));
     }
     // Fresh values are never 0, so the defaults just set do not change which are chosen.
-    let fresh = with_fresh_values(store, defaults, &missing);
+    let fresh = match freshness {
+        Freshness::Distinct => with_fresh_values(store, defaults, &missing),
+        Freshness::ByNumber => with_values_by_number(store, defaults, &missing),
+    };
     match all_hold(&fresh) {
         true => Ok((fresh, true)),
         false => Err(assignment),
@@ -312,12 +336,29 @@ fn complete(
 /// `assignment` with every bit-vector variable of `missing` at a value of its own: its number
 /// plus one, or the next one up that the assignment does not hold (the others at their sorts'
 /// defaults).
-fn with_fresh_values(
+fn with_fresh_values(store: &TermStore, assignment: Assignment, missing: &[VarId]) -> Assignment {
+    let used: FxHashSet<BvConst> = assignment.values().filter_map(Value::as_bv).collect();
+    with_values_avoiding(store, assignment, missing, used)
+}
+
+/// `assignment` with every bit-vector variable of `missing` at its number plus one (the others
+/// at their sorts' defaults), whatever the assignment holds.
+fn with_values_by_number(
+    store: &TermStore,
+    assignment: Assignment,
+    missing: &[VarId],
+) -> Assignment {
+    with_values_avoiding(store, assignment, missing, FxHashSet::default())
+}
+
+/// `assignment` with every bit-vector variable of `missing` at a value of its own that `used`
+/// does not hold (each taken is added to it), the others at their sorts' defaults.
+fn with_values_avoiding(
     store: &TermStore,
     mut assignment: Assignment,
     missing: &[VarId],
+    mut used: FxHashSet<BvConst>,
 ) -> Assignment {
-    let mut used: FxHashSet<BvConst> = assignment.values().filter_map(Value::as_bv).collect();
     for &var in missing {
         let sort = store.sort(store.var_info(var).term);
         let fresh = match sort {
@@ -359,7 +400,7 @@ const REPAIR_ROUNDS: usize = 3;
 /// [`REPAIR_ROUNDS`] rounds). A change is kept only when every constraint that mentions the
 /// changed variable and the query evaluate to true under it (the others keep their values),
 /// so a returned assignment is a model; `None` says nothing.
-fn repair(
+pub(crate) fn repair(
     store: &TermStore,
     independence: &mut Independence,
     assignment: Assignment,

@@ -23,6 +23,10 @@
 //! condition that independence would leave out does not change the answer (they are part of
 //! the path condition, which is satisfiable), and it costs the solver nothing new.
 //!
+//! Before all of them, a question about an engine's [`PathCondition`] is answered `sat` from
+//! the models kept per path where one extends (`path_models.rs`, part of model reuse): in the
+//! time of the path's last few constraints, where the layers above cost its whole length.
+//!
 //! As in KLEE, answers about a query (`may_be_true`, `must_be_true`,
 //! `is_satisfiable(pc, Some(q))`) assume that the path condition itself is satisfiable, which
 //! engines maintain; turn `independence` off if that may not hold. `is_satisfiable(pc, None)`
@@ -36,8 +40,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::dump::Dumper;
 use crate::error::SolverError;
+use crate::eval::Assignment;
 use crate::independence::Independence;
 use crate::model_reuse::ModelCache;
+use crate::path::PathCondition;
+use crate::path_models::PathModels;
 use crate::solver::{Model, SatResult, Solver, DEFAULT_TIMEOUT};
 use crate::sort::Sort;
 use crate::term::{Node, Op, TermId, TermStore};
@@ -55,6 +62,13 @@ pub struct QueryOptions {
     pub cache: bool,
     /// Answer `sat` from the models of earlier answers where they satisfy the question.
     pub model_reuse: bool,
+    /// With model reuse: paths of an engine's [`PathCondition`] from this many constraints on
+    /// are answered from the models kept per path first. Below it the layers that look at the
+    /// whole path are cheap, and the models they keep serve many paths (model reuse by groups
+    /// and prefixes, which the path models would bypass: with path models from the first
+    /// constraint, questions on the heap drivers' short paths that kept models answered went
+    /// to the solver, `avl_find` at depth 11 under POSE from 4 s to past 60 s).
+    pub path_models_from: usize,
     /// Answer `unsat` where an earlier unsatisfiable question is part of the question.
     pub unsat_subsets: bool,
     /// Time limit of each solver check.
@@ -71,6 +85,7 @@ impl Default for QueryOptions {
             independence: true,
             cache: true,
             model_reuse: true,
+            path_models_from: 256,
             unsat_subsets: true,
             timeout: Some(DEFAULT_TIMEOUT),
             dump_dir: None,
@@ -143,6 +158,40 @@ pub enum ModelResult {
     Unknown(String),
 }
 
+/// The path condition a question is about: constraints, or an engine's [`PathCondition`]
+/// (whose numbers let the query layer answer from the models it keeps per path).
+#[derive(Clone, Copy, Debug)]
+pub enum Constraints<'a> {
+    /// A conjunction.
+    Slice(&'a [TermId]),
+    /// A path condition.
+    Path(&'a PathCondition),
+}
+
+impl<'a> From<&'a [TermId]> for Constraints<'a> {
+    fn from(terms: &'a [TermId]) -> Self {
+        Constraints::Slice(terms)
+    }
+}
+
+impl<'a> From<&'a Vec<TermId>> for Constraints<'a> {
+    fn from(terms: &'a Vec<TermId>) -> Self {
+        Constraints::Slice(terms)
+    }
+}
+
+impl<'a, const N: usize> From<&'a [TermId; N]> for Constraints<'a> {
+    fn from(terms: &'a [TermId; N]) -> Self {
+        Constraints::Slice(terms)
+    }
+}
+
+impl<'a> From<&'a PathCondition> for Constraints<'a> {
+    fn from(pc: &'a PathCondition) -> Self {
+        Constraints::Path(pc)
+    }
+}
+
 /// A satisfiability question after the fast path and independence.
 enum Prepared {
     Decided(bool),
@@ -159,6 +208,10 @@ pub struct QueryEngine<S: Solver> {
     sat_cache: FxHashMap<Box<[TermId]>, bool>,
     model_cache: FxHashMap<Box<[TermId]>, Model>,
     models: ModelCache,
+    path_models: PathModels,
+    /// The model of the last `sat` answer of the layers after the path models, if one was at
+    /// hand (model reuse's, or the solver's), for the path models to learn.
+    last_model: Option<Assignment>,
     unsat_sets: UnsatSets,
     independence: Independence,
     /// The constraints asserted in the solver, one scope each, in order.
@@ -186,6 +239,8 @@ impl<S: Solver> QueryEngine<S> {
             sat_cache: FxHashMap::default(),
             model_cache: FxHashMap::default(),
             models: ModelCache::default(),
+            path_models: PathModels::default(),
+            last_model: None,
             unsat_sets: UnsatSets::default(),
             independence: Independence::default(),
             mirror: Vec::new(),
@@ -232,20 +287,21 @@ impl<S: Solver> QueryEngine<S> {
         self.sat_cache.clear();
         self.model_cache.clear();
         self.models = ModelCache::default();
+        self.path_models = PathModels::default();
         self.unsat_sets = UnsatSets::default();
     }
 
     /// Is `pc ∧ extra` satisfiable? (With `extra` and independence on, `pc` is assumed
     /// satisfiable.)
-    pub fn is_satisfiable(
+    pub fn is_satisfiable<'a>(
         &mut self,
         store: &TermStore,
-        pc: &[TermId],
+        pc: impl Into<Constraints<'a>>,
         extra: Option<TermId>,
     ) -> Result<SatResult, SolverError> {
         let start = Instant::now();
         self.stats.queries += 1;
-        let result = self.satisfiable(store, pc, extra);
+        let result = self.satisfiable_on(store, pc.into(), extra);
         if let Ok(r) = &result {
             self.count(r);
         }
@@ -254,10 +310,10 @@ impl<S: Solver> QueryEngine<S> {
     }
 
     /// Does `cond` hold on every input satisfying `pc`? (`pc` is assumed satisfiable.)
-    pub fn must_be_true(
+    pub fn must_be_true<'a>(
         &mut self,
         store: &mut TermStore,
-        pc: &[TermId],
+        pc: impl Into<Constraints<'a>>,
         cond: TermId,
     ) -> Result<Answer, SolverError> {
         check_bool(store, cond)?;
@@ -270,10 +326,10 @@ impl<S: Solver> QueryEngine<S> {
     }
 
     /// Does `cond` hold on some input satisfying `pc`? (`pc` is assumed satisfiable.)
-    pub fn may_be_true(
+    pub fn may_be_true<'a>(
         &mut self,
         store: &TermStore,
-        pc: &[TermId],
+        pc: impl Into<Constraints<'a>>,
         cond: TermId,
     ) -> Result<Answer, SolverError> {
         Ok(match self.is_satisfiable(store, pc, Some(cond))? {
@@ -284,15 +340,15 @@ impl<S: Solver> QueryEngine<S> {
     }
 
     /// Values of the variables `vars` on some input satisfying the whole of `pc`.
-    pub fn get_model(
+    pub fn get_model<'a>(
         &mut self,
         store: &TermStore,
-        pc: &[TermId],
+        pc: impl Into<Constraints<'a>>,
         vars: &[TermId],
     ) -> Result<ModelResult, SolverError> {
         let start = Instant::now();
         self.stats.queries += 1;
-        let result = self.model_of(store, pc, vars);
+        let result = self.model_on(store, pc.into(), vars);
         if let Ok(r) = &result {
             let as_sat = match r {
                 ModelResult::Sat(_) => SatResult::Sat,
@@ -311,6 +367,37 @@ impl<S: Solver> QueryEngine<S> {
             SatResult::Unsat => self.stats.unsat += 1,
             SatResult::Unknown(_) => self.stats.unknown += 1,
         }
+    }
+
+    /// The path models first, then [`QueryEngine::satisfiable`] (whose model they learn).
+    fn satisfiable_on(
+        &mut self,
+        store: &TermStore,
+        pc: Constraints<'_>,
+        extra: Option<TermId>,
+    ) -> Result<SatResult, SolverError> {
+        let path = long_path(pc, &self.options);
+        if let (Some(path), Some(query)) = (path, extra) {
+            check_bool(store, query)?;
+            let answer = self
+                .path_models
+                .answers(store, &mut self.independence, path, query);
+            if answer.is_some() {
+                self.stats.model_hits += 1;
+                return Ok(SatResult::Sat);
+            }
+        }
+        let terms = match pc {
+            Constraints::Slice(terms) => std::borrow::Cow::Borrowed(terms),
+            Constraints::Path(path) => std::borrow::Cow::Owned(path.to_vec()),
+        };
+        self.last_model = None;
+        let result = self.satisfiable(store, &terms, extra)?;
+        if let (Some(path), SatResult::Sat, Some(model)) = (path, &result, self.last_model.take()) {
+            self.path_models
+                .learn(store, &mut self.independence, path, extra, &model);
+        }
+        Ok(result)
     }
 
     fn satisfiable(
@@ -362,6 +449,7 @@ impl<S: Solver> QueryEngine<S> {
                     .satisfies(store, &mut self.independence, &constraints, query)
             {
                 self.stats.model_hits += 1;
+                self.last_model = Some(reused.model.clone());
                 if reused.built && query.is_some() {
                     // The path condition this query starts is asked about next.
                     let mut satisfied = constraints;
@@ -555,11 +643,46 @@ impl<S: Solver> QueryEngine<S> {
             Ok(model) => {
                 let model = model.to_assignment(store);
                 self.models.remember(satisfied, &vars, &model);
+                self.last_model = Some(model);
                 Ok(())
             }
             Err(SolverError::Protocol(_)) => Ok(()),
             Err(e) => Err(e),
         }
+    }
+
+    /// The path models first, then [`QueryEngine::model_of`] (whose model they learn).
+    fn model_on(
+        &mut self,
+        store: &TermStore,
+        pc: Constraints<'_>,
+        vars: &[TermId],
+    ) -> Result<ModelResult, SolverError> {
+        let path = long_path(pc, &self.options);
+        if let Some(path) = path {
+            let found = self
+                .path_models
+                .model_of(store, &mut self.independence, path);
+            if let Some(model) = found {
+                check_vars(store, vars)?;
+                self.stats.model_hits += 1;
+                let values = defaults(store, vars, |v| {
+                    store.var_id(v).and_then(|var| model.get(var).cloned())
+                });
+                return Ok(ModelResult::Sat(values));
+            }
+        }
+        let terms = match pc {
+            Constraints::Slice(terms) => std::borrow::Cow::Borrowed(terms),
+            Constraints::Path(path) => std::borrow::Cow::Owned(path.to_vec()),
+        };
+        self.last_model = None;
+        let result = self.model_of(store, &terms, vars)?;
+        if let (Some(path), Some(model)) = (path, self.last_model.take()) {
+            self.path_models
+                .learn(store, &mut self.independence, path, None, &model);
+        }
+        Ok(result)
     }
 
     fn model_of(
@@ -571,15 +694,7 @@ impl<S: Solver> QueryEngine<S> {
         for &t in pc {
             check_bool(store, t)?;
         }
-        for &v in vars {
-            store.check_term(v)?;
-            if store.var_id(v).is_none() {
-                return Err(SolverError::Term(crate::TermError::Unknown(format!(
-                    "model request for term #{} (not a variable)",
-                    v.index()
-                ))));
-            }
-        }
+        check_vars(store, vars)?;
         let mut constraints = pc.to_vec();
         if self.options.fast_path {
             if constraints.iter().any(|&c| store.as_bool(c) == Some(false)) {
@@ -656,8 +771,9 @@ impl<S: Solver> QueryEngine<S> {
                 let answer = defaults(store, vars, |v| full.get(v).cloned());
                 if self.options.model_reuse {
                     let vars = self.independence.vars_of_all(store, &constraints);
-                    self.models
-                        .remember(&constraints, &vars, &full.to_assignment(store));
+                    let assignment = full.to_assignment(store);
+                    self.models.remember(&constraints, &vars, &assignment);
+                    self.last_model = Some(assignment);
                 }
                 if let Some(k) = key {
                     self.sat_cache.insert(k.clone(), true);
@@ -681,6 +797,33 @@ fn defaults(
         m.insert(v, value);
     }
     m
+}
+
+/// `pc` if it is a path long enough for the models kept per path
+/// ([`QueryOptions::path_models_from`]) and model reuse is on.
+fn long_path<'a>(pc: Constraints<'a>, options: &QueryOptions) -> Option<&'a PathCondition> {
+    match pc {
+        Constraints::Path(path)
+            if options.model_reuse && path.len() >= options.path_models_from =>
+        {
+            Some(path)
+        }
+        _ => None,
+    }
+}
+
+/// Every term of `vars` is a variable of `store`.
+fn check_vars(store: &TermStore, vars: &[TermId]) -> Result<(), SolverError> {
+    for &v in vars {
+        store.check_term(v)?;
+        if store.var_id(v).is_none() {
+            return Err(SolverError::Term(crate::TermError::Unknown(format!(
+                "model request for term #{} (not a variable)",
+                v.index()
+            ))));
+        }
+    }
+    Ok(())
 }
 
 fn check_bool(store: &TermStore, t: TermId) -> Result<(), SolverError> {
@@ -721,6 +864,7 @@ const SEPARATOR: TermId = TermId::MAX;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Value;
     use crate::Z3Solver;
 
     fn engine(options: QueryOptions) -> QueryEngine<Z3Solver> {
@@ -867,9 +1011,22 @@ mod tests {
         };
         let mut layered = engine(QueryOptions::default());
         let mut plain = engine(QueryOptions::plain());
-        for _ in 0..12 {
+        // The same questions about the same paths as engines keep them, forked and returned
+        // to as a search does: the path models must answer as the plain engine.
+        let mut by_path = engine(QueryOptions {
+            path_models_from: 0,
+            ..QueryOptions::default()
+        });
+        for _ in 0..40 {
             let mut pc: Vec<TermId> = Vec::new();
-            for _ in 0..8 {
+            let mut path = PathCondition::new();
+            let mut forks: Vec<(Vec<TermId>, PathCondition)> = Vec::new();
+            for _ in 0..10 {
+                if next(4) == 0 {
+                    if let Some((old_pc, old_path)) = forks.pop() {
+                        (pc, path) = (old_pc, old_path);
+                    }
+                }
                 let a = vars[next(4) as usize];
                 let b = match next(3) {
                     0 => vars[next(4) as usize],
@@ -893,7 +1050,19 @@ mod tests {
                     .is_satisfiable(&s, &pc, Some(atom))
                     .expect("layered");
                 assert_eq!(got, expected, "pc {pc:?}, query {atom:?}");
+                let on_path = by_path.is_satisfiable(&s, &path, Some(atom));
+                assert_eq!(on_path, Ok(expected.clone()), "path {pc:?}, query {atom:?}");
                 if expected == SatResult::Sat {
+                    forks.push((pc.clone(), path.clone()));
+                    path.push(atom);
+                    let ModelResult::Sat(model) = by_path.get_model(&s, &path, &vars).expect("m")
+                    else {
+                        panic!("path {pc:?} and {atom:?} are satisfiable");
+                    };
+                    let assignment = model.to_assignment(&s);
+                    for &c in pc.iter().chain([&atom]) {
+                        assert_eq!(crate::eval(&s, c, &assignment), Ok(Value::Bool(true)));
+                    }
                     pc.push(atom);
                     // The path condition alone, once the engine kept the models of its parts.
                     let again = layered.is_satisfiable(&s, &pc, None).expect("layered");
@@ -903,6 +1072,8 @@ mod tests {
         }
         let stats = layered.stats();
         assert!(stats.model_hits > 0, "{stats:?}");
+        let stats = by_path.stats();
+        assert!(stats.model_hits > stats.solver_queries, "{stats:?}");
     }
 
     /// A walk that meets a new input at each step and wants it non-null and different from
@@ -1001,5 +1172,68 @@ mod tests {
         let path = [pc[0], c];
         assert_eq!(e.is_satisfiable(&s, &path, None), Ok(SatResult::Sat));
         assert_eq!(e.solver().level(), 2);
+    }
+
+    /// A loop branching on each of many fresh inputs (`a[i - 1] < a[i]`, either way): every
+    /// question about the growing path is answered from the path's own model, without the
+    /// solver, and the final counterexample request too.
+    #[test]
+    fn path_models_answer_a_long_path_without_the_solver() {
+        let mut s = TermStore::new();
+        let mut e = engine(QueryOptions::default());
+        let vars: Vec<TermId> = (0..2000)
+            .map(|i| s.bv_var(format!("a{i}"), 32).expect("var"))
+            .collect();
+        let mut pc = PathCondition::new();
+        for w in vars.windows(2) {
+            let less = s.bv_slt(w[0], w[1]).expect("c");
+            let not_less = s.not(less).expect("c");
+            assert_eq!(e.may_be_true(&s, &pc, less), Ok(Answer::Yes));
+            assert_eq!(e.may_be_true(&s, &pc, not_less), Ok(Answer::Yes));
+            pc.push(not_less);
+        }
+        // `a0 >= a1 >= …`: `a0 > a1` is possible (a repair of the path's model), `a1 > a0` not.
+        let greater = s.bv_slt(vars[1], vars[0]).expect("c");
+        assert_eq!(e.may_be_true(&s, &pc, greater), Ok(Answer::Yes));
+        assert_eq!(e.stats().solver_queries, 0);
+        let wrong = s.bv_slt(vars[0], vars[1]).expect("c");
+        assert_eq!(e.may_be_true(&s, &pc, wrong), Ok(Answer::No));
+        pc.push(greater);
+        let ModelResult::Sat(model) = e.get_model(&s, &pc, &vars).expect("model") else {
+            panic!("the path is satisfiable");
+        };
+        let value = |t: TermId| {
+            model
+                .get(t)
+                .and_then(Value::as_bv)
+                .expect("value")
+                .to_i128()
+        };
+        assert!(value(vars[0]) > value(vars[1]));
+        assert!(vars.windows(2).all(|w| value(w[0]) >= value(w[1])));
+    }
+
+    /// A model kept for one path is never taken for another with the same constraints but a
+    /// different history: numbers name prefixes, not their contents.
+    #[test]
+    fn path_models_are_kept_per_path() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let ten = s.bv_val(32, 10).expect("c");
+        let small = s.bv_ult(x, ten).expect("c");
+        let large = s.not(small).expect("c");
+        let is_ten = s.eq(x, ten).expect("c");
+        let mut e = engine(QueryOptions {
+            path_models_from: 0,
+            ..QueryOptions::default()
+        });
+        let mut a = PathCondition::new();
+        a.push(large);
+        assert_eq!(e.may_be_true(&s, &a, is_ten), Ok(Answer::Yes));
+        let mut b = PathCondition::new();
+        b.push(small);
+        assert_eq!(e.may_be_true(&s, &b, is_ten), Ok(Answer::No));
+        a.push(is_ten);
+        assert_eq!(e.must_be_true(&mut s, &a, large), Ok(Answer::Yes));
     }
 }

@@ -23,23 +23,24 @@ use crate::error::CError;
 use crate::DataModel;
 
 /// The type of the input the function `name` returns, by its suffix after
-/// `__VERIFIER_nondet_` (SV-COMP) or `nondet_` (CBMC); `Err` for such a name of a type symex
-/// does not model, `None` for other names.
+/// `__VERIFIER_nondet_` (SV-COMP) or `nondet_` (CBMC): SV-COMP's names, the fixed-width ones
+/// (`u8` … `u32`, `loff_t`) and the spelled-out ones some tasks declare (`unsigned_int`);
+/// `Err` for such a name of a type symex does not model, `None` for other names.
 fn input_type(name: &str, model: DataModel) -> Option<Result<CType, ()>> {
     let suffix =
         (name.strip_prefix("__VERIFIER_nondet_")).or_else(|| name.strip_prefix("nondet_"))?;
     let ilp32 = model == DataModel::Ilp32;
     Some(Ok(match suffix {
         "int" => CType::Int,
-        "uint" | "unsigned" => CType::UInt,
+        "uint" | "unsigned" | "unsigned_int" | "u32" => CType::UInt,
         "char" => CType::SChar,
-        "uchar" => CType::UChar,
+        "uchar" | "unsigned_char" | "u8" => CType::UChar,
         "short" => CType::Short,
-        "ushort" => CType::UShort,
+        "ushort" | "unsigned_short" | "u16" => CType::UShort,
         "bool" | "_Bool" => CType::Bool,
         "long" if ilp32 => CType::Int,
         "ulong" | "size_t" if ilp32 => CType::UInt,
-        "long" | "longlong" => CType::Long,
+        "long" | "longlong" | "loff_t" => CType::Long,
         "ulong" | "ulonglong" | "size_t" => CType::ULong,
         _ => return Some(Err(())),
     }))

@@ -797,8 +797,13 @@ impl FnCx<'_, '_> {
                 Some(op) => op,
                 None => return Err(CError::unsupported("this operator on pointers", at)),
             };
+            let neither_null = !is_null_constant(a) && !is_null_constant(b);
             let a = self.coerce(a, a_ty, element, span, at)?;
             let b = self.coerce(b, b_ty, element, span, at)?;
+            if neither_null {
+                self.not_dangling(a, element, span);
+                self.not_dangling(b, element, span);
+            }
             return Ok((self.element_comparison(op, a, b, span), CType::Int));
         }
         let op = match op {
@@ -845,6 +850,15 @@ impl FnCx<'_, '_> {
         }
         if matches!(a_ty, CType::Struct(_)) || matches!(b_ty, CType::Struct(_)) {
             return Err(CError::unsupported("comparisons of structs", at));
+        }
+        if addresses && !is_null_constant(a) && !is_null_constant(b) {
+            let common = match a_ty {
+                _ if b_generic && !a_generic => b_ty,
+                CType::Pointer(_) => a_ty,
+                _ => b_ty,
+            };
+            self.not_dangling(a, common, span);
+            self.not_dangling(b, common, span);
         }
         Ok((self.temp(Rvalue::Binary(op, a, b), span), CType::Int))
     }
@@ -2238,4 +2252,9 @@ fn struct_variable(m: &lang_c::ast::MemberExpression) -> Option<&str> {
         Expression::Member(inner) => struct_variable(&inner.node),
         _ => None,
     }
+}
+
+/// Whether `operand` is the null pointer constant (`NULL`, `0`).
+fn is_null_constant(operand: Operand) -> bool {
+    matches!(operand, Operand::Null | Operand::Const(0))
 }

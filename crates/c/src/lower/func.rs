@@ -249,12 +249,22 @@ pub(super) fn parameters(
 }
 
 /// The parameters of a definition lowered as a function of its own, which an array
-/// parameter cannot be (the IR passes no pointer into an array).
+/// parameter cannot be (the IR passes no pointer into an array). `main`'s array parameters
+/// that its body never names are left out (`int main(int argc, char *argv[])` of programs
+/// that read no arguments: nothing of the program depends on them).
 fn function_parameters(
     unit: &Unit<'_>,
     definition: &Node<FunctionDefinition>,
 ) -> Result<(String, Vec<Parameter>), CError> {
-    let (name, params) = parameters(unit, definition)?;
+    let (name, mut params) = parameters(unit, definition)?;
+    if name == "main" {
+        let body = &definition.node.statement;
+        params.retain(|p| {
+            let mut finds = Finds(&p.name, false);
+            finds.visit_statement(&body.node, &body.span);
+            p.array.is_none() || finds.1
+        });
+    }
     if let Some(array) = params.iter().find(|p| p.array.is_some()) {
         return Err(CError::unsupported(
             "parameters of array types, other than in a call whose argument is an array \

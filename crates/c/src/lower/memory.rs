@@ -802,6 +802,44 @@ impl FnCx<'_, '_> {
         props
     }
 
+    /// Before the pointer `pointer` (of type `ty`: to an object, or into an array) is compared
+    /// with another pointer: where the file frees memory or ends variables' lives, the
+    /// `unmodelled` check that, unless null, it does not point to an object whose life ended.
+    /// C makes such a pointer's value indeterminate, and a real allocator may give the freed
+    /// address to a new object (`free(y); x = malloc(4); if (x == y)` may take its branch:
+    /// SV-COMP's `cmp-freed-ptr`), while every object here has an identity of its own, so the
+    /// comparison's answer would not be C's.
+    pub(super) fn not_dangling(&mut self, pointer: Operand, ty: CType, span: Span) {
+        let ended: Vec<i32> = [(FREED, self.unit.frees), (DEAD, self.unit.lifetimes)]
+            .into_iter()
+            .filter_map(|(state, tracked)| tracked.then_some(state))
+            .collect();
+        let not_null = match ty {
+            _ if ended.is_empty() => return,
+            CType::Pointer(_) => self.temp(Rvalue::Binary(BinOp::Ne, pointer, Operand::Null), span),
+            CType::Element(_) => self.element_truth(pointer, span),
+            _ => return,
+        };
+        let (checked, done) = (self.b.new_block(), self.b.new_block());
+        self.b.branch(not_null, checked, done, span);
+        self.b.switch_to(checked);
+        let owner = match ty {
+            CType::Element(_) => HeapOwner::Array(self.element_parts(pointer, span)[0]),
+            _ => HeapOwner::Object(pointer),
+        };
+        for check in self.owner_guards(owner) {
+            self.check(check, span);
+        }
+        let state = self.heap_state(owner, span);
+        for bad in ended {
+            let holds = self.temp(Rvalue::Binary(BinOp::Ne, state, Operand::Const(bad)), span);
+            let kind = PropertyKind::Unmodelled;
+            self.check(Check::Condition { holds, kind }, span);
+        }
+        self.b.goto(done, span);
+        self.b.switch_to(done);
+    }
+
     /// The heap states an accessed object must not have, with the property each fails:
     /// freed; made from an integer (`NO_OBJECT`, only in files that make such pointers); a
     /// variable whose function returned (`DEAD`, only where ends of life are set).

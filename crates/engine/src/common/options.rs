@@ -46,6 +46,11 @@ impl SearchStrategy {
         SearchStrategy::Klee,
     ];
 
+    /// Whether the strategy draws states from the execution tree (random-path search).
+    pub fn walks_tree(self) -> bool {
+        matches!(self, SearchStrategy::RandomPath | SearchStrategy::Klee)
+    }
+
     /// The `--search` name.
     pub fn name(self) -> &'static str {
         match self {
@@ -95,11 +100,13 @@ pub enum StopOnFirst {
 }
 
 impl StopOnFirst {
-    /// Whether a confirmed violation of a property of this kind ends the search.
+    /// Whether a confirmed violation of a property of this kind ends the search. A failed
+    /// `unmodelled` check is no violation (its property is never `violated`: the run left
+    /// what symex models), so it ends the search only where its kind is named.
     pub fn stops_at(&self, kind: PropertyKind) -> bool {
         match self {
             StopOnFirst::No => false,
-            StopOnFirst::Any => true,
+            StopOnFirst::Any => kind != PropertyKind::Unmodelled,
             StopOnFirst::OfKinds(kinds) => kinds.contains(&kind),
         }
     }

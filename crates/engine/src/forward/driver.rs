@@ -204,7 +204,10 @@ fn explore(
     states.insert(0, machine.initial_state()?);
     let mut waiting = Waiting::default();
     let mut standing = JoinIndex::default();
-    let mut tree = ExecTree::new(0);
+    let mut tree = match options.search.walks_tree() {
+        true => ExecTree::new(0),
+        false => ExecTree::untracked(),
+    };
     let mut searcher = searcher(options.search, options.seed);
     if options.merge == MergeMode::Dynamic {
         searcher = Box::new(FastForward::new(

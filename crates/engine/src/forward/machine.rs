@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use symex_ir::cfg::{FuncId, Module, Width};
 use symex_report::{Cut, Cuts, Finding, Locator};
-use symex_smt::{TermId, TermStore};
+use symex_smt::{PathCondition, TermId, TermStore};
 
 use crate::common::coverage::CoverageMap;
 use crate::common::entry::EntrySetup;
@@ -155,7 +155,7 @@ impl<'m> Machine<'m> {
         let mut state = State {
             stack: Vec::new(),
             memory: Memory::default(),
-            pc: Vec::new(),
+            pc: PathCondition::new(),
             inputs_read: 0,
             depth: 0,
             paths: PathCount::default(),

@@ -20,10 +20,10 @@
 
 use std::rc::Rc;
 
-use symex_smt::VarId;
 use symex_smt::{
     connected, eval, eval_all, Assignment, BvConst, ModelResult, TermId, TermStore, Value,
 };
+use symex_smt::{PathCondition, VarId};
 
 use crate::common::budget::Budget;
 use crate::common::terms;
@@ -77,14 +77,15 @@ impl Drop for Split {
 
 impl PathCount {
     /// The count of a state whose path condition is `pc`, if it is known without a query.
-    fn known(&self, store: &TermStore, pc: &[TermId]) -> Option<u64> {
+    fn known(&self, store: &TermStore, pc: &PathCondition) -> Option<u64> {
         let split = match &self.0 {
             None => return Some(1),
             Some(split) => split,
         };
         let total = split.total?;
+        let pc = pc.to_vec();
         let added = pc.get(split.pc_len..)?;
-        let unaffected = added.is_empty() || !connected(store, pc, added, &split.vars);
+        let unaffected = added.is_empty() || !connected(store, &pc, added, &split.vars);
         unaffected.then_some(total)
     }
 
@@ -129,8 +130,9 @@ impl Machine<'_> {
         if !mergeable(self, a, b) {
             return Ok(None);
         }
-        let shared = a.pc.iter().zip(&b.pc).take_while(|(x, y)| x == y).count();
-        let (rest_a, rest_b) = (&a.pc[shared..], &b.pc[shared..]);
+        let (a_pc, b_pc) = (a.pc.to_vec(), b.pc.to_vec());
+        let shared = a_pc.iter().zip(&b_pc).take_while(|(x, y)| x == y).count();
+        let (rest_a, rest_b) = (&a_pc[shared..], &b_pc[shared..]);
         if rest_a.is_empty() || rest_b.is_empty() {
             return Ok(None);
         }
@@ -139,7 +141,7 @@ impl Machine<'_> {
         if self.store.as_bool(c1).is_some() || self.store.as_bool(c2).is_some() {
             return Ok(None);
         }
-        let mut pc = a.pc[..shared].to_vec();
+        let mut pc = a.pc.prefix(shared);
         pc.push(self.store.or(c1, c2)?);
         let mut stack = Vec::with_capacity(a.stack.len());
         for (x, y) in a.stack.iter().zip(&b.stack) {
@@ -222,7 +224,7 @@ impl Machine<'_> {
             .ok_or_else(|| EngineError::Internal("an input without its symbol".into()))?
             .to_vec();
         vars.extend(&self.arg_vars);
-        let mut constraints = state.pc.clone();
+        let mut constraints = state.pc.to_vec();
         // (subtree, how many constraints it is under, the side condition to add, a model of
         // those constraints and the side if one is known, else a model of the constraints
         // alone to repair).
@@ -403,10 +405,10 @@ mod tests {
             let (a, b, cond) = split(m, state);
             let merged = m.merge_states(&a, &b).unwrap().expect("mergeable");
             assert_eq!(merged.pc.len(), 2);
-            assert_eq!(merged.pc[0], a.pc[0]);
+            assert_eq!(merged.pc.get(0), a.pc.get(0));
             let not = m.store.not(cond).unwrap();
             let disjunction = m.store.or(cond, not).unwrap();
-            assert_eq!(merged.pc[1], disjunction);
+            assert_eq!(merged.pc.get(1), Some(disjunction));
             let frame = merged.frame().unwrap();
             // `a`: initialized on one side only; the `Init` check sees `¬cond`.
             assert!(matches!(&frame.locals[0], SymValue::Ite(c, _, _) if *c == cond));

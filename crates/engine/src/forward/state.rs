@@ -2,12 +2,14 @@
 //! condition and what it has read and done so far.
 //!
 //! Forking clones a state cheaply: frames are `Rc`-shared and copied on their first write,
-//! memory is shared by chunks. Nothing here executes instructions.
+//! memory is shared by chunks, the path condition is a persistent sequence (a fork costs a
+//! constant however long the path; the query layer keeps a model per path by its numbers).
+//! Nothing here executes instructions.
 
 use std::rc::Rc;
 
 use symex_ir::cfg::{BlockId, FuncId, LocalId};
-use symex_smt::TermId;
+use symex_smt::PathCondition;
 
 use crate::forward::memory::Memory;
 use crate::forward::merge::PathCount;
@@ -36,8 +38,9 @@ pub struct Frame {
 pub struct State {
     pub stack: Vec<Rc<Frame>>,
     pub memory: Memory,
-    /// Satisfiable conjunction of Boolean terms.
-    pub pc: Vec<TermId>,
+    /// Satisfiable conjunction of Boolean terms (ask about it as it is, not as a copied
+    /// slice: the query layer answers most questions from the model it keeps for the path).
+    pub pc: PathCondition,
     /// How many `input`s this path has read: the symbols `#0 .. #n-1`.
     pub inputs_read: u32,
     /// Symbolic branch forks on this path (for `--max-depth`).

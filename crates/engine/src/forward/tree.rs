@@ -31,6 +31,10 @@ pub struct ExecTree {
     free: Vec<usize>,
     root: Option<usize>,
     leaf_of: FxHashMap<StateId, usize>,
+    /// Off for searches that never walk the tree: a fork updates the counts of every node
+    /// above it, which on a path of 100,000 pending forks (depth-first search through a loop
+    /// over a large array) costs more than the rest of the search.
+    untracked: bool,
 }
 
 impl ExecTree {
@@ -39,6 +43,15 @@ impl ExecTree {
         let root = tree.new_node(None, Some(root_state));
         tree.root = Some(root);
         tree
+    }
+
+    /// A tree that records nothing, for searches that do not draw from it
+    /// ([`ExecTree::random_leaf`] finds no leaf).
+    pub fn untracked() -> ExecTree {
+        ExecTree {
+            untracked: true,
+            ..ExecTree::default()
+        }
     }
 
     fn new_node(&mut self, parent: Option<usize>, state: Option<StateId>) -> usize {
@@ -66,6 +79,9 @@ impl ExecTree {
 
     /// `state` forked into itself and `others`.
     pub fn fork(&mut self, state: StateId, others: &[StateId]) {
+        if self.untracked {
+            return;
+        }
         let Some(&leaf) = self.leaf_of.get(&state) else {
             return;
         };
@@ -113,7 +129,7 @@ impl ExecTree {
 
     /// `state` (back from waiting at a merge point) becomes a leaf again, a child of the root.
     pub fn insert(&mut self, state: StateId) {
-        if self.leaf_of.contains_key(&state) {
+        if self.untracked || self.leaf_of.contains_key(&state) {
             return;
         }
         let Some(root) = self.root else {

@@ -20,7 +20,7 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 use symex_ir::cfg::input_bookkeeping;
 use symex_report::Cut;
-use symex_smt::{Node, Op, TermId, TermStore};
+use symex_smt::{Node, Op, PathCondition, TermId, TermStore};
 
 use crate::common::options::HeapModel;
 use crate::common::terms::int_const;
@@ -151,7 +151,7 @@ impl HeapContext {
         &mut self,
         store: &mut TermStore,
         heap: &mut HeapState,
-        pc: &mut Vec<TermId>,
+        pc: &mut PathCondition,
         t: TermId,
         steps: &[Step],
         access: Access,
@@ -191,7 +191,7 @@ impl HeapContext {
         &mut self,
         store: &mut TermStore,
         heap: &mut HeapState,
-        pc: &mut Vec<TermId>,
+        pc: &mut PathCondition,
         symbol: TermId,
     ) -> Result<std::result::Result<usize, Cut>> {
         let pointee = self

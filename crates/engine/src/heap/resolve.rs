@@ -16,7 +16,7 @@
 //! Nothing here decides when to resolve (the forward engine's hooks do).
 
 use symex_report::Cut;
-use symex_smt::{Node, Op, TermId, TermStore};
+use symex_smt::{Node, Op, PathCondition, TermId, TermStore};
 
 use crate::error::EngineError;
 use crate::forward::value::SymValue;
@@ -80,7 +80,7 @@ impl HeapContext {
         &self,
         store: &mut TermStore,
         heap: &mut HeapState,
-        pc: &mut Vec<TermId>,
+        pc: &mut PathCondition,
         symbol: TermId,
         case: Resolution,
     ) -> Result<std::result::Result<Vec<(TermId, TermId)>, Cut>> {

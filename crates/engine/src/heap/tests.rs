@@ -3,7 +3,7 @@
 //! store hash-conses, so equal terms are the same id; names aside, this is the figure); and
 //! the case analysis of lazy initialization and the witness builder on small heaps.
 
-use symex_smt::{TermId, TermStore};
+use symex_smt::{PathCondition, TermId, TermStore};
 
 use crate::common::options::{CheckOptions, HeapModel};
 use crate::common::terms;
@@ -14,7 +14,7 @@ struct Fixture {
     ctx: HeapContext,
     store: TermStore,
     heap: HeapState,
-    pc: Vec<TermId>,
+    pc: PathCondition,
     field: Step,
 }
 
@@ -60,7 +60,7 @@ impl Fixture {
             ctx,
             store,
             heap: HeapState::default(),
-            pc: Vec::new(),
+            pc: PathCondition::new(),
             field: Step::Field(symex_ir::cfg::FieldId(f as u32)),
         };
         (fixture, symbols)

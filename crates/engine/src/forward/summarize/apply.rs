@@ -128,14 +128,15 @@ pub fn apply(
         budget: INNER_PHASES,
         runs,
     };
-    let Some(split) = split(machine, model, state, &start, &state.pc, false, &mut search)? else {
+    let pc = state.pc.to_vec();
+    let Some(split) = split(machine, model, state, &start, &pc, false, &mut search)? else {
         return Ok(None);
     };
     let forms: Vec<&ClosedForm> = model.paths.iter().chain(&model.macros).collect();
     let mut outcome_forks = Vec::new();
     let bases = distinct_numbers(machine, &start);
     for fork in split.forks {
-        let fork = settle_count(machine, &state.pc, &bases, fork)?;
+        let fork = settle_count(machine, &pc, &bases, fork)?;
         let mut next = state.clone();
         next.pc.push(fork.constraint);
         next.depth += 1;

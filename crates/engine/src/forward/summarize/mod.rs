@@ -34,7 +34,7 @@ use std::rc::Rc;
 
 use symex_ir::analysis::{Loop, LoopId};
 use symex_ir::cfg::{Check, FuncId, Function, LocalId, LocalKind, Place, PlaceBase};
-use symex_smt::{ModelResult, TermId};
+use symex_smt::{ModelResult, PathCondition, TermId};
 
 use crate::common::terms::WIDTH;
 use crate::error::EngineError;
@@ -243,12 +243,13 @@ const COUNT_NAME: &str = "loop.k";
 /// flag says that only larger counts fit (a replay may then run out of time).
 pub fn counterexample_model(
     machine: &mut Machine<'_>,
-    constraints: &[TermId],
+    pc: &PathCondition,
     vars: &mut Vec<TermId>,
 ) -> Result<(ModelResult, bool)> {
+    let constraints = pc.to_vec();
     let counts: Vec<TermId> = machine
         .store
-        .vars_of(constraints)
+        .vars_of(&constraints)
         .into_iter()
         .map(|v| machine.store.var_info(v))
         .filter(|info| info.name == COUNT_NAME)
@@ -269,9 +270,7 @@ pub fn counterexample_model(
             }
         }
     }
-    let model = machine
-        .queries
-        .get_model(&machine.store, constraints, vars)?;
+    let model = machine.queries.get_model(&machine.store, pc, vars)?;
     Ok((model, !counts.is_empty()))
 }
 

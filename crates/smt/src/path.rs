@@ -1,0 +1,147 @@
+//! A path condition as engines keep it: a persistent sequence of Boolean constraints, each
+//! numbered when it is added.
+//!
+//! Forking a state copies its path condition, and a path may hold a hundred thousand
+//! constraints (a loop over a large array that branches on every element): the sequence
+//! shares its entries between copies, so a copy and an added constraint cost a constant, not
+//! the length of the path. The numbers let the query layer recognize a path it has answered
+//! before without comparing constraints: a number is drawn once per added constraint in the
+//! whole process and so names exactly one prefix of one path (copies share it, and nothing
+//! else ever has it). Nothing here asks a solver or evaluates a term.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::term::TermId;
+
+/// The next number an added constraint gets (0 is the empty prefix's).
+static NEXT_NUMBER: AtomicU64 = AtomicU64::new(1);
+
+/// A conjunction of Boolean terms in the order they were added. See the module documentation.
+#[derive(Clone, Debug, Default)]
+pub struct PathCondition {
+    entries: imbl::Vector<Entry>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    term: TermId,
+    /// Names the prefix that ends with this entry.
+    number: u64,
+}
+
+impl PathCondition {
+    /// The empty path condition (true).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds `term` at the end.
+    pub fn push(&mut self, term: TermId) {
+        let number = NEXT_NUMBER.fetch_add(1, Ordering::Relaxed);
+        self.entries.push_back(Entry { term, number });
+    }
+
+    /// Removes the last constraint.
+    pub fn pop(&mut self) -> Option<TermId> {
+        self.entries.pop_back().map(|e| e.term)
+    }
+
+    /// The number of constraints.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there is no constraint.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The constraint at `index`.
+    pub fn get(&self, index: usize) -> Option<TermId> {
+        self.entries.get(index).map(|e| e.term)
+    }
+
+    /// The constraints in order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = TermId> + '_ {
+        self.entries.iter().map(|e| e.term)
+    }
+
+    /// The constraints as a vector (a copy: linear in the length).
+    pub fn to_vec(&self) -> Vec<TermId> {
+        self.iter().collect()
+    }
+
+    /// The path condition of the first `len` constraints (shares their numbers).
+    pub fn prefix(&self, len: usize) -> PathCondition {
+        PathCondition {
+            entries: self.entries.take(len.min(self.len())),
+        }
+    }
+
+    /// The number naming the prefix of the first `len` constraints (0 for the empty one).
+    /// Equal numbers mean equal prefixes.
+    pub(crate) fn number_of_prefix(&self, len: usize) -> u64 {
+        match len.checked_sub(1).and_then(|i| self.entries.get(i)) {
+            Some(e) => e.number,
+            None => 0,
+        }
+    }
+}
+
+impl PartialEq for PathCondition {
+    /// Equal constraints in the same order, whatever their numbers.
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for PathCondition {}
+
+impl Extend<TermId> for PathCondition {
+    fn extend<I: IntoIterator<Item = TermId>>(&mut self, terms: I) {
+        for t in terms {
+            self.push(t);
+        }
+    }
+}
+
+impl FromIterator<TermId> for PathCondition {
+    fn from_iter<I: IntoIterator<Item = TermId>>(terms: I) -> Self {
+        let mut pc = PathCondition::new();
+        pc.extend(terms);
+        pc
+    }
+}
+
+impl From<Vec<TermId>> for PathCondition {
+    fn from(terms: Vec<TermId>) -> Self {
+        terms.into_iter().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::TermStore;
+
+    #[test]
+    fn copies_share_their_prefix_numbers_and_diverge_after_it() {
+        let mut s = TermStore::new();
+        let x = s.bool_var("x").expect("var");
+        let y = s.bool_var("y").expect("var");
+        let mut a = PathCondition::new();
+        a.push(x);
+        let mut b = a.clone();
+        a.push(y);
+        b.push(y);
+        assert_eq!(a, b);
+        assert_eq!(a.number_of_prefix(1), b.number_of_prefix(1));
+        // The same constraint added twice is two different prefixes.
+        assert_ne!(a.number_of_prefix(2), b.number_of_prefix(2));
+        assert_eq!(a.number_of_prefix(0), 0);
+        assert_eq!(a.prefix(1).number_of_prefix(1), a.number_of_prefix(1));
+        assert_eq!(a.to_vec(), vec![x, y]);
+        assert_eq!(b.pop(), Some(y));
+        assert_eq!(b.len(), 1);
+    }
+}
