@@ -428,3 +428,28 @@ fn no_engine_says_safe_past_a_comparison_with_a_freed_pointer() {
         }
     }
 }
+
+/// `main`'s `argc` is never negative (C11 5.1.2.2.1): no engine may report the branch that
+/// needs it negative (found by the session-40 review once an unread `argv` was left out).
+#[test]
+fn argc_is_never_negative() {
+    let source = "extern void reach_error(void);
+int main(int argc, char *argv[]) { if (argc < 0) reach_error(); return argc == 0; }
+";
+    let translated = symex_c::translate_text(source, symex_c::Options::default())
+        .unwrap_or_else(|e| panic!("{}", e.render("argc.c", source)));
+    let options = CheckOptions {
+        timeout: Some(Duration::from_secs(10)),
+        ..CheckOptions::default()
+    };
+    let program = (&translated.module, &translated.types);
+    for (engine, report) in support::every_engine(program, source, "argc.c", &options) {
+        let assert = (report.properties().iter())
+            .find(|p| p.kind == symex_ir::cfg::PropertyKind::Assert)
+            .expect("the assert");
+        assert_ne!(assert.verdict.status(), Status::Violated, "{engine}");
+        if engine == "forward" {
+            assert_eq!(assert.verdict.status(), Status::Safe, "{engine}");
+        }
+    }
+}

@@ -52,9 +52,17 @@ pub fn answer(report: &Report, targets: &[PropertyKind]) -> SvVerdict {
     {
         return SvVerdict::False(p.kind);
     }
+    // The reason names the property that stands in the way: a run that left what symex
+    // models first (it makes the others unknown too), then one of the answer's own kinds.
+    let rank = |p: &&PropertyReport| match p.kind {
+        PropertyKind::Unmodelled => 0,
+        kind if targets.contains(&kind) => 1,
+        _ => 2,
+    };
     match properties
         .iter()
-        .find(|p| !matches!(p.verdict, Verdict::Safe))
+        .filter(|p| !matches!(p.verdict, Verdict::Safe))
+        .min_by_key(rank)
     {
         None => SvVerdict::True,
         Some(p) => {

@@ -337,6 +337,9 @@ pub(crate) fn complete_with(
 /// plus one, or the next one up that the assignment does not hold (the others at their sorts'
 /// defaults).
 fn with_fresh_values(store: &TermStore, assignment: Assignment, missing: &[VarId]) -> Assignment {
+    if missing.is_empty() {
+        return assignment;
+    }
     let used: FxHashSet<BvConst> = assignment.values().filter_map(Value::as_bv).collect();
     with_values_avoiding(store, assignment, missing, used)
 }
@@ -416,14 +419,20 @@ pub(crate) fn repair(
             .collect();
         with_fresh_values(store, assignment, &missing)
     };
+    // The constraints that mention each variable tried, found once per variable (candidates
+    // try a few variables many times; a path may hold 100,000 constraints).
+    let mut mentioning: FxHashMap<VarId, Vec<TermId>> = FxHashMap::default();
     for _ in 0..REPAIR_ROUNDS {
         let (values, separations) = repair_candidates(store, &base, query)?;
         let mut keeps_constraints = |candidate: &Assignment, var: VarId, with_query: bool| {
-            let mut terms: Vec<TermId> = constraints
-                .iter()
-                .copied()
-                .filter(|&c| independence.vars_of(store, c).contains(&var))
-                .collect();
+            let mut terms: Vec<TermId> = mentioning
+                .entry(var)
+                .or_insert_with(|| {
+                    (constraints.iter().copied())
+                        .filter(|&c| independence.vars_of(store, c).contains(&var))
+                        .collect()
+                })
+                .clone();
             if with_query {
                 terms.push(query);
             }
@@ -461,6 +470,14 @@ fn fresh_value(var: VarId, width: u32, used: &FxHashSet<BvConst>) -> Option<BvCo
         .find(|c| !used.contains(c))
 }
 
+/// The bit-vector values `base` holds, gathered into `used` the first time they are wanted.
+fn held<'u>(
+    used: &'u mut Option<FxHashSet<BvConst>>,
+    base: &Assignment,
+) -> &'u mut FxHashSet<BvConst> {
+    used.get_or_insert_with(|| base.values().filter_map(Value::as_bv).collect())
+}
+
 /// The candidate changes of [`repair`] under `base`: values from comparisons, and
 /// separations (a variable at a fresh value) of equalities that hold in `ite` conditions.
 fn repair_candidates(
@@ -472,7 +489,9 @@ fn repair_candidates(
     let mut memo = FxHashMap::default();
     eval_lazy_into(store, &[query], base, &mut memo).ok()?;
     let truth = |t: TermId| memo.get(&t).and_then(Value::as_bool);
-    let mut used: FxHashSet<BvConst> = base.values().filter_map(Value::as_bv).collect();
+    // The values the model holds, gathered only where a fresh value is wanted (a model of a
+    // long path holds a value per input).
+    let mut used: Option<FxHashSet<BvConst>> = None;
     let mut values: Vec<Change> = Vec::new();
     let mut separations: Vec<Change> = Vec::new();
     // The variable a bit-vector term's value comes from under the model, through `ite`s; the
@@ -518,7 +537,7 @@ fn repair_candidates(
                     // nothing holds (a neighbour could be another reference's: an alias
                     // nobody asked for); an order by the value or a neighbour.
                     let tries = if op == Op::Eq {
-                        let fresh = fresh_value(v, value.width(), &used);
+                        let fresh = fresh_value(v, value.width(), held(&mut used, base));
                         [Some(value), fresh, None]
                     } else {
                         let one = BvConst::new(value.width(), 1).ok()?;
@@ -548,8 +567,8 @@ fn repair_candidates(
             let Sort::BitVec(width) = store.sort(side) else {
                 continue;
             };
-            if let Some(c) = fresh_value(v, width, &used) {
-                used.insert(c);
+            if let Some(c) = fresh_value(v, width, held(&mut used, base)) {
+                held(&mut used, base).insert(c);
                 if !separations.iter().any(|&(w, _)| w == v) {
                     separations.push((v, c));
                 }

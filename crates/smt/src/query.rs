@@ -168,6 +168,16 @@ pub enum Constraints<'a> {
     Path(&'a PathCondition),
 }
 
+impl<'a> Constraints<'a> {
+    /// The constraints as a slice (a path condition copied: linear in its length).
+    fn terms(self) -> std::borrow::Cow<'a, [TermId]> {
+        match self {
+            Constraints::Slice(terms) => std::borrow::Cow::Borrowed(terms),
+            Constraints::Path(path) => std::borrow::Cow::Owned(path.to_vec()),
+        }
+    }
+}
+
 impl<'a> From<&'a [TermId]> for Constraints<'a> {
     fn from(terms: &'a [TermId]) -> Self {
         Constraints::Slice(terms)
@@ -387,10 +397,7 @@ impl<S: Solver> QueryEngine<S> {
                 return Ok(SatResult::Sat);
             }
         }
-        let terms = match pc {
-            Constraints::Slice(terms) => std::borrow::Cow::Borrowed(terms),
-            Constraints::Path(path) => std::borrow::Cow::Owned(path.to_vec()),
-        };
+        let terms = pc.terms();
         self.last_model = None;
         let result = self.satisfiable(store, &terms, extra)?;
         if let (Some(path), SatResult::Sat, Some(model)) = (path, &result, self.last_model.take()) {
@@ -643,7 +650,10 @@ impl<S: Solver> QueryEngine<S> {
             Ok(model) => {
                 let model = model.to_assignment(store);
                 self.models.remember(satisfied, &vars, &model);
-                self.last_model = Some(model);
+                // Learned for the path only where it covers every variable (as kept models).
+                if vars.iter().all(|&v| model.get(v).is_some()) {
+                    self.last_model = Some(model);
+                }
                 Ok(())
             }
             Err(SolverError::Protocol(_)) => Ok(()),
@@ -672,10 +682,7 @@ impl<S: Solver> QueryEngine<S> {
                 return Ok(ModelResult::Sat(values));
             }
         }
-        let terms = match pc {
-            Constraints::Slice(terms) => std::borrow::Cow::Borrowed(terms),
-            Constraints::Path(path) => std::borrow::Cow::Owned(path.to_vec()),
-        };
+        let terms = pc.terms();
         self.last_model = None;
         let result = self.model_of(store, &terms, vars)?;
         if let (Some(path), Some(model)) = (path, self.last_model.take()) {

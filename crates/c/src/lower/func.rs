@@ -477,6 +477,18 @@ pub(super) fn lower_function(
         }
     }
     if name == "main" {
+        // C's `argc` is never negative (C11 5.1.2.2.1); any other value is an input.
+        if let Some(Parameter {
+            ty: CType::Int,
+            span,
+            ..
+        }) = params.first()
+        {
+            let argc = Operand::Local(LocalId(0));
+            let nonnegative = Rvalue::Binary(symex_ir::cfg::BinOp::Ge, argc, Operand::Const(0));
+            let nonnegative = cx.temp(nonnegative, *span);
+            cx.b.emit(symex_ir::cfg::InstKind::Assume(nonnegative), *span);
+        }
         cx.define_globals()?;
         let start = unit.map.span(definition.span);
         cx.start_counting_objects(Span::new(start.start as usize, start.start as usize + 1));
