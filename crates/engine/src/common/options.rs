@@ -442,6 +442,18 @@ pub struct CheckOptions {
 mod tests {
     use super::*;
 
+    /// `--stop-on-first` of any kind stops at a confirmed violation, never at a failed
+    /// `unmodelled` check (no violation); named kinds stop at exactly those.
+    #[test]
+    fn stop_on_first_any_passes_unmodelled_findings_by() {
+        assert!(StopOnFirst::Any.stops_at(PropertyKind::Assert));
+        assert!(!StopOnFirst::Any.stops_at(PropertyKind::Unmodelled));
+        assert!(!StopOnFirst::No.stops_at(PropertyKind::Assert));
+        let named = StopOnFirst::OfKinds(vec![PropertyKind::Unmodelled]);
+        assert!(named.stops_at(PropertyKind::Unmodelled));
+        assert!(!named.stops_at(PropertyKind::Assert));
+    }
+
     #[test]
     fn strategy_names_round_trip() {
         for s in SearchStrategy::ALL {

@@ -83,6 +83,9 @@ impl PathCount {
             Some(split) => split,
         };
         let total = split.total?;
+        if pc.len() == split.pc_len {
+            return Some(total);
+        }
         let pc = pc.to_vec();
         let added = pc.get(split.pc_len..)?;
         let unaffected = added.is_empty() || !connected(store, &pc, added, &split.vars);
