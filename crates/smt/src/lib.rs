@@ -32,6 +32,7 @@ mod independence;
 mod int_encoding;
 mod model_reuse;
 mod path;
+mod path_groups;
 mod path_models;
 pub mod printer;
 mod process;

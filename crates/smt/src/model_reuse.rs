@@ -270,36 +270,16 @@ fn holds(store: &TermStore, t: TermId, asg: &Assignment) -> bool {
     all_true_lazy(store, &[t], asg)
 }
 
-/// `assignment` with values for the variables of `vars` it lacks, such that every term of
-/// `terms` holds: all at their sorts' defaults, or else bit-vectors at fresh values; and
-/// whether it lacked any. `Err` gives `assignment` back unchanged (model repair goes on
-/// from it without a copy made for every question).
-fn complete(
+/// `assignment` with values for the variables of `vars` (those of `terms`) it lacks, such
+/// that every term of `terms` holds: all at their sorts' defaults, or else bit-vectors at
+/// fresh values (values no variable of `vars` holds: the only values the terms compare them
+/// with); and whether it lacked any. `Err` gives `assignment` back unchanged (model repair
+/// goes on from it without a copy made for every question).
+pub(crate) fn complete(
     store: &TermStore,
     assignment: Assignment,
     vars: &[VarId],
     terms: &[TermId],
-) -> Result<(Assignment, bool), Assignment> {
-    complete_with(store, assignment, vars, terms, Freshness::Distinct)
-}
-
-/// How [`complete_with`] picks fresh values.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Freshness {
-    /// Values the assignment holds nowhere (a look at all its values).
-    Distinct,
-    /// Each variable's number plus one, without the look (for a model of a whole long path,
-    /// which the look would cost the path's length).
-    ByNumber,
-}
-
-/// [`complete`], with fresh values as `freshness` says.
-pub(crate) fn complete_with(
-    store: &TermStore,
-    assignment: Assignment,
-    vars: &[VarId],
-    terms: &[TermId],
-    freshness: Freshness,
 ) -> Result<(Assignment, bool), Assignment> {
     // One evaluation of all the terms, sharing their common subterms.
     let all_hold = |asg: &Assignment| all_true_lazy(store, terms, asg);
@@ -323,10 +303,7 @@ pub(crate) fn complete_with(
         return Ok((defaults, true));
     }
     // Fresh values are never 0, so the defaults just set do not change which are chosen.
-    let fresh = match freshness {
-        Freshness::Distinct => with_fresh_values(store, defaults, &missing),
-        Freshness::ByNumber => with_values_by_number(store, defaults, &missing),
-    };
+    let fresh = with_fresh_values(store, defaults, &missing, vars);
     match all_hold(&fresh) {
         true => Ok((fresh, true)),
         false => Err(assignment),
@@ -334,34 +311,19 @@ pub(crate) fn complete_with(
 }
 
 /// `assignment` with every bit-vector variable of `missing` at a value of its own: its number
-/// plus one, or the next one up that the assignment does not hold (the others at their sorts'
-/// defaults).
-fn with_fresh_values(store: &TermStore, assignment: Assignment, missing: &[VarId]) -> Assignment {
-    if missing.is_empty() {
-        return assignment;
-    }
-    let used: FxHashSet<BvConst> = assignment.values().filter_map(Value::as_bv).collect();
-    with_values_avoiding(store, assignment, missing, used)
-}
-
-/// `assignment` with every bit-vector variable of `missing` at its number plus one (the others
-/// at their sorts' defaults), whatever the assignment holds.
-fn with_values_by_number(
-    store: &TermStore,
-    assignment: Assignment,
-    missing: &[VarId],
-) -> Assignment {
-    with_values_avoiding(store, assignment, missing, FxHashSet::default())
-}
-
-/// `assignment` with every bit-vector variable of `missing` at a value of its own that `used`
-/// does not hold (each taken is added to it), the others at their sorts' defaults.
-fn with_values_avoiding(
+/// plus one, or the next one up that no variable of `mentioned` holds (the others at their
+/// sorts' defaults). Only the values of `mentioned` are looked at, not the whole assignment:
+/// a model of a long path holds a value per input.
+fn with_fresh_values(
     store: &TermStore,
     mut assignment: Assignment,
     missing: &[VarId],
-    mut used: FxHashSet<BvConst>,
+    mentioned: &[VarId],
 ) -> Assignment {
+    if missing.is_empty() {
+        return assignment;
+    }
+    let mut used = held_by(&assignment, mentioned);
     for &var in missing {
         let sort = store.sort(store.var_info(var).term);
         let fresh = match sort {
@@ -411,19 +373,25 @@ pub(crate) fn repair(
     constraints: &[TermId],
     query: TermId,
 ) -> Option<Assignment> {
+    // The variables whose values the evaluated terms compare a changed variable with.
+    let mentioned = {
+        let mut terms = constraints.to_vec();
+        terms.push(query);
+        independence.vars_of_all(store, &terms)
+    };
     let mut base = {
         let missing: Vec<VarId> = query_vars
             .iter()
             .copied()
             .filter(|&v| assignment.get(v).is_none())
             .collect();
-        with_fresh_values(store, assignment, &missing)
+        with_fresh_values(store, assignment, &missing, &mentioned)
     };
     // The constraints that mention each variable tried, found once per variable (candidates
     // try a few variables many times; a path may hold 100,000 constraints).
     let mut mentioning: FxHashMap<VarId, Vec<TermId>> = FxHashMap::default();
     for _ in 0..REPAIR_ROUNDS {
-        let (values, separations) = repair_candidates(store, &base, query)?;
+        let (values, separations) = repair_candidates(store, &base, &mentioned, query)?;
         let mut keeps_constraints = |candidate: &Assignment, var: VarId, with_query: bool| {
             let mut terms: Vec<TermId> = mentioning
                 .entry(var)
@@ -470,12 +438,20 @@ fn fresh_value(var: VarId, width: u32, used: &FxHashSet<BvConst>) -> Option<BvCo
         .find(|c| !used.contains(c))
 }
 
-/// The bit-vector values `base` holds, gathered into `used` the first time they are wanted.
+/// [`held_by`], computed into `used` the first time it is wanted.
 fn held<'u>(
     used: &'u mut Option<FxHashSet<BvConst>>,
     base: &Assignment,
+    mentioned: &[VarId],
 ) -> &'u mut FxHashSet<BvConst> {
-    used.get_or_insert_with(|| base.values().filter_map(Value::as_bv).collect())
+    used.get_or_insert_with(|| held_by(base, mentioned))
+}
+
+/// The bit-vector values `assignment` gives the variables of `vars`.
+fn held_by(assignment: &Assignment, vars: &[VarId]) -> FxHashSet<BvConst> {
+    (vars.iter())
+        .filter_map(|&v| assignment.get(v).and_then(Value::as_bv))
+        .collect()
 }
 
 /// The candidate changes of [`repair`] under `base`: values from comparisons, and
@@ -483,14 +459,15 @@ fn held<'u>(
 fn repair_candidates(
     store: &TermStore,
     base: &Assignment,
+    mentioned: &[VarId],
     query: TermId,
 ) -> Option<(Vec<Change>, Vec<Change>)> {
     use crate::term::{Node, Op};
     let mut memo = FxHashMap::default();
     eval_lazy_into(store, &[query], base, &mut memo).ok()?;
     let truth = |t: TermId| memo.get(&t).and_then(Value::as_bool);
-    // The values the model holds, gathered only where a fresh value is wanted (a model of a
-    // long path holds a value per input).
+    // The values of the variables the terms mention, gathered only where a fresh value is
+    // wanted.
     let mut used: Option<FxHashSet<BvConst>> = None;
     let mut values: Vec<Change> = Vec::new();
     let mut separations: Vec<Change> = Vec::new();
@@ -537,7 +514,7 @@ fn repair_candidates(
                     // nothing holds (a neighbour could be another reference's: an alias
                     // nobody asked for); an order by the value or a neighbour.
                     let tries = if op == Op::Eq {
-                        let fresh = fresh_value(v, value.width(), held(&mut used, base));
+                        let fresh = fresh_value(v, value.width(), held(&mut used, base, mentioned));
                         [Some(value), fresh, None]
                     } else {
                         let one = BvConst::new(value.width(), 1).ok()?;
@@ -567,8 +544,8 @@ fn repair_candidates(
             let Sort::BitVec(width) = store.sort(side) else {
                 continue;
             };
-            if let Some(c) = fresh_value(v, width, held(&mut used, base)) {
-                held(&mut used, base).insert(c);
+            if let Some(c) = fresh_value(v, width, held(&mut used, base, mentioned)) {
+                held(&mut used, base, mentioned).insert(c);
                 if !separations.iter().any(|&(w, _)| w == v) {
                     separations.push((v, c));
                 }

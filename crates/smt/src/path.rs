@@ -78,6 +78,36 @@ impl PathCondition {
         }
     }
 
+    /// The constraints from position `from` on.
+    pub fn after(&self, from: usize) -> Vec<TermId> {
+        let from = from.min(self.len());
+        let rest = self.entries.clone().split_off(from);
+        rest.iter().map(|e| e.term).collect()
+    }
+
+    /// The length of the longest prefix `self` and `other` share (equal constraints in the
+    /// same order): where their numbers say so without a look at the constraints (a prefix
+    /// they got from a common ancestor), then constraint by constraint.
+    pub fn shared_prefix_len(&self, other: &PathCondition) -> usize {
+        let shortest = self.len().min(other.len());
+        // Equal numbers at a length mean equal numbers at every shorter one: the longest
+        // prefix both inherited is found by bisection.
+        let (mut inherited, mut past) = (0, shortest + 1);
+        while past - inherited > 1 {
+            let mid = inherited + (past - inherited) / 2;
+            if self.number_of_prefix(mid) == other.number_of_prefix(mid) {
+                inherited = mid;
+            } else {
+                past = mid;
+            }
+        }
+        let after = (self.entries.clone().split_off(inherited).into_iter())
+            .zip(other.entries.clone().split_off(inherited))
+            .take_while(|(a, b)| a.term == b.term)
+            .count();
+        inherited + after
+    }
+
     /// The number naming the prefix of the first `len` constraints (0 for the empty one).
     /// Equal numbers mean equal prefixes.
     pub(crate) fn number_of_prefix(&self, len: usize) -> u64 {
@@ -141,6 +171,15 @@ mod tests {
         assert_eq!(a.number_of_prefix(0), 0);
         assert_eq!(a.prefix(1).number_of_prefix(1), a.number_of_prefix(1));
         assert_eq!(a.to_vec(), vec![x, y]);
+        // Paths built apart share what their constraints share.
+        let c: PathCondition = vec![x, x, y].into();
+        assert_eq!((a.shared_prefix_len(&c), c.shared_prefix_len(&a)), (1, 1));
+        let mut d = a.clone();
+        d.push(x);
+        assert_eq!((a.shared_prefix_len(&d), d.shared_prefix_len(&a)), (2, 2));
+        assert_eq!(PathCondition::new().shared_prefix_len(&d), 0);
+        assert_eq!(a.shared_prefix_len(&b), 2);
+        assert_eq!(a.after(1), vec![y]);
         assert_eq!(b.pop(), Some(y));
         assert_eq!(b.len(), 1);
     }

@@ -24,7 +24,7 @@ use rustc_hash::FxHashMap;
 
 use crate::eval::Assignment;
 use crate::independence::Independence;
-use crate::model_reuse::{complete_with, repair, Freshness};
+use crate::model_reuse::{complete, repair};
 use crate::path::PathCondition;
 use crate::term::{TermId, TermStore, VarId};
 
@@ -58,24 +58,27 @@ struct Found {
 
 impl PathModels {
     /// A model of `pc ∧ query` if a kept model of a recent prefix of `pc` extends to one; it is
-    /// kept for `pc ∧ query`.
+    /// kept for `pc ∧ query`. `relevant` gives the constraints of `pc` that `query` depends on
+    /// (asked only to repair a model of the whole path).
     pub(crate) fn answers(
         &mut self,
         store: &TermStore,
         independence: &mut Independence,
         pc: &PathCondition,
         query: TermId,
+        relevant: impl FnOnce(&mut Independence) -> Vec<TermId>,
     ) -> Option<Assignment> {
         let found = self.longest_prefix(pc)?;
         let rest = rest_of(pc, found.len, Some(query));
         let model = match extend(store, independence, found.model, &rest) {
             Ok(model) => model,
-            // A model of the whole path that falsifies only the query: model reuse's repair
-            // (it looks at the constraints that mention the variable it changes, so this
-            // costs the path's length, as the layers after this one would).
+            // A model of the whole path that falsifies only the query: model reuse's repair,
+            // over the constraints the query depends on (repair changes only the query's
+            // variables and checks every given constraint that mentions one).
             Err(model) if found.len == pc.len() => {
                 let vars = independence.vars_of(store, query).to_vec();
-                repair(store, independence, model, &vars, &pc.to_vec(), query)?
+                let constraints = relevant(independence);
+                repair(store, independence, model, &vars, &constraints, query)?
             }
             Err(_) => return None,
         };
@@ -173,5 +176,5 @@ fn extend(
     terms: &[TermId],
 ) -> Result<Assignment, Assignment> {
     let vars: Vec<VarId> = independence.vars_of_all(store, terms);
-    complete_with(store, model, &vars, terms, Freshness::ByNumber).map(|(model, _)| model)
+    complete(store, model, &vars, terms).map(|(model, _)| model)
 }

@@ -23,9 +23,12 @@
 //! condition that independence would leave out does not change the answer (they are part of
 //! the path condition, which is satisfiable), and it costs the solver nothing new.
 //!
-//! Before all of them, a question about an engine's [`PathCondition`] is answered `sat` from
-//! the models kept per path where one extends (`path_models.rs`, part of model reuse): in the
-//! time of the path's last few constraints, where the layers above cost its whole length.
+//! Before all of them, a question about an engine's long [`PathCondition`] is answered `sat`
+//! from the models kept per path where one extends (`path_models.rs`, part of model reuse): in
+//! the time of the path's last few constraints, where the layers above cost its whole length.
+//! Where none does, independence's groups of the path are kept per path too
+//! (`path_groups.rs`), so the layers above see only the question's group: an `unsat` answer
+//! costs the size of that group, not the path's length.
 //!
 //! As in KLEE, answers about a query (`may_be_true`, `must_be_true`,
 //! `is_satisfiable(pc, Some(q))`) assume that the path condition itself is satisfiable, which
@@ -44,6 +47,7 @@ use crate::eval::Assignment;
 use crate::independence::Independence;
 use crate::model_reuse::ModelCache;
 use crate::path::PathCondition;
+use crate::path_groups::PathGroups;
 use crate::path_models::PathModels;
 use crate::solver::{Model, SatResult, Solver, DEFAULT_TIMEOUT};
 use crate::sort::Sort;
@@ -62,13 +66,15 @@ pub struct QueryOptions {
     pub cache: bool,
     /// Answer `sat` from the models of earlier answers where they satisfy the question.
     pub model_reuse: bool,
-    /// With model reuse: paths of an engine's [`PathCondition`] from this many constraints on
-    /// are answered from the models kept per path first. Below it the layers that look at the
-    /// whole path are cheap, and the models they keep serve many paths (model reuse by groups
-    /// and prefixes, which the path models would bypass: with path models from the first
-    /// constraint, questions on the heap drivers' short paths that kept models answered went
-    /// to the solver, `avl_find` at depth 11 under POSE from 4 s to past 60 s).
-    pub path_models_from: usize,
+    /// Paths of an engine's [`PathCondition`] from this many constraints on are *long*: with
+    /// model reuse, their questions are answered from the models kept per path first
+    /// (`path_models.rs`), and with independence, their groups are kept per path
+    /// (`path_groups.rs`). Below it the layers that look at the whole path are cheap, and the
+    /// models they keep serve many paths (model reuse by groups and prefixes, which the path
+    /// models would bypass: with path models from the first constraint, questions on the heap
+    /// drivers' short paths that kept models answered went to the solver, `avl_find` at depth
+    /// 11 under POSE from 4 s to past 60 s).
+    pub long_path_from: usize,
     /// Answer `unsat` where an earlier unsatisfiable question is part of the question.
     pub unsat_subsets: bool,
     /// Time limit of each solver check.
@@ -85,7 +91,7 @@ impl Default for QueryOptions {
             independence: true,
             cache: true,
             model_reuse: true,
-            path_models_from: 256,
+            long_path_from: 256,
             unsat_subsets: true,
             timeout: Some(DEFAULT_TIMEOUT),
             dump_dir: None,
@@ -219,6 +225,7 @@ pub struct QueryEngine<S: Solver> {
     model_cache: FxHashMap<Box<[TermId]>, Model>,
     models: ModelCache,
     path_models: PathModels,
+    path_groups: PathGroups,
     /// The model of the last `sat` answer of the layers after the path models, if one was at
     /// hand (model reuse's, or the solver's), for the path models to learn.
     last_model: Option<Assignment>,
@@ -250,6 +257,7 @@ impl<S: Solver> QueryEngine<S> {
             model_cache: FxHashMap::default(),
             models: ModelCache::default(),
             path_models: PathModels::default(),
+            path_groups: PathGroups::default(),
             last_model: None,
             unsat_sets: UnsatSets::default(),
             independence: Independence::default(),
@@ -379,7 +387,8 @@ impl<S: Solver> QueryEngine<S> {
         }
     }
 
-    /// The path models first, then [`QueryEngine::satisfiable`] (whose model they learn).
+    /// On a long path, the path models first, then [`QueryEngine::satisfiable`] (whose model
+    /// they learn) on the question's group of the path.
     fn satisfiable_on(
         &mut self,
         store: &TermStore,
@@ -387,20 +396,42 @@ impl<S: Solver> QueryEngine<S> {
         extra: Option<TermId>,
     ) -> Result<SatResult, SolverError> {
         let path = long_path(pc, &self.options);
-        if let (Some(path), Some(query)) = (path, extra) {
+        let independence = self.options.independence;
+        let relevant = |groups: &mut PathGroups, ind: &mut Independence, query| match path {
+            Some(path) if independence => groups.relevant(store, ind, path, query),
+            _ => pc.terms().into_owned(),
+        };
+        if let (Some(path), Some(query), true) = (path, extra, self.options.model_reuse) {
             check_bool(store, query)?;
-            let answer = self
-                .path_models
-                .answers(store, &mut self.independence, path, query);
+            let groups = &mut self.path_groups;
+            let answer =
+                self.path_models
+                    .answers(store, &mut self.independence, path, query, |ind| {
+                        relevant(groups, ind, query)
+                    });
             if answer.is_some() {
                 self.stats.model_hits += 1;
                 return Ok(SatResult::Sat);
             }
         }
-        let terms = pc.terms();
+        let terms = match (path, extra) {
+            (Some(path), Some(query)) if independence => {
+                let group = relevant(&mut self.path_groups, &mut self.independence, query);
+                let dropped = path.len() - group.len();
+                if dropped > 0 {
+                    self.stats.independence_reduced += 1;
+                    self.stats.constraints_dropped += dropped as u64;
+                }
+                std::borrow::Cow::Owned(group)
+            }
+            _ => pc.terms(),
+        };
         self.last_model = None;
         let result = self.satisfiable(store, &terms, extra)?;
-        if let (Some(path), SatResult::Sat, Some(model)) = (path, &result, self.last_model.take()) {
+        let learns = self.options.model_reuse;
+        if let (Some(path), SatResult::Sat, Some(model), true) =
+            (path, &result, self.last_model.take(), learns)
+        {
             self.path_models
                 .learn(store, &mut self.independence, path, extra, &model);
         }
@@ -668,7 +699,7 @@ impl<S: Solver> QueryEngine<S> {
         pc: Constraints<'_>,
         vars: &[TermId],
     ) -> Result<ModelResult, SolverError> {
-        let path = long_path(pc, &self.options);
+        let path = long_path(pc, &self.options).filter(|_| self.options.model_reuse);
         if let Some(path) = path {
             let found = self
                 .path_models
@@ -807,14 +838,10 @@ fn defaults(
 }
 
 /// `pc` if it is a path long enough for the models kept per path
-/// ([`QueryOptions::path_models_from`]) and model reuse is on.
+/// ([`QueryOptions::long_path_from`]).
 fn long_path<'a>(pc: Constraints<'a>, options: &QueryOptions) -> Option<&'a PathCondition> {
     match pc {
-        Constraints::Path(path)
-            if options.model_reuse && path.len() >= options.path_models_from =>
-        {
-            Some(path)
-        }
+        Constraints::Path(path) if path.len() >= options.long_path_from => Some(path),
         _ => None,
     }
 }
@@ -1021,7 +1048,7 @@ mod tests {
         // The same questions about the same paths as engines keep them, forked and returned
         // to as a search does: the path models must answer as the plain engine.
         let mut by_path = engine(QueryOptions {
-            path_models_from: 0,
+            long_path_from: 0,
             ..QueryOptions::default()
         });
         for _ in 0..40 {
@@ -1220,6 +1247,36 @@ mod tests {
         assert!(vars.windows(2).all(|w| value(w[0]) >= value(w[1])));
     }
 
+    /// A loop that reads a fresh input in each round, ends the path where it is negative, and
+    /// asks whether it is below -5 (`unsat`): each such question reaches the solver with the
+    /// constraints on its own input only (the groups kept per path), and the solver's stack
+    /// never holds the rest of the path.
+    #[test]
+    fn unsat_questions_on_a_long_path_see_only_their_group() {
+        let mut s = TermStore::new();
+        let mut e = engine(QueryOptions::default());
+        let zero = s.bv_val(32, 0).expect("c");
+        let minus_five = s.bv_val(32, (-5i128) as u128 & 0xffff_ffff).expect("c");
+        let mut pc = PathCondition::new();
+        let rounds = 600;
+        let long_from = QueryOptions::default().long_path_from;
+        for i in 0..rounds {
+            let b = s.bv_var(format!("b{i}"), 32).expect("var");
+            let negative = s.bv_slt(b, zero).expect("c");
+            let not_negative = s.not(negative).expect("c");
+            assert_eq!(e.may_be_true(&s, &pc, negative), Ok(Answer::Yes));
+            pc.push(not_negative);
+            let below = s.bv_slt(b, minus_five).expect("c");
+            assert_eq!(e.may_be_true(&s, &pc, below), Ok(Answer::No), "round {i}");
+            if pc.len() >= long_from {
+                assert!(e.solver().level() <= 1, "round {i}");
+            }
+        }
+        let long = (long_from..rounds).count() as u64;
+        assert!(e.stats().independence_reduced >= long);
+        assert!(e.stats().solver_queries <= rounds as u64);
+    }
+
     /// A model kept for one path is never taken for another with the same constraints but a
     /// different history: numbers name prefixes, not their contents.
     #[test]
@@ -1231,7 +1288,7 @@ mod tests {
         let large = s.not(small).expect("c");
         let is_ten = s.eq(x, ten).expect("c");
         let mut e = engine(QueryOptions {
-            path_models_from: 0,
+            long_path_from: 0,
             ..QueryOptions::default()
         });
         let mut a = PathCondition::new();

@@ -363,7 +363,7 @@ impl CheckArgs {
                 cache: !self.no_cache,
                 model_reuse: !self.no_model_reuse,
                 unsat_subsets: !self.no_unsat_subsets,
-                path_models_from: QueryOptions::default().path_models_from,
+                long_path_from: QueryOptions::default().long_path_from,
                 timeout: Some(Duration::from_millis(self.solver_timeout)),
                 dump_dir: self.dump_smt.clone(),
             },

@@ -133,14 +133,13 @@ impl Machine<'_> {
         if !mergeable(self, a, b) {
             return Ok(None);
         }
-        let (a_pc, b_pc) = (a.pc.to_vec(), b.pc.to_vec());
-        let shared = a_pc.iter().zip(&b_pc).take_while(|(x, y)| x == y).count();
-        let (rest_a, rest_b) = (&a_pc[shared..], &b_pc[shared..]);
+        let shared = a.pc.shared_prefix_len(&b.pc);
+        let (rest_a, rest_b) = (a.pc.after(shared), b.pc.after(shared));
         if rest_a.is_empty() || rest_b.is_empty() {
             return Ok(None);
         }
-        let c1 = self.store.and_all(rest_a)?;
-        let c2 = self.store.and_all(rest_b)?;
+        let c1 = self.store.and_all(&rest_a)?;
+        let c2 = self.store.and_all(&rest_b)?;
         if self.store.as_bool(c1).is_some() || self.store.as_bool(c2).is_some() {
             return Ok(None);
         }
