@@ -1914,14 +1914,19 @@ fn inputs_of_every_spelling_have_their_types() {
         unsigned char c = __VERIFIER_nondet_u8();
         unsigned short s = __VERIFIER_nondet_unsigned_short();
         unsigned int w = __VERIFIER_nondet_u32();
+        unsigned long l = __VERIFIER_nondet_unsigned_long();
+        signed char b = __VERIFIER_nondet_s8();
         int r = 0;
         if (u > 2147483647u) r += 1;
         if (c <= 255) r += 10;
         if (s == 65535) r += 100;
         if (w == 4294967295u) r += 1000;
+        if (l == 4294967296ul) r += 10000;
+        if (b == -1) r += 100000;
         return r;
     }";
-    assert_eq!(returns(source, &[-1, 300, 65535, -1]), 1111);
+    // A 64-bit input reads two, the high half first.
+    assert_eq!(returns(source, &[-1, 300, 65535, -1, 1, 0, 255]), 111111);
 }
 
 #[test]
@@ -2504,6 +2509,19 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
         (
             "union u { int (*f)(int); int i; }; int main() { union u v; return 0; }",
             "the union member `f` of type `int (*)(int)`",
+            "union u {",
+        ),
+        (
+            // Found by the fuzz test: a struct result read where `return` was dropped.
+            "struct s { int a; }; struct s f(int x) { if (x) return (struct s){1}; } int main() { struct s v = f(0); return v.a; }",
+            "the end of `f`, a function returning `struct s`, reached without a `return`",
+            "struct s f(",
+        ),
+        (
+            // The refused union is named where a struct's member has its type (it was "an
+            // incomplete type").
+            "struct b { char p[4]; }; union u { int r; struct b l; }; struct r { union u lock; }; struct r g1; int main() { return 0; }",
+            "the union member `l` of type `struct b`",
             "union u {",
         ),
         (

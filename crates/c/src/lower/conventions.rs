@@ -24,24 +24,27 @@ use crate::DataModel;
 
 /// The type of the input the function `name` returns, by its suffix after
 /// `__VERIFIER_nondet_` (SV-COMP) or `nondet_` (CBMC): SV-COMP's names, the fixed-width ones
-/// (`u8` … `u32`, `loff_t`) and the spelled-out ones some tasks declare (`unsigned_int`);
+/// (`u8` … `u64`, `s8` … `s64`, `loff_t`, `ssize_t`) and the spelled-out ones some tasks
+/// declare (`unsigned_int`, `unsigned_long`, `long_long`);
 /// `Err` for such a name of a type symex does not model, `None` for other names.
 fn input_type(name: &str, model: DataModel) -> Option<Result<CType, ()>> {
     let suffix =
         (name.strip_prefix("__VERIFIER_nondet_")).or_else(|| name.strip_prefix("nondet_"))?;
     let ilp32 = model == DataModel::Ilp32;
     Some(Ok(match suffix {
-        "int" => CType::Int,
+        "int" | "s32" => CType::Int,
         "uint" | "unsigned" | "unsigned_int" | "u32" => CType::UInt,
-        "char" => CType::SChar,
+        "char" | "s8" => CType::SChar,
         "uchar" | "unsigned_char" | "u8" => CType::UChar,
-        "short" => CType::Short,
+        "short" | "s16" => CType::Short,
         "ushort" | "unsigned_short" | "u16" => CType::UShort,
         "bool" | "_Bool" => CType::Bool,
-        "long" if ilp32 => CType::Int,
-        "ulong" | "size_t" if ilp32 => CType::UInt,
-        "long" | "longlong" | "loff_t" => CType::Long,
-        "ulong" | "ulonglong" | "size_t" => CType::ULong,
+        "long" | "ssize_t" if ilp32 => CType::Int,
+        "ulong" | "unsigned_long" | "size_t" if ilp32 => CType::UInt,
+        "long" | "ssize_t" | "longlong" | "long_long" | "s64" | "loff_t" => CType::Long,
+        "ulong" | "unsigned_long" | "size_t" | "ulonglong" | "unsigned_long_long" | "u64" => {
+            CType::ULong
+        }
         _ => return Some(Err(())),
     }))
 }

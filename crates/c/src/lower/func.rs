@@ -514,6 +514,18 @@ pub(super) fn lower_function(
     let end = Span::new(end.end.saturating_sub(1) as usize, end.end as usize);
     if cx.b.current_is_reached() {
         cx.check_no_leak(end);
+        // A struct (or an element pointer's record) has no such value to fall back on: a
+        // caller would read a number where it expects a record.
+        if matches!(cx.result, CType::Struct(_) | CType::Element(_)) {
+            let ty = unit.types.borrow().describe(cx.result);
+            return Err(CError::unsupported(
+                format!(
+                    "the end of `{name}`, a function returning `{ty}`, reached without a \
+                     `return` (the value is undefined)"
+                ),
+                unit.at(definition.span),
+            ));
+        }
     }
     let zero = match cx.result {
         CType::Pointer(_) => Operand::Null,

@@ -1144,10 +1144,13 @@ impl Types {
                 }
                 if let CType::Struct(inner) = element {
                     if self.fields(inner).is_none() {
-                        return Err(CError::invalid(
-                            format!("the member `{name}` has an incomplete type"),
-                            at,
-                        ));
+                        // A definition symex refused is no incomplete type: its refusal says why.
+                        return Err(self.refusal(inner).cloned().unwrap_or_else(|| {
+                            CError::invalid(
+                                format!("the member `{name}` has an incomplete type"),
+                                at,
+                            )
+                        }));
                     }
                 }
                 if fields.iter().any(|(other, _)| *other == name) {
