@@ -898,6 +898,11 @@ fn svcomp_suite_scores_a_folder_of_tasks() {
 /// Writes the C program `source` as `{stem}.c` and a `valid-memsafety` task for it as
 /// `{stem}.yml` (LP64, the given expected verdict); returns the task's path.
 fn memsafety_task(stem: &str, source: &str, expected: bool) -> String {
+    task(stem, source, "valid-memsafety", expected)
+}
+
+/// A task (format 2.0, LP64) of the C program `source` under `property`.
+fn task(stem: &str, source: &str, property: &str, expected: bool) -> String {
     let c_file = program(&format!("{stem}.c"), source.as_bytes());
     let name = std::path::Path::new(&c_file)
         .file_name()
@@ -906,7 +911,7 @@ fn memsafety_task(stem: &str, source: &str, expected: bool) -> String {
         .into_owned();
     let task = format!(
         "format_version: '2.0'\ninput_files: '{name}'\nproperties:\n  - property_file: \
-         valid-memsafety.prp\n    expected_verdict: {expected}\noptions:\n  language: C\n  \
+         {property}.prp\n    expected_verdict: {expected}\noptions:\n  language: C\n  \
          data_model: LP64\n"
     );
     program(&format!("{stem}.yml"), task.as_bytes())
@@ -936,6 +941,41 @@ fn svcomp_memsafety_names_the_violated_free_property() {
         );
         let written = std::fs::read_to_string(&witness).expect("the witness is written");
         assert!(written.contains("violation_sequence"), "{written}");
+    }
+}
+
+/// `unreach-call` lets `int` arithmetic wrap around, but a counterexample that reaches the
+/// error only through a signed overflow (undefined behaviour, which SV-COMP's tasks assume
+/// away) is no `FALSE`: `UNKNOWN`, with the overflow's place. Where a run without one reaches
+/// the error too, the answer is `FALSE` with that run's witness.
+#[test]
+fn svcomp_reaching_the_error_through_a_signed_overflow_is_no_false() {
+    let head = "extern int __VERIFIER_nondet_int(void); extern void abort(void);
+                void reach_error(void) { abort(); }
+                int main() { int x = __VERIFIER_nondet_int();";
+    let cases = [
+        (
+            "if (x > 0) { int y = x + 1; if (y < 0) reach_error(); } return 0; }",
+            "unreach-call: UNKNOWN (",
+        ),
+        (
+            "int y = x + 1; if (y < x) reach_error(); if (x == 5) reach_error(); return 0; }",
+            "unreach-call: FALSE",
+        ),
+    ];
+    for (i, (body, answer)) in cases.into_iter().enumerate() {
+        let source = format!("{head}\n{body}\n");
+        let task = task(&format!("wraps{i}"), &source, "unreach-call", false);
+        let witness = program(&format!("wraps{i}.witness.yml"), b"");
+        let out = symex(&["svcomp", &task, "--timeout", "20", "--witness", &witness]);
+        let text = stdout(&out);
+        assert!(text.contains(answer), "{text}{}", stderr(&out));
+        if answer.contains("UNKNOWN") {
+            assert!(text.contains("signed overflow at 4:"), "{text}");
+        } else {
+            let written = std::fs::read_to_string(&witness).expect("the witness is written");
+            assert!(written.contains("\\result == 5"), "{written}");
+        }
     }
 }
 

@@ -61,13 +61,7 @@ impl Partition {
             self.ground.push_back(position);
             return;
         };
-        let mut names: Vec<VarId> = vars
-            .iter()
-            .filter_map(|v| self.group_of.get(v))
-            .copied()
-            .collect();
-        names.sort_unstable();
-        names.dedup();
+        let names = self.groups_of(vars);
         // The largest group stays; the others move into it.
         let target = names
             .iter()
@@ -93,16 +87,21 @@ impl Partition {
         self.groups.insert(target, group);
     }
 
-    /// The positions of the constraints connected to `vars`, and of those without variables,
-    /// in increasing order.
-    fn relevant(&self, vars: &[VarId]) -> Vec<u32> {
-        let mut names: Vec<VarId> = vars
-            .iter()
+    /// The names of the groups that `vars` are in (sorted, each once).
+    fn groups_of(&self, vars: &[VarId]) -> Vec<VarId> {
+        let mut names: Vec<VarId> = (vars.iter())
             .filter_map(|v| self.group_of.get(v))
             .copied()
             .collect();
         names.sort_unstable();
         names.dedup();
+        names
+    }
+
+    /// The positions of the constraints connected to `vars`, and of those without variables,
+    /// in increasing order.
+    fn relevant(&self, vars: &[VarId]) -> Vec<u32> {
+        let names = self.groups_of(vars);
         let mut positions: Vec<u32> = self.ground.iter().copied().collect();
         for name in names {
             if let Some(group) = self.groups.get(&name) {

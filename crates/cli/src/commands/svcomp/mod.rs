@@ -16,6 +16,7 @@ use symex_report::svcomp::{answer, SvVerdict};
 use symex_report::Report;
 
 mod suite;
+mod undefined;
 mod witness;
 
 use super::check::{check_source, CheckArgs, Sinks};
@@ -87,7 +88,13 @@ struct Supported {
     /// Whether `TRUE` also needs what symex does not check of memory (`unchecked_memory`):
     /// leaks (`valid-memtrack`) and pointers that outlive a local object (`valid-deref`).
     memory_unchecked: bool,
+    /// Whether its runs let signed arithmetic wrap around (no `overflow` checks), so that a
+    /// counterexample may pass through undefined behaviour (`undefined.rs`).
+    wraps_around: bool,
 }
+
+/// The front-end flag of the `overflow` checks.
+const SIGNED_OVERFLOW: &str = "--signed-overflow";
 
 /// The front-end flag of the `memory-leak` check (`valid-memtrack`).
 const MEMORY_LEAKS: &str = "--memory-leaks";
@@ -100,12 +107,14 @@ const SUPPORTED: &[Supported] = &[
         flags: &[],
         kinds: &[(PropertyKind::Assert, None)],
         memory_unchecked: false,
+        wraps_around: true,
     },
     Supported {
         name: "no-overflow",
-        flags: &["--signed-overflow", "--ordinary-error-calls"],
+        flags: &[SIGNED_OVERFLOW, "--ordinary-error-calls"],
         kinds: &[(PropertyKind::Overflow, None)],
         memory_unchecked: false,
+        wraps_around: false,
     },
     Supported {
         name: "valid-memsafety",
@@ -120,6 +129,7 @@ const SUPPORTED: &[Supported] = &[
             (PropertyKind::MemoryLeak, Some("valid-memtrack")),
         ],
         memory_unchecked: true,
+        wraps_around: true,
     },
 ];
 
@@ -332,6 +342,13 @@ fn specification(task_path: &Path, task: &Task, name: &str) -> String {
 /// property's flags, and its report answers; the report is returned with the answer. A program
 /// outside the supported subset is an `UNKNOWN` with the refusal (printed on stderr); other
 /// failures end the command.
+///
+/// Where the property's runs let signed arithmetic wrap around
+/// ([`Supported::wraps_around`]), a `FALSE` stands only if its counterexample does not
+/// overflow on the way (`undefined.rs`). One that does sends the same configuration and the
+/// later ones again with the `overflow` checks on, which end every path at its first overflow:
+/// a violation they find needs none, and a `TRUE` of theirs holds only for runs without
+/// undefined behaviour, so it answers `UNKNOWN`, as does a search that finds nothing.
 fn portfolio(
     file: &SourceFile,
     property: &Supported,
@@ -340,18 +357,25 @@ fn portfolio(
     color: ColorChoice,
 ) -> Result<(SvVerdict, Option<Report>), Exit> {
     let start = Instant::now();
+    let deadline = start + std::time::Duration::from_secs_f64(timeout);
     let mut last = (SvVerdict::Unknown("no configuration ran".into()), None);
     let mut first = true;
     let mut inlines = None;
     let mut leaks = None;
-    for (techniques, share_end) in PORTFOLIO {
+    // What a counterexample of a run without the overflow checks has on its way.
+    let mut undefined_at: Option<undefined::OnTheWay> = None;
+    let mut configurations = PORTFOLIO.iter().peekable();
+    while let Some(&&(techniques, share_end)) = configurations.peek() {
         let left = timeout * share_end - start.elapsed().as_secs_f64();
         if left <= 0.0 {
+            configurations.next();
             continue;
         }
+        let overflow_checks = undefined_at.is_some().then_some(SIGNED_OVERFLOW);
         let mut words: Vec<String> = techniques
             .iter()
             .chain(property.flags)
+            .chain(&overflow_checks)
             .map(|f| f.to_string())
             .collect();
         words.extend([
@@ -407,16 +431,41 @@ fn portfolio(
         };
         let mut answer = answer(&report, &property.targets());
         if answer == SvVerdict::True {
-            let run = Some((*techniques, &report));
+            let run = Some((techniques, &report));
             if let Some(why) = unchecked_memory_reason(property, file, args.frontend, run) {
                 answer = SvVerdict::Unknown(why.into());
             }
+        }
+        if let (SvVerdict::False(kind), true, None) =
+            (&answer, property.wraps_around, &undefined_at)
+        {
+            let overflow =
+                undefined::overflow_on_the_way(file, args.frontend, &report, *kind, deadline);
+            if let Some(at) = overflow {
+                // This configuration again, with the overflow checks.
+                undefined_at = Some(at);
+                continue;
+            }
+        }
+        if let (Some(at), SvVerdict::True) = (&undefined_at, &answer) {
+            let why = format!(
+                "the error is reached only through undefined behaviour: the counterexample \
+                 found {at}, and no run without a signed overflow reaches the error"
+            );
+            return Ok((SvVerdict::Unknown(why), Some(report)));
         }
         let decided = !matches!(answer, SvVerdict::Unknown(_));
         last = (answer, Some(report));
         if decided {
             break;
         }
+        configurations.next();
+    }
+    if let (Some(at), (SvVerdict::Unknown(why), _)) = (&undefined_at, &mut last) {
+        *why = format!(
+            "the counterexample found {at}, and no run without a signed overflow was found to \
+             reach the error: {why}"
+        );
     }
     Ok(last)
 }
