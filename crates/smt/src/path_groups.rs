@@ -12,12 +12,22 @@
 //! groups of the question's variables. Partitions are persistent maps, so keeping one costs
 //! what its last constraints changed; joining two groups moves the smaller one.
 //!
+//! A partition is built from the start only for a path whose recent prefix asked before and
+//! found none either (a state that runs on and asks again, as depth-first search's does):
+//! the first question of a path answers from `Independence::relevant` over the whole path and
+//! keeps nothing, so a search that takes turns among thousands of long paths (random-path)
+//! does not build and keep a partition of every one of them (a review's program of 8,192
+//! states on paths of 3,000 constraints took 5 GB so). Kept partitions are bounded by what
+//! they cost: a generation holds at most [`GENERATION`] partitions and [`GENERATION_WEIGHT`]
+//! constraints added (all of a path's for one built from the start, the new ones for one
+//! extended).
+//!
 //! What is selected is what `Independence::relevant` selects from the same constraints (the
 //! constraints connected to the question, and those without variables), in the path's order;
 //! it is sound for the same reason and under the same premise (the path condition is
 //! satisfiable). Nothing here talks to a solver or evaluates a term.
 
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 
 use crate::independence::Independence;
 use crate::path::PathCondition;
@@ -27,11 +37,17 @@ use crate::term::{TermId, TermStore, VarId};
 /// hash probe; a state may add a few constraints between questions: checks, heap accesses).
 const WALK_BACK: usize = 64;
 
-/// Partitions kept in one generation; when the newer is full the older is forgotten. A
-/// partition is looked for only near the end of a live state's path, so few are ever found
-/// again: with 8,192 (as many as path models) `bench/long_paths/unsat_checks.c` took 1.59 GB
-/// at N = 100,000, with 1,024 1.32 GB, in the same time.
+/// The constraints added into the partitions of one generation, and the partitions in one;
+/// when the newer is full, the older is forgotten (and so are the paths that asked without a
+/// partition: [`ASKED`]). A constraint costs about a kilobyte in a partition's maps, and so
+/// does each partition kept (the nodes its last change copied): with 8,192 partitions
+/// (as many as path models) `bench/long_paths/unsat_checks.c` took 1.59 GB at N = 100,000,
+/// with 1,024 1.32 GB, in the same time.
+const GENERATION_WEIGHT: usize = 1 << 16;
 const GENERATION: usize = 1 << 10;
+
+/// Paths remembered per generation as having asked without a partition.
+const ASKED: usize = 1 << 12;
 
 type SharedMap<K, V> =
     imbl::GenericHashMap<K, V, FxBuildHasher, imbl::shared_ptr::DefaultSharedPtr>;
@@ -118,6 +134,10 @@ impl Partition {
 pub(crate) struct PathGroups {
     newer: FxHashMap<u64, Partition>,
     older: FxHashMap<u64, Partition>,
+    /// The constraints added into the partitions of `newer`.
+    newer_weight: usize,
+    /// The numbers of paths that asked and found no partition, in two generations.
+    asked: [FxHashSet<u64>; 2],
 }
 
 impl PathGroups {
@@ -130,7 +150,9 @@ impl PathGroups {
         pc: &PathCondition,
         query: TermId,
     ) -> Vec<TermId> {
-        let partition = self.partition_of(store, independence, pc);
+        let Some(partition) = self.partition_of(store, independence, pc) else {
+            return independence.relevant(store, &pc.to_vec(), query);
+        };
         let query_vars = independence.vars_of(store, query);
         partition
             .relevant(query_vars)
@@ -139,39 +161,64 @@ impl PathGroups {
             .collect()
     }
 
-    /// The partition of the whole of `pc`, from the kept one of its longest recent prefix (or
-    /// from the start); it is kept for `pc`.
+    /// The partition of the whole of `pc`, from the kept one of its longest recent prefix, or
+    /// from the start where a recent prefix asked before (see the module documentation); it
+    /// is kept for `pc`. `None` where there is none to extend and `pc` asks for the first time.
     fn partition_of(
         &mut self,
         store: &TermStore,
         independence: &mut Independence,
         pc: &PathCondition,
-    ) -> Partition {
+    ) -> Option<Partition> {
         let len = pc.len();
         let number = pc.number_of_prefix(len);
         if let Some(kept) = self.kept(number) {
-            return kept.clone();
+            return Some(kept.clone());
         }
-        let shortest = len.saturating_sub(WALK_BACK);
-        let mut partition = (shortest..len)
+        let recent = len.saturating_sub(WALK_BACK)..len;
+        let found = recent
+            .clone()
             .rev()
-            .find_map(|k| self.kept(pc.number_of_prefix(k)).cloned())
-            .unwrap_or_default();
+            .find_map(|k| self.kept(pc.number_of_prefix(k)));
+        let mut partition = match found {
+            Some(kept) => kept.clone(),
+            None if recent
+                .into_iter()
+                .any(|k| self.asked_before(pc.number_of_prefix(k))) =>
+            {
+                Partition::default()
+            }
+            None => {
+                if self.asked[0].len() >= ASKED {
+                    self.asked[1] = std::mem::take(&mut self.asked[0]);
+                }
+                self.asked[0].insert(number);
+                return None;
+            }
+        };
+        let weight = len - partition.len;
         for position in partition.len..len {
             if let Some(term) = pc.get(position) {
                 partition.add(position as u32, independence.vars_of(store, term));
             }
         }
         partition.len = len;
-        if self.newer.len() >= GENERATION {
+        if self.newer_weight + weight > GENERATION_WEIGHT || self.newer.len() >= GENERATION {
             self.older = std::mem::take(&mut self.newer);
+            self.asked[1] = std::mem::take(&mut self.asked[0]);
+            self.newer_weight = 0;
         }
+        self.newer_weight += weight;
         self.newer.insert(number, partition.clone());
-        partition
+        Some(partition)
     }
 
     fn kept(&self, number: u64) -> Option<&Partition> {
         self.newer.get(&number).or_else(|| self.older.get(&number))
+    }
+
+    fn asked_before(&self, number: u64) -> bool {
+        self.asked.iter().any(|asked| asked.contains(&number))
     }
 }
 
@@ -179,8 +226,9 @@ impl PathGroups {
 mod tests {
     use super::*;
 
-    /// Along a path that grows and forks, the selection is always what independence selects
-    /// from the whole path.
+    /// Along paths that grow, fork, shrink (`pop`, `prefix`) and grow again, the selection is
+    /// always what independence selects from the whole path, whether a partition was kept,
+    /// extended, built from the start or not used.
     #[test]
     fn selects_what_independence_selects_on_growing_and_forked_paths() {
         let mut s = TermStore::new();
@@ -192,7 +240,7 @@ mod tests {
         let mut independence = Independence::default();
         let mut paths = vec![PathCondition::new()];
         // A fixed pseudo-random walk: each step adds a constraint over one or two variables
-        // (or none) to some path, sometimes forking it first.
+        // (or none) to some path, sometimes forking it first or cutting it back.
         let mut seed = 7u64;
         let mut next = |bound: usize| {
             seed = seed
@@ -200,11 +248,22 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (seed >> 33) as usize % bound
         };
-        for step in 0..400 {
+        let mut kept_any = false;
+        for step in 0..600 {
             let which = next(paths.len());
-            if next(4) == 0 {
-                let copy = paths[which].clone();
-                paths.push(copy);
+            match next(8) {
+                0 | 1 => {
+                    let copy = paths[which].clone();
+                    paths.push(copy);
+                }
+                2 => {
+                    paths[which].pop();
+                }
+                3 => {
+                    let len = paths[which].len();
+                    paths[which] = paths[which].prefix(next(len + 1));
+                }
+                _ => {}
             }
             let (a, b) = (vars[next(12)], vars[next(12)]);
             let constraint = match next(5) {
@@ -213,16 +272,16 @@ mod tests {
                 _ => s.bv_ult(a, three).expect("c"),
             };
             paths[which].push(constraint);
-            if step % 3 == 0 {
-                let query = s.eq(vars[next(12)], three).expect("q");
-                let path = &paths[which];
-                let whole = path.to_vec();
-                assert_eq!(
-                    groups.relevant(&s, &mut independence, path, query),
-                    independence.relevant(&s, &whole, query),
-                    "step {step}"
-                );
-            }
+            let query = s.eq(vars[next(12)], three).expect("q");
+            let path = &paths[which];
+            let whole = path.to_vec();
+            assert_eq!(
+                groups.relevant(&s, &mut independence, path, query),
+                independence.relevant(&s, &whole, query),
+                "step {step}"
+            );
+            kept_any |= groups.kept(path.number_of_prefix(path.len())).is_some();
         }
+        assert!(kept_any, "no partition was ever kept");
     }
 }

@@ -105,8 +105,10 @@ impl PathModels {
 
     /// Keeps a model of `pc ∧ query` made of `partial` (a model of the constraints of `pc`
     /// that `query` depends on, and of `query`) and the model of the longest recent prefix
-    /// of `pc` (or none: then the whole of `pc` is evaluated, as the caller has just looked at
-    /// all of it anyway), where together they satisfy the rest of `pc` and `query`.
+    /// of `pc` (or none: then the whole of `pc` is evaluated, once where a chain of kept models
+    /// starts; a path whose models keep failing pays its length for each answer the solver
+    /// gives, as before path models), where together they satisfy the rest of `pc` and
+    /// `query`.
     pub(crate) fn learn(
         &mut self,
         store: &TermStore,

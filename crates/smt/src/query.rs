@@ -837,7 +837,7 @@ fn defaults(
     m
 }
 
-/// `pc` if it is a path long enough for the models kept per path
+/// `pc` if it is a path long enough for the models and groups kept per path
 /// ([`QueryOptions::long_path_from`]).
 fn long_path<'a>(pc: Constraints<'a>, options: &QueryOptions) -> Option<&'a PathCondition> {
     match pc {

@@ -444,6 +444,8 @@ fn portfolio(
             if let Some(at) = overflow {
                 // This configuration again, with the overflow checks.
                 undefined_at = Some(at);
+                let why = "no time was left for a run with the overflow checks";
+                last = (SvVerdict::Unknown(why.into()), None);
                 continue;
             }
         }

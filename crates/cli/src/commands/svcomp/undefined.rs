@@ -40,11 +40,12 @@ impl std::fmt::Display for OnTheWay {
 
 /// Whether the counterexample of the violated `target` check of `report` (a run of `file`
 /// lowered with `frontend`, without the `overflow` checks) overflows on its way; `None` if
-/// the program has no `overflow` check that can fail (no replay is
-/// needed: `unsigned` arithmetic only, or operations on constants), or if its replay with the
-/// checks reaches the violation or ends without one. The replay runs until `deadline` at most (as `symex check`'s own: a summarized loop's
-/// counterexample may take seconds); one that cannot tell (the deadline stops it, the
-/// interpreter refuses) answers as an overflow would, with the reason.
+/// the program has no `overflow` check that can fail (no replay is needed: `unsigned`
+/// arithmetic only, or operations on constants), or if its replay with the checks reaches the
+/// violation or ends without one. The replay runs until `deadline` at most (as `symex
+/// check`'s own: a summarized loop's counterexample may take seconds); one that cannot tell
+/// (the deadline stops it, the interpreter refuses) answers as an overflow would, with the
+/// reason.
 pub(super) fn overflow_on_the_way(
     file: &SourceFile,
     frontend: FrontendArgs,
