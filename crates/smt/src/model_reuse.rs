@@ -375,9 +375,9 @@ pub(crate) fn repair(
 ) -> Option<Assignment> {
     // The variables whose values the evaluated terms compare a changed variable with.
     let mentioned = {
-        let mut terms = constraints.to_vec();
-        terms.push(query);
-        independence.vars_of_all(store, &terms)
+        let mut vars = independence.vars_of_all(store, constraints);
+        vars.extend_from_slice(independence.vars_of(store, query));
+        vars
     };
     let mut base = {
         let missing: Vec<VarId> = query_vars

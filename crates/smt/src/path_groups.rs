@@ -182,10 +182,8 @@ impl PathGroups {
             .find_map(|k| self.kept(pc.number_of_prefix(k)));
         let mut partition = match found {
             Some(kept) => kept.clone(),
-            None if recent
-                .into_iter()
-                .any(|k| self.asked_before(pc.number_of_prefix(k))) =>
-            {
+            // The path itself may have asked before (a second question before it grows).
+            None if (recent.start..=len).any(|k| self.asked_before(pc.number_of_prefix(k))) => {
                 Partition::default()
             }
             None => {

@@ -401,13 +401,15 @@ impl<S: Solver> QueryEngine<S> {
             Some(path) if independence => groups.relevant(store, ind, path, query),
             _ => pc.terms().into_owned(),
         };
+        // The question's group, where a repair of the path models asked for it first.
+        let mut group: Option<Vec<TermId>> = None;
         if let (Some(path), Some(query), true) = (path, extra, self.options.model_reuse) {
             check_bool(store, query)?;
             let groups = &mut self.path_groups;
             let answer =
                 self.path_models
                     .answers(store, &mut self.independence, path, query, |ind| {
-                        relevant(groups, ind, query)
+                        group.insert(relevant(groups, ind, query)).clone()
                     });
             if answer.is_some() {
                 self.stats.model_hits += 1;
@@ -416,7 +418,9 @@ impl<S: Solver> QueryEngine<S> {
         }
         let terms = match (path, extra) {
             (Some(path), Some(query)) if independence => {
-                let group = relevant(&mut self.path_groups, &mut self.independence, query);
+                let group = group.unwrap_or_else(|| {
+                    relevant(&mut self.path_groups, &mut self.independence, query)
+                });
                 let dropped = path.len() - group.len();
                 if dropped > 0 {
                     self.stats.independence_reduced += 1;

@@ -436,11 +436,15 @@ fn portfolio(
                 answer = SvVerdict::Unknown(why.into());
             }
         }
-        if let (SvVerdict::False(kind), true, None) =
-            (&answer, property.wraps_around, &undefined_at)
-        {
+        let unchecked_false = match &answer {
+            SvVerdict::False(kind) if property.wraps_around && undefined_at.is_none() => {
+                Some(*kind)
+            }
+            _ => None,
+        };
+        if let Some(kind) = unchecked_false {
             let overflow =
-                undefined::overflow_on_the_way(file, args.frontend, &report, *kind, deadline);
+                undefined::overflow_on_the_way(file, args.frontend, &report, kind, deadline);
             if let Some(at) = overflow {
                 // This configuration again, with the overflow checks.
                 undefined_at = Some(at);
