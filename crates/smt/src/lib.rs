@@ -47,6 +47,7 @@ mod unsat_subsets;
 mod value;
 mod z3_backend;
 mod z3_ffi;
+mod z3_thread;
 mod z3_watchdog;
 
 pub use build::TermResult;

@@ -42,6 +42,8 @@ opaque! {
 pub type Z3_lbool = c_int;
 /// `Z3_L_FALSE`.
 pub const Z3_L_FALSE: Z3_lbool = -1;
+/// `Z3_L_UNDEF`.
+pub const Z3_L_UNDEF: Z3_lbool = 0;
 /// `Z3_L_TRUE`.
 pub const Z3_L_TRUE: Z3_lbool = 1;
 
