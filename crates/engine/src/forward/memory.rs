@@ -1,19 +1,27 @@
 //! The cells of one state, shared between states by chunks.
 //!
-//! Cells live in fixed-size chunks behind `Rc`: cloning a state's memory copies one pointer per
-//! chunk, and a write copies only the chunk it touches when another state still shares it. So a
-//! fork never copies the whole memory. Nothing here interprets the values.
+//! Cells live in fixed-size chunks behind `Rc`, and the chunks in a persistent vector (`imbl`,
+//! a tree of `Rc` nodes): cloning a state's memory copies one pointer, dropping a clone
+//! releases one, and a write copies the chunk it touches (and the vector's path to it) only
+//! when another state still shares them. So neither a fork nor the end of a path costs the
+//! size of the memory: with one pointer per chunk in a plain vector, a program of 200,000
+//! cells spent 24 % of its run cloning states (BENCHMARKS.md, "Forward engine: states of
+//! large memories"). Nothing here interprets the values.
 
 use std::rc::Rc;
+
+use imbl::shared_ptr::RcK;
 
 use crate::error::EngineError;
 use crate::forward::value::{CellId, SymValue};
 
 const CHUNK: usize = 32;
 
+type Chunk = Rc<Vec<SymValue>>;
+
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
-    chunks: Vec<Rc<Vec<SymValue>>>,
+    chunks: imbl::GenericVector<Chunk, RcK>,
     len: usize,
 }
 
@@ -22,9 +30,9 @@ impl Memory {
     pub fn alloc(&mut self, value: SymValue) -> CellId {
         let id = CellId(self.len as u32);
         if self.len % CHUNK == 0 {
-            self.chunks.push(Rc::new(Vec::with_capacity(CHUNK)));
+            self.chunks.push_back(Rc::new(Vec::with_capacity(CHUNK)));
         }
-        if let Some(last) = self.chunks.last_mut() {
+        if let Some(last) = self.chunks.back_mut() {
             Rc::make_mut(last).push(value);
         }
         self.len += 1;
@@ -36,7 +44,7 @@ impl Memory {
         self.chunks
             .get(i / CHUNK)
             .and_then(|chunk| chunk.get(i % CHUNK))
-            .ok_or_else(|| EngineError::Internal(format!("a pointer to no cell (#{i})")))
+            .ok_or_else(|| no_cell(i))
     }
 
     /// Cell by cell: `join(a, b)` where both memories have the cell, the longer memory's cell
@@ -52,10 +60,11 @@ impl Memory {
         } else {
             (other, self)
         };
-        let mut chunks = Vec::with_capacity(longer.chunks.len());
-        for (i, chunk) in longer.chunks.iter().enumerate() {
-            match shorter.chunks.get(i) {
-                Some(theirs) if Rc::ptr_eq(chunk, theirs) => chunks.push(Rc::clone(chunk)),
+        let mut chunks = imbl::GenericVector::new();
+        let mut theirs_all = shorter.chunks.iter();
+        for chunk in longer.chunks.iter() {
+            match theirs_all.next() {
+                Some(theirs) if Rc::ptr_eq(chunk, theirs) => chunks.push_back(Rc::clone(chunk)),
                 Some(theirs) => {
                     let (mine, theirs) = if self.len >= other.len {
                         (chunk, theirs)
@@ -70,9 +79,9 @@ impl Memory {
                             (None, None) => SymValue::Uninit,
                         });
                     }
-                    chunks.push(Rc::new(merged));
+                    chunks.push_back(Rc::new(merged));
                 }
-                None => chunks.push(Rc::clone(chunk)),
+                None => chunks.push_back(Rc::clone(chunk)),
             }
         }
         Ok(Memory {
@@ -87,9 +96,9 @@ impl Memory {
         &mut self,
         mut replace: impl FnMut(&SymValue) -> Result<Option<SymValue>, EngineError>,
     ) -> Result<(), EngineError> {
-        for chunk in &mut self.chunks {
+        for c in 0..self.chunks.len() {
             let mut changes: Vec<(usize, SymValue)> = Vec::new();
-            for (i, v) in chunk.iter().enumerate() {
+            for (i, v) in self.chunks[c].iter().enumerate() {
                 if let Some(new) = replace(v)? {
                     changes.push((i, new));
                 }
@@ -97,9 +106,11 @@ impl Memory {
             if changes.is_empty() {
                 continue;
             }
-            let cells = Rc::make_mut(chunk);
-            for (i, new) in changes {
-                cells[i] = new;
+            if let Some(chunk) = self.chunks.get_mut(c) {
+                let cells = Rc::make_mut(chunk);
+                for (i, new) in changes {
+                    cells[i] = new;
+                }
             }
         }
         Ok(())
@@ -117,8 +128,12 @@ impl Memory {
         self.chunks
             .get_mut(i / CHUNK)
             .and_then(|chunk| Rc::make_mut(chunk).get_mut(i % CHUNK))
-            .ok_or_else(|| EngineError::Internal(format!("a pointer to no cell (#{i})")))
+            .ok_or_else(|| no_cell(i))
     }
+}
+
+fn no_cell(i: usize) -> EngineError {
+    EngineError::Internal(format!("a pointer to no cell (#{i})"))
 }
 
 #[cfg(test)]
@@ -137,6 +152,20 @@ mod tests {
         assert!(!Rc::ptr_eq(&a.chunks[1], &b.chunks[1]));
         assert_eq!(a.len, 40);
         assert!(a.get(CellId(99)).is_err());
+    }
+
+    #[test]
+    fn a_clone_of_a_large_memory_copies_one_pointer() {
+        let mut a = Memory::default();
+        for _ in 0..10 * CHUNK * 64 {
+            a.alloc(SymValue::Null);
+        }
+        let mut b = a.clone();
+        assert!(a.chunks.ptr_eq(&b.chunks));
+        b.set(CellId(5), SymValue::Uninit).unwrap();
+        assert!(!a.chunks.ptr_eq(&b.chunks));
+        assert_eq!(a.get(CellId(5)).unwrap(), &SymValue::Null);
+        assert!(Rc::ptr_eq(&a.chunks[600], &b.chunks[600]));
     }
 
     #[test]
