@@ -1,9 +1,9 @@
 //! The cells of one state, shared between states by chunks.
 //!
 //! Cells live in fixed-size chunks behind `Rc`, and the chunks in a persistent vector (`imbl`,
-//! a tree of `Rc` nodes): cloning a state's memory copies one pointer, dropping a clone
-//! releases one, and a write copies the chunk it touches (and the vector's path to it) only
-//! when another state still shares them. So neither a fork nor the end of a path costs the
+//! a tree of `Rc` nodes): cloning a state's memory copies a few pointers (at most 6, whatever
+//! its size), dropping a clone releases as many, and a write copies the chunk it touches (and
+//! the vector's path to it) only when another state still shares them. So neither a fork nor the end of a path costs the
 //! size of the memory: with one pointer per chunk in a plain vector, a program of 200,000
 //! cells spent 24 % of its run cloning states (BENCHMARKS.md, "Forward engine: states of
 //! large memories"). Nothing here interprets the values.
@@ -96,21 +96,17 @@ impl Memory {
         &mut self,
         mut replace: impl FnMut(&SymValue) -> Result<Option<SymValue>, EngineError>,
     ) -> Result<(), EngineError> {
-        for c in 0..self.chunks.len() {
-            let mut changes: Vec<(usize, SymValue)> = Vec::new();
-            for (i, v) in self.chunks[c].iter().enumerate() {
+        let mut changes: Vec<(usize, usize, SymValue)> = Vec::new();
+        for (c, chunk) in self.chunks.iter().enumerate() {
+            for (i, v) in chunk.iter().enumerate() {
                 if let Some(new) = replace(v)? {
-                    changes.push((i, new));
+                    changes.push((c, i, new));
                 }
             }
-            if changes.is_empty() {
-                continue;
-            }
+        }
+        for (c, i, new) in changes {
             if let Some(chunk) = self.chunks.get_mut(c) {
-                let cells = Rc::make_mut(chunk);
-                for (i, new) in changes {
-                    cells[i] = new;
-                }
+                Rc::make_mut(chunk)[i] = new;
             }
         }
         Ok(())
@@ -162,9 +158,23 @@ mod tests {
         }
         let mut b = a.clone();
         assert!(a.chunks.ptr_eq(&b.chunks));
-        b.set(CellId(5), SymValue::Uninit).unwrap();
+        // One holder of each chunk: the vector's node, which both memories share.
+        assert_eq!(Rc::strong_count(&a.chunks[600]), 1);
+        let middle = CellId((300 * CHUNK + 5) as u32);
+        b.set(middle, SymValue::Uninit).unwrap();
         assert!(!a.chunks.ptr_eq(&b.chunks));
-        assert_eq!(a.get(CellId(5)).unwrap(), &SymValue::Null);
+        assert_eq!(a.get(middle).unwrap(), &SymValue::Null);
+        assert_eq!(b.get(middle).unwrap(), &SymValue::Uninit);
+        // The write copied one leaf of at most 64 chunk pointers (its other chunks now have
+        // two holders) and left the rest of the tree shared (one holder).
+        let held_twice = (0..a.chunks.len())
+            .filter(|&c| Rc::strong_count(&a.chunks[c]) == 2)
+            .count();
+        assert!(
+            (1..64).contains(&held_twice),
+            "{held_twice} chunks held twice"
+        );
+        assert_eq!(Rc::strong_count(&a.chunks[600]), 1);
         assert!(Rc::ptr_eq(&a.chunks[600], &b.chunks[600]));
     }
 
