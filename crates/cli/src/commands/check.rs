@@ -182,11 +182,15 @@ pub struct CheckArgs {
     pub emit_tests: Option<PathBuf>,
 }
 
-/// Where an engine hands what it finds while it runs: live figures, emitted tests.
+/// Where an engine hands what it finds while it runs (live figures, emitted tests) and what
+/// it leaves when it stops.
 #[derive(Clone, Debug, Default)]
 pub struct Sinks {
     pub progress: ProgressSink,
     pub tests: TestSink,
+    /// The process ends after this check, so what the engine leaves need not be freed
+    /// (`CheckOptions::leave_states_to_exit`).
+    pub process_ends: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -369,6 +373,7 @@ impl CheckArgs {
             },
             progress: sinks.progress.clone(),
             emit_tests: sinks.tests.clone(),
+            leave_states_to_exit: sinks.process_ends,
             heap: match self.heap {
                 HeapArg::Li => HeapModel::Li,
                 HeapArg::Lazier => HeapModel::Lazier,
@@ -502,6 +507,7 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
         sinks.progress = ProgressSink::to(progress.clone());
         Bar::start(progress, args.timeout.map(Duration::from_secs_f64))
     });
+    sinks.process_ends = true;
     let checked = check_source(args, &file, color, &sinks);
     if let Some(bar) = bar {
         bar.finish();

@@ -436,6 +436,12 @@ pub struct CheckOptions {
     pub max_heap_objects: Option<u32>,
     /// At most this many fields on the access path of an input reference (a cut beyond).
     pub max_access_depth: Option<u32>,
+    /// The process ends right after this check (`symex check`): the forward engine leaves
+    /// the states still pending when its search stops to the process's end instead of
+    /// freeing them, which took 2.4 s past a 10 s limit for 1.8 GB of states (BENCHMARKS.md,
+    /// "Forward engine: states of large memories"). Off by default: a process that goes on
+    /// (`symex bench`, `svcomp`'s configurations, tests) needs the memory back.
+    pub leave_states_to_exit: bool,
 }
 
 #[cfg(test)]

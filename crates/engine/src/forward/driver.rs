@@ -455,6 +455,9 @@ fn explore(
     }
     summary.loop_invariants = subsumption.map(|s| s.invariants);
     summary.loops = summarizer.map(|s| s.loop_counts());
+    if options.leave_states_to_exit {
+        std::mem::forget((states, waiting, parked));
+    }
     Ok(summary)
 }
 
