@@ -205,16 +205,16 @@ impl FastForward {
 /// Whether two states can be merged once they stand at the same place: the same callers (the
 /// same frames below the top, compared by place and loop counters) and the same input heap.
 fn may_meet(a: &State, b: &State) -> bool {
-    let (Some((top_a, below_a)), Some((top_b, below_b))) =
-        (a.stack.split_last(), b.stack.split_last())
-    else {
+    let (Some(top_a), Some(top_b)) = (a.stack.back(), b.stack.back()) else {
         return false;
     };
+    let below_a = a.stack.iter().take(a.stack.len() - 1);
+    let below_b = b.stack.iter().take(b.stack.len() - 1);
     top_a.func == top_b.func
         && top_a.return_to == top_b.return_to
         && a.heap == b.heap
-        && below_a.len() == below_b.len()
-        && below_a.iter().zip(below_b).all(|(x, y)| {
+        && a.stack.len() == b.stack.len()
+        && below_a.zip(below_b).all(|(x, y)| {
             Rc::ptr_eq(x, y)
                 || (x.func == y.func
                     && x.block == y.block

@@ -224,7 +224,7 @@ impl Machine<'_> {
             }
             Terminator::Return(op) => {
                 let value = self.operand(state, op)?;
-                let frame = state.stack.pop().ok_or_else(|| internal("no frame"))?;
+                let frame = state.stack.pop_back().ok_or_else(|| internal("no frame"))?;
                 if state.frame().is_none() {
                     return Ok(Outcome::ended(End::Returned));
                 }

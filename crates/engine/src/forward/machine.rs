@@ -22,7 +22,7 @@ use crate::error::EngineError;
 use crate::forward::memory::Memory;
 use crate::forward::merge::PathCount;
 use crate::forward::program::ProgramInfo;
-use crate::forward::state::{Frame, State};
+use crate::forward::state::{Frame, Stack, State};
 use crate::forward::value::SymValue;
 use crate::heap::{HeapContext, HeapState};
 
@@ -153,7 +153,7 @@ impl<'m> Machine<'m> {
     /// The state at the entry function's first instruction, its parameters symbolic.
     pub fn initial_state(&mut self) -> Result<State, EngineError> {
         let mut state = State {
-            stack: Vec::new(),
+            stack: Stack::new(),
             memory: Memory::default(),
             pc: PathCondition::new(),
             inputs_read: 0,
@@ -197,7 +197,7 @@ impl<'m> Machine<'m> {
                 *value = SymValue::Cell(cell);
             }
         }
-        state.stack.push(Rc::new(Frame {
+        state.stack.push_back(Rc::new(Frame {
             func,
             block: symex_ir::cfg::Function::ENTRY,
             inst: 0,

@@ -29,7 +29,7 @@ use crate::common::budget::Budget;
 use crate::common::terms;
 use crate::error::EngineError;
 use crate::forward::machine::Machine;
-use crate::forward::state::{Frame, State};
+use crate::forward::state::{Frame, Stack, State};
 use crate::forward::value::SymValue;
 
 type Result<T> = std::result::Result<T, EngineError>;
@@ -145,10 +145,10 @@ impl Machine<'_> {
         }
         let mut pc = a.pc.prefix(shared);
         pc.push(self.store.or(c1, c2)?);
-        let mut stack = Vec::with_capacity(a.stack.len());
+        let mut stack = Stack::new();
         for (x, y) in a.stack.iter().zip(&b.stack) {
             if Rc::ptr_eq(x, y) {
-                stack.push(Rc::clone(x));
+                stack.push_back(Rc::clone(x));
                 continue;
             }
             let locals = x
@@ -157,7 +157,7 @@ impl Machine<'_> {
                 .zip(&y.locals)
                 .map(|(u, v)| SymValue::ite(&mut self.store, c1, u.clone(), v.clone()))
                 .collect::<Result<Vec<_>>>()?;
-            stack.push(Rc::new(Frame {
+            stack.push_back(Rc::new(Frame {
                 func: x.func,
                 block: x.block,
                 inst: x.inst,

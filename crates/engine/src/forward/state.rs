@@ -1,13 +1,17 @@
 //! A symbolic state of the forward engine: where it is, its call stack, its memory, its path
 //! condition and what it has read and done so far.
 //!
-//! Forking clones a state cheaply: frames are `Rc`-shared and copied on their first write,
-//! memory is shared by chunks, the path condition is a persistent sequence (a fork costs a
-//! constant however long the path; the query layer keeps a model per path by its numbers).
+//! Forking clones a state cheaply: frames are `Rc`-shared and copied on their first write, in
+//! a persistent vector (a fork and a path's end cost a constant however deep the recursion:
+//! pending states of a deeply recursive run held a vector of thousands of frames each, and
+//! freeing them ran seconds past the time limit), memory is shared by chunks, the path
+//! condition is a persistent sequence (a fork costs a constant however long the path; the
+//! query layer keeps a model per path by its numbers).
 //! Nothing here executes instructions.
 
 use std::rc::Rc;
 
+use imbl::shared_ptr::RcK;
 use symex_ir::cfg::{BlockId, FuncId, LocalId};
 use symex_smt::PathCondition;
 
@@ -34,9 +38,12 @@ pub struct Frame {
     pub iterations: Vec<u32>,
 }
 
+/// A call stack, the entry's frame first.
+pub type Stack = imbl::GenericVector<Rc<Frame>, RcK>;
+
 #[derive(Clone, Debug)]
 pub struct State {
-    pub stack: Vec<Rc<Frame>>,
+    pub stack: Stack,
     pub memory: Memory,
     /// Satisfiable conjunction of Boolean terms (ask about it as it is, not as a copied
     /// slice: the query layer answers most questions from the model it keeps for the path).
@@ -55,12 +62,12 @@ pub struct State {
 
 impl State {
     pub fn frame(&self) -> Option<&Frame> {
-        self.stack.last().map(|f| &**f)
+        self.stack.back().map(|f| &**f)
     }
 
     /// The top frame, copied first if another state shares it.
     pub fn frame_mut(&mut self) -> Option<&mut Frame> {
-        self.stack.last_mut().map(Rc::make_mut)
+        self.stack.back_mut().map(Rc::make_mut)
     }
 
     /// Where the state is: function, block, instruction.

@@ -124,9 +124,10 @@ impl Subsumption {
 
     /// The calling context of the state's top frame.
     fn context(&mut self, state: &State) -> u32 {
-        let callers: Vec<(FuncId, BlockId, usize)> = state.stack
-            [..state.stack.len().saturating_sub(1)]
+        let callers: Vec<(FuncId, BlockId, usize)> = state
+            .stack
             .iter()
+            .take(state.stack.len().saturating_sub(1))
             .map(|f| (f.func, f.block, f.inst))
             .collect();
         let next = self.contexts.len() as u32;
