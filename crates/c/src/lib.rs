@@ -161,7 +161,7 @@ fn translate_preprocessed(
                     ));
                 }
                 let config = lang_c::driver::Config::with_gcc();
-                let parse =
+                let mut parse =
                     lang_c::driver::parse_preprocessed(&config, preprocessed).map_err(|e| {
                         let mut expected: Vec<&str> = e.expected.iter().copied().collect();
                         expected.sort_unstable();
@@ -171,6 +171,7 @@ fn translate_preprocessed(
                             offset: Some(map.offset(e.offset)),
                         }
                     })?;
+                lower::rewrite_variable_length_arrays(&mut parse.unit, map)?;
                 lower::lower_unit(&parse.unit, map, options)
             })
             .map_err(|e| CError {

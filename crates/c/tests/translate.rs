@@ -2456,7 +2456,7 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "p = 0",
         ),
         (
-            "int main() { int n = 3; int a[n]; return 0; }",
+            "int main() { int n = 3; static int a[n]; return 0; }",
             "not a positive integer constant",
             "a[n]",
         ),
@@ -3375,4 +3375,88 @@ fn memory_functions_through_wider_views_count_bytes() {
                          + 100 * (memcmp(q, r, 1) == 0) + 1000 * (b[0] == 7)
                          + 10000 * (*(long long *)s == 0x200000001LL); }";
     assert_eq!(returns(source, &[]), 11111);
+}
+
+/// Variable-length arrays (`int a[n];` in a block) are storage for `n` elements on the stack and
+/// a pointer to it: subscripts are checked against the length the declaration computed,
+/// `int g[n][2]` is a pointer to rows, a size outside the forked lengths (0, negative, beyond
+/// 64) stops the run `unmodelled`, and the size is evaluated once. Sizes that are constants
+/// (enumeration constants, `sizeof`, casts) still make arrays.
+#[test]
+fn variable_length_arrays_are_stack_allocations() {
+    let program = r#"
+        extern int __VERIFIER_nondet_int(void);
+        enum { TWO = 2 };
+        int total(int *v, int n) { int s = 0; for (int i = 0; i < n; i++) s += v[i]; return s; }
+        int main(void) {
+          int n = __VERIFIER_nondet_int();
+          int k = __VERIFIER_nondet_int();
+          int squares[n], grid[n][TWO];
+          char constant[TWO * sizeof(int) + (int)1];
+          for (int i = 0; i < n; i++) { squares[i] = i * i; grid[i][0] = i; grid[i][1] = -i; }
+          n = n + 1;
+          constant[8] = 1;
+          return total(squares, n - 1) + grid[k][1] + constant[8];
+        }"#;
+    // n = 4: 0 + 1 + 4 + 9, then row 2's -2, then the constant array's last element.
+    assert_eq!(returns(program, &[4, 2]), 14 - 2 + 1);
+    // The length is the one computed at the declaration (n changes afterwards).
+    match run(program, &[4, 4]) {
+        RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::OutOfBounds),
+        other => panic!("{other:?}"),
+    }
+    for length in [0, -1, 65] {
+        match run(program, &[length, 0]) {
+            RunEnd::RuntimeError { kind, .. } => {
+                assert_eq!(kind, PropertyKind::Unmodelled, "length {length}")
+            }
+            other => panic!("length {length}: {other:?}"),
+        }
+    }
+    let pointers = r#"
+        extern int __VERIFIER_nondet_int(void);
+        int main(void) {
+          int n = __VERIFIER_nondet_int(), x = 5;
+          int *slots[n];
+          slots[n - 1] = &x;
+          return *slots[n - 1];
+        }"#;
+    assert_eq!(returns(pointers, &[3]), 5);
+}
+
+/// Where the pointer a variable-length array becomes would differ from the array, the file is
+/// refused: `sizeof` and `&` of it, assigning or moving it, a variable inner dimension.
+#[test]
+fn variable_length_arrays_refuse_what_the_pointer_would_change() {
+    let cases = [
+        (
+            "int a[n]; return sizeof a;",
+            "`sizeof` of the variable-length array `a`",
+        ),
+        (
+            "int a[n]; int (*p)[n] = &a; return 0;",
+            "the address `&` of the variable-length array `a`",
+        ),
+        (
+            "int a[n], b[2]; a = b; return 0;",
+            "an assignment of the variable-length array `a`",
+        ),
+        (
+            "int a[n]; a++; return 0;",
+            "a change of the variable-length array `a`",
+        ),
+        (
+            "int a[2][n]; return 0;",
+            "a variable dimension other than its first",
+        ),
+    ];
+    for (body, expected) in cases {
+        let source = format!(
+            "extern int __VERIFIER_nondet_int(void);\n\
+             int main(void) {{ int n = __VERIFIER_nondet_int(); {body} }}"
+        );
+        let (kind, message) = refusal(&source);
+        assert_eq!(kind, ErrorKind::Unsupported, "{body}");
+        assert!(message.contains(expected), "{body}: {message}");
+    }
 }

@@ -33,6 +33,7 @@ mod stmt;
 mod strings;
 mod types;
 mod unions;
+mod variable_length;
 mod view_access;
 mod views;
 
@@ -213,6 +214,8 @@ fn is_typedef(specifiers: &[Node<DeclarationSpecifier>]) -> bool {
         )
     })
 }
+
+pub(crate) use variable_length::rewrite as rewrite_variable_length_arrays;
 
 pub(crate) fn lower_unit<'a>(
     unit: &'a TranslationUnit,
