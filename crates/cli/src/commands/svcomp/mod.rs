@@ -75,6 +75,21 @@ const PORTFOLIO: &[(&[&str], f64)] = &[
     (&["--summarize", INLINE, "--search", "dfs"], 1.0),
 ];
 
+/// The seconds the configuration at `position` of [`PORTFOLIO`] may run, `elapsed` seconds
+/// into a limit of `timeout`: until its share ends, but at least half its slot (the time
+/// between the previous share's end and its own), so that a configuration that ended late
+/// (freeing a large search's states takes seconds) does not cost the next one its turn; never
+/// past the limit, and `None` once the limit has passed.
+fn time_left(position: usize, timeout: f64, elapsed: f64) -> Option<f64> {
+    let share_end = PORTFOLIO[position].1;
+    let share_start = position.checked_sub(1).map_or(0.0, |p| PORTFOLIO[p].1);
+    let half_slot = (share_end - share_start) * timeout / 2.0;
+    let left = (timeout * share_end - elapsed)
+        .max(half_slot)
+        .min(timeout - elapsed);
+    (left > 0.0).then_some(left)
+}
+
 /// The front-end flag that inlines `main`'s calls; a configuration runs without it when the
 /// program cannot be inlined (recursion, size).
 const INLINE: &str = "--inline-calls";
@@ -364,13 +379,12 @@ fn portfolio(
     let mut leaks = None;
     // What a counterexample of a run without the overflow checks has on its way.
     let mut undefined_at: Option<undefined::OnTheWay> = None;
-    let mut configurations = PORTFOLIO.iter().peekable();
-    while let Some(&&(techniques, share_end)) = configurations.peek() {
-        let left = timeout * share_end - start.elapsed().as_secs_f64();
-        if left <= 0.0 {
+    let mut configurations = PORTFOLIO.iter().enumerate().peekable();
+    while let Some(&(position, &(techniques, _))) = configurations.peek() {
+        let Some(left) = time_left(position, timeout, start.elapsed().as_secs_f64()) else {
             configurations.next();
             continue;
-        }
+        };
         let overflow_checks = undefined_at.is_some().then_some(SIGNED_OVERFLOW);
         let mut words: Vec<String> = techniques
             .iter()
@@ -535,9 +549,9 @@ fn unchecked_memory_reason(
         return Some(
             "the program takes addresses of local objects whose end of life symex does not \
              model (a variable of an inner block, a struct member, a compound literal, \
-             `alloca`'s object, and any variable where a jump may skip a declaration or an \
-             inlined call runs again: a pointer that outlives one is not checked; a \
-             function's return ends its variables otherwise)",
+             `alloca`'s object or a variable-length array, and any variable where a jump may \
+             skip a declaration or an inlined call runs again: a pointer that outlives one is \
+             not checked; a function's return ends its variables otherwise)",
         );
     }
     None
@@ -562,4 +576,37 @@ fn peak_memory_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{time_left, PORTFOLIO};
+
+    #[test]
+    fn a_configuration_runs_until_its_share_ends() {
+        let left = time_left(2, 20.0, 3.0).unwrap();
+        assert!((left - (20.0 * PORTFOLIO[2].1 - 3.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_late_start_still_leaves_half_the_slot() {
+        // The random-path configuration's slot is 40 % to 45 % of the limit: at 20 s, 8 s to
+        // 9 s. Started at 9.6 s it still runs half of its 1 s.
+        let random_path = PORTFOLIO
+            .iter()
+            .position(|(flags, _)| flags.contains(&"random-path"))
+            .unwrap();
+        let slot = (PORTFOLIO[random_path].1 - PORTFOLIO[random_path - 1].1) * 20.0;
+        let left = time_left(random_path, 20.0, 9.6).unwrap();
+        assert!((left - slot / 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn no_configuration_runs_past_the_limit() {
+        for position in 0..PORTFOLIO.len() {
+            assert_eq!(time_left(position, 20.0, 20.0), None);
+            let left = time_left(position, 20.0, 19.9).unwrap();
+            assert!(left <= 0.1 + 1e-9, "{position}: {left}");
+        }
+    }
 }
