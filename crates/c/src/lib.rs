@@ -32,6 +32,7 @@ mod source_map;
 use std::path::Path;
 
 use symex_ir::cfg::Module;
+use symex_syntax::span::Span;
 use symex_syntax::types::TypeTable;
 
 pub use error::{CError, ErrorKind};
@@ -59,6 +60,19 @@ pub struct Translated {
     /// `alloca`): symex keeps them alive, so a pointer that outlives its object is not
     /// caught. (A function's return ends its variables: `use-after-return`.)
     pub stack_addresses: bool,
+    /// Every function definition of the file by name, with where it is in the file the user
+    /// wrote (a header's is empty, at its `#include`), in source order: the function a
+    /// location is in, where the IR names another (an inlined call's code is `main`'s).
+    pub definitions: Vec<(String, Span)>,
+}
+
+impl Translated {
+    /// The name of the function whose definition holds byte `offset` of the user's file.
+    pub fn function_at(&self, offset: usize) -> Option<&str> {
+        (self.definitions.iter())
+            .find(|(_, span)| span.range().contains(&offset))
+            .map(|(name, _)| name.as_str())
+    }
 }
 
 /// How the translation reads the program beyond C's fixed rules.

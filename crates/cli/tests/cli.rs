@@ -1534,3 +1534,46 @@ fn a_use_after_free_path_shows_the_free_and_no_bookkeeping() {
         "{text}"
     );
 }
+
+/// Each waypoint names the function whose definition holds its line, although the portfolio's
+/// runs inline `main`'s calls (the IR then names `main` for all of them): the input is read in
+/// `read_input`, the error reached in `__VERIFIER_assert`.
+#[test]
+fn svcomp_witness_waypoints_name_the_function_they_are_in() {
+    let source = "extern int __VERIFIER_nondet_int(void); extern void abort(void);
+                  void reach_error(void) { abort(); }
+                  void __VERIFIER_assert(int c) { if (!c) reach_error(); }
+                  int read_input(void) { return __VERIFIER_nondet_int(); }
+                  int main() { int x = read_input(); __VERIFIER_assert(x != 7); return 0; }\n";
+    let task = task("waypoint_functions", source, "unreach-call", false);
+    let witness = program("waypoint_functions.witness.yml", b"");
+    let out = symex(&["svcomp", &task, "--timeout", "10", "--witness", &witness]);
+    assert!(
+        stdout(&out).contains("unreach-call: FALSE"),
+        "{}",
+        stderr(&out)
+    );
+    let written = std::fs::read_to_string(&witness).expect("the witness is written");
+    let entries: serde_yaml_ng::Value = serde_yaml_ng::from_str(&written).expect("YAML");
+    let functions: Vec<(&str, &str)> = (entries[0]["content"].as_sequence().into_iter())
+        .flatten()
+        .map(|segment| {
+            let waypoint = &segment["segment"][0]["waypoint"];
+            let kind = waypoint["type"].as_str().unwrap_or_default();
+            (
+                kind,
+                waypoint["location"]["function"]
+                    .as_str()
+                    .unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        functions,
+        [
+            ("function_return", "read_input"),
+            ("target", "__VERIFIER_assert")
+        ],
+        "{written}"
+    );
+}

@@ -281,6 +281,7 @@ pub(crate) fn lower_unit<'a>(
     };
     // Definitions by name, in source order.
     let mut definitions: Vec<(String, &'a Node<FunctionDefinition>)> = Vec::new();
+    let mut extents = Vec::new();
     for external in &unit.0 {
         match &external.node {
             ExternalDeclaration::Declaration(declaration) => {
@@ -288,6 +289,7 @@ pub(crate) fn lower_unit<'a>(
             }
             ExternalDeclaration::FunctionDefinition(definition) => {
                 let name = func::name(&context, definition)?;
+                extents.push((name.clone(), map.span(definition.span)));
                 if expr::ERROR_FUNCTIONS.contains(&name.as_str())
                     && !context.options.ordinary_error_calls
                 {
@@ -432,6 +434,7 @@ pub(crate) fn lower_unit<'a>(
         translated.allocates_heap = context.allocates_heap.get();
         translated.leaks_checked = context.track_leaks;
         translated.stack_addresses = context.stack_addresses.get();
+        translated.definitions = extents;
         translated.not_entries = entry_facts(&context);
         translated.left_out = context.unavailable.into_iter().collect();
         translated.left_out.sort_by(|a, b| a.0.cmp(&b.0));
@@ -867,6 +870,7 @@ fn finish(
         allocates_heap: false,
         leaks_checked: false,
         stack_addresses: false,
+        definitions: Vec::new(),
     })
 }
 

@@ -298,11 +298,13 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
         };
         crate::stdout::print(&format!("{name}: {}\n", supported.show(&answer)));
         if let (SvVerdict::False(kind), Some(report)) = (&answer, &report) {
+            let program = translate(&file, FrontendArgs::default());
             let facts = witness::TaskFacts {
                 file_name: input.as_str(),
                 text: &file.text,
                 specification: specification(task_path, &task, name),
                 data_model: data_model(&task).to_uppercase(),
+                program: program.as_ref(),
             };
             witnesses.extend(witness::violation_witness(report, *kind, &facts));
         }

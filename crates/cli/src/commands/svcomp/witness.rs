@@ -28,6 +28,10 @@ pub struct TaskFacts<'a> {
     pub specification: String,
     /// `ILP32` or `LP64`.
     pub data_model: String,
+    /// The program as the front end read it, for the function each waypoint is in (the
+    /// report's names the IR's function, which is `main` for inlined calls); `None` where it
+    /// could not be read again, and the report's names stand.
+    pub program: Option<&'a symex_c::Translated>,
 }
 
 #[derive(Serialize)]
@@ -106,13 +110,17 @@ pub fn violation_witness(
         Verdict::Violated(cex) if p.kind == target => Some((p, cex)),
         _ => None,
     })?;
-    let location = |line: u32, column: u32, function: &str| Location {
-        file_name: task.file_name,
-        line,
-        column,
-        function: function.to_string(),
-    };
     let lines = LineIndex::new(task.text);
+    let location = |line: u32, column: u32, function: &str| {
+        let offset = lines.offset(LineCol { line, column });
+        let defined_in = offset.and_then(|o| task.program?.function_at(o));
+        Location {
+            file_name: task.file_name,
+            line,
+            column,
+            function: defined_in.unwrap_or(function).to_string(),
+        }
+    };
     let mut content = Vec::new();
     let mut steps = cex.witness().trace.iter();
     while let Some(step) = steps.next() {
