@@ -283,7 +283,8 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
     };
     let mut exit = Exit::Success;
     let mut witnesses = String::new();
-    for name in &names {
+    let last_checked = (names.iter()).rposition(|name| SUPPORTED.iter().any(|s| s.name == name));
+    for (position, name) in names.iter().enumerate() {
         let Some(supported) = SUPPORTED.iter().find(|s| s.name == name) else {
             crate::stdout::print(&format!(
                 "{name}: UNKNOWN (this property is not supported yet)\n"
@@ -292,7 +293,9 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
             continue;
         };
         let model = data_model(&task);
-        let (answer, report) = match portfolio(&file, supported, model, args.timeout, color) {
+        let process_ends = Some(position) == last_checked;
+        let limits = (args.timeout, process_ends);
+        let (answer, report) = match portfolio(&file, supported, model, limits, color) {
             Ok(answered) => answered,
             Err(code) => return code,
         };
@@ -366,11 +369,15 @@ fn specification(task_path: &Path, task: &Task, name: &str) -> String {
 /// later ones again with the `overflow` checks on, which end every path at its first overflow:
 /// a violation they find needs none, and a `TRUE` of theirs holds only for runs without
 /// undefined behaviour, so it answers `UNKNOWN`, as does a search that finds nothing.
+///
+/// `process_ends`: nothing follows this property in the process, so a configuration that may
+/// run until the limit leaves its pending states to the process's exit
+/// (`Sinks::process_ends`): freeing gigabytes of them took seconds past the limit.
 fn portfolio(
     file: &SourceFile,
     property: &Supported,
     data_model: &str,
-    timeout: f64,
+    (timeout, process_ends): (f64, bool),
     color: ColorChoice,
 ) -> Result<(SvVerdict, Option<Report>), Exit> {
     let start = Instant::now();
@@ -383,9 +390,14 @@ fn portfolio(
     let mut undefined_at: Option<undefined::OnTheWay> = None;
     let mut configurations = PORTFOLIO.iter().enumerate().peekable();
     while let Some(&(position, &(techniques, _))) = configurations.peek() {
-        let Some(left) = time_left(position, timeout, start.elapsed().as_secs_f64()) else {
+        let elapsed = start.elapsed().as_secs_f64();
+        let Some(left) = time_left(position, timeout, elapsed) else {
             configurations.next();
             continue;
+        };
+        let sinks = Sinks {
+            process_ends: process_ends && left >= timeout - elapsed,
+            ..Sinks::default()
         };
         let overflow_checks = undefined_at.is_some().then_some(SIGNED_OVERFLOW);
         let mut words: Vec<String> = techniques
@@ -437,7 +449,7 @@ fn portfolio(
                 }
             }
         }
-        let report = match check_source(&args, file, color, &Sinks::default()) {
+        let report = match check_source(&args, file, color, &sinks) {
             Ok(report) => report,
             Err(Exit::ProgramError) => {
                 let why = "the program is outside the supported subset";
