@@ -138,6 +138,48 @@ pub fn translate_text(text: &str, options: Options) -> Result<Translated, CError
     translate_preprocessed(text.to_string(), &SourceMap::identity(text), options)
 }
 
+/// Where the preprocessed text first nests brackets (`(`, `[`, `{`, outside literals) more than
+/// the lowering's limit, if it does: the parser's time grows faster than the square of such a
+/// depth (10,000 nested `(n-(n-...`: a minute), so such input is refused before it is parsed,
+/// as the lowering would refuse it after. A bracket right inside another (`((x))`) adds no
+/// level, as it adds none to the syntax tree (and costs the parser little).
+fn too_deep(preprocessed: &str) -> Option<usize> {
+    let mut levels: Vec<bool> = Vec::new();
+    let mut depth: u32 = 0;
+    let mut previous = ' ';
+    let mut quote = None;
+    let mut escaped = false;
+    for (at, c) in preprocessed.char_indices() {
+        if let Some(q) = quote {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '\n' => quote = None,
+                _ if c == q => quote = None,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '(' | '[' | '{' => {
+                let level = !matches!(previous, '(' | '[' | '{');
+                levels.push(level);
+                depth += u32::from(level);
+                if depth > lower::MAX_NESTING {
+                    return Some(at);
+                }
+            }
+            ')' | ']' | '}' => depth -= u32::from(levels.pop() == Some(true)),
+            _ => {}
+        }
+        if !c.is_whitespace() {
+            previous = c;
+        }
+    }
+    None
+}
+
 /// The offset of the first `#pragma pack` line of the preprocessed text: the parser passes
 /// directives over, and the layout it sets would make `sizeof` and member offsets wrong.
 fn layout_pragma(preprocessed: &str) -> Option<usize> {
@@ -171,6 +213,12 @@ fn translate_preprocessed(
                 if let Some(at) = layout_pragma(&preprocessed) {
                     return Err(CError::unsupported(
                         "`#pragma pack` (struct layouts other than C's default)",
+                        map.offset(at),
+                    ));
+                }
+                if let Some(at) = too_deep(&preprocessed) {
+                    return Err(CError::unsupported(
+                        format!("brackets nested more than {} deep", lower::MAX_NESTING),
                         map.offset(at),
                     ));
                 }

@@ -3428,35 +3428,98 @@ fn variable_length_arrays_are_stack_allocations() {
 /// refused: `sizeof` and `&` of it, assigning or moving it, a variable inner dimension.
 #[test]
 fn variable_length_arrays_refuse_what_the_pointer_would_change() {
+    use ErrorKind::{Invalid, Unsupported};
     let cases = [
         (
             "int a[n]; return sizeof a;",
             "`sizeof` of the variable-length array `a`",
+            Unsupported,
+        ),
+        (
+            "int a[n], b[sizeof a]; return 0;",
+            "`sizeof` of the variable-length",
+            Unsupported,
         ),
         (
             "int a[n]; int (*p)[n] = &a; return 0;",
             "the address `&` of the variable-length array `a`",
+            Unsupported,
         ),
         (
             "int a[n], b[2]; a = b; return 0;",
             "an assignment of the variable-length array `a`",
+            Unsupported,
         ),
         (
             "int a[n]; a++; return 0;",
             "a change of the variable-length array `a`",
+            Unsupported,
         ),
         (
             "int a[2][n]; return 0;",
             "a variable dimension other than its first",
+            Unsupported,
+        ),
+        // C's scope of `x` starts after its declarator: the size reads the outer `x`.
+        (
+            "int x = n; { int x[x]; } return 0;",
+            "sized by another variable of its name",
+            Unsupported,
+        ),
+        (
+            "goto in; int a[n]; in: a[0] = 1; return 0;",
+            "a jump into the scope of the variable-length array `a`",
+            Invalid,
+        ),
+        (
+            "switch (n) { int a[n]; case 1: a[0] = 1; } return 0;",
+            "a jump into the scope",
+            Invalid,
         ),
     ];
-    for (body, expected) in cases {
+    for (body, expected, expected_kind) in cases {
         let source = format!(
             "extern int __VERIFIER_nondet_int(void);\n\
              int main(void) {{ int n = __VERIFIER_nondet_int(); {body} }}"
         );
         let (kind, message) = refusal(&source);
-        assert_eq!(kind, ErrorKind::Unsupported, "{body}");
+        assert_eq!(kind, expected_kind, "{body}: {message}");
         assert!(message.contains(expected), "{body}: {message}");
     }
+    // Jumps within the array's scope are C's: a `switch` inside it, a `goto` back.
+    let within = r#"
+        extern int __VERIFIER_nondet_int(void);
+        int main(void) {
+          int n = __VERIFIER_nondet_int();
+          int a[n];
+          a[0] = 0;
+          switch (n) { case 2: a[0] = 5; break; default: a[0] = 1; }
+        again:
+          if (a[0] < 7) { a[0]++; goto again; }
+          return a[0] + n;
+        }"#;
+    assert_eq!(returns(within, &[2]), 9);
+}
+
+/// Brackets nested beyond the lowering's limit are refused before the parser sees them (its
+/// time grows faster than the square of the depth); brackets inside literals do not count.
+#[test]
+fn deeply_nested_brackets_are_refused_before_parsing() {
+    let deep = format!(
+        "int main(void) {{ int n = 1; return {}n{}; }}",
+        "(n-".repeat(2_500),
+        ")".repeat(2_500)
+    );
+    let (kind, message) = refusal(&deep);
+    assert_eq!(kind, ErrorKind::Unsupported);
+    assert!(
+        message.contains("brackets nested more than 2000 deep"),
+        "{message}"
+    );
+    let literal = format!(
+        "extern int printf(const char *, ...);\n\
+         int main(void) {{ printf(\"{}\"); return '('; }}",
+        "(".repeat(3_000)
+    );
+    assert_eq!(returns(&literal, &[]), 40);
 }

@@ -28,7 +28,7 @@ use super::Unit;
 use crate::error::CError;
 
 /// Statements and expressions nested deeper than this are refused (the lowering recurses).
-pub(super) const MAX_NESTING: u32 = 2_000;
+pub(crate) const MAX_NESTING: u32 = 2_000;
 
 /// Parameters and the other source locals, with their types, for the type table.
 pub(super) type DeclaredLocals = (Vec<(String, Type)>, Vec<(String, Type)>);

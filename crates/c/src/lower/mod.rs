@@ -215,6 +215,7 @@ fn is_typedef(specifiers: &[Node<DeclarationSpecifier>]) -> bool {
     })
 }
 
+pub(crate) use func::MAX_NESTING;
 pub(crate) use variable_length::rewrite as rewrite_variable_length_arrays;
 
 pub(crate) fn lower_unit<'a>(

@@ -6,12 +6,16 @@
 //! allocation (`lower/allocation.rs`) forks the run over the lengths it models and stops it
 //! `unmodelled` on any other (0, negative or beyond the forked lengths: C leaves a size below 1
 //! undefined), and every subscript of the pointer is checked against the length
-//! (`out-of-bounds`), as for the array. The storage outlives the block, as `alloca`'s does
-//! (so `valid-memsafety` answers `TRUE` only as far as stack lifetimes allow: `svcomp`).
+//! (`out-of-bounds`), as for the array. The storage never ends, as `alloca`'s does not: neither
+//! the block's end nor the function's return ends it, so a pointer kept past them is not
+//! caught (`svcomp`'s `valid-memsafety` then answers no `TRUE`: `Translated::stack_addresses`).
 //!
 //! Where the pointer and the array differ, the rest of the block is refused: `sizeof a` (the
 //! array's size, known only at run time), `&a` (a pointer to the whole array), and assigning or
-//! moving `a` (C forbids it). So are a variable dimension other than the first
+//! moving `a` (C forbids it); so is a size that names the array's own name (the size's name is
+//! another variable in C, whose scope of `a` starts after its declarator), and a label in the
+//! array's scope that a jump from outside may reach (C forbids it: a `case` of a `switch`
+//! around it, a label a `goto` outside names). So are a variable dimension other than the first
 //! (`int a[3][n]`), and variable-length arrays outside a block's declarations (file scope, where
 //! C forbids them, `static`, and a `for` statement's first clause), which stay as they were for
 //! the lowering to refuse.
@@ -21,13 +25,14 @@
 //! size that is no integer constant expression after all is refused by the lowering, as before.
 //! Nothing here lowers anything.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::{
     ArraySize, BinaryOperator, BinaryOperatorExpression, BlockItem, CallExpression, Declaration,
     DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, Enumerator, Expression,
-    ExternalDeclaration, Identifier, Initializer, OffsetOfExpression, SizeOfVal, Statement,
-    StorageClassSpecifier, TranslationUnit, TypeName, UnaryOperator, UnaryOperatorExpression,
+    ExternalDeclaration, Identifier, InitDeclarator, Initializer, Label, OffsetOfExpression,
+    SizeOfVal, Statement, StorageClassSpecifier, TranslationUnit, TypeName, UnaryOperator,
+    UnaryOperatorExpression,
 };
 use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
@@ -45,14 +50,36 @@ pub(crate) fn rewrite(unit: &mut TranslationUnit, map: &SourceMap) -> Result<(),
     enumerators.visit_translation_unit(unit);
     let rewriter = Rewriter {
         enumeration_constants: enumerators.names,
+        gotos: HashMap::new(),
         map,
     };
     for external in &mut unit.0 {
         if let ExternalDeclaration::FunctionDefinition(definition) = &mut external.node {
+            let mut gotos = Gotos::default();
+            gotos.visit_statement(&definition.node.statement.node, &definition.span);
+            let rewriter = Rewriter {
+                gotos: gotos.targets,
+                ..rewriter.clone()
+            };
             rewriter.statement(&mut definition.node.statement)?;
         }
     }
     Ok(())
+}
+
+/// How many `goto`s name each label, in a function or a part of one.
+#[derive(Default)]
+struct Gotos {
+    targets: HashMap<String, usize>,
+}
+
+impl<'ast> Visit<'ast> for Gotos {
+    fn visit_statement(&mut self, statement: &'ast Statement, span: &'ast Span) {
+        if let Statement::Goto(label) = statement {
+            *self.targets.entry(label.node.name.clone()).or_default() += 1;
+        }
+        visit::visit_statement(self, statement, span);
+    }
 }
 
 /// The names of the file's enumeration constants: the only identifiers a constant size names
@@ -69,8 +96,11 @@ impl<'ast> Visit<'ast> for EnumerationConstants {
     }
 }
 
+#[derive(Clone)]
 struct Rewriter<'a> {
     enumeration_constants: HashSet<String>,
+    /// The `goto`s of the function being rewritten, by label.
+    gotos: HashMap<String, usize>,
     map: &'a SourceMap,
 }
 
@@ -99,8 +129,10 @@ impl Rewriter<'_> {
             let (before, rest) = items.split_at_mut(position + 1);
             match &mut before[position].node {
                 BlockItem::Declaration(declaration) => {
-                    for name in self.declaration(declaration)? {
-                        refuse_array_uses(&name, &declaration.node, rest, self.map)?;
+                    for (index, name) in self.declaration(declaration)? {
+                        let later = &declaration.node.declarators[index + 1..];
+                        refuse_array_uses(&name, later, rest, self.map)?;
+                        self.refuse_jumps_into(&name, later, rest)?;
                     }
                 }
                 BlockItem::Statement(statement) => self.statement(statement)?,
@@ -110,8 +142,46 @@ impl Rewriter<'_> {
         Ok(())
     }
 
-    /// Rewrites the variable-length arrays `declaration` declares, returning their names.
-    fn declaration(&self, declaration: &mut Node<Declaration>) -> Result<Vec<String>, CError> {
+    /// Refuses a label in the scope of the variable-length array `name` (its declaration's
+    /// `later` declarators and the `rest` of its block) that a jump from outside it may reach
+    /// (C forbids jumping past the declaration of a variably modified type): a `case` or
+    /// `default` of a `switch` around the array, or a label a `goto` outside names.
+    fn refuse_jumps_into(
+        &self,
+        name: &str,
+        later: &[Node<InitDeclarator>],
+        rest: &[Node<BlockItem>],
+    ) -> Result<(), CError> {
+        let mut inside = Labels::default();
+        for init in later {
+            inside.visit_init_declarator(&init.node, &init.span);
+        }
+        for item in rest {
+            inside.visit_block_item(&item.node, &item.span);
+        }
+        let from_outside = |label: &String| {
+            let all = self.gotos.get(label).copied().unwrap_or(0);
+            all > inside.gotos.targets.get(label).copied().unwrap_or(0)
+        };
+        let jump = (inside.switch_labels.first().copied())
+            .or_else(|| (inside.labels.iter()).find_map(|(l, at)| from_outside(l).then_some(*at)));
+        match jump {
+            Some(at) => Err(CError::invalid(
+                format!(
+                    "a jump into the scope of the variable-length array `{name}` (C forbids it)"
+                ),
+                self.map.offset(at),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Rewrites the variable-length arrays `declaration` declares, returning their positions
+    /// among its declarators and their names.
+    fn declaration(
+        &self,
+        declaration: &mut Node<Declaration>,
+    ) -> Result<Vec<(usize, String)>, CError> {
         let automatic = !declaration.node.specifiers.iter().any(|s| {
             matches!(&s.node, DeclarationSpecifier::StorageClass(c)
                 if matches!(c.node, StorageClassSpecifier::Static
@@ -122,7 +192,7 @@ impl Rewriter<'_> {
         if !automatic {
             return Ok(names);
         }
-        for init in &mut declaration.node.declarators {
+        for (index, init) in declaration.node.declarators.iter_mut().enumerate() {
             let declarator = &mut init.node.declarator;
             let DeclaratorKind::Identifier(name) = &declarator.node.kind.node else {
                 continue;
@@ -187,13 +257,30 @@ impl Rewriter<'_> {
             let Some(size) = sizes[0].cloned() else {
                 continue;
             };
+            // The array's name is not in scope in its own declarator (C11 6.2.1p7), but it
+            // would be in the allocation's.
+            let mut own = ArrayUses {
+                name: &name.node.name,
+                found: None,
+                any_use: true,
+            };
+            own.visit_expression(&size.node, &size.span);
+            if own.found.is_some() {
+                return Err(CError::unsupported(
+                    format!(
+                        "the variable-length array `{}` sized by another variable of its name",
+                        name.node.name
+                    ),
+                    at,
+                ));
+            }
             let span = declarator.span;
             as_pointer(&mut declarator.node, first_array, span);
             init.node.initializer = Some(Node::new(
                 Initializer::Expression(Box::new(stack_allocation(&name, size))),
                 span,
             ));
-            names.push(name.node.name);
+            names.push((index, name.node.name));
         }
         Ok(names)
     }
@@ -308,20 +395,22 @@ fn stack_allocation(name: &Node<Identifier>, size: Node<Expression>) -> Node<Exp
 }
 
 /// Refuses, in the rest of the block after the declaration of the variable-length array
-/// `name` (its later declarators included), a use that means the array rather than the
-/// pointer it became (see the module comment). Names are not resolved: a use of another
+/// `name` (and in its declaration's `later` declarators, sizes included), a use that means the
+/// array rather than the pointer it became (see the module comment). Names are not resolved: a use of another
 /// variable of the same name in an inner block is refused too.
 fn refuse_array_uses(
     name: &str,
-    declaration: &Declaration,
+    later: &[Node<InitDeclarator>],
     rest: &[Node<BlockItem>],
     map: &SourceMap,
 ) -> Result<(), CError> {
-    let mut uses = ArrayUses { name, found: None };
-    for init in &declaration.declarators {
-        if let Some(initializer) = &init.node.initializer {
-            uses.visit_initializer(&initializer.node, &initializer.span);
-        }
+    let mut uses = ArrayUses {
+        name,
+        found: None,
+        any_use: false,
+    };
+    for init in later {
+        uses.visit_init_declarator(&init.node, &init.span);
     }
     for item in rest {
         uses.visit_block_item(&item.node, &item.span);
@@ -338,6 +427,8 @@ fn refuse_array_uses(
 struct ArrayUses<'a> {
     name: &'a str,
     found: Option<(&'static str, usize)>,
+    /// Whether every mention of the name counts, not only the uses that mean the array.
+    any_use: bool,
 }
 
 impl ArrayUses<'_> {
@@ -352,6 +443,11 @@ impl ArrayUses<'_> {
 
 impl<'ast> Visit<'ast> for ArrayUses<'_> {
     fn visit_expression(&mut self, expression: &'ast Expression, span: &'ast Span) {
+        if let Expression::Identifier(i) = expression {
+            if self.any_use && i.node.name == self.name {
+                self.found("a mention", span);
+            }
+        }
         if let Expression::SizeOfVal(size_of) = expression {
             if self.names_it(&size_of.node.0) {
                 self.found("`sizeof`", span);
@@ -401,5 +497,40 @@ impl<'ast> Visit<'ast> for ArrayUses<'_> {
             self.found("an assignment", span);
         }
         visit::visit_binary_operator_expression(self, binary, span);
+    }
+}
+
+/// The labels in a part of a function: `case` and `default` labels of `switch` statements
+/// around it (not of one inside it), every named label, and the `goto`s inside it.
+#[derive(Default)]
+struct Labels {
+    switch_labels: Vec<usize>,
+    labels: Vec<(String, usize)>,
+    gotos: Gotos,
+}
+
+impl<'ast> Visit<'ast> for Labels {
+    fn visit_statement(&mut self, statement: &'ast Statement, span: &'ast Span) {
+        match statement {
+            Statement::Labeled(l) => match &l.node.label.node {
+                Label::Identifier(name) => self.labels.push((name.node.name.clone(), span.start)),
+                Label::Case(_) | Label::CaseRange(_) | Label::Default => {
+                    self.switch_labels.push(span.start)
+                }
+            },
+            Statement::Goto(_) => self.gotos.visit_statement(statement, span),
+            // Its own `case` labels are jumps within it; its named labels and `goto`s count.
+            Statement::Switch(inner) => {
+                let mut nested = Labels::default();
+                nested.visit_statement(&inner.node.statement.node, &inner.node.statement.span);
+                self.labels.extend(nested.labels);
+                for (label, count) in nested.gotos.targets {
+                    *self.gotos.targets.entry(label).or_default() += count;
+                }
+                return;
+            }
+            _ => {}
+        }
+        visit::visit_statement(self, statement, span);
     }
 }
