@@ -1577,3 +1577,24 @@ fn svcomp_witness_waypoints_name_the_function_they_are_in() {
         "{written}"
     );
 }
+
+/// An `UNKNOWN` because the limit ran out says so with the limit given, not only with the share
+/// of it that the last configuration had.
+#[test]
+fn svcomp_unknown_at_the_limit_names_the_whole_limit() {
+    let source = "extern unsigned __VERIFIER_nondet_uint(void); extern void abort(void);
+                  void reach_error(void) { abort(); }
+                  int main() { unsigned s = 0;
+                    for (unsigned a = 0; a < 4000000000u; a++) s ^= __VERIFIER_nondet_uint();
+                    if (s == 7) reach_error(); return 0; }\n";
+    let task = task("limit_ran_out", source, "unreach-call", true);
+    let out = symex(&["svcomp", &task, "--timeout", "2"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "unreach-call: UNKNOWN (the limit of 2 s ran out; in the last configuration,"
+        ),
+        "{text}{}",
+        stderr(&out)
+    );
+}

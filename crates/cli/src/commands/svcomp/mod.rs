@@ -501,6 +501,12 @@ fn portfolio(
              reach the error: {why}"
         );
     }
+    // The last configuration's report names its own share of the limit: say whose it was.
+    if let (SvVerdict::Unknown(why), Some(_)) = &mut last {
+        if start.elapsed().as_secs_f64() >= timeout {
+            *why = format!("the limit of {timeout} s ran out; in the last configuration, {why}");
+        }
+    }
     Ok(last)
 }
 
