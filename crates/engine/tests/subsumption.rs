@@ -167,6 +167,50 @@ fn sums_of_bounded_values_are_bounded_by_their_counts() {
     assert!(!run(false).contains(&Status::Safe));
 }
 
+/// A loop no path leaves (`while (1)`) has no annotation at its header: the guards of its
+/// assertions give the candidates (`0 <= level`, `level <= 2`), so a state space that stays
+/// within them is proved; where a guard can hold (`level` reaches 3) the violation is found.
+#[test]
+fn assertion_guards_are_candidates_of_endless_loops() {
+    let source = |most: i32| {
+        format!(
+            "extern int __VERIFIER_nondet_int(void);\n\
+             void reach_error(void);\n\
+             int main() {{ int level = 1, pump = 0;\n\
+             while (1) {{ if (__VERIFIER_nondet_int()) pump = !pump;\n\
+             if (pump) {{ if (level > 0) level--; }} else {{ if (level < {most}) level++; }}\n\
+             if (level < 0 || level > 2) reach_error(); }} }}"
+        )
+    };
+    let run = |source: &str| {
+        let translated =
+            symex_c::translate_text(source, symex_c::Options::default()).expect("valid C");
+        let options = CheckOptions {
+            subsume: true,
+            search: SearchStrategy::Bfs,
+            timeout: Some(Duration::from_secs(30)),
+            ..CheckOptions::default()
+        };
+        let report = check_forward(
+            &translated.module,
+            &translated.types,
+            source,
+            "pump.c",
+            "main",
+            &options,
+        )
+        .expect("the engine runs");
+        let statuses: Vec<Status> = report
+            .properties()
+            .iter()
+            .map(|p| p.verdict.status())
+            .collect();
+        statuses
+    };
+    assert_eq!(run(&source(2)), vec![Status::Safe]);
+    assert_eq!(run(&source(3)), vec![Status::Violated]);
+}
+
 fn config(seed: u64) -> GenConfig {
     GenConfig {
         functions: (seed % 2) as usize,

@@ -10,7 +10,9 @@
 //! instruction makes a local uninitialized again). Nothing here looks at states or terms.
 
 use symex_ir::analysis::{LowBits, ValueBits};
-use symex_ir::cfg::{BinOp, BlockId, Function, InstKind, LocalId, LocalKind, Operand, Rvalue};
+use symex_ir::cfg::{
+    BinOp, BlockId, Check, Function, InstKind, LocalId, LocalKind, Operand, Rvalue, Terminator,
+};
 
 use crate::forward::program::FunctionInfo;
 
@@ -200,6 +202,104 @@ impl FunctionFacts {
                 Some((l, bits))
             })
             .collect()
+    }
+
+    /// The comparisons that guard a failing assertion inside the loop of `header`: for every
+    /// branch of the loop to a block that starts with `check assert 0` (C's `if (...)
+    /// reach_error();`), the comparison it branches on, over source variables (not in memory)
+    /// or constants read in the branch's block, and whether the error lies where it holds.
+    /// `level < 0 || level > 2` guards its error by `level < 0` and by `level > 2`.
+    pub fn error_guards(
+        &self,
+        function: &Function,
+        info: &FunctionInfo,
+        header: BlockId,
+    ) -> Vec<(BinOp, Operand, Operand, bool)> {
+        let loops = info.loops();
+        let Some(id) = loops.loop_of_header(header) else {
+            return Vec::new();
+        };
+        let fails_at_once = |b: BlockId| {
+            matches!(
+                function.block(b).insts.first().map(|i| &i.kind),
+                Some(InstKind::Check {
+                    check: Check::Assert(Operand::Const(0)),
+                    ..
+                })
+            )
+        };
+        let mut guards = Vec::new();
+        for &b in &loops.get(id).blocks {
+            let block = function.block(b);
+            let Terminator::Branch {
+                cond: Operand::Local(cond),
+                then_block,
+                else_block,
+            } = block.term
+            else {
+                continue;
+            };
+            let error_when = match (fails_at_once(then_block), fails_at_once(else_block)) {
+                (true, false) => true,
+                (false, true) => false,
+                _ => continue,
+            };
+            // The operands as the block computed them: a temporary copied from a variable.
+            let source = |op: Operand| match op {
+                Operand::Local(t) if function.local(t).kind == LocalKind::Temp => {
+                    block.insts.iter().find_map(|i| match &i.kind {
+                        InstKind::Assign {
+                            dst,
+                            value: Rvalue::Use(Operand::Local(x)),
+                        } if *dst == t => Some(Operand::Local(*x)),
+                        _ => None,
+                    })
+                }
+                Operand::Local(x) => Some(Operand::Local(x)),
+                constant => Some(constant),
+            };
+            let number = |op: &Operand| match op {
+                Operand::Local(x) => {
+                    function.local(*x).kind != LocalKind::Temp
+                        && !info.is_cell_backed(*x)
+                        && self.holds.get(x.index()) == Some(&Holds::Unknown)
+                }
+                Operand::Const(_) | Operand::Const64(_) => true,
+                Operand::Null => false,
+            };
+            let compared = block.insts.iter().find_map(|i| match &i.kind {
+                InstKind::Assign {
+                    dst,
+                    value: Rvalue::Binary(op, a, b),
+                } if *dst == cond
+                    && matches!(
+                        op,
+                        BinOp::Eq
+                            | BinOp::Ne
+                            | BinOp::Lt
+                            | BinOp::Le
+                            | BinOp::Gt
+                            | BinOp::Ge
+                            | BinOp::ULt
+                            | BinOp::ULe
+                            | BinOp::UGt
+                            | BinOp::UGe
+                    ) =>
+                {
+                    Some((*op, *a, *b))
+                }
+                _ => None,
+            });
+            let Some((op, a, b)) = compared else {
+                continue;
+            };
+            if let (Some(a), Some(b)) = (source(a), source(b)) {
+                if number(&a) && number(&b) && !guards.contains(&(op, a, b, error_when)) {
+                    guards.push((op, a, b, error_when));
+                }
+            }
+        }
+        guards
     }
 
     /// The source variables the block `header` reads (a loop condition's operands: `i < n`

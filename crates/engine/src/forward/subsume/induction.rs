@@ -24,11 +24,11 @@
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
-use symex_ir::cfg::{BlockId, InstKind, LocalId, Module, Rvalue, Terminator, Width};
+use symex_ir::cfg::{BlockId, InstKind, LocalId, Module, Operand, Rvalue, Terminator, Width};
 use symex_smt::{eval_all, Answer, ModelResult, Node, Op, SatResult, TermId, TermStore, Value};
 
 use crate::common::solver::Queries;
-use crate::common::terms::WIDTH;
+use crate::common::terms::{self, WIDTH};
 use crate::error::EngineError;
 use crate::forward::program::ProgramInfo;
 use crate::forward::state::State;
@@ -287,6 +287,26 @@ impl Induction<'_> {
                 }
             }
             atoms.extend(self.scaled_orders(&assigned, &bounds)?);
+        }
+        // That no assertion's guard holds (`0 <= level`, `level <= 2` for `if (level < 0 ||
+        // level > 2) reach_error();`): a loop no path leaves has no annotation to offer.
+        for (op, a, b, error_when) in self.facts.error_guards(function, info, h) {
+            let mut operand = |op: Operand| match op {
+                Operand::Local(x) => self.ph.value(self.store, frame, x, width(x)),
+                Operand::Const(n) => Ok(terms::int_const(self.store, n)?),
+                Operand::Const64(n) => Ok(terms::int64_const(self.store, n)?),
+                _ => Err(EngineError::Internal("a guard of another operand".into())),
+            };
+            let (va, vb) = (operand(a)?, operand(b)?);
+            if self.store.sort(va) != self.store.sort(vb) {
+                continue;
+            }
+            let holds = terms::binary(self.store, op, va, vb)?;
+            let holds = terms::truth(self.store, holds)?;
+            atoms.push(match error_when {
+                true => self.store.not(holds)?,
+                false => holds,
+            });
         }
         if let Some(a) = self.annotation_of(h) {
             let disjuncts = self.disjuncts_atoms(a);
