@@ -271,23 +271,7 @@ impl FunctionFacts {
                 InstKind::Assign {
                     dst,
                     value: Rvalue::Binary(op, a, b),
-                } if *dst == cond
-                    && matches!(
-                        op,
-                        BinOp::Eq
-                            | BinOp::Ne
-                            | BinOp::Lt
-                            | BinOp::Le
-                            | BinOp::Gt
-                            | BinOp::Ge
-                            | BinOp::ULt
-                            | BinOp::ULe
-                            | BinOp::UGt
-                            | BinOp::UGe
-                    ) =>
-                {
-                    Some((*op, *a, *b))
-                }
+                } if *dst == cond && op.yields_truth() => Some((*op, *a, *b)),
                 _ => None,
             });
             let Some((op, a, b)) = compared else {
