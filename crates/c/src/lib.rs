@@ -142,7 +142,8 @@ pub fn translate_text(text: &str, options: Options) -> Result<Translated, CError
 /// the lowering's limit, if it does: the parser's time grows faster than the square of such a
 /// depth (10,000 nested `(n-(n-...`: a minute), so such input is refused before it is parsed,
 /// as the lowering would refuse it after. A bracket right inside another (`((x))`) adds no
-/// level, as it adds none to the syntax tree (and costs the parser little).
+/// level, as it adds none to the syntax tree: such input is accepted and parsed (its cost
+/// grows with the levels times the brackets, bounded by the input's size).
 fn too_deep(preprocessed: &str) -> Option<usize> {
     let mut levels: Vec<bool> = Vec::new();
     let mut depth: u32 = 0;

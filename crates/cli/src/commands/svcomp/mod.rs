@@ -301,7 +301,12 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
         };
         crate::stdout::print(&format!("{name}: {}\n", supported.show(&answer)));
         if let (SvVerdict::False(kind), Some(report)) = (&answer, &report) {
-            let program = translate(&file, FrontendArgs::default());
+            // Read again only for the witness's function names.
+            let program = args
+                .witness
+                .is_some()
+                .then(|| translate(&file, FrontendArgs::default()))
+                .flatten();
             let facts = witness::TaskFacts {
                 file_name: input.as_str(),
                 text: &file.text,

@@ -56,6 +56,9 @@ const MAX_ORDERED_LOCALS: usize = 4;
 /// disjunctive invariant like `j <= 8 ∨ j <= j0` is no conjunction of atoms.
 const MAX_CLAUSES: usize = 32;
 
+/// Most guards of assertions proposed per header (each costs queries of the attempt's budget).
+const MAX_ERROR_GUARDS: usize = 32;
+
 /// Solver queries one attempt may ask. Past it every question is answered "not shown", which
 /// only drops candidates or keeps a stronger invariant: never a wrong one.
 pub const QUERY_BUDGET: u32 = 500;
@@ -290,7 +293,8 @@ impl Induction<'_> {
         }
         // That no assertion's guard holds (`0 <= level`, `level <= 2` for `if (level < 0 ||
         // level > 2) reach_error();`): a loop no path leaves has no annotation to offer.
-        for (op, a, b, error_when) in self.facts.error_guards(function, info, h) {
+        let guards = self.facts.error_guards(function, info, h);
+        for (op, a, b, error_when) in guards.into_iter().take(MAX_ERROR_GUARDS) {
             let mut operand = |op: Operand| match op {
                 Operand::Local(x) => self.ph.value(self.store, frame, x, width(x)),
                 Operand::Const(n) => Ok(terms::int_const(self.store, n)?),
