@@ -48,18 +48,14 @@ const STACK_ALLOCATION: &str = "__builtin_alloca";
 pub(crate) fn rewrite(unit: &mut TranslationUnit, map: &SourceMap) -> Result<(), CError> {
     let mut enumerators = EnumerationConstants::default();
     enumerators.visit_translation_unit(unit);
-    let rewriter = Rewriter {
-        enumeration_constants: enumerators.names,
-        gotos: HashMap::new(),
-        map,
-    };
     for external in &mut unit.0 {
         if let ExternalDeclaration::FunctionDefinition(definition) = &mut external.node {
             let mut gotos = Gotos::default();
             gotos.visit_statement(&definition.node.statement.node, &definition.span);
             let rewriter = Rewriter {
+                enumeration_constants: &enumerators.names,
                 gotos: gotos.targets,
-                ..rewriter.clone()
+                map,
             };
             rewriter.statement(&mut definition.node.statement)?;
         }
@@ -96,9 +92,8 @@ impl<'ast> Visit<'ast> for EnumerationConstants {
     }
 }
 
-#[derive(Clone)]
 struct Rewriter<'a> {
-    enumeration_constants: HashSet<String>,
+    enumeration_constants: &'a HashSet<String>,
     /// The `goto`s of the function being rewritten, by label.
     gotos: HashMap<String, usize>,
     map: &'a SourceMap,
@@ -288,7 +283,7 @@ impl Rewriter<'_> {
     /// Whether the size `e` may differ from run to run (see the module comment).
     fn is_variable(&self, e: &Node<Expression>) -> bool {
         let mut finder = VariableSize {
-            enumeration_constants: &self.enumeration_constants,
+            enumeration_constants: self.enumeration_constants,
             found: false,
         };
         finder.visit_expression(&e.node, &e.span);
