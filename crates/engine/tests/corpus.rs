@@ -37,6 +37,7 @@ const NEEDS_LOOP_TECHNIQUES: &[&str] = &[
     "subsume_congruence.uc",
     "subsume_endless_loop.uc",
     "subsume_order_invariant.uc",
+    "match_states_reactive.uc",
 ];
 
 /// With `--summarize`, the safe files whose loops the summaries cannot prove: an irregular
@@ -65,6 +66,10 @@ const PROVED_BY_SUBSUMPTION: &[&str] = &[
     "subsume_order_invariant.uc",
 ];
 
+/// The files of [`NEEDS_LOOP_TECHNIQUES`] that state matching proves: their loops cycle through
+/// finitely many states.
+const PROVED_BY_MATCHING: &[&str] = &["match_states_reactive.uc"];
+
 /// Files of [`PROVED_BY_SUBSUMPTION`] that breadth-first search does not prove within the limit:
 /// it ends many paths before the header is tried, and the header's annotation, a disjunction
 /// over them with a universally quantified input each, takes seconds per cover check
@@ -90,6 +95,7 @@ fn may_run_out_of_time(file: &CorpusFile, options: &CheckOptions) -> bool {
             && PROVED_BY_SUBSUMPTION.contains(&name)
             && !(options.search == SearchStrategy::Bfs && NOT_PROVED_BREADTH_FIRST.contains(&name)))
         && (!options.summarize || NEEDS_LOOP_TECHNIQUES_WITH_SUMMARIES.contains(&name))
+        && !(options.match_states && PROVED_BY_MATCHING.contains(&name))
 }
 
 fn options(search: SearchStrategy, file: &CorpusFile) -> CheckOptions {
@@ -138,14 +144,14 @@ fn mismatches(file: &CorpusFile, options: &CheckOptions) -> Vec<String> {
         options.merge.merges(),
         &mut problems,
     );
-    // Subsumption prunes paths, so it explores fewer than the program has; lazy initialization
+    // Subsumption and matching prune paths, so they explore fewer than the program has; lazy initialization
     // and lazier# fork per aliasing case, not per program path.
     let path_optimal = options.heap == HeapModel::Pose || !has_pointer_entry(file);
     if let (Some(expected), true, None, false, true) = (
         file.paths,
         file.is_safe(),
         file.bound,
-        options.subsume,
+        options.subsume || options.match_states,
         path_optimal,
     ) {
         if report.stats.paths != expected {
@@ -242,6 +248,7 @@ struct Techniques {
     merge_options: MergeOptions,
     subsume: bool,
     summarize: bool,
+    match_states: bool,
     query: QueryOptions,
 }
 
@@ -258,6 +265,7 @@ fn run_corpus(strategies: &[SearchStrategy], techniques: Techniques) {
             opts.merge_options = techniques.merge_options;
             opts.subsume = techniques.subsume;
             opts.summarize = techniques.summarize;
+            opts.match_states = techniques.match_states;
             opts.query = techniques.query.clone();
             let name = file.name.as_str();
             if NEEDS_LOOP_TECHNIQUES.contains(&name) && !may_run_out_of_time(file, &opts) {
@@ -268,10 +276,11 @@ fn run_corpus(strategies: &[SearchStrategy], techniques: Techniques) {
             }
             for problem in mismatches(file, &opts) {
                 failures.push(format!(
-                    "[{search}, merge {}, subsume {}, summarize {}] {}: {problem}",
+                    "[{search}, merge {}, subsume {}, summarize {}, match states {}] {}: {problem}",
                     techniques.merge,
                     techniques.subsume,
                     techniques.summarize,
+                    techniques.match_states,
                     file.label()
                 ));
             }
@@ -464,6 +473,28 @@ fn corpus_verdicts_with_subsumption_and_summarization() {
         Techniques {
             subsume: true,
             summarize: true,
+            ..Techniques::default()
+        },
+    );
+}
+
+/// Pruning states equal to one seen before never hides an error: every verdict holds (with
+/// path subsumption too, which prunes by annotations beside it), and the files whose loops
+/// cycle through finitely many states are proved.
+#[test]
+fn corpus_verdicts_with_state_matching() {
+    run_corpus(
+        &[SearchStrategy::Dfs],
+        Techniques {
+            match_states: true,
+            ..Techniques::default()
+        },
+    );
+    run_corpus(
+        &[SearchStrategy::Bfs],
+        Techniques {
+            match_states: true,
+            subsume: true,
             ..Techniques::default()
         },
     );

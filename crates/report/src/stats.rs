@@ -56,6 +56,9 @@ pub struct Stats {
     /// States pruned by path subsumption (`--subsume`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subsumed: Option<u64>,
+    /// States pruned as equal to one seen before at a loop header (`--match-states`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matched: Option<u64>,
     /// Loop headers whose annotation was proved inductive (`--subsume`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loop_invariants: Option<u64>,
@@ -174,6 +177,9 @@ impl Stats {
         }
         if let Some(n) = self.subsumed {
             rows.push(("states subsumed", n.to_string()));
+        }
+        if let Some(n) = self.matched {
+            rows.push(("states matched", n.to_string()));
         }
         if let Some(n) = self.loop_invariants {
             rows.push(("loop invariants", n.to_string()));

@@ -87,6 +87,11 @@ pub struct CheckArgs {
     /// explored, error-free paths left at its location; loop headers get inductive annotations.
     #[arg(long)]
     pub subsume: bool,
+    /// State matching: prune a state that reaches a loop header equal, in every value its
+    /// future reads, to a state seen there before (all such values concrete); ends the search
+    /// of loops that cycle through finitely many states.
+    #[arg(long)]
+    pub match_states: bool,
     /// Stop at the first confirmed violation; `--stop-on-first=KIND,...` only at one of these
     /// property kinds (`assert`, `overflow`, `out-of-bounds`, ...), as `symex svcomp` does
     #[arg(
@@ -353,6 +358,7 @@ impl CheckArgs {
                 delta: self.dsm_delta,
             },
             subsume: self.subsume,
+            match_states: self.match_states,
             stop_on_first: match &self.stop_on_first {
                 None => StopOnFirst::No,
                 Some(kinds) if kinds.is_empty() => StopOnFirst::Any,
@@ -427,6 +433,7 @@ const ENGINE_OPTIONS: &[(&str, &[EngineChoice])] = {
         ("qce_limit_cost", &[Forward]),
         ("dsm_delta", &[Forward]),
         ("subsume", &[Forward]),
+        ("match_states", &[Forward]),
         ("stop_on_first", &[Forward]),
         ("explore_all", &[Forward]),
         ("summarize", &[Forward]),

@@ -411,6 +411,9 @@ pub struct CheckOptions {
     pub merge_options: MergeOptions,
     /// Path subsumption by annotations (forward engine, `--subsume`).
     pub subsume: bool,
+    /// Pruning states equal to one seen before at a loop header (forward engine,
+    /// `--match-states`).
+    pub match_states: bool,
     /// Which confirmed violation ends the search at once (`--stop-on-first`).
     pub stop_on_first: StopOnFirst,
     /// Keep searching once every property is decided (confirmed violated, or unable to fail),

@@ -36,6 +36,7 @@ use crate::common::verdict;
 use crate::error::EngineError;
 use crate::forward::dynamic::{FastForward, JoinIndex};
 use crate::forward::machine::{End, Machine};
+use crate::forward::matching::StateMatching;
 use crate::forward::qce::Estimates;
 use crate::forward::search::{searcher, SearchView, Searcher};
 use crate::forward::state::{State, StateId};
@@ -119,6 +120,7 @@ pub fn check_forward(
         qce_unestimated: summary.qce.map(|q| q.unestimated),
         subsumed: options.subsume.then_some(summary.subsumed),
         loop_invariants: summary.loop_invariants,
+        matched: summary.matched,
         coverage: Some(machine.coverage.summary(module)),
         traces: machine.heap.is_some().then_some(machine.traces),
         peak_rss_kb: machine.heap.as_ref().and_then(|_| peak_rss_kb()),
@@ -151,6 +153,8 @@ struct Summary {
     subsumed: u64,
     /// Loop headers proved inductive by `--subsume`.
     loop_invariants: Option<u64>,
+    /// States pruned by `--match-states`.
+    matched: Option<u64>,
     /// With `--summarize`: loops summarized at least once, loops reached but run plainly.
     loops: Option<(u64, u64)>,
     /// Pairs of states merged into one (`--merge`).
@@ -174,6 +178,8 @@ enum Stop {
     Ended(End),
     /// `--subsume` pruned it with this annotation.
     Subsumed(symex_smt::TermId),
+    /// `--match-states` pruned it: an equal state stood at its loop header before.
+    Matched,
     /// It waits at a loop header for the header's invariant (`--subsume`).
     Parked,
 }
@@ -227,10 +233,12 @@ fn explore(
         stopped_decided: false,
         subsumed: 0,
         loop_invariants: None,
+        matched: None,
         loops: None,
         merges: 0,
     };
     let mut subsumption = options.subsume.then(|| Subsumption::new(budget.deadline()));
+    let mut matching = options.match_states.then(StateMatching::default);
     let mut parked = Parked::default();
     let mut summarizer = options.summarize.then(Summarizer::new);
     let mut next_id: StateId = 1;
@@ -311,9 +319,19 @@ fn explore(
                     subsumption.forked(&machine.info, &state);
                 }
             }
+            if let Some(matching) = matching.as_mut() {
+                outcome.forked.retain(|s| !matching.revisits(machine, s));
+            }
             forked.extend(outcome.forked);
             if let Some(ended) = outcome.end {
                 end = Some(Stop::Ended(ended));
+                break;
+            }
+            if matching
+                .as_mut()
+                .is_some_and(|m| m.revisits(machine, &state))
+            {
+                end = Some(Stop::Matched);
                 break;
             }
             if !forked.is_empty() || machine.stop_now || (merging && at_join(machine, &state)) {
@@ -358,7 +376,7 @@ fn explore(
             Some(end) => {
                 tree.remove(id);
                 if matches!(end, Stop::Ended(ref e) if *e != End::Dropped)
-                    || matches!(end, Stop::Subsumed(_))
+                    || matches!(end, Stop::Subsumed(_) | Stop::Matched)
                 {
                     machine.traces += 1;
                 }
@@ -375,7 +393,8 @@ fn explore(
                         None
                     }
                     Stop::Ended(End::Dropped) => Some(PathEnd::Dropped),
-                    Stop::Ended(End::Failed) | Stop::Parked => None,
+                    // A matched state leaves no annotation: its equal twin's paths leave theirs.
+                    Stop::Ended(End::Failed) | Stop::Parked | Stop::Matched => None,
                     Stop::Subsumed(annotation) => {
                         summary.subsumed += 1;
                         Some(PathEnd::Subsumed(annotation))
@@ -454,6 +473,7 @@ fn explore(
         }
     }
     summary.loop_invariants = subsumption.map(|s| s.invariants);
+    summary.matched = matching.map(|m| m.matched);
     summary.loops = summarizer.map(|s| s.loop_counts());
     if options.leave_states_to_exit {
         std::mem::forget((states, waiting, parked));

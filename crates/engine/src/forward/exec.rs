@@ -12,7 +12,7 @@ use symex_ir::cfg::{
     BinOp, BlockId, FuncId, Inst, InstKind, Operand, PlaceBase, Rvalue, Terminator,
 };
 use symex_report::{Cut, PathEnd};
-use symex_smt::{Answer, TermId};
+use symex_smt::{Answer, Node, Op, TermId};
 
 use crate::common::terms;
 use crate::error::EngineError;
@@ -166,7 +166,7 @@ impl Machine<'_> {
                 Ok(Outcome::ended(End::Dropped))
             }
             Answer::Yes | Answer::Unknown(_) => {
-                state.pc.push(cond);
+                self.constrain(state, cond);
                 Ok(Outcome::go_on())
             }
         }
@@ -249,10 +249,40 @@ impl Machine<'_> {
         target: BlockId,
     ) -> Outcome {
         if let Some(c) = constraint {
-            state.pc.push(c);
+            self.constrain(state, c);
         }
         self.coverage.cover_branch(func, block, direction);
         self.move_or_cut(state, func, target)
+    }
+
+    /// Adds `constraint` to the path condition. If it fixes a symbol to a number (`#3 == 5`),
+    /// the top frame's locals that hold the symbol get the number instead: conditions on them
+    /// are then constant and reach no solver (KLEE's implied-value concretization; on this
+    /// path both are the same value, so nothing else changes).
+    fn constrain(&self, state: &mut State, constraint: TermId) {
+        state.pc.push(constraint);
+        let Node::App2(Op::Eq, a, b) = *self.store.node(constraint) else {
+            return;
+        };
+        let is_symbol = |t: TermId| matches!(self.store.node(t), Node::Var(_));
+        let (symbol, number) = match (self.store.node(a).is_const(), self.store.node(b).is_const())
+        {
+            (false, true) if is_symbol(a) => (a, b),
+            (true, false) if is_symbol(b) => (b, a),
+            _ => return,
+        };
+        let holds_symbol = |v: &SymValue| *v == SymValue::Int(symbol);
+        if !state
+            .frame()
+            .is_some_and(|f| f.locals.iter().any(holds_symbol))
+        {
+            return;
+        }
+        if let Some(frame) = state.frame_mut() {
+            for value in frame.locals.iter_mut().filter(|v| holds_symbol(v)) {
+                *value = SymValue::Int(number);
+            }
+        }
     }
 
     /// Moves to `target`, counting loop iterations; cut when `--unwind` is exceeded.

@@ -112,6 +112,11 @@ impl Memory {
         Ok(())
     }
 
+    /// Every cell's value, in cell order.
+    pub fn values(&self) -> impl Iterator<Item = &SymValue> {
+        self.chunks.iter().flat_map(|chunk| chunk.iter())
+    }
+
     pub fn set(&mut self, cell: CellId, value: SymValue) -> Result<(), EngineError> {
         *self.get_mut(cell)? = value;
         Ok(())

@@ -9,6 +9,8 @@
 //!   decide which states `--merge qce|dynamic` merge; `dynamic`: the fast-forwarding of
 //!   `--merge dynamic`;
 //! * `subsume`: path subsumption by annotations (`--subsume`);
+//! * `matching`: pruning states equal to one seen before at a loop header (`--match-states`),
+//!   by what `live` (strong liveness) says their futures can observe;
 //! * `summarize`: loop summarization at loop headers (`--summarize`);
 //! * `driver`: the main loop, the limits and the report; `progress`: the status line;
 //! * `heap_hooks`: where the heap models of `crate::heap` enter a step (pointer parameters).
@@ -20,7 +22,9 @@ mod dynamic;
 mod emit;
 mod exec;
 mod heap_hooks;
+mod live;
 mod machine;
+mod matching;
 mod memory;
 mod merge;
 mod program;

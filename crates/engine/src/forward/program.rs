@@ -1,10 +1,16 @@
 //! What the forward engine computes once per function before exploring: which locals live in
-//! cells, the natural loops (for `--unwind`) and the join points (for `--merge`).
+//! cells, the natural loops (for `--unwind`) and the join points (for `--merge`); and, when
+//! first asked, strong liveness (for `--summarize` and `--match-states`).
 //!
 //! Nothing here executes or changes the IR.
 
+use std::cell::OnceCell;
+use std::rc::Rc;
+
 use symex_ir::analysis::{Dominators, LoopForest};
 use symex_ir::cfg::{BlockId, Function, InstKind, LocalId, Module, Rvalue};
+
+use crate::forward::live::Liveness;
 
 /// How a control-flow edge relates to the loops of its function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +31,7 @@ pub struct FunctionInfo {
     /// goes on first.
     pub rpo: Vec<u32>,
     loops: LoopForest,
+    liveness: OnceCell<Rc<Liveness>>,
 }
 
 impl FunctionInfo {
@@ -61,7 +68,17 @@ impl FunctionInfo {
                 .collect(),
             cell_backed,
             loops: LoopForest::compute(&dominators),
+            liveness: OnceCell::new(),
         }
+    }
+
+    /// Strong liveness of `function`'s locals (`function` is the one this is the information
+    /// of), computed on the first call.
+    pub fn liveness(&self, function: &Function) -> Rc<Liveness> {
+        Rc::clone(
+            self.liveness
+                .get_or_init(|| Rc::new(Liveness::of(function, &|l| self.is_cell_backed(l)))),
+        )
     }
 
     /// The function's natural loops.

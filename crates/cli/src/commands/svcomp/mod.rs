@@ -58,7 +58,8 @@ pub struct SvcompArgs {
 /// passed: a short first try of loop summarization and of path subsumption (each decides its
 /// loops in well under a second when it can, and each can spend the whole limit where the other
 /// would be quick: subsumption's invariant attempts on `gauss_sum`, summaries on loops they do
-/// not model), then plain depth-first search (finds violations fastest), a short random-path
+/// not model), then depth-first search (finds violations fastest; with state matching, it
+/// also ends where loops cycle through finitely many states), a short random-path
 /// search (depth-first search can follow an unbounded loop forever, as in `list-2`, where the
 /// violation needs one iteration of each of two `while (nondet)` loops), then path subsumption
 /// (proves loops whose states repeat), then loop summarization. Summaries and subsumption see
@@ -69,7 +70,7 @@ pub struct SvcompArgs {
 const PORTFOLIO: &[(&[&str], f64)] = &[
     (&["--summarize", INLINE, "--search", "dfs"], 0.05),
     (&["--subsume", INLINE, "--search", "dfs"], 0.1),
-    (&["--search", "dfs"], 0.4),
+    (&["--search", "dfs", "--match-states"], 0.4),
     (&["--search", "random-path"], 0.45),
     (&["--subsume", INLINE, "--search", "dfs"], 0.65),
     (&["--summarize", INLINE, "--search", "dfs"], 1.0),
@@ -557,7 +558,7 @@ fn unchecked_memory_reason(
         let every_path_ended = run.is_some_and(|(techniques, report)| {
             let cuts_endless_paths = techniques
                 .iter()
-                .any(|t| matches!(*t, "--subsume" | "--summarize"));
+                .any(|t| matches!(*t, "--subsume" | "--summarize" | "--match-states"));
             !cuts_endless_paths
                 && report.stats.search_cuts.is_empty()
                 && !report.stats.stopped_decided
@@ -566,7 +567,7 @@ fn unchecked_memory_reason(
             return Some(
                 "a leak on a path that never ends is not checked, and no search here followed \
                  every path to its end (valid-memtrack needs a complete search without path \
-                 subsumption or loop summaries)",
+                 subsumption, state matching or loop summaries)",
             );
         }
     }

@@ -4,13 +4,13 @@
 //!
 //! * `expr`: the body's numbers as expressions over the iteration's start values;
 //! * `walk`: the paths of the body (the automaton's vertices), composable into macro steps;
-//! * `live`: strong liveness, which says whose values a summary may replace by fresh ones;
 //! * `closed`: closed forms of a walk repeated k times (induction variables `x ± c` and
 //!   `x ± invariant`, derived values) and its conditions as affine atoms;
 //! * `phase`: the exact 32-bit formulas of "this walk k times from these values";
 //! * `pda`: the path dependency automaton, its cycles and their periods;
 //! * `apply`: the forks a summary makes at the header.
 //!
+//! Strong liveness (`forward::live`) says whose values a summary may replace by fresh ones.
 //! The driver's only hook is [`Summarizer::step`], which it calls instead of `Machine::step`.
 //! Loops are analysed lazily, once, when a state first reaches their header; a loop that cannot
 //! be summarized (its reason is kept) and a state a summary cannot serve (a check in the loop
@@ -24,7 +24,6 @@
 mod apply;
 mod closed;
 mod expr;
-mod live;
 mod pda;
 mod phase;
 mod walk;
@@ -38,10 +37,10 @@ use symex_smt::{ModelResult, PathCondition, TermId};
 
 use crate::common::terms::WIDTH;
 use crate::error::EngineError;
+use crate::forward::live::Liveness;
 use crate::forward::machine::{Machine, Outcome};
 use crate::forward::state::State;
 use crate::forward::summarize::closed::{ClosedForm, Form};
-use crate::forward::summarize::live::Liveness;
 use crate::forward::summarize::walk::{BodyPaths, Inner, MemoryReads, Slot};
 
 type Result<T> = std::result::Result<T, EngineError>;
@@ -120,8 +119,6 @@ pub struct Summarizer {
     /// Loops with inner loops whose summary a state could not use: searching the inner
     /// loops' results is costly, so they run plainly from then on.
     nested_refused: BTreeSet<(FuncId, LoopId)>,
-    /// Strong liveness per function, computed when a loop of it is first analysed.
-    liveness: BTreeMap<FuncId, Rc<Liveness>>,
     /// The inner-loop runs outer summaries have searched.
     inner_runs: apply::InnerRuns,
 }
@@ -205,17 +202,8 @@ impl Summarizer {
                 }
             }
         }
-        let liveness = self
-            .liveness
-            .entry(func)
-            .or_insert_with(|| {
-                let info = &machine.info.functions[func.index()];
-                Rc::new(Liveness::of(
-                    &machine.module.functions[func.index()],
-                    &|l| info.is_cell_backed(l),
-                ))
-            })
-            .clone();
+        let liveness =
+            machine.info.functions[func.index()].liveness(&machine.module.functions[func.index()]);
         let model = analyse(machine, func, id, inners, &liveness)?;
         self.models.insert((func, id), model.clone());
         Ok(model)

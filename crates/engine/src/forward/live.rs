@@ -4,25 +4,26 @@
 //! to a local that is itself strongly live. A value assigned to a local that is not strongly
 //! live is never observed, so a summary may replace it by any number (seed 002 §4.4.1 calls
 //! such assignments "same effect after any number of iterations" when they read only
-//! invariants; here the value may be anything).
+//! invariants; here the value may be anything), and state matching may ignore it.
 //!
 //! `Init` checks of whole locals are not uses: they ask whether the local was assigned, not
 //! what it holds, and a summary that replaces a value keeps the local assigned (`apply`
-//! requires it to hold a number before). Locals whose address is taken live in memory and are
-//! always live. Nothing here decides what a summary does.
+//! requires it to hold a number before; `matching` compares whether dead locals are
+//! assigned). Locals whose address is taken live in memory and are always live. Nothing here
+//! decides what a summary or a match does.
 
-use symex_ir::cfg::{BlockId, Rvalue, Terminator};
+use symex_ir::cfg::{Block, BlockId, Rvalue, Terminator};
 use symex_ir::cfg::{Check, Function, InstKind, LocalId, Operand, Place, PlaceBase, Projection};
 
 /// A set of locals, one bit per local.
 #[derive(Clone, PartialEq, Eq)]
-struct Bits(Vec<u64>);
+pub struct Bits(Vec<u64>);
 
 impl Bits {
     fn new(locals: usize) -> Bits {
         Bits(vec![0; locals.div_ceil(64)])
     }
-    fn contains(&self, l: LocalId) -> bool {
+    pub fn contains(&self, l: LocalId) -> bool {
         self.0[l.index() / 64] >> (l.index() % 64) & 1 == 1
     }
     fn insert(&mut self, l: LocalId) {
@@ -41,6 +42,11 @@ impl Bits {
 /// The strongly live locals at the start of every block of one function.
 pub struct Liveness {
     live_in: Vec<Bits>,
+    /// The cell-backed locals.
+    always: Bits,
+    /// Locals some whole-local `Init` check asks about: only theirs is it observable whether
+    /// they are assigned.
+    init_checked: Bits,
 }
 
 impl Liveness {
@@ -54,6 +60,18 @@ impl Liveness {
                 always.insert(l);
             }
         }
+        let mut init_checked = Bits::new(locals);
+        for inst in function.blocks.iter().flat_map(|b| &b.insts) {
+            if let InstKind::Check {
+                check: Check::Init(place),
+                ..
+            } = &inst.kind
+            {
+                if let (PlaceBase::Local(l), true) = (place.base, place.projections.is_empty()) {
+                    init_checked.insert(l);
+                }
+            }
+        }
         let mut live_in = vec![always.clone(); blocks];
         // Blocks are numbered in reverse postorder: going backwards converges in few rounds.
         let mut changed = true;
@@ -61,15 +79,7 @@ impl Liveness {
             changed = false;
             for b in (0..blocks).rev() {
                 let block = function.block(BlockId(b as u32));
-                let mut live = always.clone();
-                for succ in block.term.successors() {
-                    live.union_with(&live_in[succ.index()]);
-                }
-                match block.term {
-                    Terminator::Branch { cond, .. } => use_operand(&mut live, cond),
-                    Terminator::Return(op) => use_operand(&mut live, op),
-                    Terminator::Goto(_) => {}
-                }
+                let mut live = live_out(block, &live_in, &always);
                 for inst in block.insts.iter().rev() {
                     transfer(&inst.kind, &mut live, &always);
                 }
@@ -79,13 +89,51 @@ impl Liveness {
                 }
             }
         }
-        Liveness { live_in }
+        Liveness {
+            live_in,
+            always,
+            init_checked,
+        }
     }
 
     /// Whether `local` is strongly live at the start of `block`.
     pub fn live_at(&self, block: BlockId, local: LocalId) -> bool {
         self.live_in[block.index()].contains(local)
     }
+
+    /// Whether some whole-local `Init` check of the function asks whether `local` is assigned.
+    pub fn is_init_checked(&self, local: LocalId) -> bool {
+        self.init_checked.contains(local)
+    }
+
+    /// The strongly live locals before instruction `inst` of `block` of `function` (the
+    /// function this analysis is of); `inst` past the last instruction means before the
+    /// terminator.
+    pub fn live_before(&self, function: &Function, block: BlockId, inst: usize) -> Bits {
+        if inst == 0 {
+            return self.live_in[block.index()].clone();
+        }
+        let body = function.block(block);
+        let mut live = live_out(body, &self.live_in, &self.always);
+        for inst in body.insts.iter().skip(inst).rev() {
+            transfer(&inst.kind, &mut live, &self.always);
+        }
+        live
+    }
+}
+
+/// The live set before `block`'s terminator, given the live sets at block starts.
+fn live_out(block: &Block, live_in: &[Bits], always: &Bits) -> Bits {
+    let mut live = always.clone();
+    for succ in block.term.successors() {
+        live.union_with(&live_in[succ.index()]);
+    }
+    match block.term {
+        Terminator::Branch { cond, .. } => use_operand(&mut live, cond),
+        Terminator::Return(op) => use_operand(&mut live, op),
+        Terminator::Goto(_) => {}
+    }
+    live
 }
 
 /// The live set before `inst`, given the live set after it.
