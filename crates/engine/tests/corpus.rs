@@ -49,6 +49,7 @@ const NEEDS_LOOP_TECHNIQUES_WITH_SUMMARIES: &[&str] = &[
     "interp_input_exhausted.uc",
     "subsume_memory_facts.uc",
     "subsume_order_invariant.uc",
+    "match_states_reactive.uc",
 ];
 
 /// The files of [`NEEDS_LOOP_TECHNIQUES`] that path subsumption proves: their loop headers get
