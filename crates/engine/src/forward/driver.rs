@@ -320,19 +320,22 @@ fn explore(
                 }
             }
             if let Some(matching) = matching.as_mut() {
-                outcome.forked.retain(|s| !matching.revisits(machine, s));
+                for s in std::mem::take(&mut outcome.forked) {
+                    if !matching.revisits(machine, &s)? {
+                        outcome.forked.push(s);
+                    }
+                }
             }
             forked.extend(outcome.forked);
             if let Some(ended) = outcome.end {
                 end = Some(Stop::Ended(ended));
                 break;
             }
-            if matching
-                .as_mut()
-                .is_some_and(|m| m.revisits(machine, &state))
-            {
-                end = Some(Stop::Matched);
-                break;
+            if let Some(matching) = matching.as_mut() {
+                if matching.revisits(machine, &state)? {
+                    end = Some(Stop::Matched);
+                    break;
+                }
             }
             if !forked.is_empty() || machine.stop_now || (merging && at_join(machine, &state)) {
                 break;
@@ -473,10 +476,10 @@ fn explore(
         }
     }
     summary.loop_invariants = subsumption.map(|s| s.invariants);
-    summary.matched = matching.map(|m| m.matched);
+    summary.matched = matching.as_ref().map(|m| m.matched);
     summary.loops = summarizer.map(|s| s.loop_counts());
     if options.leave_states_to_exit {
-        std::mem::forget((states, waiting, parked));
+        std::mem::forget((states, waiting, parked, matching));
     }
     Ok(summary)
 }

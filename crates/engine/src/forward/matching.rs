@@ -26,12 +26,15 @@ use std::hash::{Hash, Hasher};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use symex_ir::cfg::{BlockId, FuncId, LocalId};
-use symex_smt::TermStore;
+use symex_smt::{SatResult, TermStore};
 
 use crate::common::options::CheckOptions;
+use crate::error::EngineError;
 use crate::forward::machine::Machine;
 use crate::forward::state::State;
 use crate::forward::value::SymValue;
+
+type Result<T> = std::result::Result<T, EngineError>;
 
 /// The most values one snapshot may hold: larger states are not matched.
 const MAX_SNAPSHOT_VALUES: usize = 1 << 14;
@@ -108,32 +111,39 @@ struct Position {
 impl StateMatching {
     /// Whether `state` stands at a loop header where an equal state stood before: then the
     /// caller prunes it. Otherwise it is recorded (if it can be matched at all), and `false`.
-    pub fn revisits(&mut self, machine: &Machine<'_>, state: &State) -> bool {
+    pub fn revisits(&mut self, machine: &mut Machine<'_>, state: &State) -> Result<bool> {
         let Some(frame) = state.frame() else {
-            return false;
+            return Ok(false);
         };
         let info = &machine.info.functions[frame.func.index()];
         if frame.inst != 0 || info.loops().loop_of_header(frame.block).is_none() {
-            return false;
+            return Ok(false);
         }
         let (arrivals, matches) = self.headers.entry((frame.func, frame.block)).or_default();
         if *arrivals >= PATIENCE && *matches * MIN_MATCH_RATE < *arrivals {
-            return false;
+            return Ok(false);
         }
         *arrivals += 1;
         let Some(snapshot) = Snapshot::of(machine, machine.options, state) else {
-            return false;
+            return Ok(false);
         };
         if self.seen.contains(&snapshot) {
             *matches += 1;
             self.matched += 1;
-            return true;
+            return Ok(true);
         }
-        if self.recorded_values + snapshot.size <= MAX_RECORDED_VALUES {
+        // A branch taken on a solver `unknown` may have left the path condition unsatisfiable:
+        // such a state stands for no run, and an equal state that stands for one must not be
+        // pruned by it. (A path's model is usually kept, so this rarely reaches the solver.)
+        let feasible = machine
+            .queries
+            .is_satisfiable(&machine.store, &state.pc, None)?
+            == SatResult::Sat;
+        if feasible && self.recorded_values + snapshot.size <= MAX_RECORDED_VALUES {
             self.recorded_values += snapshot.size;
             self.seen.insert(snapshot);
         }
-        false
+        Ok(false)
     }
 }
 
