@@ -320,11 +320,7 @@ fn explore(
                 }
             }
             if let Some(matching) = matching.as_mut() {
-                for s in std::mem::take(&mut outcome.forked) {
-                    if !matching.revisits(machine, &s)? {
-                        outcome.forked.push(s);
-                    }
-                }
+                outcome.forked.retain(|s| !matching.revisits(machine, s));
             }
             forked.extend(outcome.forked);
             if let Some(ended) = outcome.end {
@@ -332,7 +328,7 @@ fn explore(
                 break;
             }
             if let Some(matching) = matching.as_mut() {
-                if matching.revisits(machine, &state)? {
+                if matching.revisits(machine, &state) {
                     end = Some(Stop::Matched);
                     break;
                 }

@@ -7,34 +7,31 @@
 //! inputs per round and keep a few small globals (SV-COMP's ECA and product-line tasks), where
 //! every path is endless and nothing else ever stops.
 //!
-//! What a state's future observes: its call stack (functions, positions, where results go), the
-//! values of its strongly live locals (`forward::live`; of a dead local only whether it is
-//! assigned, if a whole-local `Init` check asks that of it anywhere), its memory, and, when the bound is set,
-//! the counters `--unwind` and `--max-depth` cut at (a state with less budget left may be cut
-//! where an equal one with more is not, so they are part of the match). Only states whose
-//! observed values are all concrete are matched: then the path condition constrains nothing
-//! the future reads, and neither do the symbols of inputs read so far (future inputs are fresh
-//! either way). States of a heap model (pointer parameters) are never matched.
+//! What a state's future observes: its call stack (functions, positions, where results go),
+//! the values of its strongly live locals (`forward::live`; of a dead local only whether it is
+//! assigned, if a whole-local `Init` check asks that of it anywhere), its memory, and, when
+//! the bound is set, the counters `--unwind` and `--max-depth` cut at (a state with less budget
+//! left may be cut where an equal one with more is not, so they are part of the match). Only
+//! states whose observed values are all concrete are matched: then the path condition
+//! constrains nothing the future reads, and neither do the symbols of inputs read so far
+//! (future inputs are fresh either way). States of a heap model (pointer parameters) are never
+//! matched, and no state is recorded once a query was answered `unknown` (its path condition
+//! might be unsatisfiable).
 //!
 //! Snapshots are kept until the search ends, up to [`MAX_RECORDED_VALUES`] values in all; a
 //! state larger than [`MAX_SNAPSHOT_VALUES`] is not matched, and a header where states do not
 //! repeat ([`PATIENCE`]) stops being matched (building a snapshot at every arrival would cost
-//! the state's size per iteration). Nothing here executes instructions or picks
-//! states; the driver asks at every arrival at a loop header.
-
-use std::hash::{Hash, Hasher};
+//! the state's size per iteration). Nothing here executes instructions or picks states; the
+//! driver asks at every arrival at a loop header.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use symex_ir::cfg::{BlockId, FuncId, LocalId};
 use symex_smt::TermStore;
 
 use crate::common::options::CheckOptions;
-use crate::error::EngineError;
 use crate::forward::machine::Machine;
 use crate::forward::state::State;
 use crate::forward::value::SymValue;
-
-type Result<T> = std::result::Result<T, EngineError>;
 
 /// The most values one snapshot may hold: larger states are not matched.
 const MAX_SNAPSHOT_VALUES: usize = 1 << 14;
@@ -65,6 +62,7 @@ pub struct StateMatching {
 }
 
 /// What a state's future can observe, at a loop header.
+#[derive(PartialEq, Eq, Hash)]
 struct Snapshot {
     frames: Vec<Position>,
     /// The live locals' values, frame by frame, then every memory cell.
@@ -73,29 +71,6 @@ struct Snapshot {
     dead_assigned: Vec<u64>,
     /// The symbolic forks so far, when `--max-depth` bounds them.
     depth: Option<u32>,
-    /// The scalars in `values`, words in `dead_assigned` and frames: what recording it costs
-    /// (not part of the match).
-    size: usize,
-}
-
-impl PartialEq for Snapshot {
-    fn eq(&self, other: &Snapshot) -> bool {
-        (&self.frames, &self.values, &self.dead_assigned, self.depth)
-            == (
-                &other.frames,
-                &other.values,
-                &other.dead_assigned,
-                other.depth,
-            )
-    }
-}
-
-impl Eq for Snapshot {}
-
-impl Hash for Snapshot {
-    fn hash<H: Hasher>(&self, hasher: &mut H) {
-        (&self.frames, &self.values, &self.dead_assigned, self.depth).hash(hasher);
-    }
 }
 
 #[derive(PartialEq, Eq, Hash)]
@@ -111,26 +86,26 @@ struct Position {
 impl StateMatching {
     /// Whether `state` stands at a loop header where an equal state stood before: then the
     /// caller prunes it. Otherwise it is recorded (if it can be matched at all), and `false`.
-    pub fn revisits(&mut self, machine: &mut Machine<'_>, state: &State) -> Result<bool> {
+    pub fn revisits(&mut self, machine: &Machine<'_>, state: &State) -> bool {
         let Some(frame) = state.frame() else {
-            return Ok(false);
+            return false;
         };
         let info = &machine.info.functions[frame.func.index()];
         if frame.inst != 0 || info.loops().loop_of_header(frame.block).is_none() {
-            return Ok(false);
+            return false;
         }
         let (arrivals, matches) = self.headers.entry((frame.func, frame.block)).or_default();
         if *arrivals >= PATIENCE && *matches * MIN_MATCH_RATE < *arrivals {
-            return Ok(false);
+            return false;
         }
         *arrivals += 1;
-        let Some(snapshot) = Snapshot::of(machine, machine.options, state) else {
-            return Ok(false);
+        let Some((snapshot, size)) = Snapshot::of(machine, machine.options, state) else {
+            return false;
         };
         if self.seen.contains(&snapshot) {
             *matches += 1;
             self.matched += 1;
-            return Ok(true);
+            return true;
         }
         // A branch taken on a solver `unknown` may have left a path condition unsatisfiable:
         // such a state stands for no run, and an equal state that stands for one must not be
@@ -139,18 +114,23 @@ impl StateMatching {
         // about each recorded state's whole path condition instead cost 40 ms a state on the
         // long paths of depth-first search.)
         let sure = machine.queries.stats().unknown == 0;
-        if sure && self.recorded_values + snapshot.size <= MAX_RECORDED_VALUES {
-            self.recorded_values += snapshot.size;
+        if sure && self.recorded_values + size <= MAX_RECORDED_VALUES {
+            self.recorded_values += size;
             self.seen.insert(snapshot);
         }
-        Ok(false)
+        false
     }
 }
 
 impl Snapshot {
-    /// The snapshot of `state`, or `None` if some value it observes is symbolic (or it is too
-    /// large, or it has an input heap).
-    fn of(machine: &Machine<'_>, options: &CheckOptions, state: &State) -> Option<Snapshot> {
+    /// The snapshot of `state` and what recording it costs (its scalars, words of dead bits
+    /// and frames), or `None` if some value it observes is symbolic (or it is too large, or it
+    /// has an input heap).
+    fn of(
+        machine: &Machine<'_>,
+        options: &CheckOptions,
+        state: &State,
+    ) -> Option<(Snapshot, usize)> {
         if machine.heap.is_some() {
             return None;
         }
@@ -160,7 +140,6 @@ impl Snapshot {
             values: Vec::new(),
             dead_assigned: Vec::new(),
             depth: options.max_depth.map(|_| state.depth),
-            size: 0,
         };
         let mut size = 0usize;
         let mut dead = 0usize;
@@ -174,13 +153,15 @@ impl Snapshot {
                 iterations: options.unwind.map(|_| frame.iterations.clone()),
             });
             let function = &machine.module.functions[frame.func.index()];
-            let liveness = machine.info.functions[frame.func.index()].liveness(function);
+            let info = &machine.info.functions[frame.func.index()];
+            let liveness = info.liveness(function);
             let live = liveness.live_before(function, frame.block, frame.inst);
             // A caller's result local is written when the callee returns: its value now is
-            // never read.
+            // never read (unless it lives in a cell: then the local holds the cell's address).
             let overwritten = (level < top)
                 .then(|| state.stack[level + 1].return_to)
-                .flatten();
+                .flatten()
+                .filter(|&l| !info.is_cell_backed(l));
             for (index, value) in frame.locals.iter().enumerate() {
                 let local = LocalId(index as u32);
                 if live.contains(local) && overwritten != Some(local) {
@@ -209,8 +190,8 @@ impl Snapshot {
             }
             snapshot.values.push(value.clone());
         }
-        snapshot.size = size + snapshot.dead_assigned.len() + snapshot.frames.len();
-        Some(snapshot)
+        let cost = size + snapshot.dead_assigned.len() + snapshot.frames.len();
+        Some((snapshot, cost))
     }
 }
 
