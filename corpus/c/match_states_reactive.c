@@ -3,7 +3,7 @@
 //! run: input=1,2,1,3,1 output= result=-2
 //! run: input=2,3,1,1,1,2 output= result=-2
 //! source: corpus (no seed listing): a reactive loop in the style of SV-COMP's ECA and product-line tasks (one of three inputs per round, a few small state variables)
-//! note: the loop reads one input per round and goes on for every input from 1 to 3, so no path of plain execution ends and nothing repeats for path subsumption. The observed state variables (`mode`, `pump`; `level` is never read) take 4 combinations in all: `--match-states` prunes every state that returns to the loop header as one seen there before and proves the assertion (`pump` is 2 only in mode 3)
+//! note: the loop reads one input per round and goes on for every input from 1 to 3, so infinitely many paths never end (only those that read another number do), and path subsumption finds nothing to prove at the header. The observed state variables (`mode`, `pump`; `level` is never read) take 4 combinations in all: `--match-states` prunes every state that returns to the loop header as one seen there before and proves the assertion (`pump` is 2 only in mode 3)
 void reach_error(void); int main(void) { int mode, level, pump, k, running; 
 
 mode = 1; 

@@ -4,7 +4,7 @@
 //! states this test enumerates itself. Matching must make the search end with exactly the
 //! machine's answer: `safe` when no reachable state breaks the assertion, a confirmed
 //! violation when one does, under depth- and breadth-first search. Plain depth-first search
-//! ends on none of them.
+//! does not end on a safe one.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::time::Duration;
@@ -199,6 +199,7 @@ fn plain_depth_first_search_does_not_end_on_a_reactive_machine() {
         &machine.micro_c(),
         &CheckOptions {
             match_states: true,
+            timeout: Some(Duration::from_secs(20)),
             ..options
         },
     );

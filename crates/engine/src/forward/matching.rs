@@ -28,7 +28,6 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use symex_ir::cfg::{BlockId, FuncId, LocalId};
 use symex_smt::TermStore;
 
-use crate::common::options::CheckOptions;
 use crate::forward::machine::Machine;
 use crate::forward::state::State;
 use crate::forward::value::SymValue;
@@ -85,7 +84,9 @@ struct Position {
 
 impl StateMatching {
     /// Whether `state` stands at a loop header where an equal state stood before: then the
-    /// caller prunes it. Otherwise it is recorded (if it can be matched at all), and `false`.
+    /// caller prunes it. Otherwise `false`, and the state is recorded if it can be matched at
+    /// all, no query has been answered `unknown` yet, and the recorded snapshots' budget
+    /// allows.
     pub fn revisits(&mut self, machine: &Machine<'_>, state: &State) -> bool {
         let Some(frame) = state.frame() else {
             return false;
@@ -99,7 +100,7 @@ impl StateMatching {
             return false;
         }
         *arrivals += 1;
-        let Some((snapshot, size)) = Snapshot::of(machine, machine.options, state) else {
+        let Some((snapshot, size)) = Snapshot::of(machine, state) else {
             return false;
         };
         if self.seen.contains(&snapshot) {
@@ -126,11 +127,8 @@ impl Snapshot {
     /// The snapshot of `state` and what recording it costs (its scalars, words of dead bits
     /// and frames), or `None` if some value it observes is symbolic (or it is too large, or it
     /// has an input heap).
-    fn of(
-        machine: &Machine<'_>,
-        options: &CheckOptions,
-        state: &State,
-    ) -> Option<(Snapshot, usize)> {
+    fn of(machine: &Machine<'_>, state: &State) -> Option<(Snapshot, usize)> {
+        let options = machine.options;
         if machine.heap.is_some() {
             return None;
         }

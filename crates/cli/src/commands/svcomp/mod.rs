@@ -529,8 +529,9 @@ fn translate(file: &SourceFile, frontend: FrontendArgs) -> Option<symex_c::Trans
 ///   can hold a pointer, an object left at the end is an `unmodelled` failure of the run);
 /// * or they are checked, but no search followed every path to its end: a leak on a path that
 ///   never ends is never checked (the C front end's `lower/leaks.rs`), so `TRUE` needs a run
-///   without path subsumption or loop summaries (they cut such paths) that explored all paths
-///   (no time limit or bound cut it, and it did not stop early);
+///   without path subsumption or loop summaries, and without a state pruned by state matching
+///   (they cut such paths), that explored all paths (no time limit or bound cut it, and it did
+///   not stop early);
 /// * or it points to objects whose lifetime C ends (a local's address, a member's, `alloca`'s
 ///   object), which symex keeps alive, so a pointer that outlives its object is not caught.
 ///
@@ -556,9 +557,12 @@ fn unchecked_memory_reason(
     }
     if lowered.allocates_heap {
         let every_path_ended = run.is_some_and(|(techniques, report)| {
+            // A matching run that pruned no state is the plain search it extends.
             let cuts_endless_paths = techniques
                 .iter()
-                .any(|t| matches!(*t, "--subsume" | "--summarize" | "--match-states"));
+                .any(|t| matches!(*t, "--subsume" | "--summarize"))
+                || (techniques.contains(&"--match-states")
+                    && report.stats.matched.is_some_and(|n| n > 0));
             !cuts_endless_paths
                 && report.stats.search_cuts.is_empty()
                 && !report.stats.stopped_decided
