@@ -112,8 +112,8 @@ impl StateMatching {
         // such a state stands for no run, and an equal state that stands for one must not be
         // pruned by it. While no query has been answered `unknown`, every path condition was
         // decided satisfiable; after the first, no state is recorded. (Asking the solver
-        // about each recorded state's whole path condition instead cost 40 ms a state on the
-        // long paths of depth-first search.)
+        // about each recorded state's whole path condition instead is a full check per state
+        // on depth-first search's long paths, which kept models do not answer.)
         let sure = machine.queries.stats().unknown == 0;
         if sure && self.recorded_values + size <= MAX_RECORDED_VALUES {
             self.recorded_values += size;
