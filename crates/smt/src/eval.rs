@@ -67,6 +67,18 @@ impl Assignment {
         }
     }
 
+    /// The same assignment as a persistent map, whatever its size: for assignments kept in
+    /// many copies that differ in a few variables each (the models the query layer keeps
+    /// per path prefix, each its parent's and the variables of one more constraint).
+    pub(crate) fn into_shared(self) -> Assignment {
+        match self.values {
+            Values::Small(map) => Assignment {
+                values: Values::Shared(map.into_iter().collect()),
+            },
+            shared @ Values::Shared(_) => Assignment { values: shared },
+        }
+    }
+
     /// The value of `var`, if set.
     pub fn get(&self, var: VarId) -> Option<&Value> {
         match &self.values {

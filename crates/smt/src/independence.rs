@@ -172,9 +172,20 @@ impl Independence {
         constraints: &[TermId],
         query: TermId,
     ) -> Vec<TermId> {
-        self.build_groups(store, constraints);
         let query_vars = self.vars_of(store, query).to_vec();
-        let mut wanted: Vec<u32> = query_vars.iter().map(|&v| self.groups.find(v)).collect();
+        self.relevant_to(store, constraints, &query_vars)
+    }
+
+    /// The constraints of `constraints` connected to `vars` through shared variables, and
+    /// those without variables, in their original order.
+    pub(crate) fn relevant_to(
+        &mut self,
+        store: &TermStore,
+        constraints: &[TermId],
+        vars: &[VarId],
+    ) -> Vec<TermId> {
+        self.build_groups(store, constraints);
+        let mut wanted: Vec<u32> = vars.iter().map(|&v| self.groups.find(v)).collect();
         wanted.sort_unstable();
         wanted.dedup();
         constraints

@@ -108,6 +108,13 @@ impl PathCondition {
         inherited + after
     }
 
+    /// Whether `prefix` is a prefix of `self` that `self` got from it (a copy of it, extended),
+    /// told by numbers alone.
+    pub fn extends(&self, prefix: &PathCondition) -> bool {
+        let len = prefix.len();
+        len <= self.len() && self.number_of_prefix(len) == prefix.number_of_prefix(len)
+    }
+
     /// The number naming the prefix of the first `len` constraints (0 for the empty one).
     /// Equal numbers mean equal prefixes.
     pub(crate) fn number_of_prefix(&self, len: usize) -> u64 {
@@ -180,6 +187,8 @@ mod tests {
         assert_eq!(PathCondition::new().shared_prefix_len(&d), 0);
         assert_eq!(a.shared_prefix_len(&b), 2);
         assert_eq!(a.after(1), vec![y]);
+        assert!(d.extends(&a) && a.extends(&a.prefix(1)) && a.extends(&PathCondition::new()));
+        assert!(!a.extends(&b) && !a.extends(&d) && !c.extends(&a.prefix(1)));
         assert_eq!(b.pop(), Some(y));
         assert_eq!(b.len(), 1);
     }

@@ -150,12 +150,24 @@ impl PathGroups {
         pc: &PathCondition,
         query: TermId,
     ) -> Vec<TermId> {
+        let query_vars = independence.vars_of(store, query).to_vec();
+        self.relevant_to(store, independence, pc, &query_vars)
+    }
+
+    /// The constraints of `pc` connected to `vars` through shared variables, and those
+    /// without variables, in the order of `pc`.
+    pub(crate) fn relevant_to(
+        &mut self,
+        store: &TermStore,
+        independence: &mut Independence,
+        pc: &PathCondition,
+        vars: &[VarId],
+    ) -> Vec<TermId> {
         let Some(partition) = self.partition_of(store, independence, pc) else {
-            return independence.relevant(store, &pc.to_vec(), query);
+            return independence.relevant_to(store, &pc.to_vec(), vars);
         };
-        let query_vars = independence.vars_of(store, query);
         partition
-            .relevant(query_vars)
+            .relevant(vars)
             .into_iter()
             .filter_map(|position| pc.get(position as usize))
             .collect()

@@ -15,11 +15,10 @@
 //!    `model_reuse.rs`).
 //!
 //! What reaches the solver is incremental: the engine mirrors the solver's stack (one scope per
-//! constraint). For a new query it keeps the longest run of asserted constraints that still
-//! belong to the path condition, pops the rest, and pushes the constraints the query needs
-//! that are not asserted yet; the query itself is a check assumption. A growing path condition
-//! thus costs one assertion per query, and alternating between independent groups of
-//! constraints does not re-assert anything. Keeping already-asserted constraints of the path
+//! question, holding the constraints it added). For a new query it keeps the longest run of
+//! scopes whose constraints still belong to the path condition, pops the rest, and pushes the
+//! constraints the query needs that are not asserted yet; the query itself is a check
+//! assumption. A growing path condition thus costs one assertion per query. Keeping already-asserted constraints of the path
 //! condition that independence would leave out does not change the answer (they are part of
 //! the path condition, which is satisfiable), and it costs the solver nothing new.
 //!
@@ -234,6 +233,8 @@ pub struct QueryEngine<S: Solver> {
     /// The constraints asserted in the solver, one scope each, in order.
     mirror: Vec<TermId>,
     in_mirror: FxHashSet<TermId>,
+    /// Where each of the solver's scopes starts in `mirror`.
+    scope_starts: Vec<usize>,
     /// Whether the solver's stack may differ from the mirror (after a solver error).
     stale: bool,
     dumper: Option<Dumper>,
@@ -263,6 +264,7 @@ impl<S: Solver> QueryEngine<S> {
             independence: Independence::default(),
             mirror: Vec::new(),
             in_mirror: FxHashSet::default(),
+            scope_starts: Vec::new(),
             stale: true,
             dumper,
             stats: QueryStats::default(),
@@ -357,6 +359,25 @@ impl<S: Solver> QueryEngine<S> {
         })
     }
 
+    /// What `pc` says about the variables of `terms`: its constraints connected to them
+    /// through shared variables (directly or through other constraints), and those without
+    /// variables, in the order of `pc`. The rest of `pc` is independent of them: where `pc`
+    /// is satisfiable, any values of `terms` these constraints allow, `pc` allows too.
+    pub fn constraints_about(
+        &mut self,
+        store: &TermStore,
+        pc: &PathCondition,
+        terms: &[TermId],
+    ) -> Vec<TermId> {
+        let vars = self.independence.vars_of_all(store, terms);
+        if pc.len() >= self.options.long_path_from {
+            self.path_groups
+                .relevant_to(store, &mut self.independence, pc, &vars)
+        } else {
+            self.independence.relevant_to(store, &pc.to_vec(), &vars)
+        }
+    }
+
     /// Values of the variables `vars` on some input satisfying the whole of `pc`.
     pub fn get_model<'a>(
         &mut self,
@@ -436,10 +457,47 @@ impl<S: Solver> QueryEngine<S> {
         if let (Some(path), SatResult::Sat, Some(model), true) =
             (path, &result, self.last_model.take(), learns)
         {
-            self.path_models
+            let kept = self
+                .path_models
                 .learn(store, &mut self.independence, path, extra, &model);
+            if !kept {
+                self.start_path_models(store, path, extra)?;
+            }
         }
         Ok(result)
+    }
+
+    /// Starts the path models again on `path ∧ query` with a model of the whole of it, where
+    /// learning kept none: the model at hand covers only the question's group, and the
+    /// path's other constraints need values no default gives (a chain of kept models starts
+    /// from the empty one only on a short path, and breaks where a state resumes whose
+    /// prefixes' models were forgotten). One check of the whole path restarts a chain that
+    /// answers the following questions in the time of their last constraints; without it,
+    /// every later question of the path paid a solver call and an evaluation of the path.
+    fn start_path_models(
+        &mut self,
+        store: &TermStore,
+        path: &PathCondition,
+        query: Option<TermId>,
+    ) -> Result<(), SolverError> {
+        if !self.path_models.may_start(path) {
+            return Ok(());
+        }
+        let mut whole = path.to_vec();
+        whole.extend(query);
+        self.last_model = None;
+        let result = self.model_of(store, &whole, &[])?;
+        let kept = match (result, self.last_model.take()) {
+            (ModelResult::Sat(_), Some(model)) => {
+                self.path_models
+                    .learn(store, &mut self.independence, path, query, &model)
+            }
+            _ => false,
+        };
+        if !kept {
+            self.path_models.start_failed(path);
+        }
+        Ok(())
     }
 
     fn satisfiable(
@@ -594,13 +652,20 @@ impl<S: Solver> QueryEngine<S> {
         }
         self.mirror.clear();
         self.in_mirror.clear();
+        self.scope_starts.clear();
         self.stale = false;
         Ok(())
     }
 
-    /// Brings the solver's stack to a set `S` with `needed ⊆ S ⊆ pc`: keeps the asserted
-    /// constraints that are still in `pc`, pops the others, pushes what is missing. Returns
-    /// `S` in stack order.
+    /// Brings the solver's stack to a set `S` with `needed ⊆ S ⊆ pc`: keeps the scopes whose
+    /// constraints are all still in `pc`, pops the others, and pushes what is missing in one
+    /// scope. Returns `S` in stack order.
+    ///
+    /// A scope per call, not per constraint: a path condition that grows by one constraint
+    /// per question costs one scope either way, and questions that alternate between
+    /// independent groups (a fresh input per loop round) cost one pop and one push each, not
+    /// one per constraint of the group (a Z3 scope costs tens of microseconds, as much as a
+    /// small check).
     fn sync(
         &mut self,
         store: &TermStore,
@@ -615,13 +680,20 @@ impl<S: Solver> QueryEngine<S> {
         let keep = self.mirror.iter().take_while(|c| in_pc.contains(c)).count();
         while self.mirror.len() > keep {
             self.solver.pop()?;
-            if let Some(c) = self.mirror.pop() {
+            let start = self.scope_starts.pop().unwrap_or(0);
+            for c in self.mirror.drain(start..) {
                 self.in_mirror.remove(&c);
             }
         }
-        for &c in needed {
-            if self.in_mirror.insert(c) {
-                self.solver.push()?;
+        let missing: Vec<TermId> = needed
+            .iter()
+            .copied()
+            .filter(|&c| self.in_mirror.insert(c))
+            .collect();
+        if !missing.is_empty() {
+            self.solver.push()?;
+            self.scope_starts.push(self.mirror.len());
+            for c in missing {
                 self.solver.assert(store, c)?;
                 self.mirror.push(c);
             }
@@ -654,7 +726,7 @@ impl<S: Solver> QueryEngine<S> {
                 return Ok(SatResult::Unknown("the time limit was reached".into()));
             }
             let limit = self.options.timeout.map_or(left, |t| t.min(left));
-            self.solver.set_timeout(Some(limit));
+            self.solver.set_timeout(Some(in_steps(limit)));
         }
         self.stats.solver_queries += 1;
         let assumptions: Vec<TermId> = query.into_iter().collect();
@@ -783,6 +855,7 @@ impl<S: Solver> QueryEngine<S> {
                         .var_id(v)
                         .and_then(|var| reused.model.get(var).cloned())
                 });
+                self.last_model = Some(reused.model);
                 return Ok(ModelResult::Sat(model));
             }
         }
@@ -825,6 +898,21 @@ impl<S: Solver> QueryEngine<S> {
             }
         }
     }
+}
+
+/// How finely the time left before a deadline is passed on as a check's time limit.
+const LIMIT_STEP: Duration = Duration::from_millis(100);
+
+/// `limit` rounded down to a multiple of [`LIMIT_STEP`] when it is longer than two: the time
+/// left before a deadline shrinks with every check, and each new limit re-configures the
+/// solver (Z3: as long as a small check takes). A check then ends at most a step before the
+/// deadline, answering `unknown` as it would at the deadline.
+fn in_steps(limit: Duration) -> Duration {
+    if limit < 2 * LIMIT_STEP {
+        return limit;
+    }
+    let steps = limit.as_nanos() / LIMIT_STEP.as_nanos();
+    LIMIT_STEP * u32::try_from(steps).unwrap_or(u32::MAX)
 }
 
 /// The values `value_of` gives `vars`, or their sorts' defaults (unconstrained variables).
@@ -1210,6 +1298,17 @@ mod tests {
         let path = [pc[0], c];
         assert_eq!(e.is_satisfiable(&s, &path, None), Ok(SatResult::Sat));
         assert_eq!(e.solver().level(), 2);
+        // The constraints one question adds share a scope: a group of new ones costs one push.
+        let fresh: Vec<TermId> = (0..5)
+            .map(|i| {
+                let z = s.bv_var(format!("z{i}"), 32).expect("var");
+                s.bv_ult(z, x).expect("c")
+            })
+            .collect();
+        assert_eq!(e.is_satisfiable(&s, &fresh, None), Ok(SatResult::Sat));
+        assert_eq!(e.solver().level(), 1);
+        assert_eq!(e.is_satisfiable(&s, &fresh[..2], None), Ok(SatResult::Sat));
+        assert_eq!(e.solver().level(), 1, "popped whole, then pushed again");
     }
 
     /// A loop branching on each of many fresh inputs (`a[i - 1] < a[i]`, either way): every
@@ -1249,6 +1348,61 @@ mod tests {
         };
         assert!(value(vars[0]) > value(vars[1]));
         assert!(vars.windows(2).all(|w| value(w[0]) >= value(w[1])));
+    }
+
+    /// A loop whose rounds each read a fresh input, take it apart by comparisons and go on
+    /// where it is one number (a state machine's `input == k`). Once the path is long, the
+    /// path models answer nearly every question: they start with one model of the whole
+    /// path. Learning from the model of the question's group alone (the solver's, or model
+    /// reuse's) never started them, since it leaves the older inputs at defaults that
+    /// falsify their constraints: every question of the long path then went on to the
+    /// layers after them and paid for the path's length.
+    #[test]
+    fn path_models_start_on_a_path_that_is_already_long() {
+        let mut s = TermStore::new();
+        let mut e = engine(QueryOptions::default());
+        let long_from = QueryOptions::default().long_path_from;
+        let one = s.bv_val(32, 1).expect("c");
+        let six = s.bv_val(32, 6).expect("c");
+        let mut pc = PathCondition::new();
+        let (mut long_questions, mut passed_on_when_long) = (0, None);
+        for i in 0..600 {
+            let k = s.bv_var(format!("k{i}"), 32).expect("var");
+            let below = s.bv_slt(k, one).expect("c");
+            let above = s.bv_slt(six, k).expect("c");
+            let is_one = s.eq(k, one).expect("c");
+            for c in [below, above, is_one] {
+                assert_eq!(e.may_be_true(&s, &pc, c), Ok(Answer::Yes));
+                let not = s.not(c).expect("c");
+                assert_eq!(e.may_be_true(&s, &pc, not), Ok(Answer::Yes));
+                pc.push(not);
+            }
+            let number = s.bv_val(32, 2 + i % 5).expect("c");
+            let is_number = s.eq(k, number).expect("c");
+            assert_eq!(e.may_be_true(&s, &pc, is_number), Ok(Answer::Yes));
+            pc.push(is_number);
+            if pc.len() >= long_from {
+                long_questions += 7;
+                passed_on_when_long.get_or_insert(e.stats().independence_reduced);
+            }
+        }
+        let passed_on = e.stats().independence_reduced - passed_on_when_long.unwrap_or(0);
+        assert!(
+            passed_on * 4 < long_questions,
+            "{passed_on} of {long_questions} questions of the long path passed on"
+        );
+    }
+
+    #[test]
+    fn time_left_before_a_deadline_is_passed_on_in_steps() {
+        let ms = Duration::from_millis;
+        assert_eq!(in_steps(ms(150)), ms(150));
+        assert_eq!(in_steps(ms(250)), ms(200));
+        assert_eq!(in_steps(ms(4_999)), ms(4_900));
+        assert_eq!(
+            in_steps(Duration::from_secs(u64::MAX)),
+            LIMIT_STEP * u32::MAX
+        );
     }
 
     /// A loop that reads a fresh input in each round, ends the path where it is negative, and

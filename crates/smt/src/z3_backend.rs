@@ -33,7 +33,7 @@
 //! the solver makes no further such call (checks answer `Unknown`). Z3 may not stop at the
 //! interrupt either (a check with 176 signed divisions of a generated program, bit-blasted on
 //! the incremental core, ran 0.5 s past it), so while a deadline is set every check runs on a
-//! thread of its own (`z3_thread.rs`; about 50 µs a check) and is waited for until the
+//! thread of its own (`z3_thread.rs`: one kept for the solver's checks) and is waited for until the
 //! deadline plus [`ABANDON_GRACE`]: past that, the thread gets the context (it deletes it when
 //! Z3 returns) and the solver goes on, expired, with a fresh one.
 
@@ -52,7 +52,7 @@ use crate::sort::Sort;
 use crate::term::{Node, Op, TermId, TermStore};
 use crate::value::{ArrayValue, Value};
 use crate::z3_ffi::*;
-use crate::z3_thread::{on_own_thread, Unfinished};
+use crate::z3_thread::{on_own_thread, Unfinished, Worker};
 use crate::z3_watchdog::Watch;
 
 /// The value of a Z3 solver parameter ([`Z3Solver::set_param`]).
@@ -100,6 +100,8 @@ pub struct Z3Solver {
     /// How long a check on a thread of its own is waited for past its limit before it is
     /// abandoned ([`ABANDON_GRACE`]; tests shorten it).
     abandon_grace: Duration,
+    /// The thread checks run on while a deadline is set.
+    checker: Worker,
     /// A hard deadline has passed: the solver makes no more interruptible calls, for good
     /// (skipped calls left its stack out of step, and the context may be cancelled).
     expired: bool,
@@ -454,6 +456,7 @@ impl Z3Solver {
             scopes: Vec::new(),
             nonlinear_translated: 0,
             abandon_grace: ABANDON_GRACE,
+            checker: Worker::new("z3-check"),
             expired: false,
             stats: SolverStats::default(),
             // SAFETY: a static string of the library.
@@ -889,7 +892,7 @@ impl Z3Solver {
             // Without a context to go on with, the solver waits for its own.
             Err(_) => false,
         };
-        let answer = on_own_thread("z3-check", Some(wait), move || lent.run(), abandon);
+        let answer = self.checker.run(Some(wait), move || lent.run(), abandon);
         if let Some((ctx, solver)) = replacement {
             self.abandon_context(ctx, solver);
         }

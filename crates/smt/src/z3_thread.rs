@@ -10,7 +10,7 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
-/// Why [`on_own_thread`] has no result.
+/// Why [`Worker::run`] has no result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Unfinished {
     /// The work did not run to its end: no thread could start (the work is dropped unrun),
@@ -20,38 +20,83 @@ pub(crate) enum Unfinished {
     Abandoned,
 }
 
-/// Runs `work` on a new thread called `name` and waits for its result at most `wait`
-/// (`None`: as long as it takes). When the wait runs out, `abandon` decides: `true` leaves the
-/// result to the thread (dropped there, or by whichever side lets go of the channel last);
-/// `false` waits on to the end. While `abandon` runs, the result is not dropped (a result
-/// that arrives meanwhile waits in the channel), so whatever the work uses is still alive
-/// there.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// A thread that runs the work it is given, one piece at a time, and is kept between pieces:
+/// a check that needs a thread of its own then does not pay for a new one (its stack mapped
+/// and faulted in, and its start and end: on a search that asks the solver a few thousand
+/// small questions a second, a fresh thread per check made up a third of the time). A worker
+/// whose work was given up is let go (it ends after that work) and the next piece gets a
+/// new one.
+pub(crate) struct Worker {
+    name: &'static str,
+    jobs: Option<mpsc::Sender<Job>>,
+}
+
+impl Worker {
+    /// A worker whose thread, called `name`, starts with its first piece of work.
+    pub(crate) fn new(name: &'static str) -> Self {
+        Worker { name, jobs: None }
+    }
+
+    /// Runs `work` on the worker's thread and waits for its result at most `wait` (`None`: as
+    /// long as it takes). When the wait runs out, `abandon` decides: `true` leaves the result
+    /// to the thread (dropped there, or by whichever side lets go of the channel last) and
+    /// lets the thread go; `false` waits on to the end. While `abandon` runs, the result is
+    /// not dropped (a result that arrives meanwhile waits in the channel), so whatever the
+    /// work uses is still alive there.
+    pub(crate) fn run<T: Send + 'static>(
+        &mut self,
+        wait: Option<Duration>,
+        work: impl FnOnce() -> T + Send + 'static,
+        abandon: impl FnOnce() -> bool,
+    ) -> Result<T, Unfinished> {
+        let (result_tx, result_rx) = mpsc::channel();
+        // A caller that gave up has dropped the receiver: the result is dropped on the thread.
+        let job: Job = Box::new(move || {
+            let _ = result_tx.send(work());
+        });
+        // A thread that ended (its work panicked) hands the job back: it goes to a new one.
+        let job = match &self.jobs {
+            Some(jobs) => jobs.send(job).err().map(|mpsc::SendError(job)| job),
+            None => Some(job),
+        };
+        if let Some(job) = job {
+            self.jobs = None;
+            let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
+            let spawned = std::thread::Builder::new()
+                .name(self.name.into())
+                .spawn(move || jobs_rx.into_iter().for_each(|job| job()));
+            if spawned.is_err() || jobs_tx.send(job).is_err() {
+                return Err(Unfinished::NoResult);
+            }
+            self.jobs = Some(jobs_tx);
+        }
+        let received = match wait {
+            None => result_rx.recv().ok(),
+            Some(wait) => match result_rx.recv_timeout(wait) {
+                Ok(result) => Some(result),
+                Err(mpsc::RecvTimeoutError::Disconnected) => None,
+                Err(mpsc::RecvTimeoutError::Timeout) if abandon() => {
+                    // The thread is busy with the abandoned work: the next piece needs another.
+                    self.jobs = None;
+                    return Err(Unfinished::Abandoned);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => result_rx.recv().ok(),
+            },
+        };
+        received.ok_or(Unfinished::NoResult)
+    }
+}
+
+/// Runs `work` on a new thread called `name`: [`Worker::run`] on a worker of its own.
 pub(crate) fn on_own_thread<T: Send + 'static>(
-    name: &str,
+    name: &'static str,
     wait: Option<Duration>,
     work: impl FnOnce() -> T + Send + 'static,
     abandon: impl FnOnce() -> bool,
 ) -> Result<T, Unfinished> {
-    let (result_tx, result_rx) = mpsc::channel();
-    let spawned = std::thread::Builder::new()
-        .name(name.into())
-        .spawn(move || {
-            // A caller that gave up has dropped the receiver: the result is dropped here.
-            let _ = result_tx.send(work());
-        });
-    if spawned.is_err() {
-        return Err(Unfinished::NoResult);
-    }
-    let received = match wait {
-        None => result_rx.recv().ok(),
-        Some(wait) => match result_rx.recv_timeout(wait) {
-            Ok(result) => Some(result),
-            Err(mpsc::RecvTimeoutError::Disconnected) => None,
-            Err(mpsc::RecvTimeoutError::Timeout) if abandon() => return Err(Unfinished::Abandoned),
-            Err(mpsc::RecvTimeoutError::Timeout) => result_rx.recv().ok(),
-        },
-    };
-    received.ok_or(Unfinished::NoResult)
+    Worker::new(name).run(wait, work, abandon)
 }
 
 #[cfg(test)]
@@ -151,6 +196,31 @@ mod tests {
             || false,
         );
         assert_eq!(answer, Ok(7));
+    }
+
+    #[test]
+    fn a_worker_keeps_its_thread_until_it_gives_work_up() {
+        let mut worker = Worker::new("test");
+        let wait = Some(Duration::from_secs(10));
+        let id = || std::thread::current().id();
+        let first = worker.run(wait, id, || true).expect("ran");
+        assert_ne!(first, id(), "not on the caller's thread");
+        assert_eq!(worker.run(wait, id, || true), Ok(first));
+        let (release_tx, release_rx) = mpsc::channel::<()>();
+        let given_up = worker.run(
+            Some(Duration::from_millis(10)),
+            move || release_rx.recv(),
+            || true,
+        );
+        assert!(matches!(given_up, Err(Unfinished::Abandoned)));
+        // The thread still waits on the work given up: the next piece runs on a new one.
+        let next = worker.run(wait, id, || true).expect("ran");
+        assert_ne!(next, first);
+        drop(release_tx);
+        // A piece that panics ends its thread; the worker goes on with a new one.
+        let panicked: Result<u8, _> = worker.run(wait, || panic!("the work fails"), || true);
+        assert_eq!(panicked, Err(Unfinished::NoResult));
+        assert_eq!(worker.run(wait, || 5, || true), Ok(5));
     }
 
     #[test]
