@@ -4,7 +4,9 @@
 //! states this test enumerates itself. Matching must make the search end with exactly the
 //! machine's answer: `safe` when no reachable state breaks the assertion, a confirmed
 //! violation when one does, under depth- and breadth-first search. Plain depth-first search
-//! does not end on a safe one.
+//! does not end on a safe one. A second family reads a `mode` before the loop and guards
+//! some rules by it (`mode < t`): the states then hold a symbol, and are matched only where
+//! the path conditions agree on it; the ground truth takes every class of modes apart.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::time::Duration;
@@ -18,11 +20,16 @@ const VARIABLES: usize = 3;
 const DOMAIN: u64 = 3;
 const INPUTS: u64 = 3;
 
-/// `if (k == input && v[guard] == value) { v[target] = new; v[other] = other_new; }`.
+/// Modes are compared with thresholds below this: modes from it on behave alike.
+const MODES: u64 = 3;
+
+/// `if (k == input && v[guard] == value && mode < below) { v[target] = new; v[other] =
+/// other_new; }` (without the mode's test where `below` is `None`).
 struct Rule {
     input: u64,
     guard: usize,
     value: u64,
+    mode_below: Option<u64>,
     updates: [(usize, u64); 2],
 }
 
@@ -31,37 +38,55 @@ struct Rule {
 struct Machine {
     rules: Vec<Rule>,
     forbidden: [(usize, u64); 2],
+    /// Whether a `mode` input is read before the loop (some rules test it).
+    moded: bool,
 }
 
 impl Machine {
     fn generate(seed: u64) -> Machine {
+        Machine::generate_with(seed, false)
+    }
+
+    /// A machine whose rules test a `mode` read before the loop, about every other one.
+    fn generate_moded(seed: u64) -> Machine {
+        Machine::generate_with(seed, true)
+    }
+
+    fn generate_with(seed: u64, moded: bool) -> Machine {
         let mut rng = Rng::new(seed);
         let mut pick = |bound: u64| rng.below(bound);
         let rules = (0..4 + pick(3))
-            .map(|_| Rule {
-                input: 1 + pick(INPUTS),
-                guard: pick(VARIABLES as u64) as usize,
-                value: pick(DOMAIN),
-                updates: [
-                    (pick(VARIABLES as u64) as usize, pick(DOMAIN)),
-                    (pick(VARIABLES as u64) as usize, pick(DOMAIN)),
-                ],
+            .map(|_| {
+                let rule = Rule {
+                    input: 1 + pick(INPUTS),
+                    guard: pick(VARIABLES as u64) as usize,
+                    value: pick(DOMAIN),
+                    updates: [
+                        (pick(VARIABLES as u64) as usize, pick(DOMAIN)),
+                        (pick(VARIABLES as u64) as usize, pick(DOMAIN)),
+                    ],
+                    mode_below: None,
+                };
+                let mode_below = (moded && pick(2) == 0).then(|| 1 + pick(MODES));
+                Rule { mode_below, ..rule }
             })
             .collect();
         let forbidden = [
             (0, 1 + pick(DOMAIN - 1)),
             (1 + pick(VARIABLES as u64 - 1) as usize, pick(DOMAIN)),
         ];
-        Machine { rules, forbidden }
+        Machine {
+            rules,
+            forbidden,
+            moded,
+        }
     }
 
-    fn step(&self, state: [u64; VARIABLES], input: u64) -> [u64; VARIABLES] {
+    fn step(&self, state: [u64; VARIABLES], input: u64, mode: u64) -> [u64; VARIABLES] {
         let mut next = state;
-        if let Some(rule) = self
-            .rules
-            .iter()
-            .find(|r| r.input == input && state[r.guard] == r.value)
-        {
+        if let Some(rule) = self.rules.iter().find(|r| {
+            r.input == input && state[r.guard] == r.value && r.mode_below.is_none_or(|t| mode < t)
+        }) {
             for &(target, value) in &rule.updates {
                 next[target] = value;
             }
@@ -73,13 +98,17 @@ impl Machine {
         self.forbidden.iter().all(|&(v, x)| state[v] == x)
     }
 
-    /// Whether some sequence of rounds reaches a state that breaks the assertion.
+    /// Whether some mode and sequence of rounds reach a state that breaks the assertion.
     fn violable(&self) -> bool {
+        (0..=MODES).any(|mode| self.violable_in(mode))
+    }
+
+    fn violable_in(&self, mode: u64) -> bool {
         let mut seen = BTreeSet::from([[0; VARIABLES]]);
         let mut queue = VecDeque::from([[0; VARIABLES]]);
         while let Some(state) = queue.pop_front() {
             for input in 1..=INPUTS {
-                let next = self.step(state, input);
+                let next = self.step(state, input, mode);
                 if self.breaks_assertion(next) {
                     return true;
                 }
@@ -100,8 +129,12 @@ impl Machine {
                 .iter()
                 .map(|&(t, x)| format!("{} = {x}; ", names[t]))
                 .collect();
+            let mode = match rule.mode_below {
+                Some(t) => format!(" && mode < {t}"),
+                None => String::new(),
+            };
             let body = format!(
-                "if (k == {} && {} == {}) {{ {updates}}}",
+                "if (k == {} && {} == {}{mode}) {{ {updates}}}",
                 rule.input, names[rule.guard], rule.value
             );
             chain = if chain.is_empty() {
@@ -111,8 +144,12 @@ impl Machine {
             };
         }
         let [(a, x), (b, y)] = self.forbidden;
+        let (mode_var, mode_read) = match self.moded {
+            true => (", mode", "mode = input;\n  "),
+            false => ("", ""),
+        };
         format!(
-            "main() {{\n  var {vars}, k, running;\n  {init}\n  running = 1;\n  \
+            "main() {{\n  var {vars}, k, running{mode_var};\n  {mode_read}{init}\n  running = 1;\n  \
              while (running == 1) {{\n    k = input;\n    \
              if (k < 1 || k > {INPUTS}) {{ running = 0; }} else {{\n      {chain}\n      \
              assert({} != {x} || {} != {y});\n    }}\n  }}\n  return 0;\n}}\n",
@@ -178,6 +215,81 @@ fn matching_decides_generated_reactive_machines_as_their_state_graphs_do() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // Both answers occur, so the test can catch a wrong one of either kind.
     assert_eq!(answers.len(), 2, "{answers:?}");
+}
+
+/// Machines whose rules test a symbolic `mode`: states hold its symbol, and a state is pruned
+/// only by one whose constraints on the mode are all among its own. A state that took
+/// `mode < 2` must not be pruned by an equal one that took `mode >= 2` (the machine may break
+/// the assertion only in some modes), and the search must still end.
+#[test]
+fn matching_decides_machines_with_a_symbolic_mode() {
+    let mut failures = Vec::new();
+    let mut answers = BTreeSet::new();
+    let mut matched = 0;
+    for seed in 0..40 {
+        let machine = Machine::generate_moded(seed);
+        let source = machine.micro_c();
+        let expected = if machine.violable() {
+            Status::Violated
+        } else {
+            Status::Safe
+        };
+        // Modes matter: some machines break the assertion in some modes only.
+        answers.insert((expected, (0..=MODES).all(|m| machine.violable_in(m))));
+        for search in [SearchStrategy::Dfs, SearchStrategy::Bfs] {
+            let options = CheckOptions {
+                search,
+                match_states: true,
+                timeout: Some(Duration::from_secs(20)),
+                ..CheckOptions::default()
+            };
+            let report = check(&source, &options);
+            matched += report.stats.matched.unwrap_or(0);
+            let (status, confirmed) = assertion(&report);
+            if status != expected || (status == Status::Violated && !confirmed) {
+                failures.push(format!(
+                    "seed {seed}, {search}: expected {expected:?}, got {status:?} (confirmed \
+                     {confirmed})\n{source}"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(answers.contains(&(Status::Safe, false)), "{answers:?}");
+    assert!(answers.contains(&(Status::Violated, false)), "{answers:?}");
+    assert!(matched > 0);
+}
+
+/// Two states that reach `x == 1` with the same values but opposite constraints on the
+/// symbolic `mode`: only the one with `mode >= 1` goes on to break the assertion, so neither
+/// may prune the other. The test on the mode is written both ways round, so that whichever
+/// side the search follows first, in one of them the harmless state arrives first.
+#[test]
+fn symbolic_states_match_only_where_their_constraints_agree() {
+    for test in ["mode < 1", "mode >= 1"] {
+        let source = format!(
+            "main() {{\n  var x, k, mode, running;\n  mode = input;\n  x = 0;\n  \
+             running = 1;\n  while (running == 1) {{\n    k = input;\n    \
+             if (k < 1 || k > 2) {{ running = 0; }} else {{\n      \
+             if (k == 1 && x == 0) {{ if ({test}) {{ x = 1; }} else {{ x = 1; }} }}\n      \
+             if (k == 2 && x == 1 && mode >= 1) {{ x = 2; }}\n      \
+             assert(x != 2);\n    }}\n  }}\n  return 0;\n}}\n"
+        );
+        for search in [SearchStrategy::Dfs, SearchStrategy::Bfs] {
+            let options = CheckOptions {
+                search,
+                match_states: true,
+                timeout: Some(Duration::from_secs(20)),
+                ..CheckOptions::default()
+            };
+            let (status, confirmed) = assertion(&check(&source, &options));
+            assert_eq!(
+                (status, confirmed),
+                (Status::Violated, true),
+                "{search}: {source}"
+            );
+        }
+    }
 }
 
 /// Without matching, depth-first search follows one endless round after another: the same

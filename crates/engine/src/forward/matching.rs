@@ -11,12 +11,18 @@
 //! the values of its strongly live locals (`forward::live`; of a dead local only whether it is
 //! assigned, if a whole-local `Init` check asks that of it anywhere), its memory, and, when
 //! the bound is set, the counters `--unwind` and `--max-depth` cut at (a state with less budget
-//! left may be cut where an equal one with more is not, so they are part of the match). Only
-//! states whose observed values are all concrete are matched: then the path condition
-//! constrains nothing the future reads, and neither do the symbols of inputs read so far
-//! (future inputs are fresh either way). States of a heap model (pointer parameters) are never
-//! matched, and no state is recorded once a query was answered `unknown` (its path condition
-//! might be unsatisfiable).
+//! left may be cut where an equal one with more is not, so they are part of the match), and
+//! what its path condition says about the symbols those values hold. Values are compared as
+//! terms (hash-consed: the same symbols in the same expressions). A state whose values are
+//! all concrete matches an equal one whatever the path conditions (they constrain nothing the
+//! future reads; future inputs are fresh either way). A state with symbolic values matches an
+//! earlier one with the same values whose constraints on those symbols (`constraints_about`:
+//! the ones connected to them) are all among its own: every way its future can go is then
+//! open to the earlier state too (the rest of either path condition is independent of what
+//! the future reads, and satisfiable). The common case costs no look at the constraints: a
+//! state whose path condition extends the earlier one's (the same state one round later).
+//! States of a heap model (pointer parameters) are never matched, and no state is recorded
+//! once a query was answered `unknown` (its path condition might be unsatisfiable).
 //!
 //! Snapshots are kept until the search ends, up to [`MAX_RECORDED_VALUES`] values in all; a
 //! state larger than [`MAX_SNAPSHOT_VALUES`] is not matched, and a header where states do not
@@ -26,7 +32,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use symex_ir::cfg::{BlockId, FuncId, LocalId};
-use symex_smt::TermStore;
+use symex_smt::{PathCondition, TermId, TermStore};
 
 use crate::forward::machine::Machine;
 use crate::forward::state::State;
@@ -49,10 +55,17 @@ const PATIENCE: u64 = 1000;
 /// [`PATIENCE`].
 const MIN_MATCH_RATE: u64 = 100;
 
+/// The most path conditions kept for one symbolic snapshot: each is compared with every
+/// state that arrives with the same values.
+const MAX_CONDITIONS: usize = 16;
+
 /// The states seen at loop headers.
 #[derive(Default)]
 pub struct StateMatching {
+    /// Snapshots without symbols.
     seen: FxHashSet<Snapshot>,
+    /// Snapshots with symbols, and the path conditions of the states recorded with them.
+    seen_symbolic: FxHashMap<Snapshot, Vec<PathCondition>>,
     recorded_values: usize,
     /// Per loop header: arrivals and matches there.
     headers: FxHashMap<(FuncId, BlockId), (u64, u64)>,
@@ -61,7 +74,6 @@ pub struct StateMatching {
 }
 
 /// What a state's future can observe, at a loop header.
-#[derive(PartialEq, Eq, Hash)]
 struct Snapshot {
     frames: Vec<Position>,
     /// The live locals' values, frame by frame, then every memory cell.
@@ -70,6 +82,28 @@ struct Snapshot {
     dead_assigned: Vec<u64>,
     /// The symbolic forks so far, when `--max-depth` bounds them.
     depth: Option<u32>,
+    /// The symbolic terms among the values (not part of the comparison: the values hold them).
+    symbols: Vec<TermId>,
+}
+
+impl PartialEq for Snapshot {
+    fn eq(&self, other: &Self) -> bool {
+        (self.frames == other.frames)
+            && (self.values == other.values)
+            && (self.dead_assigned == other.dead_assigned)
+            && (self.depth == other.depth)
+    }
+}
+
+impl Eq for Snapshot {}
+
+impl std::hash::Hash for Snapshot {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.frames.hash(state);
+        self.values.hash(state);
+        self.dead_assigned.hash(state);
+        self.depth.hash(state);
+    }
 }
 
 #[derive(PartialEq, Eq, Hash)]
@@ -87,7 +121,7 @@ impl StateMatching {
     /// caller prunes it. Otherwise `false`, and the state is recorded if it can be matched at
     /// all, no query has been answered `unknown` yet, and the recorded snapshots' budget
     /// allows.
-    pub fn revisits(&mut self, machine: &Machine<'_>, state: &State) -> bool {
+    pub fn revisits(&mut self, machine: &mut Machine<'_>, state: &State) -> bool {
         let Some(frame) = state.frame() else {
             return false;
         };
@@ -103,7 +137,13 @@ impl StateMatching {
         let Some((snapshot, size)) = Snapshot::of(machine, state) else {
             return false;
         };
-        if self.seen.contains(&snapshot) {
+        let seen = match snapshot.symbols.is_empty() {
+            true => self.seen.contains(&snapshot),
+            false => self.seen_symbolic.get(&snapshot).is_some_and(|earlier| {
+                says_no_more(machine, &snapshot.symbols, earlier, &state.pc)
+            }),
+        };
+        if seen {
             *matches += 1;
             self.matched += 1;
             return true;
@@ -116,17 +156,45 @@ impl StateMatching {
         // on depth-first search's long paths, which kept models do not answer.)
         let sure = machine.queries.stats().unknown == 0;
         if sure && self.recorded_values + size <= MAX_RECORDED_VALUES {
-            self.recorded_values += size;
-            self.seen.insert(snapshot);
+            if snapshot.symbols.is_empty() {
+                self.recorded_values += size;
+                self.seen.insert(snapshot);
+            } else {
+                let conditions = self.seen_symbolic.entry(snapshot).or_default();
+                if conditions.len() < MAX_CONDITIONS {
+                    self.recorded_values += size;
+                    conditions.push(state.pc.clone());
+                }
+            }
         }
         false
     }
 }
 
+/// Whether one of the `earlier` path conditions says nothing about `symbols` that `pc` does
+/// not say too: it is a prefix of `pc`, or its constraints connected to `symbols` are all
+/// constraints of `pc`.
+fn says_no_more(
+    machine: &mut Machine<'_>,
+    symbols: &[TermId],
+    earlier: &[PathCondition],
+    pc: &PathCondition,
+) -> bool {
+    if earlier.iter().any(|old| pc.extends(old)) {
+        return true;
+    }
+    let constraints: FxHashSet<TermId> = pc.iter().collect();
+    earlier.iter().any(|old| {
+        let about = machine
+            .queries
+            .constraints_about(&machine.store, old, symbols);
+        about.iter().all(|c| constraints.contains(c))
+    })
+}
+
 impl Snapshot {
     /// The snapshot of `state` and what recording it costs (its scalars, words of dead bits
-    /// and frames), or `None` if some value it observes is symbolic (or it is too large, or it
-    /// has an input heap).
+    /// and frames), or `None` if it is too large or has an input heap.
     fn of(machine: &Machine<'_>, state: &State) -> Option<(Snapshot, usize)> {
         let options = machine.options;
         if machine.heap.is_some() {
@@ -138,6 +206,7 @@ impl Snapshot {
             values: Vec::new(),
             dead_assigned: Vec::new(),
             depth: options.max_depth.map(|_| state.depth),
+            symbols: Vec::new(),
         };
         let mut size = 0usize;
         let mut dead = 0usize;
@@ -163,7 +232,7 @@ impl Snapshot {
             for (index, value) in frame.locals.iter().enumerate() {
                 let local = LocalId(index as u32);
                 if live.contains(local) && overwritten != Some(local) {
-                    size += concrete_size(store, value)?;
+                    size += scalars(store, value, &mut snapshot.symbols)?;
                     snapshot.values.push(value.clone());
                 } else if liveness.is_init_checked(local) {
                     if dead % 64 == 0 {
@@ -182,7 +251,7 @@ impl Snapshot {
             }
         }
         for value in state.memory.values() {
-            size += concrete_size(store, value)?;
+            size += scalars(store, value, &mut snapshot.symbols)?;
             if size > MAX_SNAPSHOT_VALUES {
                 return None;
             }
@@ -193,15 +262,24 @@ impl Snapshot {
     }
 }
 
-/// How many scalars a value holds, if it holds no symbol (numbers are constant terms; cells
-/// and null are concrete addresses; a heap model's references and conditional values are not).
-fn concrete_size(store: &TermStore, value: &SymValue) -> Option<usize> {
+/// How many scalars a value holds (numbers and symbolic terms, cells and null), adding the
+/// symbolic terms to `symbols`; `None` for a heap model's references, which are not matched.
+fn scalars(store: &TermStore, value: &SymValue, symbols: &mut Vec<TermId>) -> Option<usize> {
     match value {
-        SymValue::Int(t) => store.node(*t).is_const().then_some(1),
+        SymValue::Int(t) => {
+            if !store.node(*t).is_const() {
+                symbols.push(*t);
+            }
+            Some(1)
+        }
         SymValue::Null | SymValue::Cell(_) | SymValue::Uninit => Some(1),
-        SymValue::Record(fields) => fields.iter().map(|(_, v)| concrete_size(store, v)).sum(),
-        SymValue::Array(items) => items.iter().map(|v| concrete_size(store, v)).sum(),
-        SymValue::Ite(..) | SymValue::Ref(_) => None,
+        SymValue::Record(fields) => fields.iter().map(|(_, v)| scalars(store, v, symbols)).sum(),
+        SymValue::Array(items) => items.iter().map(|v| scalars(store, v, symbols)).sum(),
+        SymValue::Ite(cond, a, b) => {
+            symbols.push(*cond);
+            Some(scalars(store, a, symbols)? + scalars(store, b, symbols)?)
+        }
+        SymValue::Ref(_) => None,
     }
 }
 
@@ -227,20 +305,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_values_without_symbols_are_concrete() {
+    fn scalars_are_counted_and_symbols_collected() {
         let mut store = TermStore::new();
         let five = SymValue::Int(store.bv_val(32, 5).unwrap());
-        let symbol = SymValue::Int(store.bv_var("#0", 32).unwrap());
-        let record = |v: &SymValue| SymValue::Record(vec![(FieldId(0), v.clone())].into());
-        assert_eq!(concrete_size(&store, &five), Some(1));
-        assert_eq!(concrete_size(&store, &symbol), None);
-        assert_eq!(concrete_size(&store, &record(&five)), Some(1));
-        assert_eq!(concrete_size(&store, &record(&symbol)), None);
-        let row = SymValue::Array(vec![five.clone(), SymValue::Null, SymValue::Uninit].into());
-        assert_eq!(concrete_size(&store, &row), Some(3));
+        let x = store.bv_var("#0", 32).unwrap();
         let cond = store.bv_var("#1", 1).unwrap();
-        let choice = SymValue::Ite(cond, Rc::new(five.clone()), Rc::new(SymValue::Null));
-        assert_eq!(concrete_size(&store, &choice), None);
+        let symbol = SymValue::Int(x);
+        let record = |v: &SymValue| SymValue::Record(vec![(FieldId(0), v.clone())].into());
+        let count = |v: &SymValue| {
+            let mut symbols = Vec::new();
+            scalars(&store, v, &mut symbols).map(|n| (n, symbols))
+        };
+        assert_eq!(count(&five), Some((1, vec![])));
+        assert_eq!(count(&symbol), Some((1, vec![x])));
+        assert_eq!(count(&record(&five)), Some((1, vec![])));
+        assert_eq!(count(&record(&symbol)), Some((1, vec![x])));
+        let row = SymValue::Array(vec![five.clone(), SymValue::Null, SymValue::Uninit].into());
+        assert_eq!(count(&row), Some((3, vec![])));
+        let choice = SymValue::Ite(cond, Rc::new(five.clone()), Rc::new(symbol.clone()));
+        assert_eq!(count(&choice), Some((2, vec![cond, x])));
     }
 
     #[test]
