@@ -183,19 +183,36 @@ fn assertion(report: &Report) -> (Status, bool) {
     (p.verdict.status(), confirmed)
 }
 
-#[test]
-fn matching_decides_generated_reactive_machines_as_their_state_graphs_do() {
-    let mut failures = Vec::new();
-    let mut answers = BTreeSet::new();
+/// What depth- and breadth-first search with matching answered on 40 generated machines.
+struct Outcomes {
+    /// Every answer other than the machine's, with its program.
+    failures: Vec<String>,
+    /// The machines' answers, whether they break the assertion in every mode, and whether
+    /// some rule tests the mode (then every state holds its symbol).
+    answers: BTreeSet<(Status, bool, bool)>,
+    /// States pruned, over all runs.
+    matched: u64,
+}
+
+fn decide_machines(generate: fn(u64) -> Machine) -> Outcomes {
+    let mut outcomes = Outcomes {
+        failures: Vec::new(),
+        answers: BTreeSet::new(),
+        matched: 0,
+    };
     for seed in 0..40 {
-        let machine = Machine::generate(seed);
+        let machine = generate(seed);
         let source = machine.micro_c();
         let expected = if machine.violable() {
             Status::Violated
         } else {
             Status::Safe
         };
-        answers.insert(expected);
+        let in_every_mode = (0..=MODES).all(|m| machine.violable_in(m));
+        let tests_mode = machine.rules.iter().any(|r| r.mode_below.is_some());
+        outcomes
+            .answers
+            .insert((expected, in_every_mode, tests_mode));
         for search in [SearchStrategy::Dfs, SearchStrategy::Bfs] {
             let options = CheckOptions {
                 search,
@@ -203,17 +220,30 @@ fn matching_decides_generated_reactive_machines_as_their_state_graphs_do() {
                 timeout: Some(Duration::from_secs(20)),
                 ..CheckOptions::default()
             };
-            let (status, confirmed) = assertion(&check(&source, &options));
+            let report = check(&source, &options);
+            outcomes.matched += report.stats.matched.unwrap_or(0);
+            let (status, confirmed) = assertion(&report);
             if status != expected || (status == Status::Violated && !confirmed) {
-                failures.push(format!(
+                outcomes.failures.push(format!(
                     "seed {seed}, {search}: expected {expected:?}, got {status:?} (confirmed \
                      {confirmed})\n{source}"
                 ));
             }
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    outcomes
+}
+
+#[test]
+fn matching_decides_generated_reactive_machines_as_their_state_graphs_do() {
+    let outcomes = decide_machines(Machine::generate);
+    assert!(
+        outcomes.failures.is_empty(),
+        "{}",
+        outcomes.failures.join("\n")
+    );
     // Both answers occur, so the test can catch a wrong one of either kind.
+    let answers: BTreeSet<Status> = outcomes.answers.iter().map(|&(a, ..)| a).collect();
     assert_eq!(answers.len(), 2, "{answers:?}");
 }
 
@@ -223,41 +253,25 @@ fn matching_decides_generated_reactive_machines_as_their_state_graphs_do() {
 /// the assertion only in some modes), and the search must still end.
 #[test]
 fn matching_decides_machines_with_a_symbolic_mode() {
-    let mut failures = Vec::new();
-    let mut answers = BTreeSet::new();
-    let mut matched = 0;
-    for seed in 0..40 {
-        let machine = Machine::generate_moded(seed);
-        let source = machine.micro_c();
-        let expected = if machine.violable() {
-            Status::Violated
-        } else {
-            Status::Safe
-        };
-        // Modes matter: some machines break the assertion in some modes only.
-        answers.insert((expected, (0..=MODES).all(|m| machine.violable_in(m))));
-        for search in [SearchStrategy::Dfs, SearchStrategy::Bfs] {
-            let options = CheckOptions {
-                search,
-                match_states: true,
-                timeout: Some(Duration::from_secs(20)),
-                ..CheckOptions::default()
-            };
-            let report = check(&source, &options);
-            matched += report.stats.matched.unwrap_or(0);
-            let (status, confirmed) = assertion(&report);
-            if status != expected || (status == Status::Violated && !confirmed) {
-                failures.push(format!(
-                    "seed {seed}, {search}: expected {expected:?}, got {status:?} (confirmed \
-                     {confirmed})\n{source}"
-                ));
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(answers.contains(&(Status::Safe, false)), "{answers:?}");
-    assert!(answers.contains(&(Status::Violated, false)), "{answers:?}");
-    assert!(matched > 0);
+    let outcomes = decide_machines(Machine::generate_moded);
+    assert!(
+        outcomes.failures.is_empty(),
+        "{}",
+        outcomes.failures.join("\n")
+    );
+    // Modes matter: some machines break the assertion in some modes only; and some safe
+    // machine keeps the mode live, so that its search ends only by matching symbolic states.
+    let answers = &outcomes.answers;
+    let some = |wanted: &dyn Fn(&(Status, bool, bool)) -> bool| answers.iter().any(wanted);
+    assert!(
+        some(&|&(status, every, _)| status == Status::Violated && !every),
+        "{answers:?}"
+    );
+    assert!(
+        some(&|&(status, _, tests_mode)| status == Status::Safe && tests_mode),
+        "{answers:?}"
+    );
+    assert!(outcomes.matched > 0);
 }
 
 /// Two states that reach `x == 1` with the same values but opposite constraints on the

@@ -18,10 +18,10 @@
 //! nothing, and the caller's other layers go on. A model the solver (or model reuse) gives for
 //! the constraints independence kept is learned too ([`PathModels::learn`]): the model of the
 //! longest prefix found, overlaid with it, is kept when it satisfies the rest of the path.
-//! A chain of kept models starts from the empty model of a short path; where it breaks (a path
-//! that became long before the query layer looked at it as one, or a state resumed after its
-//! prefixes' models were forgotten) the query layer restarts it with one model of the whole
-//! path. Nothing here talks to a solver.
+//! A chain of kept models needs a model of the path where it starts: a path is looked at as
+//! one only from 256 constraints on, where no earlier model is kept, and a state may resume
+//! after its prefixes' models were forgotten. There the query layer starts the chain with one
+//! model of the whole path. Nothing here talks to a solver.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -35,6 +35,10 @@ use crate::term::{TermId, TermStore, VarId};
 /// question usually follows its parent's by one constraint (a branch), a few after a check or
 /// a heap access added some without asking.
 const WALK_BACK: usize = 8;
+
+/// How many constraints a path adds, after a model of its whole condition was asked for and
+/// not found, before it asks again.
+const RESTART_GAP: usize = 256;
 
 /// Models kept in one generation (a bound on memory: the models share their entries, and
 /// each keeps what it changed). When the newer generation is full, the older one is
@@ -114,7 +118,6 @@ impl PathModels {
     /// together they satisfy the rest of `pc` and `query`; whether one was kept. Where none
     /// is, the caller may start the chain again with a model of the whole path
     /// ([`PathModels::may_start`]).
-    ///
     pub(crate) fn learn(
         &mut self,
         store: &TermStore,
@@ -140,11 +143,15 @@ impl PathModels {
 
     /// Whether a model of the whole of `pc` is worth asking for, to start the models of its
     /// prefixes again where [`PathModels::learn`] kept none: not if such a request failed for
-    /// one of its last [`WALK_BACK`] prefixes (a path whose whole condition the solver does
-    /// not decide would otherwise pay a whole-path check for every question).
+    /// one of its last [`RESTART_GAP`] prefixes (a path whose whole condition the solver does
+    /// not decide would otherwise pay a whole-path check for every question). Asked only
+    /// where learning failed, which has evaluated the path already.
     pub(crate) fn may_start(&self, pc: &PathCondition) -> bool {
+        if self.unstartable.is_empty() {
+            return true;
+        }
         let len = pc.len();
-        !(len.saturating_sub(WALK_BACK)..=len)
+        !(len.saturating_sub(RESTART_GAP)..=len)
             .any(|k| self.unstartable.contains(&pc.number_of_prefix(k)))
     }
 

@@ -18,9 +18,10 @@
 //! question, holding the constraints it added). For a new query it keeps the longest run of
 //! scopes whose constraints still belong to the path condition, pops the rest, and pushes the
 //! constraints the query needs that are not asserted yet; the query itself is a check
-//! assumption. A growing path condition thus costs one assertion per query. Keeping already-asserted constraints of the path
-//! condition that independence would leave out does not change the answer (they are part of
-//! the path condition, which is satisfiable), and it costs the solver nothing new.
+//! assumption. A growing path condition thus costs one assertion per query. Keeping
+//! already-asserted constraints of the path condition that independence would leave out does
+//! not change the answer (they are part of the path condition, which is satisfiable), and it
+//! costs the solver nothing new.
 //!
 //! Before all of them, a question about an engine's long [`PathCondition`] is answered `sat`
 //! from the models kept per path where one extends (`path_models.rs`, part of model reuse): in
@@ -230,7 +231,8 @@ pub struct QueryEngine<S: Solver> {
     last_model: Option<Assignment>,
     unsat_sets: UnsatSets,
     independence: Independence,
-    /// The constraints asserted in the solver, one scope each, in order.
+    /// The constraints asserted in the solver, in order (a scope per question that added
+    /// some: `scope_starts`).
     mirror: Vec<TermId>,
     in_mirror: FxHashSet<TermId>,
     /// Where each of the solver's scopes starts in `mirror`.
@@ -461,7 +463,7 @@ impl<S: Solver> QueryEngine<S> {
                 .path_models
                 .learn(store, &mut self.independence, path, extra, &model);
             if !kept {
-                self.start_path_models(store, path, extra)?;
+                self.start_path_models(store, path, extra);
             }
         }
         Ok(result)
@@ -474,30 +476,60 @@ impl<S: Solver> QueryEngine<S> {
     /// prefixes' models were forgotten). One check of the whole path restarts a chain that
     /// answers the following questions in the time of their last constraints; without it,
     /// every later question of the path paid a solver call and an evaluation of the path.
+    /// The question is answered already: nothing here changes the answer, and a failure
+    /// (also a solver error: the next check resets the solver's stack) only keeps the path
+    /// from asking again for a while ([`PathModels::may_start`]).
     fn start_path_models(
         &mut self,
         store: &TermStore,
         path: &PathCondition,
         query: Option<TermId>,
-    ) -> Result<(), SolverError> {
+    ) {
         if !self.path_models.may_start(path) {
-            return Ok(());
+            return;
         }
-        let mut whole = path.to_vec();
-        whole.extend(query);
-        self.last_model = None;
-        let result = self.model_of(store, &whole, &[])?;
-        let kept = match (result, self.last_model.take()) {
-            (ModelResult::Sat(_), Some(model)) => {
+        let kept = match self.whole_model(store, &path.to_vec(), query) {
+            Ok(Some(model)) => {
                 self.path_models
                     .learn(store, &mut self.independence, path, query, &model)
             }
-            _ => false,
+            Ok(None) | Err(_) => false,
         };
         if !kept {
             self.path_models.start_failed(path);
         }
-        Ok(())
+    }
+
+    /// A model of every variable of `constraints` (a path condition) and `query`, from the
+    /// models model reuse keeps or from the solver; `None` where neither gives one. Nothing
+    /// is cached: the key would be the whole path, asked about once. The solver gets the
+    /// whole path in one scope (the next question's group pops it) and `query` as an
+    /// assumption.
+    fn whole_model(
+        &mut self,
+        store: &TermStore,
+        constraints: &[TermId],
+        query: Option<TermId>,
+    ) -> Result<Option<Assignment>, SolverError> {
+        let mut all = constraints.to_vec();
+        all.extend(query);
+        let vars = self.independence.vars_of_all(store, &all);
+        let reused = self
+            .models
+            .satisfies(store, &mut self.independence, constraints, query)
+            .filter(|reused| vars.iter().all(|&v| reused.model.get(v).is_some()));
+        if let Some(reused) = reused {
+            return Ok(Some(reused.model));
+        }
+        if self.ask_solver(store, constraints, constraints, query)? != SatResult::Sat {
+            return Ok(None);
+        }
+        let terms: Vec<TermId> = vars.iter().map(|&v| store.var_info(v).term).collect();
+        match self.solver.model(store, &terms) {
+            Ok(model) => Ok(Some(model.to_assignment(store))),
+            Err(SolverError::Protocol(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     fn satisfiable(
@@ -657,9 +689,9 @@ impl<S: Solver> QueryEngine<S> {
         Ok(())
     }
 
-    /// Brings the solver's stack to a set `S` with `needed ⊆ S ⊆ pc`: keeps the scopes whose
-    /// constraints are all still in `pc`, pops the others, and pushes what is missing in one
-    /// scope. Returns `S` in stack order.
+    /// Brings the solver's stack to a set `S` with `needed ⊆ S ⊆ pc`: keeps the longest run of
+    /// scopes from the bottom whose constraints are all still in `pc`, pops the others, and
+    /// pushes what is missing in one scope. Returns `S` in stack order.
     ///
     /// A scope per call, not per constraint: a path condition that grows by one constraint
     /// per question costs one scope either way, and questions that alternate between
@@ -680,6 +712,7 @@ impl<S: Solver> QueryEngine<S> {
         let keep = self.mirror.iter().take_while(|c| in_pc.contains(c)).count();
         while self.mirror.len() > keep {
             self.solver.pop()?;
+            // Every constraint of the mirror is in a scope: `scope_starts` is not empty here.
             let start = self.scope_starts.pop().unwrap_or(0);
             for c in self.mirror.drain(start..) {
                 self.in_mirror.remove(&c);
@@ -725,8 +758,9 @@ impl<S: Solver> QueryEngine<S> {
             if left.is_zero() {
                 return Ok(SatResult::Unknown("the time limit was reached".into()));
             }
+            let left = in_steps(left);
             let limit = self.options.timeout.map_or(left, |t| t.min(left));
-            self.solver.set_timeout(Some(in_steps(limit)));
+            self.solver.set_timeout(Some(limit));
         }
         self.stats.solver_queries += 1;
         let assumptions: Vec<TermId> = query.into_iter().collect();
@@ -855,7 +889,6 @@ impl<S: Solver> QueryEngine<S> {
                         .var_id(v)
                         .and_then(|var| reused.model.get(var).cloned())
                 });
-                self.last_model = Some(reused.model);
                 return Ok(ModelResult::Sat(model));
             }
         }
@@ -903,15 +936,15 @@ impl<S: Solver> QueryEngine<S> {
 /// How finely the time left before a deadline is passed on as a check's time limit.
 const LIMIT_STEP: Duration = Duration::from_millis(100);
 
-/// `limit` rounded down to a multiple of [`LIMIT_STEP`] when it is longer than two: the time
-/// left before a deadline shrinks with every check, and each new limit re-configures the
-/// solver (Z3: as long as a small check takes). A check then ends at most a step before the
+/// The time `left` before a deadline, rounded down to a multiple of [`LIMIT_STEP`] when it is
+/// longer than two: it shrinks with every check, and each new limit re-configures the solver
+/// (Z3: as long as a small check takes). A check then ends at most a step before the
 /// deadline, answering `unknown` as it would at the deadline.
-fn in_steps(limit: Duration) -> Duration {
-    if limit < 2 * LIMIT_STEP {
-        return limit;
+fn in_steps(left: Duration) -> Duration {
+    if left < 2 * LIMIT_STEP {
+        return left;
     }
-    let steps = limit.as_nanos() / LIMIT_STEP.as_nanos();
+    let steps = left.as_nanos() / LIMIT_STEP.as_nanos();
     LIMIT_STEP * u32::try_from(steps).unwrap_or(u32::MAX)
 }
 
@@ -1309,6 +1342,9 @@ mod tests {
         assert_eq!(e.solver().level(), 1);
         assert_eq!(e.is_satisfiable(&s, &fresh[..2], None), Ok(SatResult::Sat));
         assert_eq!(e.solver().level(), 1, "popped whole, then pushed again");
+        // Only the two are asserted now: the other three come back in a scope of their own.
+        assert_eq!(e.is_satisfiable(&s, &fresh, None), Ok(SatResult::Sat));
+        assert_eq!(e.solver().level(), 2);
     }
 
     /// A loop branching on each of many fresh inputs (`a[i - 1] < a[i]`, either way): every

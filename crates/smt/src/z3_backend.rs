@@ -32,10 +32,10 @@
 //! (`z3_watchdog.rs`): past it, a running assert, scope change or check is interrupted, and
 //! the solver makes no further such call (checks answer `Unknown`). Z3 may not stop at the
 //! interrupt either (a check with 176 signed divisions of a generated program, bit-blasted on
-//! the incremental core, ran 0.5 s past it), so while a deadline is set every check runs on a
-//! thread of its own (`z3_thread.rs`: one kept for the solver's checks) and is waited for until the
-//! deadline plus [`ABANDON_GRACE`]: past that, the thread gets the context (it deletes it when
-//! Z3 returns) and the solver goes on, expired, with a fresh one.
+//! the incremental core, ran 0.5 s past it), so while a deadline is set every check runs on the
+//! solver's worker thread (`z3_thread.rs`, kept from check to check) and is waited for until
+//! the deadline plus [`ABANDON_GRACE`]: past that, the thread gets the context (it deletes it
+//! when Z3 returns), and the solver goes on, expired, with a fresh context and a new worker.
 
 use std::ffi::{CStr, CString};
 use std::os::raw::c_char;

@@ -85,6 +85,11 @@ impl Worker {
                 Err(mpsc::RecvTimeoutError::Timeout) => result_rx.recv().ok(),
             },
         };
+        if received.is_none() {
+            // The work panicked, and its thread may not have ended yet: a piece sent to it
+            // now would be dropped unrun.
+            self.jobs = None;
+        }
         received.ok_or(Unfinished::NoResult)
     }
 }

@@ -88,8 +88,9 @@ pub struct CheckArgs {
     #[arg(long)]
     pub subsume: bool,
     /// State matching: prune a state that reaches a loop header equal, in every value its
-    /// future reads, to a state seen there before (all such values concrete); ends the search
-    /// of loops that cycle through finitely many states.
+    /// future reads, to a state seen there before (symbolic values the same terms, with every
+    /// constraint the earlier state had on them); ends the search of loops that cycle through
+    /// finitely many states.
     #[arg(long)]
     pub match_states: bool,
     /// Stop at the first confirmed violation; `--stop-on-first=KIND,...` only at one of these

@@ -239,6 +239,43 @@ mod tests {
             .collect()
     }
 
+    /// Inside a block: a local is live before an instruction when a later one reads it
+    /// before anything overwrites it (what state matching compares of a caller's frame).
+    #[test]
+    fn liveness_before_each_instruction_of_a_block() {
+        let source = "main() { var a, b; a = input; b = a + 1; a = 5; return a + b; }";
+        let front = symex_syntax::analyze(source).expect("valid");
+        let module = symex_ir::lower(&front.program);
+        let function = &module.functions[0];
+        let live = Liveness::of(function, &|_| false);
+        let local = |name: &str| {
+            let at = function.locals.iter().position(|l| l.name == name);
+            LocalId(at.expect("local") as u32)
+        };
+        let (a, b) = (local("a"), local("b"));
+        let block = BlockId(0);
+        let insts = &function.block(block).insts;
+        let position = |wanted: &dyn Fn(&InstKind) -> bool| {
+            insts
+                .iter()
+                .position(|i| wanted(&i.kind))
+                .expect("instruction")
+        };
+        let read = position(&|k| matches!(k, InstKind::Input { dst } if *dst == a));
+        let sum = position(&|k| matches!(k, InstKind::Assign { dst, .. } if *dst == b));
+        let five = position(
+            &|k| matches!(k, InstKind::Assign { dst, value: Rvalue::Use(Operand::Const(_)) } if *dst == a),
+        );
+        let both = |at: usize| {
+            let before = live.live_before(function, block, at);
+            (before.contains(a), before.contains(b))
+        };
+        assert_eq!(both(read), (false, false));
+        assert_eq!(both(sum), (true, false));
+        assert_eq!(both(five), (false, true));
+        assert_eq!(both(five + 1), (true, true));
+    }
+
     #[test]
     fn values_only_feeding_dead_assignments_are_not_live() {
         // y feeds only itself and z, which nothing reads; x feeds the return value.

@@ -18,8 +18,9 @@
 //! future reads; future inputs are fresh either way). A state with symbolic values matches an
 //! earlier one with the same values whose constraints on those symbols (`constraints_about`:
 //! the ones connected to them) are all among its own: every way its future can go is then
-//! open to the earlier state too (the rest of either path condition is independent of what
-//! the future reads, and satisfiable). The common case costs no look at the constraints: a
+//! open to the earlier state too (the rest of the earlier path condition is independent of
+//! what the future reads, and satisfiable, as every path condition is while no query was
+//! answered `unknown`). The common case costs no look at the constraints: a
 //! state whose path condition extends the earlier one's (the same state one round later).
 //! States of a heap model (pointer parameters) are never matched, and no state is recorded
 //! once a query was answered `unknown` (its path condition might be unsatisfiable).
@@ -65,12 +66,19 @@ pub struct StateMatching {
     /// Snapshots without symbols.
     seen: FxHashSet<Snapshot>,
     /// Snapshots with symbols, and the path conditions of the states recorded with them.
-    seen_symbolic: FxHashMap<Snapshot, Vec<PathCondition>>,
+    seen_symbolic: FxHashMap<Snapshot, Vec<Recorded>>,
     recorded_values: usize,
     /// Per loop header: arrivals and matches there.
     headers: FxHashMap<(FuncId, BlockId), (u64, u64)>,
     /// States pruned because an equal one was seen.
     pub matched: u64,
+}
+
+/// The path condition of a state recorded with a symbolic snapshot, and (once asked) its
+/// constraints on the snapshot's symbols.
+struct Recorded {
+    pc: PathCondition,
+    about: Option<Box<[TermId]>>,
 }
 
 /// What a state's future can observe, at a loop header.
@@ -139,9 +147,12 @@ impl StateMatching {
         };
         let seen = match snapshot.symbols.is_empty() {
             true => self.seen.contains(&snapshot),
-            false => self.seen_symbolic.get(&snapshot).is_some_and(|earlier| {
-                says_no_more(machine, &snapshot.symbols, earlier, &state.pc)
-            }),
+            false => self
+                .seen_symbolic
+                .get_mut(&snapshot)
+                .is_some_and(|earlier| {
+                    says_no_more(machine, &snapshot.symbols, earlier, &state.pc)
+                }),
         };
         if seen {
             *matches += 1;
@@ -163,7 +174,10 @@ impl StateMatching {
                 let conditions = self.seen_symbolic.entry(snapshot).or_default();
                 if conditions.len() < MAX_CONDITIONS {
                     self.recorded_values += size;
-                    conditions.push(state.pc.clone());
+                    conditions.push(Recorded {
+                        pc: state.pc.clone(),
+                        about: None,
+                    });
                 }
             }
         }
@@ -172,23 +186,31 @@ impl StateMatching {
 }
 
 /// Whether one of the `earlier` path conditions says nothing about `symbols` that `pc` does
-/// not say too: it is a prefix of `pc`, or its constraints connected to `symbols` are all
-/// constraints of `pc`.
+/// not say too: it is a prefix of `pc`, or its constraints on `symbols` (those connected to
+/// them) are all constraints of `pc`. Each of those is connected to `symbols` through
+/// constraints that are all among them, so where they are in `pc`, they are among `pc`'s own
+/// constraints on `symbols`: the comparison needs only those (found from the groups the query
+/// layer keeps for the current path), not the whole of `pc`.
 fn says_no_more(
     machine: &mut Machine<'_>,
     symbols: &[TermId],
-    earlier: &[PathCondition],
+    earlier: &mut [Recorded],
     pc: &PathCondition,
 ) -> bool {
-    if earlier.iter().any(|old| pc.extends(old)) {
+    if earlier.iter().any(|old| pc.extends(&old.pc)) {
         return true;
     }
-    let constraints: FxHashSet<TermId> = pc.iter().collect();
-    earlier.iter().any(|old| {
-        let about = machine
-            .queries
-            .constraints_about(&machine.store, old, symbols);
-        about.iter().all(|c| constraints.contains(c))
+    let store = &machine.store;
+    let queries = &mut machine.queries;
+    let own: FxHashSet<TermId> = queries
+        .constraints_about(store, pc, symbols)
+        .into_iter()
+        .collect();
+    earlier.iter_mut().any(|old| {
+        let about = old
+            .about
+            .get_or_insert_with(|| queries.constraints_about(store, &old.pc, symbols).into());
+        about.iter().all(|c| own.contains(c))
     })
 }
 
