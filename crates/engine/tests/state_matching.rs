@@ -183,10 +183,18 @@ fn assertion(report: &Report) -> (Status, bool) {
     (p.verdict.status(), confirmed)
 }
 
+/// `search` with state matching, within a limit no run of these tests comes near.
+fn with_matching(search: SearchStrategy) -> CheckOptions {
+    CheckOptions {
+        search,
+        match_states: true,
+        timeout: Some(Duration::from_secs(20)),
+        ..CheckOptions::default()
+    }
+}
+
 /// What depth- and breadth-first search with matching answered on 40 generated machines.
 struct Outcomes {
-    /// Every answer other than the machine's, with its program.
-    failures: Vec<String>,
     /// The machines' answers, whether they break the assertion in every mode, and whether
     /// some rule tests the mode (then every state holds its symbol).
     answers: BTreeSet<(Status, bool, bool)>,
@@ -194,12 +202,13 @@ struct Outcomes {
     matched: u64,
 }
 
+/// Fails on any answer other than the machine's.
 fn decide_machines(generate: fn(u64) -> Machine) -> Outcomes {
     let mut outcomes = Outcomes {
-        failures: Vec::new(),
         answers: BTreeSet::new(),
         matched: 0,
     };
+    let mut failures = Vec::new();
     for seed in 0..40 {
         let machine = generate(seed);
         let source = machine.micro_c();
@@ -214,34 +223,25 @@ fn decide_machines(generate: fn(u64) -> Machine) -> Outcomes {
             .answers
             .insert((expected, in_every_mode, tests_mode));
         for search in [SearchStrategy::Dfs, SearchStrategy::Bfs] {
-            let options = CheckOptions {
-                search,
-                match_states: true,
-                timeout: Some(Duration::from_secs(20)),
-                ..CheckOptions::default()
-            };
+            let options = with_matching(search);
             let report = check(&source, &options);
             outcomes.matched += report.stats.matched.unwrap_or(0);
             let (status, confirmed) = assertion(&report);
             if status != expected || (status == Status::Violated && !confirmed) {
-                outcomes.failures.push(format!(
+                failures.push(format!(
                     "seed {seed}, {search}: expected {expected:?}, got {status:?} (confirmed \
                      {confirmed})\n{source}"
                 ));
             }
         }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
     outcomes
 }
 
 #[test]
 fn matching_decides_generated_reactive_machines_as_their_state_graphs_do() {
     let outcomes = decide_machines(Machine::generate);
-    assert!(
-        outcomes.failures.is_empty(),
-        "{}",
-        outcomes.failures.join("\n")
-    );
     // Both answers occur, so the test can catch a wrong one of either kind.
     let answers: BTreeSet<Status> = outcomes.answers.iter().map(|&(a, ..)| a).collect();
     assert_eq!(answers.len(), 2, "{answers:?}");
@@ -254,11 +254,6 @@ fn matching_decides_generated_reactive_machines_as_their_state_graphs_do() {
 #[test]
 fn matching_decides_machines_with_a_symbolic_mode() {
     let outcomes = decide_machines(Machine::generate_moded);
-    assert!(
-        outcomes.failures.is_empty(),
-        "{}",
-        outcomes.failures.join("\n")
-    );
     // Modes matter: some machines break the assertion in some modes only; and some safe
     // machine keeps the mode live, so that its search ends only by matching symbolic states.
     let answers = &outcomes.answers;
@@ -290,12 +285,7 @@ fn symbolic_states_match_only_where_their_constraints_agree() {
              assert(x != 2);\n    }}\n  }}\n  return 0;\n}}\n"
         );
         for search in [SearchStrategy::Dfs, SearchStrategy::Bfs] {
-            let options = CheckOptions {
-                search,
-                match_states: true,
-                timeout: Some(Duration::from_secs(20)),
-                ..CheckOptions::default()
-            };
+            let options = with_matching(search);
             let (status, confirmed) = assertion(&check(&source, &options));
             assert_eq!(
                 (status, confirmed),

@@ -51,7 +51,7 @@ use crate::path_groups::PathGroups;
 use crate::path_models::PathModels;
 use crate::solver::{Model, SatResult, Solver, DEFAULT_TIMEOUT};
 use crate::sort::Sort;
-use crate::term::{Node, Op, TermId, TermStore};
+use crate::term::{Node, Op, TermId, TermStore, VarId};
 use crate::unsat_subsets::UnsatSets;
 use crate::value::Value;
 
@@ -524,12 +524,7 @@ impl<S: Solver> QueryEngine<S> {
         if self.ask_solver(store, constraints, constraints, query)? != SatResult::Sat {
             return Ok(None);
         }
-        let terms: Vec<TermId> = vars.iter().map(|&v| store.var_info(v).term).collect();
-        match self.solver.model(store, &terms) {
-            Ok(model) => Ok(Some(model.to_assignment(store))),
-            Err(SolverError::Protocol(_)) => Ok(None),
-            Err(e) => Err(e),
-        }
+        self.solver_model(store, &vars)
     }
 
     fn satisfiable(
@@ -786,18 +781,27 @@ impl<S: Solver> QueryEngine<S> {
         satisfied: &[TermId],
     ) -> Result<(), SolverError> {
         let vars = self.independence.vars_of_all(store, satisfied);
+        if let Some(model) = self.solver_model(store, &vars)? {
+            self.models.remember(satisfied, &vars, &model);
+            // Learned for the path only where it covers every variable (as kept models).
+            if vars.iter().all(|&v| model.get(v).is_some()) {
+                self.last_model = Some(model);
+            }
+        }
+        Ok(())
+    }
+
+    /// The values of `vars` in the model of the solver's last `sat` check; `None` where the
+    /// solver gives no model (a protocol answer: then only model reuse misses it).
+    fn solver_model(
+        &mut self,
+        store: &TermStore,
+        vars: &[VarId],
+    ) -> Result<Option<Assignment>, SolverError> {
         let terms: Vec<TermId> = vars.iter().map(|&v| store.var_info(v).term).collect();
         match self.solver.model(store, &terms) {
-            Ok(model) => {
-                let model = model.to_assignment(store);
-                self.models.remember(satisfied, &vars, &model);
-                // Learned for the path only where it covers every variable (as kept models).
-                if vars.iter().all(|&v| model.get(v).is_some()) {
-                    self.last_model = Some(model);
-                }
-                Ok(())
-            }
-            Err(SolverError::Protocol(_)) => Ok(()),
+            Ok(model) => Ok(Some(model.to_assignment(store))),
+            Err(SolverError::Protocol(_)) => Ok(None),
             Err(e) => Err(e),
         }
     }

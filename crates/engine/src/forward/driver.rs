@@ -327,11 +327,12 @@ fn explore(
                 end = Some(Stop::Ended(ended));
                 break;
             }
-            if let Some(matching) = matching.as_mut() {
-                if matching.revisits(machine, &state) {
-                    end = Some(Stop::Matched);
-                    break;
-                }
+            if matching
+                .as_mut()
+                .is_some_and(|m| m.revisits(machine, &state))
+            {
+                end = Some(Stop::Matched);
+                break;
             }
             if !forked.is_empty() || machine.stop_now || (merging && at_join(machine, &state)) {
                 break;

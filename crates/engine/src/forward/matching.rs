@@ -82,6 +82,7 @@ struct Recorded {
 }
 
 /// What a state's future can observe, at a loop header.
+#[derive(PartialEq, Eq, Hash)]
 struct Snapshot {
     frames: Vec<Position>,
     /// The live locals' values, frame by frame, then every memory cell.
@@ -90,28 +91,14 @@ struct Snapshot {
     dead_assigned: Vec<u64>,
     /// The symbolic forks so far, when `--max-depth` bounds them.
     depth: Option<u32>,
-    /// The symbolic terms among the values (not part of the comparison: the values hold them).
+}
+
+/// A state's snapshot, what recording it costs (its scalars, words of dead bits and frames),
+/// and the symbolic terms among its values (equal snapshots hold the same ones).
+struct Arrival {
+    snapshot: Snapshot,
+    cost: usize,
     symbols: Vec<TermId>,
-}
-
-impl PartialEq for Snapshot {
-    fn eq(&self, other: &Self) -> bool {
-        (self.frames == other.frames)
-            && (self.values == other.values)
-            && (self.dead_assigned == other.dead_assigned)
-            && (self.depth == other.depth)
-    }
-}
-
-impl Eq for Snapshot {}
-
-impl std::hash::Hash for Snapshot {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.frames.hash(state);
-        self.values.hash(state);
-        self.dead_assigned.hash(state);
-        self.depth.hash(state);
-    }
 }
 
 #[derive(PartialEq, Eq, Hash)]
@@ -142,17 +129,18 @@ impl StateMatching {
             return false;
         }
         *arrivals += 1;
-        let Some((snapshot, size)) = Snapshot::of(machine, state) else {
+        let Some(Arrival {
+            snapshot,
+            cost,
+            symbols,
+        }) = Snapshot::of(machine, state)
+        else {
             return false;
         };
-        let seen = match snapshot.symbols.is_empty() {
+        let seen = match symbols.is_empty() {
             true => self.seen.contains(&snapshot),
-            false => self
-                .seen_symbolic
-                .get_mut(&snapshot)
-                .is_some_and(|earlier| {
-                    says_no_more(machine, &snapshot.symbols, earlier, &state.pc)
-                }),
+            false => (self.seen_symbolic.get_mut(&snapshot))
+                .is_some_and(|earlier| says_no_more(machine, &symbols, earlier, &state.pc)),
         };
         if seen {
             *matches += 1;
@@ -166,14 +154,14 @@ impl StateMatching {
         // about each recorded state's whole path condition instead is a full check per state
         // on depth-first search's long paths, which kept models do not answer.)
         let sure = machine.queries.stats().unknown == 0;
-        if sure && self.recorded_values + size <= MAX_RECORDED_VALUES {
-            if snapshot.symbols.is_empty() {
-                self.recorded_values += size;
+        if sure && self.recorded_values + cost <= MAX_RECORDED_VALUES {
+            if symbols.is_empty() {
+                self.recorded_values += cost;
                 self.seen.insert(snapshot);
             } else {
                 let conditions = self.seen_symbolic.entry(snapshot).or_default();
                 if conditions.len() < MAX_CONDITIONS {
-                    self.recorded_values += size;
+                    self.recorded_values += cost;
                     conditions.push(Recorded {
                         pc: state.pc.clone(),
                         about: None,
@@ -215,9 +203,8 @@ fn says_no_more(
 }
 
 impl Snapshot {
-    /// The snapshot of `state` and what recording it costs (its scalars, words of dead bits
-    /// and frames), or `None` if it is too large or has an input heap.
-    fn of(machine: &Machine<'_>, state: &State) -> Option<(Snapshot, usize)> {
+    /// The snapshot of `state`, or `None` if it is too large or has an input heap.
+    fn of(machine: &Machine<'_>, state: &State) -> Option<Arrival> {
         let options = machine.options;
         if machine.heap.is_some() {
             return None;
@@ -228,8 +215,8 @@ impl Snapshot {
             values: Vec::new(),
             dead_assigned: Vec::new(),
             depth: options.max_depth.map(|_| state.depth),
-            symbols: Vec::new(),
         };
+        let mut symbols = Vec::new();
         let mut size = 0usize;
         let mut dead = 0usize;
         let top = state.stack.len() - 1;
@@ -254,7 +241,7 @@ impl Snapshot {
             for (index, value) in frame.locals.iter().enumerate() {
                 let local = LocalId(index as u32);
                 if live.contains(local) && overwritten != Some(local) {
-                    size += scalars(store, value, &mut snapshot.symbols)?;
+                    size += scalars(store, value, &mut symbols)?;
                     snapshot.values.push(value.clone());
                 } else if liveness.is_init_checked(local) {
                     if dead % 64 == 0 {
@@ -273,14 +260,18 @@ impl Snapshot {
             }
         }
         for value in state.memory.values() {
-            size += scalars(store, value, &mut snapshot.symbols)?;
+            size += scalars(store, value, &mut symbols)?;
             if size > MAX_SNAPSHOT_VALUES {
                 return None;
             }
             snapshot.values.push(value.clone());
         }
         let cost = size + snapshot.dead_assigned.len() + snapshot.frames.len();
-        Some((snapshot, cost))
+        Some(Arrival {
+            snapshot,
+            cost,
+            symbols,
+        })
     }
 }
 
