@@ -101,6 +101,11 @@ pub struct Options {
     /// Paths that end in `exit` or `abort` with objects still allocated fail an `unmodelled`
     /// check: whether those objects are still reachable is not decided.
     pub memory_leaks: bool,
+    /// A local variable of an integer type declared without an initializer starts with an
+    /// arbitrary value (an input read where the declaration runs, again on each run of it in a
+    /// loop), as CBMC and SV-COMP's tasks read C, instead of `uninit` checks on its reads.
+    /// Arrays, structs and pointers still start indeterminate.
+    pub nondet_locals: bool,
 }
 
 /// C's data models on Linux: where `long` has 32 bits (ILP32, `gcc -m32`) or 64 (LP64, the

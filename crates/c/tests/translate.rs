@@ -3523,3 +3523,55 @@ fn deeply_nested_brackets_are_refused_before_parsing() {
     );
     assert_eq!(returns(&literal, &[]), 40);
 }
+
+/// `Options::nondet_locals`: an integer local declared without an initializer reads an input
+/// where the declaration runs (again on each run of it in a loop), in a register or in
+/// memory, 64-bit as two; without the option the same read is the `uninit` check, and arrays,
+/// structs, pointers and `static` locals are what they were.
+#[test]
+fn nondet_locals_read_an_input_where_they_are_declared() {
+    let nondet = Options {
+        nondet_locals: true,
+        ..Options::default()
+    };
+    let cases: [(&str, &[i32], i32); 5] = [
+        ("int c; if (c > 5) return 1; return c;", &[7], 1),
+        ("int c; if (c > 5) return 1; return c;", &[-3], -3),
+        // A declaration in a loop body gives a new value on each iteration.
+        (
+            "int s = 0; for (int i = 0; i < 3; i++) { int k; s = s * 10 + k; } return s;",
+            &[1, 2, 3],
+            123,
+        ),
+        ("int x; int *p = &x; *p += 1; return x;", &[41], 42),
+        (
+            "long long w; unsigned char b; return (int)(w >> 32) + b;",
+            &[5, 0, 300],
+            49,
+        ),
+    ];
+    for (body, inputs, expected) in cases {
+        let source = format!("int main() {{ {body} }}");
+        assert_eq!(returns_with(&source, inputs, nondet), expected, "{body}");
+        match run(&source, inputs) {
+            RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Uninit, "{body}"),
+            other => panic!("{body} without the option: {other:?}"),
+        }
+    }
+    // What stays indeterminate, and a `static` local's zero (no input is read).
+    for body in [
+        "int a[2]; return a[1];",
+        "struct { int f; } s; return s.f;",
+        "int *p; return p == 0;",
+    ] {
+        let source = format!("int main() {{ {body} }}");
+        match run_with(&source, &[], nondet) {
+            RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Uninit, "{body}"),
+            other => panic!("{body}: {other:?}"),
+        }
+    }
+    assert_eq!(
+        returns_with("int main() { static int z; return z; }", &[], nondet),
+        0
+    );
+}

@@ -999,6 +999,32 @@ fn svcomp_witnesses_join_the_halves_of_a_64_bit_input() {
 }
 
 #[test]
+fn nondet_locals_are_inputs_on_request_and_their_replay_line_runs() {
+    let p = program(
+        "indeterminate.c",
+        b"void reach_error(void);\n\
+          int main(void) {\n  int c;\n  if (c == 42)\n    reach_error();\n  return 0;\n}\n",
+    );
+    // Without the option the read of `c` is the `uninit` check, and ends the path.
+    let out = symex(&["check", &p]);
+    assert_eq!(out.status.code(), Some(10), "{}", stdout(&out));
+    assert!(stdout(&out).contains("uninit"), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("reach_error"), "{}", stdout(&out));
+    let out = symex(&["check", "--nondet-locals", &p]);
+    assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains("uninit"), "{text}");
+    let replay = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("replay: symex "))
+        .unwrap_or_else(|| panic!("no replay line: {text}"));
+    assert!(replay.contains(" --nondet-locals --input 42"), "{replay}");
+    let words: Vec<&str> = replay.split_whitespace().collect();
+    let out = symex(&words);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+}
+
+#[test]
 fn signed_overflow_is_checked_on_request_and_its_replay_line_runs() {
     let p = program(
         "overflow.c",

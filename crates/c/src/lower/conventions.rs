@@ -129,7 +129,7 @@ impl FnCx<'_, '_> {
     }
 
     /// The next input as a value of the integer type `ty`.
-    fn input(&mut self, ty: CType, span: Span) -> Operand {
+    pub(super) fn input(&mut self, ty: CType, span: Span) -> Operand {
         let input = |cx: &mut Self| {
             let dst = cx.b.new_temp(span, Width::W32);
             cx.b.emit(InstKind::Input { dst }, span);

@@ -341,9 +341,9 @@ impl FnCx<'_, '_> {
     }
 
     /// Declares the variable `name` of type `ty` in the innermost scope and sets it to its
-    /// initializer; without one, to zero where it has static storage, and else an object in
-    /// memory gets its indeterminate value (every leaf unassigned) and a scalar local stays
-    /// uninitialized.
+    /// initializer; without one, to zero where it has static storage, to an input where
+    /// `Options::nondet_locals` takes integers so, and else an object in memory gets its
+    /// indeterminate value (every leaf unassigned) and a scalar local stays uninitialized.
     pub fn define_variable(
         &mut self,
         name: &str,
@@ -360,6 +360,14 @@ impl FnCx<'_, '_> {
         let local = self.declare(name, ty, static_storage, span)?;
         let in_memory = self.in_memory(local);
         let value = match initializer {
+            // SV-COMP's tasks read `int x;` as an input (`Options::nondet_locals`).
+            None if !static_storage && ty.is_number() && self.unit.options.nondet_locals => {
+                let value = self.input(ty, span);
+                match in_memory {
+                    true => self.object_of(ty, &[value], span),
+                    false => value,
+                }
+            }
             None if in_memory => self.blank_object(ty, static_storage, false, span),
             None if static_storage => match ty {
                 CType::Pointer(_) => Operand::Null,

@@ -75,6 +75,12 @@ pub struct FrontendArgs {
     /// pointer, an object left is `unknown`, not a leak); `main`'s calls are then inlined.
     #[arg(long)]
     pub memory_leaks: bool,
+    /// C programs: a local variable of an integer type declared without an initializer
+    /// (`int x;`) starts with an arbitrary value, an input, as CBMC and SV-COMP's tasks read C,
+    /// instead of an `uninit` check where it is read (arrays, structs and pointers still
+    /// start indeterminate).
+    #[arg(long)]
+    pub nondet_locals: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -91,6 +97,7 @@ impl FrontendArgs {
             ordinary_error_calls: self.ordinary_error_calls,
             inline_calls: self.inline_calls,
             memory_leaks: self.memory_leaks,
+            nondet_locals: self.nondet_locals,
             data_model: match self.data_model {
                 DataModelArg::Ilp32 => symex_c::DataModel::Ilp32,
                 DataModelArg::Lp64 => symex_c::DataModel::Lp64,
@@ -116,6 +123,9 @@ impl FrontendArgs {
         }
         if self.memory_leaks {
             words.push("--memory-leaks".to_string());
+        }
+        if self.nondet_locals {
+            words.push("--nondet-locals".to_string());
         }
         words
     }

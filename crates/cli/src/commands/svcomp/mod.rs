@@ -115,26 +115,30 @@ const SIGNED_OVERFLOW: &str = "--signed-overflow";
 /// The front-end flag of the `memory-leak` check (`valid-memtrack`).
 const MEMORY_LEAKS: &str = "--memory-leaks";
 
+/// The front-end flag that reads `int x;` as an input: SV-COMP's tasks use uninitialized
+/// locals as arbitrary values (`int c; if (c > 5)`), and their verdicts are for every value.
+const NONDET_LOCALS: &str = "--nondet-locals";
+
 /// Outside `unreach-call` the error functions are ordinary calls (C's meaning): `reach_error`
 /// runs its definition, and `__assert_fail` aborts.
 const SUPPORTED: &[Supported] = &[
     Supported {
         name: "unreach-call",
-        flags: &[],
+        flags: &[NONDET_LOCALS],
         kinds: &[(PropertyKind::Assert, None)],
         memory_unchecked: false,
         wraps_around: true,
     },
     Supported {
         name: "no-overflow",
-        flags: &[SIGNED_OVERFLOW, "--ordinary-error-calls"],
+        flags: &[SIGNED_OVERFLOW, "--ordinary-error-calls", NONDET_LOCALS],
         kinds: &[(PropertyKind::Overflow, None)],
         memory_unchecked: false,
         wraps_around: false,
     },
     Supported {
         name: "valid-memsafety",
-        flags: &["--ordinary-error-calls", MEMORY_LEAKS],
+        flags: &["--ordinary-error-calls", MEMORY_LEAKS, NONDET_LOCALS],
         kinds: &[
             (PropertyKind::NullDeref, Some("valid-deref")),
             (PropertyKind::OutOfBounds, Some("valid-deref")),
