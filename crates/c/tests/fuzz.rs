@@ -173,17 +173,20 @@ fn pipeline_on_this_thread(text: &str, options: Options) -> bool {
 }
 
 fn options() -> impl Strategy<Value = Options> {
-    (any::<[bool; 5]>()).prop_map(|[ilp32, overflow, ordinary, inline, leaks]| Options {
-        signed_overflow: overflow,
-        ordinary_error_calls: ordinary,
-        data_model: if ilp32 {
-            DataModel::Ilp32
-        } else {
-            DataModel::Lp64
+    (any::<[bool; 6]>()).prop_map(
+        |[ilp32, overflow, ordinary, inline, leaks, nondet]| Options {
+            signed_overflow: overflow,
+            ordinary_error_calls: ordinary,
+            data_model: if ilp32 {
+                DataModel::Ilp32
+            } else {
+                DataModel::Lp64
+            },
+            inline_calls: inline,
+            memory_leaks: leaks,
+            nondet_locals: nondet,
         },
-        inline_calls: inline,
-        memory_leaks: leaks,
-    })
+    )
 }
 
 proptest! {
@@ -215,6 +218,8 @@ fn every_c_corpus_file_runs_under_every_option() {
                     ordinary_error_calls: flags & 2 != 0,
                     inline_calls: flags & 4 != 0,
                     memory_leaks: flags & 4 == 0,
+                    // Both ways, without doubling the runs.
+                    nondet_locals: flags & 2 == 0,
                     data_model: if ilp32 {
                         DataModel::Ilp32
                     } else {

@@ -8,6 +8,8 @@
 //! fork N times; beyond, it follows the `then` side only and the search is marked cut.
 //! Properties are in `checks.rs`; nothing here picks the next state.
 
+use std::convert::Infallible;
+
 use symex_ir::cfg::{
     BinOp, BlockId, FuncId, Inst, InstKind, Operand, PlaceBase, Rvalue, Terminator,
 };
@@ -279,9 +281,10 @@ impl Machine<'_> {
             return;
         }
         if let Some(frame) = state.frame_mut() {
-            for value in frame.locals.iter_mut().filter(|v| holds_symbol(v)) {
-                *value = SymValue::Int(number);
-            }
+            let number = SymValue::Int(number);
+            let replaced =
+                |v: &SymValue| Ok::<_, Infallible>(holds_symbol(v).then(|| number.clone()));
+            let Ok(()) = frame.locals.replace(replaced);
         }
     }
 

@@ -351,18 +351,11 @@ fn substitute_in_state(
     value: TermId,
 ) -> Result<()> {
     for frame in state.stack.iter_mut() {
-        let mut changes: Vec<(usize, SymValue)> = Vec::new();
-        for (i, v) in frame.locals.iter().enumerate() {
-            if let Some(new) = resolve_substitute(store, v, symbol, value)? {
-                changes.push((i, new));
-            }
-        }
-        if changes.is_empty() {
-            continue;
-        }
-        let frame = Rc::make_mut(frame);
-        for (i, new) in changes {
-            frame.locals[i] = new;
+        let mut locals = frame.locals.clone();
+        locals.replace(|v| resolve_substitute(store, v, symbol, value))?;
+        // A frame none of whose chunks changed stays shared.
+        if !locals.same_chunks(&frame.locals) {
+            Rc::make_mut(frame).locals = locals;
         }
     }
     state

@@ -19,6 +19,7 @@ use crate::common::options::CheckOptions;
 use crate::common::solver::Queries;
 use crate::common::terms::{WIDE, WIDTH};
 use crate::error::EngineError;
+use crate::forward::locals::Locals;
 use crate::forward::memory::Memory;
 use crate::forward::merge::PathCount;
 use crate::forward::program::ProgramInfo;
@@ -201,7 +202,7 @@ impl<'m> Machine<'m> {
             func,
             block: symex_ir::cfg::Function::ENTRY,
             inst: 0,
-            locals,
+            locals: Locals::new(locals),
             return_to,
             iterations: vec![0; info.loop_count()],
         }));

@@ -122,7 +122,7 @@ fn same_frame(machine: &Machine<'_>, x: &Frame, y: &Frame) -> bool {
     let info = &machine.info.functions[x.func.index()];
     x.locals
         .iter()
-        .zip(&y.locals)
+        .zip(y.locals.iter())
         .enumerate()
         .all(|(i, (u, v))| !info.cell_backed.get(i).copied().unwrap_or(false) || u == v)
 }
@@ -151,12 +151,10 @@ impl Machine<'_> {
                 stack.push_back(Rc::clone(x));
                 continue;
             }
-            let locals = x
-                .locals
-                .iter()
-                .zip(&y.locals)
-                .map(|(u, v)| SymValue::ite(&mut self.store, c1, u.clone(), v.clone()))
-                .collect::<Result<Vec<_>>>()?;
+            let store = &mut self.store;
+            let locals = (x.locals).zip_with(&y.locals, |u, v| {
+                SymValue::ite(store, c1, u.clone(), v.clone())
+            })?;
             stack.push_back(Rc::new(Frame {
                 func: x.func,
                 block: x.block,

@@ -23,6 +23,7 @@ mod emit;
 mod exec;
 mod heap_hooks;
 mod live;
+mod locals;
 mod machine;
 mod matching;
 mod memory;

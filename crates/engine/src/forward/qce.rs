@@ -148,7 +148,7 @@ impl Estimates {
             };
             let info = &machine.info.functions[x.func.index()];
             let threshold = self.options.alpha * estimate.total(x.block);
-            for (i, (u, v)) in x.locals.iter().zip(&y.locals).enumerate() {
+            for (i, (u, v)) in x.locals.iter().zip(y.locals.iter()).enumerate() {
                 let local = LocalId(i as u32);
                 let (Some(u), Some(v)) = (
                     effective_value(info, a, local, u),

@@ -1,7 +1,8 @@
 //! A symbolic state of the forward engine: where it is, its call stack, its memory, its path
 //! condition and what it has read and done so far.
 //!
-//! Forking clones a state cheaply: frames are `Rc`-shared and copied on their first write, in
+//! Forking clones a state cheaply: frames are `Rc`-shared and copied on their first write (their
+//! locals by chunks: `forward/locals.rs`), in
 //! a persistent vector (a fork and a path's end cost a constant however deep the recursion:
 //! pending states of a deeply recursive run held a vector of thousands of frames each, and
 //! freeing them ran seconds past the time limit), memory is shared by chunks, the path
@@ -15,10 +16,10 @@ use imbl::shared_ptr::RcK;
 use symex_ir::cfg::{BlockId, FuncId, LocalId};
 use symex_smt::PathCondition;
 
+use crate::forward::locals::Locals;
 use crate::forward::memory::Memory;
 use crate::forward::merge::PathCount;
 use crate::forward::subsume::Track;
-use crate::forward::value::SymValue;
 use crate::heap::HeapState;
 
 /// A state's number, unique within one check.
@@ -31,7 +32,7 @@ pub struct Frame {
     /// The next instruction; `insts.len()` means the terminator.
     pub inst: usize,
     /// Cell-backed locals hold `SymValue::Cell` of their cell.
-    pub locals: Vec<SymValue>,
+    pub locals: Locals,
     /// Where the caller wants the result (none for the entry).
     pub return_to: Option<LocalId>,
     /// Back edges taken per loop of the function since the loop was last entered.
