@@ -9,6 +9,7 @@
 //! Properties are in `checks.rs`; nothing here picks the next state.
 
 use std::convert::Infallible;
+use std::ops::Range;
 
 use symex_ir::cfg::{
     BinOp, BlockId, FuncId, Inst, InstKind, Operand, PlaceBase, Rvalue, Terminator,
@@ -20,7 +21,7 @@ use crate::common::terms;
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::program::EdgeKind;
-use crate::forward::state::State;
+use crate::forward::state::{Frame, State};
 use crate::forward::value::SymValue;
 
 type Result<T> = std::result::Result<T, EngineError>;
@@ -218,6 +219,8 @@ impl Machine<'_> {
                 let mut outcome = self.take(state, func, block, true, Some(cond), then_block);
                 let other_outcome =
                     self.take(&mut other, func, block, false, Some(negated), else_block);
+                self.forget_unread(state);
+                self.forget_unread(&mut other);
                 match other_outcome.end {
                     Some(End::Cut(cut)) => self.cuts.hit(cut),
                     _ => outcome.forked.push(other),
@@ -235,6 +238,32 @@ impl Machine<'_> {
                 }
                 Ok(Outcome::go_on())
             }
+        }
+    }
+
+    /// Forgets the values of the top frame's locals that nothing reads from the state's block
+    /// on (`Locals::forget`), so that a state waiting after a fork does not keep the chunks
+    /// its sibling copies. Not where loop summaries or subsumption look at the values of
+    /// locals whatever their liveness, nor within a block (forks end blocks).
+    fn forget_unread(&mut self, state: &mut State) {
+        if self.options.summarize || self.options.subsume {
+            return;
+        }
+        let Some(&Frame {
+            func,
+            block,
+            inst: 0,
+            ..
+        }) = state.frame()
+        else {
+            return;
+        };
+        let reads = self.info.functions[func.index()].reads(&self.module.functions[func.index()]);
+        // State matching compares whether dead `Init`-checked locals are assigned: kept.
+        let (live, checked) = (reads.live_in(block), reads.init_checked());
+        let kept = |locals: Range<usize>| live.any_in(locals.clone()) || checked.any_in(locals);
+        if let Some(frame) = state.frame_mut() {
+            frame.locals.forget(kept);
         }
     }
 

@@ -11,6 +11,12 @@
 //! requires it to hold a number before; `matching` compares whether dead locals are
 //! assigned). Locals whose address is taken live in memory and are always live. Nothing here
 //! decides what a summary or a match does.
+//!
+//! [`Liveness::reads_of`] is the plain analysis beside it: a local is live where anything may
+//! still read it (an assignment to a dead local and a whole-local `Init` check too), so a
+//! dead local's value may be forgotten altogether (`Locals::forget`).
+
+use std::ops::Range;
 
 use symex_ir::cfg::{Block, BlockId, Rvalue, Terminator};
 use symex_ir::cfg::{Check, Function, InstKind, LocalId, Operand, Place, PlaceBase, Projection};
@@ -25,6 +31,24 @@ impl Bits {
     }
     pub fn contains(&self, l: LocalId) -> bool {
         self.0[l.index() / 64] >> (l.index() % 64) & 1 == 1
+    }
+    /// Whether any local numbered in `range` is in the set, a word at a time.
+    pub fn any_in(&self, range: Range<usize>) -> bool {
+        let mut at = range.start;
+        while at < range.end {
+            let (word, offset) = (at / 64, at % 64);
+            let width = (64 - offset).min(range.end - at);
+            let mask = if width == 64 {
+                u64::MAX
+            } else {
+                (1 << width) - 1
+            };
+            if self.0.get(word).is_some_and(|w| (w >> offset) & mask != 0) {
+                return true;
+            }
+            at += width;
+        }
+        false
     }
     fn insert(&mut self, l: LocalId) {
         self.0[l.index() / 64] |= 1 << (l.index() % 64);
@@ -47,11 +71,30 @@ pub struct Liveness {
     /// Locals some whole-local `Init` check asks about: only theirs is it observable whether
     /// they are assigned.
     init_checked: Bits,
+    uses: Uses,
+}
+
+/// What makes a local live.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Uses {
+    /// Its value may reach something observable (strong liveness).
+    Observed,
+    /// Something may read it.
+    Reads,
 }
 
 impl Liveness {
-    /// The analysis of `function`; `cell_backed` says which locals live in memory.
+    /// The strong liveness of `function`; `cell_backed` says which locals live in memory.
     pub fn of(function: &Function, cell_backed: &dyn Fn(LocalId) -> bool) -> Liveness {
+        Liveness::compute(function, cell_backed, Uses::Observed)
+    }
+
+    /// The plain liveness of `function`: where a local may still be read at all.
+    pub fn reads_of(function: &Function, cell_backed: &dyn Fn(LocalId) -> bool) -> Liveness {
+        Liveness::compute(function, cell_backed, Uses::Reads)
+    }
+
+    fn compute(function: &Function, cell_backed: &dyn Fn(LocalId) -> bool, uses: Uses) -> Liveness {
         let locals = function.locals.len();
         let blocks = function.blocks.len();
         let mut always = Bits::new(locals);
@@ -81,7 +124,7 @@ impl Liveness {
                 let block = function.block(BlockId(b as u32));
                 let mut live = live_out(block, &live_in, &always);
                 for inst in block.insts.iter().rev() {
-                    transfer(&inst.kind, &mut live, &always);
+                    transfer(&inst.kind, &mut live, &always, uses);
                 }
                 if live != live_in[b] {
                     live_in[b] = live;
@@ -93,12 +136,23 @@ impl Liveness {
             live_in,
             always,
             init_checked,
+            uses,
         }
     }
 
     /// Whether `local` is strongly live at the start of `block`.
     pub fn live_at(&self, block: BlockId, local: LocalId) -> bool {
         self.live_in[block.index()].contains(local)
+    }
+
+    /// The live locals at the start of `block`.
+    pub fn live_in(&self, block: BlockId) -> &Bits {
+        &self.live_in[block.index()]
+    }
+
+    /// The locals some whole-local `Init` check of the function asks about.
+    pub fn init_checked(&self) -> &Bits {
+        &self.init_checked
     }
 
     /// Whether some whole-local `Init` check of the function asks whether `local` is assigned.
@@ -116,7 +170,7 @@ impl Liveness {
         let body = function.block(block);
         let mut live = live_out(body, &self.live_in, &self.always);
         for inst in body.insts.iter().skip(inst).rev() {
-            transfer(&inst.kind, &mut live, &self.always);
+            transfer(&inst.kind, &mut live, &self.always, self.uses);
         }
         live
     }
@@ -137,10 +191,10 @@ fn live_out(block: &Block, live_in: &[Bits], always: &Bits) -> Bits {
 }
 
 /// The live set before `inst`, given the live set after it.
-fn transfer(inst: &InstKind, live: &mut Bits, always: &Bits) {
+fn transfer(inst: &InstKind, live: &mut Bits, always: &Bits, uses: Uses) {
     match inst {
         InstKind::Assign { dst, value } => {
-            let observed = live.contains(*dst);
+            let observed = live.contains(*dst) || uses == Uses::Reads;
             if !always.contains(*dst) {
                 live.remove(*dst);
             }
@@ -176,7 +230,9 @@ fn transfer(inst: &InstKind, live: &mut Bits, always: &Bits) {
                 use_operand(live, *index);
             }
             Check::Init(place) => {
-                if !(matches!(place.base, PlaceBase::Local(_)) && place.projections.is_empty()) {
+                let whole_local =
+                    matches!(place.base, PlaceBase::Local(_)) && place.projections.is_empty();
+                if !whole_local || uses == Uses::Reads {
                     use_place(live, place);
                 }
             }
@@ -221,6 +277,21 @@ fn use_rvalue(live: &mut Bits, value: &Rvalue) {
 mod tests {
     use super::*;
     use crate::forward::program::ProgramInfo;
+
+    #[test]
+    fn any_in_looks_at_the_range_only() {
+        let mut bits = Bits::new(200);
+        bits.insert(LocalId(70));
+        bits.insert(LocalId(199));
+        assert!(bits.any_in(64..80));
+        assert!(bits.any_in(70..71));
+        assert!(!bits.any_in(71..199));
+        assert!(!bits.any_in(0..70));
+        assert!(bits.any_in(0..200));
+        assert!(bits.any_in(190..200));
+        assert!(!bits.any_in(128..192));
+        assert!(!bits.any_in(5..5));
+    }
 
     /// Whether each named local is strongly live where the first loop of `main` exits.
     fn live_at_exit(source: &str, names: &[&str]) -> Vec<bool> {
@@ -286,6 +357,50 @@ mod tests {
             live_at_exit(source, &["x", "y", "z", "i"]),
             vec![true, false, false, false]
         );
+    }
+
+    /// The plain analysis counts every read: `y` and `z` at the loop's header are read by the
+    /// body (which strong liveness ignores, since nothing observes them), and an `Init` check
+    /// of a whole local reads it.
+    #[test]
+    fn reads_of_counts_every_read() {
+        let source = "main() { var i, n, x, y, z; n = input; x = 0; y = 1; z = 0; i = 0; \
+                      while (i < n) { y = y * 3 + x; z = y; x = x + 1; i = i + 1; } \
+                      return x; }";
+        let front = symex_syntax::analyze(source).expect("valid");
+        let module = symex_ir::lower(&front.program);
+        let info = ProgramInfo::new(&module);
+        let function = &module.functions[0];
+        let header = info.functions[0].loops().loops[0].header;
+        let local = |n: &str| {
+            let at = function.locals.iter().position(|l| l.name == n);
+            LocalId(at.expect("local") as u32)
+        };
+        let strong = Liveness::of(function, &|_| false);
+        let reads = Liveness::reads_of(function, &|_| false);
+        let at_header = |live: &Liveness| ["x", "y", "z"].map(|n| live.live_at(header, local(n)));
+        assert_eq!(at_header(&strong), [true, false, false]);
+        // `z` is overwritten before the body reads it.
+        assert_eq!(at_header(&reads), [true, true, false]);
+        // `b = a` reads `a` after the `Init` check of it; `b` is never read.
+        let source = "main() { var a, b; if (input > 0) { a = 1; } b = a; return 0; }";
+        let front = symex_syntax::analyze(source).expect("valid");
+        let module = symex_ir::lower(&front.program);
+        let function = &module.functions[0];
+        let a = LocalId(
+            function
+                .locals
+                .iter()
+                .position(|l| l.name == "a")
+                .expect("a") as u32,
+        );
+        let is_check = |i: &symex_ir::cfg::Inst| matches!(&i.kind, InstKind::Check { check: Check::Init(p), .. } if p.base == PlaceBase::Local(a));
+        let checked = (0..function.blocks.len() as u32)
+            .map(BlockId)
+            .find(|&b| function.block(b).insts.iter().any(is_check))
+            .expect("an Init check of `a`");
+        assert!(!Liveness::of(function, &|_| false).live_at(checked, a));
+        assert!(Liveness::reads_of(function, &|_| false).live_at(checked, a));
     }
 
     #[test]

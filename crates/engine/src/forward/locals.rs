@@ -5,7 +5,7 @@
 //!
 //! Values only: what a local means (a cell's address, a number) is the machine's business.
 
-use std::ops::Index;
+use std::ops::{Index, Range};
 use std::rc::Rc;
 
 use crate::forward::value::SymValue;
@@ -43,6 +43,25 @@ impl Locals {
 
     pub fn iter(&self) -> impl Iterator<Item = &SymValue> + '_ {
         self.chunks.iter().flat_map(|chunk| chunk.iter())
+    }
+
+    /// Forgets the values of every chunk none of whose locals is `read_later`: it becomes the
+    /// one blank chunk all frames share. A fork's two states share their chunks, and the one
+    /// that goes on copies each it writes; once the chunks of dead temporaries are blank, the
+    /// one that waits keeps nothing of them (a frame of thousands of temporaries, each written
+    /// once a round, kept half its chunks per waiting state). The caller answers for
+    /// `read_later`, which says whether a local of a range of indices may be read later (a
+    /// value forgotten is `Uninit`).
+    pub fn forget(&mut self, read_later: impl Fn(Range<usize>) -> bool) {
+        BLANK.with(|blank| {
+            for (k, chunk) in self.chunks.iter_mut().enumerate() {
+                let start = k * CHUNK;
+                let whole = chunk.len() == CHUNK;
+                if whole && !Rc::ptr_eq(chunk, blank) && !read_later(start..start + CHUNK) {
+                    *chunk = Rc::clone(blank);
+                }
+            }
+        });
     }
 
     /// Replaces every value for which `change` gives a new one, copying only the chunks that
@@ -102,6 +121,12 @@ impl Index<usize> for Locals {
     }
 }
 
+thread_local! {
+    /// The chunk of forgotten values (`Locals::forget`); a frame's last chunk, shorter, is
+    /// never forgotten.
+    static BLANK: Rc<[SymValue]> = Rc::from(vec![SymValue::Uninit; CHUNK]);
+}
+
 /// `chunk`, copied first if it is shared.
 fn unique(chunk: &mut Rc<[SymValue]>) -> &mut [SymValue] {
     if Rc::get_mut(chunk).is_none() {
@@ -153,6 +178,27 @@ mod tests {
             }
             assert_eq!(locals.get(count as usize), None);
         }
+    }
+
+    #[test]
+    fn forgotten_chunks_are_the_one_blank_chunk() {
+        let a = numbers(40);
+        let mut b = a.clone();
+        // Locals 0..16 are dead, 16..32 all but 20, 32..40 (the short last chunk) too.
+        b.forget(|r| r.contains(&20));
+        assert_eq!(b[3], SymValue::Uninit);
+        assert_eq!(b[20], number(20));
+        assert_eq!(b[21], number(21));
+        assert_eq!(b[35], number(35));
+        assert!(Rc::ptr_eq(&a.chunks[1], &b.chunks[1]));
+        assert!(Rc::ptr_eq(&a.chunks[2], &b.chunks[2]));
+        let mut c = a.clone();
+        c.forget(|r| r.contains(&20));
+        assert!(Rc::ptr_eq(&b.chunks[0], &c.chunks[0]));
+        // Writing into a forgotten chunk copies the blank one, which stays blank.
+        *c.get_mut(1).unwrap() = SymValue::Null;
+        assert_eq!(b[1], SymValue::Uninit);
+        assert_eq!(c[1], SymValue::Null);
     }
 
     #[test]

@@ -32,6 +32,7 @@ pub struct FunctionInfo {
     pub rpo: Vec<u32>,
     loops: LoopForest,
     liveness: OnceCell<Rc<Liveness>>,
+    reads: OnceCell<Rc<Liveness>>,
 }
 
 impl FunctionInfo {
@@ -69,6 +70,7 @@ impl FunctionInfo {
             cell_backed,
             loops: LoopForest::compute(&dominators),
             liveness: OnceCell::new(),
+            reads: OnceCell::new(),
         }
     }
 
@@ -78,6 +80,15 @@ impl FunctionInfo {
         Rc::clone(
             self.liveness
                 .get_or_init(|| Rc::new(Liveness::of(function, &|l| self.is_cell_backed(l)))),
+        )
+    }
+
+    /// Plain liveness of `function`'s locals (where they may still be read), computed on the
+    /// first call.
+    pub fn reads(&self, function: &Function) -> Rc<Liveness> {
+        Rc::clone(
+            self.reads
+                .get_or_init(|| Rc::new(Liveness::reads_of(function, &|l| self.is_cell_backed(l)))),
         )
     }
 
