@@ -944,6 +944,53 @@ fn svcomp_memsafety_names_the_violated_free_property() {
     }
 }
 
+/// `symex svcomp` reads an uninitialized integer local as an arbitrary value (SV-COMP's and
+/// CBMC's reading): `TRUE` for every value, `FALSE` where one reaches the error (the witness
+/// has no waypoint for it), and a new value on each run of a declaration in a loop (the same
+/// value twice would make the last task `TRUE`).
+#[test]
+fn svcomp_reads_uninitialized_integer_locals_as_inputs() {
+    let cases = [
+        ("int c; if (c > 5) { if (c < 3) reach_error(); }", true),
+        (
+            "int c; unsigned char b; if (c == 7 && b == 200) reach_error();",
+            false,
+        ),
+        (
+            "int seen = 0; for (int i = 0; i < 2; i++) { int k; if (i == 0) seen = k; \
+             else if (k != seen) reach_error(); }",
+            false,
+        ),
+    ];
+    for (i, (body, expected)) in cases.into_iter().enumerate() {
+        let source = format!(
+            "extern void abort(void); void reach_error(void) {{ abort(); }}
+             int main() {{ {body} return 0; }}\n"
+        );
+        let task = task(&format!("uninit{i}"), &source, "unreach-call", expected);
+        let witness = program(&format!("uninit{i}.witness.yml"), b"");
+        let out = symex(&["svcomp", &task, "--timeout", "10", "--witness", &witness]);
+        let answer = if expected {
+            "unreach-call: TRUE"
+        } else {
+            "unreach-call: FALSE"
+        };
+        assert!(
+            stdout(&out).contains(answer),
+            "{body}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        let written = std::fs::read_to_string(&witness).expect("the witness file");
+        assert_eq!(
+            written.contains("violation_sequence"),
+            !expected,
+            "{written}"
+        );
+        assert!(!written.contains("function_return"), "{written}");
+    }
+}
+
 /// `unreach-call` lets `int` arithmetic wrap around, but a counterexample that reaches the
 /// error only through a signed overflow (undefined behaviour, which SV-COMP's tasks assume
 /// away) is no `FALSE`: `UNKNOWN`, with the overflow's place. Where a run without one reaches
