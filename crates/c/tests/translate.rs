@@ -3574,4 +3574,30 @@ fn nondet_locals_read_an_input_where_they_are_declared() {
         returns_with("int main() { static int z; return z; }", &[], nondet),
         0
     );
+    // A jump past a declaration gives the variable a new input on the way, as C makes it
+    // indeterminate there (its IR local would hold what an earlier run of the declaration
+    // read: 0 and 1 below).
+    for (body, inputs, expected) in [
+        (
+            "for (int i = 0; i < 2; i++) { if (i == 1) goto L; int x; if (x != 0) return 0; \
+             L: if (i == 1 && x == 1) return 7; } return 0;",
+            [0, 1],
+            7,
+        ),
+        (
+            "int k = 0; while (k < 2) { switch (k++) { int t; case 0: t = 1; break; case 1: \
+             return t; } } return 0;",
+            [5, 9],
+            9,
+        ),
+    ] {
+        let source = format!("int main() {{ {body} }}");
+        assert_eq!(returns_with(&source, &inputs, nondet), expected, "{body}");
+    }
+    // Jumps that skip no integer declaration stay accepted.
+    let body = "int n = 0; again: n++; if (n < 3) goto again; goto done; done: return n;";
+    assert_eq!(
+        returns_with(&format!("int main() {{ {body} }}"), &[], nondet),
+        3
+    );
 }

@@ -38,6 +38,19 @@ pub(super) struct Lowered {
     pub locals: DeclaredLocals,
 }
 
+/// A label of the function being lowered, from its first mention on.
+pub(super) struct LabelEntry {
+    block: BlockId,
+    defined: bool,
+    /// The count of locals at the first mention (by a `goto` before the definition, the
+    /// declarations from there on may be skipped: `FnCx::note_skippable`).
+    first_mention: usize,
+    /// With `Options::nondet_locals`, the block of each `goto` before the definition and the
+    /// count of locals there: the integer variables declared after it and in scope at the
+    /// label read new inputs on the way (`FnCx::land`).
+    landings: Vec<(BlockId, usize)>,
+}
+
 /// A call being inlined into `main` (see `lower/mod.rs`): `return` assigns `result` and goes to
 /// `exit`.
 pub(super) struct Inlined {
@@ -98,10 +111,7 @@ pub(super) struct FnCx<'u, 'a> {
     pub(super) scopes: Vec<HashMap<String, (LocalId, CType)>>,
     pub jumps: Vec<Jumps>,
     pub cases: Vec<Cases>,
-    /// The labels by name: the block, whether defined yet, and the count of locals at the
-    /// first mention (by a `goto` before the definition, the declarations from there on may
-    /// be skipped: `FnCx::note_skippable`).
-    labels: HashMap<String, (BlockId, bool, usize)>,
+    labels: HashMap<String, LabelEntry>,
     depth: u32,
     /// The function's name (globals are `main`'s locals), or of the call being inlined.
     name: String,
@@ -1149,20 +1159,102 @@ impl FnCx<'_, '_> {
 
     /// The block of label `name`, created at its first mention.
     pub fn label(&mut self, name: &str) -> BlockId {
-        if let Some(&(block, _, _)) = self.labels.get(name) {
-            return block;
+        if let Some(label) = self.labels.get(name) {
+            return label.block;
         }
         let block = self.b.new_block();
-        let locals = self.b.locals.len();
-        self.labels.insert(name.to_string(), (block, false, locals));
+        let label = LabelEntry {
+            block,
+            defined: false,
+            first_mention: self.b.locals.len(),
+            landings: Vec::new(),
+        };
+        self.labels.insert(name.to_string(), label);
         block
+    }
+
+    /// Where `goto name` jumps: the label's block, or for a label not defined yet under
+    /// `Options::nondet_locals` a block of this `goto`'s own, which [`FnCx::land`] fills when
+    /// the label is defined.
+    pub fn goto_target(&mut self, name: &str) -> BlockId {
+        let block = self.label(name);
+        if !self.unit.options.nondet_locals || self.labels[name].defined {
+            return block;
+        }
+        let landing = self.b.new_block();
+        let locals = self.b.locals.len();
+        let label = self.labels.get_mut(name).expect("just created");
+        label.landings.push((landing, locals));
+        landing
+    }
+
+    /// Takes the blocks of the `goto`s that came before label `name`'s definition.
+    pub fn take_landings(&mut self, name: &str) -> Vec<(BlockId, usize)> {
+        (self.labels.get_mut(name)).map_or_else(Vec::new, |l| std::mem::take(&mut l.landings))
+    }
+
+    /// Fills each landing block (`landing`, the count of locals where its jump was) with new
+    /// inputs for the integer variables in scope here that the jump skipped the declaration
+    /// of, then goes to `target`. C makes such a variable indeterminate: its IR local would
+    /// otherwise still hold the input an earlier run of its declaration read (in a loop), and
+    /// a `TRUE` would not cover every value (`Options::nondet_locals`).
+    pub fn land(&mut self, landings: Vec<(BlockId, usize)>, target: BlockId, span: Span) {
+        for (landing, locals) in landings {
+            self.b.switch_to(landing);
+            for (local, ty) in self.declared_since(locals) {
+                self.assign_input(local, ty, span);
+            }
+            self.b.goto(target, span);
+        }
+    }
+
+    /// The block a `switch`'s dispatch jumps to for the case label whose block is `block`:
+    /// under `Options::nondet_locals`, where the dispatch skips declarations of integer
+    /// variables in scope (the locals from `first` on), a landing block added to `landings`.
+    pub fn dispatch_target(
+        &mut self,
+        block: BlockId,
+        first: usize,
+        landings: &mut Vec<(BlockId, usize)>,
+    ) -> BlockId {
+        if !self.unit.options.nondet_locals || self.declared_since(first).is_empty() {
+            return block;
+        }
+        let landing = self.b.new_block();
+        landings.push((landing, first));
+        landing
+    }
+
+    /// The integer variables in scope here (not globals) declared when the function had
+    /// `locals` locals or later, in the order of their declarations.
+    pub fn declared_since(&self, locals: usize) -> Vec<(LocalId, CType)> {
+        let first = locals.max(self.inlined.last().map_or(0, |i| i.first_local));
+        let mut declared: Vec<(LocalId, CType)> = (self.scopes.iter().skip(1))
+            .flat_map(|scope| scope.values().copied())
+            .filter(|&(local, ty)| local.index() >= first && ty.is_number())
+            .filter(|(local, _)| !self.globals_scope.values().any(|(g, _)| g == local))
+            .collect();
+        declared.sort_by_key(|&(local, _)| local);
+        declared
+    }
+
+    /// Sets the variable `local` of the integer type `ty` to the next input (an indeterminate
+    /// value under `Options::nondet_locals`).
+    pub fn assign_input(&mut self, local: LocalId, ty: CType, span: Span) {
+        let value = self.input(ty, span);
+        let value = match self.in_memory(local) {
+            true => self.object_of(ty, &[value], span),
+            false => value,
+        };
+        let value = Rvalue::Use(self.held_by(local, value, span));
+        self.b.emit(InstKind::Assign { dst: local, value }, span);
     }
 
     /// The count of locals where a `goto` first named label `name` before its definition
     /// (`usize::MAX` where none did).
     pub fn label_jumped_from(&self, name: &str) -> usize {
         match self.labels.get(name) {
-            Some(&(_, false, locals)) => locals,
+            Some(label) if !label.defined => label.first_mention,
             _ => usize::MAX,
         }
     }
@@ -1171,13 +1263,13 @@ impl FnCx<'_, '_> {
     pub fn define_label(&mut self, name: &str, at: usize) -> Result<BlockId, CError> {
         let block = self.label(name);
         let entry = self.labels.get_mut(name).expect("just created");
-        if entry.1 {
+        if entry.defined {
             return Err(CError::invalid(
                 format!("label `{name}` is defined twice"),
                 at,
             ));
         }
-        entry.1 = true;
+        entry.defined = true;
         Ok(block)
     }
 
@@ -1196,11 +1288,11 @@ impl FnCx<'_, '_> {
 
 /// An error for a `goto` of function `name` whose label the function never defines.
 fn undefined_labels(
-    labels: &HashMap<String, (BlockId, bool, usize)>,
+    labels: &HashMap<String, LabelEntry>,
     name: &str,
     at: usize,
 ) -> Result<(), CError> {
-    match labels.iter().find(|(_, (_, defined, _))| !defined) {
+    match labels.iter().find(|(_, label)| !label.defined) {
         Some((label, _)) => Err(CError::invalid(
             format!("`goto {label}` names no label of `{name}`"),
             at,

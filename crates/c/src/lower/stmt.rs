@@ -128,7 +128,7 @@ impl FnCx<'_, '_> {
                 self.pop_scope();
             }
             Statement::Goto(label) => {
-                let target = self.label(&label.node.name);
+                let target = self.goto_target(&label.node.name);
                 self.jump(target, span);
             }
             Statement::Continue => match self.jumps.iter().rev().find_map(|j| j.cont) {
@@ -177,11 +177,19 @@ impl FnCx<'_, '_> {
                     _ => self.cases.last().map_or(0, |cases| cases.first_local),
                 };
                 self.note_skippable(skipped_from);
+                // Under `nondet_locals`, the jumps that may skip declarations of integer
+                // variables in scope here land on blocks that give them new inputs
+                // (`FnCx::land`): the `goto`s before the label, or the `switch`'s dispatch.
+                let mut landings = Vec::new();
                 let target = match &n.node.label.node {
-                    Label::Identifier(name) => self.define_label(&name.node.name, at)?,
+                    Label::Identifier(name) => {
+                        landings = self.take_landings(&name.node.name);
+                        self.define_label(&name.node.name, at)?
+                    }
                     Label::Case(value) => {
                         let value = self.constant(value)?;
                         let block = self.b.new_block();
+                        let dispatched = self.dispatch_target(block, skipped_from, &mut landings);
                         let Some(cases) = self.cases.last_mut() else {
                             return Err(CError::invalid("`case` outside a `switch`", at));
                         };
@@ -192,15 +200,16 @@ impl FnCx<'_, '_> {
                         if cases.values.iter().any(|&(v, _)| v == value) {
                             return Err(CError::invalid(format!("duplicate `case {value}`"), at));
                         }
-                        cases.values.push((value, block));
+                        cases.values.push((value, dispatched));
                         block
                     }
                     Label::Default => {
                         let block = self.b.new_block();
+                        let dispatched = self.dispatch_target(block, skipped_from, &mut landings);
                         let Some(cases) = self.cases.last_mut() else {
                             return Err(CError::invalid("`default` outside a `switch`", at));
                         };
-                        if cases.default.replace(block).is_some() {
+                        if cases.default.replace(dispatched).is_some() {
                             return Err(CError::invalid("two `default` labels", at));
                         }
                         block
@@ -210,6 +219,7 @@ impl FnCx<'_, '_> {
                     }
                 };
                 self.b.goto(target, span);
+                self.land(landings, target, span);
                 self.b.switch_to(target);
                 self.statement(&n.node.statement)?;
             }
@@ -362,11 +372,8 @@ impl FnCx<'_, '_> {
         let value = match initializer {
             // SV-COMP's tasks read `int x;` as an input (`Options::nondet_locals`).
             None if !static_storage && ty.is_number() && self.unit.options.nondet_locals => {
-                let value = self.input(ty, span);
-                match in_memory {
-                    true => self.object_of(ty, &[value], span),
-                    false => value,
-                }
+                self.assign_input(local, ty, span);
+                return Ok(local);
             }
             None if in_memory => self.blank_object(ty, static_storage, false, span),
             None if static_storage => match ty {
