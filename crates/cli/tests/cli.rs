@@ -950,21 +950,33 @@ fn svcomp_memsafety_names_the_violated_free_property() {
 /// value twice would make the last task `TRUE`).
 #[test]
 fn svcomp_reads_uninitialized_integer_locals_as_inputs() {
-    let cases = [
-        ("int c; if (c > 5) { if (c < 3) reach_error(); }", true),
+    // (body, expected verdict, the witness's waypoints of `__VERIFIER_nondet_*` calls)
+    let cases: [(&str, bool, &[&str]); 4] = [
+        ("int c; if (c > 5) { if (c < 3) reach_error(); }", true, &[]),
         (
             "int c; unsigned char b; if (c == 7 && b == 200) reach_error();",
             false,
+            &[],
         ),
         (
             "int seen = 0; for (int i = 0; i < 2; i++) { int k; if (i == 0) seen = k; \
              else if (k != seen) reach_error(); }",
             false,
+            &[],
+        ),
+        // A 64-bit local's two inputs come before the call's two: only the call's, joined,
+        // are a waypoint.
+        (
+            "long long w; long long v = __VERIFIER_nondet_longlong(); \
+             if (w == 3 && v == 4294967301LL) reach_error();",
+            false,
+            &["\\result == 4294967301"],
         ),
     ];
-    for (i, (body, expected)) in cases.into_iter().enumerate() {
+    for (i, (body, expected, waypoints)) in cases.into_iter().enumerate() {
         let source = format!(
             "extern void abort(void); void reach_error(void) {{ abort(); }}
+             extern long long __VERIFIER_nondet_longlong(void);
              int main() {{ {body} return 0; }}\n"
         );
         let task = task(&format!("uninit{i}"), &source, "unreach-call", expected);
@@ -987,7 +999,14 @@ fn svcomp_reads_uninitialized_integer_locals_as_inputs() {
             !expected,
             "{written}"
         );
-        assert!(!written.contains("function_return"), "{written}");
+        assert_eq!(
+            written.matches("function_return").count(),
+            waypoints.len(),
+            "{written}"
+        );
+        for waypoint in waypoints {
+            assert!(written.contains(waypoint), "{written}");
+        }
     }
 }
 
