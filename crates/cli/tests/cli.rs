@@ -1080,14 +1080,23 @@ fn nondet_locals_are_inputs_on_request_and_their_replay_line_runs() {
     assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(!text.contains("uninit"), "{text}");
-    let replay = text
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("replay: symex "))
-        .unwrap_or_else(|| panic!("no replay line: {text}"));
+    let replay = replay_line(&text);
     assert!(replay.contains(" --nondet-locals --input 42"), "{replay}");
-    let words: Vec<&str> = replay.split_whitespace().collect();
-    let out = symex(&words);
+    let out = run_replay(replay);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+}
+
+/// The command of the first `replay:` line of a report (without `symex`).
+fn replay_line(text: &str) -> &str {
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix("replay: symex "))
+        .unwrap_or_else(|| panic!("no replay line: {text}"))
+}
+
+/// Runs a replay line's command.
+fn run_replay(replay: &str) -> std::process::Output {
+    let words: Vec<&str> = replay.split_whitespace().collect();
+    symex(&words)
 }
 
 #[test]
@@ -1104,13 +1113,9 @@ fn signed_overflow_is_checked_on_request_and_its_replay_line_runs() {
     assert_eq!(out.status.code(), Some(10), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("signed integer overflow"), "{text}");
-    let replay = text
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("replay: symex "))
-        .unwrap_or_else(|| panic!("no replay line: {text}"));
+    let replay = replay_line(&text);
     assert!(replay.contains(" --signed-overflow"), "{replay}");
-    let words: Vec<&str> = replay.split_whitespace().collect();
-    let out = symex(&words);
+    let out = run_replay(replay);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("signed integer overflow"),
