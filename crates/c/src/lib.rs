@@ -103,8 +103,9 @@ pub struct Options {
     pub memory_leaks: bool,
     /// A local variable of an integer type declared without an initializer starts with an
     /// arbitrary value (an input read where the declaration runs, again on each run of it in a
-    /// loop), as CBMC and SV-COMP's tasks read C, instead of `uninit` checks on its reads.
-    /// Arrays, structs and pointers still start indeterminate.
+    /// loop, and where a jump skips its declaration), as CBMC and SV-COMP's tasks read C,
+    /// instead of `uninit` checks on its reads. Arrays, structs and pointers still start
+    /// indeterminate.
     pub nondet_locals: bool,
 }
 

@@ -218,8 +218,8 @@ fn every_c_corpus_file_runs_under_every_option() {
                     ordinary_error_calls: flags & 2 != 0,
                     inline_calls: flags & 4 != 0,
                     memory_leaks: flags & 4 == 0,
-                    // Both ways, without doubling the runs.
-                    nondet_locals: flags & 2 == 0,
+                    // Both ways with each of the other flags, without doubling the runs.
+                    nondet_locals: ilp32 ^ (flags & 2 == 0),
                     data_model: if ilp32 {
                         DataModel::Ilp32
                     } else {

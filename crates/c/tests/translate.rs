@@ -3575,8 +3575,9 @@ fn nondet_locals_read_an_input_where_they_are_declared() {
         0
     );
     // A jump past a declaration gives the variable a new input on the way, as C makes it
-    // indeterminate there (its IR local would hold what an earlier run of the declaration
-    // read: 0 and 1 below).
+    // indeterminate there (its IR local would hold what an earlier iteration put there: 0
+    // from the first input, 1 from `t = 1`); an array skipped so keeps its elements' state
+    // (its first element never assigned: `uninit`).
     for (body, inputs, expected) in [
         (
             "for (int i = 0; i < 2; i++) { if (i == 1) goto L; int x; if (x != 0) return 0; \
@@ -3593,6 +3594,11 @@ fn nondet_locals_read_an_input_where_they_are_declared() {
     ] {
         let source = format!("int main() {{ {body} }}");
         assert_eq!(returns_with(&source, &inputs, nondet), expected, "{body}");
+    }
+    let source = "int main() { goto L; int a[2]; L: a[1] = 4; return a[1]; }";
+    match run_with(source, &[], nondet) {
+        RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Uninit),
+        other => panic!("a skipped array: {other:?}"),
     }
     // Jumps that skip no integer declaration stay accepted.
     let body = "int n = 0; again: n++; if (n < 3) goto again; goto done; done: return n;";

@@ -947,7 +947,7 @@ fn svcomp_memsafety_names_the_violated_free_property() {
 /// `symex svcomp` reads an uninitialized integer local as an arbitrary value (SV-COMP's and
 /// CBMC's reading): `TRUE` for every value, `FALSE` where one reaches the error (the witness
 /// has no waypoint for it), and a new value on each run of a declaration in a loop (the same
-/// value twice would make the last task `TRUE`).
+/// value twice would make the third task `TRUE`).
 #[test]
 fn svcomp_reads_uninitialized_integer_locals_as_inputs() {
     // (body, expected verdict, the witness's waypoints of `__VERIFIER_nondet_*` calls)

@@ -45,9 +45,10 @@ pub(super) struct LabelEntry {
     /// The count of locals at the first mention (by a `goto` before the definition, the
     /// declarations from there on may be skipped: `FnCx::note_skippable`).
     first_mention: usize,
-    /// With `Options::nondet_locals`, the block of each `goto` before the definition and the
-    /// count of locals there: the integer variables declared after it and in scope at the
-    /// label read new inputs on the way (`FnCx::land`).
+    /// With `Options::nondet_locals`, the landing block of each `goto` before the definition
+    /// (the block it jumps to) and the count of locals there: the integer variables declared
+    /// after it and in scope at the label read new inputs on the way (`FnCx::land`). A
+    /// landing that skips nothing is a block with a `goto` only.
     landings: Vec<(BlockId, usize)>,
 }
 
@@ -1232,6 +1233,10 @@ impl FnCx<'_, '_> {
         let mut declared: Vec<(LocalId, CType)> = (self.scopes.iter().skip(1))
             .flat_map(|scope| scope.values().copied())
             .filter(|&(local, ty)| local.index() >= first && ty.is_number())
+            // An array variable's type is its element's (`declare_array`): not a number.
+            .filter(|(local, _)| !self.arrays.contains_key(local))
+            // Globals (`static` locals among them) keep their values; they are declared
+            // before any body, so this only guards the index test.
             .filter(|(local, _)| !self.globals_scope.values().any(|(g, _)| g == local))
             .collect();
         declared.sort_by_key(|&(local, _)| local);

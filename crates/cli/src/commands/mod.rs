@@ -76,9 +76,9 @@ pub struct FrontendArgs {
     #[arg(long)]
     pub memory_leaks: bool,
     /// C programs: a local variable of an integer type declared without an initializer
-    /// (`int x;`) starts with an arbitrary value, an input, as CBMC and SV-COMP's tasks read C,
-    /// instead of an `uninit` check where it is read (arrays, structs and pointers still
-    /// start indeterminate).
+    /// (`int x;`) starts with an arbitrary value, an input (again where a jump skips its
+    /// declaration), as CBMC and SV-COMP's tasks read C, instead of an `uninit` check where it
+    /// is read (arrays, structs and pointers still start indeterminate).
     #[arg(long)]
     pub nondet_locals: bool,
 }

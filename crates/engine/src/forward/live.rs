@@ -63,7 +63,8 @@ impl Bits {
     }
 }
 
-/// The strongly live locals at the start of every block of one function.
+/// The live locals (strongly, or plainly for [`Liveness::reads_of`]) at the start of every
+/// block of one function.
 pub struct Liveness {
     live_in: Vec<Bits>,
     /// The cell-backed locals.
@@ -140,7 +141,7 @@ impl Liveness {
         }
     }
 
-    /// Whether `local` is strongly live at the start of `block`.
+    /// Whether `local` is live (as the analysis counts it) at the start of `block`.
     pub fn live_at(&self, block: BlockId, local: LocalId) -> bool {
         self.live_in[block.index()].contains(local)
     }
@@ -160,7 +161,7 @@ impl Liveness {
         self.init_checked.contains(local)
     }
 
-    /// The strongly live locals before instruction `inst` of `block` of `function` (the
+    /// The live locals (as the analysis counts them) before instruction `inst` of `block` of `function` (the
     /// function this analysis is of); `inst` past the last instruction means before the
     /// terminator.
     pub fn live_before(&self, function: &Function, block: BlockId, inst: usize) -> Bits {
@@ -359,9 +360,9 @@ mod tests {
         );
     }
 
-    /// The plain analysis counts every read: `y` and `z` at the loop's header are read by the
-    /// body (which strong liveness ignores, since nothing observes them), and an `Init` check
-    /// of a whole local reads it.
+    /// The plain analysis counts every read: `y` at the loop's header is read by the body
+    /// (which strong liveness ignores, since nothing observes it; `z` is overwritten first),
+    /// and `a`, read into a dead `b` after an `Init` check of it, is live there.
     #[test]
     fn reads_of_counts_every_read() {
         let source = "main() { var i, n, x, y, z; n = input; x = 0; y = 1; z = 0; i = 0; \

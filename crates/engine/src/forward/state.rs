@@ -1,10 +1,10 @@
 //! A symbolic state of the forward engine: where it is, its call stack, its memory, its path
 //! condition and what it has read and done so far.
 //!
-//! Forking clones a state cheaply: frames are `Rc`-shared and copied on their first write (their
-//! locals by chunks, and the chunks of locals nothing reads any more forgotten at a fork:
-//! `forward/locals.rs`), in
-//! a persistent vector (a fork and a path's end cost a constant however deep the recursion:
+//! Forking clones a state cheaply: frames are `Rc`-shared and copied on their first write
+//! (their locals by chunks, and the chunks of locals nothing reads any more forgotten at a
+//! fork: `forward/locals.rs`), in a persistent vector (a fork and a path's end cost a
+//! constant however deep the recursion:
 //! pending states of a deeply recursive run held a vector of thousands of frames each, and
 //! freeing them ran seconds past the time limit), memory is shared by chunks, the path
 //! condition is a persistent sequence (a fork costs a constant however long the path; the
