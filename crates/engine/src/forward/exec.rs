@@ -21,7 +21,7 @@ use crate::common::terms;
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::program::EdgeKind;
-use crate::forward::state::{Frame, State};
+use crate::forward::state::{replace_locals, Frame, State};
 use crate::forward::value::SymValue;
 
 type Result<T> = std::result::Result<T, EngineError>;
@@ -302,18 +302,11 @@ impl Machine<'_> {
             (true, false) if is_symbol(b) => (b, a),
             _ => return,
         };
-        let holds_symbol = |v: &SymValue| *v == SymValue::Int(symbol);
-        if !state
-            .frame()
-            .is_some_and(|f| f.locals.iter().any(holds_symbol))
-        {
-            return;
-        }
-        if let Some(frame) = state.frame_mut() {
-            let number = SymValue::Int(number);
+        let (symbol, number) = (SymValue::Int(symbol), SymValue::Int(number));
+        if let Some(frame) = state.stack.back_mut() {
             let replaced =
-                |v: &SymValue| Ok::<_, Infallible>(holds_symbol(v).then(|| number.clone()));
-            let Ok(()) = frame.locals.replace(replaced);
+                |v: &SymValue| Ok::<_, Infallible>((*v == symbol).then(|| number.clone()));
+            let Ok(()) = replace_locals(frame, replaced);
         }
     }
 

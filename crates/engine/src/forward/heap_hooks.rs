@@ -13,8 +13,6 @@
 //! During the instruction, reads and writes through input references go to the heap model
 //! (`read_through`, `write_input`). Nothing here checks properties or chooses states.
 
-use std::rc::Rc;
-
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use symex_ir::cfg::{BinOp, Check, Inst, InstKind, Operand, Place, PlaceBase, Rvalue};
@@ -23,7 +21,7 @@ use symex_smt::{TermId, TermStore};
 use crate::common::options::HeapModel;
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
-use crate::forward::state::State;
+use crate::forward::state::{replace_locals, State};
 use crate::forward::value::{address, Step, SymValue};
 use crate::heap::{leaves, resolve_substitute, Access, Resolution};
 
@@ -351,12 +349,7 @@ fn substitute_in_state(
     value: TermId,
 ) -> Result<()> {
     for frame in state.stack.iter_mut() {
-        let mut locals = frame.locals.clone();
-        locals.replace(|v| resolve_substitute(store, v, symbol, value))?;
-        // A frame none of whose chunks changed stays shared.
-        if !locals.same_chunks(&frame.locals) {
-            Rc::make_mut(frame).locals = locals;
-        }
+        replace_locals(frame, |v| resolve_substitute(store, v, symbol, value))?;
     }
     state
         .memory

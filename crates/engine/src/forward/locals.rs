@@ -65,26 +65,21 @@ impl Locals {
     }
 
     /// Replaces every value for which `change` gives a new one, copying only the chunks that
-    /// change.
+    /// change; whether any did.
     pub fn replace<E>(
         &mut self,
         mut change: impl FnMut(&SymValue) -> Result<Option<SymValue>, E>,
-    ) -> Result<(), E> {
+    ) -> Result<bool, E> {
+        let mut changed = false;
         for chunk in &mut self.chunks {
             for offset in 0..chunk.len() {
                 if let Some(new) = change(&chunk[offset])? {
                     unique(chunk)[offset] = new;
+                    changed = true;
                 }
             }
         }
-        Ok(())
-    }
-
-    /// Whether the two hold the same chunks (one was cloned from the other and neither
-    /// written since).
-    pub fn same_chunks(&self, other: &Locals) -> bool {
-        (self.chunks.iter().zip(&other.chunks)).all(|(x, y)| Rc::ptr_eq(x, y))
-            && self.chunks.len() == other.chunks.len()
+        Ok(changed)
     }
 
     /// The locals `combine(x, y)` of two frames' locals of one length, pairwise; a chunk the
@@ -206,7 +201,8 @@ mod tests {
         let a = numbers(40);
         let mut b = a.clone();
         let the_33rd = |v: &SymValue| Ok::<_, ()>((*v == number(33)).then_some(SymValue::Null));
-        b.replace(the_33rd).unwrap();
+        assert!(b.replace(the_33rd).unwrap());
+        assert!(!b.replace(the_33rd).unwrap());
         assert_eq!(b[33], SymValue::Null);
         assert!(Rc::ptr_eq(&a.chunks[0], &b.chunks[0]));
         assert!(!Rc::ptr_eq(&a.chunks[2], &b.chunks[2]));

@@ -21,6 +21,7 @@ use crate::forward::locals::Locals;
 use crate::forward::memory::Memory;
 use crate::forward::merge::PathCount;
 use crate::forward::subsume::Track;
+use crate::forward::value::SymValue;
 use crate::heap::HeapState;
 
 /// A state's number, unique within one check.
@@ -38,6 +39,19 @@ pub struct Frame {
     pub return_to: Option<LocalId>,
     /// Back edges taken per loop of the function since the loop was last entered.
     pub iterations: Vec<u32>,
+}
+
+/// Replaces the values of `frame`'s locals for which `change` gives a new one; a frame in
+/// which nothing changes stays shared.
+pub fn replace_locals<E>(
+    frame: &mut Rc<Frame>,
+    change: impl FnMut(&SymValue) -> Result<Option<SymValue>, E>,
+) -> Result<(), E> {
+    let mut locals = frame.locals.clone();
+    if locals.replace(change)? {
+        Rc::make_mut(frame).locals = locals;
+    }
+    Ok(())
 }
 
 /// A call stack, the entry's frame first.
