@@ -3607,3 +3607,36 @@ fn nondet_locals_read_an_input_where_they_are_declared() {
         3
     );
 }
+
+/// `assert(c)` in a file without `<assert.h>` is the header's macro: a failing one calls
+/// `__assert_fail`, an `assert` failure, or, where error functions are ordinary calls, the end
+/// of the run (after the leak check `abort` makes).
+#[test]
+fn assert_without_its_header_is_the_macro() {
+    let source = "int main() { int x = __VERIFIER_nondet_int(); assert(x != 5); return x; }";
+    assert_errors(source, &[(5, PropertyKind::Assert)]);
+    assert_eq!(returns(source, &[4]), 4);
+    let ordinary = Options {
+        ordinary_error_calls: true,
+        ..Options::default()
+    };
+    assert!(matches!(
+        run_with(source, &[5], ordinary),
+        RunEnd::AssumeFailed { .. }
+    ));
+    assert_eq!(returns_with(source, &[4], ordinary), 4);
+    let leaking = "#include <stdlib.h>\nint main() { int *p = malloc(sizeof(int)); \
+                   assert(__VERIFIER_nondet_int()); free(p); return 0; }";
+    let leaks = Options {
+        memory_leaks: true,
+        ..ordinary
+    };
+    match run_with(leaking, &[0], leaks) {
+        RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Unmodelled),
+        other => panic!("an abort with an object live: {other:?}"),
+    }
+    // A definition of `assert` in the file is an ordinary function.
+    let defined = "void assert(int c) { if (!c) reach_error(); }\n\
+                   int main() { assert(__VERIFIER_nondet_int()); return 0; }";
+    assert_errors(defined, &[(0, PropertyKind::Assert)]);
+}

@@ -6,7 +6,9 @@
 //! * KLEE: `klee_make_symbolic(p, size, name)` (every integer of the objects `p` points to an
 //!   input, as `memset` walks them: `lower/library.rs`), `klee_int(name)`,
 //!   `klee_range(low, high, name)` (an input in `low..high`), `klee_assume(c)`,
-//!   `klee_assert(c)`.
+//!   `klee_assert(c)`;
+//! * C itself: `assert(c)` in a file without `<assert.h>` (whose macro it would be): a failing
+//!   one is a call of `__assert_fail`, as with the header (`FnCx::fail_error_call`).
 //!
 //! An input is the next symbolic input of `symex run --input` (32-bit numbers; a 64-bit type
 //! reads two, the high half first), converted to the type. An assumption ends the runs where
@@ -87,6 +89,19 @@ impl FnCx<'_, '_> {
                 let condition = self.condition(&arguments[0], span)?;
                 self.check(Check::Assert(condition), span);
                 Ok(Some(nothing))
+            }
+            "assert" => {
+                // `<assert.h>`'s macro, called in a file that left the header out (a C
+                // compiler would find no such function; CBMC reads it as the macro, and so do
+                // SV-COMP's ground truths): a failing one calls `__assert_fail`.
+                arity(1)?;
+                let (holds, fails) = (self.b.new_block(), self.b.new_block());
+                self.branch(&arguments[0], holds, fails)?;
+                self.b.switch_to(fails);
+                self.fail_error_call(span);
+                self.b.goto(holds, span);
+                self.b.switch_to(holds);
+                Ok(Some((Operand::Const(0), CType::Void)))
             }
             "klee_int" => {
                 arity(1)?;

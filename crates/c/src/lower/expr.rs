@@ -1908,6 +1908,24 @@ impl FnCx<'_, '_> {
         Ok(true)
     }
 
+    /// What a call of an error function without a definition does (`__assert_fail`, the
+    /// target of a failing `assert`): fails the `unreach-call` property, or, as an ordinary
+    /// call (`Options::ordinary_error_calls`), aborts the run.
+    pub(super) fn fail_error_call(&mut self, span: Span) {
+        if self.unit.options.ordinary_error_calls {
+            self.end_run(span);
+        } else {
+            self.check(Check::Assert(Operand::Const(0)), span);
+        }
+    }
+
+    /// Ends the run without an error, as `exit` and `abort` do: after the check that no object
+    /// is left live where leaks are checked.
+    fn end_run(&mut self, span: Span) {
+        self.check_none_live_at_exit(span);
+        self.b.emit(InstKind::Assume(Operand::Const(0)), span);
+    }
+
     fn call(
         &mut self,
         call: &CallExpression,
@@ -1932,15 +1950,15 @@ impl FnCx<'_, '_> {
     ) -> Result<(Operand, CType), CError> {
         let arity = |expected: usize| arity(name, call, expected, at);
         let error_function = ERROR_FUNCTIONS.contains(&name);
+        let defined = self.unit.bodies.contains_key(name);
         if error_function && !self.unit.options.ordinary_error_calls {
             // The arguments (`__assert_fail`'s message strings) are never needed.
-            self.check(Check::Assert(Operand::Const(0)), span);
+            self.fail_error_call(span);
             return Ok((Operand::Const(0), CType::Int));
         }
         // As ordinary calls, the error functions without a definition abort (`__assert_fail`
         // and SV-COMP's old `__VERIFIER_error` do), except `reach_error`, which SV-COMP's
         // tasks define.
-        let defined = self.unit.bodies.contains_key(name);
         if error_function && !defined && name == "reach_error" {
             return Err(CError::unsupported(
                 "a call of `reach_error`, which has no definition, as an ordinary call",
@@ -1953,8 +1971,7 @@ impl FnCx<'_, '_> {
                     self.value(argument)?;
                 }
             }
-            self.check_none_live_at_exit(span);
-            self.b.emit(InstKind::Assume(Operand::Const(0)), span);
+            self.end_run(span);
             return Ok((Operand::Const(0), CType::Int));
         }
         match name {
