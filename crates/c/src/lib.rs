@@ -101,10 +101,11 @@ pub struct Options {
     /// Paths that end in `exit` or `abort` with objects still allocated fail an `unmodelled`
     /// check: whether those objects are still reachable is not decided.
     pub memory_leaks: bool,
-    /// A local variable of an integer type declared without an initializer starts with an
-    /// arbitrary value (an input read where the declaration runs, again on each run of it in a
-    /// loop, and where a jump skips its declaration), as CBMC and SV-COMP's tasks read C,
-    /// instead of `uninit` checks on its reads. Arrays, structs and pointers still start
+    /// A local variable declared without an initializer starts with an arbitrary value (inputs
+    /// read where the declaration runs, again on each run of it in a loop, and where a jump
+    /// skips its declaration), as CBMC and SV-COMP's tasks read C, instead of `uninit` checks
+    /// on its reads: integers, structs of integers and arrays of them up to 256 numbers
+    /// (`lower/nondet_locals.rs`). Pointers, unions and larger arrays still start
     /// indeterminate.
     pub nondet_locals: bool,
 }

@@ -3534,7 +3534,7 @@ fn nondet_locals_read_an_input_where_they_are_declared() {
         nondet_locals: true,
         ..Options::default()
     };
-    let cases: [(&str, &[i32], i32); 5] = [
+    let cases: [(&str, &[i32], i32); 9] = [
         ("int c; if (c > 5) return 1; return c;", &[7], 1),
         ("int c; if (c > 5) return 1; return c;", &[-3], -3),
         // A declaration in a loop body gives a new value on each iteration.
@@ -3549,6 +3549,24 @@ fn nondet_locals_read_an_input_where_they_are_declared() {
             &[5, 0, 300],
             49,
         ),
+        // Arrays and structs of integers: one input per number, elements in row-major
+        // order, members in order, bit-fields keeping their low bits.
+        (
+            "int a[3]; return a[0] * 100 + a[1] * 10 + a[2];",
+            &[1, 2, 3],
+            123,
+        ),
+        ("int m[2][2]; return m[1][0];", &[1, 2, 3, 4], 3),
+        (
+            "struct { char c; unsigned b : 2; } s[2]; return s[1].c * 10 + s[1].b;",
+            &[1, 1, 4, 7],
+            43,
+        ),
+        (
+            "struct { int x; long long y; } p; int *q = &p.x; return *q + (int)p.y;",
+            &[5, 0, 6],
+            11,
+        ),
     ];
     for (body, inputs, expected) in cases {
         let source = format!("int main() {{ {body} }}");
@@ -3558,11 +3576,15 @@ fn nondet_locals_read_an_input_where_they_are_declared() {
             other => panic!("{body} without the option: {other:?}"),
         }
     }
-    // What stays indeterminate, and a `static` local's zero (no input is read).
+    // What stays indeterminate (arrays of more than 256 numbers, pointers, unions, structs
+    // with pointers), and a `static` local's zero (no input is read).
     for body in [
-        "int a[2]; return a[1];",
-        "struct { int f; } s; return s.f;",
+        "int a[257]; return a[1];",
+        "struct { int f[2]; } s[65]; return s[0].f[1];",
         "int *p; return p == 0;",
+        "union { int i; char c; } u; return u.i;",
+        "struct { int f; int *p; } s; return s.f;",
+        "struct { int f[2]; } s; return s.f[0];",
     ] {
         let source = format!("int main() {{ {body} }}");
         match run_with(&source, &[], nondet) {
@@ -3576,8 +3598,7 @@ fn nondet_locals_read_an_input_where_they_are_declared() {
     );
     // A jump past a declaration gives the variable a new input on the way, as C makes it
     // indeterminate there (its IR local would hold what an earlier iteration put there: 0
-    // from the first input, 1 from `t = 1`); an array skipped so keeps its elements' state
-    // (its first element never assigned: `uninit`).
+    // from the first input, 1 from `t = 1`).
     for (body, inputs, expected) in [
         (
             "for (int i = 0; i < 2; i++) { if (i == 1) goto L; int x; if (x != 0) return 0; \
@@ -3595,10 +3616,40 @@ fn nondet_locals_read_an_input_where_they_are_declared() {
         let source = format!("int main() {{ {body} }}");
         assert_eq!(returns_with(&source, &inputs, nondet), expected, "{body}");
     }
-    let source = "int main() { goto L; int a[2]; L: a[1] = 4; return a[1]; }";
-    match run_with(source, &[], nondet) {
-        RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Uninit),
-        other => panic!("a skipped array: {other:?}"),
+    // A `goto` backward into a block past its declarations reads them again too; one inside
+    // their scope keeps them.
+    for (body, inputs, expected) in [
+        (
+            "int i = 0; { int x; L: if (i == 1) return x; x = 5; } i++; goto L;",
+            &[3, 7][..],
+            7,
+        ),
+        (
+            "{ int x; L: x++; if (x < 3) goto L; return x; }",
+            &[0][..],
+            3,
+        ),
+    ] {
+        let source = format!("int main() {{ {body} }}");
+        assert_eq!(returns_with(&source, inputs, nondet), expected, "{body}");
+    }
+    // A skipped array or struct reads its inputs again too.
+    for (body, inputs, expected) in [
+        (
+            "for (int i = 0; i < 2; i++) { if (i == 1) goto L; int a[2]; a[0] = 5; \
+             L: if (i == 1) return a[0] * 10 + a[1]; } return 0;",
+            &[1, 2, 3, 4][..],
+            34,
+        ),
+        (
+            "for (int i = 0; i < 2; i++) { if (i == 1) goto L; struct { int x, y; } s; \
+             s.y = 5; L: if (i == 1) return s.y; } return 0;",
+            &[1, 2, 3, 4][..],
+            4,
+        ),
+    ] {
+        let source = format!("int main() {{ {body} }}");
+        assert_eq!(returns_with(&source, inputs, nondet), expected, "{body}");
     }
     // Jumps that skip no integer declaration stay accepted.
     let body = "int n = 0; again: n++; if (n < 3) goto again; goto done; done: return n;";

@@ -944,15 +944,29 @@ fn svcomp_memsafety_names_the_violated_free_property() {
     }
 }
 
-/// `symex svcomp` reads an uninitialized integer local as an arbitrary value (SV-COMP's and
-/// CBMC's reading): `TRUE` for every value, `FALSE` where one reaches the error (the witness
-/// has no waypoint for it), and a new value on each run of a declaration in a loop (the same
-/// value twice would make the third task `TRUE`).
+/// `symex svcomp` reads an uninitialized integer local, and the numbers of a small array or
+/// struct of integers, as arbitrary values (SV-COMP's and CBMC's reading): `TRUE` for every
+/// value, `FALSE` where one reaches the error (the witness has no waypoint for them), and a
+/// new value on each run of a declaration in a loop (the same value twice would make the
+/// loop's task `TRUE`).
 #[test]
-fn svcomp_reads_uninitialized_integer_locals_as_inputs() {
+fn svcomp_reads_uninitialized_locals_as_inputs() {
     // (body, expected verdict, the witness's waypoints of `__VERIFIER_nondet_*` calls)
-    let cases: [(&str, bool, &[&str]); 4] = [
+    let cases: [(&str, bool, &[&str]); 6] = [
         ("int c; if (c > 5) { if (c < 3) reach_error(); }", true, &[]),
+        // Arrays and structs of integers read one input per number.
+        (
+            "char m[4]; struct { short a; int b; } s; \
+             if (m[3] == 9 && s.b == m[3] + 1) reach_error();",
+            false,
+            &[],
+        ),
+        (
+            "int a[3]; int v = __VERIFIER_nondet_int(); a[1] = v; \
+             if (a[1] != v) reach_error();",
+            true,
+            &[],
+        ),
         (
             "int c; unsigned char b; if (c == 7 && b == 200) reach_error();",
             false,
@@ -977,6 +991,7 @@ fn svcomp_reads_uninitialized_integer_locals_as_inputs() {
         let source = format!(
             "extern void abort(void); void reach_error(void) {{ abort(); }}
              extern long long __VERIFIER_nondet_longlong(void);
+             extern int __VERIFIER_nondet_int(void);
              int main() {{ {body} return 0; }}\n"
         );
         let task = task(&format!("uninit{i}"), &source, "unreach-call", expected);

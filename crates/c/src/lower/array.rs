@@ -221,8 +221,8 @@ impl FnCx<'_, '_> {
 
     /// The array value of the array `name` (declared at `at`) of elements of type `ty` with the
     /// dimensions `dims`, set by its initializer (a braced list, `array_init.rs`, or a string
-    /// for characters); without one, every element is 0 where it has static storage, and
-    /// indeterminate otherwise.
+    /// for characters); without one, every element is 0 where it has static storage, inputs
+    /// where `Options::nondet_locals` takes them, and indeterminate otherwise.
     pub fn array_value(
         &mut self,
         (name, at): (&str, usize),
@@ -234,6 +234,11 @@ impl FnCx<'_, '_> {
     ) -> Result<Rvalue, CError> {
         let string = self.string_initializer(initializer, ty, dims.len())?;
         let values = match initializer.map(|i| &i.node) {
+            // `lower/nondet_locals.rs`.
+            None if !static_storage => {
+                let count = dims.iter().map(|&d| d as usize).product();
+                self.input_elements(ty, count, span)
+            }
             None => None,
             Some(Initializer::List(items)) => {
                 Some(self.list_elements(name, ty, Some(dims[0]), &dims[1..], items, span)?)

@@ -41,7 +41,7 @@ pub(super) struct Lowered {
 /// A label of the function being lowered, from its first mention on.
 pub(super) struct LabelEntry {
     block: BlockId,
-    defined: bool,
+    pub(super) defined: bool,
     /// The count of locals at the first mention (by a `goto` before the definition, the
     /// declarations from there on may be skipped: `FnCx::note_skippable`).
     first_mention: usize,
@@ -50,6 +50,10 @@ pub(super) struct LabelEntry {
     /// after it and in scope at the label read new inputs on the way (`FnCx::land`). A
     /// landing that skips nothing is a block with a `goto` only.
     landings: Vec<(BlockId, usize)>,
+    /// With `Options::nondet_locals`, the variables that read inputs in scope at the
+    /// definition: a `goto` after it from outside their scope reads them again
+    /// (`FnCx::reentered`).
+    pub(super) in_scope: Vec<(LocalId, CType)>,
 }
 
 /// A call being inlined into `main` (see `lower/mod.rs`): `return` assigns `result` and goes to
@@ -112,14 +116,14 @@ pub(super) struct FnCx<'u, 'a> {
     pub(super) scopes: Vec<HashMap<String, (LocalId, CType)>>,
     pub jumps: Vec<Jumps>,
     pub cases: Vec<Cases>,
-    labels: HashMap<String, LabelEntry>,
+    pub(super) labels: HashMap<String, LabelEntry>,
     depth: u32,
     /// The function's name (globals are `main`'s locals), or of the call being inlined.
     name: String,
     /// Whether this is `main`, whose calls are inlined where functions share globals.
     pub is_main: bool,
     /// The globals as `main`'s locals: the outermost scope of an inlined call.
-    globals_scope: HashMap<String, (LocalId, CType)>,
+    pub(super) globals_scope: HashMap<String, (LocalId, CType)>,
     /// The calls being inlined, innermost last.
     pub inlined: Vec<Inlined>,
     /// The index in `scopes` of the function body's outermost block.
@@ -1169,6 +1173,7 @@ impl FnCx<'_, '_> {
             defined: false,
             first_mention: self.b.locals.len(),
             landings: Vec::new(),
+            in_scope: Vec::new(),
         };
         self.labels.insert(name.to_string(), label);
         block
@@ -1194,67 +1199,6 @@ impl FnCx<'_, '_> {
         (self.labels.get_mut(name)).map_or_else(Vec::new, |l| std::mem::take(&mut l.landings))
     }
 
-    /// Fills each landing block (`landing`, the count of locals where its jump was) with new
-    /// inputs for the integer variables in scope here that the jump skipped the declaration
-    /// of, then goes to `target`. C makes such a variable indeterminate: its IR local would
-    /// otherwise still hold the input an earlier run of its declaration read (in a loop), and
-    /// a `TRUE` would not cover every value (`Options::nondet_locals`).
-    pub fn land(&mut self, landings: Vec<(BlockId, usize)>, target: BlockId, span: Span) {
-        for (landing, locals) in landings {
-            self.b.switch_to(landing);
-            for (local, ty) in self.declared_since(locals) {
-                self.assign_input(local, ty, span);
-            }
-            self.b.goto(target, span);
-        }
-    }
-
-    /// The block a `switch`'s dispatch jumps to for the case label whose block is `block`:
-    /// under `Options::nondet_locals`, where the dispatch skips declarations of integer
-    /// variables in scope (the locals from `first` on), a landing block added to `landings`.
-    pub fn dispatch_target(
-        &mut self,
-        block: BlockId,
-        first: usize,
-        landings: &mut Vec<(BlockId, usize)>,
-    ) -> BlockId {
-        if !self.unit.options.nondet_locals || self.declared_since(first).is_empty() {
-            return block;
-        }
-        let landing = self.b.new_block();
-        landings.push((landing, first));
-        landing
-    }
-
-    /// The integer variables in scope here (not globals) declared when the function had
-    /// `locals` locals or later, in the order of their declarations.
-    pub fn declared_since(&self, locals: usize) -> Vec<(LocalId, CType)> {
-        let first = locals.max(self.inlined.last().map_or(0, |i| i.first_local));
-        let mut declared: Vec<(LocalId, CType)> = (self.scopes.iter().skip(1))
-            .flat_map(|scope| scope.values().copied())
-            .filter(|&(local, ty)| local.index() >= first && ty.is_number())
-            // An array variable's type is its element's (`declare_array`): not a number.
-            .filter(|(local, _)| !self.arrays.contains_key(local))
-            // Globals (`static` locals among them) keep their values; they are declared
-            // before any body, so this only guards the index test.
-            .filter(|(local, _)| !self.globals_scope.values().any(|(g, _)| g == local))
-            .collect();
-        declared.sort_by_key(|&(local, _)| local);
-        declared
-    }
-
-    /// Sets the variable `local` of the integer type `ty` to the next input (an indeterminate
-    /// value under `Options::nondet_locals`).
-    pub fn assign_input(&mut self, local: LocalId, ty: CType, span: Span) {
-        let value = self.input(ty, span);
-        let value = match self.in_memory(local) {
-            true => self.object_of(ty, &[value], span),
-            false => value,
-        };
-        let value = Rvalue::Use(self.held_by(local, value, span));
-        self.b.emit(InstKind::Assign { dst: local, value }, span);
-    }
-
     /// The count of locals where a `goto` first named label `name` before its definition
     /// (`usize::MAX` where none did).
     pub fn label_jumped_from(&self, name: &str) -> usize {
@@ -1267,6 +1211,7 @@ impl FnCx<'_, '_> {
     /// Marks label `name` defined; a second definition is an error.
     pub fn define_label(&mut self, name: &str, at: usize) -> Result<BlockId, CError> {
         let block = self.label(name);
+        let in_scope = self.declared_since(0);
         let entry = self.labels.get_mut(name).expect("just created");
         if entry.defined {
             return Err(CError::invalid(
@@ -1275,6 +1220,7 @@ impl FnCx<'_, '_> {
             ));
         }
         entry.defined = true;
+        entry.in_scope = in_scope;
         Ok(block)
     }
 

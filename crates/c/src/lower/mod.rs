@@ -29,6 +29,7 @@ mod leaks;
 mod library;
 mod literal;
 mod memory;
+mod nondet_locals;
 mod stmt;
 mod strings;
 mod types;

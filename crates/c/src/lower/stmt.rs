@@ -129,7 +129,20 @@ impl FnCx<'_, '_> {
             }
             Statement::Goto(label) => {
                 let target = self.goto_target(&label.node.name);
-                self.jump(target, span);
+                // Backward into the scope of variables that read inputs: they read new ones
+                // on the way (`lower/nondet_locals.rs`).
+                let reentered = self.reentered(&label.node.name);
+                if reentered.is_empty() {
+                    self.jump(target, span);
+                } else {
+                    let landing = self.b.new_block();
+                    self.jump(landing, span);
+                    let next = self.b.current();
+                    self.b.switch_to(landing);
+                    self.assign_inputs(reentered, span);
+                    self.b.goto(target, span);
+                    self.b.switch_to(next);
+                }
             }
             Statement::Continue => match self.jumps.iter().rev().find_map(|j| j.cont) {
                 Some(target) => self.jump(target, span),
@@ -351,8 +364,8 @@ impl FnCx<'_, '_> {
     }
 
     /// Declares the variable `name` of type `ty` in the innermost scope and sets it to its
-    /// initializer; without one, to zero where it has static storage, to an input where
-    /// `Options::nondet_locals` takes integers so, and else an object in memory gets its
+    /// initializer; without one, to zero where it has static storage, to inputs where
+    /// `Options::nondet_locals` takes its type so, and else an object in memory gets its
     /// indeterminate value (every leaf unassigned) and a scalar local stays uninitialized.
     pub fn define_variable(
         &mut self,
@@ -370,8 +383,8 @@ impl FnCx<'_, '_> {
         let local = self.declare(name, ty, static_storage, span)?;
         let in_memory = self.in_memory(local);
         let value = match initializer {
-            // SV-COMP's tasks read `int x;` as an input (`Options::nondet_locals`).
-            None if !static_storage && ty.is_number() && self.unit.options.nondet_locals => {
+            // SV-COMP's tasks read `int x;` as an input (`lower/nondet_locals.rs`).
+            None if !static_storage && self.input_leaves(ty, 1).is_some() => {
                 self.assign_input(local, ty, span);
                 return Ok(local);
             }

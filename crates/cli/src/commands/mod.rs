@@ -75,10 +75,11 @@ pub struct FrontendArgs {
     /// pointer, an object left is `unknown`, not a leak); `main`'s calls are then inlined.
     #[arg(long)]
     pub memory_leaks: bool,
-    /// C programs: a local variable of an integer type declared without an initializer
-    /// (`int x;`) starts with an arbitrary value, an input (again where a jump skips its
-    /// declaration), as CBMC and SV-COMP's tasks read C, instead of an `uninit` check where it
-    /// is read (arrays, structs and pointers still start indeterminate).
+    /// C programs: a local variable declared without an initializer (`int x;`, also a struct
+    /// of integers or an array of up to 256 numbers) starts with an arbitrary value, inputs
+    /// (again where a jump skips its declaration), as CBMC and SV-COMP's tasks read C, instead
+    /// of an `uninit` check where it is read (pointers, unions and larger arrays still start
+    /// indeterminate).
     #[arg(long)]
     pub nondet_locals: bool,
 }
