@@ -833,26 +833,37 @@ impl FnCx<'_, '_> {
         if !self.unit.lifetimes {
             return;
         }
-        let first = first.max(self.inlined.last().map_or(0, |i| i.first_local));
-        let skippable = (self.scopes.iter().skip(1))
-            .flat_map(|scope| scope.values())
-            .any(|&(local, ty)| local.index() >= first && self.ends_with_function(local, ty));
+        let skippable = (self.in_scope_since(first).into_iter())
+            .any(|(local, ty)| self.ends_with_function(local, ty));
         if skippable {
             self.unit.stack_addresses.set(true);
         }
     }
 
-    /// Whether [`FnCx::end_lifetimes`] sets the end of the variable `local` of type `ty`: it
-    /// lives in a cell, or it is a struct with boxes (not an array's elements').
+    /// The variables in scope here declared when the function had `first` locals or later
+    /// (not globals, nor a caller's where a call is inlined), each once, in the order of their
+    /// declarations.
+    pub fn in_scope_since(&self, first: usize) -> Vec<(LocalId, CType)> {
+        let first = first.max(self.inlined.last().map_or(0, |i| i.first_local));
+        let mut variables: Vec<(LocalId, CType)> = (self.scopes.iter().skip(1))
+            .flat_map(|scope| scope.values().copied())
+            .filter(|&(local, _)| local.index() >= first)
+            // Globals (`static` locals among them) are declared before any body, so this only
+            // guards the index test.
+            .filter(|(local, _)| !self.globals_scope.values().any(|(g, _)| g == local))
+            .collect();
+        variables.sort_by_key(|&(local, _)| local);
+        variables.dedup_by_key(|&mut (local, _)| local);
+        variables
+    }
+
+    /// Whether [`FnCx::end_lifetimes`] sets the end of the variable `local` of type `ty` (one
+    /// of [`FnCx::in_scope_since`]): it lives in a cell, or it is a struct with boxes (not an
+    /// array's elements').
     fn ends_with_function(&self, local: LocalId, ty: CType) -> bool {
         let array = self.arrays.contains_key(&local);
-        let globals = self
-            .globals_scope
-            .values()
-            .any(|&(global, _)| global == local);
-        !globals
-            && (self.b.locals[local.index()].address_taken
-                || (!array && self.in_memory(local) && self.has_boxes(ty)))
+        self.b.locals[local.index()].address_taken
+            || (!array && self.in_memory(local) && self.has_boxes(ty))
     }
 
     /// Whether the variable `name` is one of the outermost block of the body being lowered
@@ -872,13 +883,8 @@ impl FnCx<'_, '_> {
         if !self.unit.lifetimes || (self.is_main && self.inlined.is_empty()) {
             return;
         }
-        let first = self.inlined.last().map_or(0, |inlined| inlined.first_local);
-        let mut ending: Vec<(LocalId, CType)> = (self.scopes.iter().skip(1))
-            .flat_map(|scope| scope.values().copied())
-            .filter(|&(local, ty)| local.index() >= first && self.ends_with_function(local, ty))
-            .collect();
-        ending.sort_by_key(|&(local, _)| local);
-        ending.dedup_by_key(|&mut (local, _)| local);
+        let mut ending = self.in_scope_since(0);
+        ending.retain(|&(local, ty)| self.ends_with_function(local, ty));
         for (local, ty) in ending {
             let in_cell = self.b.locals[local.index()].address_taken;
             let array = self.arrays.contains_key(&local);

@@ -133,26 +133,16 @@ impl FnCx<'_, '_> {
         landing
     }
 
-    /// The variables in scope here (not globals) declared when the function had `locals`
-    /// locals or later whose declarations read inputs, in the order of their declarations
-    /// (an array with its element type, as `declare_array` records it).
+    /// The variables of [`FnCx::in_scope_since`]`(locals)` whose declarations read inputs (an
+    /// array with its element type, as `declare_array` records it).
     pub fn declared_since(&self, locals: usize) -> Vec<(LocalId, CType)> {
-        let first = locals.max(self.inlined.last().map_or(0, |i| i.first_local));
-        let reads_inputs = |local: &LocalId, ty: CType| match self.arrays.get(local) {
-            Some(dims) => {
-                let count = dims.iter().map(|&d| d as usize).product();
-                self.input_leaves(ty, count).is_some()
-            }
-            None => self.input_leaves(ty, 1).is_some(),
-        };
-        let mut declared: Vec<(LocalId, CType)> = (self.scopes.iter().skip(1))
-            .flat_map(|scope| scope.values().copied())
-            .filter(|&(local, ty)| local.index() >= first && reads_inputs(&local, ty))
-            // Globals (`static` locals among them) keep their values; they are declared
-            // before any body, so this only guards the index test.
-            .filter(|(local, _)| !self.globals_scope.values().any(|(g, _)| g == local))
-            .collect();
-        declared.sort_by_key(|&(local, _)| local);
+        let mut declared = self.in_scope_since(locals);
+        declared.retain(|(local, ty)| {
+            let count = self.arrays.get(local).map_or(1, |dims| {
+                dims.iter().map(|&d| d as usize).product()
+            });
+            self.input_leaves(*ty, count).is_some()
+        });
         declared
     }
 }
