@@ -138,9 +138,10 @@ impl FnCx<'_, '_> {
     pub fn declared_since(&self, locals: usize) -> Vec<(LocalId, CType)> {
         let mut declared = self.in_scope_since(locals);
         declared.retain(|(local, ty)| {
-            let count = self.arrays.get(local).map_or(1, |dims| {
-                dims.iter().map(|&d| d as usize).product()
-            });
+            let count = self
+                .arrays
+                .get(local)
+                .map_or(1, |dims| dims.iter().map(|&d| d as usize).product());
             self.input_leaves(*ty, count).is_some()
         });
         declared

@@ -145,7 +145,7 @@ impl Machine<'_> {
                     .iter()
                     .map(|op| self.operand(state, *op))
                     .collect::<Result<Vec<_>>>()?;
-                SymValue::Array(values.into())
+                SymValue::array(values)
             }
             Rvalue::Read(place) => self.read_place(state, place)?,
             Rvalue::Len(place) => {

@@ -333,7 +333,7 @@ mod tests {
         assert_eq!(count(&symbol), Some((1, vec![x])));
         assert_eq!(count(&record(&five)), Some((1, vec![])));
         assert_eq!(count(&record(&symbol)), Some((1, vec![x])));
-        let row = SymValue::Array(vec![five.clone(), SymValue::Null, SymValue::Uninit].into());
+        let row = SymValue::array(vec![five.clone(), SymValue::Null, SymValue::Uninit]);
         assert_eq!(count(&row), Some((3, vec![])));
         let choice = SymValue::Ite(cond, Rc::new(five.clone()), Rc::new(symbol.clone()));
         assert_eq!(count(&choice), Some((2, vec![cond, x])));

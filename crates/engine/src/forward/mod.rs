@@ -17,6 +17,7 @@
 
 mod access;
 mod checks;
+mod chunked;
 mod driver;
 mod dynamic;
 mod emit;

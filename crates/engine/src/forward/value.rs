@@ -19,6 +19,7 @@ use symex_smt::{TermId, TermStore};
 
 use crate::common::terms;
 use crate::error::EngineError;
+use crate::forward::chunked::Chunked;
 
 /// A memory cell: an `alloc` cell or the cell of an address-taken local (one per activation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -31,13 +32,22 @@ pub enum SymValue {
     Cell(CellId),
     /// Fields sorted by id.
     Record(Rc<[(FieldId, SymValue)]>),
-    Array(Rc<[SymValue]>),
+    Array(Elements),
     Uninit,
     /// `cond ? then : else`.
     Ite(TermId, Rc<SymValue>, Rc<SymValue>),
     /// A pointer into the input heap of a heap model, as a term (0 is null).
     Ref(TermId),
 }
+
+/// Elements per chunk of an array value: arrays up to this length are one chunk.
+const ARRAY_CHUNK: usize = 128;
+
+/// An array value's elements, shared by chunks (`forward/chunked.rs`): a write to an array
+/// that another state shares (after a fork) copies one chunk, not the whole array. A
+/// 100,000-element array written on each iteration of a forking loop was copied whole each
+/// time, 77 % of the run (`array-industry-pattern/array_ptr_single_elem_init-2`).
+pub type Elements = Rc<Chunked<ARRAY_CHUNK>>;
 
 /// A located projection: a field, or an index already turned into a term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +74,11 @@ fn describe(value: &SymValue) -> &'static str {
 }
 
 impl SymValue {
+    /// The array of `items`, in order.
+    pub fn array(items: Vec<SymValue>) -> SymValue {
+        SymValue::Array(Rc::new(Chunked::new(items)))
+    }
+
     /// `cond ? a : b`, folded when the condition is constant or both sides are equal; two
     /// numbers become one `ite` term, two records of the same fields one record.
     pub fn ite(store: &mut TermStore, cond: TermId, a: SymValue, b: SymValue) -> Result<SymValue> {
@@ -101,11 +116,9 @@ impl SymValue {
             // arrays nested once more by every byte written, and each read walked both sides of
             // every level (time and memory doubling with each write).
             (SymValue::Array(x), SymValue::Array(y)) if x.len() == y.len() => {
-                let mut items = Vec::with_capacity(x.len());
-                for (u, v) in x.iter().zip(y.iter()) {
-                    items.push(SymValue::ite(store, cond, u.clone(), v.clone())?);
-                }
-                return Ok(SymValue::Array(items.into()));
+                let items =
+                    x.zip_with(y, |u, v| SymValue::ite(store, cond, u.clone(), v.clone()))?;
+                return Ok(SymValue::Array(Rc::new(items)));
             }
             _ => {}
         }
@@ -409,19 +422,20 @@ impl SymValue {
                 Ok(SymValue::Record(out.into()))
             }
             (Step::Index(i), SymValue::Array(items)) => {
-                let mut out: Vec<SymValue> = items.to_vec();
                 if let Some(k) = constant_index(store, *i) {
+                    let mut out = Chunked::clone(items);
                     if let Some(item) = out.get_mut(k) {
                         *item = item.update(rest, new, store)?;
                     }
-                    return Ok(SymValue::Array(out.into()));
+                    return Ok(SymValue::Array(Rc::new(out)));
                 }
-                for (k, item) in out.iter_mut().enumerate() {
+                let mut out = Vec::with_capacity(items.len());
+                for (k, item) in items.iter().enumerate() {
                     let updated = item.update(rest, new.clone(), store)?;
                     let is_k = index_is(store, *i, k)?;
-                    *item = SymValue::ite(store, is_k, updated, item.clone())?;
+                    out.push(SymValue::ite(store, is_k, updated, item.clone())?);
                 }
-                Ok(SymValue::Array(out.into()))
+                Ok(SymValue::array(out))
             }
             (_, other) => Err(shape_error("a record or an array", other)),
         }
@@ -684,7 +698,7 @@ mod tests {
             SymValue::Record(vec![(FieldId(0), num(s, n)), (FieldId(1), num(s, 0))].into())
         };
         let items: Vec<SymValue> = (0..3).map(|n| record(&mut s, n)).collect();
-        let array = SymValue::Array(items.into());
+        let array = SymValue::array(items);
         let (one, i) = (
             terms::int_const(&mut s, 1).unwrap(),
             s.bv_var("i", 32).unwrap(),
@@ -709,7 +723,7 @@ mod tests {
         let mut s = TermStore::new();
         let i = s.bv_var("i", 32).unwrap();
         let items: Vec<SymValue> = (0..3).map(|n| num(&mut s, n * 10)).collect();
-        let array = SymValue::Array(items.into());
+        let array = SymValue::array(items);
         let read = array.project(&[Step::Index(i)], &mut s).unwrap();
         assert!(matches!(read, SymValue::Int(_)));
         let seven = num(&mut s, 7);

@@ -15,6 +15,8 @@
 //! the state's locals and cells, `apply` in the input objects.
 //! Nothing here decides when to resolve (the forward engine's hooks do).
 
+use std::rc::Rc;
+
 use symex_report::Cut;
 use symex_smt::{Node, Op, PathCondition, TermId, TermStore};
 
@@ -180,19 +182,13 @@ pub fn substitute(
             Some(SymValue::Record(fields.into()))
         }
         SymValue::Array(items) => {
-            let mut changed = Vec::with_capacity(items.len());
-            for v in items.iter() {
-                changed.push(substitute(store, v, symbol, by)?);
-            }
-            if changed.iter().all(Option::is_none) {
+            // Only the chunks that change are copied.
+            let mut items = items.clone();
+            let changed = Rc::make_mut(&mut items).replace(|v| substitute(store, v, symbol, by))?;
+            if !changed {
                 return Ok(None);
             }
-            let items: Vec<_> = items
-                .iter()
-                .zip(changed)
-                .map(|(v, new)| new.unwrap_or_else(|| v.clone()))
-                .collect();
-            Some(SymValue::Array(items.into()))
+            Some(SymValue::Array(items))
         }
         SymValue::Ite(c, a, b) => {
             let x = substitute(store, a, symbol, by)?;
