@@ -718,6 +718,52 @@ mod tests {
         }
     }
 
+    /// An array longer than one chunk: writes, in place or copying, at constant and symbolic
+    /// indices, leave the other elements and a shared copy as they were.
+    #[test]
+    fn arrays_of_several_chunks_read_and_write_by_element() {
+        let mut s = TermStore::new();
+        let len = 3 * ARRAY_CHUNK + 5;
+        let items: Vec<SymValue> = (0..len as i32).map(|n| num(&mut s, n)).collect();
+        let array = SymValue::array(items);
+        let at = |s: &mut TermStore, v: &SymValue, k: usize| {
+            let index = terms::int_const(s, k as i32).unwrap();
+            v.project(&[Step::Index(index)], s).unwrap()
+        };
+        let far = terms::int_const(&mut s, (2 * ARRAY_CHUNK + 1) as i32).unwrap();
+        let minus_one = num(&mut s, -1);
+        let mut in_place = array.clone();
+        in_place
+            .update_in_place(&[Step::Index(far)], minus_one.clone(), &mut s)
+            .unwrap();
+        let copied = array
+            .update(&[Step::Index(far)], minus_one.clone(), &mut s)
+            .unwrap();
+        assert_eq!(in_place, copied);
+        for k in [
+            0,
+            ARRAY_CHUNK,
+            2 * ARRAY_CHUNK,
+            2 * ARRAY_CHUNK + 2,
+            len - 1,
+        ] {
+            let expected = num(&mut s, k as i32);
+            assert_eq!(at(&mut s, &in_place, k), expected, "element {k}");
+        }
+        assert_eq!(at(&mut s, &in_place, 2 * ARRAY_CHUNK + 1), minus_one);
+        assert_eq!(
+            at(&mut s, &array, 2 * ARRAY_CHUNK + 1),
+            num(&mut s, (2 * ARRAY_CHUNK + 1) as i32)
+        );
+        let i = s.bv_var("i", 32).unwrap();
+        let written = array.update(&[Step::Index(i)], minus_one, &mut s).unwrap();
+        assert_eq!(written.max_len(), len);
+        // Each element is now `i == k ? -1 : k`.
+        let last = at(&mut s, &written, len - 1);
+        assert!(matches!(last, SymValue::Int(_)));
+        assert_ne!(last, num(&mut s, (len - 1) as i32));
+    }
+
     #[test]
     fn symbolic_indices_read_and_write_every_element() {
         let mut s = TermStore::new();
