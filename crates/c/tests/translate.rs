@@ -3596,25 +3596,38 @@ fn nondet_locals_read_an_input_where_they_are_declared() {
         returns_with("int main() { static int z; return z; }", &[], nondet),
         0
     );
-    // A jump past a declaration gives the variable a new input on the way, as C makes it
-    // indeterminate there (its IR local would hold what an earlier iteration put there: 0
-    // from the first input, 1 from `t = 1`).
+    // A jump past a declaration into its block gives the variable a new input on the way,
+    // as C makes it indeterminate there (its IR local would hold what an earlier iteration put
+    // there: 1 from `t = 1`); a `goto` inside the block finds the input read where the block
+    // started (not the 0 of the declaration in the iteration before).
     for (body, inputs, expected) in [
         (
             "for (int i = 0; i < 2; i++) { if (i == 1) goto L; int x; if (x != 0) return 0; \
              L: if (i == 1 && x == 1) return 7; } return 0;",
-            [0, 1],
+            &[5, 0, 1][..],
             7,
         ),
         (
             "int k = 0; while (k < 2) { switch (k++) { int t; case 0: t = 1; break; case 1: \
              return t; } } return 0;",
-            [5, 9],
+            &[5, 9][..],
+            9,
+        ),
+        // C keeps a value the declaration's block gave since it started: a `goto` inside the
+        // block past the declaration finds `x = 5` of the run before the jump backward.
+        (
+            "int k = 0; { again: if (k) goto L; int x; x = 5; k = 1; goto again; L: return x; }",
+            &[7, 8][..],
+            5,
+        ),
+        (
+            "int k = 1; { if (k) goto L; int x; x = 5; L: return x; }",
+            &[9][..],
             9,
         ),
     ] {
         let source = format!("int main() {{ {body} }}");
-        assert_eq!(returns_with(&source, &inputs, nondet), expected, "{body}");
+        assert_eq!(returns_with(&source, inputs, nondet), expected, "{body}");
     }
     // A `goto` backward into a block past its declarations reads them again too; one inside
     // their scope keeps them.
@@ -3638,20 +3651,20 @@ fn nondet_locals_read_an_input_where_they_are_declared() {
         (
             "for (int i = 0; i < 2; i++) { if (i == 1) goto L; int a[2]; a[0] = 5; \
              L: if (i == 1) return a[0] * 10 + a[1]; } return 0;",
-            &[1, 2, 3, 4][..],
-            34,
+            &[1, 2, 3, 4, 5, 6][..],
+            56,
         ),
         (
             "for (int i = 0; i < 2; i++) { if (i == 1) goto L; struct { int x, y; } s; \
              s.y = 5; L: if (i == 1) return s.y; } return 0;",
-            &[1, 2, 3, 4][..],
-            4,
+            &[1, 2, 3, 4, 5, 6][..],
+            6,
         ),
     ] {
         let source = format!("int main() {{ {body} }}");
         assert_eq!(returns_with(&source, inputs, nondet), expected, "{body}");
     }
-    // Jumps that skip no integer declaration stay accepted.
+    // Jumps that skip no declaration stay accepted.
     let body = "int n = 0; again: n++; if (n < 3) goto again; goto done; done: return n;";
     assert_eq!(
         returns_with(&format!("int main() {{ {body} }}"), &[], nondet),
@@ -3685,6 +3698,14 @@ fn assert_without_its_header_is_the_macro() {
     match run_with(leaking, &[0], leaks) {
         RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Unmodelled),
         other => panic!("an abort with an object live: {other:?}"),
+    }
+    // So does a failing `assert` in a function of the file.
+    let in_helper = "#include <stdlib.h>\nvoid check(int c) { assert(c); }\n\
+                     int main() { int *p = malloc(sizeof(int)); check(__VERIFIER_nondet_int()); \
+                     free(p); return 0; }";
+    match run_with(in_helper, &[0], leaks) {
+        RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Unmodelled),
+        other => panic!("an abort in a function with an object live: {other:?}"),
     }
     // A definition of `assert` in the file is an ordinary function.
     let defined = "void assert(int c) { if (!c) reach_error(); }\n\

@@ -952,7 +952,7 @@ fn svcomp_memsafety_names_the_violated_free_property() {
 #[test]
 fn svcomp_reads_uninitialized_locals_as_inputs() {
     // (body, expected verdict, the witness's waypoints of `__VERIFIER_nondet_*` calls)
-    let cases: [(&str, bool, &[&str]); 6] = [
+    let cases: [(&str, bool, &[&str]); 8] = [
         ("int c; if (c > 5) { if (c < 3) reach_error(); }", true, &[]),
         // Arrays and structs of integers read one input per number.
         (
@@ -975,6 +975,19 @@ fn svcomp_reads_uninitialized_locals_as_inputs() {
         (
             "int seen = 0; for (int i = 0; i < 2; i++) { int k; if (i == 0) seen = k; \
              else if (k != seen) reach_error(); }",
+            false,
+            &[],
+        ),
+        // A `goto` inside a variable's block past its declaration keeps the value the block
+        // gave it since it started (C11 6.2.4), and finds it indeterminate before that.
+        (
+            "int k = 0; { again: if (k) goto L; int x; x = 5; k = 1; goto again; \
+             L: if (x != 5) reach_error(); }",
+            true,
+            &[],
+        ),
+        (
+            "int k = 1; { if (k) goto L; int x; x = 5; L: if (x != 5) reach_error(); }",
             false,
             &[],
         ),

@@ -157,6 +157,16 @@ impl FunctionBuilder {
         self.terminate(Terminator::Goto(target), span);
     }
 
+    /// Makes `block`, which ends with a `goto`, go to `target` instead: for a front end that
+    /// learns only later what must run on the way.
+    pub fn redirect(&mut self, block: BlockId, target: BlockId) {
+        let term = self.blocks[block.index()].term.as_mut();
+        match term {
+            Some((Terminator::Goto(old), _)) => *old = target,
+            _ => panic!("redirecting a block that does not end with a `goto`"),
+        }
+    }
+
     /// Ends the current block with a branch: to `then_block` if `cond` is non-zero.
     pub fn branch(&mut self, cond: Operand, then_block: BlockId, else_block: BlockId, span: Span) {
         let branch = Terminator::Branch {

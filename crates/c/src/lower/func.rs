@@ -23,6 +23,7 @@ use symex_syntax::types::Type;
 
 use super::elements::Location;
 use super::memory::IrTypes;
+use super::nondet_locals::{Block, Landing};
 use super::types::{self, base_type, declarator_shape, plain_type, unparenthesized, CType, Shape};
 use super::Unit;
 use crate::error::CError;
@@ -45,11 +46,11 @@ pub(super) struct LabelEntry {
     /// The count of locals at the first mention (by a `goto` before the definition, the
     /// declarations from there on may be skipped: `FnCx::note_skippable`).
     first_mention: usize,
-    /// With `Options::nondet_locals`, the landing block of each `goto` before the definition
-    /// (the block it jumps to) and the count of locals there: the integer variables declared
-    /// after it and in scope at the label read new inputs on the way (`FnCx::land`). A
-    /// landing that skips nothing is a block with a `goto` only.
-    landings: Vec<(BlockId, usize)>,
+    /// With `Options::nondet_locals`, the landing of each `goto` before the definition: the
+    /// variables that read inputs declared after it and in scope at the label read new ones
+    /// on the way, or where their block starts (`FnCx::land`). A landing that skips nothing
+    /// is a block with a `goto` only.
+    landings: Vec<Landing>,
     /// With `Options::nondet_locals`, the variables that read inputs in scope at the
     /// definition: a `goto` after it from outside their scope reads them again
     /// (`FnCx::reentered`).
@@ -114,6 +115,10 @@ pub(super) struct FnCx<'u, 'a> {
     /// The function's result type (`return` converts to it).
     pub result: CType,
     pub(super) scopes: Vec<HashMap<String, (LocalId, CType)>>,
+    /// Beside each scope, its block as `Options::nondet_locals` sees it.
+    pub(super) blocks: Vec<Block>,
+    /// The blocks opened so far (the next [`Block::serial`]).
+    blocks_opened: u32,
     pub jumps: Vec<Jumps>,
     pub cases: Vec<Cases>,
     pub(super) labels: HashMap<String, LabelEntry>,
@@ -440,6 +445,8 @@ pub(super) fn lower_function(
         b: FunctionBuilder::new(id, locals),
         result: result_type(unit, definition)?,
         scopes: vec![HashMap::new()],
+        blocks: vec![Block::new(0)],
+        blocks_opened: 1,
         jumps: Vec::new(),
         cases: Vec::new(),
         labels: HashMap::new(),
@@ -639,10 +646,13 @@ impl FnCx<'_, '_> {
 
     pub fn push_scope(&mut self) {
         self.scopes.push(HashMap::new());
+        self.blocks.push(Block::new(self.blocks_opened));
+        self.blocks_opened += 1;
     }
 
     pub fn pop_scope(&mut self) {
         self.scopes.pop();
+        self.blocks.pop();
     }
 
     /// Whether the file takes the address of the variable `name` declared here (a global
@@ -848,8 +858,8 @@ impl FnCx<'_, '_> {
         let mut variables: Vec<(LocalId, CType)> = (self.scopes.iter().skip(1))
             .flat_map(|scope| scope.values().copied())
             .filter(|&(local, _)| local.index() >= first)
-            // Globals (`static` locals among them) are declared before any body, so this only
-            // guards the index test.
+            // Globals (`static` locals among them) are named in the body's scopes too where
+            // `main` declares them (`first` is 0 for `main`'s labels).
             .filter(|(local, _)| !self.globals_scope.values().any(|(g, _)| g == local))
             .collect();
         variables.sort_by_key(|&(local, _)| local);
@@ -1083,6 +1093,9 @@ impl FnCx<'_, '_> {
         let repeats = !self.jumps.is_empty()
             || !self.labels.is_empty()
             || self.inlined.last().is_some_and(|i| i.repeats);
+        let outer_blocks =
+            std::mem::replace(&mut self.blocks, vec![Block::new(self.blocks_opened)]);
+        self.blocks_opened += 1;
         let outer = (
             std::mem::replace(&mut self.scopes, vec![self.globals_scope.clone()]),
             std::mem::take(&mut self.labels),
@@ -1113,6 +1126,7 @@ impl FnCx<'_, '_> {
         let labels = std::mem::replace(&mut self.labels, outer.1);
         (self.scopes, self.jumps, self.cases, self.result, self.name) =
             (outer.0, outer.2, outer.3, outer.4, outer.5);
+        self.blocks = outer_blocks;
         body?;
         undefined_labels(&labels, name, self.unit.at(definition.span))?;
         // Falling off the end returns 0, as for a function of its own.
@@ -1193,15 +1207,19 @@ impl FnCx<'_, '_> {
         if !self.unit.options.nondet_locals || self.labels[name].defined {
             return block;
         }
-        let landing = self.b.new_block();
-        let locals = self.b.locals.len();
+        let landing = Landing {
+            block: self.b.new_block(),
+            locals: self.b.locals.len(),
+            inside: self.blocks.iter().map(|block| block.serial).collect(),
+        };
+        let block = landing.block;
         let label = self.labels.get_mut(name).expect("just created");
-        label.landings.push((landing, locals));
-        landing
+        label.landings.push(landing);
+        block
     }
 
-    /// Takes the blocks of the `goto`s that came before label `name`'s definition.
-    pub fn take_landings(&mut self, name: &str) -> Vec<(BlockId, usize)> {
+    /// Takes the landings of the `goto`s that came before label `name`'s definition.
+    pub fn take_landings(&mut self, name: &str) -> Vec<Landing> {
         (self.labels.get_mut(name)).map_or_else(Vec::new, |l| std::mem::take(&mut l.landings))
     }
 
@@ -1217,7 +1235,10 @@ impl FnCx<'_, '_> {
     /// Marks label `name` defined; a second definition is an error.
     pub fn define_label(&mut self, name: &str, at: usize) -> Result<BlockId, CError> {
         let block = self.label(name);
-        let in_scope = self.declared_since(0);
+        let in_scope = match self.unit.options.nondet_locals {
+            true => self.declared_since(0),
+            false => Vec::new(),
+        };
         let entry = self.labels.get_mut(name).expect("just created");
         if entry.defined {
             return Err(CError::invalid(

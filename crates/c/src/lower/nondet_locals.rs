@@ -6,10 +6,18 @@
 //! order; everything else (pointers, unions, structs with pointers or array members, larger
 //! arrays) stays indeterminate, its reads `uninit` checks as without the option.
 //!
-//! A jump past such a declaration to a label in its scope lands on a block that reads the
-//! skipped variables again: forward ([`FnCx::land`]) or backward into their block
-//! ([`FnCx::reentered`]). Nothing here decides where the jumps go.
+//! A jump past such a declaration to a label in its scope makes the variable indeterminate
+//! only where it enters the variable's block (C11 6.2.4: its lifetime starts at the block's
+//! entry, its value is indeterminate from there until the declaration runs, and again each
+//! time the declaration runs): a jump from outside lands on a block that reads the skipped
+//! variables again, forward ([`FnCx::land`]) or backward ([`FnCx::reentered`]); a `goto`
+//! inside the block keeps whatever value the variable holds, so such a variable reads its
+//! inputs where its block starts instead ([`FnCx::open_block`]): a jump backward inside the
+//! block may have run the declaration since. Nothing here decides where the jumps go.
 
+use lang_c::ast::{BlockItem, Label, Statement};
+use lang_c::span::Node;
+use lang_c::visit::Visit;
 use symex_ir::cfg::{BlockId, InstKind, LocalId, Operand, Rvalue};
 use symex_syntax::span::Span;
 
@@ -22,6 +30,89 @@ use super::types::CType;
 /// reads them would otherwise read 100,000 inputs on every path (and list them in every
 /// replay line).
 pub(super) const MAX_INPUT_LEAVES: usize = 256;
+
+/// A jump that may skip declarations of variables that read inputs, to a label not lowered
+/// yet: the block it jumps to, which [`FnCx::land`] fills.
+pub(super) struct Landing {
+    pub block: BlockId,
+    /// The count of locals where the jump is: the variables declared from there on are the
+    /// ones it may skip.
+    pub locals: usize,
+    /// The [`Block::serial`]s of the blocks the jump is inside (none for a `switch`'s
+    /// dispatch, which is outside its body).
+    pub inside: Vec<u32>,
+}
+
+/// A block (a scope of [`FnCx::scopes`], at the same position) under `Options::nondet_locals`.
+pub(super) struct Block {
+    /// Tells this block from every other of the function (a [`Landing`] records the blocks
+    /// its jump is inside).
+    pub serial: u32,
+    /// Where a block that may need them reads inputs at its start ([`FnCx::open_block`]):
+    /// the block that was current there (it ends with a `goto`) and the one its statements
+    /// begin in.
+    entry: Option<(BlockId, BlockId)>,
+    /// The variables of this block that read inputs at its start.
+    inputs_at_entry: Vec<(LocalId, CType)>,
+}
+
+impl Block {
+    pub fn new(serial: u32) -> Self {
+        Block {
+            serial,
+            entry: None,
+            inputs_at_entry: Vec::new(),
+        }
+    }
+}
+
+/// Whether, among the block's `items`, a declaration with a declarator without initializer
+/// comes after a `goto` to a label that comes after it (each possibly nested in a statement):
+/// the one shape where a `goto` inside a variable's block may skip its declaration.
+fn may_skip_inside(items: &[Node<BlockItem>]) -> bool {
+    #[derive(Default)]
+    struct Jumps<'ast> {
+        gotos: Vec<&'ast str>,
+        labels: Vec<&'ast str>,
+    }
+    impl<'ast> Visit<'ast> for Jumps<'ast> {
+        fn visit_statement(&mut self, statement: &'ast Statement, span: &'ast lang_c::span::Span) {
+            if let Statement::Goto(label) = statement {
+                self.gotos.push(&label.node.name);
+            }
+            lang_c::visit::visit_statement(self, statement, span);
+        }
+        fn visit_label(&mut self, label: &'ast Label, span: &'ast lang_c::span::Span) {
+            if let Label::Identifier(name) = label {
+                self.labels.push(&name.node.name);
+            }
+            lang_c::visit::visit_label(self, label, span);
+        }
+    }
+    let jumps: Vec<Jumps> = (items.iter())
+        .map(|item| {
+            let mut jumps = Jumps::default();
+            jumps.visit_block_item(&item.node, &item.span);
+            jumps
+        })
+        .collect();
+    let uninitialized = |item: &Node<BlockItem>| match &item.node {
+        BlockItem::Declaration(d) => {
+            (d.node.declarators.iter()).any(|d| d.node.initializer.is_none())
+        }
+        _ => false,
+    };
+    (0..items.len())
+        .filter(|&i| uninitialized(&items[i]))
+        .any(|i| {
+            let before = jumps[..i].iter().flat_map(|j| &j.gotos);
+            let after: Vec<&str> = jumps[i + 1..]
+                .iter()
+                .flat_map(|j| j.labels.iter().copied())
+                .collect();
+            before.into_iter().any(|goto| after.contains(goto))
+        })
+}
 
 impl FnCx<'_, '_> {
     /// The leaf types of `count` objects of type `ty` that `Options::nondet_locals` reads as
@@ -45,7 +136,7 @@ impl FnCx<'_, '_> {
     /// Sets the variable `local` of type `ty` (one that [`FnCx::input_leaves`] takes) to
     /// new inputs.
     pub fn assign_input(&mut self, local: LocalId, ty: CType, span: Span) {
-        let leaves = self.input_leaves(ty, 1).unwrap_or_default();
+        let leaves = (self.input_leaves(ty, 1)).expect("a variable that reads inputs");
         let values: Vec<Operand> = leaves.iter().map(|&leaf| self.input(leaf, span)).collect();
         let value = match ty {
             CType::Struct(_) => self.object_of(ty, &values, span),
@@ -79,18 +170,68 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// Fills each landing block (`landing`, the count of locals where its jump was) with new
-    /// inputs for the variables in scope here that the jump skipped the declaration of, then
-    /// goes to `target`. C makes such a variable indeterminate: its IR local would otherwise
-    /// still hold the inputs an earlier run of its declaration read (in a loop), and a `TRUE`
-    /// would not cover every value.
-    pub fn land(&mut self, landings: Vec<(BlockId, usize)>, target: BlockId, span: Span) {
-        for (landing, locals) in landings {
-            self.b.switch_to(landing);
-            let skipped = self.declared_since(locals);
-            self.assign_inputs(skipped, span);
+    /// Fills each landing block with new inputs for the variables in scope here whose
+    /// declaration its jump skipped into their block, then goes to `target`. C makes such a
+    /// variable indeterminate: its IR local would otherwise still hold the inputs an earlier
+    /// run of its declaration read (in a loop), and a `TRUE` would not cover every value. A
+    /// skipped variable of a block the jump is inside keeps its value (a jump backward inside
+    /// the block may have run its declaration): it reads inputs where its block starts.
+    pub fn land(&mut self, landings: Vec<Landing>, target: BlockId, span: Span) {
+        for landing in landings {
+            self.b.switch_to(landing.block);
+            let mut entered = Vec::new();
+            for variable in self.declared_since(landing.locals) {
+                let scope = (self.scopes.iter())
+                    .rposition(|scope| scope.values().any(|&(local, _)| local == variable.0));
+                // `may_skip_inside` opened an entry for every block a `goto` inside it may
+                // skip a declaration of.
+                match scope.map(|scope| &mut self.blocks[scope]) {
+                    Some(block)
+                        if block.entry.is_some() && landing.inside.contains(&block.serial) =>
+                    {
+                        if !block.inputs_at_entry.contains(&variable) {
+                            block.inputs_at_entry.push(variable);
+                        }
+                    }
+                    _ => entered.push(variable),
+                }
+            }
+            self.assign_inputs(entered, span);
             self.b.goto(target, span);
         }
+    }
+
+    /// At the start of a block (after its scope is pushed) whose `items` have the shape of
+    /// [`may_skip_inside`]: a block of its own for the statements, so that
+    /// [`FnCx::close_block`] can put the inputs [`FnCx::land`] finds its variables need on
+    /// the way to it.
+    pub fn open_block(&mut self, items: &[Node<BlockItem>], span: Span) {
+        if !self.unit.options.nondet_locals || !may_skip_inside(items) {
+            return;
+        }
+        let (entry, statements) = (self.b.current(), self.b.new_block());
+        self.b.goto(statements, span);
+        self.b.switch_to(statements);
+        self.blocks.last_mut().expect("a block has a scope").entry = Some((entry, statements));
+    }
+
+    /// At the end of a block (before its scope is popped): the inputs at its start, where
+    /// [`FnCx::open_block`] left room for them.
+    pub fn close_block(&mut self, span: Span) {
+        let block = self.blocks.last_mut().expect("a block has a scope");
+        let Some((entry, statements)) = block.entry.take() else {
+            return;
+        };
+        let inputs = std::mem::take(&mut block.inputs_at_entry);
+        if inputs.is_empty() {
+            return;
+        }
+        let (here, reading) = (self.b.current(), self.b.new_block());
+        self.b.switch_to(reading);
+        self.assign_inputs(inputs, span);
+        self.b.goto(statements, span);
+        self.b.redirect(entry, reading);
+        self.b.switch_to(here);
     }
 
     /// The variables that read inputs in scope at the (defined) label `name` but not here: a
@@ -101,7 +242,7 @@ impl FnCx<'_, '_> {
         };
         let here = self.declared_since(0);
         (label.in_scope.iter())
-            .filter(|variable| !here.contains(variable))
+            .filter(|(local, _)| !here.iter().any(|(declared, _)| declared == local))
             .copied()
             .collect()
     }
@@ -123,13 +264,17 @@ impl FnCx<'_, '_> {
         &mut self,
         block: BlockId,
         first: usize,
-        landings: &mut Vec<(BlockId, usize)>,
+        landings: &mut Vec<Landing>,
     ) -> BlockId {
         if !self.unit.options.nondet_locals || self.declared_since(first).is_empty() {
             return block;
         }
         let landing = self.b.new_block();
-        landings.push((landing, first));
+        landings.push(Landing {
+            block: landing,
+            locals: first,
+            inside: Vec::new(),
+        });
         landing
     }
 

@@ -36,6 +36,7 @@ impl FnCx<'_, '_> {
         match &s.node {
             Statement::Compound(items) => {
                 self.push_scope();
+                self.open_block(items, span);
                 for item in items {
                     match &item.node {
                         BlockItem::Declaration(d) => self.local_declaration(d)?,
@@ -51,6 +52,7 @@ impl FnCx<'_, '_> {
                     let end = Span::new(span.end.saturating_sub(1) as usize, span.end as usize);
                     self.end_lifetimes(end);
                 }
+                self.close_block(span);
                 self.pop_scope();
             }
             Statement::Expression(None) => {}
@@ -190,8 +192,8 @@ impl FnCx<'_, '_> {
                     _ => self.cases.last().map_or(0, |cases| cases.first_local),
                 };
                 self.note_skippable(skipped_from);
-                // Under `nondet_locals`, the jumps that may skip declarations of integer
-                // variables in scope here land on blocks that give them new inputs
+                // Under `nondet_locals`, the jumps that may skip declarations of variables that
+                // read inputs in scope here land on blocks that give them new inputs
                 // (`FnCx::land`): the `goto`s before the label, or the `switch`'s dispatch.
                 let mut landings = Vec::new();
                 let target = match &n.node.label.node {

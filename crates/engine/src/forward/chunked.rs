@@ -20,7 +20,9 @@ pub struct Chunked<const N: usize> {
 }
 
 impl<const N: usize> Chunked<N> {
+    /// The sequence of `values`, cut into chunks of `N`.
     pub fn new(values: Vec<SymValue>) -> Self {
+        const { assert!(N > 0, "chunks hold at least one value") };
         let len = values.len();
         let chunks = values.chunks(N).map(Rc::from).collect();
         Chunked { chunks, len }
@@ -73,7 +75,7 @@ impl<const N: usize> Chunked<N> {
         other: &Self,
         mut combine: impl FnMut(&SymValue, &SymValue) -> Result<SymValue, E>,
     ) -> Result<Self, E> {
-        debug_assert_eq!(self.len, other.len);
+        assert_eq!(self.len, other.len, "combining sequences of two lengths");
         let chunks = (self.chunks.iter().zip(&other.chunks))
             .map(|(x, y)| match Rc::ptr_eq(x, y) {
                 true => Ok(Rc::clone(x)),
@@ -86,12 +88,6 @@ impl<const N: usize> Chunked<N> {
             chunks,
             len: self.len,
         })
-    }
-}
-
-impl<const N: usize> FromIterator<SymValue> for Chunked<N> {
-    fn from_iter<I: IntoIterator<Item = SymValue>>(values: I) -> Self {
-        Chunked::new(values.into_iter().collect())
     }
 }
 
@@ -127,7 +123,7 @@ mod tests {
     }
 
     fn numbers(count: u32) -> Sixteen {
-        (0..count).map(number).collect()
+        Sixteen::new((0..count).map(number).collect())
     }
 
     #[test]
