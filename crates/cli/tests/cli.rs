@@ -465,6 +465,41 @@ fn check_refuses_what_it_cannot_analyse() {
             .code(),
         Some(2)
     );
+    let out = symex(&["check", &example("factorial.uc"), "--replay-timeout", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--replay-timeout"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `--replay-timeout`: a summarized loop's counterexample (about 33 million iterations to
+/// replay, seconds in the interpreter) found at once is confirmed after the check's own
+/// limit; without the option the same check may not confirm it in time, and never says
+/// `safe`.
+#[test]
+fn a_long_replay_may_outlive_the_check() {
+    let source = program(
+        "long_replay.c",
+        b"extern void reach_error(void);\n\
+          int main(void) {\n\
+            unsigned int x = 0x03fffff1;\n\
+            while (x > 1) x -= 2;\n\
+            if (x % 2) reach_error();\n\
+            return 0;\n\
+          }\n",
+    );
+    let check = ["check", &source, "--summarize", "--timeout", "0.5"];
+    let out = symex(&[&check[..], &["--replay-timeout", "120"]].concat());
+    assert_eq!(out.status.code(), Some(10), "{}", stdout(&out));
+    assert!(stdout(&out).contains("replay: "), "{}", stdout(&out));
+    let out = symex(&check);
+    assert!(
+        matches!(out.status.code(), Some(10 | 20)),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]

@@ -46,6 +46,12 @@ pub struct CheckArgs {
     /// Stop the whole check after this many seconds (verdicts become `unknown`).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// Forward engine: let a counterexample's replay in the interpreter run until this many
+    /// seconds after the start, where that is later than --timeout (a summarized loop's
+    /// counterexample may need seconds of concrete execution); the search still ends at
+    /// --timeout.
+    #[arg(long, value_name = "SECONDS")]
+    pub replay_timeout: Option<f64>,
     /// At most this many symbolic branch forks per path.
     #[arg(long, value_name = "N")]
     pub max_depth: Option<u32>,
@@ -333,6 +339,7 @@ impl CheckArgs {
             search,
             seed: self.seed,
             timeout: self.timeout.map(Duration::from_secs_f64),
+            replay_timeout: self.replay_timeout.map(Duration::from_secs_f64),
             max_depth: self.max_depth,
             unwind: self.unwind,
             max_states: self.max_states,
@@ -481,9 +488,12 @@ fn engine_name(engine: EngineChoice) -> String {
 }
 
 pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
-    if let Some(t) = args.timeout {
-        if !(t.is_finite() && t > 0.0) {
-            diag!("error: --timeout must be a positive number of seconds, not {t}");
+    for (name, limit) in [
+        ("--timeout", args.timeout),
+        ("--replay-timeout", args.replay_timeout),
+    ] {
+        if let Some(t) = limit.filter(|t| !(t.is_finite() && *t > 0.0)) {
+            diag!("error: {name} must be a positive number of seconds, not {t}");
             return Exit::Usage;
         }
     }

@@ -396,6 +396,12 @@ pub struct CheckOptions {
     pub seed: u64,
     /// Wall-clock limit of the whole check.
     pub timeout: Option<Duration>,
+    /// How long after the check's start a counterexample's replay may run, where that is later
+    /// than `timeout` (forward engine): a summarized loop's counterexample may need seconds of
+    /// concrete execution that a short check's limit would cut, leaving a real violation
+    /// `unknown`; `symex svcomp`'s portfolio gives each configuration the rest of the task's
+    /// limit for it. The check itself still ends at `timeout`.
+    pub replay_timeout: Option<Duration>,
     /// At most this many symbolic branch forks per path (KLEE's `--max-depth`).
     pub max_depth: Option<u32>,
     /// Loop iterations and recursion depth bound (see `forward::bounds`).

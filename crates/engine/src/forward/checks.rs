@@ -137,7 +137,7 @@ impl Machine<'_> {
                 return Ok(());
             }
         };
-        let deadline = self.queries.deadline();
+        let deadline = self.queries.deadline().max(self.replay_deadline);
         let replayed = replay_full(
             self.module,
             &self.entry.name,

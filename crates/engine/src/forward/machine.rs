@@ -8,6 +8,7 @@
 //! `checks.rs`.
 
 use std::rc::Rc;
+use std::time::Instant;
 
 use symex_ir::cfg::{FuncId, Module, Width};
 use symex_report::{Cut, Cuts, Finding, Locator};
@@ -75,6 +76,9 @@ pub struct Machine<'m> {
     pub input_vars: Vec<TermId>,
     /// The first finding per property (one counterexample per property, as in KLEE).
     pub findings: Vec<Option<Finding>>,
+    /// Until when a counterexample's replay may run beyond the check's own deadline
+    /// (`CheckOptions::replay_timeout`).
+    pub replay_deadline: Option<Instant>,
     /// Cuts that concern one property only (a solver `unknown` on its check).
     pub property_cuts: Vec<Cuts>,
     /// Cuts that concern the whole search.
@@ -139,6 +143,7 @@ impl<'m> Machine<'m> {
             arg_vars,
             input_vars: Vec::new(),
             findings: vec![None; properties],
+            replay_deadline: options.replay_timeout.map(|limit| Instant::now() + limit),
             property_cuts: vec![Cuts::new(); properties],
             cuts: Cuts::new(),
             locator: Locator::new(module, source),

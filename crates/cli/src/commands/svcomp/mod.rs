@@ -422,6 +422,9 @@ fn portfolio(
             data_model.to_string(),
             "--timeout".to_string(),
             format!("{left:.3}"),
+            // A counterexample found in a short slot may replay until the task's limit.
+            "--replay-timeout".to_string(),
+            format!("{:.3}", (timeout - elapsed).max(left)),
             file.name.clone(),
         ]);
         let mut args = CheckArgs::from_words(words).map_err(|e| {
