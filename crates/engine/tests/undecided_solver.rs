@@ -1,4 +1,5 @@
-//! The corpus under a solver that never decides: every engine, every file, with an SMT-LIB2
+//! The corpora (micro-c and the project's C programs) under a solver that never decides:
+//! every engine, every file, with an SMT-LIB2
 //! process that answers `unknown` to each check. What the engines may still conclude is what
 //! they conclude without the solver (concrete paths, syntactic checks, model reuse), so every
 //! answer must agree with the file's header: no violation it does not list, no counterexample
@@ -10,13 +11,15 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use symex_corpus::CorpusFile;
+use symex_corpus::{CorpusFile, Origin};
 use symex_engine::backward::{check_backward, BackwardOptions};
 use symex_engine::{
     check_forward, check_structural, CheckOptions, SolverChoice, StructuralOptions,
 };
+use symex_ir::cfg::Module;
 use symex_report::{Report, Status};
 use symex_smt::Dialect;
+use symex_syntax::types::TypeTable;
 
 mod support;
 use support::check_report;
@@ -25,13 +28,13 @@ use support::check_report;
 const UNBOUNDED_UNWIND: u32 = 4;
 
 /// A solver process that reads SMT-LIB2 and answers every `check-sat` with `unknown` (with a
-/// reason when asked), written once per test process.
-fn undecided_solver() -> SolverChoice {
+/// reason when asked), written once per test (`tag`: the tests run at once).
+fn undecided_solver(tag: &str) -> SolverChoice {
     let script =
         "while read -r line; do\n  case \"$line\" in\n    *check-sat*) echo unknown ;;\n    \
                   *reason-unknown*) echo '(:reason-unknown \"never decides\")' ;;\n  esac\ndone\n";
     let path: PathBuf =
-        std::env::temp_dir().join(format!("symex-undecided-{}.sh", std::process::id()));
+        std::env::temp_dir().join(format!("symex-undecided-{}-{tag}.sh", std::process::id()));
     std::fs::write(&path, script).expect("the fake solver's script");
     SolverChoice::Process {
         command: format!("sh {}", path.display()),
@@ -39,18 +42,17 @@ fn undecided_solver() -> SolverChoice {
     }
 }
 
-/// Every engine's report of `file` under `solver`.
+/// Every engine's report of `file` (lowered to `module` with `types`) under `solver`.
 fn reports(
+    (module, types): (&Module, &TypeTable),
     file: &CorpusFile,
     solver: &SolverChoice,
 ) -> Result<Vec<(&'static str, Report)>, String> {
-    let front = symex_syntax::analyze(&file.source).map_err(|e| format!("{e:?}"))?;
-    let types = front.types.map_err(|_| "does not type-check".to_string())?;
-    let module = symex_ir::lower(&front.program);
     let entry = file.entry_function();
     let options = CheckOptions {
         solver: solver.clone(),
-        timeout: Some(Duration::from_secs(1)),
+        // Short: what a search finds without the solver it finds at once; the rest is `unknown`.
+        timeout: Some(Duration::from_millis(500)),
         unwind: file.bound,
         ..CheckOptions::default()
     };
@@ -59,11 +61,11 @@ fn reports(
         ..options.clone()
     };
     let (source, name) = (&file.source, &file.name);
-    let forward = check_forward(&module, &types, source, name, entry, &options);
+    let forward = check_forward(module, types, source, name, entry, &options);
     let backward = BackwardOptions::default();
-    let backward = check_backward(&module, &types, source, name, entry, &bounded, &backward);
+    let backward = check_backward(module, types, source, name, entry, &bounded, &backward);
     let structural = StructuralOptions::default();
-    let structural = check_structural(&module, &types, source, name, entry, &bounded, &structural);
+    let structural = check_structural(module, types, source, name, entry, &bounded, &structural);
     Ok(vec![
         ("forward", forward.map_err(|e| format!("forward: {e}"))?),
         ("backward", backward.map_err(|e| format!("backward: {e}"))?),
@@ -74,16 +76,23 @@ fn reports(
     ])
 }
 
-#[test]
-fn no_engine_answers_wrongly_when_the_solver_never_decides() {
-    let solver = undecided_solver();
-    let files = symex_corpus::all_files().expect("the corpus loads");
+/// Checks every file of `files` (each lowered by `lower`) under every engine with the solver
+/// that never decides, and fails with every wrong answer; also fails where an engine left
+/// fewer than `open_at_least` properties open for the solver's sake (the test means something
+/// only if the engines did ask it).
+fn assert_never_wrong(
+    tag: &str,
+    files: &[CorpusFile],
+    lower: impl Fn(&CorpusFile) -> Result<(Module, TypeTable), String>,
+    open_at_least: usize,
+) {
+    let solver = undecided_solver(tag);
     let mut failures = Vec::new();
-    // How many properties each engine left open for the solver's sake: the test means
-    // something only if the engines did ask it.
     let mut left_open = [("forward", 0), ("backward", 0), ("structural", 0)];
-    for file in &files {
-        let reports = match reports(file, &solver) {
+    for file in files {
+        let reports =
+            lower(file).and_then(|(module, types)| reports((&module, &types), file, &solver));
+        let reports = match reports {
             Ok(reports) => reports,
             Err(e) => {
                 failures.push(format!("{}: {e}", file.label()));
@@ -109,8 +118,53 @@ fn no_engine_answers_wrongly_when_the_solver_never_decides() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     for (engine, open) in left_open {
         assert!(
-            open >= 20,
+            open >= open_at_least,
             "{engine}: only {open} properties left open by the solver"
         );
     }
+}
+
+#[test]
+fn no_engine_answers_wrongly_when_the_solver_never_decides() {
+    let files = symex_corpus::all_files().expect("the corpus loads");
+    assert_never_wrong(
+        "micro-c",
+        &files,
+        |file| {
+            let front = symex_syntax::analyze(&file.source).map_err(|e| format!("{e:?}"))?;
+            let types = front.types.map_err(|_| "does not type-check".to_string())?;
+            Ok((symex_ir::lower(&front.program), types))
+        },
+        20,
+    );
+}
+
+/// The same for the project's C corpus (`corpus/c`, `corpus/c-memory`), through the C front
+/// end.
+#[test]
+fn no_engine_answers_wrongly_on_c_when_the_solver_never_decides() {
+    let mut paths: Vec<PathBuf> = ["c", "c-memory"]
+        .iter()
+        .flat_map(|dir| {
+            let dir = symex_corpus::project_corpus_dir().join(dir);
+            std::fs::read_dir(dir).expect("the C corpus exists")
+        })
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "c"))
+        .collect();
+    paths.sort();
+    let files: Vec<CorpusFile> = (paths.iter())
+        .map(|path| symex_corpus::load(path, Origin::Project).expect("the header parses"))
+        .collect();
+    assert_never_wrong(
+        "c",
+        &files,
+        |file| {
+            let name = file.path.to_string_lossy();
+            let translated = symex_c::translate(&name, &file.source, symex_c::Options::default())
+                .map_err(|e| e.render(&file.name, &file.source))?;
+            Ok((translated.module, translated.types))
+        },
+        20,
+    );
 }

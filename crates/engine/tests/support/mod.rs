@@ -15,9 +15,12 @@ use symex_report::{Report, Status};
 use symex_syntax::types::TypeTable;
 
 /// Unbounded files whose violation lies deeper than the engines' default unwindings, with the
-/// unwinding that reaches it. subsume_late_division: the division fails in the loop's 21st
-/// iteration.
-const DEEP_VIOLATIONS: &[(&str, u32)] = &[("subsume_late_division.uc", 22)];
+/// unwinding that reaches it. subsume_late_division (and its C version): the division fails in
+/// the loop's 21st iteration.
+const DEEP_VIOLATIONS: &[(&str, u32)] = &[
+    ("subsume_late_division.uc", 22),
+    ("subsume_late_division.c", 22),
+];
 
 /// The unwinding a bounded engine needs for `file`: its header's bound, else a deep
 /// violation's, else none (the engine's own default).
