@@ -3625,6 +3625,19 @@ fn nondet_locals_read_an_input_where_they_are_declared() {
             &[9][..],
             9,
         ),
+        // A `switch` inside the block dispatches inside it.
+        (
+            "int k = 0; { again: if (k) goto L; int x; x = 5; switch (k) { case 0: k = 1; } \
+             goto again; L: return x; }",
+            &[7, 8][..],
+            5,
+        ),
+        // The same with an initializer, which the `goto` skips as well.
+        (
+            "int k = 0; { again: if (k) goto L; int x = 5; k = 1; goto again; L: return x; }",
+            &[7][..],
+            5,
+        ),
     ] {
         let source = format!("int main() {{ {body} }}");
         assert_eq!(returns_with(&source, inputs, nondet), expected, "{body}");
@@ -3663,6 +3676,30 @@ fn nondet_locals_read_an_input_where_they_are_declared() {
     ] {
         let source = format!("int main() {{ {body} }}");
         assert_eq!(returns_with(&source, inputs, nondet), expected, "{body}");
+    }
+    // A jump from outside into the middle of such a block would skip the inputs its start
+    // reads (C makes its variables indeterminate there): refused, for a `goto` backward or
+    // forward into it and for a `switch`'s dispatch.
+    for body in [
+        "int k = 0; { M: if (k) goto L; int x; x = 5; L: if (k) return x; } \
+         if (!k) { k = 1; goto M; } return 0;",
+        "int k = 0; if (k) goto M; { M: if (k) goto L; int x; x = 5; L: return x; } return 0;",
+        "for (int i = 0; i < 2; i++) switch (i) { case 1: goto L; case 0: ; int x; x = 5; \
+         L: if (i == 1) return x; } return 0;",
+    ] {
+        let source = format!("int main() {{ {body} }}");
+        match translate_text(&source, nondet) {
+            Ok(_) => panic!("accepted: {body}"),
+            Err(e) => {
+                assert_eq!(e.kind, ErrorKind::Unsupported, "{body}");
+                assert!(e.message.contains("into the middle of a block"), "{body}");
+            }
+        }
+        // Without the option nothing reads inputs, and nothing is refused.
+        assert!(
+            translate_text(&source, Options::default()).is_ok(),
+            "{body}"
+        );
     }
     // Jumps that skip no declaration stay accepted.
     let body = "int n = 0; again: n++; if (n < 3) goto again; goto done; done: return n;";

@@ -1857,7 +1857,7 @@ impl FnCx<'_, '_> {
             ));
         };
         self.push_scope();
-        self.open_block(items, self.span(statement.span));
+        self.open_block(items, self.span(statement.span), self.at(statement.span));
         let mut value = (Operand::Const(0), CType::Int);
         for (i, item) in items.iter().enumerate() {
             let last = i + 1 == items.len();

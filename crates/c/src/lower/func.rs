@@ -55,6 +55,9 @@ pub(super) struct LabelEntry {
     /// definition: a `goto` after it from outside their scope reads them again
     /// (`FnCx::reentered`).
     pub(super) in_scope: Vec<(LocalId, CType)>,
+    /// The open blocks at the definition that read inputs where they start
+    /// (`FnCx::reading_at_entry`): a `goto` after it from outside one of them is refused.
+    pub(super) reading_at_entry: Vec<(u32, usize)>,
 }
 
 /// A call being inlined into `main` (see `lower/mod.rs`): `return` assigns `result` and goes to
@@ -106,6 +109,8 @@ pub(super) struct Cases {
     pub default: Option<BlockId>,
     /// The first local declared inside the `switch` (a `case` label may skip those).
     pub first_local: usize,
+    /// The blocks the `switch` is inside (`FnCx::open_blocks`): its dispatch jumps from there.
+    pub open_blocks: Vec<u32>,
 }
 
 pub(super) struct FnCx<'u, 'a> {
@@ -1194,6 +1199,7 @@ impl FnCx<'_, '_> {
             first_mention: self.b.locals.len(),
             landings: Vec::new(),
             in_scope: Vec::new(),
+            reading_at_entry: Vec::new(),
         };
         self.labels.insert(name.to_string(), label);
         block
@@ -1239,6 +1245,7 @@ impl FnCx<'_, '_> {
             true => self.declared_since(0),
             false => Vec::new(),
         };
+        let reading_at_entry = self.reading_at_entry();
         let entry = self.labels.get_mut(name).expect("just created");
         if entry.defined {
             return Err(CError::invalid(
@@ -1248,6 +1255,7 @@ impl FnCx<'_, '_> {
         }
         entry.defined = true;
         entry.in_scope = in_scope;
+        entry.reading_at_entry = reading_at_entry;
         Ok(block)
     }
 

@@ -13,9 +13,11 @@
 //! variables again, forward ([`FnCx::land`]) or backward ([`FnCx::reentered`]); a `goto`
 //! inside the block keeps whatever value the variable holds, so such a variable reads its
 //! inputs where its block starts instead ([`FnCx::open_block`]): a jump backward inside the
-//! block may have run the declaration since. Nothing here decides where the jumps go.
+//! block may have run the declaration since. Such a block that a jump from outside (a `goto`,
+//! a `switch`'s dispatch) may enter after its start is refused ([`FnCx::refuse_entry`]): that
+//! jump would skip the inputs. Nothing here decides where the jumps go.
 
-use lang_c::ast::{BlockItem, Label, Statement};
+use lang_c::ast::{BlockItem, DeclarationSpecifier, Label, Statement, StorageClassSpecifier};
 use lang_c::span::Node;
 use lang_c::visit::Visit;
 use symex_ir::cfg::{BlockId, InstKind, LocalId, Operand, Rvalue};
@@ -24,6 +26,7 @@ use symex_syntax::span::Span;
 use super::array_init::Elements;
 use super::func::FnCx;
 use super::types::CType;
+use crate::error::CError;
 
 /// The most numbers an array (or struct) declared without an initializer reads as inputs; a
 /// larger one stays indeterminate. An array of 100,000 elements that a loop fills before it
@@ -54,6 +57,8 @@ pub(super) struct Block {
     entry: Option<(BlockId, BlockId)>,
     /// The variables of this block that read inputs at its start.
     inputs_at_entry: Vec<(LocalId, CType)>,
+    /// Where the block starts in the source (for a refusal).
+    at: usize,
 }
 
 impl Block {
@@ -62,13 +67,15 @@ impl Block {
             serial,
             entry: None,
             inputs_at_entry: Vec::new(),
+            at: 0,
         }
     }
 }
 
-/// Whether, among the block's `items`, a declaration with a declarator without initializer
-/// comes after a `goto` to a label that comes after it (each possibly nested in a statement):
-/// the one shape where a `goto` inside a variable's block may skip its declaration.
+/// Whether, among the block's `items`, a declaration of automatic variables comes after a
+/// `goto` (or contains one, in an initializer) to a label that comes after it (each possibly
+/// nested in a statement): the one shape where a `goto` inside a variable's block may skip its
+/// declaration.
 fn may_skip_inside(items: &[Node<BlockItem>]) -> bool {
     #[derive(Default)]
     struct Jumps<'ast> {
@@ -96,22 +103,26 @@ fn may_skip_inside(items: &[Node<BlockItem>]) -> bool {
             jumps
         })
         .collect();
-    let uninitialized = |item: &Node<BlockItem>| match &item.node {
-        BlockItem::Declaration(d) => {
-            (d.node.declarators.iter()).any(|d| d.node.initializer.is_none())
-        }
+    let automatic = |item: &Node<BlockItem>| match &item.node {
+        BlockItem::Declaration(d) => !(d.node.specifiers.iter()).any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(class) if matches!(
+                class.node,
+                StorageClassSpecifier::Static
+                    | StorageClassSpecifier::ThreadLocal
+                    | StorageClassSpecifier::Extern
+                    | StorageClassSpecifier::Typedef
+            ))
+        }),
         _ => false,
     };
-    (0..items.len())
-        .filter(|&i| uninitialized(&items[i]))
-        .any(|i| {
-            let before = jumps[..i].iter().flat_map(|j| &j.gotos);
-            let after: Vec<&str> = jumps[i + 1..]
-                .iter()
-                .flat_map(|j| j.labels.iter().copied())
-                .collect();
-            before.into_iter().any(|goto| after.contains(goto))
-        })
+    (0..items.len()).filter(|&i| automatic(&items[i])).any(|i| {
+        let before = jumps[..=i].iter().flat_map(|j| &j.gotos);
+        let after: Vec<&str> = jumps[i + 1..]
+            .iter()
+            .flat_map(|j| j.labels.iter().copied())
+            .collect();
+        before.into_iter().any(|goto| after.contains(goto))
+    })
 }
 
 impl FnCx<'_, '_> {
@@ -176,19 +187,25 @@ impl FnCx<'_, '_> {
     /// run of its declaration read (in a loop), and a `TRUE` would not cover every value. A
     /// skipped variable of a block the jump is inside keeps its value (a jump backward inside
     /// the block may have run its declaration): it reads inputs where its block starts.
-    pub fn land(&mut self, landings: Vec<Landing>, target: BlockId, span: Span) {
+    pub fn land(
+        &mut self,
+        landings: Vec<Landing>,
+        target: BlockId,
+        span: Span,
+    ) -> Result<(), CError> {
+        let reading = self.reading_at_entry();
         for landing in landings {
+            self.refuse_entry(&reading, &landing.inside)?;
             self.b.switch_to(landing.block);
             let mut entered = Vec::new();
             for variable in self.declared_since(landing.locals) {
                 let scope = (self.scopes.iter())
                     .rposition(|scope| scope.values().any(|&(local, _)| local == variable.0));
                 // `may_skip_inside` opened an entry for every block a `goto` inside it may
-                // skip a declaration of.
+                // skip a declaration of, and `refuse_entry` made sure the jump is inside
+                // every open one.
                 match scope.map(|scope| &mut self.blocks[scope]) {
-                    Some(block)
-                        if block.entry.is_some() && landing.inside.contains(&block.serial) =>
-                    {
+                    Some(block) if block.entry.is_some() => {
                         if !block.inputs_at_entry.contains(&variable) {
                             block.inputs_at_entry.push(variable);
                         }
@@ -199,20 +216,64 @@ impl FnCx<'_, '_> {
             self.assign_inputs(entered, span);
             self.b.goto(target, span);
         }
+        Ok(())
     }
 
-    /// At the start of a block (after its scope is pushed) whose `items` have the shape of
-    /// [`may_skip_inside`]: a block of its own for the statements, so that
-    /// [`FnCx::close_block`] can put the inputs [`FnCx::land`] finds its variables need on
-    /// the way to it.
-    pub fn open_block(&mut self, items: &[Node<BlockItem>], span: Span) {
+    /// At the start of a block (after its scope is pushed; `at` where it starts) whose
+    /// `items` have the shape of [`may_skip_inside`]: a block of its own for the statements,
+    /// so that [`FnCx::close_block`] can put the inputs [`FnCx::land`] finds its variables
+    /// need on the way to it.
+    pub fn open_block(&mut self, items: &[Node<BlockItem>], span: Span, at: usize) {
         if !self.unit.options.nondet_locals || !may_skip_inside(items) {
             return;
         }
         let (entry, statements) = (self.b.current(), self.b.new_block());
         self.b.goto(statements, span);
         self.b.switch_to(statements);
-        self.blocks.last_mut().expect("a block has a scope").entry = Some((entry, statements));
+        let block = self.blocks.last_mut().expect("a block has a scope");
+        (block.entry, block.at) = (Some((entry, statements)), at);
+    }
+
+    /// The [`Block::serial`]s of the open blocks that read inputs where they start, and where
+    /// each starts: a label records them, so that a `goto` backward to it from outside one of
+    /// them is refused ([`FnCx::refuse_entry`]).
+    pub fn reading_at_entry(&self) -> Vec<(u32, usize)> {
+        (self.blocks.iter())
+            .filter(|block| block.entry.is_some())
+            .map(|block| (block.serial, block.at))
+            .collect()
+    }
+
+    /// Refuses a jump to a label inside the blocks `entered` (from [`FnCx::reading_at_entry`])
+    /// from inside only the blocks `inside`: it would enter a block that reads inputs where it
+    /// starts after that start, and skip them. C makes the block's variables indeterminate
+    /// there, while a `goto` inside the block keeps their values; the one set of inputs at the
+    /// start cannot give both.
+    pub fn refuse_entry(&self, entered: &[(u32, usize)], inside: &[u32]) -> Result<(), CError> {
+        match entered.iter().find(|(serial, _)| !inside.contains(serial)) {
+            Some(&(_, at)) => Err(CError::unsupported(
+                "a jump from outside into the middle of a block in which a `goto` may skip a \
+                 declaration (with `--nondet-locals`: C keeps the variable's value for the \
+                 `goto` inside and makes it indeterminate for the jump from outside, which \
+                 symex tells apart only where the block is entered at its start)",
+                at,
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses a `goto` here to the defined label `name` from outside a block that reads
+    /// inputs where it starts and holds the label ([`FnCx::refuse_entry`]).
+    pub fn refuse_backward_entry(&self, name: &str) -> Result<(), CError> {
+        match self.labels.get(name).filter(|label| label.defined) {
+            Some(label) => self.refuse_entry(&label.reading_at_entry, &self.open_blocks()),
+            None => Ok(()),
+        }
+    }
+
+    /// The [`Block::serial`]s of the open blocks: a jump from here is inside them.
+    pub fn open_blocks(&self) -> Vec<u32> {
+        self.blocks.iter().map(|block| block.serial).collect()
     }
 
     /// At the end of a block (before its scope is popped): the inputs at its start, where
@@ -259,23 +320,29 @@ impl FnCx<'_, '_> {
 
     /// The block a `switch`'s dispatch jumps to for the case label whose block is `block`:
     /// where the dispatch skips declarations of variables that read inputs (the locals from
-    /// `first` on), a landing block added to `landings`.
+    /// `first` on), a landing block added to `landings`. A dispatch into the middle of a block
+    /// that reads inputs where it starts is refused ([`FnCx::refuse_entry`]).
     pub fn dispatch_target(
         &mut self,
         block: BlockId,
         first: usize,
         landings: &mut Vec<Landing>,
-    ) -> BlockId {
+        at: usize,
+    ) -> Result<BlockId, CError> {
+        let Some(inside) = self.cases.last().map(|cases| cases.open_blocks.clone()) else {
+            return Err(CError::invalid("`case` outside a `switch`", at));
+        };
+        self.refuse_entry(&self.reading_at_entry(), &inside)?;
         if !self.unit.options.nondet_locals || self.declared_since(first).is_empty() {
-            return block;
+            return Ok(block);
         }
         let landing = self.b.new_block();
         landings.push(Landing {
             block: landing,
             locals: first,
-            inside: Vec::new(),
+            inside,
         });
-        landing
+        Ok(landing)
     }
 
     /// The variables of [`FnCx::in_scope_since`]`(locals)` whose declarations read inputs (an

@@ -36,7 +36,7 @@ impl FnCx<'_, '_> {
         match &s.node {
             Statement::Compound(items) => {
                 self.push_scope();
-                self.open_block(items, span);
+                self.open_block(items, span, at);
                 for item in items {
                     match &item.node {
                         BlockItem::Declaration(d) => self.local_declaration(d)?,
@@ -130,6 +130,7 @@ impl FnCx<'_, '_> {
                 self.pop_scope();
             }
             Statement::Goto(label) => {
+                self.refuse_backward_entry(&label.node.name)?;
                 let target = self.goto_target(&label.node.name);
                 // Backward into the scope of variables that read inputs: they read new ones
                 // on the way (`lower/nondet_locals.rs`).
@@ -204,7 +205,8 @@ impl FnCx<'_, '_> {
                     Label::Case(value) => {
                         let value = self.constant(value)?;
                         let block = self.b.new_block();
-                        let dispatched = self.dispatch_target(block, skipped_from, &mut landings);
+                        let dispatched =
+                            self.dispatch_target(block, skipped_from, &mut landings, at)?;
                         let Some(cases) = self.cases.last_mut() else {
                             return Err(CError::invalid("`case` outside a `switch`", at));
                         };
@@ -220,7 +222,8 @@ impl FnCx<'_, '_> {
                     }
                     Label::Default => {
                         let block = self.b.new_block();
-                        let dispatched = self.dispatch_target(block, skipped_from, &mut landings);
+                        let dispatched =
+                            self.dispatch_target(block, skipped_from, &mut landings, at)?;
                         let Some(cases) = self.cases.last_mut() else {
                             return Err(CError::invalid("`default` outside a `switch`", at));
                         };
@@ -234,7 +237,7 @@ impl FnCx<'_, '_> {
                     }
                 };
                 self.b.goto(target, span);
-                self.land(landings, target, span);
+                self.land(landings, target, span)?;
                 self.b.switch_to(target);
                 self.statement(&n.node.statement)?;
             }
@@ -253,6 +256,7 @@ impl FnCx<'_, '_> {
                 self.cases.push(Cases {
                     ty: Some(ty),
                     first_local: self.b.locals.len(),
+                    open_blocks: self.open_blocks(),
                     ..Cases::default()
                 });
                 let lowered = self.statement(&n.node.statement);

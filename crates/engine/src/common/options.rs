@@ -399,8 +399,9 @@ pub struct CheckOptions {
     /// How long after the check's start a counterexample's replay may run, where that is later
     /// than `timeout` (forward engine): a summarized loop's counterexample may need seconds of
     /// concrete execution that a short check's limit would cut, leaving a real violation
-    /// `unknown`; `symex svcomp`'s portfolio gives each configuration the rest of the task's
-    /// limit for it. The check itself still ends at `timeout`.
+    /// `unknown`; `symex svcomp`'s portfolio gives each configuration half the time the later
+    /// ones have. The check itself still ends at `timeout`. Without `timeout`, the replay runs
+    /// until this instead of a fixed number of instructions.
     pub replay_timeout: Option<Duration>,
     /// At most this many symbolic branch forks per path (KLEE's `--max-depth`).
     pub max_depth: Option<u32>,

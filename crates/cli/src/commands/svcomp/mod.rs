@@ -422,9 +422,10 @@ fn portfolio(
             data_model.to_string(),
             "--timeout".to_string(),
             format!("{left:.3}"),
-            // A counterexample found in a short slot may replay until the task's limit.
+            // A counterexample found in a short slot may replay past it, for half the time the
+            // later configurations have (a replay that never ends leaves them the other half).
             "--replay-timeout".to_string(),
-            format!("{:.3}", (timeout - elapsed).max(left)),
+            format!("{:.3}", left + (timeout - elapsed - left).max(0.0) / 2.0),
             file.name.clone(),
         ]);
         let mut args = CheckArgs::from_words(words).map_err(|e| {
