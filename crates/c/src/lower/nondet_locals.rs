@@ -41,8 +41,8 @@ pub(super) struct Landing {
     /// The count of locals where the jump is: the variables declared from there on are the
     /// ones it may skip.
     pub locals: usize,
-    /// The [`Block::serial`]s of the blocks the jump is inside (none for a `switch`'s
-    /// dispatch, which is outside its body).
+    /// The [`Block::serial`]s of the blocks the jump is inside (for a `switch`'s dispatch,
+    /// those the `switch` is inside).
     pub inside: Vec<u32>,
 }
 
@@ -73,9 +73,9 @@ impl Block {
 }
 
 /// Whether, among the block's `items`, a declaration of automatic variables comes after a
-/// `goto` (or contains one, in an initializer) to a label that comes after it (each possibly
-/// nested in a statement): the one shape where a `goto` inside a variable's block may skip its
-/// declaration.
+/// `goto` to a label that comes after it (each possibly nested in a statement, or in the
+/// declaration's own initializers): the one shape where a `goto` inside a variable's block
+/// may skip its declaration.
 fn may_skip_inside(items: &[Node<BlockItem>]) -> bool {
     #[derive(Default)]
     struct Jumps<'ast> {
@@ -117,7 +117,7 @@ fn may_skip_inside(items: &[Node<BlockItem>]) -> bool {
     };
     (0..items.len()).filter(|&i| automatic(&items[i])).any(|i| {
         let before = jumps[..=i].iter().flat_map(|j| &j.gotos);
-        let after: Vec<&str> = jumps[i + 1..]
+        let after: Vec<&str> = jumps[i..]
             .iter()
             .flat_map(|j| j.labels.iter().copied())
             .collect();
