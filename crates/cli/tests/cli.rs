@@ -128,6 +128,7 @@ fn options_the_engine_does_not_use_are_refused() {
         ("structural", ["--bse-variant", "disj-set"]),
         ("forward", ["--refine", "eager"]),
         ("structural", ["--max-states", "10"]),
+        ("backward", ["--replay-timeout", "10"]),
     ] {
         let out = symex(&["check", &program, "--engine", engine, option[0], option[1]]);
         assert_eq!(out.status.code(), Some(2), "{engine} {option:?}");

@@ -454,6 +454,7 @@ const ENGINE_OPTIONS: &[(&str, &[EngineChoice])] = {
         ("refine", &[Structural]),
         ("heap_dot", &[Forward, Backward]),
         ("emit_tests", &[Forward]),
+        ("replay_timeout", &[Forward]),
     ]
 };
 
