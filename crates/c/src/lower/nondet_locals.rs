@@ -298,7 +298,11 @@ impl FnCx<'_, '_> {
     /// The variables that read inputs in scope at the (defined) label `name` but not here: a
     /// `goto` from here jumps backward into their scope, where C makes them indeterminate.
     pub fn reentered(&self, name: &str) -> Vec<(LocalId, CType)> {
-        let Some(label) = self.labels.get(name).filter(|label| label.defined) else {
+        let Some(label) = self
+            .labels
+            .get(name)
+            .filter(|l| l.defined && !l.in_scope.is_empty())
+        else {
             return Vec::new();
         };
         let here = self.declared_since(0);
@@ -306,6 +310,22 @@ impl FnCx<'_, '_> {
             .filter(|(local, _)| !here.iter().any(|(declared, _)| declared == local))
             .copied()
             .collect()
+    }
+
+    /// Ends the current block with a jump to `target` that first sets each of `variables`
+    /// to new inputs (a block of its own on the way where there are any), and goes on in a
+    /// fresh block.
+    pub fn jump_reading(&mut self, target: BlockId, variables: Vec<(LocalId, CType)>, span: Span) {
+        if variables.is_empty() {
+            return self.jump(target, span);
+        }
+        let landing = self.b.new_block();
+        self.jump(landing, span);
+        let next = self.b.current();
+        self.b.switch_to(landing);
+        self.assign_inputs(variables, span);
+        self.b.goto(target, span);
+        self.b.switch_to(next);
     }
 
     /// Sets each of `variables` (from [`FnCx::declared_since`]) to new inputs.

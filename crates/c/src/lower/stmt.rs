@@ -135,17 +135,7 @@ impl FnCx<'_, '_> {
                 // Backward into the scope of variables that read inputs: they read new ones
                 // on the way (`lower/nondet_locals.rs`).
                 let reentered = self.reentered(&label.node.name);
-                if reentered.is_empty() {
-                    self.jump(target, span);
-                } else {
-                    let landing = self.b.new_block();
-                    self.jump(landing, span);
-                    let next = self.b.current();
-                    self.b.switch_to(landing);
-                    self.assign_inputs(reentered, span);
-                    self.b.goto(target, span);
-                    self.b.switch_to(next);
-                }
+                self.jump_reading(target, reentered, span);
             }
             Statement::Continue => match self.jumps.iter().rev().find_map(|j| j.cont) {
                 Some(target) => self.jump(target, span),

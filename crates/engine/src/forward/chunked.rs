@@ -50,22 +50,22 @@ impl<const N: usize> Chunked<N> {
         self.chunks.iter().flat_map(|chunk| chunk.iter())
     }
 
-    /// Replaces every value for which `change` gives a new one, copying only the chunks that
-    /// change; whether any did.
-    pub fn replace<E>(
-        &mut self,
+    /// The sequence with every value for which `change` gives a new one replaced, sharing
+    /// the chunks that do not change; `None` (nothing copied) where none does.
+    pub fn replaced<E>(
+        &self,
         mut change: impl FnMut(&SymValue) -> Result<Option<SymValue>, E>,
-    ) -> Result<bool, E> {
-        let mut changed = false;
-        for chunk in &mut self.chunks {
-            for offset in 0..chunk.len() {
-                if let Some(new) = change(&chunk[offset])? {
-                    unique(chunk)[offset] = new;
-                    changed = true;
+    ) -> Result<Option<Self>, E> {
+        let mut out: Option<Self> = None;
+        for (k, chunk) in self.chunks.iter().enumerate() {
+            for (offset, value) in chunk.iter().enumerate() {
+                if let Some(new) = change(value)? {
+                    let out = out.get_or_insert_with(|| self.clone());
+                    unique(&mut out.chunks[k])[offset] = new;
                 }
             }
         }
-        Ok(changed)
+        Ok(out)
     }
 
     /// The sequence `combine(x, y)` of two sequences of one length, pairwise; a chunk the two
@@ -177,10 +177,9 @@ mod tests {
     #[test]
     fn replace_and_zip_copy_only_what_changes() {
         let a = numbers(40);
-        let mut b = a.clone();
         let the_33rd = |v: &SymValue| Ok::<_, ()>((*v == number(33)).then_some(SymValue::Null));
-        assert!(b.replace(the_33rd).unwrap());
-        assert!(!b.replace(the_33rd).unwrap());
+        let b = a.replaced(the_33rd).unwrap().expect("the 33rd changes");
+        assert_eq!(b.replaced(the_33rd), Ok(None));
         assert_eq!(b[33], SymValue::Null);
         assert!(Rc::ptr_eq(&a.chunks[0], &b.chunks[0]));
         assert!(!Rc::ptr_eq(&a.chunks[2], &b.chunks[2]));

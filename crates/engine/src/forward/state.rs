@@ -47,8 +47,7 @@ pub fn replace_locals<E>(
     frame: &mut Rc<Frame>,
     change: impl FnMut(&SymValue) -> Result<Option<SymValue>, E>,
 ) -> Result<(), E> {
-    let mut locals = frame.locals.clone();
-    if locals.replace(change)? {
+    if let Some(locals) = frame.locals.replaced(change)? {
         Rc::make_mut(frame).locals = locals;
     }
     Ok(())

@@ -183,12 +183,10 @@ pub fn substitute(
         }
         SymValue::Array(items) => {
             // Only the chunks that change are copied.
-            let mut items = items.clone();
-            let changed = Rc::make_mut(&mut items).replace(|v| substitute(store, v, symbol, by))?;
-            if !changed {
-                return Ok(None);
+            match items.replaced(|v| substitute(store, v, symbol, by))? {
+                Some(items) => Some(SymValue::Array(Rc::new(items))),
+                None => return Ok(None),
             }
-            Some(SymValue::Array(items))
         }
         SymValue::Ite(c, a, b) => {
             let x = substitute(store, a, symbol, by)?;
@@ -198,8 +196,8 @@ pub fn substitute(
             }
             Some(SymValue::Ite(
                 *c,
-                std::rc::Rc::new(x.unwrap_or_else(|| (**a).clone())),
-                std::rc::Rc::new(y.unwrap_or_else(|| (**b).clone())),
+                Rc::new(x.unwrap_or_else(|| (**a).clone())),
+                Rc::new(y.unwrap_or_else(|| (**b).clone())),
             ))
         }
         _ => None,
