@@ -9,13 +9,14 @@ sed 's/100000/10000/g' bench/long_paths/no_rise.c > "$work/nr10k.c"
 cp bench/long_paths/no_rise.c "$work/nr100k.c"
 sed 's/100000/10000/g' bench/long_paths/unsat_checks.c > "$work/uc10k.c"
 sed 's/d < 4/d < 11/' corpus/heap_avl_find.uc > "$work/avl11.uc"
+sed 's/100000/30000/g' bench/long_paths/input_bound.c > "$work/ib30k.c"
 row() { # label, command...
   local label=$1; shift
   for b in "$before" "$after"; do
     /usr/bin/time -f "%e s %M KB" "$b" "$@" 2>&1 | tail -1 | tr '\n' ' '; echo " $label $b"
   done
 }
-for f in bench/long_paths/rounds.uc "$work/nr10k.c" "$work/nr100k.c" "$work/uc10k.c"; do
+for f in bench/long_paths/rounds.uc "$work/nr10k.c" "$work/nr100k.c" "$work/uc10k.c" "$work/ib30k.c"; do
   row "$(basename "$f")" check "$f" --search dfs --timeout 60 --stop-on-first --quiet
 done
 for b in "$before" "$after"; do

@@ -10,8 +10,11 @@
 //! change). Only `unsat` is answered here; a miss says nothing. Nothing here talks to a solver.
 //!
 //! A lookup costs one hash probe per term of the question plus a merge-walk of each kept set
-//! whose smallest term the question holds: sets are indexed by their smallest term, which every
-//! superset must contain.
+//! whose largest term the question holds: sets are indexed by their largest term, which every
+//! superset must contain. The largest is the newest term (ids count up), the one that tells a
+//! set from its neighbours: a loop's path keeps a set per iteration (`n <= k` against the
+//! bounds so far), all with the same oldest constraint, so an index by the smallest term put
+//! them in one bucket that every lookup walked (a quarter of the time of 16,000 iterations).
 
 use rustc_hash::FxHashMap;
 
@@ -20,10 +23,10 @@ use crate::term::TermId;
 /// Kept sets beyond this many are forgotten at once (a bound on memory, not a policy).
 const MAX_SETS: usize = 1 << 16;
 
-/// The kept unsatisfiable sets, each sorted, indexed by its smallest term.
+/// The kept unsatisfiable sets, each sorted, indexed by its largest term.
 #[derive(Debug, Default)]
 pub(crate) struct UnsatSets {
-    by_smallest: FxHashMap<TermId, Vec<Box<[TermId]>>>,
+    by_largest: FxHashMap<TermId, Vec<Box<[TermId]>>>,
     len: usize,
 }
 
@@ -32,20 +35,17 @@ impl UnsatSets {
     /// a kept one already answers adds nothing.
     pub(crate) fn remember(&mut self, set: &[TermId]) {
         debug_assert!(set.windows(2).all(|w| w[0] < w[1]), "sorted and distinct");
-        let Some(&smallest) = set.first() else {
+        let Some(&largest) = set.last() else {
             return;
         };
         if self.answers(set) {
             return;
         }
         if self.len >= MAX_SETS {
-            self.by_smallest.clear();
+            self.by_largest.clear();
             self.len = 0;
         }
-        self.by_smallest
-            .entry(smallest)
-            .or_default()
-            .push(set.into());
+        self.by_largest.entry(largest).or_default().push(set.into());
         self.len += 1;
     }
 
@@ -58,9 +58,9 @@ impl UnsatSets {
     /// unsatisfiable.
     pub(crate) fn answers(&self, question: &[TermId]) -> bool {
         question.iter().enumerate().any(|(at, term)| {
-            self.by_smallest.get(term).is_some_and(|sets| {
+            self.by_largest.get(term).is_some_and(|sets| {
                 sets.iter()
-                    .any(|set| is_sorted_subset(&set[1..], &question[at + 1..]))
+                    .any(|set| is_sorted_subset(&set[..set.len() - 1], &question[..at]))
             })
         })
     }
@@ -105,16 +105,17 @@ mod tests {
     }
 
     #[test]
-    fn sets_with_the_same_smallest_term_are_all_tried() {
+    fn sets_with_the_same_largest_term_are_all_tried() {
         let ids = terms();
         let mut sets = UnsatSets::default();
         sets.remember(&ids(&[2, 8]));
-        sets.remember(&ids(&[2, 4, 6]));
-        assert!(sets.answers(&ids(&[2, 4, 5, 6])));
+        sets.remember(&ids(&[4, 6, 8]));
+        assert!(sets.answers(&ids(&[3, 4, 5, 6, 8])));
         assert!(sets.answers(&ids(&[0, 2, 8])));
-        assert!(!sets.answers(&ids(&[2, 4, 9])));
+        assert!(!sets.answers(&ids(&[4, 6, 9])));
+        assert!(!sets.answers(&ids(&[3, 4, 8])));
         // A superset of a kept set adds nothing.
-        sets.remember(&ids(&[2, 4, 6, 10]));
+        sets.remember(&ids(&[1, 4, 6, 8]));
         assert_eq!(sets.len, 2);
     }
 

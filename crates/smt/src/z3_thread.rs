@@ -8,7 +8,34 @@
 //! between threads: what a result owns, and who frees it, is the caller's design.
 
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How long each side polls before it sleeps on the channel: the caller for a result, the
+/// worker for its next piece. Most checks of a search take tens of microseconds, and so does
+/// the engine's work between them; a sleeping thread is woken through the kernel, which cost
+/// more than the checks (a loop of 16,000 iterations with one small check each: 55 % of the
+/// time in scheduling). A wait this short costs little where the other side takes long.
+const POLL: Duration = Duration::from_micros(50);
+
+/// The next message of `rx`, polled for [`POLL`] before sleeping until `wait` ends (`None`: as
+/// long as it takes).
+fn receive<T>(rx: &mpsc::Receiver<T>, wait: Option<Duration>) -> Result<T, mpsc::RecvTimeoutError> {
+    let start = Instant::now();
+    loop {
+        match rx.try_recv() {
+            Ok(message) => return Ok(message),
+            Err(mpsc::TryRecvError::Disconnected) => {
+                return Err(mpsc::RecvTimeoutError::Disconnected)
+            }
+            Err(mpsc::TryRecvError::Empty) if start.elapsed() < POLL => std::hint::spin_loop(),
+            Err(mpsc::TryRecvError::Empty) => break,
+        }
+    }
+    match wait {
+        None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        Some(wait) => rx.recv_timeout(wait.saturating_sub(start.elapsed())),
+    }
+}
 
 /// Why [`Worker::run`] has no result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,15 +93,19 @@ impl Worker {
             let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
             let spawned = std::thread::Builder::new()
                 .name(self.name.into())
-                .spawn(move || jobs_rx.into_iter().for_each(|job| job()));
+                .spawn(move || {
+                    while let Ok(job) = receive(&jobs_rx, None) {
+                        job();
+                    }
+                });
             if spawned.is_err() || jobs_tx.send(job).is_err() {
                 return Err(Unfinished::NoResult);
             }
             self.jobs = Some(jobs_tx);
         }
         let received = match wait {
-            None => result_rx.recv().ok(),
-            Some(wait) => match result_rx.recv_timeout(wait) {
+            None => receive(&result_rx, None).ok(),
+            Some(wait) => match receive(&result_rx, Some(wait)) {
                 Ok(result) => Some(result),
                 Err(mpsc::RecvTimeoutError::Disconnected) => None,
                 Err(mpsc::RecvTimeoutError::Timeout) if abandon() => {
