@@ -51,6 +51,10 @@ pub struct Translated {
     pub not_entries: Vec<(String, CError)>,
     /// Whether the program calls `malloc` or `calloc` (objects that can leak).
     pub allocates_heap: bool,
+    /// Why a run that fails an `unmodelled` check leaves what symex models, by the check's
+    /// span, sorted (a span may have several): what a report names instead of every cause
+    /// the kind stands for (`Report::name_unmodelled_causes`).
+    pub unmodelled_causes: Vec<(Span, &'static str)>,
     /// Whether its leaks are checked: [`Options::memory_leaks`] was asked, the program
     /// allocates, and nothing calls `main`. Where a global can hold a pointer, an object still
     /// allocated when `main` returns fails an `unmodelled` check (it need not be lost).
@@ -108,6 +112,13 @@ pub struct Options {
     /// (`lower/nondet_locals.rs`). Pointers, unions and larger arrays still start
     /// indeterminate.
     pub nondet_locals: bool,
+    /// What `malloc`, `alloca` and `realloc` make starts with arbitrary values (inputs read
+    /// where the allocation runs), as SV-COMP's tasks read C, instead of `uninit` checks on
+    /// its reads: objects of integers and structs of integers, and arrays of them of at most
+    /// 256 numbers in all (for a computed count, at its largest forked length)
+    /// (`lower/allocation.rs`). Pointers, unions and larger arrays still start indeterminate;
+    /// `calloc`'s objects are zero either way.
+    pub nondet_heap: bool,
 }
 
 /// C's data models on Linux: where `long` has 32 bits (ILP32, `gcc -m32`) or 64 (LP64, the

@@ -173,8 +173,8 @@ fn pipeline_on_this_thread(text: &str, options: Options) -> bool {
 }
 
 fn options() -> impl Strategy<Value = Options> {
-    (any::<[bool; 6]>()).prop_map(
-        |[ilp32, overflow, ordinary, inline, leaks, nondet]| Options {
+    (any::<[bool; 7]>()).prop_map(
+        |[ilp32, overflow, ordinary, inline, leaks, nondet, nondet_heap]| Options {
             signed_overflow: overflow,
             ordinary_error_calls: ordinary,
             data_model: if ilp32 {
@@ -185,6 +185,7 @@ fn options() -> impl Strategy<Value = Options> {
             inline_calls: inline,
             memory_leaks: leaks,
             nondet_locals: nondet,
+            nondet_heap,
         },
     )
 }
@@ -220,6 +221,7 @@ fn every_c_corpus_file_runs_under_every_option() {
                     memory_leaks: flags & 4 == 0,
                     // Both ways with each of the other flags, without doubling the runs.
                     nondet_locals: ilp32 ^ (flags & 2 == 0),
+                    nondet_heap: ilp32 ^ (flags & 1 == 0),
                     data_model: if ilp32 {
                         DataModel::Ilp32
                     } else {

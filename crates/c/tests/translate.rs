@@ -2871,6 +2871,16 @@ fn inlined_calls_compute_the_same_and_refuse_recursion() {
 }
 
 #[test]
+fn parentheses_around_a_declared_name_add_nothing() {
+    // Libraries write `int (f)(...)` so that a macro `f` is not expanded; SV-COMP's
+    // `array-memsafety/cstrlen_unsafe` defines its function so.
+    let source = "int (twice)(int n) { return 2 * n; }
+                  int ((plain)) = 4;
+                  int main() { int (x) = 3; int (*p)(int) = twice; return (twice)(x) + p(plain); }";
+    assert_eq!(returns(source, &[]), 14);
+}
+
+#[test]
 fn function_pointers_call_the_function_they_hold() {
     // A recursive call through a pointer, a pointer to a function pointer, a `void` callback
     // writing through its argument, truth values and comparisons.
@@ -3522,6 +3532,72 @@ fn deeply_nested_brackets_are_refused_before_parsing() {
         "(".repeat(3_000)
     );
     assert_eq!(returns(&literal, &[]), 40);
+}
+
+/// `Options::nondet_heap`: what `malloc`, `alloca` and `realloc` make reads inputs where the
+/// allocation runs (one per number, elements in order; a computed count at the length it
+/// takes); `calloc`'s objects stay zero; pointers, unions and arrays of more than 256 numbers
+/// stay indeterminate, as everything does without the option.
+#[test]
+fn nondet_heap_reads_inputs_where_memory_is_allocated() {
+    let nondet = Options {
+        nondet_heap: true,
+        ..Options::default()
+    };
+    let header = "#include <stdlib.h>\n";
+    let cases: [(&str, &[i32], i32); 6] = [
+        ("int *p = malloc(sizeof(int)); return *p;", &[7], 7),
+        (
+            "struct { char c; int x; } *s = malloc(sizeof *s); return s->c * 10 + s->x;",
+            &[4, 2],
+            42,
+        ),
+        (
+            "int *p = malloc(3 * sizeof(int)); return p[1] - p[2];",
+            &[1, 2, 3],
+            -1,
+        ),
+        (
+            "int n = __VERIFIER_nondet_int(); char *s = malloc(n); s[n - 1] = 0; return s[0];",
+            &[2, 65, 66],
+            65,
+        ),
+        ("char *s = __builtin_alloca(2); return s[1];", &[3, 4], 4),
+        (
+            "int *p = malloc(sizeof(int)); *p = 1; p = realloc(p, 2 * sizeof(int)); \
+             return p[0] * 10 + p[1];",
+            &[5, 6, 7],
+            17,
+        ),
+    ];
+    for (body, inputs, expected) in cases {
+        let source = format!("{header}int main() {{ {body} }}");
+        assert_eq!(returns_with(&source, inputs, nondet), expected, "{body}");
+        match run(&source, inputs) {
+            RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Uninit, "{body}"),
+            other => panic!("{body} without the option: {other:?}"),
+        }
+    }
+    assert_eq!(
+        returns_with(
+            &format!("{header}int main() {{ int *p = calloc(2, sizeof(int)); return p[1]; }}"),
+            &[],
+            nondet
+        ),
+        0
+    );
+    for body in [
+        "int *p = malloc(257 * sizeof(int)); return p[1];",
+        "int **p = malloc(sizeof(int *)); return *p == 0;",
+        "struct { int f; int *p; } *s = malloc(sizeof *s); return s->f;",
+        "union { int i; char c; } *u = malloc(sizeof *u); return u->i;",
+    ] {
+        let source = format!("{header}int main() {{ {body} }}");
+        match run_with(&source, &[], nondet) {
+            RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Uninit, "{body}"),
+            other => panic!("{body}: {other:?}"),
+        }
+    }
 }
 
 /// `Options::nondet_locals`: an integer local declared without an initializer reads an input

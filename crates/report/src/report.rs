@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 use symex_ir::cfg::PropertyKind;
+use symex_syntax::span::Span;
 
 use crate::property::PropertyReport;
 use crate::stats::Stats;
@@ -166,14 +167,7 @@ fn gravity(verdict: &Verdict) -> (u8, std::cmp::Reverse<u32>) {
 /// part of that run that was cut: `unknown`. A property some run violates before leaving the
 /// range keeps its counterexample (the values up to it were exact).
 fn limit_to_modelled_runs(properties: &mut [PropertyReport]) {
-    let Some(leaves) = properties
-        .iter()
-        .find(|p| {
-            p.kind == PropertyKind::Unmodelled
-                && !matches!(p.verdict.status(), Status::Safe | Status::SafeUpTo)
-        })
-        .map(|p| p.line)
-    else {
+    let Some(leaves) = first_left(properties).map(|p| p.line) else {
         return;
     };
     for p in properties.iter_mut() {
@@ -181,19 +175,71 @@ fn limit_to_modelled_runs(properties: &mut [PropertyReport]) {
             if p.verdict.status() != Status::Violated {
                 continue;
             }
-            format!(
-                "a run leaves what symex models here ({UNMODELLED_CAUSES}); it was not followed \
-                 further"
-            )
+            leaving_reason(UNMODELLED_CAUSES)
         } else if matches!(p.verdict.status(), Status::Safe | Status::SafeUpTo) {
-            format!(
-                "a run may leave what symex models at line {leaves} ({UNMODELLED_CAUSES}), and \
-                 the rest of it was not searched"
-            )
+            cut_reason(leaves, UNMODELLED_CAUSES)
         } else {
             continue;
         };
         p.verdict = Verdict::Unknown { reason };
+    }
+}
+
+/// The first `unmodelled` check that some run may fail, where [`limit_to_modelled_runs`]
+/// says the runs leave what symex models.
+fn first_left(properties: &[PropertyReport]) -> Option<&PropertyReport> {
+    properties.iter().find(|p| {
+        p.kind == PropertyKind::Unmodelled
+            && !matches!(p.verdict.status(), Status::Safe | Status::SafeUpTo)
+    })
+}
+
+/// The reason of an `unmodelled` check a run fails, `causes` being what it may stand for.
+fn leaving_reason(causes: &str) -> String {
+    format!("a run leaves what symex models here ({causes}); it was not followed further")
+}
+
+/// The reason of a property no violation was found for, where a run may leave what symex
+/// models at line `leaves`, `causes` being what that check may stand for.
+fn cut_reason(leaves: u32, causes: &str) -> String {
+    format!(
+        "a run may leave what symex models at line {leaves} ({causes}), and the rest of it was \
+         not searched"
+    )
+}
+
+impl Report {
+    /// Names in the reasons of [`limit_to_modelled_runs`] what each `unmodelled` check stands
+    /// for, as `cause_at` tells it by the check's span (the C front end's
+    /// `Translated::unmodelled_causes`), instead of every cause the kind may stand for.
+    pub fn name_unmodelled_causes(&mut self, cause_at: impl Fn(Span) -> Option<String>) {
+        let named = |p: &PropertyReport| p.span.and_then(&cause_at);
+        let Some(first) = first_left(&self.properties) else {
+            return;
+        };
+        let (leaves, first_cause) = (first.line, named(first));
+        for p in &mut self.properties {
+            let Verdict::Unknown { reason } = &p.verdict else {
+                continue;
+            };
+            let named = if p.kind == PropertyKind::Unmodelled {
+                (*reason == leaving_reason(UNMODELLED_CAUSES))
+                    .then(|| named(p))
+                    .flatten()
+                    .map(|cause| leaving_reason(&cause))
+            } else {
+                (*reason == cut_reason(leaves, UNMODELLED_CAUSES))
+                    .then(|| {
+                        first_cause
+                            .as_deref()
+                            .map(|cause| cut_reason(leaves, cause))
+                    })
+                    .flatten()
+            };
+            if let Some(reason) = named {
+                p.verdict = Verdict::Unknown { reason };
+            }
+        }
     }
 }
 
@@ -321,6 +367,53 @@ mod tests {
             .reason()
             .is_some_and(|r| r.contains("line 5")));
         assert_eq!(cut.exit_class(), ExitClass::Violation);
+    }
+
+    /// The front end's cause of an `unmodelled` check replaces the list of every cause in
+    /// the reasons of the check and of the properties it cut; reasons of their own stay.
+    #[test]
+    fn unmodelled_reasons_name_the_front_ends_cause() {
+        let at = |line: u32| Some(Span::new(line as usize * 10, line as usize * 10 + 3));
+        let unmodelled = |line, verdict| PropertyReport {
+            kind: PropertyKind::Unmodelled,
+            span: at(line),
+            ..prop(line, 1, verdict)
+        };
+        let violated = || reached(Replay::Failed(PropId(0)));
+        let timed_out = Verdict::Unknown {
+            reason: "time limit of 1 ms reached".into(),
+        };
+        let mut r = Report::new(
+            "p.c",
+            "forward",
+            "main",
+            vec![
+                unmodelled(5, violated()),
+                unmodelled(6, violated()),
+                unmodelled(7, violated()),
+                prop(1, 1, safe()),
+                prop(2, 1, timed_out.clone()),
+            ],
+            Stats::default(),
+        );
+        let causes = [
+            (5, "a length outside 1 to 64"),
+            (6, "a write into a literal"),
+        ];
+        r.name_unmodelled_causes(|span| {
+            (causes.iter())
+                .find(|(line, _)| at(*line) == Some(span))
+                .map(|(_, cause)| cause.to_string())
+        });
+        let reasons: Vec<String> = (r.properties().iter())
+            .map(|p| p.verdict.reason().unwrap_or_default().to_string())
+            .collect();
+        assert_eq!(reasons[0], cut_reason(5, "a length outside 1 to 64"));
+        assert_eq!(reasons[1], timed_out.reason().unwrap_or_default());
+        assert_eq!(reasons[2], leaving_reason("a length outside 1 to 64"));
+        assert_eq!(reasons[3], leaving_reason("a write into a literal"));
+        // A check the front end gave no cause keeps the list of every cause.
+        assert_eq!(reasons[4], leaving_reason(UNMODELLED_CAUSES));
     }
 
     /// Copies of one check (an inlined function's at each call) are one property, as grave

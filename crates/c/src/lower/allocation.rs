@@ -214,7 +214,8 @@ impl FnCx<'_, '_> {
             || element_allocation;
         let bytes = size.each.is_none() && object_size.is_none();
         if !array {
-            let object = self.blank_object(ty, calloc, heap, span);
+            let inputs = self.starts_as_inputs(ty, 1, calloc);
+            let object = self.fresh_object(ty, (calloc, inputs), heap, span);
             let pointer = self.temp(Rvalue::Alloc(object), span);
             if heap {
                 self.count_objects(1, span);
@@ -225,7 +226,8 @@ impl FnCx<'_, '_> {
         let count = match size.count {
             Some(count) => {
                 let (count, count_ty) = self.subscript(count)?;
-                Some(self.index_value(count, count_ty, PropertyKind::Unmodelled, span))
+                let cause = "a heap array of a computed length beyond `int`";
+                Some(self.unmodelled_index(count, count_ty, cause, span))
             }
             None => object_size.map(|_| Operand::Const(1)),
         };
@@ -249,6 +251,9 @@ impl FnCx<'_, '_> {
                     span,
                 );
                 let whole = self.temp(Rvalue::Binary(BinOp::Eq, rest, Operand::Const(0)), span);
+                let cause = "an allocation of a number of bytes that is no whole number of the \
+                             objects its pointer points to";
+                self.unmodelled_cause(span, cause);
                 let kind = PropertyKind::Unmodelled;
                 self.check(Check::Condition { holds: whole, kind }, span);
                 Some(self.temp(
@@ -336,8 +341,14 @@ impl FnCx<'_, '_> {
                 self.forked_array_cell((element, per_object), count, span)
             }
         };
-        if boxed {
-            self.give_own_boxes(cell, ty, calloc, heap, span);
+        let most = match count {
+            None => 1,
+            Some(Operand::Const(n)) => n as usize,
+            Some(_) => FORKED_LENGTHS as usize,
+        };
+        let inputs = self.starts_as_inputs(ty, most * per_object, calloc);
+        if boxed || inputs {
+            self.give_own_objects(cell, ty, (calloc, inputs), heap, span);
         }
         if let Some(old) = old {
             self.move_elements(old, pointee, cell, span, at)?;
@@ -430,13 +441,45 @@ impl FnCx<'_, '_> {
         self.temp(Rvalue::Alloc(array), span)
     }
 
-    /// Makes each element of the fresh array in `cell` (blank structs of type `ty` that share
-    /// one blank's boxes) an object of its own, with its own boxes (`lower/memory.rs`): a loop
-    /// over the array, so that the IR stays small whatever the length (a computed count forks
-    /// over 64 of them).
-    fn give_own_boxes(&mut self, cell: Operand, ty: CType, calloc: bool, heap: bool, span: Span) {
+    /// Whether `count` fresh objects of type `ty` that are not `calloc`'s start as inputs
+    /// (`Options::nondet_heap`): C leaves them indeterminate, and SV-COMP's tasks read them as
+    /// arbitrary values.
+    fn starts_as_inputs(&self, ty: CType, count: usize, calloc: bool) -> bool {
+        !calloc && self.unit.options.nondet_heap && self.number_leaves(ty, count).is_some()
+    }
+
+    /// A fresh object of type `ty`: zero where `calloc` makes it, new inputs where `inputs`
+    /// (see [`FnCx::starts_as_inputs`]), else indeterminate.
+    fn fresh_object(
+        &mut self,
+        ty: CType,
+        (calloc, inputs): (bool, bool),
+        heap: bool,
+        span: Span,
+    ) -> Operand {
+        match inputs.then(|| self.number_leaves(ty, 1)).flatten() {
+            Some(leaves) => {
+                let values: Vec<Operand> = leaves.iter().map(|&l| self.input(l, span)).collect();
+                self.object_in_state(ty, &values, heap, span)
+            }
+            None => self.blank_object(ty, calloc, heap, span),
+        }
+    }
+
+    /// Makes each element of the fresh array in `cell` (blank objects of type `ty` that share
+    /// one blank's boxes) an object of its own, with its own boxes (`lower/memory.rs`) and
+    /// inputs where `inputs`: a loop over the array, so that the IR stays small whatever the
+    /// length (a computed count forks over 64 of them).
+    fn give_own_objects(
+        &mut self,
+        cell: Operand,
+        ty: CType,
+        (calloc, inputs): (bool, bool),
+        heap: bool,
+        span: Span,
+    ) {
         self.each_element(cell, span, |cx, index| {
-            let value = cx.blank_object(ty, calloc, heap, span);
+            let value = cx.fresh_object(ty, (calloc, inputs), heap, span);
             // Making the object may store (a box's heap state), which ends the checks.
             let place = cx.guarded_element(cell, index, span);
             cx.b.emit(InstKind::Store { place, value }, span);
@@ -486,6 +529,8 @@ impl FnCx<'_, '_> {
         let at_most = Rvalue::Binary(BinOp::Le, count, Operand::Const(FORKED_LENGTHS));
         let at_most = self.temp(at_most, span);
         let holds = self.temp(Rvalue::Binary(BinOp::BitAnd, at_least_one, at_most), span);
+        let cause = "a heap array of a computed length outside 1 to 64 (the lengths forked over)";
+        self.unmodelled_cause(span, cause);
         let kind = PropertyKind::Unmodelled;
         self.check(Check::Condition { holds, kind }, span);
         let result = self.b.new_temp(span, Width::W32);
@@ -629,6 +674,7 @@ impl FnCx<'_, '_> {
         // An array member's box: C frees the struct where the member is its first (`free(
         // s->data)`), which symex does not follow.
         if self.unit.elements.array_members {
+            self.unmodelled_cause(span, "`free` of an array member's box");
             let into_object = self.temp(
                 Rvalue::Binary(BinOp::Ne, state, Operand::Const(MEMBER)),
                 span,
@@ -703,7 +749,7 @@ impl FnCx<'_, '_> {
         let boxed = self.has_boxes(element);
         self.counted_loop(span, in_both, |cx, index| {
             if boxed {
-                // Into the fresh elements' own boxes (`give_own_boxes`), so that a pointer
+                // Into the fresh elements' own boxes (`give_own_objects`), so that a pointer
                 // into an old element's box sees it freed.
                 let from = cx.array_element(old_cell, index, element);
                 let value = cx.read_memory(&from, element, false, span);

@@ -601,9 +601,9 @@ impl FnCx<'_, '_> {
         let [cell, index] = self.element_parts(pointer, span);
         let stride: i64 = inner.iter().map(|&d| i64::from(d)).product();
         let stride = i32::try_from(stride).unwrap_or(i32::MAX);
-        let unmodelled = PropertyKind::Unmodelled;
         let (offset, ty) = raw[0];
-        let offset = self.index_value(offset, ty, unmodelled, span);
+        let cause = "an index of a pointer to arrays beyond `int`";
+        let offset = self.unmodelled_index(offset, ty, cause, span);
         let offset = self.scaled(offset, stride, span);
         let moved = self.moved_index(index, (offset, CType::Int), false, span);
         let kind = PropertyKind::OutOfBounds;
@@ -643,6 +643,10 @@ impl FnCx<'_, '_> {
                 Indexing::Address if k == last => (i64::from(dim) + 1, PropertyKind::Unmodelled),
                 Indexing::Address => (i64::from(dim), PropertyKind::Unmodelled),
             };
+            if purpose == Indexing::Address {
+                let cause = "an address of an element outside its array's dimensions";
+                self.unmodelled_cause(span, cause);
+            }
             let holds = match index {
                 Operand::Const(n) => Operand::Const(i32::from(n >= 0 && i64::from(n) < limit)),
                 _ => {

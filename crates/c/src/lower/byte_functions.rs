@@ -94,7 +94,8 @@ impl FnCx<'_, '_> {
         }
         let size_t = self.size_t();
         let bytes = self.convert_number(bytes, ty, size_t, span);
-        Ok(self.index_value(bytes, size_t, PropertyKind::Unmodelled, span))
+        let cause = "a size of more than 2^31 bytes";
+        Ok(self.unmodelled_index(bytes, size_t, cause, span))
     }
 
     /// `memset(destination, byte, size)` byte by byte through the view `destination`.
@@ -147,6 +148,9 @@ impl FnCx<'_, '_> {
         reversed: bool,
         span: Span,
     ) {
+        let cause = "a byte copied from an integer never assigned, or into one that the copy \
+                     does not fill from its first byte";
+        self.unmodelled_cause(span, cause);
         self.each_below(count, reversed, span, |cx, k| {
             let source = cx.byte_at(from, k, span);
             let value = cx.load_byte(&source, PropertyKind::Unmodelled, span);

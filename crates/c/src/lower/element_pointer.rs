@@ -288,6 +288,8 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Operand {
         let kind = PropertyKind::Unmodelled;
+        let cause = "a pointer into an array moved beyond `int` elements";
+        self.unmodelled_cause(span, cause);
         let offset = self.index_value(offset, ty, kind, span);
         if ty.promoted().is_unsigned() && !matches!(offset, Operand::Const(n) if n >= 0) {
             let below = Rvalue::Binary(BinOp::Ge, offset, Operand::Const(0));
@@ -323,6 +325,7 @@ impl FnCx<'_, '_> {
         let [base_b, index_b] = self.element_parts(b, span);
         let same = Rvalue::Binary(BinOp::Eq, base_a, base_b);
         let holds = Operand::Local(self.b.assign_temp(same, span));
+        self.unmodelled_cause(span, "pointers into two arrays subtracted or ordered");
         let kind = PropertyKind::Unmodelled;
         self.check(Check::Condition { holds, kind }, span);
         [index_a, index_b]
@@ -333,6 +336,7 @@ impl FnCx<'_, '_> {
         let [index_a, index_b] = self.same_array_indices(a, b, span);
         let difference = Rvalue::Binary(BinOp::Sub, index_a, index_b);
         let difference = Operand::Local(self.b.assign_temp(difference, span));
+        self.unmodelled_cause(span, "a distance of two pointers beyond `int` elements");
         let kind = PropertyKind::Unmodelled;
         self.check_signed_fit(BinOp::Sub, index_a, index_b, difference, kind, span);
         let ptrdiff = self.ptrdiff_t();

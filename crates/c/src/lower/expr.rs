@@ -268,6 +268,21 @@ impl FnCx<'_, '_> {
     /// `value` of integer type `ty` as a 32-bit index or count: a 64-bit value is first checked
     /// (a check of `kind`) to lie within `int`, where every index of an array symex models
     /// does, then truncated.
+    /// [`FnCx::index_value`] with an `unmodelled` check, whose cause is `cause` (recorded only
+    /// where there is a check: a 32-bit value needs none).
+    pub(super) fn unmodelled_index(
+        &mut self,
+        value: Operand,
+        ty: CType,
+        cause: &'static str,
+        span: Span,
+    ) -> Operand {
+        if ty.width() != Width::W32 {
+            self.unmodelled_cause(span, cause);
+        }
+        self.index_value(value, ty, PropertyKind::Unmodelled, span)
+    }
+
     pub(super) fn index_value(
         &mut self,
         value: Operand,

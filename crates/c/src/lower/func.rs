@@ -1270,6 +1270,13 @@ impl FnCx<'_, '_> {
     pub fn check(&mut self, check: Check, span: Span) {
         self.b.emit_check(self.properties, check, span);
     }
+
+    /// Records why a run that fails an `unmodelled` check at `span` leaves what symex models
+    /// (`Translated::unmodelled_causes`), so that the report names this cause, where the
+    /// kind alone names every one.
+    pub fn unmodelled_cause(&self, span: Span, cause: &'static str) {
+        (self.unit.unmodelled_causes.borrow_mut()).push((span, cause));
+    }
 }
 
 /// An error for a `goto` of function `name` whose label the function never defines.

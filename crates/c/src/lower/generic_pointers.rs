@@ -55,6 +55,8 @@ impl FnCx<'_, '_> {
         let tag = Operand::Local(self.b.assign_temp(Rvalue::Read(place), span));
         let wanted = Operand::Const(self.unit.type_tag(Some(pointee)));
         let holds = self.temp(Rvalue::Binary(BinOp::Eq, tag, wanted), span);
+        let cause = "a `void *` converted to a pointer to another type than its object's";
+        self.unmodelled_cause(span, cause);
         let kind = PropertyKind::Unmodelled;
         self.check(Check::Condition { holds, kind }, span);
         self.b.goto(join, span);

@@ -84,7 +84,12 @@ impl FnCx<'_, '_> {
     /// object is allocated.
     pub fn check_no_leak(&mut self, span: Span) {
         let kind = match self.unit.globals_hold_pointers {
-            true => PropertyKind::Unmodelled,
+            true => {
+                let cause = "heap objects still allocated where `main` returns, which a global \
+                             may still point to";
+                self.unmodelled_cause(span, cause);
+                PropertyKind::Unmodelled
+            }
             false => PropertyKind::MemoryLeak,
         };
         self.check_none_live(kind, span);
@@ -93,6 +98,9 @@ impl FnCx<'_, '_> {
     /// Where the run ends in `exit` or `abort`: objects still allocated may be reachable from
     /// `main`'s locals, which symex does not decide (`unmodelled`).
     pub fn check_none_live_at_exit(&mut self, span: Span) {
+        let cause = "heap objects still allocated at `exit` or `abort`, which may still be \
+                     reachable";
+        self.unmodelled_cause(span, cause);
         self.check_none_live(PropertyKind::Unmodelled, span);
     }
 

@@ -242,6 +242,7 @@ impl FnCx<'_, '_> {
             let apart = self.temp(Rvalue::Binary(BinOp::BitOr, apart, apart_back), span);
             let other_array = self.temp(Rvalue::Unary(UnOp::Not, same_array), span);
             let holds = self.temp(Rvalue::Binary(BinOp::BitOr, other_array, apart), span);
+            self.unmodelled_cause(span, "a copy between overlapping objects");
             let kind = PropertyKind::Unmodelled;
             self.check(Check::Condition { holds, kind }, span);
             copy(self, false);
@@ -382,6 +383,9 @@ impl FnCx<'_, '_> {
         let each = size_t.constant(i64::from(each));
         let rest = self.temp(Rvalue::Binary(BinOp::URem, bytes, each), span);
         let whole = self.temp(Rvalue::Binary(BinOp::Eq, rest, size_t.constant(0)), span);
+        let cause = "a size that is no whole number of the objects a memory function gets \
+                     (a part of an object), or beyond `int` of them";
+        self.unmodelled_cause(span, cause);
         let kind = PropertyKind::Unmodelled;
         self.check(Check::Condition { holds: whole, kind }, span);
         let count = self.temp(Rvalue::Binary(BinOp::UDiv, bytes, each), span);
@@ -403,6 +407,8 @@ impl FnCx<'_, '_> {
         if targets.iter().any(|t| matches!(t, Target::Object(..))) {
             let one_at_most = Rvalue::Binary(BinOp::ULe, count, Operand::Const(1));
             let holds = self.temp(one_at_most, span);
+            let cause = "a memory function over more than the one object a pointer points to";
+            self.unmodelled_cause(span, cause);
             let kind = PropertyKind::Unmodelled;
             self.check(Check::Condition { holds, kind }, span);
         }
@@ -488,6 +494,9 @@ impl FnCx<'_, '_> {
                         span,
                     );
                     let zero = self.temp(Rvalue::Binary(BinOp::Eq, low, Operand::Const(0)), span);
+                    let cause = "`memset` of pointers, `_Bool`s or array members with a byte \
+                                 other than 0";
+                    self.unmodelled_cause(span, cause);
                     let kind = PropertyKind::Unmodelled;
                     self.check(Check::Condition { holds: zero, kind }, span);
                 }

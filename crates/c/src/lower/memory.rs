@@ -482,6 +482,17 @@ impl FnCx<'_, '_> {
     /// The object of type `ty` whose leaves are `values` (in [`Types::leaves`] order), all
     /// assigned (an array member's elements carry their own flags).
     pub fn object_of(&mut self, ty: CType, values: &[Operand], span: Span) -> Operand {
+        self.object_in_state(ty, values, false, span)
+    }
+
+    /// [`FnCx::object_of`], on the heap (a live heap object) or not.
+    pub fn object_in_state(
+        &mut self,
+        ty: CType,
+        values: &[Operand],
+        heap: bool,
+        span: Span,
+    ) -> Operand {
         let leaves = self.stored_leaves(ty);
         let mut fields = Vec::with_capacity(2 * leaves.len());
         let mut values = values.iter().copied();
@@ -498,7 +509,8 @@ impl FnCx<'_, '_> {
             let one = Operand::Const(1);
             fields.extend(self.leaf_of((&path, k == 0), leaf, value, one, span));
         }
-        self.record(fields, NOT_HEAP, Some(ty), span)
+        let state = if heap { LIVE } else { NOT_HEAP };
+        self.record(fields, state, Some(ty), span)
     }
 
     /// [`stored_leaves`] of `ty`.
@@ -572,6 +584,8 @@ impl FnCx<'_, '_> {
     /// an `unmodelled` check comes before each of the struct's checks. The result has no
     /// guards left (reading the box pointer needs none but these).
     pub fn guarded_for_address(&mut self, member: &Memory, span: Span) -> Memory {
+        let cause = "a member's address computed from a struct outside its array, freed or null";
+        self.unmodelled_cause(span, cause);
         let kind = PropertyKind::Unmodelled;
         let temp = |cx: &mut Self, value| Operand::Local(cx.b.assign_temp(value, span));
         for check in &member.guards {
@@ -831,6 +845,9 @@ impl FnCx<'_, '_> {
             self.check(check, span);
         }
         let state = self.heap_state(owner, span);
+        let cause = "a pointer to a freed object or to a variable whose function returned, \
+                     compared with another pointer";
+        self.unmodelled_cause(span, cause);
         for bad in ended {
             let holds = self.temp(Rvalue::Binary(BinOp::Ne, state, Operand::Const(bad)), span);
             let kind = PropertyKind::Unmodelled;
@@ -923,6 +940,7 @@ impl FnCx<'_, '_> {
         if !self.unit.boxed_members.is_empty() {
             let into_object = Rvalue::Binary(BinOp::Ne, state, Operand::Const(MEMBER));
             conditions.push((into_object, PropertyKind::Unmodelled));
+            self.unmodelled_cause(span, "`free` of a pointer into an object");
         }
         let live = Rvalue::Binary(BinOp::Eq, state, Operand::Const(LIVE));
         conditions.push((live, PropertyKind::InvalidFree));
@@ -1157,6 +1175,7 @@ impl FnCx<'_, '_> {
             let flag = Operand::Local(self.b.assign_temp(flag, span));
             let writable = Rvalue::Binary(BinOp::Ne, flag, Operand::Const(READ_ONLY));
             let holds = Operand::Local(self.b.assign_temp(writable, span));
+            self.unmodelled_cause(span, "a write into a string literal");
             let kind = PropertyKind::Unmodelled;
             self.check(Check::Condition { holds, kind }, span);
         }

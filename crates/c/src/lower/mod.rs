@@ -154,6 +154,9 @@ struct Unit<'a> {
     unavailable: HashMap<String, CError>,
     /// Whether a `malloc` or `calloc` is lowered.
     allocates_heap: Cell<bool>,
+    /// Why each `unmodelled` check stops a run, by the check's span
+    /// (`Translated::unmodelled_causes`).
+    unmodelled_causes: RefCell<Vec<(symex_syntax::span::Span, &'static str)>>,
     /// Whether the address of a local object whose end symex does not set is taken: a
     /// variable of an inner block, one a jump may skip the declaration of or an inlined call
     /// that runs again makes live again (`FnCx::note_revived`, `FnCx::note_skippable`), a
@@ -277,6 +280,7 @@ pub(crate) fn lower_unit<'a>(
         bodies: HashMap::new(),
         unavailable: HashMap::new(),
         allocates_heap: Cell::new(false),
+        unmodelled_causes: RefCell::new(Vec::new()),
         stack_addresses: Cell::new(false),
         track_leaks: false,
         globals_hold_pointers: false,
@@ -434,6 +438,9 @@ pub(crate) fn lower_unit<'a>(
         let fields = context.fields.borrow().clone();
         let mut translated = finish(functions, fields, properties, &declared_locals)?;
         translated.allocates_heap = context.allocates_heap.get();
+        translated.unmodelled_causes = context.unmodelled_causes.take();
+        translated.unmodelled_causes.sort_unstable();
+        translated.unmodelled_causes.dedup();
         translated.leaks_checked = context.track_leaks;
         translated.stack_addresses = context.stack_addresses.get();
         translated.definitions = extents;
@@ -870,6 +877,7 @@ fn finish(
         left_out: Vec::new(),
         not_entries: Vec::new(),
         allocates_heap: false,
+        unmodelled_causes: Vec::new(),
         leaks_checked: false,
         stack_addresses: false,
         definitions: Vec::new(),

@@ -127,11 +127,20 @@ fn may_skip_inside(items: &[Node<BlockItem>]) -> bool {
 
 impl FnCx<'_, '_> {
     /// The leaf types of `count` objects of type `ty` that `Options::nondet_locals` reads as
-    /// inputs (the leaves of one object): an integer, or a struct (not a union) whose leaves
-    /// are all integers (members in boxes too); `None` for any other type, or where the
-    /// objects have more than [`MAX_INPUT_LEAVES`] leaves.
+    /// inputs (see [`FnCx::number_leaves`]).
     pub(super) fn input_leaves(&self, ty: CType, count: usize) -> Option<Vec<CType>> {
-        if !self.unit.options.nondet_locals || self.is_union(ty) {
+        self.unit
+            .options
+            .nondet_locals
+            .then(|| self.number_leaves(ty, count))?
+    }
+
+    /// The leaf types of one of `count` objects of type `ty` that may start as inputs: an
+    /// integer, or a struct (not a union) whose leaves are all integers (members in boxes
+    /// too); `None` for any other type, or where the objects have more than
+    /// [`MAX_INPUT_LEAVES`] leaves together.
+    pub(super) fn number_leaves(&self, ty: CType, count: usize) -> Option<Vec<CType>> {
+        if self.is_union(ty) {
             return None;
         }
         let leaves: Vec<CType> = match ty {

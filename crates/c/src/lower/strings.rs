@@ -300,6 +300,7 @@ impl FnCx<'_, '_> {
         // A count of 2^31 or more (an `unsigned` size) is no range here.
         let small = temp(self, BinOp::Ge, count, Operand::Const(0));
         let holds = temp(self, BinOp::BitAnd, small, disjoint);
+        self.unmodelled_cause(span, "a string copied onto itself (overlapping ranges)");
         let kind = PropertyKind::Unmodelled;
         self.check(Check::Condition { holds, kind }, span);
         self.b.goto(apart, span);

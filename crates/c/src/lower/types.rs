@@ -1352,7 +1352,12 @@ pub(super) fn declarator_shape(declarator: &Declarator) -> (Option<String>, Shap
     let (name, nested) = match &declarator.kind.node {
         DeclaratorKind::Identifier(id) => (Some(id.node.name.clone()), None),
         DeclaratorKind::Abstract => (None, None),
-        DeclaratorKind::Declarator(inner) => (None, Some(inner)),
+        // Parentheses around the bare name add nothing: `int (f)(int)` declares the function
+        // `f` (libraries write it so that a macro of the same name is not expanded).
+        DeclaratorKind::Declarator(inner) => match bare_name(&inner.node) {
+            Some(name) => (Some(name), None),
+            None => (None, Some(inner)),
+        },
     };
     if let Some(inner) = nested {
         let (name, inner_shape) = declarator_shape(&inner.node);
@@ -1420,6 +1425,18 @@ pub(super) fn declarator_shape(declarator: &Declarator) -> (Option<String>, Shap
         _ => Shape::Other,
     };
     (name, shape)
+}
+
+/// The name a declarator declares where it is nothing but the name, in parentheses or not.
+fn bare_name(declarator: &Declarator) -> Option<String> {
+    if !declarator.derived.is_empty() {
+        return None;
+    }
+    match &declarator.kind.node {
+        DeclaratorKind::Identifier(id) => Some(id.node.name.clone()),
+        DeclaratorKind::Declarator(inner) => bare_name(&inner.node),
+        DeclaratorKind::Abstract => None,
+    }
 }
 
 fn spelling(specifier: &TypeSpecifier) -> String {

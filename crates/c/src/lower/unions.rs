@@ -529,6 +529,8 @@ impl FnCx<'_, '_> {
         let size = self.object_size(part.ty);
         let bytes = self.raw_bytes(part, part.offset, size, span);
         let flags: Vec<Operand> = bytes.iter().map(|[_, flag]| *flag).collect();
+        let cause = "the bytes of a union member read as a pointer after another member wrote them";
+        self.unmodelled_cause(span, cause);
         for (compare, mark, kind) in [
             (BinOp::Ne, 0, PropertyKind::Uninit),
             (BinOp::Eq, *mark, PropertyKind::Unmodelled),
@@ -704,6 +706,8 @@ impl FnCx<'_, '_> {
         if self.unit.types.borrow().pointer_unions {
             let below = Rvalue::Binary(BinOp::Lt, flag, Operand::Const(POINTER_BYTE));
             let holds = self.temp(below, span);
+            let cause = "the bytes of a pointer stored in a union read as another member";
+            self.unmodelled_cause(span, cause);
             let kind = PropertyKind::Unmodelled;
             self.check(Check::Condition { holds, kind }, span);
         }

@@ -81,7 +81,12 @@ impl FnCx<'_, '_> {
                 // into the struct's next members there, which the box does not hold.
                 let kind = match self.unit.boxed_members.is_empty() {
                     true => PropertyKind::OutOfBounds,
-                    false => PropertyKind::Unmodelled,
+                    false => {
+                        let cause = "a byte past one object reached through a view of it, \
+                                     which may be a struct member's box";
+                        self.unmodelled_cause(span, cause);
+                        PropertyKind::Unmodelled
+                    }
                 };
                 memory.guards.push(Check::Condition { holds, kind });
                 (memory, index)
@@ -136,7 +141,8 @@ impl FnCx<'_, '_> {
         if unit == 1 {
             return self.element_offset(pointer, (offset, ty), subtract, span);
         }
-        let units = self.index_value(offset, ty, PropertyKind::Unmodelled, span);
+        let cause = "a view moved by an offset beyond `int`";
+        let units = self.unmodelled_index(offset, ty, cause, span);
         let bytes = self.scaled(units, unit, span);
         self.element_offset(pointer, (bytes, CType::Int), subtract, span)
     }
@@ -157,6 +163,8 @@ impl FnCx<'_, '_> {
         let unit = ptrdiff.constant(i64::from(unit));
         let rest = self.temp(Rvalue::Binary(BinOp::Rem, difference, unit), span);
         let whole = self.temp(Rvalue::Binary(BinOp::Eq, rest, ptrdiff.constant(0)), span);
+        let cause = "views subtracted whose distance is no whole number of their units";
+        self.unmodelled_cause(span, cause);
         let kind = PropertyKind::Unmodelled;
         self.check(Check::Condition { holds: whole, kind }, span);
         let units = self.temp(Rvalue::Binary(BinOp::Div, difference, unit), span);
@@ -292,6 +300,7 @@ impl FnCx<'_, '_> {
             byte = self.temp(Rvalue::Binary(BinOp::BitOr, byte, own), span);
             covered = self.temp(Rvalue::Binary(BinOp::BitOr, covered, inside), span);
         }
+        self.unmodelled_cause(span, "a byte of a struct's padding read through a view");
         let kind = PropertyKind::Unmodelled;
         self.check(
             Check::Condition {
@@ -510,6 +519,8 @@ impl FnCx<'_, '_> {
         for excuse in [elsewhere, fills].into_iter().flatten() {
             holds = self.temp(Rvalue::Binary(BinOp::BitOr, holds, excuse), span);
         }
+        let cause = "a byte written through a view into an integer never assigned";
+        self.unmodelled_cause(span, cause);
         let kind = PropertyKind::Unmodelled;
         self.check(Check::Condition { holds, kind }, span);
         if fills.is_none() {

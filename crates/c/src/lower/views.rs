@@ -359,6 +359,8 @@ impl FnCx<'_, '_> {
     fn viewed_objects(&mut self, value: Operand, view: View, span: Span) -> (Operand, CType) {
         let [base, index] = self.element_parts(value, span);
         let size = self.object_size(view.object);
+        let cause = "a view cast back to the objects' type off an object's first byte";
+        self.unmodelled_cause(span, cause);
         let kind = PropertyKind::Unmodelled;
         let [element, part] = match view.whole {
             true => [Operand::Const(0), index],
@@ -413,6 +415,7 @@ impl FnCx<'_, '_> {
     pub(super) fn scaled(&mut self, index: Operand, size: i32, span: Span) -> Operand {
         let size = Operand::Const(size);
         let scaled = self.temp(Rvalue::Binary(BinOp::Mul, index, size), span);
+        self.unmodelled_cause(span, "a byte offset beyond `int`");
         let kind = PropertyKind::Unmodelled;
         self.check_signed_fit(BinOp::Mul, index, size, scaled, kind, span);
         scaled

@@ -596,11 +596,11 @@ pub fn check_source(
             return Err(Exit::ProgramError);
         }
     };
-    let module = lowered.module;
+    let module = &lowered.module;
     let report = match args.engine {
         EngineChoice::Forward => match args.reach {
             Some(line) => symex_engine::check_forward_reach(
-                &module,
+                module,
                 types,
                 &file.text,
                 &file.name,
@@ -609,7 +609,7 @@ pub fn check_source(
                 line,
             ),
             None => symex_engine::check_forward(
-                &module,
+                module,
                 types,
                 &file.text,
                 &file.name,
@@ -627,7 +627,7 @@ pub fn check_source(
                 target,
             };
             symex_engine::backward::check_backward_traced(
-                &module,
+                module,
                 types,
                 &file.text,
                 &file.name,
@@ -656,7 +656,7 @@ pub fn check_source(
                 reach: args.reach,
             };
             symex_engine::check_structural(
-                &module,
+                module,
                 types,
                 &file.text,
                 &file.name,
@@ -668,6 +668,7 @@ pub fn check_source(
     };
     let report = report.map(|mut report| {
         report.frontend = args.frontend.words();
+        report.name_unmodelled_causes(|span| lowered.unmodelled_cause(span));
         report
     });
     report.map_err(|e| {

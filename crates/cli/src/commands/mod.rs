@@ -29,9 +29,20 @@ pub struct Lowered {
     /// The static types; micro-c's type errors are kept for the caller to judge (`run` and `cfg`
     /// only warn, `check` refuses). C's types are declared, never in error.
     pub types: Result<symex_syntax::types::TypeTable, Vec<Diagnostic>>,
+    /// C: why each `unmodelled` check stops a run, by its span (`Translated::unmodelled_causes`).
+    pub unmodelled_causes: Vec<(symex_syntax::span::Span, &'static str)>,
 }
 
 impl Lowered {
+    /// What the `unmodelled` checks at `span` stand for, for the report's reasons.
+    pub fn unmodelled_cause(&self, span: symex_syntax::span::Span) -> Option<String> {
+        let causes: Vec<&str> = (self.unmodelled_causes.iter())
+            .filter(|(at, _)| *at == span)
+            .map(|(_, cause)| *cause)
+            .collect();
+        (!causes.is_empty()).then(|| causes.join(", or "))
+    }
+
     /// Prints type errors as warnings: for commands that work on ill-typed programs too.
     pub fn warn_type_errors(&self, file: &SourceFile, color: ColorChoice) {
         if let Err(errors) = &self.types {
@@ -82,6 +93,12 @@ pub struct FrontendArgs {
     /// indeterminate).
     #[arg(long)]
     pub nondet_locals: bool,
+    /// C programs: what `malloc`, `alloca` and `realloc` make (objects of integers or structs
+    /// of integers, arrays of them of up to 256 numbers) starts with arbitrary values, inputs,
+    /// as SV-COMP's tasks read C, instead of an `uninit` check where it is read (pointers,
+    /// unions and larger arrays still start indeterminate).
+    #[arg(long)]
+    pub nondet_heap: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -99,6 +116,7 @@ impl FrontendArgs {
             inline_calls: self.inline_calls,
             memory_leaks: self.memory_leaks,
             nondet_locals: self.nondet_locals,
+            nondet_heap: self.nondet_heap,
             data_model: match self.data_model {
                 DataModelArg::Ilp32 => symex_c::DataModel::Ilp32,
                 DataModelArg::Lp64 => symex_c::DataModel::Lp64,
@@ -127,6 +145,9 @@ impl FrontendArgs {
         }
         if self.nondet_locals {
             words.push("--nondet-locals".to_string());
+        }
+        if self.nondet_heap {
+            words.push("--nondet-heap".to_string());
         }
         words
     }
@@ -166,6 +187,7 @@ pub fn lower_file(
                 Ok(Lowered {
                     module: translated.module,
                     types: Ok(translated.types),
+                    unmodelled_causes: translated.unmodelled_causes,
                 })
             }
             Err(e) => {
@@ -186,6 +208,7 @@ pub fn lower_file(
     Ok(Lowered {
         module: symex_ir::lower(&frontend.program),
         types: frontend.types,
+        unmodelled_causes: Vec::new(),
     })
 }
 

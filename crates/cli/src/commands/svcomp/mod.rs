@@ -119,26 +119,41 @@ const MEMORY_LEAKS: &str = "--memory-leaks";
 /// locals as arbitrary values (`int c; if (c > 5)`), and their verdicts are for every value.
 const NONDET_LOCALS: &str = "--nondet-locals";
 
+/// The front-end flag that reads what `malloc` makes as inputs: the tasks read a heap object
+/// never written as an arbitrary value (`cstrlen_unsafe` walks a string whose characters but
+/// the last it never sets), and their verdicts are for every value.
+const NONDET_HEAP: &str = "--nondet-heap";
+
 /// Outside `unreach-call` the error functions are ordinary calls (C's meaning): `reach_error`
 /// runs its definition, and `__assert_fail` aborts.
 const SUPPORTED: &[Supported] = &[
     Supported {
         name: "unreach-call",
-        flags: &[NONDET_LOCALS],
+        flags: &[NONDET_LOCALS, NONDET_HEAP],
         kinds: &[(PropertyKind::Assert, None)],
         memory_unchecked: false,
         wraps_around: true,
     },
     Supported {
         name: "no-overflow",
-        flags: &[SIGNED_OVERFLOW, "--ordinary-error-calls", NONDET_LOCALS],
+        flags: &[
+            SIGNED_OVERFLOW,
+            "--ordinary-error-calls",
+            NONDET_LOCALS,
+            NONDET_HEAP,
+        ],
         kinds: &[(PropertyKind::Overflow, None)],
         memory_unchecked: false,
         wraps_around: false,
     },
     Supported {
         name: "valid-memsafety",
-        flags: &["--ordinary-error-calls", MEMORY_LEAKS, NONDET_LOCALS],
+        flags: &[
+            "--ordinary-error-calls",
+            MEMORY_LEAKS,
+            NONDET_LOCALS,
+            NONDET_HEAP,
+        ],
         kinds: &[
             (PropertyKind::NullDeref, Some("valid-deref")),
             (PropertyKind::OutOfBounds, Some("valid-deref")),
