@@ -3534,6 +3534,30 @@ fn deeply_nested_brackets_are_refused_before_parsing() {
     assert_eq!(returns(&literal, &[]), 40);
 }
 
+/// Each `(body, inputs, result)`: `main` with the body (after `prefix`) returns the result
+/// from the inputs under `options`, and without them stops at an `uninit` read.
+fn reads_inputs_only_with(options: Options, prefix: &str, cases: &[(&str, &[i32], i32)]) {
+    for &(body, inputs, expected) in cases {
+        let source = format!("{prefix}int main() {{ {body} }}");
+        assert_eq!(returns_with(&source, inputs, options), expected, "{body}");
+        match run(&source, inputs) {
+            RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Uninit, "{body}"),
+            other => panic!("{body} without the option: {other:?}"),
+        }
+    }
+}
+
+/// Each body (after `prefix`) stops at an `uninit` read under `options` too.
+fn stay_indeterminate_with(options: Options, prefix: &str, bodies: &[&str]) {
+    for body in bodies {
+        let source = format!("{prefix}int main() {{ {body} }}");
+        match run_with(&source, &[], options) {
+            RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Uninit, "{body}"),
+            other => panic!("{body}: {other:?}"),
+        }
+    }
+}
+
 /// `Options::nondet_heap`: what `malloc`, `alloca` and `realloc` make reads inputs where the
 /// allocation runs (one per number, elements in order; a computed count at the length it
 /// takes); `calloc`'s objects stay zero; pointers, unions and arrays of more than 256 numbers
@@ -3570,14 +3594,7 @@ fn nondet_heap_reads_inputs_where_memory_is_allocated() {
             17,
         ),
     ];
-    for (body, inputs, expected) in cases {
-        let source = format!("{header}int main() {{ {body} }}");
-        assert_eq!(returns_with(&source, inputs, nondet), expected, "{body}");
-        match run(&source, inputs) {
-            RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Uninit, "{body}"),
-            other => panic!("{body} without the option: {other:?}"),
-        }
-    }
+    reads_inputs_only_with(nondet, header, &cases);
     assert_eq!(
         returns_with(
             &format!("{header}int main() {{ int *p = calloc(2, sizeof(int)); return p[1]; }}"),
@@ -3586,18 +3603,13 @@ fn nondet_heap_reads_inputs_where_memory_is_allocated() {
         ),
         0
     );
-    for body in [
+    let indeterminate = [
         "int *p = malloc(257 * sizeof(int)); return p[1];",
         "int **p = malloc(sizeof(int *)); return *p == 0;",
         "struct { int f; int *p; } *s = malloc(sizeof *s); return s->f;",
         "union { int i; char c; } *u = malloc(sizeof *u); return u->i;",
-    ] {
-        let source = format!("{header}int main() {{ {body} }}");
-        match run_with(&source, &[], nondet) {
-            RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Uninit, "{body}"),
-            other => panic!("{body}: {other:?}"),
-        }
-    }
+    ];
+    stay_indeterminate_with(nondet, header, &indeterminate);
 }
 
 /// `Options::nondet_locals`: an integer local declared without an initializer reads an input
@@ -3644,30 +3656,18 @@ fn nondet_locals_read_an_input_where_they_are_declared() {
             11,
         ),
     ];
-    for (body, inputs, expected) in cases {
-        let source = format!("int main() {{ {body} }}");
-        assert_eq!(returns_with(&source, inputs, nondet), expected, "{body}");
-        match run(&source, inputs) {
-            RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Uninit, "{body}"),
-            other => panic!("{body} without the option: {other:?}"),
-        }
-    }
+    reads_inputs_only_with(nondet, "", &cases);
     // What stays indeterminate (arrays of more than 256 numbers, pointers, unions, structs
     // with pointers), and a `static` local's zero (no input is read).
-    for body in [
+    let indeterminate = [
         "int a[257]; return a[1];",
         "struct { int f[2]; } s[65]; return s[0].f[1];",
         "int *p; return p == 0;",
         "union { int i; char c; } u; return u.i;",
         "struct { int f; int *p; } s; return s.f;",
         "struct { int f[2]; } s; return s.f[0];",
-    ] {
-        let source = format!("int main() {{ {body} }}");
-        match run_with(&source, &[], nondet) {
-            RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::Uninit, "{body}"),
-            other => panic!("{body}: {other:?}"),
-        }
-    }
+    ];
+    stay_indeterminate_with(nondet, "", &indeterminate);
     assert_eq!(
         returns_with("int main() { static int z; return z; }", &[], nondet),
         0
