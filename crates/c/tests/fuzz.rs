@@ -11,6 +11,7 @@ use proptest::prelude::*;
 use symex_c::{translate_text, DataModel, Options};
 use symex_gen::mutate::{mutate, mutation};
 use symex_interp::{Interpreter, RunConfig, RunEnd};
+use symex_ir::cfg::PropertyKind;
 
 /// Steps per run: the corpus's programs finish far below it.
 const MAX_STEPS: u64 = 200_000;
@@ -151,6 +152,15 @@ fn pipeline_on_this_thread(text: &str, options: Options) -> bool {
             return false;
         }
     };
+    // Every cause the front end records belongs to an `unmodelled` check that starts there
+    // (a report names it for that check).
+    for (span, cause) in &translated.unmodelled_causes {
+        assert!(
+            (translated.module.properties.iter())
+                .any(|p| p.kind == PropertyKind::Unmodelled && p.span.start == span.start),
+            "the cause `{cause}` at {span:?} has no check\nprogram:\n{text}"
+        );
+    }
     let Ok(interpreter) = Interpreter::new(&translated.module) else {
         panic!("the module does not load\nprogram:\n{text}");
     };

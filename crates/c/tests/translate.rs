@@ -3534,6 +3534,51 @@ fn deeply_nested_brackets_are_refused_before_parsing() {
     assert_eq!(returns(&literal, &[]), 40);
 }
 
+/// Each `unmodelled` check is recorded with its cause where it is emitted, also a guard that
+/// travels with an access (`p[5] = 1` through a view, `&m[i][j]` of a computed element).
+#[test]
+fn unmodelled_checks_are_recorded_with_their_causes() {
+    let source = "struct s { int a; int b; };
+        int main() { struct s v; int *q = &v.b; *q = 2;
+          int x = 3; unsigned char *p = (unsigned char *)&x; int i = __VERIFIER_nondet_int();
+          p[i] = 1;
+          int m[2][3]; int *e = &m[i][2];
+          return 0; }";
+    let translated = translate_text(source, Options::default()).expect("translates");
+    let cause_at = |snippet: &str| -> Vec<&str> {
+        let start = source.find(snippet).expect("snippet");
+        (translated.unmodelled_causes.iter())
+            .filter(|(span, _)| span.start as usize == start)
+            .map(|(_, cause)| *cause)
+            .collect()
+    };
+    assert!(
+        cause_at("p[i] = 1")
+            .iter()
+            .any(|c| c.contains("a byte past one object")),
+        "{:?}",
+        translated.unmodelled_causes
+    );
+    assert!(
+        cause_at("&m[i][2]")
+            .iter()
+            .any(|c| c.contains("outside its array's dimensions")),
+        "{:?}",
+        translated.unmodelled_causes
+    );
+    // Every cause belongs to an `unmodelled` check at its span.
+    let checks: Vec<u32> = (translated.module.properties.iter())
+        .filter(|p| p.kind == PropertyKind::Unmodelled)
+        .map(|p| p.span.start)
+        .collect();
+    for (span, cause) in &translated.unmodelled_causes {
+        assert!(
+            checks.contains(&span.start),
+            "{cause} at {span:?} has no check"
+        );
+    }
+}
+
 /// Each `(body, inputs, result)`: `main` with the body (after `prefix`) returns the result
 /// from the inputs under `options`, and without them stops at an `uninit` read.
 fn reads_inputs_only_with(options: Options, prefix: &str, cases: &[(&str, &[i32], i32)]) {

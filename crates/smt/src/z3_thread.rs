@@ -17,17 +17,24 @@ use std::time::{Duration, Instant};
 /// time in scheduling). A wait this short costs little where the other side takes long.
 const POLL: Duration = Duration::from_micros(50);
 
-/// The next message of `rx`, polled for [`POLL`] before sleeping until `wait` ends (`None`: as
-/// long as it takes).
+/// Whether polling can pay: with one core, the other side cannot run while this one polls.
+fn polls() -> bool {
+    static MANY_CORES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *MANY_CORES.get_or_init(|| std::thread::available_parallelism().is_ok_and(|n| n.get() > 1))
+}
+
+/// The next message of `rx`, polled for [`POLL`] (where [`polls`]) before sleeping until `wait`
+/// ends (`None`: as long as it takes).
 fn receive<T>(rx: &mpsc::Receiver<T>, wait: Option<Duration>) -> Result<T, mpsc::RecvTimeoutError> {
     let start = Instant::now();
-    loop {
+    let poll = wait.map_or(POLL, |wait| wait.min(POLL));
+    while polls() {
         match rx.try_recv() {
             Ok(message) => return Ok(message),
             Err(mpsc::TryRecvError::Disconnected) => {
                 return Err(mpsc::RecvTimeoutError::Disconnected)
             }
-            Err(mpsc::TryRecvError::Empty) if start.elapsed() < POLL => std::hint::spin_loop(),
+            Err(mpsc::TryRecvError::Empty) if start.elapsed() < poll => std::hint::spin_loop(),
             Err(mpsc::TryRecvError::Empty) => break,
         }
     }

@@ -602,9 +602,9 @@ impl FnCx<'_, '_> {
         let stride: i64 = inner.iter().map(|&d| i64::from(d)).product();
         let stride = i32::try_from(stride).unwrap_or(i32::MAX);
         let (offset, ty) = raw[0];
-        let cause = "an index of a pointer to arrays beyond `int`";
+        let cause = "an index of a pointer to arrays beyond `int` elements";
         let offset = self.unmodelled_index(offset, ty, cause, span);
-        let offset = self.scaled(offset, stride, span);
+        let offset = self.scaled_for(offset, stride, cause, span);
         let moved = self.moved_index(index, (offset, CType::Int), false, span);
         let kind = PropertyKind::OutOfBounds;
         let rest: Vec<Operand> = (raw[1..].iter())
@@ -643,10 +643,6 @@ impl FnCx<'_, '_> {
                 Indexing::Address if k == last => (i64::from(dim) + 1, PropertyKind::Unmodelled),
                 Indexing::Address => (i64::from(dim), PropertyKind::Unmodelled),
             };
-            if purpose == Indexing::Address {
-                let cause = "an address of an element outside its array's dimensions";
-                self.unmodelled_cause(span, cause);
-            }
             let holds = match index {
                 Operand::Const(n) => Operand::Const(i32::from(n >= 0 && i64::from(n) < limit)),
                 _ => {
@@ -656,6 +652,10 @@ impl FnCx<'_, '_> {
                     self.temp(Rvalue::Binary(BinOp::BitAnd, low, high), span)
                 }
             };
+            if kind == PropertyKind::Unmodelled {
+                let cause = "an address of an element outside its array's dimensions";
+                self.unmodelled_guard_cause(holds, cause);
+            }
             checks.push(Check::Condition { holds, kind });
         }
         checks

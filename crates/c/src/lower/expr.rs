@@ -265,9 +265,6 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// `value` of integer type `ty` as a 32-bit index or count: a 64-bit value is first checked
-    /// (a check of `kind`) to lie within `int`, where every index of an array symex models
-    /// does, then truncated.
     /// [`FnCx::index_value`] with an `unmodelled` check, whose cause is `cause` (recorded only
     /// where there is a check: a 32-bit value needs none).
     pub(super) fn unmodelled_index(
@@ -283,6 +280,9 @@ impl FnCx<'_, '_> {
         self.index_value(value, ty, PropertyKind::Unmodelled, span)
     }
 
+    /// `value` of integer type `ty` as a 32-bit index or count: a 64-bit value is first checked
+    /// (a check of `kind`) to lie within `int`, where every index of an array symex models
+    /// does, then truncated.
     pub(super) fn index_value(
         &mut self,
         value: Operand,

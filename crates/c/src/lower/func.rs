@@ -153,6 +153,12 @@ pub(super) struct FnCx<'u, 'a> {
     /// reference ([`super::Unit::globals_by_reference`]): a global named here is the object
     /// its parameter points to.
     pub by_reference: HashSet<LocalId>,
+    /// The causes of `unmodelled` guards by their condition, for guards that travel with an
+    /// access and are emitted where it happens ([`FnCx::unmodelled_guard_cause`]).
+    pub guard_causes: HashMap<LocalId, &'static str>,
+    /// The causes of the `unmodelled` checks a construct may emit, by its span
+    /// ([`FnCx::unmodelled_cause`]).
+    pub pending_causes: Vec<(Span, &'static str)>,
     /// The pointers to the `char`s an allocation of a number of bytes made
     /// (`lower/allocation.rs`): converted to another type, a clearer refusal.
     pub byte_allocations: HashSet<LocalId>,
@@ -469,6 +475,8 @@ pub(super) fn lower_function(
         byte_allocations: HashSet::new(),
         byte_allocation_as: None,
         by_reference: HashSet::new(),
+        guard_causes: HashMap::new(),
+        pending_causes: Vec::new(),
     };
     for (i, Parameter { name, span, ty, .. }) in params.iter().enumerate() {
         cx.local_types.insert(LocalId(i as u32), *ty);
@@ -1268,14 +1276,37 @@ impl FnCx<'_, '_> {
     }
 
     pub fn check(&mut self, check: Check, span: Span) {
+        if let Check::Condition {
+            holds,
+            kind: symex_ir::cfg::PropertyKind::Unmodelled,
+        } = check
+        {
+            let guard = match holds {
+                Operand::Local(holds) => self.guard_causes.get(&holds).copied(),
+                _ => None,
+            };
+            let pending = (self.pending_causes.iter()).filter(|(at, _)| *at == span);
+            let causes = guard.into_iter().chain(pending.map(|(_, cause)| *cause));
+            let mut recorded = self.unit.unmodelled_causes.borrow_mut();
+            recorded.extend(causes.map(|cause| (span, cause)));
+        }
         self.b.emit_check(self.properties, check, span);
     }
 
-    /// Records why a run that fails an `unmodelled` check at `span` leaves what symex models
+    /// Says why a run that fails an `unmodelled` check the construct at `span` emits leaves
+    /// what symex models: [`FnCx::check`] records it for each such check emitted at `span`
     /// (`Translated::unmodelled_causes`), so that the report names this cause, where the
-    /// kind alone names every one.
-    pub fn unmodelled_cause(&self, span: Span, cause: &'static str) {
-        (self.unit.unmodelled_causes.borrow_mut()).push((span, cause));
+    /// kind alone names every one. A construct that emits no such check records nothing.
+    pub fn unmodelled_cause(&mut self, span: Span, cause: &'static str) {
+        self.pending_causes.push((span, cause));
+    }
+
+    /// Records the cause of an `unmodelled` guard whose condition is `holds` (a guard of an
+    /// access, emitted where the access happens: [`FnCx::check`] records it at that span).
+    pub fn unmodelled_guard_cause(&mut self, holds: Operand, cause: &'static str) {
+        if let Operand::Local(holds) = holds {
+            self.guard_causes.insert(holds, cause);
+        }
     }
 }
 

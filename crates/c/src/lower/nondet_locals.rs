@@ -28,8 +28,9 @@ use super::func::FnCx;
 use super::types::CType;
 use crate::error::CError;
 
-/// The most numbers an array (or struct) declared without an initializer reads as inputs; a
-/// larger one stays indeterminate. An array of 100,000 elements that a loop fills before it
+/// The most numbers an array (or struct) declared without an initializer, or what an
+/// allocation makes (`Options::nondet_heap`), reads as inputs; a larger one stays
+/// indeterminate. An array of 100,000 elements that a loop fills before it
 /// reads them would otherwise read 100,000 inputs on every path (and list them in every
 /// replay line).
 pub(super) const MAX_INPUT_LEAVES: usize = 256;
@@ -129,10 +130,9 @@ impl FnCx<'_, '_> {
     /// The leaf types of `count` objects of type `ty` that `Options::nondet_locals` reads as
     /// inputs (see [`FnCx::number_leaves`]).
     pub(super) fn input_leaves(&self, ty: CType, count: usize) -> Option<Vec<CType>> {
-        self.unit
-            .options
-            .nondet_locals
-            .then(|| self.number_leaves(ty, count))?
+        (self.unit.options.nondet_locals)
+            .then(|| self.number_leaves(ty, count))
+            .flatten()
     }
 
     /// The leaf types of one of `count` objects of type `ty` that may start as inputs: an

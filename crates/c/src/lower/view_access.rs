@@ -84,7 +84,7 @@ impl FnCx<'_, '_> {
                     false => {
                         let cause = "a byte past one object reached through a view of it, \
                                      which may be a struct member's box";
-                        self.unmodelled_cause(span, cause);
+                        self.unmodelled_guard_cause(holds, cause);
                         PropertyKind::Unmodelled
                     }
                 };

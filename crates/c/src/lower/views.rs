@@ -413,9 +413,20 @@ impl FnCx<'_, '_> {
     /// `index * size` of an element index: the index of the element's first byte (an
     /// `unmodelled` check where it would not fit 32 bits).
     pub(super) fn scaled(&mut self, index: Operand, size: i32, span: Span) -> Operand {
+        self.scaled_for(index, size, "a byte offset beyond `int`", span)
+    }
+
+    /// [`FnCx::scaled`], its `unmodelled` check standing for `cause`.
+    pub(super) fn scaled_for(
+        &mut self,
+        index: Operand,
+        size: i32,
+        cause: &'static str,
+        span: Span,
+    ) -> Operand {
         let size = Operand::Const(size);
         let scaled = self.temp(Rvalue::Binary(BinOp::Mul, index, size), span);
-        self.unmodelled_cause(span, "a byte offset beyond `int`");
+        self.unmodelled_cause(span, cause);
         let kind = PropertyKind::Unmodelled;
         self.check_signed_fit(BinOp::Mul, index, size, scaled, kind, span);
         scaled

@@ -34,12 +34,16 @@ pub struct Lowered {
 }
 
 impl Lowered {
-    /// What the `unmodelled` checks at `span` stand for, for the report's reasons.
+    /// What the `unmodelled` checks that start where `span` starts stand for, for the
+    /// report's reasons (a report is one property per position and kind, whatever the
+    /// checks' ends).
     pub fn unmodelled_cause(&self, span: symex_syntax::span::Span) -> Option<String> {
-        let causes: Vec<&str> = (self.unmodelled_causes.iter())
-            .filter(|(at, _)| *at == span)
+        let mut causes: Vec<&str> = (self.unmodelled_causes.iter())
+            .filter(|(at, _)| at.start == span.start)
             .map(|(_, cause)| *cause)
             .collect();
+        causes.sort_unstable();
+        causes.dedup();
         (!causes.is_empty()).then(|| causes.join(", or "))
     }
 

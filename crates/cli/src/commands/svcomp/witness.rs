@@ -4,7 +4,9 @@
 //! `\result == v`, at the call's closing parenthesis), then a `target` waypoint at the
 //! violation. The inputs alone determine the run, so a validator that follows them reaches
 //! the violation; `symex svcomp --witness` tests read them back and replay them in the
-//! interpreter.
+//! interpreter. Inputs that are no call (the arbitrary values `--nondet-locals` and
+//! `--nondet-heap` give locals and allocated memory never written) have no waypoint: C leaves
+//! them indeterminate, and a validator chooses them.
 //!
 //! The entry is deterministic: its UUID is derived from the program's hash and the waypoints,
 //! and its creation time is `SOURCE_DATE_EPOCH` when that is set (reproducible-build
