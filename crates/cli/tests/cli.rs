@@ -414,6 +414,20 @@ fn an_unmodelled_check_names_its_own_cause() {
 }
 
 #[test]
+fn stats_say_why_a_loop_has_no_summary() {
+    let file = format!(
+        "{}/../../corpus/summarize_nested_unsummarized.uc",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = symex(&["check", &file, "--summarize", "--stats", "--timeout", "20"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("loops without summary  line 14: an inner loop starts from values the outer loop changes"),
+        "{text}"
+    );
+}
+
+#[test]
 fn check_json_is_the_documented_shape_and_deterministic() {
     let args = [
         "check",

@@ -5,7 +5,7 @@
 //! [`PropertyReport`]s and [`TraceStep`]s. Nothing here decides a verdict.
 
 use symex_ir::cfg::{FieldId, FuncId, Layout, LocalId, Module, PropId, Width};
-use symex_syntax::span::{LineIndex, Span};
+use symex_syntax::span::{LineCol, LineIndex, Span};
 
 use crate::property::PropertyReport;
 use crate::trace::{Event, TraceStep};
@@ -88,6 +88,11 @@ impl<'m> Locator<'m> {
             column: at.column,
             event,
         }
+    }
+
+    /// The line and column where `span` starts.
+    pub fn at(&self, span: Span) -> LineCol {
+        self.index.start(span)
     }
 
     /// The report entry for property `prop` (`None` if the module has no such property).

@@ -81,6 +81,9 @@ pub struct Stats {
     /// Loops reached but run by plain execution only (`--summarize`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loops_not_summarized: Option<u64>,
+    /// Why each loop reached has no summary (`--summarize`), as `line L: reason`, by line.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loops_refused: Vec<String>,
     /// Verification conditions decided (structural engine: one per property and cut goal).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vcs: Option<u64>,
@@ -205,6 +208,9 @@ impl Stats {
         }
         if let Some(n) = self.loops_not_summarized {
             rows.push(("loops not summarized", n.to_string()));
+        }
+        if !self.loops_refused.is_empty() {
+            rows.push(("loops without summary", self.loops_refused.join("; ")));
         }
         if let Some(n) = self.vcs {
             rows.push(("verification conditions", n.to_string()));

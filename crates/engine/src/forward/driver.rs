@@ -126,6 +126,7 @@ pub fn check_forward(
         peak_rss_kb: machine.heap.as_ref().and_then(|_| peak_rss_kb()),
         loops_summarized: summary.loops.map(|(summarized, _)| summarized),
         loops_not_summarized: summary.loops.map(|(_, plain)| plain),
+        loops_refused: summary.loops_refused,
         stopped_decided: summary.stopped_decided,
         search_cuts: machine.cuts.iter().map(ToString::to_string).collect(),
         term_nodes: Some(machine.store.len() as u64),
@@ -157,6 +158,8 @@ struct Summary {
     matched: Option<u64>,
     /// With `--summarize`: loops summarized at least once, loops reached but run plainly.
     loops: Option<(u64, u64)>,
+    /// With `--summarize`: why each loop reached has no summary, as `line L: reason`.
+    loops_refused: Vec<String>,
     /// Pairs of states merged into one (`--merge`).
     merges: u64,
     /// With `--merge qce|dynamic`: the query count estimates' cost.
@@ -235,6 +238,7 @@ fn explore(
         loop_invariants: None,
         matched: None,
         loops: None,
+        loops_refused: Vec::new(),
         merges: 0,
     };
     let mut subsumption = options.subsume.then(|| Subsumption::new(budget.deadline()));
@@ -474,6 +478,20 @@ fn explore(
     }
     summary.loop_invariants = subsumption.map(|s| s.invariants);
     summary.matched = matching.as_ref().map(|m| m.matched);
+    if let Some(summarizer) = &summarizer {
+        summary.loops_refused = (summarizer.refusals())
+            .map(|(func, id, reason)| {
+                let function = &machine.module.functions[func.index()];
+                let header = machine.info.functions[func.index()].loops().get(id).header;
+                let block = &function.blocks[header.index()];
+                let span = block
+                    .insts
+                    .first()
+                    .map_or(block.term_span, |inst| inst.span);
+                format!("line {}: {reason}", machine.locator.at(span).line)
+            })
+            .collect();
+    }
     summary.loops = summarizer.map(|s| s.loop_counts());
     if options.leave_states_to_exit {
         std::mem::forget((states, waiting, parked, matching));

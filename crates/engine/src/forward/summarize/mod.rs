@@ -209,6 +209,14 @@ impl Summarizer {
         Ok(model)
     }
 
+    /// The loops reached that have no summary, with the reason, in loop order.
+    pub fn refusals(&self) -> impl Iterator<Item = (FuncId, LoopId, &str)> + '_ {
+        (self.applied.keys()).filter_map(|key| match self.models.get(key) {
+            Some(Err(reason)) => Some((key.0, key.1, reason.as_str())),
+            _ => None,
+        })
+    }
+
     /// (loops summarized at least once, loops reached but never summarized).
     pub fn loop_counts(&self) -> (u64, u64) {
         let summarized = self.applied.values().filter(|&&a| a).count() as u64;
