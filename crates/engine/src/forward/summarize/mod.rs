@@ -196,7 +196,11 @@ impl Summarizer {
             match described {
                 Ok(inner) => inners.push(inner),
                 Err(reason) => {
-                    let refused = Err(format!("an inner loop has no summary ({reason})"));
+                    // The innermost reason, once: an inner loop's own is already this form.
+                    let refused = match reason.starts_with(INNER_REFUSED) {
+                        true => Err(reason),
+                        false => Err(format!("{INNER_REFUSED} ({reason})")),
+                    };
                     self.models.insert((func, id), refused.clone());
                     return Ok(refused);
                 }
@@ -223,6 +227,9 @@ impl Summarizer {
         (summarized, self.applied.len() as u64 - summarized)
     }
 }
+
+/// The start of the reason of a loop that has no summary because an inner loop has none.
+const INNER_REFUSED: &str = "an inner loop has no summary";
 
 /// Why a property stays unknown when its only counterexample runs a summarized loop too long
 /// for a replay.
