@@ -346,7 +346,7 @@ impl FnCx<'_, '_> {
             Some(Operand::Const(n)) => n as usize,
             Some(_) => FORKED_LENGTHS as usize,
         };
-        let inputs = self.starts_as_inputs(ty, most * per_object, calloc);
+        let inputs = self.starts_as_inputs(ty, most.saturating_mul(per_object), calloc);
         if boxed || inputs {
             self.give_own_objects(cell, ty, (calloc, inputs), heap, span);
         }
