@@ -26,6 +26,12 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Asserts that the run ended with exit code `code` and that its stderr mentions `text`.
+fn exits_mentioning(out: &Output, code: i32, text: &str) {
+    assert_eq!(out.status.code(), Some(code), "{}", stderr(out));
+    assert!(stderr(out).contains(text), "{}", stderr(out));
+}
+
 fn example(name: &str) -> String {
     format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
@@ -169,12 +175,7 @@ fn type_errors_are_warnings_for_run_and_errors_for_types() {
         stderr(&out)
     );
     let out = symex(&["types", &p]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("Error: type mismatch"),
-        "{}",
-        stderr(&out)
-    );
+    exits_mentioning(&out, 1, "Error: type mismatch");
 }
 
 #[test]
@@ -206,12 +207,7 @@ fn too_deep_programs_are_rejected_cleanly() {
     );
     let p = program("deep.uc", deep.as_bytes());
     let out = symex(&["run", &p]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("too deeply nested"),
-        "{}",
-        stderr(&out)
-    );
+    exits_mentioning(&out, 1, "too deeply nested");
 }
 
 /// The foundation's done criterion, literally: the `symex run` binary reproduces every `run:`
@@ -504,12 +500,7 @@ fn check_refuses_what_it_cannot_analyse() {
         Some(2)
     );
     let out = symex(&["check", &example("factorial.uc"), "--replay-timeout", "0"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("--replay-timeout"),
-        "{}",
-        stderr(&out)
-    );
+    exits_mentioning(&out, 2, "--replay-timeout");
 }
 
 /// `--replay-timeout`: a summarized loop's counterexample (about 33 million iterations to
@@ -1232,12 +1223,7 @@ fn signed_overflow_is_checked_on_request_and_its_replay_line_runs() {
     );
     // micro-c's numbers wrap by definition: the option is a usage error there.
     let out = symex(&["check", "--signed-overflow", &example("factorial.uc")]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("applies to C programs"),
-        "{}",
-        stderr(&out)
-    );
+    exits_mentioning(&out, 2, "applies to C programs");
 }
 
 #[test]
@@ -1538,12 +1524,7 @@ fn report_turns_a_saved_json_report_into_the_same_html_page() {
     assert_eq!(std::fs::read_to_string(&again).unwrap(), direct);
 
     let out = symex(&["report", &program("nothing.json", b"{}"), "--html", &again]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("is not a symex JSON report"),
-        "{}",
-        stderr(&out)
-    );
+    exits_mentioning(&out, 2, "is not a symex JSON report");
     let out = symex(&["report", "/nonexistent/run.json", "--html", &again]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("cannot read"), "{}", stderr(&out));

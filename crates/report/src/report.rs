@@ -218,17 +218,21 @@ impl Report {
             return;
         };
         let (leaves, first_cause) = (first.line, named(first));
+        let (generic_leaving, generic_cut) = (
+            leaving_reason(UNMODELLED_CAUSES),
+            cut_reason(leaves, UNMODELLED_CAUSES),
+        );
         for p in &mut self.properties {
             let Verdict::Unknown { reason } = &p.verdict else {
                 continue;
             };
             let named = if p.kind == PropertyKind::Unmodelled {
-                (*reason == leaving_reason(UNMODELLED_CAUSES))
+                (*reason == generic_leaving)
                     .then(|| named(p))
                     .flatten()
                     .map(|cause| leaving_reason(&cause))
             } else {
-                (*reason == cut_reason(leaves, UNMODELLED_CAUSES))
+                (*reason == generic_cut)
                     .then(|| {
                         first_cause
                             .as_deref()
