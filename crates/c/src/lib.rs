@@ -142,7 +142,7 @@ pub fn is_c_file(path: &str) -> bool {
 /// spans are byte offsets in `text`.
 pub fn translate(path: &str, text: &str, options: Options) -> Result<Translated, CError> {
     let (preprocessed, map) = if path.ends_with(".c") {
-        let preprocessed = preprocess::preprocess(Path::new(path))?;
+        let preprocessed = preprocess::preprocess(Path::new(path), options.data_model)?;
         let map = SourceMap::from_markers(&preprocessed, text);
         (preprocessed, map)
     } else {

@@ -1,27 +1,104 @@
-//! Running the system's C preprocessor (`gcc -E`) on a `.c` file. A `.i` file is already
-//! preprocessed and never goes through here. Nothing here parses C.
+//! Running the system's C preprocessor (`gcc -E`) on a `.c` file, for the task's data model.
+//! A `.i` file is already preprocessed and never goes through here. Nothing here parses C.
+//!
+//! Under ILP32 the macros that headers and programs test (`LONG_MAX`, `SIZE_MAX`,
+//! `__SIZEOF_LONG__`, `__LP64__`, `__WORDSIZE`) must be those of `gcc -m32`, or a program that
+//! compares a `long` with `LONG_MAX` is checked against a 64-bit constant its 32-bit `long`
+//! never reaches (a wrong `TRUE`). `gcc -m32 -E` needs 32-bit C headers, which most x86-64
+//! machines lack; so the file is preprocessed with the machine's own headers and `gcc -m32`'s
+//! predefined macros instead (`-undef -imacros`): glibc's x86 headers serve both widths and
+//! choose by those macros. The one header that exists only per width, `gnu/stubs-32.h` (the
+//! list of functions glibc leaves unimplemented, nothing a program's meaning depends on), is
+//! supplied empty where the machine has none.
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
 use crate::error::{CError, ErrorKind};
+use crate::DataModel;
 
-/// The preprocessed text of the `.c` file at `path`, with line markers.
-pub fn preprocess(path: &Path) -> Result<String, CError> {
-    let failed = |message: String| CError {
+fn failed(message: String) -> CError {
+    CError {
         kind: ErrorKind::Preprocessor,
         message,
         offset: None,
+    }
+}
+
+/// The preprocessed text of the `.c` file at `path`, with line markers.
+pub fn preprocess(path: &Path, data_model: DataModel) -> Result<String, CError> {
+    let output = match data_model {
+        DataModel::Lp64 => run(Command::new("gcc")
+            .args(["-E", "-std=gnu11", "-x", "c"])
+            .arg(path))?,
+        DataModel::Ilp32 => {
+            let setup = Ilp32Setup::new()?;
+            run(Command::new("gcc")
+                .args(["-E", "-std=gnu11", "-undef", "-imacros"])
+                .arg(&setup.macros)
+                .arg("-idirafter")
+                .arg(setup.headers.path())
+                .args(["-x", "c"])
+                .arg(path))?
+        }
     };
-    let output = Command::new("gcc")
-        .args(["-E", "-std=gnu11", "-x", "c"])
-        .arg(path)
+    String::from_utf8(output.stdout)
+        .map_err(|_| failed("the preprocessed text is not UTF-8".into()))
+}
+
+/// Runs `gcc`, failing with its message unless it succeeds.
+fn run(command: &mut Command) -> Result<Output, CError> {
+    let output = command
         .output()
         .map_err(|e| failed(format!("cannot run `gcc -E` (install gcc): {e}")))?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         return Err(failed(format!("`gcc -E` failed:\n{}", stderr.trim_end())));
     }
-    String::from_utf8(output.stdout)
-        .map_err(|_| failed("the preprocessed text is not UTF-8".into()))
+    Ok(output)
+}
+
+/// A temporary folder with `gcc -m32`'s predefined macros and an empty `gnu/stubs-32.h`,
+/// removed when dropped.
+struct Ilp32Setup {
+    headers: tempfile::TempDir,
+    macros: std::path::PathBuf,
+}
+
+impl Ilp32Setup {
+    fn new() -> Result<Self, CError> {
+        let io = |e: std::io::Error| failed(format!("cannot prepare ILP32 preprocessing: {e}"));
+        let dump = run(Command::new("gcc").args([
+            "-m32",
+            "-std=gnu11",
+            "-dM",
+            "-E",
+            "-x",
+            "c",
+            "/dev/null",
+        ]))?;
+        // `-undef` keeps the standard's own macros (`__STDC_VERSION__`, ...); defining them
+        // again would only warn.
+        let mut macros: String = String::from_utf8_lossy(&dump.stdout)
+            .lines()
+            .filter(|line| !line.starts_with("#define __STDC"))
+            .flat_map(|line| [line, "\n"])
+            .collect();
+        // gcc's `stddef.h` gives i386's `max_align_t` a `__float128` member, a type the C
+        // parser does not know; as `long double` it is what LP64's `max_align_t` has, and a
+        // program that uses it is refused as floating point either way.
+        macros.push_str("#define __float128 long double\n");
+        let headers = tempfile::Builder::new()
+            .prefix("symex-ilp32-")
+            .tempdir()
+            .map_err(io)?;
+        std::fs::create_dir(headers.path().join("gnu")).map_err(io)?;
+        std::fs::write(headers.path().join("gnu/stubs-32.h"), "").map_err(io)?;
+        let macros_path = headers.path().join("ilp32-macros.h");
+        std::fs::write(&macros_path, macros).map_err(io)?;
+        Ok(Ilp32Setup {
+            headers,
+            macros: macros_path,
+        })
+    }
 }

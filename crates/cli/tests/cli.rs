@@ -1227,6 +1227,24 @@ fn signed_overflow_is_checked_on_request_and_its_replay_line_runs() {
 }
 
 #[test]
+fn a_c_file_is_preprocessed_with_the_macros_of_its_data_model() {
+    // The headers' limits and gcc's own macros follow `--data-model`: under ILP32 a `long`
+    // compared with `LONG_MAX` meets a 32-bit constant (a 64-bit one, as a plain `gcc -E`
+    // gives, made the comparison never true: a wrong `TRUE`).
+    let p = program(
+        "limits.c",
+        b"#include <limits.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <assert.h>\n\
+          int main(void) {\n  long m = LONG_MAX;\n  assert(m == 2147483647L);\n\
+          assert(SIZE_MAX == 4294967295U && __SIZEOF_LONG__ == 4 && sizeof(size_t) == 4);\n\
+          #ifdef __LP64__\n  assert(0);\n#endif\n  return 0;\n}\n",
+    );
+    let out = symex(&["check", "--data-model", "ilp32", &p]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let out = symex(&["check", "--data-model", "lp64", &p]);
+    assert_eq!(out.status.code(), Some(10), "{}{}", stdout(&out), stderr(&out));
+}
+
+#[test]
 fn c_arrays_are_checked_by_the_forward_and_structural_engines_and_unknown_to_backward() {
     let p = program(
         "arrays.c",
