@@ -1,7 +1,8 @@
 //! The functions by which verification tools' users write inputs, assumptions and assertions,
 //! where the file does not define them:
 //!
-//! * SV-COMP: `__VERIFIER_nondet_<type>()` (an input of that type), `__VERIFIER_assume(c)`;
+//! * SV-COMP: `__VERIFIER_nondet_<type>()` (an input of that type; `_pointer`, an address:
+//!   null or a pointer to no object), `__VERIFIER_assume(c)`;
 //! * CBMC: `nondet_<type>()`, `__CPROVER_assume(c)`, `__CPROVER_assert(c, message)`;
 //! * KLEE: `klee_make_symbolic(p, size, name)` (every integer of the objects `p` points to an
 //!   input, as `memset` walks them: `lower/library.rs`), `klee_int(name)`,
@@ -67,6 +68,17 @@ impl FnCx<'_, '_> {
         let arguments = &call.arguments;
         let arity = |expected: usize| super::expr::arity(name, call, expected, at);
         let nothing = (Operand::Const(0), CType::Int);
+        if matches!(name, "__VERIFIER_nondet_pointer" | "nondet_pointer") {
+            // An arbitrary address: null, or a pointer to no object, as the integer it is
+            // made from would convert (`lower/integer_pointers.rs`). An address that happens
+            // to be a real object's is not modelled: such pointers compare only with null.
+            arity(0)?;
+            let address = self.size_t();
+            let value = self.input(address, span);
+            let pointer = self.integer_pointer(value, address, span);
+            let ty = self.unit.types.borrow_mut().pointer_to(CType::Void);
+            return Ok(Some((pointer, ty)));
+        }
         if let Some(ty) = input_type(name, self.unit.options.data_model) {
             let Ok(ty) = ty else {
                 return Err(CError::unsupported(
