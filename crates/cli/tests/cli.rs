@@ -1239,9 +1239,21 @@ fn a_c_file_is_preprocessed_with_the_macros_of_its_data_model() {
           #ifdef __LP64__\n  assert(0);\n#endif\n  return 0;\n}\n",
     );
     let out = symex(&["check", "--data-model", "ilp32", &p]);
-    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
     let out = symex(&["check", "--data-model", "lp64", &p]);
-    assert_eq!(out.status.code(), Some(10), "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(10),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! The functions by which verification tools' users write inputs, assumptions and assertions,
 //! where the file does not define them:
 //!
-//! * SV-COMP: `__VERIFIER_nondet_<type>()` (an input of that type; `_pointer`, an address:
-//!   null or a pointer to no object), `__VERIFIER_assume(c)`;
+//! * SV-COMP: `__VERIFIER_nondet_<type>()` (an input of that type; `_pointer`, an address
+//!   followed only where it is null), `__VERIFIER_assume(c)`;
 //! * CBMC: `nondet_<type>()`, `__CPROVER_assume(c)`, `__CPROVER_assert(c, message)`;
 //! * KLEE: `klee_make_symbolic(p, size, name)` (every integer of the objects `p` points to an
 //!   input, as `memset` walks them: `lower/library.rs`), `klee_int(name)`,
@@ -17,7 +17,7 @@
 //! `nondet` functions are not guessed: an unknown input type is refused.
 
 use lang_c::ast::CallExpression;
-use symex_ir::cfg::{BinOp, Check, InstKind, Operand, Rvalue, UnOp, Width};
+use symex_ir::cfg::{BinOp, Check, InstKind, Operand, PropertyKind, Rvalue, UnOp, Width};
 use symex_syntax::span::Span;
 
 use super::func::FnCx;
@@ -69,15 +69,22 @@ impl FnCx<'_, '_> {
         let arity = |expected: usize| super::expr::arity(name, call, expected, at);
         let nothing = (Operand::Const(0), CType::Int);
         if matches!(name, "__VERIFIER_nondet_pointer" | "nondet_pointer") {
-            // An arbitrary address: null, or a pointer to no object, as the integer it is
-            // made from would convert (`lower/integer_pointers.rs`). An address that happens
-            // to be a real object's is not modelled: such pointers compare only with null.
+            // SV-COMP never settled whether a non-null one points to memory (sv-benchmarks
+            // issue 767; the function left its rules): only the null address is followed, any
+            // other stops the run `unmodelled`, so no answer depends on either reading.
             arity(0)?;
             let address = self.size_t();
             let value = self.input(address, span);
-            let pointer = self.integer_pointer(value, address, span);
+            let zero = address.constant(0);
+            let holds = self.temp(Rvalue::Binary(BinOp::Eq, value, zero), span);
+            self.unmodelled_cause(
+                span,
+                "a non-null `__VERIFIER_nondet_pointer()`, which may or may not point to memory",
+            );
+            let kind = PropertyKind::Unmodelled;
+            self.check(Check::Condition { holds, kind }, span);
             let ty = self.unit.types.borrow_mut().pointer_to(CType::Void);
-            return Ok(Some((pointer, ty)));
+            return Ok(Some((Operand::Null, ty)));
         }
         if let Some(ty) = input_type(name, self.unit.options.data_model) {
             let Ok(ty) = ty else {
