@@ -507,6 +507,9 @@ pub enum PropertyKind {
     /// C: `free` of a pointer that is not to a live heap object: a second `free`, the address
     /// of a variable, or a pointer made from an integer (SV-COMP's `valid-free`).
     InvalidFree,
+    /// C: a write into a string literal, whose characters C leaves read-only (C11 6.4.5p7:
+    /// undefined).
+    LiteralWrite,
     /// C: heap memory still allocated when `main` returns, where no global variable can point
     /// to it, so it is lost (checked only on request: `--memory-leaks`, SV-COMP's
     /// `valid-memtrack`).
@@ -530,12 +533,13 @@ impl PropertyKind {
             PropertyKind::UseAfterReturn => "use-after-return",
             PropertyKind::InvalidPointer => "invalid-pointer",
             PropertyKind::InvalidFree => "invalid-free",
+            PropertyKind::LiteralWrite => "literal-write",
             PropertyKind::MemoryLeak => "memory-leak",
         }
     }
 
     /// Every kind, in the order reports list them.
-    pub const ALL: [PropertyKind; 14] = [
+    pub const ALL: [PropertyKind; 15] = [
         PropertyKind::Assert,
         PropertyKind::DivByZero,
         PropertyKind::NullDeref,
@@ -549,6 +553,7 @@ impl PropertyKind {
         PropertyKind::UseAfterReturn,
         PropertyKind::InvalidPointer,
         PropertyKind::InvalidFree,
+        PropertyKind::LiteralWrite,
         PropertyKind::MemoryLeak,
     ];
 

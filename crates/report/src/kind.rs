@@ -22,6 +22,7 @@ pub fn failure(kind: PropertyKind) -> &'static str {
         PropertyKind::UseAfterReturn => "use of a local variable after its function returned",
         PropertyKind::InvalidPointer => "access through a pointer to no object",
         PropertyKind::InvalidFree => "invalid free",
+        PropertyKind::LiteralWrite => "write into a string literal",
         PropertyKind::MemoryLeak => "memory leak",
     }
 }
@@ -44,6 +45,7 @@ pub fn label(kind: PropertyKind) -> &'static str {
             "this pointer was made from an integer and points to no object"
         }
         PropertyKind::InvalidFree => "this pointer is not to a live heap object",
+        PropertyKind::LiteralWrite => "this writes into a string literal, which is read-only",
         PropertyKind::MemoryLeak => "heap memory is still allocated here and nothing can reach it",
     }
 }

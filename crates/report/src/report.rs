@@ -251,8 +251,7 @@ impl Report {
 const UNMODELLED_CAUSES: &str = "`free` of a pointer into an object, heap objects that may still be reachable at `exit` (or, where a global can hold a \
     pointer, when `main` returns), a heap array of a computed length outside 1 to 64, an index \
     of a pointer into an array beyond `int`, pointers into two arrays subtracted or ordered, a \
-    write into a string literal, a `void *` converted to a pointer to another type than its \
-    object's, a `memset`, `memcpy` or the like of a part of an object, beyond a whole object \
+    `void *` converted to a pointer to another type than its object's, a `memset`, `memcpy` or the like of a part of an object, beyond a whole object \
     or between overlapping objects, a byte written through a `char *` into an integer never \
     assigned, a byte of a struct's padding read through one, such a pointer cast back to \
     the objects' type off an object's first byte, the bytes of a pointer stored in a union \

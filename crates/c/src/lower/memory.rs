@@ -1170,14 +1170,13 @@ impl FnCx<'_, '_> {
             Some(self.guard(memory, span))
         };
         if memory.literal {
-            // C leaves writing a string literal undefined: the run stops `unknown` there.
+            // C leaves writing a string literal undefined (C11 6.4.5p7), a check of its own.
             let (_, flag) = leaf_fields(&memory.prefix);
             let flag = Rvalue::Read(memory.field(self.field_id(&flag)));
             let flag = Operand::Local(self.b.assign_temp(flag, span));
             let writable = Rvalue::Binary(BinOp::Ne, flag, Operand::Const(READ_ONLY));
             let holds = Operand::Local(self.b.assign_temp(writable, span));
-            self.unmodelled_cause(span, "a write into a string literal");
-            let kind = PropertyKind::Unmodelled;
+            let kind = PropertyKind::LiteralWrite;
             self.check(Check::Condition { holds, kind }, span);
         }
         // A struct with boxes goes leaf by leaf (below), into the boxes already there, and so

@@ -177,6 +177,7 @@ fn describe(kind: PropertyKind) -> &'static str {
         PropertyKind::UseAfterReturn => "use of a local variable after its function returned",
         PropertyKind::InvalidPointer => "access through a pointer to no object",
         PropertyKind::InvalidFree => "invalid free",
+        PropertyKind::LiteralWrite => "write into a string literal",
         PropertyKind::MemoryLeak => "memory leak",
     }
 }
