@@ -130,6 +130,55 @@ pub enum DataModel {
     Lp64,
 }
 
+/// The integer type an input function returns, as a witness states its values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputType {
+    /// 1 for `_Bool`, else 8, 16, 32 or 64.
+    pub bits: u32,
+    pub signed: bool,
+}
+
+impl InputType {
+    /// The inputs of `symex run --input` (32-bit numbers) that make the call return `value`
+    /// (taken modulo the type's range): one, or two for a 64-bit type, the high half first.
+    pub fn inputs(self, value: i128) -> Vec<i32> {
+        match self.bits {
+            64 => vec![(value >> 32) as i32, value as i32],
+            _ => vec![value as i32],
+        }
+    }
+
+    /// What the call returns when symex reads `inputs` (as [`InputType::inputs`] gives
+    /// them): the value C sees, in the type's own range.
+    pub fn value(self, inputs: &[i32]) -> i128 {
+        let raw = match inputs {
+            [high, low, ..] if self.bits == 64 => (i64::from(*high) << 32) | i64::from(*low as u32),
+            [one, ..] => i64::from(*one),
+            [] => 0,
+        };
+        match (self.bits, self.signed) {
+            (1, _) => i128::from(raw != 0),
+            (64, false) => i128::from(raw as u64),
+            (64, true) => i128::from(raw),
+            (bits, signed) => {
+                let shift = 64 - bits;
+                let narrowed = if signed {
+                    (raw << shift) >> shift
+                } else {
+                    ((raw as u64) << shift >> shift) as i64
+                };
+                i128::from(narrowed)
+            }
+        }
+    }
+}
+
+/// The type of `__VERIFIER_nondet_<type>()` (or CBMC's `nondet_<type>()`) in `model`, as the
+/// front end reads it; `None` for other names and the types it does not read.
+pub fn input_type(name: &str, model: DataModel) -> Option<InputType> {
+    lower::conventions::public_input_type(name, model)
+}
+
 /// Whether `path` names a C file (`.c` or `.i`).
 pub fn is_c_file(path: &str) -> bool {
     matches!(

@@ -1154,6 +1154,42 @@ fn svcomp_witnesses_join_the_halves_of_a_64_bit_input() {
     );
     let written = std::fs::read_to_string(&witness).expect("the witness is written");
     assert!(written.contains("\\result == 4294967297"), "{written}");
+    // `--validate` runs the program on the witness's values (the 64-bit one as symex's two
+    // inputs) and confirms the violation at its target.
+    let out = symex(&["svcomp", &task, "--validate", &witness]);
+    assert_eq!(
+        out.status.code(),
+        Some(10),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains("valid-memsafety: witness confirmed: FALSE(valid-deref) at"),
+        "{}",
+        stdout(&out)
+    );
+    // Another value does not reach it.
+    let changed = program(
+        "wide_input.changed.yml",
+        written.replace("4294967297", "4294967296").as_bytes(),
+    );
+    let out = symex(&["svcomp", &task, "--validate", &changed]);
+    assert_eq!(
+        out.status.code(),
+        Some(20),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains("witness not confirmed (the run ends without a violation"),
+        "{}",
+        stdout(&out)
+    );
+    // A file that is no violation witness is refused.
+    let out = symex(&["svcomp", &task, "--validate", &task]);
+    exits_mentioning(&out, 1, "violation_sequence");
 }
 
 #[test]

@@ -5,7 +5,8 @@
 //! the test; a task outside the supported
 //! C subset must be refused cleanly (`unsupported: …` on stderr), which scores as UNKNOWN. The
 //! number of correct answers per property may only go up. Every `FALSE` must come with a
-//! violation witness whose inputs, run by `symex run`, fail at its target line.
+//! violation witness that `symex svcomp --validate` confirms (its values, run by the
+//! interpreter, fail the property at its target line).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -60,7 +61,7 @@ enum Answer {
 
 /// One task's answer for `property`, or what went wrong.
 fn run_task(task: &Task, property: &str) -> Result<Answer, String> {
-    let (yml, program, data_model) = (&task.yml, &task.program, task.data_model.as_str());
+    let yml = &task.yml;
     let task = task.name.as_str();
     let witness = std::env::temp_dir().join(format!(
         "symex-witness-{}-{}-{property}.yml",
@@ -88,8 +89,7 @@ fn run_task(task: &Task, property: &str) -> Result<Answer, String> {
     let answer = match (out.status.code(), answer) {
         (Some(0), Some("TRUE")) => Answer::True,
         (Some(10), Some(a)) if a.starts_with("FALSE") => {
-            check_witness(&witness, program, property, data_model)
-                .map_err(|e| format!("{task}: {e}"))?;
+            check_witness(&witness, yml, property).map_err(|e| format!("{task}: {e}"))?;
             let sub = a.strip_prefix("FALSE(").and_then(|s| s.strip_suffix(')'));
             Answer::False(sub.map(String::from))
         }
@@ -106,102 +106,22 @@ fn run_task(task: &Task, property: &str) -> Result<Answer, String> {
     Ok(answer)
 }
 
-/// The `__VERIFIER_nondet_*` function whose call closes at `line`:`column` (from 1).
-fn callee_at(text: &str, line: Option<u64>, column: Option<u64>) -> String {
-    let (Some(line), Some(column)) = (line, column) else {
-        return String::new();
-    };
-    let Some(line) = text.lines().nth(line as usize - 1) else {
-        return String::new();
-    };
-    let before = &line[..(column as usize).min(line.len())];
-    match before.rfind("__VERIFIER_nondet_") {
-        Some(at) => before[at..]
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect(),
-        None => String::new(),
-    }
-}
-
-/// Whether the input function returns a 64-bit type in the data model (`ilp32` or `lp64`).
-fn wide_nondet(callee: &str, data_model: &str) -> bool {
-    match callee.trim_start_matches("__VERIFIER_nondet_") {
-        "longlong" | "ulonglong" => true,
-        "long" | "ulong" | "size_t" => data_model != "ilp32",
-        _ => false,
-    }
-}
-
-/// Reads a violation witness back: its `\result == v` values, run by `symex run` as the
-/// program's inputs, must fail at the line of its `target` waypoint.
-fn check_witness(
-    witness: &Path,
-    program: &Path,
-    property: &str,
-    data_model: &str,
-) -> Result<(), String> {
+/// Validates a violation witness with `symex svcomp --validate`: the program, run on the
+/// witness's values, must fail the property at the witness's target.
+fn check_witness(witness: &Path, yml: &Path, property: &str) -> Result<(), String> {
     let text = std::fs::read_to_string(witness).map_err(|e| format!("no witness: {e}"))?;
-    let entries: serde_yaml_ng::Value =
-        serde_yaml_ng::from_str(&text).map_err(|e| format!("the witness is no YAML: {e}"))?;
-    let entry = &entries[0];
-    if entry["entry_type"].as_str() != Some("violation_sequence")
-        || entry["metadata"]["format_version"].as_str() != Some("2.0")
-    {
-        return Err(format!("not a format 2.0 violation witness:\n{text}"));
+    if !text.contains("format_version: '2.0'") {
+        return Err(format!("not a format 2.0 witness:\n{text}"));
     }
-    let text = std::fs::read_to_string(program).map_err(|e| format!("no program: {e}"))?;
-    let mut inputs = Vec::new();
-    let mut target = None;
-    for segment in entry["content"].as_sequence().into_iter().flatten() {
-        let waypoint = &segment["segment"][0]["waypoint"];
-        match waypoint["type"].as_str() {
-            Some("function_return") => {
-                let value = waypoint["constraint"]["value"].as_str().unwrap_or("");
-                let number = value
-                    .strip_prefix("\\result == ")
-                    .and_then(|n| n.parse::<i128>().ok())
-                    .ok_or_else(|| format!("a constraint that is not `\\result == N`: {value}"))?;
-                let location = &waypoint["location"];
-                let callee = callee_at(
-                    &text,
-                    location["line"].as_u64(),
-                    location["column"].as_u64(),
-                );
-                // `symex run` reads 32-bit inputs: an unsigned value wraps to its bits, and a
-                // 64-bit one is two inputs, the high half first.
-                if wide_nondet(&callee, data_model) {
-                    inputs.push(((number >> 32) as i32).to_string());
-                }
-                inputs.push((number as i32).to_string());
-            }
-            Some("target") => target = waypoint["location"]["line"].as_u64(),
-            other => return Err(format!("an unexpected waypoint {other:?}")),
-        }
-    }
-    let target = target.ok_or("no target waypoint")?;
-    let mut run = Command::new(env!("CARGO_BIN_EXE_symex"));
-    run.arg("run").arg(program);
-    if !inputs.is_empty() {
-        run.arg(format!("--input={}", inputs.join(",")));
-    }
-    run.args(["--data-model", data_model]);
-    if property == "no-overflow" {
-        run.arg("--signed-overflow");
-    }
-    if property != "unreach-call" {
-        run.arg("--ordinary-error-calls");
-    }
-    if property == "valid-memsafety" {
-        run.arg("--memory-leaks");
-    }
-    let out = run.env("NO_COLOR", "1").output().expect("symex runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let name = program.file_name().unwrap_or_default().to_string_lossy();
-    if out.status.code() != Some(3) || !stderr.contains(&format!("{name}:{target}:")) {
-        return Err(format!(
-            "the witness's inputs {inputs:?} do not fail at line {target}: {stderr}"
-        ));
+    let out = Command::new(env!("CARGO_BIN_EXE_symex"))
+        .args(["svcomp", "--property", property, "--validate"])
+        .args([witness, yml])
+        .output()
+        .expect("symex runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if out.status.code() != Some(10) || !stdout.contains("witness confirmed") {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("the witness is not confirmed: {stdout}{stderr}"));
     }
     Ok(())
 }
@@ -232,14 +152,10 @@ fn tasks_for(property: &str) -> Vec<Task> {
             },
             _ => continue,
         };
-        let yml = dir.join(format!("{task}.yml"));
-        let program = yml.with_file_name(columns[1]);
         tasks.push(Task {
             name: task.to_string(),
-            yml,
-            program,
+            yml: dir.join(format!("{task}.yml")),
             expected,
-            data_model: columns[4].to_lowercase(),
         });
     }
     tasks
@@ -248,10 +164,7 @@ fn tasks_for(property: &str) -> Vec<Task> {
 struct Task {
     name: String,
     yml: PathBuf,
-    program: PathBuf,
     expected: Answer,
-    /// `ilp32` or `lp64`, as `symex run --data-model` takes it.
-    data_model: String,
 }
 
 #[test]

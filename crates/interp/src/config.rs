@@ -43,6 +43,9 @@ pub struct RunConfig {
     pub record_events: bool,
     /// Record which instructions and branch directions the run executed, in the outcome.
     pub record_coverage: bool,
+    /// Record the span of every `input` instruction the run executed, in order (all of them,
+    /// unlike events): where each input number was read.
+    pub record_input_sites: bool,
 }
 
 impl Default for RunConfig {
@@ -56,6 +59,7 @@ impl Default for RunConfig {
             record_path: false,
             record_events: false,
             record_coverage: false,
+            record_input_sites: false,
         }
     }
 }
@@ -88,6 +92,11 @@ impl RunConfig {
 
     pub fn with_coverage(mut self) -> RunConfig {
         self.record_coverage = true;
+        self
+    }
+
+    pub fn with_input_sites(mut self) -> RunConfig {
+        self.record_input_sites = true;
         self
     }
 }

@@ -42,7 +42,7 @@ pub(crate) struct Machine<'r> {
     /// The current function's `cell_backed` flags.
     pub(crate) cell_backed: &'r [bool],
     pub(crate) memory: Memory,
-    input: &'r [i32],
+    input: Inputs<'r>,
     next_input: usize,
     outputs: Vec<i32>,
     sink: &'r mut dyn FnMut(i32),
@@ -56,11 +56,20 @@ pub(crate) struct Machine<'r> {
     pub(crate) store_steps: Vec<Access>,
 }
 
+/// Where a run's input numbers come from.
+pub(crate) enum Inputs<'r> {
+    /// These, in order; past their end every input is -1.
+    Numbers(&'r [i32]),
+    /// Chosen one by one by the caller, from the span of the `input` instruction reading it
+    /// (a witness validator gives a call's value from the call's place).
+    Chosen(&'r mut dyn FnMut(Span) -> i32),
+}
+
 impl<'r> Machine<'r> {
     pub(crate) fn new(
         module: &'r Module,
         infos: &'r [FunctionInfo],
-        input: &'r [i32],
+        input: Inputs<'r>,
         config: &RunConfig,
         sink: &'r mut dyn FnMut(i32),
     ) -> Machine<'r> {
@@ -85,6 +94,7 @@ impl<'r> Machine<'r> {
                 path: config.record_path.then(Vec::new),
                 events: config.record_events.then(Vec::new),
                 coverage: config.record_coverage.then(|| RunCoverage::new(module)),
+                input_sites: config.record_input_sites.then(Vec::new),
             },
             store_steps: Vec::new(),
         }
@@ -108,6 +118,7 @@ impl<'r> Machine<'r> {
             path: self.recorder.path,
             events: self.recorder.events,
             coverage: self.recorder.coverage,
+            input_sites: self.recorder.input_sites,
         }
     }
 
@@ -182,7 +193,8 @@ impl<'r> Machine<'r> {
                     self.record_block(func_id, block_id);
                 } else {
                     let inputs_before = self.next_input;
-                    self.step(&inst.kind).map_err(|f| (f, inst.span))?;
+                    self.step(&inst.kind, inst.span).map_err(|f| (f, inst.span))?;
+                    self.record_input_site(inst);
                     if self.records_events() {
                         self.record_inst(func_id, inst, inputs_before);
                     }
@@ -384,14 +396,17 @@ impl<'r> Machine<'r> {
     }
 
     /// The next input number, or -1 once the input is exhausted (the course convention).
-    pub(crate) fn next_input(&mut self) -> i32 {
-        match self.input.get(self.next_input) {
-            Some(&n) => {
-                self.next_input += 1;
-                n
-            }
-            None => -1,
-        }
+    /// The next input number, for the `input` instruction at `span`.
+    pub(crate) fn next_input(&mut self, span: Span) -> i32 {
+        let n = match &mut self.input {
+            Inputs::Numbers(numbers) => match numbers.get(self.next_input) {
+                Some(&n) => n,
+                None => return -1,
+            },
+            Inputs::Chosen(choose) => choose(span),
+        };
+        self.next_input += 1;
+        n
     }
 
     pub(crate) fn output(&mut self, n: i32) {

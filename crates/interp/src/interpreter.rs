@@ -2,10 +2,11 @@
 //! number of times, each run independent (fresh memory, fresh input position).
 
 use symex_ir::cfg::{FuncId, Module};
+use symex_syntax::span::Span;
 
 use crate::config::RunConfig;
 use crate::entry::{Entry, EntryError};
-use crate::exec::Machine;
+use crate::exec::{Inputs, Machine};
 use crate::outcome::RunOutcome;
 use crate::prepare::{prepare, FunctionInfo, ModuleError};
 
@@ -61,7 +62,23 @@ impl<'m> Interpreter<'m> {
         sink: &mut dyn FnMut(i32),
     ) -> Result<RunOutcome, EntryError> {
         entry.check(self.module)?;
+        let input = Inputs::Numbers(input);
         let machine = Machine::new(self.module, &self.infos, input, config, sink);
+        Ok(machine.run(entry))
+    }
+
+    /// Runs `entry` with each input number chosen by `choose` from the span of the `input`
+    /// instruction that reads it.
+    pub fn run_choosing(
+        &self,
+        entry: &Entry,
+        choose: &mut dyn FnMut(Span) -> i32,
+        config: &RunConfig,
+    ) -> Result<RunOutcome, EntryError> {
+        entry.check(self.module)?;
+        let input = Inputs::Chosen(choose);
+        let mut sink = |_| {};
+        let machine = Machine::new(self.module, &self.infos, input, config, &mut sink);
         Ok(machine.run(entry))
     }
 }

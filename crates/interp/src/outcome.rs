@@ -24,6 +24,9 @@ pub struct RunOutcome {
     /// The instructions and branch directions executed, when
     /// [`crate::RunConfig::record_coverage`] was set.
     pub coverage: Option<RunCoverage>,
+    /// The span of each `input` instruction executed, in order, when
+    /// [`crate::RunConfig::record_input_sites`] was set.
+    pub input_sites: Option<Vec<Span>>,
 }
 
 /// What one run executed: per function and block, one flag per instruction and one for the

@@ -22,6 +22,7 @@ pub(crate) struct Recorder {
     pub(crate) path: Option<Vec<PathStep>>,
     pub(crate) events: Option<Vec<RunEvent>>,
     pub(crate) coverage: Option<RunCoverage>,
+    pub(crate) input_sites: Option<Vec<Span>>,
 }
 
 impl Machine<'_> {
@@ -47,6 +48,15 @@ impl Machine<'_> {
     pub(crate) fn record_direction(&mut self, func: FuncId, block: BlockId, then: bool) {
         if let Some(coverage) = &mut self.recorder.coverage {
             coverage.branches[func.index()][block.index()][usize::from(!then)] = true;
+        }
+    }
+
+    /// After `inst` ran: where an input was read.
+    #[inline]
+    pub(crate) fn record_input_site(&mut self, inst: &Inst) {
+        if let (Some(sites), InstKind::Input { .. }) = (&mut self.recorder.input_sites, &inst.kind)
+        {
+            sites.push(inst.span);
         }
     }
 

@@ -4,6 +4,7 @@
 //! [`PropId`]. Control flow (calls, terminators) belongs to `exec.rs`; memory places to `place.rs`.
 
 use symex_ir::cfg::{Check, FieldId, InstKind, PropId, Rvalue};
+use symex_syntax::span::Span;
 
 use crate::config::Limit;
 use crate::exec::Machine;
@@ -13,7 +14,7 @@ use crate::value::{index_in_bounds, Value};
 
 impl Machine<'_> {
     #[inline]
-    pub(crate) fn step(&mut self, kind: &InstKind) -> Result<(), Fault> {
+    pub(crate) fn step(&mut self, kind: &InstKind, span: Span) -> Result<(), Fault> {
         match kind {
             InstKind::Assign { dst, value } => {
                 let value = self.rvalue(value)?;
@@ -24,7 +25,7 @@ impl Machine<'_> {
                 self.store(place, value)
             }
             InstKind::Input { dst } => {
-                let n = self.next_input();
+                let n = self.next_input(span);
                 self.set_local(*dst, Value::Int(n))
             }
             InstKind::Output(op) => {

@@ -52,6 +52,19 @@ fn input_type(name: &str, model: DataModel) -> Option<Result<CType, ()>> {
     }))
 }
 
+/// [`input_type`] as the crate's users see it (`symex_c::input_type`).
+pub(crate) fn public_input_type(name: &str, model: DataModel) -> Option<crate::InputType> {
+    if matches!(name, "__VERIFIER_nondet_pointer" | "nondet_pointer") {
+        // An address, read as a `size_t` (`convention_call`).
+        let bits = if model == DataModel::Ilp32 { 32 } else { 64 };
+        return Some(crate::InputType {
+            bits,
+            signed: false,
+        });
+    }
+    Some(input_type(name, model)?.ok()?.input_type())
+}
+
 impl FnCx<'_, '_> {
     /// `name(arguments)` if `name` is one of the conventions' functions (see the module
     /// comment) and the file does not define it: its value and type.

@@ -17,7 +17,7 @@ mod array;
 mod array_init;
 mod byte_functions;
 mod constant;
-mod conventions;
+pub(crate) mod conventions;
 mod element_pointer;
 mod elements;
 mod expr;

@@ -149,6 +149,22 @@ impl CType {
         }
     }
 
+    /// Its bits and signedness, for an integer type (others read as `int`).
+    pub(super) fn input_type(self) -> crate::InputType {
+        let (bits, signed) = match self {
+            CType::Bool => (1, false),
+            CType::SChar => (8, true),
+            CType::UChar => (8, false),
+            CType::Short => (16, true),
+            CType::UShort => (16, false),
+            CType::UInt => (32, false),
+            CType::Long => (64, true),
+            CType::ULong => (64, false),
+            _ => (32, true),
+        };
+        crate::InputType { bits, signed }
+    }
+
     /// The width of the IR numbers holding values of this type (pointers and aggregates have
     /// the default).
     pub(super) fn width(self) -> Width {

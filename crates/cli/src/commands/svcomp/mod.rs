@@ -15,8 +15,10 @@ use symex_ir::cfg::PropertyKind;
 use symex_report::svcomp::{answer, SvVerdict};
 use symex_report::Report;
 
+mod rerun;
 mod suite;
 mod undefined;
+mod validate;
 mod witness;
 
 use super::check::{check_source, CheckArgs, Sinks};
@@ -46,9 +48,15 @@ pub struct SvcompArgs {
     /// `valid-memsafety` (any other answers `UNKNOWN`, with the reason).
     #[arg(long, value_name = "NAME")]
     pub property: Option<String>,
-    /// Write a violation witness (YAML, format 2.0) of every `FALSE` answer to this file.
+    /// Write a violation witness (YAML, format 2.0) of every `FALSE` answer to this file (not
+    /// written where no answer is `FALSE`).
     #[arg(long, value_name = "FILE", conflicts_with = "suite")]
     pub witness: Option<PathBuf>,
+    /// Validate this violation witness (YAML, format 2.0) instead of checking: run the
+    /// program on its values and confirm that it fails the property at the witness's target
+    /// (the property from --property, else from the witness's specification).
+    #[arg(long, value_name = "WITNESS", conflicts_with_all = ["suite", "witness"])]
+    pub validate: Option<PathBuf>,
     /// Time limit for each property, in seconds, shared by the portfolio's configurations.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
@@ -301,6 +309,21 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
         Ok(file) => file,
         Err(code) => return code,
     };
+    if let Some(witness) = &args.validate {
+        let candidates: Vec<(&Supported, String)> = (names.iter())
+            .filter_map(|name| SUPPORTED.iter().find(|s| s.name == name))
+            .map(|s| (s, specification(task_path, &task, s.name)))
+            .collect();
+        let text = std::fs::read_to_string(witness).unwrap_or_default();
+        let property = match validate::property_of(&text, &candidates) {
+            Ok(property) => property,
+            Err(why) => {
+                diag!("error: {}: {why}", witness.display());
+                return Exit::Usage;
+            }
+        };
+        return validate::run(&file, property, data_model(&task), witness, args.timeout);
+    }
     let mut exit = Exit::Success;
     let mut witnesses = String::new();
     let last_checked = (names.iter()).rposition(|name| SUPPORTED.iter().any(|s| s.name == name));
@@ -320,21 +343,26 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
             Err(code) => return code,
         };
         crate::stdout::print(&format!("{name}: {}\n", supported.show(&answer)));
-        if let (SvVerdict::False(kind), Some(report)) = (&answer, &report) {
-            // Read again only for the witness's function names.
-            let program = args
-                .witness
-                .is_some()
-                .then(|| translate(&file, FrontendArgs::default()))
-                .flatten();
+        if let (SvVerdict::False(kind), Some(report), Some(_)) = (&answer, &report, &args.witness) {
+            let deadline = Instant::now() + std::time::Duration::from_secs_f64(args.timeout);
+            let rerun = |inputs: &[i32]| {
+                let program = rerun::lower(&file, report.frontend.clone()).ok()?;
+                let (_, sites) = rerun::run(&program, inputs, deadline).ok()?;
+                Some((program, sites))
+            };
             let facts = witness::TaskFacts {
                 file_name: input.as_str(),
                 text: &file.text,
                 specification: specification(task_path, &task, name),
-                data_model: data_model(&task).to_uppercase(),
-                program: program.as_ref(),
+                data_model: c_data_model(data_model(&task)),
+                rerun: &rerun,
             };
-            witnesses.extend(witness::violation_witness(report, *kind, &facts));
+            match witness::violation_witness(report, *kind, &facts) {
+                Some(written) => witnesses.push_str(&written),
+                None => {
+                    diag!("warning: the violation of {name} could not be run again for its witness")
+                }
+            }
         }
         exit = worse(
             exit,
@@ -346,7 +374,13 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
         );
     }
     if let Some(path) = &args.witness {
-        if let Err(e) = std::fs::write(path, &witnesses) {
+        if witnesses.is_empty() {
+            // No answer is `FALSE`; an empty file would read as a witness that says nothing.
+            diag!(
+                "note: no violation, so no witness written to `{}`",
+                path.display()
+            );
+        } else if let Err(e) = std::fs::write(path, &witnesses) {
             diag!("error: cannot write the witness `{}`: {e}", path.display());
             return Exit::Usage;
         }
@@ -363,6 +397,14 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
 
 /// The task's data model as `symex check --data-model` takes it (ILP32 when the task says
 /// nothing, SV-COMP's default).
+/// `--data-model`'s word as the C front end's option.
+fn c_data_model(word: &str) -> symex_c::DataModel {
+    match word {
+        "lp64" => symex_c::DataModel::Lp64,
+        _ => symex_c::DataModel::Ilp32,
+    }
+}
+
 fn data_model(task: &Task) -> &'static str {
     match task.options.data_model.as_deref() {
         Some("LP64") => "lp64",

@@ -9,12 +9,12 @@
 
 use std::time::Instant;
 
-use symex_interp::{Entry, Interpreter, RunConfig, RunEnd};
+use symex_interp::RunEnd;
 use symex_ir::cfg::PropertyKind;
 use symex_report::{Report, Verdict};
 use symex_syntax::span::LineIndex;
 
-use super::translate;
+use super::{rerun, translate};
 use crate::commands::FrontendArgs;
 use crate::source::SourceFile;
 
@@ -72,15 +72,8 @@ pub(super) fn overflow_on_the_way(
     if !can_overflow {
         return None;
     }
-    let ran = Interpreter::new(module)
-        .map_err(|e| format!("{e:?}"))
-        .and_then(|interpreter| {
-            let entry = Entry::main(module).map_err(|e| e.to_string())?;
-            let config = RunConfig::default().with_deadline(deadline);
-            (interpreter.run(&entry, &inputs, &config)).map_err(|e| e.to_string())
-        });
-    let end = match ran {
-        Ok(outcome) => outcome.end,
+    let end = match rerun::run(&lowered, &inputs, deadline) {
+        Ok((end, _)) => end,
         Err(why) => {
             return Some(OnTheWay::Undecided(format!(
                 "the interpreter refused: {why}"

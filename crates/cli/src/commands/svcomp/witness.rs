@@ -17,8 +17,8 @@ use std::time::{Duration, SystemTime};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use symex_ir::cfg::PropertyKind;
-use symex_report::{Event, Report, Verdict};
-use symex_syntax::span::{LineCol, LineIndex};
+use symex_report::{Report, Verdict};
+use symex_syntax::span::{LineCol, LineIndex, Span};
 
 /// What the witness says about its task.
 pub struct TaskFacts<'a> {
@@ -28,12 +28,11 @@ pub struct TaskFacts<'a> {
     pub text: &'a str,
     /// The property file's formula, e.g. `CHECK( init(main()), LTL(G ! overflow) )`.
     pub specification: String,
-    /// `ILP32` or `LP64`.
-    pub data_model: String,
-    /// The program as the front end read it, for the function each waypoint is in (the
-    /// report's names the IR's function, which is `main` for inlined calls); `None` where it
-    /// could not be read again, and the report's names stand.
-    pub program: Option<&'a symex_c::Translated>,
+    pub data_model: symex_c::DataModel,
+    /// The program lowered as the report's run read it, and where that run read each input,
+    /// for the report's counterexample's inputs (`rerun.rs`); `None` if it cannot be made
+    /// again.
+    pub rerun: &'a dyn Fn(&[i32]) -> Option<(symex_c::Translated, Vec<Span>)>,
 }
 
 #[derive(Serialize)]
@@ -63,7 +62,7 @@ struct Task<'a> {
     input_files: Vec<&'a str>,
     input_file_hashes: std::collections::BTreeMap<&'a str, String>,
     specification: &'a str,
-    data_model: &'a str,
+    data_model: &'static str,
     language: &'static str,
 }
 
@@ -102,7 +101,7 @@ struct Location<'a> {
 }
 
 /// The witness of the first confirmed violation of kind `target` in `report`, as YAML text;
-/// `None` when the report has none.
+/// `None` when the report has none or its run cannot be made again.
 pub fn violation_witness(
     report: &Report,
     target: PropertyKind,
@@ -112,53 +111,50 @@ pub fn violation_witness(
         Verdict::Violated(cex) if p.kind == target => Some((p, cex)),
         _ => None,
     })?;
+    let inputs = &cex.witness().inputs;
+    // Where each input was read: the counterexample's trace keeps only its first events, so
+    // the run is made again (the program as the report's front-end options lowered it).
+    let (program, sites) = (task.rerun)(inputs)?;
     let lines = LineIndex::new(task.text);
-    let location = |line: u32, column: u32, function: &str| {
-        let offset = lines.offset(LineCol { line, column });
-        let defined_in = offset.and_then(|o| task.program?.function_at(o));
+    let location = |at: LineCol, function: &str| {
+        let offset = lines.offset(at);
+        let defined_in = offset.and_then(|o| program.function_at(o));
         Location {
             file_name: task.file_name,
-            line,
-            column,
+            line: at.line,
+            column: at.column,
             function: defined_in.unwrap_or(function).to_string(),
         }
     };
     let mut content = Vec::new();
-    let mut steps = cex.witness().trace.iter();
-    while let Some(step) = steps.next() {
-        let Event::Input { value, .. } = step.event else {
+    let mut read = 0;
+    while read < sites.len() {
+        let at = lines.line_col(sites[read].start);
+        // An input that is no call (`--nondet-locals`) has no waypoint: a validator chooses
+        // it; a call that cannot be found in the text (inside a macro) only loses guidance.
+        let call = closing_parenthesis(&lines, task.text, at).and_then(|(callee, close)| {
+            Some((symex_c::input_type(&callee, task.data_model)?, close))
+        });
+        let Some((ty, close)) = call else {
+            read += 1;
             continue;
         };
-        let at = LineCol {
-            line: step.line,
-            column: step.column,
-        };
-        // A call that cannot be found in the text (inside a macro) only loses guidance.
-        let Some((callee, close)) = closing_parenthesis(&lines, task.text, at) else {
-            continue;
-        };
-        // A 64-bit input is two: the high half, then (the next input event) the low one.
-        let value = match wide_input(&callee, &task.data_model) {
-            false => Input::Narrow(value),
-            true => {
-                let low = steps.find_map(|s| match s.event {
-                    Event::Input { value, .. } => Some(value),
-                    _ => None,
-                });
-                let low = low.map_or(0, |low| i64::from(low as u32));
-                Input::Wide((i64::from(value) << 32) | low)
-            }
-        };
+        // A 64-bit input is two, the high half first; one read past the inputs is -1.
+        let count = if ty.bits == 64 { 2 } else { 1 };
+        let values: Vec<i32> = (read..read + count)
+            .map(|k| inputs.get(k).copied().unwrap_or(-1))
+            .collect();
+        read += count;
         content.push(Segment {
             segment: vec![WaypointItem {
                 waypoint: Waypoint {
                     kind: "function_return",
                     action: "follow",
                     constraint: Some(Constraint {
-                        value: format!("\\result == {}", as_c_value(&callee, value)),
+                        value: format!("\\result == {}", ty.value(&values)),
                         format: "acsl_expression",
                     }),
-                    location: location(close.line, close.column, &step.function),
+                    location: location(close, "main"),
                 },
             }],
         });
@@ -169,7 +165,13 @@ pub fn violation_witness(
                 kind: "target",
                 action: "follow",
                 constraint: None,
-                location: location(property.line, property.column, &property.function),
+                location: location(
+                    LineCol {
+                        line: property.line,
+                        column: property.column,
+                    },
+                    &property.function,
+                ),
             },
         }],
     });
@@ -189,7 +191,10 @@ pub fn violation_witness(
                 input_files: vec![task.file_name],
                 input_file_hashes: [(task.file_name, file_hash)].into_iter().collect(),
                 specification: &task.specification,
-                data_model: &task.data_model,
+                data_model: match task.data_model {
+                    symex_c::DataModel::Ilp32 => "ILP32",
+                    symex_c::DataModel::Lp64 => "LP64",
+                },
                 language: "C",
             },
         },
@@ -200,7 +205,11 @@ pub fn violation_witness(
 
 /// The callee and the line and column (from 1) of the `)` that closes the call starting at
 /// `at` in the program whose text `lines` indexes.
-fn closing_parenthesis(lines: &LineIndex, text: &str, at: LineCol) -> Option<(String, LineCol)> {
+pub(super) fn closing_parenthesis(
+    lines: &LineIndex,
+    text: &str,
+    at: LineCol,
+) -> Option<(String, LineCol)> {
     let start = lines.offset(at)?;
     let rest = &text[start..];
     let name_len = rest
@@ -229,45 +238,6 @@ fn closing_parenthesis(lines: &LineIndex, text: &str, at: LineCol) -> Option<(St
         }
     }
     None
-}
-
-/// A value as symex read it: one input, or the two of a 64-bit type.
-#[derive(Clone, Copy, Debug)]
-enum Input {
-    Narrow(i32),
-    Wide(i64),
-}
-
-/// Whether `__VERIFIER_nondet_<type>()` returns a 64-bit type in the data model (`ILP32` or
-/// `LP64`): then the front end reads it as two inputs.
-fn wide_input(callee: &str, data_model: &str) -> bool {
-    match callee.trim_start_matches("__VERIFIER_nondet_") {
-        "longlong" | "ulonglong" => true,
-        "long" | "ulong" | "size_t" => data_model != "ILP32",
-        _ => false,
-    }
-}
-
-/// The C value the call `__VERIFIER_nondet_<type>()` returned when symex read `input` (the
-/// front end converts it to the type).
-fn as_c_value(callee: &str, input: Input) -> String {
-    let name = callee.trim_start_matches("__VERIFIER_nondet_");
-    let raw = match input {
-        Input::Wide(value) if name.starts_with('u') || name == "size_t" => {
-            return (value as u64).to_string()
-        }
-        Input::Wide(value) => return value.to_string(),
-        Input::Narrow(raw) => raw,
-    };
-    match name {
-        "uint" | "unsigned" | "ulong" | "size_t" => (raw as u32).to_string(),
-        "char" => (raw as i8).to_string(),
-        "uchar" => (raw as u8).to_string(),
-        "short" => (raw as i16).to_string(),
-        "ushort" => (raw as u16).to_string(),
-        "bool" => i32::from(raw != 0).to_string(),
-        _ => raw.to_string(),
-    }
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -321,32 +291,6 @@ mod tests {
         // Not a call of an input function, and no such place.
         assert_eq!(closing_parenthesis(&lines, text, at(3, 3)), None);
         assert_eq!(closing_parenthesis(&lines, text, at(2, 0)), None);
-    }
-
-    #[test]
-    fn values_are_written_in_the_type_of_the_call() {
-        let value = |callee: &str, raw: i32| as_c_value(callee, Input::Narrow(raw));
-        assert_eq!(value("__VERIFIER_nondet_uint", -1), "4294967295");
-        assert_eq!(value("__VERIFIER_nondet_char", 200), "-56");
-        assert_eq!(value("__VERIFIER_nondet_int", -7), "-7");
-        assert_eq!(value("__VERIFIER_nondet_bool", 5), "1");
-        // ILP32's `unsigned long` has 32 bits.
-        assert_eq!(value("__VERIFIER_nondet_ulong", -1), "4294967295");
-        let wide = |callee: &str, raw: i64| as_c_value(callee, Input::Wide(raw));
-        assert_eq!(
-            wide("__VERIFIER_nondet_ulonglong", -2),
-            "18446744073709551614"
-        );
-        assert_eq!(wide("__VERIFIER_nondet_long", -2), "-2");
-        assert_eq!(wide("__VERIFIER_nondet_size_t", 1 << 40), "1099511627776");
-    }
-
-    #[test]
-    fn the_64_bit_inputs_are_those_of_the_data_model() {
-        assert!(wide_input("__VERIFIER_nondet_long", "LP64"));
-        assert!(!wide_input("__VERIFIER_nondet_long", "ILP32"));
-        assert!(wide_input("__VERIFIER_nondet_ulonglong", "ILP32"));
-        assert!(!wide_input("__VERIFIER_nondet_int", "LP64"));
     }
 
     #[test]

@@ -1,0 +1,250 @@
+//! `symex svcomp TASK.yml --validate WITNESS.yml`: execution-based validation of a violation
+//! witness (YAML, format 2.0), symex's own or another tool's. The witness's `function_return`
+//! waypoints (`\result == v`) give the values of the program's `__VERIFIER_nondet_*` calls in
+//! the order the run makes them; the concrete interpreter runs the program with them (lowered
+//! as the property's checks lower it) and the witness is confirmed where the run fails one of
+//! the property's checks at the line of its `target` waypoint.
+//!
+//! Inputs that are no call (what `--nondet-locals` and `--nondet-heap` read) have no
+//! waypoint: they are 0, as a validator chooses. `assumption` and `branching` waypoints are
+//! not needed (the inputs alone determine the run) and are not checked. Nothing here searches:
+//! a witness that does not replay is "not confirmed", never a verdict about the program.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use symex_interp::RunEnd;
+use symex_syntax::span::{LineIndex, Span};
+
+use super::witness::closing_parenthesis;
+use super::{rerun, Supported};
+use crate::exit::Exit;
+use crate::source::SourceFile;
+
+/// One `function_return` waypoint: the value its call returned, at a line of the program.
+struct Returned {
+    value: i128,
+    line: u64,
+}
+
+/// What the witness states.
+struct Witness {
+    returns: Vec<Returned>,
+    /// The line of its `target` waypoint.
+    target: Option<u64>,
+    /// The property's formula, from `metadata.task.specification`.
+    specification: Option<String>,
+}
+
+/// Reads the first `violation_sequence` entry of the witness's text.
+fn parse(text: &str) -> Result<Witness, String> {
+    let entries: serde_yaml_ng::Value =
+        serde_yaml_ng::from_str(text).map_err(|e| format!("the witness is no YAML: {e}"))?;
+    let entry = (entries.as_sequence().into_iter().flatten())
+        .find(|e| e["entry_type"].as_str() == Some("violation_sequence"))
+        .ok_or("the witness has no `violation_sequence` entry (a violation witness, format 2.0)")?;
+    let specification = entry["metadata"]["task"]["specification"]
+        .as_str()
+        .map(|s| s.trim().to_string());
+    let mut returns = Vec::new();
+    let mut target = None;
+    let waypoints = (entry["content"].as_sequence().into_iter().flatten())
+        .flat_map(|segment| segment["segment"].as_sequence().into_iter().flatten())
+        .map(|item| &item["waypoint"]);
+    for waypoint in waypoints {
+        let line = waypoint["location"]["line"].as_u64();
+        match waypoint["type"].as_str() {
+            Some("function_return") => {
+                let constraint = waypoint["constraint"]["value"].as_str().unwrap_or("");
+                let value = returned_value(constraint).ok_or_else(|| {
+                    format!("a constraint that is not `\\result == N`: {constraint}")
+                })?;
+                let line = line.ok_or("a `function_return` waypoint without a line")?;
+                returns.push(Returned { value, line });
+            }
+            Some("target") => target = line,
+            _ => {}
+        }
+    }
+    Ok(Witness {
+        returns,
+        target,
+        specification,
+    })
+}
+
+/// `N` of `\result == N` (C's integer suffixes allowed).
+fn returned_value(constraint: &str) -> Option<i128> {
+    let number = constraint
+        .trim()
+        .strip_prefix("\\result")?
+        .trim_start()
+        .strip_prefix("==")?
+        .trim()
+        .trim_end_matches(['u', 'U', 'l', 'L']);
+    let number = number
+        .strip_prefix('(')
+        .map_or(number, |n| n.trim_end_matches(')'));
+    number.trim().parse().ok()
+}
+
+/// The property the witness is for: the only one of `candidates` (`--property` leaves one),
+/// else the one whose property file holds the witness's specification.
+pub(super) fn property_of<'a>(
+    witness_text: &str,
+    candidates: &[(&'a Supported, String)],
+) -> Result<&'a Supported, String> {
+    if let [(only, _)] = candidates {
+        return Ok(only);
+    }
+    let specification = parse(witness_text)?.specification;
+    (candidates.iter())
+        .find(|(_, formula)| Some(formula.trim()) == specification.as_deref())
+        .map(|found| found.0)
+        .ok_or_else(|| {
+            "the witness's specification names none of the task's properties: give --property"
+                .into()
+        })
+}
+
+/// Validates the witness at `path` for `property` of the program `file`; prints one line.
+pub(super) fn run(
+    file: &SourceFile,
+    property: &Supported,
+    data_model: &str,
+    path: &Path,
+    timeout: f64,
+) -> Exit {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            diag!("error: cannot read the witness `{}`: {e}", path.display());
+            return Exit::ProgramError;
+        }
+    };
+    let witness = match parse(&text) {
+        Ok(witness) => witness,
+        Err(why) => {
+            diag!("error: {}: {why}", path.display());
+            return Exit::ProgramError;
+        }
+    };
+    let deadline = Instant::now() + Duration::from_secs_f64(timeout);
+    let name = property.name;
+    match replay(file, property, data_model, &witness, deadline) {
+        Ok(at) => {
+            crate::stdout::print(&format!("{name}: witness confirmed: {at}\n"));
+            Exit::Violation
+        }
+        Err(why) => {
+            crate::stdout::print(&format!("{name}: witness not confirmed ({why})\n"));
+            Exit::Inconclusive
+        }
+    }
+}
+
+/// Runs the program on the witness's values; where the run fails the property at the target's
+/// line, that failure (`FALSE(valid-deref) at file:line:column`).
+fn replay(
+    file: &SourceFile,
+    property: &Supported,
+    data_model: &str,
+    witness: &Witness,
+    deadline: Instant,
+) -> Result<String, String> {
+    let mut words: Vec<String> = property.flags.iter().map(|f| f.to_string()).collect();
+    words.extend(["--data-model".into(), data_model.into()]);
+    let lowered = rerun::lower(file, words)?;
+    let lines = LineIndex::new(&file.text);
+    let model = super::c_data_model(data_model);
+    let mut returns = witness.returns.iter();
+    // The low half of a 64-bit value, read by the next input instruction.
+    let mut low_half = None;
+    let mut misplaced = None;
+    let mut choose = |span: Span| -> i32 {
+        if let Some(low) = low_half.take() {
+            return low;
+        }
+        let at = lines.line_col(span.start);
+        let call = closing_parenthesis(&lines, &file.text, at)
+            .and_then(|(callee, _)| Some((symex_c::input_type(&callee, model)?, callee)));
+        // An input that is no call, or a call after the witness's last value: the
+        // validator's choice.
+        let Some((ty, callee)) = call else {
+            return 0;
+        };
+        let Some(returned) = returns.next() else {
+            return 0;
+        };
+        if returned.line != u64::from(at.line) && misplaced.is_none() {
+            misplaced = Some(format!(
+                "the run calls `{callee}` at line {} where the witness's next value is for \
+                 line {}",
+                at.line, returned.line
+            ));
+        }
+        let inputs = ty.inputs(returned.value);
+        low_half = inputs.get(1).copied();
+        inputs[0]
+    };
+    let end = rerun::run_choosing(&lowered, &mut choose, deadline)?;
+    if let Some(why) = misplaced {
+        return Err(why);
+    }
+    judge(&end, property, witness, &lines, &file.name)
+}
+
+/// Whether the run's end confirms the witness.
+fn judge(
+    end: &RunEnd,
+    property: &Supported,
+    witness: &Witness,
+    lines: &LineIndex,
+    file_name: &str,
+) -> Result<String, String> {
+    let RunEnd::RuntimeError { kind, span, .. } = end else {
+        return Err(format!("the run ends without a violation: {}", ended(end)));
+    };
+    let at = lines.line_col(span.start);
+    let place = format!("{file_name}:{}:{}", at.line, at.column);
+    if !property.targets().contains(kind) {
+        return Err(format!(
+            "the run fails the {} check at {place}, which is not this property's",
+            kind.name()
+        ));
+    }
+    if let Some(target) = witness.target {
+        if target != u64::from(at.line) {
+            return Err(format!(
+                "the run fails at {place}, the witness's target is at line {target}"
+            ));
+        }
+    }
+    let answer = property.show(&symex_report::svcomp::SvVerdict::False(*kind));
+    Ok(format!("{answer} at {place}"))
+}
+
+/// How a run without a violation ended, in words.
+fn ended(end: &RunEnd) -> String {
+    match end {
+        RunEnd::Returned(_) => "`main` returns".into(),
+        RunEnd::AssumeFailed { .. } => "an assumption fails".into(),
+        RunEnd::LimitExceeded { limit, .. } => format!("the {limit:?} limit stops it"),
+        other => format!("{other:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn return_values_are_read_with_cs_suffixes() {
+        assert_eq!(returned_value("\\result == 5"), Some(5));
+        assert_eq!(returned_value("\\result==-7"), Some(-7));
+        assert_eq!(returned_value(" \\result == 4294967295U"), Some(4294967295));
+        assert_eq!(returned_value("\\result == (-2LL)"), Some(-2));
+        assert_eq!(returned_value("x == 5"), None);
+        assert_eq!(returned_value("\\result >= 5"), None);
+    }
+}
