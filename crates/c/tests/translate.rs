@@ -2368,6 +2368,11 @@ fn constructs_outside_the_subset_are_refused_where_they_are() {
             "long double",
         ),
         (
+            "int main() { asm(\"nop\"); return 0; }",
+            "inline assembly",
+            "asm(",
+        ),
+        (
             "int main() { int a = 1; int *p = &a; char *q = p; return 0; }",
             "the conversion of `int *` to `char *`",
             "p; return",

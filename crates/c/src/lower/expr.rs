@@ -2074,6 +2074,10 @@ impl FnCx<'_, '_> {
             ));
         }
         let Some(signature) = self.unit.functions.get(name) else {
+            if name == "asm" {
+                // gcc's GNU dialect reads `asm(...)` as `__asm__`; the parser as a call.
+                return Err(CError::unsupported("inline assembly", at));
+            }
             return Err(CError::unsupported(
                 format!(
                     "a call of `{name}`, which has no definition (the known functions without one \

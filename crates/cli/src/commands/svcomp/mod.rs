@@ -45,7 +45,8 @@ pub struct SvcompArgs {
     #[arg(long)]
     pub stats: bool,
     /// Check only this property of the task: `unreach-call`, `no-overflow` or
-    /// `valid-memsafety` (any other answers `UNKNOWN`, with the reason).
+    /// `valid-memsafety` (any other answers `UNKNOWN`, with the reason); with `--suite`, the
+    /// property scored (default `unreach-call`).
     #[arg(long, value_name = "NAME")]
     pub property: Option<String>,
     /// Write a violation witness (YAML, format 2.0) of every `FALSE` answer to this file (not
