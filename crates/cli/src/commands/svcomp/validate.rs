@@ -80,12 +80,12 @@ fn returned_value(constraint: &str) -> Option<i128> {
         .strip_prefix("\\result")?
         .trim_start()
         .strip_prefix("==")?
-        .trim()
-        .trim_end_matches(['u', 'U', 'l', 'L']);
+        .trim();
     let number = number
         .strip_prefix('(')
-        .map_or(number, |n| n.trim_end_matches(')'));
-    number.trim().parse().ok()
+        .and_then(|n| n.strip_suffix(')'))
+        .unwrap_or(number);
+    number.trim().trim_end_matches(['u', 'U', 'l', 'L']).parse().ok()
 }
 
 /// The property the witness is for: the only one of `candidates` (`--property` leaves one),
