@@ -2821,7 +2821,8 @@ fn deep_nesting_is_an_error_not_a_crash() {
 
 #[test]
 fn c_files_are_preprocessed_and_located_in_the_original() {
-    let dir = std::env::temp_dir().join(format!("symex-c-test-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("symex-c-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("prog.c");
     let source = "#include <assert.h>\n#define LIMIT 10\nint main(void) {\n  int x = __VERIFIER_nondet_int();\n  if (x > LIMIT)\n    assert(x != 11);\n  return 0;\n}\n";

@@ -21,7 +21,8 @@ fn main() {
         .collect();
     let programs = numbers.first().copied().unwrap_or(300);
     let timeout_s = numbers.get(1).copied().unwrap_or(2);
-    let dir = std::env::temp_dir().join(format!("symex-limits-bench-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("symex-limits-bench-{}", std::process::id()));
     let files = limits::generate(&dir, FIRST_SEED..FIRST_SEED + programs);
     let jobs = limits::jobs(&files, &limits::heap_drivers(), 1);
     let started = Instant::now();

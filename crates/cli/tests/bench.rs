@@ -9,7 +9,8 @@ use run::symex;
 
 /// A fresh directory (one per test: tests run in parallel) with the three test programs.
 fn programs(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("symex-bench-{test}-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("symex-bench-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("set")).expect("temp dir");
     let files = [

@@ -9,7 +9,8 @@ use run::symex;
 
 /// Writes `text` to a fresh temporary `.uc` file and returns its path.
 fn program(name: &str, text: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("symex-cli-test-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("symex-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join(name);
     std::fs::File::create(&path)
@@ -695,7 +696,8 @@ fn gen_is_deterministic_well_typed_and_writes_count_files() {
     let types = symex(&["types", &p]);
     assert_eq!(types.status.code(), Some(0), "{}", stderr(&types));
 
-    let dir = std::env::temp_dir().join(format!("symex-gen-test-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("symex-gen-test-{}", std::process::id()));
     let dir_arg = dir.to_string_lossy().into_owned();
     let out = symex(&[
         "gen",
@@ -748,8 +750,8 @@ fn check_pointer_entries_with_heap_models() {
         b"f(p) { return p->val; }\nmain() { var x; x = alloc {val: 1}; return f(x); }\n",
     );
     for model in ["li", "lazier", "pose"] {
-        let dot =
-            std::env::temp_dir().join(format!("symex-heap-{model}-{}.dot", std::process::id()));
+        let dot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("symex-heap-{model}-{}.dot", std::process::id()));
         let dot_arg = dot.to_string_lossy().to_string();
         let out = symex(&[
             "check",
@@ -824,7 +826,8 @@ fn dump_smt_writes_every_check_of_every_engine() {
         b"main() {\n  var a;\n  a = input;\n  assert(a * 3 != 21);\n  return 0;\n}\n",
     );
     for engine in ["forward", "backward", "structural"] {
-        let dir = std::env::temp_dir().join(format!("symex-dump-{engine}-{}", std::process::id()));
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("symex-dump-{engine}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let dir_arg = dir.to_string_lossy().into_owned();
         let out = symex(&["check", &path, "--engine", engine, "--dump-smt", &dir_arg]);
@@ -917,7 +920,8 @@ fn svcomp_answers_a_task_and_refuses_bad_ones_clearly() {
 #[test]
 fn svcomp_suite_scores_a_folder_of_tasks() {
     let vendor = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vendor/sv-comp");
-    let dir = std::env::temp_dir().join(format!("symex-suite-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("symex-suite-{}", std::process::id()));
     let tasks = dir.join("loop-simple");
     std::fs::create_dir_all(&tasks).unwrap();
     for name in ["nested_1", "nested_1b"] {
@@ -1686,7 +1690,8 @@ fn exit_codes_in_the_readme_are_what_commands_return() {
         b"main() { var i; i = 0; while (i < input) { i = i + 1; } assert(i < 100); return 0; }\n",
     );
     // A test whose recorded end is not what the run does: a bug in symex, as `replay` sees it.
-    let dir = std::env::temp_dir().join(format!("symex-exit-codes-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("symex-exit-codes-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("test000001.json"),

@@ -111,7 +111,8 @@ fn check_file(file: &CorpusFile, scratch: &Path) -> (Vec<String>, bool) {
 #[test]
 fn emitted_tests_replay_as_recorded_and_cover_what_the_engine_covered() {
     let files = all_files().expect("the corpus loads");
-    let scratch = std::env::temp_dir().join(format!("symex-emitted-{}", std::process::id()));
+    let scratch = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("symex-emitted-{}", std::process::id()));
     let next = Mutex::new(files.iter());
     let results = Mutex::new((Vec::new(), 0usize));
     std::thread::scope(|scope| {

@@ -21,7 +21,8 @@ const ROTATION: usize = 4;
 
 #[test]
 fn every_engine_ends_within_its_time_limit_with_a_report() {
-    let dir = std::env::temp_dir().join(format!("symex-limits-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("symex-limits-{}", std::process::id()));
     let programs = limits::generate(&dir, SEEDS);
     let jobs = limits::jobs(&programs, &limits::heap_drivers(), ROTATION);
     for &(config, _) in limits::PROGRAM_CONFIGS.iter().chain(limits::HEAP_CONFIGS) {

@@ -63,7 +63,7 @@ enum Answer {
 fn run_task(task: &Task, property: &str) -> Result<Answer, String> {
     let yml = &task.yml;
     let task = task.name.as_str();
-    let witness = std::env::temp_dir().join(format!(
+    let witness = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
         "symex-witness-{}-{}-{property}.yml",
         std::process::id(),
         task.replace('/', "_")

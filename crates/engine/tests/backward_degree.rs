@@ -144,7 +144,7 @@ fn disjunct_sets_stop_at_the_time_limit_inside_a_node() {
 
 /// The queries a run of `variant` on row `(a, b)` asked, in order.
 fn dumped_queries(a: u32, b: u32, variant: BseVariant) -> Vec<String> {
-    let dir = std::env::temp_dir().join(format!(
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
         "symex-degree-dump-{}-{}",
         variant.name(),
         std::process::id()

@@ -35,8 +35,8 @@ fn undecided_solver(tag: &str) -> SolverChoice {
     let script =
         "while read -r line; do\n  case \"$line\" in\n    *check-sat*) echo unknown ;;\n    \
                   *reason-unknown*) echo '(:reason-unknown \"never decides\")' ;;\n  esac\ndone\n";
-    let path: PathBuf =
-        std::env::temp_dir().join(format!("symex-undecided-{}-{tag}.sh", std::process::id()));
+    let path: PathBuf = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("symex-undecided-{}-{tag}.sh", std::process::id()));
     std::fs::write(&path, script).expect("the fake solver's script");
     SolverChoice::Process {
         command: format!("sh {}", path.display()),

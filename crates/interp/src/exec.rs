@@ -193,7 +193,8 @@ impl<'r> Machine<'r> {
                     self.record_block(func_id, block_id);
                 } else {
                     let inputs_before = self.next_input;
-                    self.step(&inst.kind, inst.span).map_err(|f| (f, inst.span))?;
+                    self.step(&inst.kind, inst.span)
+                        .map_err(|f| (f, inst.span))?;
                     self.record_input_site(inst);
                     if self.records_events() {
                         self.record_inst(func_id, inst, inputs_before);

@@ -7,7 +7,8 @@ use symex_smt::{QueryEngine, QueryOptions, SatResult, Sort, TermStore};
 
 #[test]
 fn dumped_queries_replay_in_z3_and_cvc5() {
-    let dir = std::env::temp_dir().join(format!("symex-smt-dumps-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("symex-smt-dumps-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let options = QueryOptions {
         dump_dir: Some(dir.clone()),
@@ -83,7 +84,8 @@ fn a_dumping_solver_writes_each_check_with_its_open_scopes_and_assumptions() {
     use std::sync::{Arc, Mutex};
     use symex_smt::{Dumper, DumpingSolver, Solver};
 
-    let dir = std::env::temp_dir().join(format!("symex-smt-solver-dumps-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("symex-smt-solver-dumps-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let dumper = Arc::new(Mutex::new(Dumper::new(&dir).expect("dumper")));
     let mut st = TermStore::new();

@@ -93,7 +93,8 @@ fn a_missing_solver_is_an_error_naming_it() {
 #[test]
 fn after_a_fault_the_solver_restarts_and_replays_its_stack() {
     // The first process prints garbage; later ones are a real z3.
-    let flag = std::env::temp_dir().join(format!("symex-smt-flaky-{}", std::process::id()));
+    let flag = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("symex-smt-flaky-{}", std::process::id()));
     let _ = std::fs::remove_file(&flag);
     let script = format!(
         "if [ -e '{f}' ]; then exec z3 -in -smt2; else touch '{f}'; echo garbage; fi",

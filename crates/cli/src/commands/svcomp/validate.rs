@@ -85,7 +85,11 @@ fn returned_value(constraint: &str) -> Option<i128> {
         .strip_prefix('(')
         .and_then(|n| n.strip_suffix(')'))
         .unwrap_or(number);
-    number.trim().trim_end_matches(['u', 'U', 'l', 'L']).parse().ok()
+    number
+        .trim()
+        .trim_end_matches(['u', 'U', 'l', 'L'])
+        .parse()
+        .ok()
 }
 
 /// The property the witness is for: the only one of `candidates` (`--property` leaves one),
