@@ -13,6 +13,7 @@
 
 use std::path::Path;
 use std::process::{Command, Output};
+use std::sync::OnceLock;
 
 use crate::error::{CError, ErrorKind};
 use crate::DataModel;
@@ -65,29 +66,54 @@ struct Ilp32Setup {
     macros: std::path::PathBuf,
 }
 
-impl Ilp32Setup {
-    fn new() -> Result<Self, CError> {
-        let io = |e: std::io::Error| failed(format!("cannot prepare ILP32 preprocessing: {e}"));
-        let dump = run(Command::new("gcc").args([
-            "-m32",
-            "-std=gnu11",
-            "-dM",
-            "-E",
-            "-x",
-            "c",
-            "/dev/null",
-        ]))?;
-        // `-undef` keeps the standard's own macros (`__STDC_VERSION__`, ...); defining them
-        // again would only warn.
+/// The macros `-undef` keeps defined: defining them again would only warn. (`-undef` also
+/// leaves out glibc's `stdc-predef.h`, whose macros the dump holds: they stay.)
+const KEPT_BY_UNDEF: [&str; 5] = [
+    "__STDC__",
+    "__STDC_VERSION__",
+    "__STDC_HOSTED__",
+    "__STDC_UTF_16__",
+    "__STDC_UTF_32__",
+];
+
+/// `gcc -m32`'s predefined macros as a header, asked once per process.
+fn ilp32_macros() -> Result<&'static str, CError> {
+    static MACROS: OnceLock<Result<String, String>> = OnceLock::new();
+    let made = MACROS.get_or_init(|| {
+        let dump = Command::new("gcc")
+            .args(["-m32", "-std=gnu11", "-dM", "-E", "-x", "c", "/dev/null"])
+            .output()
+            .map_err(|e| e.to_string())?;
+        if !dump.status.success() {
+            return Err(String::from_utf8_lossy(&dump.stderr).trim_end().to_string());
+        }
         let mut macros: String = String::from_utf8_lossy(&dump.stdout)
             .lines()
-            .filter(|line| !line.starts_with("#define __STDC"))
+            .filter(|line| {
+                let name = line
+                    .strip_prefix("#define ")
+                    .and_then(|d| d.split(' ').next());
+                !name.is_some_and(|name| KEPT_BY_UNDEF.contains(&name))
+            })
             .flat_map(|line| [line, "\n"])
             .collect();
         // gcc's `stddef.h` gives i386's `max_align_t` a `__float128` member, a type the C
         // parser does not know; as `long double` it is what LP64's `max_align_t` has, and a
         // program that uses it is refused as floating point either way.
         macros.push_str("#define __float128 long double\n");
+        Ok(macros)
+    });
+    made.as_deref().map_err(|why| {
+        failed(format!(
+            "cannot ask `gcc -m32 -dM -E` for the ILP32 data model's macros:\n{why}"
+        ))
+    })
+}
+
+impl Ilp32Setup {
+    fn new() -> Result<Self, CError> {
+        let macros = ilp32_macros()?;
+        let io = |e: std::io::Error| failed(format!("cannot prepare ILP32 preprocessing: {e}"));
         let headers = tempfile::Builder::new()
             .prefix("symex-ilp32-")
             .tempdir()

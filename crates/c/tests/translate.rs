@@ -3886,3 +3886,36 @@ fn assert_without_its_header_is_the_macro() {
                    int main() { assert(__VERIFIER_nondet_int()); return 0; }";
     assert_errors(defined, &[(0, PropertyKind::Assert)]);
 }
+
+#[test]
+fn input_types_turn_values_into_inputs_and_back() {
+    let lp64 = |name| symex_c::input_type(name, DataModel::Lp64).expect("an input function");
+    let ilp32 = |name| symex_c::input_type(name, DataModel::Ilp32).expect("an input function");
+    // What the call returns for the inputs symex reads, in the type's range.
+    assert_eq!(lp64("__VERIFIER_nondet_uint").value(&[-1]), 4294967295);
+    assert_eq!(lp64("__VERIFIER_nondet_char").value(&[200]), -56);
+    assert_eq!(lp64("__VERIFIER_nondet_uchar").value(&[-1]), 255);
+    assert_eq!(lp64("__VERIFIER_nondet_ushort").value(&[-1]), 65535);
+    assert_eq!(lp64("__VERIFIER_nondet_bool").value(&[5]), 1);
+    assert_eq!(lp64("__VERIFIER_nondet_long").value(&[-1, -2]), -2);
+    assert_eq!(
+        lp64("__VERIFIER_nondet_ulonglong").value(&[-1, -2]),
+        18446744073709551614
+    );
+    assert_eq!(lp64("__VERIFIER_nondet_long").value(&[1, 1]), (1 << 32) + 1);
+    // A 64-bit value is two inputs, the high half first; a narrow one wraps to its bits.
+    assert_eq!(lp64("__VERIFIER_nondet_long").inputs(-2), [-1, -2]);
+    assert_eq!(lp64("__VERIFIER_nondet_ulong").inputs(1 << 40), [256, 0]);
+    assert_eq!(lp64("__VERIFIER_nondet_uint").inputs(4294967295), [-1]);
+    // The data model decides `long` and the address of `__VERIFIER_nondet_pointer`.
+    assert_eq!(ilp32("__VERIFIER_nondet_long").bits, 32);
+    assert_eq!(ilp32("__VERIFIER_nondet_ulong").value(&[-1]), 4294967295);
+    assert_eq!(ilp32("__VERIFIER_nondet_pointer").bits, 32);
+    assert_eq!(lp64("__VERIFIER_nondet_pointer").bits, 64);
+    assert_eq!(lp64("nondet_int").bits, 32);
+    assert_eq!(
+        symex_c::input_type("__VERIFIER_nondet_float", DataModel::Lp64),
+        None
+    );
+    assert_eq!(symex_c::input_type("strlen", DataModel::Lp64), None);
+}

@@ -1848,3 +1848,105 @@ fn svcomp_unknown_at_the_limit_names_the_whole_limit() {
         stderr(&out)
     );
 }
+
+/// A write into a string literal is a check of its own: `check` reports it with its replayed
+/// input, and `svcomp` names no sub-property for it, so no property is `TRUE` over it.
+#[test]
+fn a_write_into_a_string_literal_is_its_own_violation() {
+    let source = "extern int __VERIFIER_nondet_int(void);
+                  int main() { char *s = \"abc\"; if (__VERIFIER_nondet_int() == 7) s[0] = 'x';
+                  return s[0]; }\n";
+    let p = program("literal_write.c", source.as_bytes());
+    let out = symex(&["check", &p]);
+    assert_eq!(out.status.code(), Some(10), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("write into a string literal"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(stdout(&out).contains("--input 7"), "{}", stdout(&out));
+    for property in ["unreach-call", "valid-memsafety", "no-overflow"] {
+        let task = task(&format!("literal_write_{property}"), source, property, true);
+        let out = symex(&["svcomp", &task, "--timeout", "10"]);
+        assert!(
+            stdout(&out).contains(&format!("{property}: UNKNOWN (the literal-write property")),
+            "{}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+    }
+}
+
+/// `--validate` follows the witness's values to the calls they name, in order: a value at
+/// another place leaves its call unconstrained, a violation reached only through a signed
+/// overflow is not confirmed under `unreach-call`, and with several properties the witness's
+/// specification chooses one.
+#[test]
+fn validation_follows_values_to_their_calls() {
+    let source = "extern int __VERIFIER_nondet_int(void); extern void abort(void);
+                  void reach_error(void) { abort(); }
+                  int main() { int x = __VERIFIER_nondet_int();
+                  if (x == 5) reach_error();
+                  int y = x + 2147483000; if (y < 0 && x > 0) reach_error(); return 0; }\n";
+    let task = task("validate_places", source, "unreach-call", false);
+    let witness = program("validate_places.witness.yml", b"");
+    let out = symex(&["svcomp", &task, "--timeout", "10", "--witness", &witness]);
+    assert!(
+        stdout(&out).contains("unreach-call: FALSE"),
+        "{}",
+        stdout(&out)
+    );
+    let written = std::fs::read_to_string(&witness).expect("the witness is written");
+    let out = symex(&["svcomp", &task, "--validate", &witness]);
+    assert_eq!(
+        out.status.code(),
+        Some(10),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    // The value's column moved off the call: the run never reaches the call it names.
+    let column = written
+        .lines()
+        .find(|l| l.trim().starts_with("column:"))
+        .expect("a column")
+        .to_string();
+    let elsewhere = format!("{}: 1", column.split(':').next().unwrap_or_default());
+    let moved = program(
+        "validate_places.moved.yml",
+        written.replacen(&column, &elsewhere, 1).as_bytes(),
+    );
+    let out = symex(&["svcomp", &task, "--validate", &moved]);
+    assert_eq!(
+        out.status.code(),
+        Some(20),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains("never reaches the call"),
+        "{}",
+        stdout(&out)
+    );
+    // 647 + 2147483000 overflows on the way to the second error call.
+    let overflowing = program(
+        "validate_places.overflow.yml",
+        written
+            .replace("\\result == 5", "\\result == 648")
+            .as_bytes(),
+    );
+    let out = symex(&["svcomp", &task, "--validate", &overflowing]);
+    assert_eq!(
+        out.status.code(),
+        Some(20),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains("signed overflow at"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -396,8 +396,8 @@ impl<'r> Machine<'r> {
         }
     }
 
-    /// The next input number, or -1 once the input is exhausted (the course convention).
-    /// The next input number, for the `input` instruction at `span`.
+    /// The next input number for the `input` instruction at `span`: the given numbers' next,
+    /// or -1 once they are exhausted (the course convention), or the caller's choice.
     pub(crate) fn next_input(&mut self, span: Span) -> i32 {
         let n = match &mut self.input {
             Inputs::Numbers(numbers) => match numbers.get(self.next_input) {

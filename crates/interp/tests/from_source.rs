@@ -343,3 +343,27 @@ fn a_record_put_into_a_record_field_stops_the_run() {
     );
     assert_eq!(fine.end.returned_int(), Some(3));
 }
+
+#[test]
+fn inputs_can_be_chosen_by_the_place_that_reads_them() {
+    // Each `input` gets its line number times 10; the sites of the reads are recorded.
+    let source = "main() {\n  var a, b;\n  a = input;\n  b = input;\n  return a * 100 + b;\n}\n";
+    let module = module(source);
+    let lines = LineIndex::new(source);
+    let mut choose = |span: symex_syntax::span::Span| lines.start(span).line as i32 * 10;
+    let config = RunConfig::default().with_input_sites();
+    let outcome = Interpreter::new(&module)
+        .unwrap()
+        .run_choosing(&Entry::main(&module).unwrap(), &mut choose, &config)
+        .unwrap();
+    assert!(
+        matches!(outcome.end, RunEnd::Returned(Value::Int(3040))),
+        "{:?}",
+        outcome.end
+    );
+    let sites: Vec<u32> = (outcome.input_sites.expect("recorded").iter())
+        .map(|s| lines.start(*s).line)
+        .collect();
+    assert_eq!(sites, [3, 4]);
+    assert_eq!(outcome.inputs_read, 2);
+}

@@ -21,7 +21,7 @@ use symex_ir::cfg::{BinOp, Check, InstKind, Operand, PropertyKind, Rvalue, UnOp,
 use symex_syntax::span::Span;
 
 use super::func::FnCx;
-use super::types::CType;
+use super::types::{size_type, CType};
 use crate::error::CError;
 use crate::DataModel;
 
@@ -54,15 +54,16 @@ fn input_type(name: &str, model: DataModel) -> Option<Result<CType, ()>> {
 
 /// [`input_type`] as the crate's users see it (`symex_c::input_type`).
 pub(crate) fn public_input_type(name: &str, model: DataModel) -> Option<crate::InputType> {
-    if matches!(name, "__VERIFIER_nondet_pointer" | "nondet_pointer") {
+    if is_nondet_pointer(name) {
         // An address, read as a `size_t` (`convention_call`).
-        let bits = if model == DataModel::Ilp32 { 32 } else { 64 };
-        return Some(crate::InputType {
-            bits,
-            signed: false,
-        });
+        return Some(size_type(model).input_type());
     }
     Some(input_type(name, model)?.ok()?.input_type())
+}
+
+/// Whether `name` is the input function of an arbitrary address.
+fn is_nondet_pointer(name: &str) -> bool {
+    matches!(name, "__VERIFIER_nondet_pointer" | "nondet_pointer")
 }
 
 impl FnCx<'_, '_> {
@@ -81,7 +82,7 @@ impl FnCx<'_, '_> {
         let arguments = &call.arguments;
         let arity = |expected: usize| super::expr::arity(name, call, expected, at);
         let nothing = (Operand::Const(0), CType::Int);
-        if matches!(name, "__VERIFIER_nondet_pointer" | "nondet_pointer") {
+        if is_nondet_pointer(name) {
             // SV-COMP never settled whether a non-null one points to memory (sv-benchmarks
             // issue 767; the function left its rules): only the null address is followed, any
             // other stops the run `unmodelled`, so no answer depends on either reading.

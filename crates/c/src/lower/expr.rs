@@ -2174,10 +2174,7 @@ impl FnCx<'_, '_> {
     /// C's `size_t`, an unsigned integer as wide as a pointer: `unsigned long` (64 bits in
     /// LP64), `unsigned int` in ILP32.
     pub(super) fn size_t(&self) -> CType {
-        match self.unit.options.data_model {
-            crate::DataModel::Lp64 => CType::ULong,
-            crate::DataModel::Ilp32 => CType::UInt,
-        }
+        super::types::size_type(self.unit.options.data_model)
     }
 
     /// The value of an integer constant expression (an array size, a designator, a `case`

@@ -94,6 +94,14 @@ pub(super) enum CType {
     Byte(ViewId),
 }
 
+/// `size_t` (also `uintptr_t`'s width) in the data model.
+pub(super) fn size_type(model: crate::DataModel) -> CType {
+    match model {
+        crate::DataModel::Lp64 => CType::ULong,
+        crate::DataModel::Ilp32 => CType::UInt,
+    }
+}
+
 impl CType {
     /// Whether values of this type are integers (not `void`, pointers, structs or arrays).
     pub(super) fn is_number(self) -> bool {

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::Deserialize;
+use symex_interp::RunEnd;
 use symex_ir::cfg::PropertyKind;
 use symex_report::svcomp::{answer, SvVerdict};
 use symex_report::Report;
@@ -310,20 +311,30 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
         Ok(file) => file,
         Err(code) => return code,
     };
-    if let Some(witness) = &args.validate {
+    if let Some(path) = &args.validate {
+        let witness = match std::fs::read_to_string(path) {
+            Ok(text) => validate::parse(&text),
+            Err(e) => Err(format!("cannot read it: {e}")),
+        };
+        let witness = match witness {
+            Ok(witness) => witness,
+            Err(why) => {
+                diag!("error: the witness `{}`: {why}", path.display());
+                return Exit::ProgramError;
+            }
+        };
         let candidates: Vec<(&Supported, String)> = (names.iter())
             .filter_map(|name| SUPPORTED.iter().find(|s| s.name == name))
             .map(|s| (s, specification(task_path, &task, s.name)))
             .collect();
-        let text = std::fs::read_to_string(witness).unwrap_or_default();
-        let property = match validate::property_of(&text, &candidates) {
+        let property = match validate::property_of(&witness, &candidates) {
             Ok(property) => property,
             Err(why) => {
-                diag!("error: {}: {why}", witness.display());
+                diag!("error: the witness `{}`: {why}", path.display());
                 return Exit::Usage;
             }
         };
-        return validate::run(&file, property, data_model(&task), witness, args.timeout);
+        return validate::run(&file, property, data_model(&task), &witness, args.timeout);
     }
     let mut exit = Exit::Success;
     let mut witnesses = String::new();
@@ -348,8 +359,11 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
             let deadline = Instant::now() + std::time::Duration::from_secs_f64(args.timeout);
             let rerun = |inputs: &[i32]| {
                 let program = rerun::lower(&file, report.frontend.clone()).ok()?;
-                let (_, sites) = rerun::run(&program, inputs, deadline).ok()?;
-                Some((program, sites))
+                let (end, sites) =
+                    rerun::run(&program, rerun::Given::Numbers(inputs), deadline).ok()?;
+                // Only the run of the report's counterexample has its input sites.
+                let failed = matches!(end, RunEnd::RuntimeError { kind: k, .. } if k == *kind);
+                failed.then_some((program, sites))
             };
             let facts = witness::TaskFacts {
                 file_name: input.as_str(),
@@ -376,11 +390,8 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
     }
     if let Some(path) = &args.witness {
         if witnesses.is_empty() {
-            // No answer is `FALSE`; an empty file would read as a witness that says nothing.
-            diag!(
-                "note: no violation, so no witness written to `{}`",
-                path.display()
-            );
+            // An empty file would read as a witness that says nothing.
+            diag!("note: no witness written to `{}`", path.display());
         } else if let Err(e) = std::fs::write(path, &witnesses) {
             diag!("error: cannot write the witness `{}`: {e}", path.display());
             return Exit::Usage;
@@ -396,8 +407,6 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
     exit
 }
 
-/// The task's data model as `symex check --data-model` takes it (ILP32 when the task says
-/// nothing, SV-COMP's default).
 /// `--data-model`'s word as the C front end's option.
 fn c_data_model(word: &str) -> symex_c::DataModel {
     match word {
@@ -406,6 +415,8 @@ fn c_data_model(word: &str) -> symex_c::DataModel {
     }
 }
 
+/// The task's data model as `symex check --data-model` takes it (ILP32 when the task says
+/// nothing, SV-COMP's default).
 fn data_model(task: &Task) -> &'static str {
     match task.options.data_model.as_deref() {
         Some("LP64") => "lp64",

@@ -28,11 +28,19 @@ pub(super) fn lower(file: &SourceFile, mut words: Vec<String>) -> Result<Transla
         .ok_or_else(|| "the program is outside the supported subset".into())
 }
 
-/// Runs the lowered program's `main` on `inputs` until `deadline`: how it ended, and where it
-/// read each input (all of them, not only the first events of a trace).
+/// Where a rerun's inputs come from.
+pub(super) enum Given<'a> {
+    /// These numbers, in order.
+    Numbers(&'a [i32]),
+    /// Each chosen from the span of the instruction that reads it.
+    Chosen(&'a mut dyn FnMut(Span) -> i32),
+}
+
+/// Runs the lowered program's `main` until `deadline` on the `given` inputs: how it ended, and
+/// where it read each input (all of them, not only the first events of a trace).
 pub(super) fn run(
     lowered: &Translated,
-    inputs: &[i32],
+    given: Given,
     deadline: Instant,
 ) -> Result<(RunEnd, Vec<Span>), String> {
     let module = &lowered.module;
@@ -41,21 +49,10 @@ pub(super) fn run(
     let config = RunConfig::default()
         .with_deadline(deadline)
         .with_input_sites();
-    let outcome = (interpreter.run(&entry, inputs, &config)).map_err(|e| e.to_string())?;
+    let outcome = match given {
+        Given::Numbers(inputs) => interpreter.run(&entry, inputs, &config),
+        Given::Chosen(choose) => interpreter.run_choosing(&entry, choose, &config),
+    };
+    let outcome = outcome.map_err(|e| e.to_string())?;
     Ok((outcome.end, outcome.input_sites.unwrap_or_default()))
-}
-
-/// Runs the lowered program's `main` until `deadline` with each input chosen by `choose` from
-/// the span of the instruction that reads it: how it ended.
-pub(super) fn run_choosing(
-    lowered: &Translated,
-    choose: &mut dyn FnMut(Span) -> i32,
-    deadline: Instant,
-) -> Result<RunEnd, String> {
-    let module = &lowered.module;
-    let interpreter = Interpreter::new(module).map_err(|e| format!("{e:?}"))?;
-    let entry = Entry::main(module).map_err(|e| e.to_string())?;
-    let config = RunConfig::default().with_deadline(deadline);
-    let outcome = (interpreter.run_choosing(&entry, choose, &config)).map_err(|e| e.to_string())?;
-    Ok(outcome.end)
 }

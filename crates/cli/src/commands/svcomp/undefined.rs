@@ -72,7 +72,7 @@ pub(super) fn overflow_on_the_way(
     if !can_overflow {
         return None;
     }
-    let end = match rerun::run(&lowered, &inputs, deadline) {
+    let end = match rerun::run(&lowered, rerun::Given::Numbers(&inputs), deadline) {
         Ok((end, _)) => end,
         Err(why) => {
             return Some(OnTheWay::Undecided(format!(

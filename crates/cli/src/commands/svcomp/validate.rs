@@ -1,34 +1,47 @@
 //! `symex svcomp TASK.yml --validate WITNESS.yml`: execution-based validation of a violation
-//! witness (YAML, format 2.0), symex's own or another tool's. The witness's `function_return`
-//! waypoints (`\result == v`) give the values of the program's `__VERIFIER_nondet_*` calls in
-//! the order the run makes them; the concrete interpreter runs the program with them (lowered
-//! as the property's checks lower it) and the witness is confirmed where the run fails one of
-//! the property's checks at the line of its `target` waypoint.
+//! witness (YAML, format 2.0), symex's own or another tool's. The program is lowered as the
+//! property's checks lower it and run in the interpreter; each `function_return` waypoint
+//! (`\result == v`, at the closing parenthesis of a call of an input function) gives the value
+//! of the call it names, in the order the run reaches them. The witness is confirmed where the
+//! run passes every such waypoint and fails one of the property's checks at the line of the
+//! `target` waypoint.
 //!
-//! Inputs that are no call (what `--nondet-locals` and `--nondet-heap` read) have no
-//! waypoint: they are 0, as a validator chooses. `assumption` and `branching` waypoints are
-//! not needed (the inputs alone determine the run) and are not checked. Nothing here searches:
-//! a witness that does not replay is "not confirmed", never a verdict about the program.
+//! A call no waypoint names, and an input that is no call (what `--nondet-locals` and
+//! `--nondet-heap` read), gets 0: the validator's choice. `assumption` and `branching`
+//! waypoints are not followed (the inputs alone determine the run). Where the property's runs
+//! let signed arithmetic wrap around, the run has the `overflow` checks too: a violation
+//! reached only through undefined behaviour is not confirmed, as the portfolio does not
+//! answer `FALSE` for one (`undefined.rs`). Nothing here searches: a witness that does not
+//! replay is "not confirmed", never a verdict about the program.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use symex_interp::RunEnd;
-use symex_syntax::span::{LineIndex, Span};
+use symex_ir::cfg::PropertyKind;
+use symex_syntax::span::{LineCol, LineIndex, Span};
 
 use super::witness::closing_parenthesis;
 use super::{rerun, Supported};
 use crate::exit::Exit;
 use crate::source::SourceFile;
 
-/// One `function_return` waypoint: the value its call returned, at a line of the program.
+/// One `function_return` waypoint: the value its call returned, at the call's closing
+/// parenthesis (its column where the witness gives one).
 struct Returned {
     value: i128,
     line: u64,
+    column: Option<u64>,
+}
+
+impl Returned {
+    fn is_at(&self, close: LineCol) -> bool {
+        self.line == u64::from(close.line)
+            && self.column.is_none_or(|c| c == u64::from(close.column))
+    }
 }
 
 /// What the witness states.
-struct Witness {
+pub(super) struct Witness {
     returns: Vec<Returned>,
     /// The line of its `target` waypoint.
     target: Option<u64>,
@@ -37,7 +50,7 @@ struct Witness {
 }
 
 /// Reads the first `violation_sequence` entry of the witness's text.
-fn parse(text: &str) -> Result<Witness, String> {
+pub(super) fn parse(text: &str) -> Result<Witness, String> {
     let entries: serde_yaml_ng::Value =
         serde_yaml_ng::from_str(text).map_err(|e| format!("the witness is no YAML: {e}"))?;
     let entry = (entries.as_sequence().into_iter().flatten())
@@ -60,7 +73,12 @@ fn parse(text: &str) -> Result<Witness, String> {
                     format!("a constraint that is not `\\result == N`: {constraint}")
                 })?;
                 let line = line.ok_or("a `function_return` waypoint without a line")?;
-                returns.push(Returned { value, line });
+                let column = waypoint["location"]["column"].as_u64();
+                returns.push(Returned {
+                    value,
+                    line,
+                    column,
+                });
             }
             Some("target") => target = line,
             _ => {}
@@ -95,15 +113,14 @@ fn returned_value(constraint: &str) -> Option<i128> {
 /// The property the witness is for: the only one of `candidates` (`--property` leaves one),
 /// else the one whose property file holds the witness's specification.
 pub(super) fn property_of<'a>(
-    witness_text: &str,
+    witness: &Witness,
     candidates: &[(&'a Supported, String)],
 ) -> Result<&'a Supported, String> {
     if let [(only, _)] = candidates {
         return Ok(only);
     }
-    let specification = parse(witness_text)?.specification;
     (candidates.iter())
-        .find(|(_, formula)| Some(formula.trim()) == specification.as_deref())
+        .find(|(_, formula)| Some(formula.trim()) == witness.specification.as_deref())
         .map(|found| found.0)
         .ok_or_else(|| {
             "the witness's specification names none of the task's properties: give --property"
@@ -111,31 +128,17 @@ pub(super) fn property_of<'a>(
         })
 }
 
-/// Validates the witness at `path` for `property` of the program `file`; prints one line.
+/// Validates `witness` for `property` of the program `file`; prints one line.
 pub(super) fn run(
     file: &SourceFile,
     property: &Supported,
     data_model: &str,
-    path: &Path,
+    witness: &Witness,
     timeout: f64,
 ) -> Exit {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) => {
-            diag!("error: cannot read the witness `{}`: {e}", path.display());
-            return Exit::ProgramError;
-        }
-    };
-    let witness = match parse(&text) {
-        Ok(witness) => witness,
-        Err(why) => {
-            diag!("error: {}: {why}", path.display());
-            return Exit::ProgramError;
-        }
-    };
     let deadline = Instant::now() + Duration::from_secs_f64(timeout);
     let name = property.name;
-    match replay(file, property, data_model, &witness, deadline) {
+    match replay(file, property, data_model, witness, deadline) {
         Ok(at) => {
             crate::stdout::print(&format!("{name}: witness confirmed: {at}\n"));
             Exit::Violation
@@ -157,43 +160,43 @@ fn replay(
     deadline: Instant,
 ) -> Result<String, String> {
     let mut words: Vec<String> = property.flags.iter().map(|f| f.to_string()).collect();
+    if property.wraps_around {
+        words.push(super::SIGNED_OVERFLOW.into());
+    }
     words.extend(["--data-model".into(), data_model.into()]);
     let lowered = rerun::lower(file, words)?;
     let lines = LineIndex::new(&file.text);
     let model = super::c_data_model(data_model);
-    let mut returns = witness.returns.iter();
+    let mut returns = witness.returns.iter().peekable();
     // The low half of a 64-bit value, read by the next input instruction.
     let mut low_half = None;
-    let mut misplaced = None;
     let mut choose = |span: Span| -> i32 {
         if let Some(low) = low_half.take() {
             return low;
         }
         let at = lines.line_col(span.start);
         let call = closing_parenthesis(&lines, &file.text, at)
-            .and_then(|(callee, _)| Some((symex_c::input_type(&callee, model)?, callee)));
-        // An input that is no call, or a call after the witness's last value: the
-        // validator's choice.
-        let Some((ty, callee)) = call else {
+            .and_then(|(callee, close)| Some((symex_c::input_type(&callee, model)?, close)));
+        let Some((ty, close)) = call else {
             return 0;
         };
-        let Some(returned) = returns.next() else {
+        let Some(returned) = returns.next_if(|r| r.is_at(close)) else {
             return 0;
         };
-        if returned.line != u64::from(at.line) && misplaced.is_none() {
-            misplaced = Some(format!(
-                "the run calls `{callee}` at line {} where the witness's next value is for \
-                 line {}",
-                at.line, returned.line
-            ));
-        }
         let inputs = ty.inputs(returned.value);
         low_half = inputs.get(1).copied();
         inputs[0]
     };
-    let end = rerun::run_choosing(&lowered, &mut choose, deadline)?;
-    if let Some(why) = misplaced {
-        return Err(why);
+    let (end, _) = rerun::run(&lowered, rerun::Given::Chosen(&mut choose), deadline)?;
+    if let Some(missed) = returns.next() {
+        return Err(format!(
+            "the run never reaches the call the witness gives a value for at line {}{}",
+            missed.line,
+            match ended(&end) {
+                Some(how) => format!(" ({how})"),
+                None => String::new(),
+            }
+        ));
     }
     judge(&end, property, witness, &lines, &file.name)
 }
@@ -207,10 +210,16 @@ fn judge(
     file_name: &str,
 ) -> Result<String, String> {
     let RunEnd::RuntimeError { kind, span, .. } = end else {
-        return Err(format!("the run ends without a violation: {}", ended(end)));
+        let how = ended(end).unwrap_or_default();
+        return Err(format!("the run ends without a violation: {how}"));
     };
     let at = lines.line_col(span.start);
     let place = format!("{file_name}:{}:{}", at.line, at.column);
+    if *kind == PropertyKind::Overflow && !property.targets().contains(kind) {
+        return Err(format!(
+            "the run has a signed overflow at {place} (undefined behaviour) before any violation"
+        ));
+    }
     if !property.targets().contains(kind) {
         return Err(format!(
             "the run fails the {} check at {place}, which is not this property's",
@@ -228,14 +237,15 @@ fn judge(
     Ok(format!("{answer} at {place}"))
 }
 
-/// How a run without a violation ended, in words.
-fn ended(end: &RunEnd) -> String {
-    match end {
+/// How a run without a violation ended, in words (`None` for a runtime error).
+fn ended(end: &RunEnd) -> Option<String> {
+    Some(match end {
         RunEnd::Returned(_) => "`main` returns".into(),
         RunEnd::AssumeFailed { .. } => "an assumption fails".into(),
         RunEnd::LimitExceeded { limit, .. } => format!("the {limit:?} limit stops it"),
+        RunEnd::RuntimeError { .. } => return None,
         other => format!("{other:?}"),
-    }
+    })
 }
 
 #[cfg(test)]

@@ -20,6 +20,9 @@ use symex_ir::cfg::PropertyKind;
 use symex_report::{Report, Verdict};
 use symex_syntax::span::{LineCol, LineIndex, Span};
 
+/// The program as a counterexample's run read it, and where that run read each input.
+pub type Rerun = (symex_c::Translated, Vec<Span>);
+
 /// What the witness says about its task.
 pub struct TaskFacts<'a> {
     /// The program's file name as the task definition gives it.
@@ -32,7 +35,7 @@ pub struct TaskFacts<'a> {
     /// The program lowered as the report's run read it, and where that run read each input,
     /// for the report's counterexample's inputs (`rerun.rs`); `None` if it cannot be made
     /// again.
-    pub rerun: &'a dyn Fn(&[i32]) -> Option<(symex_c::Translated, Vec<Span>)>,
+    pub rerun: &'a dyn Fn(&[i32]) -> Option<Rerun>,
 }
 
 #[derive(Serialize)]
@@ -204,7 +207,7 @@ pub fn violation_witness(
 }
 
 /// The callee and the line and column (from 1) of the `)` that closes the call starting at
-/// `at` in the program whose text `lines` indexes.
+/// `at` in the program whose text `lines` indexes (`None` where no call starts there).
 pub(super) fn closing_parenthesis(
     lines: &LineIndex,
     text: &str,
@@ -216,7 +219,7 @@ pub(super) fn closing_parenthesis(
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(rest.len());
     let callee = &rest[..name_len];
-    if !callee.starts_with("__VERIFIER_nondet_") {
+    if callee.is_empty() {
         return None;
     }
     let open = name_len + rest[name_len..].find(|c: char| !c.is_whitespace())?;
@@ -288,7 +291,7 @@ mod tests {
             closing_parenthesis(&lines, text, at(2, 11)),
             Some(("__VERIFIER_nondet_uchar".to_string(), at(2, 37)))
         );
-        // Not a call of an input function, and no such place.
+        // No call, and no such place.
         assert_eq!(closing_parenthesis(&lines, text, at(3, 3)), None);
         assert_eq!(closing_parenthesis(&lines, text, at(2, 0)), None);
     }
