@@ -16,12 +16,60 @@ pub struct SourceMap {
     /// Byte offset where each original line starts.
     original_lines: Vec<usize>,
     original_len: usize,
+    /// For an own line whose text the preprocessor respaced (it turns a run of blanks into one
+    /// space, a tab into a space): `(preprocessed column, original column)` where each run of
+    /// non-blank characters starts, the same characters in both. Empty where the texts are
+    /// equal, or differ in more than blanks (a macro expanded): columns then map one to one.
+    respaced: Vec<Vec<(usize, usize)>>,
+}
+
+/// Where each run of non-blank characters of `preprocessed` starts in it and in `original`,
+/// if the two lines differ in blanks only; `None` otherwise.
+fn respacing(preprocessed: &[u8], original: &[u8]) -> Option<Vec<(usize, usize)>> {
+    let (mut i, mut j) = (0, 0);
+    let mut anchors = Vec::new();
+    loop {
+        while preprocessed.get(i).is_some_and(u8::is_ascii_whitespace) {
+            i += 1;
+        }
+        while original.get(j).is_some_and(u8::is_ascii_whitespace) {
+            j += 1;
+        }
+        match (preprocessed.get(i), original.get(j)) {
+            (None, None) => return Some(anchors),
+            (Some(_), Some(_)) => {
+                anchors.push((i, j));
+                while let (Some(a), Some(b)) = (preprocessed.get(i), original.get(j)) {
+                    if a.is_ascii_whitespace() || b.is_ascii_whitespace() {
+                        break;
+                    }
+                    if a != b {
+                        return None;
+                    }
+                    i += 1;
+                    j += 1;
+                }
+                let blank = |c: Option<&u8>| c.is_none_or(u8::is_ascii_whitespace);
+                if !(blank(preprocessed.get(i)) && blank(original.get(j))) {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
 }
 
 fn line_starts(text: &str) -> Vec<usize> {
     std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
         .collect()
+}
+
+/// The bytes of line `line` of `text` (whose lines start at `starts`), without its newline.
+fn line_text<'t>(starts: &[usize], text: &'t str, line: usize) -> &'t [u8] {
+    let start = starts[line];
+    let end = starts.get(line + 1).map_or(text.len(), |&next| next - 1);
+    &text.as_bytes()[start..end.max(start)]
 }
 
 /// `(line, file)` of a line marker `# 12 "file" flags` or `#line 12 "file"`.
@@ -45,6 +93,7 @@ impl SourceMap {
             preprocessed_lines: lines.clone(),
             original_lines: lines,
             original_len: text.len(),
+            respaced: Vec::new(),
         }
     }
 
@@ -74,11 +123,26 @@ impl SourceMap {
             }
             next_line += 1;
         }
+        let original_lines = line_starts(original);
+        let respaced = (origin.iter().enumerate())
+            .map(|(line, &(original_line, own))| {
+                if !own || original_line >= original_lines.len() {
+                    return Vec::new();
+                }
+                let here = line_text(&preprocessed_lines, preprocessed, line);
+                let there = line_text(&original_lines, original, original_line);
+                if here == there {
+                    return Vec::new();
+                }
+                respacing(here, there).unwrap_or_default()
+            })
+            .collect();
         SourceMap {
             preprocessed_lines,
             origin,
-            original_lines: line_starts(original),
+            original_lines,
             original_len: original.len(),
+            respaced,
         }
     }
 
@@ -97,7 +161,16 @@ impl SourceMap {
             .get(original + 1)
             .map_or(self.original_len, |&next| next.saturating_sub(1));
         if own {
-            (start + (offset - self.preprocessed_lines[line])).min(end)
+            let column = offset - self.preprocessed_lines[line];
+            let anchors = self.respaced.get(line).map_or(&[][..], Vec::as_slice);
+            let column = match anchors.partition_point(|&(here, _)| here <= column) {
+                0 => column,
+                k => {
+                    let (here, there) = anchors[k - 1];
+                    there + (column - here)
+                }
+            };
+            (start + column).min(end)
         } else {
             start
         }
@@ -131,6 +204,21 @@ mod tests {
         assert_eq!(map.offset(ret), original.find("return").unwrap());
         let header = preprocessed.find("int x").unwrap();
         assert_eq!(map.offset(header), 0);
+    }
+
+    #[test]
+    fn respaced_lines_map_columns_to_the_same_characters() {
+        // gcc -E turns the tab into a space and the two blanks into one.
+        let original = "int main() {\n\ttmp =  f();\n}\n";
+        let preprocessed = "# 1 \"p.c\"\nint main() {\n tmp = f();\n}\n";
+        let map = SourceMap::from_markers(preprocessed, original);
+        let call = preprocessed.find("f()").unwrap();
+        assert_eq!(map.offset(call), original.find("f()").unwrap());
+        let tmp = preprocessed.find("tmp").unwrap();
+        assert_eq!(map.offset(tmp), original.find("tmp").unwrap());
+        // A line that differs in more than blanks (a macro expanded) maps column by column.
+        assert_eq!(respacing(b"x = 1;", b"x = ONE;"), None);
+        assert_eq!(respacing(b" a  b", b"a b"), Some(vec![(1, 0), (4, 2)]));
     }
 
     #[test]
