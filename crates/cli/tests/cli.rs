@@ -999,15 +999,7 @@ fn svcomp_memsafety_names_the_violated_free_property() {
              int main() {{ int *p = malloc(sizeof(int)); *p = 1; {body} return 0; }}\n"
         );
         let task = memsafety_task(&format!("free{i}"), &source, false);
-        let witness = program(&format!("free{i}.witness.yml"), b"");
-        let out = symex(&["svcomp", &task, "--timeout", "10", "--witness", &witness]);
-        assert!(
-            stdout(&out).contains(answer),
-            "{}{}",
-            stdout(&out),
-            stderr(&out)
-        );
-        let written = std::fs::read_to_string(&witness).expect("the witness is written");
+        let (_, written) = witnessed(&task, answer);
         assert!(written.contains("violation_sequence"), "{written}");
     }
 }
@@ -1141,6 +1133,21 @@ fn svcomp_reaching_the_error_through_a_signed_overflow_is_no_false() {
     }
 }
 
+/// Runs `symex svcomp TASK --witness W`, which must answer `answer`: the witness's path and
+/// text.
+fn witnessed(task: &str, answer: &str) -> (String, String) {
+    let witness = format!("{task}.witness");
+    let out = symex(&["svcomp", task, "--timeout", "10", "--witness", &witness]);
+    assert!(
+        stdout(&out).contains(answer),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let written = std::fs::read_to_string(&witness).expect("the witness is written");
+    (witness, written)
+}
+
 /// A 64-bit input is two inputs to symex; the witness gives the call's value as one number.
 #[test]
 fn svcomp_witnesses_join_the_halves_of_a_64_bit_input() {
@@ -1148,48 +1155,26 @@ fn svcomp_witnesses_join_the_halves_of_a_64_bit_input() {
                   int main() { int a[2]; long k = __VERIFIER_nondet_long();
                   if (k == 4294967297L) a[2] = 1; return 0; }\n";
     let task = memsafety_task("wide_input", source, false);
-    let witness = program("wide_input.witness.yml", b"");
-    let out = symex(&["svcomp", &task, "--timeout", "10", "--witness", &witness]);
-    assert!(
-        stdout(&out).contains("valid-memsafety: FALSE(valid-deref)"),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
-    let written = std::fs::read_to_string(&witness).expect("the witness is written");
+    let (witness, written) = witnessed(&task, "valid-memsafety: FALSE(valid-deref)");
     assert!(written.contains("\\result == 4294967297"), "{written}");
     // `--validate` runs the program on the witness's values (the 64-bit one as symex's two
     // inputs) and confirms the violation at its target.
-    let out = symex(&["svcomp", &task, "--validate", &witness]);
-    assert_eq!(
-        out.status.code(),
-        Some(10),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
-    assert!(
-        stdout(&out).contains("valid-memsafety: witness confirmed: FALSE(valid-deref) at"),
-        "{}",
-        stdout(&out)
+    validation(
+        &task,
+        &witness,
+        10,
+        "valid-memsafety: witness confirmed: FALSE(valid-deref) at",
     );
     // Another value does not reach it.
     let changed = program(
         "wide_input.changed.yml",
         written.replace("4294967297", "4294967296").as_bytes(),
     );
-    let out = symex(&["svcomp", &task, "--validate", &changed]);
-    assert_eq!(
-        out.status.code(),
-        Some(20),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
-    assert!(
-        stdout(&out).contains("witness not confirmed (the run ends without a violation"),
-        "{}",
-        stdout(&out)
+    validation(
+        &task,
+        &changed,
+        20,
+        "witness not confirmed (the run ends without a violation",
     );
     // A file that is no violation witness is refused.
     let out = symex(&["svcomp", &task, "--validate", &task]);
@@ -1796,14 +1781,7 @@ fn svcomp_witness_waypoints_name_the_function_they_are_in() {
                   int read_input(void) { return __VERIFIER_nondet_int(); }
                   int main() { int x = read_input(); __VERIFIER_assert(x != 7); return 0; }\n";
     let task = task("waypoint_functions", source, "unreach-call", false);
-    let witness = program("waypoint_functions.witness.yml", b"");
-    let out = symex(&["svcomp", &task, "--timeout", "10", "--witness", &witness]);
-    assert!(
-        stdout(&out).contains("unreach-call: FALSE"),
-        "{}",
-        stderr(&out)
-    );
-    let written = std::fs::read_to_string(&witness).expect("the witness is written");
+    let (_, written) = witnessed(&task, "unreach-call: FALSE");
     let entries: serde_yaml_ng::Value = serde_yaml_ng::from_str(&written).expect("YAML");
     let functions: Vec<(&str, &str)> = (entries[0]["content"].as_sequence().into_iter())
         .flatten()
@@ -1877,6 +1855,19 @@ fn a_write_into_a_string_literal_is_its_own_violation() {
     }
 }
 
+/// Runs `symex svcomp TASK --validate WITNESS`: it must exit with `code` and say `says`.
+fn validation(task: &str, witness: &str, code: i32, says: &str) {
+    let out = symex(&["svcomp", task, "--validate", witness]);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains(says), "{}", stdout(&out));
+}
+
 /// `--validate` follows the witness's values to the calls they name, in order: a value at
 /// another place leaves its call unconstrained, a violation reached only through a signed
 /// overflow is not confirmed under `unreach-call`, and with several properties the witness's
@@ -1889,21 +1880,12 @@ fn validation_follows_values_to_their_calls() {
                   if (x == 5) reach_error();
                   int y = x + 2147483000; if (y < 0 && x > 0) reach_error(); return 0; }\n";
     let task = task("validate_places", source, "unreach-call", false);
-    let witness = program("validate_places.witness.yml", b"");
-    let out = symex(&["svcomp", &task, "--timeout", "10", "--witness", &witness]);
-    assert!(
-        stdout(&out).contains("unreach-call: FALSE"),
-        "{}",
-        stdout(&out)
-    );
-    let written = std::fs::read_to_string(&witness).expect("the witness is written");
-    let out = symex(&["svcomp", &task, "--validate", &witness]);
-    assert_eq!(
-        out.status.code(),
-        Some(10),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
+    let (witness, written) = witnessed(&task, "unreach-call: FALSE");
+    validation(
+        &task,
+        &witness,
+        10,
+        "unreach-call: witness confirmed: FALSE at",
     );
     // The value's column moved off the call: the run never reaches the call it names.
     let column = written
@@ -1916,19 +1898,7 @@ fn validation_follows_values_to_their_calls() {
         "validate_places.moved.yml",
         written.replacen(&column, &elsewhere, 1).as_bytes(),
     );
-    let out = symex(&["svcomp", &task, "--validate", &moved]);
-    assert_eq!(
-        out.status.code(),
-        Some(20),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
-    assert!(
-        stdout(&out).contains("never reaches the call"),
-        "{}",
-        stdout(&out)
-    );
+    validation(&task, &moved, 20, "never reaches the call");
     // 647 + 2147483000 overflows on the way to the second error call.
     let overflowing = program(
         "validate_places.overflow.yml",
@@ -1936,17 +1906,5 @@ fn validation_follows_values_to_their_calls() {
             .replace("\\result == 5", "\\result == 648")
             .as_bytes(),
     );
-    let out = symex(&["svcomp", &task, "--validate", &overflowing]);
-    assert_eq!(
-        out.status.code(),
-        Some(20),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
-    assert!(
-        stdout(&out).contains("signed overflow at"),
-        "{}",
-        stdout(&out)
-    );
+    validation(&task, &overflowing, 20, "signed overflow at");
 }
