@@ -1908,3 +1908,25 @@ fn validation_follows_values_to_their_calls() {
     );
     validation(&task, &overflowing, 20, "signed overflow at");
 }
+
+/// A violation that needs the value of an uninitialized local has a witness without it (the
+/// format states the values of calls): `--witness` says that `--validate` does not confirm it.
+#[test]
+fn a_witness_that_cannot_state_an_input_is_flagged() {
+    let source = "extern void abort(void); void reach_error(void) { abort(); }
+                  int main() { int c; if (c == 42) reach_error(); return 0; }\n";
+    let task = task("unstated_input", source, "unreach-call", false);
+    let witness = format!("{task}.witness");
+    let out = symex(&["svcomp", &task, "--timeout", "10", "--witness", &witness]);
+    assert!(
+        stdout(&out).contains("unreach-call: FALSE"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("is not confirmed by `--validate`"),
+        "{}",
+        stderr(&out)
+    );
+    validation(&task, &witness, 20, "witness not confirmed");
+}

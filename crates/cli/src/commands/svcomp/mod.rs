@@ -373,7 +373,16 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
                 rerun: &rerun,
             };
             match witness::violation_witness(report, *kind, &facts) {
-                Some(written) => witnesses.push_str(&written),
+                Some(written) => {
+                    // A witness states the values of calls only: say where a validator that
+                    // chooses the other inputs itself would not reach the violation.
+                    let replayed = validate::parse(&written)
+                        .and_then(|w| validate::replay(&file, supported, model, &w, deadline));
+                    if let Err(why) = replayed {
+                        diag!("warning: the witness of {name} is not confirmed by `--validate`: {why}");
+                    }
+                    witnesses.push_str(&written);
+                }
                 None => {
                     diag!("warning: the violation of {name} could not be run again for its witness")
                 }

@@ -152,7 +152,7 @@ pub(super) fn run(
 
 /// Runs the program on the witness's values; where the run fails the property at the target's
 /// line, that failure (`FALSE(valid-deref) at file:line:column`).
-fn replay(
+pub(super) fn replay(
     file: &SourceFile,
     property: &Supported,
     data_model: &str,
