@@ -3919,3 +3919,19 @@ fn input_types_turn_values_into_inputs_and_back() {
     );
     assert_eq!(symex_c::input_type("strlen", DataModel::Lp64), None);
 }
+
+/// A function left out of the module (outside the subset) leaves no cause of an `unmodelled`
+/// check behind: its checks went with it (found by the fuzz test).
+#[test]
+fn a_function_left_out_leaves_no_unmodelled_causes() {
+    let source = "extern int __VERIFIER_nondet_int(void);
+                  int f(void) { int n = __VERIFIER_nondet_int(); int a[n]; a[0] = 1;
+                  return a[0] + missing; }
+                  int main() { return 0; }";
+    let translated = translate_text(source, Options::default()).expect("main translates");
+    assert!(
+        translated.unmodelled_causes.is_empty(),
+        "{:?}",
+        translated.unmodelled_causes
+    );
+}

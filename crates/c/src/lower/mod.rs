@@ -360,8 +360,11 @@ pub(crate) fn lower_unit<'a>(
     // can make its callers fail, so this repeats until every remaining function lowers.
     loop {
         context.functions.clear();
-        // What the last lowering found about ends of life is the final one's to find again.
+        // What the last lowering found about ends of life is the final one's to find again,
+        // and so are the causes of its `unmodelled` checks (a function it lowered may be left
+        // out now, with its checks).
         context.stack_addresses.set(false);
+        context.unmodelled_causes.borrow_mut().clear();
         let mut next_id = 0;
         for (name, definition) in &definitions {
             if context.unavailable.contains_key(name) {
