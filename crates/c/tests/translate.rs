@@ -3935,3 +3935,10 @@ fn a_function_left_out_leaves_no_unmodelled_causes() {
         translated.unmodelled_causes
     );
 }
+
+/// `sizeof` of a name that is not declared (`size_t` without `<stddef.h>`) says so.
+#[test]
+fn sizeof_of_an_undeclared_name_names_it() {
+    let (_, message) = refusal("int main() { int k = sizeof(size_t); return k; }");
+    assert!(message.contains("`size_t` is not declared"), "{message}");
+}

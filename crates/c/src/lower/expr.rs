@@ -1635,7 +1635,19 @@ impl FnCx<'_, '_> {
             // The operand is not evaluated.
             Expression::SizeOfVal(v) => match self.size_of_expression(&v.node.0) {
                 Some(size) => Ok(self.size_value(size)),
-                None => unsupported("`sizeof` of this expression"),
+                // `sizeof(size_t)` without `<stddef.h>`: the name, not `sizeof`, is the problem.
+                None => match &v.node.0.node {
+                    Expression::Identifier(id)
+                        if !self.is_visible(&id.node.name)
+                            && !self.unit.functions.contains_key(&id.node.name) =>
+                    {
+                        match self.lookup(&id.node.name, at) {
+                            Err(undeclared) => Err(undeclared),
+                            Ok(_) => unsupported("`sizeof` of this expression"),
+                        }
+                    }
+                    _ => unsupported("`sizeof` of this expression"),
+                },
             },
             Expression::Statement(statement) => self.statement_expression(statement),
             Expression::StringLiteral(literal) => self.string_value(&literal.node, span, at),
