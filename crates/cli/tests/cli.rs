@@ -1930,3 +1930,52 @@ fn a_witness_that_cannot_state_an_input_is_flagged() {
     );
     validation(&task, &witness, 20, "witness not confirmed");
 }
+
+/// Where the task has several properties, the witness's specification says which one it is for.
+#[test]
+fn validation_takes_the_property_from_the_witness() {
+    let source = "extern int __VERIFIER_nondet_int(void); extern void abort(void);
+                  void reach_error(void) { abort(); }
+                  int main() { if (__VERIFIER_nondet_int() == 3) reach_error(); return 0; }\n";
+    let c_file = program("two_properties.c", source.as_bytes());
+    let task = program(
+        "two_properties.yml",
+        b"format_version: '2.0'\ninput_files: 'two_properties.c'\nproperties:\n  \
+          - property_file: valid-memsafety.prp\n    expected_verdict: true\n  \
+          - property_file: unreach-call.prp\n    expected_verdict: false\n\
+          options:\n  language: C\n  data_model: LP64\n",
+    );
+    assert!(c_file.ends_with("two_properties.c"));
+    let witness = format!("{task}.witness");
+    let out = symex(&[
+        "svcomp",
+        &task,
+        "--property",
+        "unreach-call",
+        "--timeout",
+        "10",
+        "--witness",
+        &witness,
+    ]);
+    assert!(
+        stdout(&out).contains("unreach-call: FALSE"),
+        "{}",
+        stdout(&out)
+    );
+    validation(
+        &task,
+        &witness,
+        10,
+        "unreach-call: witness confirmed: FALSE at",
+    );
+    // A specification of none of them: the property must be given.
+    let written = std::fs::read_to_string(&witness).expect("the witness is written");
+    let other = program(
+        "two_properties.other.yml",
+        written
+            .replace("specification: unreach-call", "specification: termination")
+            .as_bytes(),
+    );
+    let out = symex(&["svcomp", &task, "--validate", &other]);
+    exits_mentioning(&out, 2, "give --property");
+}
