@@ -195,7 +195,6 @@ impl<'r> Machine<'r> {
                     let inputs_before = self.next_input;
                     self.step(&inst.kind, inst.span)
                         .map_err(|f| (f, inst.span))?;
-                    self.record_input_site(inst);
                     if self.records_events() {
                         self.record_inst(func_id, inst, inputs_before);
                     }
@@ -399,6 +398,7 @@ impl<'r> Machine<'r> {
     /// The next input number for the `input` instruction at `span`: the given numbers' next,
     /// or -1 once they are exhausted (the course convention), or the caller's choice.
     pub(crate) fn next_input(&mut self, span: Span) -> i32 {
+        self.record_input_site(span);
         let n = match &mut self.input {
             Inputs::Numbers(numbers) => match numbers.get(self.next_input) {
                 Some(&n) => n,

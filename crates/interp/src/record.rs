@@ -51,12 +51,11 @@ impl Machine<'_> {
         }
     }
 
-    /// After `inst` ran: where an input was read.
+    /// An `input` instruction at `span` reads a number.
     #[inline]
-    pub(crate) fn record_input_site(&mut self, inst: &Inst) {
-        if let (Some(sites), InstKind::Input { .. }) = (&mut self.recorder.input_sites, &inst.kind)
-        {
-            sites.push(inst.span);
+    pub(crate) fn record_input_site(&mut self, span: Span) {
+        if let Some(sites) = &mut self.recorder.input_sites {
+            sites.push(span);
         }
     }
 
