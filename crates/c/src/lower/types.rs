@@ -40,6 +40,21 @@ pub(super) struct SignatureId(u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct ViewId(u32);
 
+/// The bytes of a struct as a view sees them ([`Types::byte_layout`]).
+#[derive(Clone, Debug, Default)]
+pub(super) struct ByteLayout {
+    /// Each integer leaf: its member path, type and offset in bytes.
+    pub integers: Vec<(String, CType, i32)>,
+    /// Each pointer or `_Bool` leaf: its offset and size in bytes.
+    pub opaque: Vec<(i32, i32)>,
+}
+
+/// Where [`Types::collect_offsets`] puts integer leaves and, if it may, the other ones.
+type LeafLists<'a> = (
+    &'a mut Vec<(String, CType, i32)>,
+    Option<&'a mut Vec<(i32, i32)>>,
+);
+
 /// What a pointer that views the bytes of integer objects points to (`lower/views.rs`): bytes
 /// read and written as `unit`s (a character type, or another integer type over `char`s), of
 /// objects of the integer type `object`, in one object (`whole`: a variable or a heap object)
@@ -715,40 +730,70 @@ impl Types {
 
     /// The integer leaves of the struct `ty` with their offsets in bytes (C's layout, as
     /// [`Types::size`] computes it), if every leaf is an integer other than `_Bool`: the
-    /// structs whose bytes a view may see (`lower/views.rs`). The bytes between leaves are
+    /// structs whose bytes a union holds (`Types::union_def`). The bytes between leaves are
     /// padding.
     pub(super) fn integer_layout(&self, ty: CType) -> Option<Vec<(String, CType, i32)>> {
         let CType::Struct(_) = ty else {
             return None;
         };
         let mut out = Vec::new();
-        self.collect_offsets(ty, "", 0, &mut out, 0)?;
+        self.collect_offsets(ty, "", 0, (&mut out, None), 0)?;
         Some(out)
     }
 
+    /// The bytes of the struct `ty` as a view sees them (`lower/view_access.rs`): its integer
+    /// leaves as [`Types::integer_layout`] gives them, and the byte ranges of its pointer and
+    /// `_Bool` leaves, whose bytes symex does not model (a pointer is no number here; a
+    /// `_Bool` byte other than 0 or 1 would be a trap representation). `None` where a leaf is
+    /// an array or the struct has bit-fields.
+    pub(super) fn byte_layout(&self, ty: CType) -> Option<ByteLayout> {
+        let CType::Struct(_) = ty else {
+            return None;
+        };
+        let mut layout = ByteLayout::default();
+        let parts = (&mut layout.integers, Some(&mut layout.opaque));
+        self.collect_offsets(ty, "", 0, parts, 0)?;
+        Some(layout)
+    }
+
+    /// Collects the leaves of `ty` at `offset` (named by `prefix`): integers into the first
+    /// list, pointers and `_Bool`s as byte ranges into the second where there is one (fails
+    /// otherwise, as on arrays and bit-fields).
     fn collect_offsets(
         &self,
         ty: CType,
         prefix: &str,
         offset: i32,
-        out: &mut Vec<(String, CType, i32)>,
+        (integers, opaque): LeafLists<'_>,
         depth: u32,
     ) -> Option<()> {
         let CType::Struct(id) = ty else {
-            let integer = ty.is_number() && ty != CType::Bool;
-            return integer.then(|| out.push((prefix.to_string(), ty, offset)));
+            if ty.is_number() && ty != CType::Bool {
+                integers.push((prefix.to_string(), ty, offset));
+                return Some(());
+            }
+            let unmodelled = matches!(
+                ty,
+                CType::Bool | CType::Pointer(_) | CType::Element(_) | CType::Function(_)
+            );
+            let opaque = opaque.filter(|_| unmodelled)?;
+            opaque.push((offset, self.size(ty)?));
+            return Some(());
         };
         // A bit-field's bytes hold other members' bits too: no view sees them.
         if !self.structs[id.0 as usize].bit_layout.is_empty() {
             return None;
         }
         let (offsets, _, _) = self.struct_layout(id, depth)?;
+        let mut opaque = opaque;
         for ((name, field), at) in self.fields(id)?.iter().zip(offsets) {
             let path = match prefix {
                 "" => name.clone(),
                 _ => format!("{prefix}.{name}"),
             };
-            self.collect_offsets(*field, &path, offset.checked_add(at)?, out, depth + 1)?;
+            let at = offset.checked_add(at)?;
+            let parts = (&mut *integers, opaque.as_deref_mut());
+            self.collect_offsets(*field, &path, at, parts, depth + 1)?;
         }
         Some(())
     }

@@ -19,7 +19,7 @@ use symex_syntax::span::Span;
 
 use super::func::FnCx;
 use super::memory::{leaf_fields, Memory};
-use super::types::{CType, View};
+use super::types::{ByteLayout, CType, View};
 
 /// The bytes of objects a view designates (`*p`, [`super::memory::LValue::Byte`]): one per
 /// byte of its unit, least significant first.
@@ -250,8 +250,9 @@ impl FnCx<'_, '_> {
         kind: PropertyKind,
         span: Span,
     ) -> Operand {
-        if let Some(leaves) = self.unit.types.borrow().integer_layout(object) {
-            return self.struct_byte(part, &leaves, kind, span);
+        let layout = self.unit.types.borrow().byte_layout(object);
+        if let Some(layout) = layout {
+            return self.struct_byte(part, &layout, kind, span);
         }
         let [value, _] = self.object_fields(&part.memory, object, kind, span);
         self.byte_of(value, object, part.offset, span)
@@ -274,20 +275,23 @@ impl FnCx<'_, '_> {
         )
     }
 
-    /// The byte `part` of a struct of integers (`leaves`: path, type and offset of each): the
-    /// byte of the leaf it lies in, chosen without branching (each leaf's byte masked by
-    /// whether the offset lies in it), after the check of `kind` that that leaf is assigned.
-    /// A padding byte is `unmodelled` (C leaves its value unspecified).
+    /// The byte `part` of a struct (`layout`: its integer leaves and the bytes of the others):
+    /// the byte of the integer leaf it lies in, chosen without branching (each leaf's byte
+    /// masked by whether the offset lies in it), after the check of `kind` that that leaf is
+    /// assigned. A byte of a pointer or `_Bool` is `unmodelled`, and so is a padding byte (C
+    /// leaves its value unspecified).
     fn struct_byte(
         &mut self,
         part: &BytePart,
-        leaves: &[(String, CType, i32)],
+        layout: &ByteLayout,
         kind: PropertyKind,
         span: Span,
     ) -> Operand {
+        let cause = "a byte of a pointer or `_Bool` member read through a view";
+        self.not_opaque_byte(part, layout, cause, span);
         let mut byte = Operand::Const(0);
         let mut covered = Operand::Const(0);
-        for (path, leaf, at) in leaves {
+        for (path, leaf, at) in &layout.integers {
             let memory = part.memory.clone().member(path);
             let [inside, offset] = self.leaf_offset(part.offset, *leaf, *at, span);
             let [value, assigned] = self.leaf_fields_read(&memory, *leaf, span);
@@ -310,6 +314,26 @@ impl FnCx<'_, '_> {
             span,
         );
         byte
+    }
+
+    /// The `unmodelled` check (standing for `cause`) that the byte `part` of a struct lies in
+    /// none of its pointer and `_Bool` leaves, whose bytes symex does not model.
+    fn not_opaque_byte(
+        &mut self,
+        part: &BytePart,
+        layout: &ByteLayout,
+        cause: &'static str,
+        span: Span,
+    ) {
+        for &(at, size) in &layout.opaque {
+            let relative = Rvalue::Binary(BinOp::Sub, part.offset, Operand::Const(at));
+            let relative = self.temp(relative, span);
+            let size = Operand::Const(size);
+            let holds = self.temp(Rvalue::Binary(BinOp::UGe, relative, size), span);
+            self.unmodelled_cause(span, cause);
+            let kind = PropertyKind::Unmodelled;
+            self.check(Check::Condition { holds, kind }, span);
+        }
     }
 
     /// Whether the byte at `offset` of a struct lies in its leaf of type `leaf` at byte `at`
@@ -337,23 +361,25 @@ impl FnCx<'_, '_> {
         ]
     }
 
-    /// Stores the low 8 bits of `byte` as the byte `part` of a struct of integers: every leaf
-    /// is stored again, the one the byte lies in with the byte replaced (assigned from then
-    /// on), the others unchanged with their flags. Writing into a multi-byte leaf never
-    /// assigned is `unmodelled` (unless the operation fills it, see [`FnCx::store_byte`]), as
-    /// for an integer; a byte of padding is
-    /// written nowhere (a read of it is `unmodelled`).
+    /// Stores the low 8 bits of `byte` as the byte `part` of a struct: every integer leaf is
+    /// stored again, the one the byte lies in with the byte replaced (assigned from then on),
+    /// the others unchanged with their flags. Writing into a multi-byte leaf never assigned
+    /// is `unmodelled` (unless the operation fills it, see [`FnCx::store_byte`]), as for an
+    /// integer, and so is writing into a pointer or `_Bool`; a byte of padding is written
+    /// nowhere (a read of it is `unmodelled`).
     fn store_struct_byte(
         &mut self,
         part: &BytePart,
-        leaves: &[(String, CType, i32)],
+        layout: &ByteLayout,
         byte: Operand,
         written: Option<Operand>,
         span: Span,
     ) {
+        let cause = "a byte of a pointer or `_Bool` member written through a view";
+        self.not_opaque_byte(part, layout, cause, span);
         // Every leaf is read before the first store, which ends the place's bounds checks.
-        let mut stores = Vec::with_capacity(leaves.len());
-        for (path, leaf, at) in leaves {
+        let mut stores = Vec::with_capacity(layout.integers.len());
+        for (path, leaf, at) in &layout.integers {
             let leaf = *leaf;
             let memory = part.memory.clone().member(path);
             let [inside, offset] = self.leaf_offset(part.offset, leaf, *at, span);
@@ -467,8 +493,9 @@ impl FnCx<'_, '_> {
         written: Option<Operand>,
         span: Span,
     ) {
-        if let Some(leaves) = self.unit.types.borrow().integer_layout(object) {
-            return self.store_struct_byte(part, &leaves, byte, written, span);
+        let layout = self.unit.types.borrow().byte_layout(object);
+        if let Some(layout) = layout {
+            return self.store_struct_byte(part, &layout, byte, written, span);
         }
         let memory = &part.memory;
         if self.object_size(object) == 1 {

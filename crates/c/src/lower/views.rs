@@ -11,9 +11,10 @@
 //! comparisons and null are the element pointer's; arithmetic moves by the unit's size.
 //!
 //! A cast back to the objects' type (`(int *)p`) checks that the view points at an object's
-//! first byte (`unmodelled` otherwise). Views of structs whose members are integers see their
-//! leaves' bytes at C's offsets (padding is `unmodelled` to read); views of `_Bool`, pointers,
-//! arrays and other structs are refused.
+//! first byte (`unmodelled` otherwise). Views of structs whose members are integers, pointers
+//! and `_Bool`s see their integer leaves' bytes at C's offsets (a byte of padding is
+//! `unmodelled` to read, one of a pointer or `_Bool` to read or write); views of `_Bool`,
+//! pointers, arrays and structs with array members or bit-fields are refused.
 //! Views live only in temporaries, in local variables declared with one as their initializer
 //! (`lower/stmt.rs`) or assigned one before any other use, and in the parameters of inlined
 //! calls (a call passing a view is inlined,
@@ -392,12 +393,12 @@ impl FnCx<'_, '_> {
     }
 
     /// Whether a view may see the bytes of objects of type `object`: integers but `_Bool`,
-    /// and structs whose leaves are such integers, all in the struct's record (no member's
-    /// address taken: such a member lives in a box of its own, `lower/memory.rs`).
+    /// and structs whose leaves are such integers, pointers or `_Bool`s (the bytes of those
+    /// two stop a run `unmodelled`), all in the struct's record (no member's address taken:
+    /// such a member lives in a box of its own, `lower/memory.rs`).
     pub(super) fn viewable(&self, object: CType) -> bool {
         is_integer(object)
-            || (self.unit.types.borrow().integer_layout(object).is_some()
-                && !self.has_boxes(object))
+            || (self.unit.types.borrow().byte_layout(object).is_some() && !self.has_boxes(object))
     }
 
     /// Whether `ty` is a view's type.
