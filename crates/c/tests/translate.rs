@@ -3181,7 +3181,7 @@ fn struct_views_see_their_members_bytes_at_c_offsets() {
 }
 
 #[test]
-fn struct_views_leave_the_bytes_of_pointer_and_bool_members_unmodelled() {
+fn struct_views_see_bool_members_and_leave_pointers_bytes_unmodelled() {
     // LP64: `a` at 0-3, padding 4-7, `next` at 8-15, `live` at 16, padding 17, `s` at 18-19.
     let source = "struct p { int a; struct p *next; _Bool live; short s; };
                   int main() { int k = __VERIFIER_nondet_int(); struct p v;
@@ -3189,7 +3189,7 @@ fn struct_views_leave_the_bytes_of_pointer_and_bool_members_unmodelled() {
                   unsigned char *q = (unsigned char *)&v;
                   if (k >= 100) { q[k - 100] = 9; return v.a - 0x04030200 + v.s; }
                   return q[k]; }";
-    for (k, byte) in [(0, 1), (3, 4), (18, 5), (19, 6)] {
+    for (k, byte) in [(0, 1), (3, 4), (16, 1), (18, 5), (19, 6)] {
         assert_eq!(returns(source, &[k]), byte, "byte {k}");
     }
     assert_eq!(returns(source, &[100]), 9 + 0x0605);
@@ -3200,12 +3200,18 @@ fn struct_views_leave_the_bytes_of_pointer_and_bool_members_unmodelled() {
             (4, PropertyKind::Unmodelled),
             (8, PropertyKind::Unmodelled),
             (15, PropertyKind::Unmodelled),
-            (16, PropertyKind::Unmodelled),
             (108, PropertyKind::Unmodelled),
             (116, PropertyKind::Unmodelled),
             (24, PropertyKind::OutOfBounds),
         ],
     );
+    // A `_Bool` takes the bytes 0 and 1 (any other would be a trap representation).
+    let source = "struct f { char c; _Bool on; };
+                  int main() { int k = __VERIFIER_nondet_int(); struct f v; v.c = 0; v.on = 1;
+                  unsigned char *q = (unsigned char *)&v; q[1] = k; return v.on; }";
+    assert_eq!(returns(source, &[0]), 0);
+    assert_eq!(returns(source, &[257]), 1);
+    assert_errors(source, &[(2, PropertyKind::Unmodelled)]);
     // The functions over memory copy such a struct's bytes one by one: its integers' exactly,
     // a pointer's not at all.
     let source = "struct p { long a; int *q; };

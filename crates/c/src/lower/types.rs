@@ -43,9 +43,9 @@ pub(super) struct ViewId(u32);
 /// The bytes of a struct as a view sees them ([`Types::byte_layout`]).
 #[derive(Clone, Debug, Default)]
 pub(super) struct ByteLayout {
-    /// Each integer leaf: its member path, type and offset in bytes.
+    /// Each integer leaf (`_Bool`s too): its member path, type and offset in bytes.
     pub integers: Vec<(String, CType, i32)>,
-    /// Each pointer or `_Bool` leaf: its offset and size in bytes.
+    /// Each pointer leaf: its offset and size in bytes.
     pub opaque: Vec<(i32, i32)>,
 }
 
@@ -742,10 +742,9 @@ impl Types {
     }
 
     /// The bytes of the struct `ty` as a view sees them (`lower/view_access.rs`): its integer
-    /// leaves as [`Types::integer_layout`] gives them, and the byte ranges of its pointer and
-    /// `_Bool` leaves, whose bytes symex does not model (a pointer is no number here; a
-    /// `_Bool` byte other than 0 or 1 would be a trap representation). `None` where a leaf is
-    /// an array or the struct has bit-fields.
+    /// leaves as [`Types::integer_layout`] gives them and its `_Bool`s among them, and the
+    /// byte ranges of its pointer leaves, whose bytes symex does not model (a pointer is no
+    /// number here). `None` where a leaf is an array or the struct has bit-fields.
     pub(super) fn byte_layout(&self, ty: CType) -> Option<ByteLayout> {
         let CType::Struct(_) = ty else {
             return None;
@@ -757,8 +756,8 @@ impl Types {
     }
 
     /// Collects the leaves of `ty` at `offset` (named by `prefix`): integers into the first
-    /// list, pointers and `_Bool`s as byte ranges into the second where there is one (fails
-    /// otherwise, as on arrays and bit-fields).
+    /// list, and where there is a second, `_Bool`s into the first and pointers as byte ranges
+    /// into the second (fails otherwise, as on arrays and bit-fields).
     fn collect_offsets(
         &self,
         ty: CType,
@@ -768,15 +767,16 @@ impl Types {
         depth: u32,
     ) -> Option<()> {
         let CType::Struct(id) = ty else {
-            if ty.is_number() && ty != CType::Bool {
+            // A view sees a `_Bool`'s byte (0 or 1) where it sees pointers' bytes too.
+            if ty.is_number() && (ty != CType::Bool || opaque.is_some()) {
                 integers.push((prefix.to_string(), ty, offset));
                 return Some(());
             }
-            let unmodelled = matches!(
+            let pointer = matches!(
                 ty,
-                CType::Bool | CType::Pointer(_) | CType::Element(_) | CType::Function(_)
+                CType::Pointer(_) | CType::Element(_) | CType::Function(_)
             );
-            let opaque = opaque.filter(|_| unmodelled)?;
+            let opaque = opaque.filter(|_| pointer)?;
             opaque.push((offset, self.size(ty)?));
             return Some(());
         };

@@ -275,10 +275,10 @@ impl FnCx<'_, '_> {
         )
     }
 
-    /// The byte `part` of a struct (`layout`: its integer leaves and the bytes of the others):
-    /// the byte of the integer leaf it lies in, chosen without branching (each leaf's byte
-    /// masked by whether the offset lies in it), after the check of `kind` that that leaf is
-    /// assigned. A byte of a pointer or `_Bool` is `unmodelled`, and so is a padding byte (C
+    /// The byte `part` of a struct (`layout`: its integer leaves and the bytes of its
+    /// pointers): the byte of the integer leaf it lies in, chosen without branching (each
+    /// leaf's byte masked by whether the offset lies in it), after the check of `kind` that
+    /// that leaf is assigned. A byte of a pointer is `unmodelled`, and so is a padding byte (C
     /// leaves its value unspecified).
     fn struct_byte(
         &mut self,
@@ -287,7 +287,7 @@ impl FnCx<'_, '_> {
         kind: PropertyKind,
         span: Span,
     ) -> Operand {
-        let cause = "a byte of a pointer or `_Bool` member read through a view";
+        let cause = "a byte of a pointer member read through a view";
         self.not_opaque_byte(part, layout, cause, span);
         let mut byte = Operand::Const(0);
         let mut covered = Operand::Const(0);
@@ -317,7 +317,7 @@ impl FnCx<'_, '_> {
     }
 
     /// The `unmodelled` check (standing for `cause`) that the byte `part` of a struct lies in
-    /// none of its pointer and `_Bool` leaves, whose bytes symex does not model.
+    /// none of its pointer leaves, whose bytes symex does not model.
     fn not_opaque_byte(
         &mut self,
         part: &BytePart,
@@ -365,8 +365,8 @@ impl FnCx<'_, '_> {
     /// stored again, the one the byte lies in with the byte replaced (assigned from then on),
     /// the others unchanged with their flags. Writing into a multi-byte leaf never assigned
     /// is `unmodelled` (unless the operation fills it, see [`FnCx::store_byte`]), as for an
-    /// integer, and so is writing into a pointer or `_Bool`; a byte of padding is written
-    /// nowhere (a read of it is `unmodelled`).
+    /// integer, and so is writing into a pointer, or a byte other than 0 or 1 into a `_Bool`;
+    /// a byte of padding is written nowhere (a read of it is `unmodelled`).
     fn store_struct_byte(
         &mut self,
         part: &BytePart,
@@ -375,7 +375,7 @@ impl FnCx<'_, '_> {
         written: Option<Operand>,
         span: Span,
     ) {
-        let cause = "a byte of a pointer or `_Bool` member written through a view";
+        let cause = "a byte of a pointer member written through a view";
         self.not_opaque_byte(part, layout, cause, span);
         // Every leaf is read before the first store, which ends the place's bounds checks.
         let mut stores = Vec::with_capacity(layout.integers.len());
@@ -386,6 +386,17 @@ impl FnCx<'_, '_> {
             let [old, assigned] = self.leaf_fields_read(&memory, leaf, span);
             let width = leaf.width();
             let outside = self.temp(Rvalue::Binary(BinOp::Eq, inside, Operand::Const(0)), span);
+            if leaf == CType::Bool {
+                // Any other byte would be a trap representation of a `_Bool`.
+                let low = Rvalue::Binary(BinOp::BitAnd, byte, Operand::Const(0xff));
+                let low = self.temp(low, span);
+                let bit = self.temp(Rvalue::Binary(BinOp::ULe, low, Operand::Const(1)), span);
+                let holds = self.temp(Rvalue::Binary(BinOp::BitOr, outside, bit), span);
+                let cause = "a byte other than 0 or 1 written into a `_Bool` through a view";
+                self.unmodelled_cause(span, cause);
+                let kind = PropertyKind::Unmodelled;
+                self.check(Check::Condition { holds, kind }, span);
+            }
             let fills = self.fills(offset, leaf, written, span);
             let old = self.write_base([old, assigned], leaf, Some(outside), fills, span);
             let merged = self.with_byte(old, leaf, offset, byte, span);

@@ -11,10 +11,11 @@
 //! comparisons and null are the element pointer's; arithmetic moves by the unit's size.
 //!
 //! A cast back to the objects' type (`(int *)p`) checks that the view points at an object's
-//! first byte (`unmodelled` otherwise). Views of structs whose members are integers, pointers
-//! and `_Bool`s see their integer leaves' bytes at C's offsets (a byte of padding is
-//! `unmodelled` to read, one of a pointer or `_Bool` to read or write); views of `_Bool`,
-//! pointers, arrays and structs with array members or bit-fields are refused.
+//! first byte (`unmodelled` otherwise). Views of structs whose members are integers, `_Bool`s
+//! and pointers see their integer leaves' bytes at C's offsets (a byte of padding is
+//! `unmodelled` to read, one of a pointer to read or write, a byte other than 0 or 1 to write
+//! into a `_Bool`); views of `_Bool`, pointers, arrays and structs with array members or
+//! bit-fields are refused.
 //! Views live only in temporaries, in local variables declared with one as their initializer
 //! (`lower/stmt.rs`) or assigned one before any other use, and in the parameters of inlined
 //! calls (a call passing a view is inlined,
@@ -393,8 +394,8 @@ impl FnCx<'_, '_> {
     }
 
     /// Whether a view may see the bytes of objects of type `object`: integers but `_Bool`,
-    /// and structs whose leaves are such integers, pointers or `_Bool`s (the bytes of those
-    /// two stop a run `unmodelled`), all in the struct's record (no member's address taken:
+    /// and structs whose leaves are integers or pointers (whose bytes stop a run `unmodelled`),
+    /// all in the struct's record (no member's address taken:
     /// such a member lives in a box of its own, `lower/memory.rs`).
     pub(super) fn viewable(&self, object: CType) -> bool {
         is_integer(object)
