@@ -3981,3 +3981,45 @@ fn sizeof_of_an_undeclared_name_names_it() {
     let (_, message) = refusal("int main() { int k = sizeof(size_t); return k; }");
     assert!(message.contains("`size_t` is not declared"), "{message}");
 }
+
+/// An allocator (`void *safe_malloc(size_t)`, SV-COMP's `ldv_malloc`) called for a `T *`
+/// makes one `T` of the bytes it is asked for (`lower/allocation.rs`, "Allocators").
+#[test]
+fn allocators_make_one_object_of_their_callers_type() {
+    let prelude = "void *malloc(unsigned long); void free(void *); void abort(void);
+                   struct node { int v; struct node *next; }; struct pair { long a, b; };
+                   void *safe_malloc(unsigned long size) {
+                     void *p = malloc(size); if (!p) abort(); return p; }
+                   void *maybe_malloc(unsigned long size) {
+                     if (__VERIFIER_nondet_int()) return malloc(size); return 0; }";
+    let source = format!(
+        "{prelude} int main() {{ struct node *n = safe_malloc(sizeof(struct node));
+           struct pair *q; q = (struct pair *)safe_malloc(sizeof *q);
+           n->v = __VERIFIER_nondet_int(); n->next = 0; q->a = n->v; q->b = 2;
+           int r = q->a + q->b; free(q); free(n); return r; }}"
+    );
+    assert_eq!(returns(&source, &[5]), 7);
+    // The null an allocator may give is followed; a size other than one object's is not.
+    let source = format!(
+        "{prelude} int main() {{ struct node *n = maybe_malloc(sizeof *n);
+           if (!n) return -1; n->v = 3; struct node *m = safe_malloc(__VERIFIER_nondet_int());
+           m->v = 4; return n->v + m->v; }}"
+    );
+    let inputs = |picks: i32, size: i32| match run(&source, &[picks, size]) {
+        RunEnd::Returned(v) => Ok(v.as_int().expect("a number")),
+        RunEnd::RuntimeError { kind, .. } => Err(kind),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(inputs(0, 16), Ok(-1));
+    assert_eq!(inputs(1, 16), Ok(7));
+    assert_eq!(inputs(1, 8), Err(PropertyKind::Unmodelled));
+    // Called for an array, or for nothing typed, it stays refused.
+    for body in [
+        "int main() { int *a = safe_malloc(4 * sizeof(int)); a[1] = 2; return a[1]; }",
+        "int main() { void *p = safe_malloc(8); return p != 0; }",
+    ] {
+        let (kind, message) = refusal(&format!("{prelude} {body}"));
+        assert_eq!(kind, ErrorKind::Unsupported, "{body}: {message}");
+        assert!(message.contains("safe_malloc"), "{body}: {message}");
+    }
+}

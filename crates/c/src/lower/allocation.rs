@@ -38,6 +38,15 @@
 //! elements in row-major order, as a multi-dimensional array variable is; a computed `n`
 //! forks over 1 to [`FORKED_LENGTHS`] arrays.
 //!
+//! **Allocators** (`void *safe_malloc(size_t n) { void *p = malloc(n); if (!p) abort();
+//! return p; }`, SV-COMP's `ldv_malloc`): inside such a function an allocation of bytes has no
+//! type, so it does not lower on its own; a call whose result converts at once to a `T *` to
+//! one object (`struct node *x = safe_malloc(sizeof *x);`) is inlined, and there an allocation
+//! of a number of bytes converted at once to `void *` makes one `T` (the type the caller gives
+//! the memory, C's effective type), after an `unmodelled` check that the number is `sizeof(T)`
+//! (objects are typed: more or fewer bytes would need bytes). `lower/elements.rs` lets such an
+//! allocation make no array by itself. Any other call of it stays refused.
+//!
 //! Nothing here decides which variables hold element pointers.
 
 use lang_c::ast::{BinaryOperator, CallExpression, Constant, Expression};
@@ -172,10 +181,14 @@ impl FnCx<'_, '_> {
             .byte_allocation_as
             .take()
             .filter(|_| size.each.is_none());
-        let declared = match (size.each, bytes_as) {
-            (Some(each), _) => self.sized_type(each, at)?.ok_or_else(refusal)?,
-            (None, Some(ty)) => ty,
-            (None, None) => CType::SChar,
+        let in_allocator = self
+            .allocation_in_allocator
+            .take()
+            .filter(|_| size.each.is_none());
+        let declared = match (size.each, bytes_as, in_allocator) {
+            (Some(each), _, _) => self.sized_type(each, at)?.ok_or_else(refusal)?,
+            (None, Some(ty), _) | (None, None, Some(ty)) => ty,
+            (None, None, None) => CType::SChar,
         };
         let object_size = match bytes_as {
             Some(ty) => self.unit.types.borrow().size(ty),
@@ -212,8 +225,19 @@ impl FnCx<'_, '_> {
             || object_size.is_some()
             || matches!(ty, CType::Array(_))
             || element_allocation;
-        let bytes = size.each.is_none() && object_size.is_none();
-        if !array {
+        let bytes = size.each.is_none() && object_size.is_none() && in_allocator.is_none();
+        if let (Some(object), false) = (in_allocator, element_allocation) {
+            self.one_object_of_bytes(object, size.count, span)?;
+        } else if in_allocator.is_some() {
+            return Err(CError::unsupported(
+                format!(
+                    "`{name}` in an allocator whose result is kept where a pointer into arrays is (an \
+                     allocator makes one object of its caller's type)"
+                ),
+                at,
+            ));
+        }
+        if !array || in_allocator.is_some() {
             let inputs = self.starts_as_inputs(ty, 1, calloc);
             let object = self.fresh_object(ty, (calloc, inputs), heap, span);
             let pointer = self.temp(Rvalue::Alloc(object), span);
@@ -414,11 +438,85 @@ impl FnCx<'_, '_> {
         (library && bytes && typed).then_some(pointee)
     }
 
+    /// The pointee `T` where `e` (without its casts) is a call of a defined function returning
+    /// `void *` that does not lower on its own, whose result converts at once to `to`, a
+    /// pointer `T *` to one object (not into arrays): an allocator's call, inlined for `T` (see
+    /// the module comment).
+    pub(super) fn allocator_target(&self, e: &Node<Expression>, to: CType) -> Option<CType> {
+        let CType::Pointer(p) = to else {
+            return None;
+        };
+        let pointee = self.pointee(p);
+        let Expression::Call(call) = &without_casts(e).node else {
+            return None;
+        };
+        let Expression::Identifier(callee) = &call.node.callee.node else {
+            return None;
+        };
+        let name = callee.node.name.as_str();
+        // A function that lowers on its own is called as one (an allocator never does: its
+        // allocation of bytes converted to `void *` has no type).
+        if !self.unit.unavailable.contains_key(name) {
+            return None;
+        }
+        let definition = self.unit.bodies.get(name)?;
+        let result = super::func::result_type(self.unit, definition).ok()?;
+        let returns_void_pointer =
+            matches!(result, CType::Pointer(r) if self.pointee(r) == CType::Void);
+        (returns_void_pointer && pointee != CType::Void).then_some(pointee)
+    }
+
+    /// Whether `e` (without its casts) is an allocation of a number of bytes (no `sizeof` in
+    /// its size) by the library, converted at once to `to`, a `void *`.
+    pub(super) fn allocates_void_bytes(&self, e: &Node<Expression>, to: CType) -> bool {
+        let CType::Pointer(p) = to else {
+            return false;
+        };
+        let Expression::Call(call) = &without_casts(e).node else {
+            return false;
+        };
+        let Expression::Identifier(callee) = &call.node.callee.node else {
+            return false;
+        };
+        let name = callee.node.name.as_str();
+        let library = ALLOCATING_FUNCTIONS.contains(&name) && !self.unit.bodies.contains_key(name);
+        let bytes =
+            (self.sized_allocation(name, &call.node.arguments)).is_some_and(|s| s.each.is_none());
+        self.pointee(p) == CType::Void && library && bytes && name != "realloc"
+    }
+
     /// Remembers `pointer` as made by an allocation of a number of bytes, where `bytes`.
     fn note_bytes(&mut self, pointer: Operand, bytes: bool) {
         if let (true, Operand::Local(local)) = (bytes, pointer) {
             self.byte_allocations.insert(local);
         }
+    }
+
+    /// The `unmodelled` check that an allocation of `bytes` bytes inside an allocator inlined
+    /// for a `T *` (`object` is `T`) makes exactly one `T`: symex's objects are typed, and the
+    /// bytes beyond one or short of one would need bytes.
+    fn one_object_of_bytes(
+        &mut self,
+        object: CType,
+        bytes: Option<&Node<Expression>>,
+        span: Span,
+    ) -> Result<(), CError> {
+        let size = self.unit.types.borrow().size(object).unwrap_or(0);
+        let cause = "an allocation of another size than one object of the type its allocator's \
+                     caller converts it to";
+        // No count: one byte (`malloc(1)`).
+        let bytes = match bytes {
+            Some(bytes) => {
+                let (bytes, bytes_ty) = self.subscript(bytes)?;
+                self.unmodelled_index(bytes, bytes_ty, cause, span)
+            }
+            None => Operand::Const(1),
+        };
+        let one = self.temp(Rvalue::Binary(BinOp::Eq, bytes, Operand::Const(size)), span);
+        self.unmodelled_cause(span, cause);
+        let kind = PropertyKind::Unmodelled;
+        self.check(Check::Condition { holds: one, kind }, span);
+        Ok(())
     }
 
     /// The type whose size the `sizeof` expression `each` takes, if complete and not an

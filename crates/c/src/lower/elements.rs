@@ -140,6 +140,15 @@ fn makes_array(call: &CallExpression) -> bool {
     })
 }
 
+/// Whether the allocation `call` is of a number of bytes (no `sizeof` in its size), other than
+/// `realloc`.
+fn allocates_bytes(call: &CallExpression) -> bool {
+    callee_name(call).is_some_and(|name| {
+        name != "realloc"
+            && allocation_size(name, &call.arguments).is_some_and(|size| size.each.is_none())
+    })
+}
+
 /// The file's element pointers and cell arrays.
 #[derive(Debug, Default)]
 pub(super) struct ElementFacts {
@@ -697,6 +706,8 @@ struct Uses<'d> {
     bindings: Vec<(usize, Sources, bool)>,
     /// The defined functions that can call themselves.
     recursive: &'d HashSet<String>,
+    /// The defined functions that return `void *` ([`void_pointer_functions`]).
+    allocators: HashSet<String>,
     cells: HashSet<VariableKey>,
     literal_values: bool,
     /// The subscripts that another subscript indexes (`m[i]` of `m[i][j]`), by address.
@@ -1198,7 +1209,9 @@ impl<'ast> Visit<'ast> for Uses<'_> {
 
     fn visit_call_expression(&mut self, call: &'ast lang_c::ast::CallExpression, span: &'ast Span) {
         if let Some(start) = allocation_start(call, self.parameters) {
-            if makes_array(call) {
+            // An allocator's number of bytes makes one object of its caller's type.
+            let in_allocator = self.allocators.contains(&self.function) && allocates_bytes(call);
+            if makes_array(call) && !in_allocator {
                 let class = self.classes.id(&allocation_key(start));
                 self.classes.mark(class);
             }
@@ -1293,6 +1306,29 @@ fn parameters(unit: &TranslationUnit) -> HashMap<String, Vec<String>> {
     out
 }
 
+/// The defined functions declared to return `void *`: the allocators whose allocations of a
+/// number of bytes make no array by themselves (`lower/allocation.rs`, "Allocators").
+fn void_pointer_functions(unit: &TranslationUnit) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for declaration in &unit.0 {
+        let lang_c::ast::ExternalDeclaration::FunctionDefinition(definition) = &declaration.node
+        else {
+            continue;
+        };
+        let void = definition.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t) if matches!(t.node, TypeSpecifier::Void))
+        });
+        if let (Some(name), Shape::Function(_, 1), true) = (
+            declarator_shape(&definition.node.declarator.node).0,
+            declarator_shape(&definition.node.declarator.node).1,
+            void,
+        ) {
+            out.insert(name);
+        }
+    }
+    out
+}
+
 /// The element pointers and cell arrays of the file (see the module comment).
 pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
     let mut declarations = Declarations::default();
@@ -1324,6 +1360,7 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         rows: HashSet::new(),
         bindings: Vec::new(),
         recursive: &recursive,
+        allocators: void_pointer_functions(unit),
         cells: HashSet::new(),
         literal_values: false,
         inner_subscripts: HashSet::new(),

@@ -152,8 +152,14 @@ impl FnCx<'_, '_> {
         to: CType,
     ) -> Result<(Operand, CType), CError> {
         self.byte_allocation_as = self.byte_allocation_target(e, to);
+        self.allocator_call = self.allocator_target(e, to);
+        self.allocation_in_allocator = self
+            .allocator_object
+            .filter(|_| self.allocates_void_bytes(e, to));
         let result = self.typed(e);
         self.byte_allocation_as = None;
+        self.allocator_call = None;
+        self.allocation_in_allocator = None;
         result
     }
 
@@ -834,11 +840,8 @@ impl FnCx<'_, '_> {
         };
         let (a_generic, b_generic) = (self.is_generic(a_ty), self.is_generic(b_ty));
         let objects = a_generic || b_generic;
-        if objects
-            && !self.unit.boxed_members.is_empty()
-            && a != Operand::Null
-            && b != Operand::Null
-        {
+        let neither_null = !is_null_constant(a) && !is_null_constant(b);
+        if objects && !self.unit.boxed_members.is_empty() && neither_null {
             // A struct and its first member share an address in C; their objects here do not.
             return Err(CError::unsupported(
                 "a comparison of `void *` pointers in a file that takes addresses of members (a \
@@ -856,7 +859,7 @@ impl FnCx<'_, '_> {
             _ => (self.coerce(a, a_ty, b_ty, span, at)?, b),
         };
         let addresses = !matches!(a_ty, CType::Function(_)) && !matches!(b_ty, CType::Function(_));
-        if self.unit.integer_pointers && addresses && a != Operand::Null && b != Operand::Null {
+        if self.unit.integer_pointers && addresses && neither_null {
             return Err(CError::unsupported(
                 "a comparison of two pointers in a file that converts integers to pointers \
                  (their addresses are not modelled: only comparisons with null are)",
@@ -1978,6 +1981,8 @@ impl FnCx<'_, '_> {
         at: usize,
     ) -> Result<(Operand, CType), CError> {
         let arity = |expected: usize| arity(name, call, expected, at);
+        // Taken before the arguments are lowered: it is this call's.
+        let allocator = self.allocator_call.take();
         let error_function = ERROR_FUNCTIONS.contains(&name);
         let defined = self.unit.bodies.contains_key(name);
         if error_function && !self.unit.options.ordinary_error_calls {
@@ -2057,7 +2062,9 @@ impl FnCx<'_, '_> {
             ));
         }
         let inlined = self.unit.inline_calls || self.unit.counting_calls.contains(name);
-        if (inlined && self.is_main || passes_array || passes_view) && name != "main" {
+        if (inlined && self.is_main || passes_array || passes_view || allocator.is_some())
+            && name != "main"
+        {
             if let Some(&definition) = self.unit.bodies.get(name) {
                 let (_, params) = super::func::parameters(self.unit, definition)?;
                 arity(params.len())?;
@@ -2070,7 +2077,11 @@ impl FnCx<'_, '_> {
                         None => self.argument(argument, (name, param), span)?,
                     });
                 }
-                return self.inline_call(name, definition, &params, args, span, at);
+                // An allocator's allocations make its caller's type; no other call's do.
+                let outer = std::mem::replace(&mut self.allocator_object, allocator);
+                let result = self.inline_call(name, definition, &params, args, span, at);
+                self.allocator_object = outer;
+                return result;
             }
         }
         if let Some(reason) = self.unit.unavailable.get(name) {

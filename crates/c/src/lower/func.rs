@@ -166,6 +166,16 @@ pub(super) struct FnCx<'u, 'a> {
     /// pointee of the pointer type its result is converted to at once (`int *a = malloc(n)`,
     /// `(int *)malloc(n)`; `lower/allocation.rs`). `None`: `char`s.
     pub byte_allocation_as: Option<CType>,
+    /// The pointee `T` of the pointer type the result of the call lowered next converts to at
+    /// once, where that call is of a defined function returning `void *`: an allocator
+    /// (`struct node *n = safe_malloc(sizeof *n);`), inlined with [`FnCx::allocator_object`]
+    /// (`lower/allocation.rs`, "Allocators").
+    pub allocator_call: Option<CType>,
+    /// Inside the body of an allocator inlined for a `T *` ([`FnCx::allocator_call`]): `T`.
+    pub allocator_object: Option<CType>,
+    /// The type of the one object the allocation of a number of bytes lowered next makes: an
+    /// allocation converted at once to `void *` inside an inlined allocator for a `T *`.
+    pub allocation_in_allocator: Option<CType>,
 }
 
 /// The name of a definition.
@@ -474,6 +484,9 @@ pub(super) fn lower_function(
         integer_pointers: HashSet::new(),
         byte_allocations: HashSet::new(),
         byte_allocation_as: None,
+        allocator_call: None,
+        allocator_object: None,
+        allocation_in_allocator: None,
         by_reference: HashSet::new(),
         guard_causes: HashMap::new(),
         pending_causes: Vec::new(),
