@@ -248,6 +248,59 @@ fn too_deep(preprocessed: &str) -> Option<usize> {
     None
 }
 
+/// `text` with its comments blanked: every byte of a `/* */` or `//` comment outside literals
+/// made a space but for line ends, so offsets, lines and columns stay. `gcc -E` removes them,
+/// but SV-COMP's hand-made `.i` files keep some (`/* Contributed by ... */` first), and the
+/// parser reads preprocessed text, which has none.
+fn blank_comments(text: String) -> String {
+    if !text.contains("/*") && !text.contains("//") {
+        return text;
+    }
+    let mut bytes = text.into_bytes();
+    let (mut quote, mut escaped, mut at) = (None, false, 0);
+    while at < bytes.len() {
+        let c = bytes[at];
+        if let Some(q) = quote {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'\n' => quote = None,
+                _ if c == q => quote = None,
+                _ => {}
+            }
+            at += 1;
+            continue;
+        }
+        let next = bytes.get(at + 1).copied();
+        let end = match (c, next) {
+            (b'"' | b'\'', _) => {
+                quote = Some(c);
+                at += 1;
+                continue;
+            }
+            (b'/', Some(b'*')) => (at + 2..bytes.len().saturating_sub(1))
+                .find(|&i| bytes[i] == b'*' && bytes[i + 1] == b'/')
+                .map_or(bytes.len(), |i| i + 2),
+            (b'/', Some(b'/')) => (at..bytes.len())
+                .find(|&i| bytes[i] == b'\n')
+                .unwrap_or(bytes.len()),
+            _ => {
+                at += 1;
+                continue;
+            }
+        };
+        for byte in &mut bytes[at..end] {
+            if *byte != b'\n' {
+                *byte = b' ';
+            }
+        }
+        at = end;
+    }
+    // Only ASCII bytes became spaces, and every byte of a multi-byte character inside a
+    // comment did: the text is still UTF-8.
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
 /// The offset of the first `#pragma pack` line of the preprocessed text: the parser passes
 /// directives over, and the layout it sets would make `sizeof` and member offsets wrong.
 fn layout_pragma(preprocessed: &str) -> Option<usize> {
@@ -278,6 +331,7 @@ fn translate_preprocessed(
         std::thread::Builder::new()
             .stack_size(PARSER_STACK)
             .spawn_scoped(scope, move || {
+                let preprocessed = blank_comments(preprocessed);
                 if let Some(at) = layout_pragma(&preprocessed) {
                     return Err(CError::unsupported(
                         "`#pragma pack` (struct layouts other than C's default)",

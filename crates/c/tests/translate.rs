@@ -3342,9 +3342,9 @@ fn character_views_stay_in_expressions_and_their_own_variables() {
             "a view of the bytes of `struct t` objects",
         ),
         (
-            "struct t { char a; int b; } __attribute__((packed)); \
+            "struct t { char a; int b; } __attribute__((packed, aligned(4))); \
              int main() { struct t v; return sizeof v; }",
-            "`__attribute__((packed))` (struct layouts other than C's default)",
+            "(struct layouts other than C's default)",
         ),
         (
             "struct t { char a; int b __attribute__((__aligned__(8))); }; \
@@ -3361,19 +3361,8 @@ fn character_views_stay_in_expressions_and_their_own_variables() {
             "`#pragma pack`",
         ),
         (
-            "struct s { char c; int x; } __attribute__((packed)); struct t { struct s a; };
-             int main() { return sizeof(struct t); }",
-            "`sizeof`",
-        ),
-        (
             "typedef int ai __attribute__((aligned(16))); int main() { ai x = 1; return x; }",
             "`__attribute__((aligned))`",
-        ),
-        (
-            "struct s { char c; int x; } __attribute__((packed));
-             int f(struct s *p) { unsigned char *b = (unsigned char *)p; return b[1]; }
-             int main() { return f(0); }",
-            "a view of the bytes of `struct s` objects",
         ),
         (
             "struct t { int a; int b; }; int main() { struct t v; int *q = &v.b; \
@@ -4022,4 +4011,58 @@ fn allocators_make_one_object_of_their_callers_type() {
         assert_eq!(kind, ErrorKind::Unsupported, "{body}: {message}");
         assert!(message.contains("safe_malloc"), "{body}: {message}");
     }
+}
+
+/// A `.i` file may keep comments (SV-COMP's hand-made ones do): they are blanks, and the
+/// places after them stay where they are.
+#[test]
+fn comments_in_preprocessed_text_are_blanks() {
+    let source = "/* Contributed by a test. é */\nint main() { // a \"quote\n  char *s = \"/* no comment */\"; \
+                  char c = '/'; /* two\n lines */ return s[0] + c + 0 * __VERIFIER_nondet_int(); }";
+    assert_eq!(returns(source, &[0]), 2 * i32::from(b'/'));
+    let (_, message) = refusal("/* one\n two */ int main() { return x; }");
+    assert!(message.contains("t.c:2:"), "{message}");
+}
+
+/// `__attribute__((packed))` on a struct's definition: gcc's layout, every member at the next
+/// free byte and every bit-field at the next free bit, the struct aligned at 1 (the figures
+/// are gcc's, `-m64` and `-m32` alike).
+#[test]
+fn packed_structs_have_gccs_layout() {
+    let types =
+        "struct A { unsigned char a; unsigned char b:2; unsigned char c:2; unsigned char d; }
+                   __attribute__((packed));
+                 struct B { char bc; int bi; short bs; } __attribute__((packed));
+                 struct C { char cc; unsigned cx:3; unsigned cy:30; long long cz; char ce; }
+                   __attribute__((packed));
+                 struct In { char ic; int ii; };
+                 struct D { char dc; struct In din; short ds; } __attribute__((__packed__));
+                 struct E { struct B eb; char ec; };";
+    for (expression, gcc) in [
+        ("sizeof(struct A)", 3),
+        ("__builtin_offsetof(struct A, d)", 2),
+        ("sizeof(struct B)", 7),
+        ("__builtin_offsetof(struct B, bs)", 5),
+        ("sizeof(struct C)", 15),
+        ("__builtin_offsetof(struct C, cz)", 6),
+        ("__builtin_offsetof(struct C, ce)", 14),
+        ("sizeof(struct D)", 11),
+        ("__builtin_offsetof(struct D, ds)", 9),
+        ("_Alignof(struct D)", 1),
+        ("sizeof(struct E)", 8),
+        ("__builtin_offsetof(struct E, ec)", 7),
+    ] {
+        let source = format!("{types} int main() {{ return {expression}; }}");
+        assert_eq!(returns(&source, &[]), gcc, "{expression}");
+        assert_eq!(
+            returns_with(&source, &[], ilp32()),
+            gcc,
+            "{expression} (ILP32)"
+        );
+    }
+    // A view sees the packed bytes.
+    let source = "struct s { char c; int x; } __attribute__((packed));
+                  int main() { struct s v; v.c = 1; v.x = 0x0302;
+                  unsigned char *b = (unsigned char *)&v; return b[0] + 10 * b[1] + 100 * b[2]; }";
+    assert_eq!(returns(source, &[]), 321);
 }

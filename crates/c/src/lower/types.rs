@@ -224,6 +224,9 @@ struct StructDef {
     /// For a union, its members, size and alignment; its `fields` are then the one array
     /// member [`UNION_BYTES`] holding its bytes (`lower/unions.rs`).
     union: Option<UnionDef>,
+    /// Declared `__attribute__((packed))`: every member at the next free byte (bit, for a
+    /// bit-field), the struct aligned at 1 (gcc's layout).
+    packed: bool,
     refused: Option<CError>,
 }
 
@@ -686,6 +689,7 @@ impl Types {
             fields: None,
             bit_layout: Vec::new(),
             union: None,
+            packed: false,
             refused: None,
         });
         StructId(self.structs.len() as u32 - 1)
@@ -814,14 +818,16 @@ impl Types {
         if let Some(union) = &self.structs[id.0 as usize].union {
             return Some((vec![0], union.size, union.align));
         }
+        let packed = self.structs[id.0 as usize].packed;
         let bit_layout = &self.structs[id.0 as usize].bit_layout;
         if !bit_layout.is_empty() {
-            return self.bit_field_layout(bit_layout, depth);
+            return self.bit_field_layout(bit_layout, packed, depth);
         }
         let mut offsets = Vec::with_capacity(fields.len());
         let (mut size, mut align) = (0i32, 1i32);
         for &(_, field) in fields {
             let (field_size, field_align) = self.layout(field, depth + 1)?;
+            let field_align = if packed { 1 } else { field_align };
             size = size.checked_add(field_align - 1)? / field_align * field_align;
             offsets.push(size);
             size = size.checked_add(field_size)?;
@@ -838,12 +844,29 @@ impl Types {
     /// size: unless it would cross a boundary of its type's size); an unnamed one of width 0
     /// pads to its type's alignment and, as unnamed ones do, does not align the struct. A
     /// bit-field's offset is the byte holding its first bit.
-    fn bit_field_layout(&self, items: &[LayoutItem], depth: u32) -> Option<(Vec<i32>, i32, i32)> {
+    fn bit_field_layout(
+        &self,
+        items: &[LayoutItem],
+        packed: bool,
+        depth: u32,
+    ) -> Option<(Vec<i32>, i32, i32)> {
         let round_up = |n: i64, to: i64| (n + to - 1) / to * to;
         let mut offsets = Vec::with_capacity(items.len());
         let (mut bit, mut align) = (0i64, 1i32);
         for item in items {
             let (size, item_align) = self.layout(item.declared, depth + 1)?;
+            if packed {
+                // Packed: the next free bit, or byte; a width of 0 is refused where declared.
+                let at = match item.bits {
+                    None => round_up(bit, 8),
+                    Some(_) => bit,
+                };
+                if item.named {
+                    offsets.push(i32::try_from(at / 8).ok()?);
+                }
+                bit = at + item.bits.map_or(i64::from(size) * 8, i64::from);
+                continue;
+            }
             let (size, item_align64) = (i64::from(size), i64::from(item_align));
             match item.bits {
                 None => {
@@ -1778,7 +1801,19 @@ pub(super) fn base_type(
     let defines = types
         .iter()
         .any(|t| matches!(&t.node, TypeSpecifier::Struct(st) if st.node.declarations.is_some()));
-    if let Some(refusal) = layout_refusal(extensions.flatten(), at) {
+    let extensions: Vec<_> = extensions.flatten().collect();
+    let packed = extensions.iter().any(|e| attribute_named(e, "packed"));
+    let aligned = extensions.iter().any(|e| attribute_named(e, "aligned"));
+    if let (CType::Struct(id), true, false, true) = (ty, defines, aligned, packed) {
+        let def = &mut table.structs[id.0 as usize];
+        // A zero-width bit-field's place in a packed struct is gcc's own.
+        let zero_width = def.bit_layout.iter().any(|item| item.bits == Some(0));
+        if def.union.is_none() && !zero_width {
+            def.packed = true;
+            return Ok(ty);
+        }
+    }
+    if let Some(refusal) = layout_refusal(extensions.into_iter(), at) {
         match ty {
             CType::Struct(id) if defines => {
                 table.structs[id.0 as usize].refused.get_or_insert(refusal);
@@ -1789,6 +1824,12 @@ pub(super) fn base_type(
         }
     }
     Ok(ty)
+}
+
+/// Whether `extension` is `__attribute__((name))` (with or without underscores).
+fn attribute_named(extension: &Node<lang_c::ast::Extension>, name: &str) -> bool {
+    matches!(&extension.node, lang_c::ast::Extension::Attribute(a)
+        if a.name.node.trim_matches('_') == name)
 }
 
 /// The refusal of a struct whose declaration has an attribute that changes its layout
