@@ -41,8 +41,8 @@
 //! **Allocators** (`void *safe_malloc(size_t n) { void *p = malloc(n); if (!p) abort();
 //! return p; }`, SV-COMP's `ldv_malloc`): inside such a function an allocation of bytes has no
 //! type, so it does not lower on its own; a call whose result converts at once to a `T *` to
-//! one object (`struct node *x = safe_malloc(sizeof *x);`) is inlined, and there an allocation
-//! of a number of bytes converted at once to `void *` makes one `T` (the type the caller gives
+//! one object (`struct node *x = safe_malloc(sizeof *x);`) is inlined, and there a `malloc` or
+//! `calloc` of a number of bytes converted at once to `void *` makes one `T` (the type the caller gives
 //! the memory, C's effective type), after an `unmodelled` check that the number is `sizeof(T)`
 //! (objects are typed: more or fewer bytes would need bytes). `lower/elements.rs` lets such an
 //! allocation make no array by itself. Any other call of it stays refused.
@@ -466,8 +466,8 @@ impl FnCx<'_, '_> {
         (returns_void_pointer && pointee != CType::Void).then_some(pointee)
     }
 
-    /// Whether `e` (without its casts) is an allocation of a number of bytes (no `sizeof` in
-    /// its size) by the library, converted at once to `to`, a `void *`.
+    /// Whether `e` (without its casts) is a `malloc` or `calloc` of a number of bytes (no
+    /// `sizeof` in its size), converted at once to `to`, a `void *`.
     pub(super) fn allocates_void_bytes(&self, e: &Node<Expression>, to: CType) -> bool {
         let CType::Pointer(p) = to else {
             return false;
@@ -482,7 +482,9 @@ impl FnCx<'_, '_> {
         let library = ALLOCATING_FUNCTIONS.contains(&name) && !self.unit.bodies.contains_key(name);
         let bytes =
             (self.sized_allocation(name, &call.node.arguments)).is_some_and(|s| s.each.is_none());
-        self.pointee(p) == CType::Void && library && bytes && name != "realloc"
+        // `alloca`'s object would die with the allocator's return in C, not when inlined.
+        let heap = matches!(name, "malloc" | "calloc");
+        self.pointee(p) == CType::Void && library && bytes && heap
     }
 
     /// Remembers `pointer` as made by an allocation of a number of bytes, where `bytes`.

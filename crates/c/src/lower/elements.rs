@@ -140,11 +140,11 @@ fn makes_array(call: &CallExpression) -> bool {
     })
 }
 
-/// Whether the allocation `call` is of a number of bytes (no `sizeof` in its size), other than
-/// `realloc`.
+/// Whether the allocation `call` is a `malloc` or `calloc` of a number of bytes (no `sizeof`
+/// in its size).
 fn allocates_bytes(call: &CallExpression) -> bool {
     callee_name(call).is_some_and(|name| {
-        name != "realloc"
+        matches!(name, "malloc" | "calloc")
             && allocation_size(name, &call.arguments).is_some_and(|size| size.each.is_none())
     })
 }
