@@ -131,6 +131,17 @@ pub(super) fn allocation_size<'a>(
     Some(AllocationSize { each, count })
 }
 
+/// The name of the function `e` (without its casts) calls by name, and its arguments.
+fn called(e: &Node<Expression>) -> Option<(&str, &[Node<Expression>])> {
+    let Expression::Call(call) = &without_casts(e).node else {
+        return None;
+    };
+    let Expression::Identifier(callee) = &call.node.callee.node else {
+        return None;
+    };
+    Some((callee.node.name.as_str(), &call.node.arguments))
+}
+
 fn without_casts(mut e: &Node<Expression>) -> &Node<Expression> {
     while let Expression::Cast(c) = &e.node {
         e = &c.node.expression;
@@ -423,19 +434,10 @@ impl FnCx<'_, '_> {
             return None;
         };
         let pointee = self.unit.types.borrow().pointee(p);
-        let Expression::Call(call) = &without_casts(e).node else {
-            return None;
-        };
-        let Expression::Identifier(callee) = &call.node.callee.node else {
-            return None;
-        };
-        let name = callee.node.name.as_str();
-        let library = ALLOCATING_FUNCTIONS.contains(&name) && !self.unit.bodies.contains_key(name);
-        let bytes =
-            (self.sized_allocation(name, &call.node.arguments)).is_some_and(|s| s.each.is_none());
+        let (name, arguments) = called(e)?;
         // `char`s are what a number of bytes makes anyway.
         let typed = pointee != CType::SChar && pointee != CType::Void;
-        (library && bytes && typed).then_some(pointee)
+        (self.allocates_bytes(name, arguments) && typed).then_some(pointee)
     }
 
     /// The pointee `T` where `e` (without its casts) is a call of a defined function returning
@@ -447,13 +449,7 @@ impl FnCx<'_, '_> {
             return None;
         };
         let pointee = self.pointee(p);
-        let Expression::Call(call) = &without_casts(e).node else {
-            return None;
-        };
-        let Expression::Identifier(callee) = &call.node.callee.node else {
-            return None;
-        };
-        let name = callee.node.name.as_str();
+        let (name, _) = called(e)?;
         // A function that lowers on its own is called as one (an allocator never does: its
         // allocation of bytes converted to `void *` has no type).
         if !self.unit.unavailable.contains_key(name) {
@@ -472,19 +468,17 @@ impl FnCx<'_, '_> {
         let CType::Pointer(p) = to else {
             return false;
         };
-        let Expression::Call(call) = &without_casts(e).node else {
-            return false;
-        };
-        let Expression::Identifier(callee) = &call.node.callee.node else {
-            return false;
-        };
-        let name = callee.node.name.as_str();
-        let library = ALLOCATING_FUNCTIONS.contains(&name) && !self.unit.bodies.contains_key(name);
-        let bytes =
-            (self.sized_allocation(name, &call.node.arguments)).is_some_and(|s| s.each.is_none());
         // `alloca`'s object would die with the allocator's return in C, not when inlined.
-        let heap = matches!(name, "malloc" | "calloc");
-        self.pointee(p) == CType::Void && library && bytes && heap
+        called(e).is_some_and(|(name, arguments)| {
+            matches!(name, "malloc" | "calloc") && self.allocates_bytes(name, arguments)
+        }) && self.pointee(p) == CType::Void
+    }
+
+    /// Whether `name(arguments)` is the library's allocation of a number of bytes (no `sizeof`
+    /// in its size).
+    fn allocates_bytes(&self, name: &str, arguments: &[Node<Expression>]) -> bool {
+        let library = ALLOCATING_FUNCTIONS.contains(&name) && !self.unit.bodies.contains_key(name);
+        library && (self.sized_allocation(name, arguments)).is_some_and(|s| s.each.is_none())
     }
 
     /// Remembers `pointer` as made by an allocation of a number of bytes, where `bytes`.
