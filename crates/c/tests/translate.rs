@@ -4060,6 +4060,23 @@ fn packed_structs_have_gccs_layout() {
             "{expression} (ILP32)"
         );
     }
+    // gcc packs only where the attribute follows the closing brace (a leading one it
+    // ignores); a tag defined packed and not, and a type name's attribute, are refused (the
+    // review found wrong answers through each).
+    for source in [
+        "__attribute__((packed)) struct A { char c; int x; };
+         int main() { return sizeof(struct A); }",
+        "typedef __attribute__((packed)) struct { char c; int x; } T;
+         int main() { T t; return sizeof t; }",
+        "struct A { char c; int x; } const __attribute__((packed)) v;
+         int main() { return sizeof v; }",
+        "struct A { char c; int x; };
+         int main() { struct A { char c; int x; } __attribute__((packed)) a; return sizeof a; }",
+        "int main() { return sizeof(struct A { char c; int x; } __attribute__((packed))); }",
+    ] {
+        let (kind, message) = refusal(source);
+        assert_eq!(kind, ErrorKind::Unsupported, "{source}: {message}");
+    }
     // A view sees the packed bytes.
     let source = "struct s { char c; int x; } __attribute__((packed));
                   int main() { struct s v; v.c = 1; v.x = 0x0302;

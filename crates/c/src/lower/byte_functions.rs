@@ -75,7 +75,8 @@ impl FnCx<'_, '_> {
         CError::unsupported(
             format!(
                 "`{name}` byte by byte through a `{described}` (the bytes of integers and of \
-                 structs of integers are modelled; not those of pointers or other structs)"
+                 structs of integers, `_Bool`s and pointers are modelled, a pointer's bytes \
+                 stopping the run; not those of pointers themselves or other structs)"
             ),
             at,
         )

@@ -224,8 +224,9 @@ struct StructDef {
     /// For a union, its members, size and alignment; its `fields` are then the one array
     /// member [`UNION_BYTES`] holding its bytes (`lower/unions.rs`).
     union: Option<UnionDef>,
-    /// Declared `__attribute__((packed))`: every member at the next free byte (bit, for a
-    /// bit-field), the struct aligned at 1 (gcc's layout).
+    /// Defined `__attribute__((packed))`: every member at the next free byte (bit, for a
+    /// bit-field), the struct aligned at 1 (gcc's layout). Part of the definition: another
+    /// definition of the tag must pack it alike.
     packed: bool,
     refused: Option<CError>,
 }
@@ -299,6 +300,9 @@ pub(super) struct Types {
     /// Whether a union has a pointer member, whose bytes a read of an integer then checks
     /// (`lower/unions.rs`).
     pub pointer_unions: bool,
+    /// Whether the struct definition [`Types::struct_type`] meets next is declared packed
+    /// (`base_type`: `struct t { ... } __attribute__((packed))`); taken by that definition.
+    packing_next: bool,
 }
 
 /// Whether a struct member (its name and type) is one leaf of its struct rather than its own
@@ -365,6 +369,7 @@ impl Types {
                 DataModel::Lp64 => 8,
             },
             pointer_unions: false,
+            packing_next: false,
         }
     }
 
@@ -955,6 +960,8 @@ impl Types {
                 )),
             };
         };
+        // Taken before the members, whose own definitions are never packed.
+        let packed = std::mem::take(&mut self.packing_next);
         let id = match tag {
             Some(tag) => self.tag(kind, tag),
             None => self.anonymous(format!("an anonymous {kind}")),
@@ -975,7 +982,7 @@ impl Types {
             }
         };
         match &def.fields {
-            Some(existing) if *existing != fields || def.union != union => {
+            Some(existing) if *existing != fields || def.union != union || def.packed != packed => {
                 Err(CError::unsupported(
                     format!(
                         "a second, different definition of `{}` (struct tags have one namespace \
@@ -989,6 +996,7 @@ impl Types {
                 def.fields = Some(fields);
                 def.bit_layout = bit_layout;
                 def.union = union;
+                def.packed = packed;
                 Ok(CType::Struct(id))
             }
         }
@@ -1791,28 +1799,36 @@ pub(super) fn base_type(
         })
         .collect();
     let mut table = unit.types.borrow_mut();
-    let ty = type_of(unit, &mut table, &types, at)?;
-    // `struct t { ... } __attribute__((packed));`: the struct defined here is refused where
-    // it is used, as a struct with a member outside the subset is.
-    let extensions = specifiers.iter().filter_map(|s| match &s.node {
-        DeclarationSpecifier::Extension(e) => Some(e),
-        _ => None,
-    });
+    let extensions: Vec<&Node<lang_c::ast::Extension>> = specifiers
+        .iter()
+        .filter_map(|s| match &s.node {
+            DeclarationSpecifier::Extension(e) => Some(e),
+            _ => None,
+        })
+        .flatten()
+        .collect();
     let defines = types
         .iter()
         .any(|t| matches!(&t.node, TypeSpecifier::Struct(st) if st.node.declarations.is_some()));
-    let extensions: Vec<_> = extensions.flatten().collect();
-    let packed = extensions.iter().any(|e| attribute_named(e, "packed"));
-    let aligned = extensions.iter().any(|e| attribute_named(e, "aligned"));
-    if let (CType::Struct(id), true, false, true) = (ty, defines, aligned, packed) {
-        let def = &mut table.structs[id.0 as usize];
+    // `struct t { ... } __attribute__((packed))`: gcc packs a struct only where the attribute
+    // follows its closing brace (a leading one, or one after a qualifier, it ignores).
+    let packed = defines
+        && packs_struct(specifiers)
+        && extensions.iter().all(|e| !attribute_named(e, "aligned"));
+    table.packing_next = packed;
+    let ty = type_of(unit, &mut table, &types, at);
+    table.packing_next = false;
+    let ty = ty?;
+    if let (true, CType::Struct(id)) = (packed, ty) {
+        let def = &table.structs[id.0 as usize];
         // A zero-width bit-field's place in a packed struct is gcc's own.
         let zero_width = def.bit_layout.iter().any(|item| item.bits == Some(0));
         if def.union.is_none() && !zero_width {
-            def.packed = true;
             return Ok(ty);
         }
     }
+    // Any other `packed` or `aligned`: the struct defined here is refused where it is used,
+    // as a struct with a member outside the subset is.
     if let Some(refusal) = layout_refusal(extensions.into_iter(), at) {
         match ty {
             CType::Struct(id) if defines => {
@@ -1826,6 +1842,25 @@ pub(super) fn base_type(
     Ok(ty)
 }
 
+/// Whether `specifiers` hold a struct definition followed at once by attributes among which
+/// is `packed` (and no `packed` elsewhere).
+fn packs_struct(specifiers: &[Node<DeclarationSpecifier>]) -> bool {
+    let packs = |s: &Node<DeclarationSpecifier>| matches!(&s.node, DeclarationSpecifier::Extension(e) if e.iter().any(|e| attribute_named(e, "packed")));
+    let Some(at) = specifiers.iter().position(|s| {
+        matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t)
+            if matches!(&t.node, TypeSpecifier::Struct(st) if st.node.declarations.is_some()))
+    }) else {
+        return false;
+    };
+    let after = specifiers[at + 1..]
+        .iter()
+        .take_while(|s| matches!(s.node, DeclarationSpecifier::Extension(_)));
+    let right_after = after.clone().any(packs);
+    let elsewhere = specifiers[..at].iter().any(packs)
+        || specifiers[at + 1 + after.count()..].iter().any(packs);
+    right_after && !elsewhere
+}
+
 /// Whether `extension` is `__attribute__((name))` (with or without underscores).
 fn attribute_named(extension: &Node<lang_c::ast::Extension>, name: &str) -> bool {
     matches!(&extension.node, lang_c::ast::Extension::Attribute(a)
@@ -1833,8 +1868,8 @@ fn attribute_named(extension: &Node<lang_c::ast::Extension>, name: &str) -> bool
 }
 
 /// The refusal of a struct whose declaration has an attribute that changes its layout
-/// (`packed`, `aligned`) among `extensions`: `sizeof` and member offsets follow C's default
-/// layout only.
+/// (`packed` but right after a struct's definition, `aligned`) among `extensions`: `sizeof`
+/// and member offsets follow C's default layout or gcc's packed one only.
 pub(super) fn layout_refusal<'a>(
     mut extensions: impl Iterator<Item = &'a Node<lang_c::ast::Extension>>,
     at: usize,
@@ -1872,6 +1907,15 @@ fn type_name_in(
     name: &lang_c::ast::TypeName,
     at: usize,
 ) -> Result<CType, CError> {
+    // A type name's `packed` or `aligned` (`sizeof(struct t { ... } __attribute__((packed)))`)
+    // would change the layout; only a declaration's definition packs (`base_type`).
+    let extensions = name.specifiers.iter().filter_map(|s| match &s.node {
+        SpecifierQualifier::Extension(e) => Some(e),
+        _ => None,
+    });
+    if let Some(refusal) = layout_refusal(extensions.flatten(), at) {
+        return Err(refusal);
+    }
     let base = type_of(unit, types, &specifier_types(&name.specifiers), at)?;
     let Some(declarator) = &name.declarator else {
         return Ok(base);

@@ -313,9 +313,10 @@ impl FnCx<'_, '_> {
                     return Err(CError::unsupported(
                         format!(
                             "a view of the bytes of `{described}` objects (the bytes of \
-                             integers and of structs of integers are modelled; not those of \
-                             pointers, arrays, structs with other members or bit-fields, or \
-                             structs with a member whose address is taken)"
+                             integers and of structs of integers, `_Bool`s and pointers are \
+                             modelled, a pointer's bytes stopping the run; not those of \
+                             pointers themselves, arrays, structs with array members or \
+                             bit-fields, or structs with a member whose address is taken)"
                         ),
                         at,
                     ));
