@@ -4002,6 +4002,12 @@ fn allocators_make_one_object_of_their_callers_type() {
     assert_eq!(inputs(0, 16), Ok(-1));
     assert_eq!(inputs(1, 16), Ok(7));
     assert_eq!(inputs(1, 8), Err(PropertyKind::Unmodelled));
+    // A `void *` function's other allocations of bytes make `char`s, as anywhere.
+    let source = "void *malloc(unsigned long); void free(void *);
+                  void *scratch(int n) { char *b = malloc(n); b[n - 1] = 7; int r = b[n - 1];
+                    free(b); return r == 7 ? 0 : (void *)0; }
+                  int main() { return scratch(__VERIFIER_nondet_int()) == 0; }";
+    assert_eq!(returns(source, &[3]), 1);
     // Called for an array, or for nothing typed, it stays refused.
     for body in [
         "int main() { int *a = safe_malloc(4 * sizeof(int)); a[1] = 2; return a[1]; }",

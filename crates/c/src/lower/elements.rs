@@ -708,6 +708,12 @@ struct Uses<'d> {
     recursive: &'d HashSet<String>,
     /// The defined functions that return `void *` ([`void_pointer_functions`]).
     allocators: HashSet<String>,
+    /// Whether the declaration being visited declares `void` (its `void *` declarators then
+    /// hold an allocator's allocation of bytes as one object).
+    declares_void: bool,
+    /// The allocations (by where their callee's name starts) converted at once to `void *`:
+    /// a `void *` variable's initializer, or an allocator's `return`.
+    void_allocations: HashSet<usize>,
     cells: HashSet<VariableKey>,
     literal_values: bool,
     /// The subscripts that another subscript indexes (`m[i]` of `m[i][j]`), by address.
@@ -720,6 +726,20 @@ struct Uses<'d> {
 }
 
 impl Uses<'_> {
+    /// Notes `e` (without its casts) as an allocation converted at once to `void *`, if it is
+    /// one.
+    fn note_void_allocation(&mut self, e: &Node<Expression>) {
+        let mut e = e;
+        while let Expression::Cast(c) = &e.node {
+            e = &c.node.expression;
+        }
+        if let Expression::Call(call) = &e.node {
+            if let Some(start) = allocation_start(&call.node, self.parameters) {
+                self.void_allocations.insert(start);
+            }
+        }
+    }
+
     /// `e`, a subscript that no subscript indexes, names a row (`m[i]` of `int m[2][3]`,
     /// `(*c)[i]` of `int c[2][3][4]`): a pointer into the array, which then lives in a cell
     /// (also under `sizeof`, which costs only time).
@@ -1021,6 +1041,15 @@ impl Uses<'_> {
 }
 
 impl<'ast> Visit<'ast> for Uses<'_> {
+    fn visit_declaration(&mut self, declaration: &'ast Declaration, span: &'ast Span) {
+        let outer = self.declares_void;
+        self.declares_void = declaration.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t) if matches!(t.node, TypeSpecifier::Void))
+        });
+        visit::visit_declaration(self, declaration, span);
+        self.declares_void = outer;
+    }
+
     fn visit_function_definition(
         &mut self,
         definition: &'ast FunctionDefinition,
@@ -1036,6 +1065,9 @@ impl<'ast> Visit<'ast> for Uses<'_> {
     fn visit_statement(&mut self, statement: &'ast lang_c::ast::Statement, span: &'ast Span) {
         // `return e;` assigns the function's result.
         if let lang_c::ast::Statement::Return(Some(e)) = statement {
+            if self.allocators.contains(&self.function) {
+                self.note_void_allocation(e);
+            }
             if !self.function.is_empty() {
                 let result = self.classes.id(&result_key(&self.function));
                 let sources = self.sources(e);
@@ -1049,6 +1081,9 @@ impl<'ast> Visit<'ast> for Uses<'_> {
         let (name, shape) = declarator_shape(&init.declarator.node);
         match (name, init.initializer.as_ref().map(|i| &i.node)) {
             (Some(name), Some(Initializer::Expression(e))) => {
+                if self.declares_void && matches!(shape, Shape::Plain(1)) {
+                    self.note_void_allocation(e);
+                }
                 // `char s[] = "ab"` copies the characters: the literal is not a value.
                 if matches!(shape, Shape::Array(_))
                     && matches!(e.node, Expression::StringLiteral(_))
@@ -1209,8 +1244,11 @@ impl<'ast> Visit<'ast> for Uses<'_> {
 
     fn visit_call_expression(&mut self, call: &'ast lang_c::ast::CallExpression, span: &'ast Span) {
         if let Some(start) = allocation_start(call, self.parameters) {
-            // An allocator's number of bytes makes one object of its caller's type.
-            let in_allocator = self.allocators.contains(&self.function) && allocates_bytes(call);
+            // An allocator's number of bytes converted to `void *` makes one object of its
+            // caller's type.
+            let in_allocator = self.allocators.contains(&self.function)
+                && allocates_bytes(call)
+                && self.void_allocations.contains(&start);
             if makes_array(call) && !in_allocator {
                 let class = self.classes.id(&allocation_key(start));
                 self.classes.mark(class);
@@ -1361,6 +1399,8 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         bindings: Vec::new(),
         recursive: &recursive,
         allocators: void_pointer_functions(unit),
+        declares_void: false,
+        void_allocations: HashSet::new(),
         cells: HashSet::new(),
         literal_values: false,
         inner_subscripts: HashSet::new(),
