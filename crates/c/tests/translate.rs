@@ -3975,17 +3975,20 @@ fn sizeof_of_an_undeclared_name_names_it() {
 /// makes one `T` of the bytes it is asked for (`lower/allocation.rs`, "Allocators").
 #[test]
 fn allocators_make_one_object_of_their_callers_type() {
-    let prelude = "void *malloc(unsigned long); void free(void *); void abort(void);
+    let prelude = "void *malloc(unsigned long); void *calloc(unsigned long, unsigned long);
+                   void free(void *); void abort(void);
                    struct node { int v; struct node *next; }; struct pair { long a, b; };
                    void *safe_malloc(unsigned long size) {
                      void *p = malloc(size); if (!p) abort(); return p; }
                    void *maybe_malloc(unsigned long size) {
-                     if (__VERIFIER_nondet_int()) return malloc(size); return 0; }";
+                     if (__VERIFIER_nondet_int()) return malloc(size); return 0; }
+                   void *zeroed(unsigned long size) { void *p; p = calloc(1, size); return p; }";
     let source = format!(
         "{prelude} int main() {{ struct node *n = safe_malloc(sizeof(struct node));
            struct pair *q; q = (struct pair *)safe_malloc(sizeof *q);
+           struct node *z = zeroed(sizeof *z);
            n->v = __VERIFIER_nondet_int(); n->next = 0; q->a = n->v; q->b = 2;
-           int r = q->a + q->b; free(q); free(n); return r; }}"
+           int r = q->a + q->b + z->v; free(q); free(n); free(z); return r; }}"
     );
     assert_eq!(returns(&source, &[5]), 7);
     // The null an allocator may give is followed; a size other than one object's is not.

@@ -45,7 +45,7 @@
 //! `calloc` of a number of bytes converted at once to `void *` makes one `T` (the type the caller gives
 //! the memory, C's effective type), after an `unmodelled` check that the number is `sizeof(T)`
 //! (objects are typed: more or fewer bytes would need bytes). `lower/elements.rs` lets such an
-//! allocation (a `void *` variable's initializer or the allocator's `return`) make no array by
+//! allocation (a `void *` variable's initializer or assigned value, or the allocator's `return`) make no array by
 //! itself. Any other call of the allocator stays refused.
 //!
 //! Nothing here decides which variables hold element pointers.

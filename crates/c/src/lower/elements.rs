@@ -712,8 +712,10 @@ struct Uses<'d> {
     /// hold an allocator's allocation of bytes as one object).
     declares_void: bool,
     /// The allocations (by where their callee's name starts) converted at once to `void *`:
-    /// a `void *` variable's initializer, or an allocator's `return`.
+    /// a `void *` variable's initializer or assigned value, or an allocator's `return`.
     void_allocations: HashSet<usize>,
+    /// The names the function being visited declares `void *`, so far.
+    void_pointers: HashSet<String>,
     cells: HashSet<VariableKey>,
     literal_values: bool,
     /// The subscripts that another subscript indexes (`m[i]` of `m[i][j]`), by address.
@@ -1058,6 +1060,7 @@ impl<'ast> Visit<'ast> for Uses<'_> {
         self.function = declarator_shape(&definition.declarator.node)
             .0
             .unwrap_or_default();
+        self.void_pointers.clear();
         visit::visit_function_definition(self, definition, span);
         self.function.clear();
     }
@@ -1079,9 +1082,16 @@ impl<'ast> Visit<'ast> for Uses<'_> {
 
     fn visit_init_declarator(&mut self, init: &'ast InitDeclarator, span: &'ast Span) {
         let (name, shape) = declarator_shape(&init.declarator.node);
+        let void_pointer = self.declares_void && matches!(shape, Shape::Plain(1));
+        match (void_pointer, &name) {
+            (true, Some(name)) => self.void_pointers.insert(name.clone()),
+            // A declaration of another type shadows the name from here on.
+            (false, Some(name)) => self.void_pointers.remove(name),
+            _ => false,
+        };
         match (name, init.initializer.as_ref().map(|i| &i.node)) {
             (Some(name), Some(Initializer::Expression(e))) => {
-                if self.declares_void && matches!(shape, Shape::Plain(1)) {
+                if void_pointer {
                     self.note_void_allocation(e);
                 }
                 // `char s[] = "ab"` copies the characters: the literal is not a value.
@@ -1168,6 +1178,10 @@ impl<'ast> Visit<'ast> for Uses<'_> {
         }
         match e.operator.node {
             B::Assign => {
+                if matches!(&e.lhs.node, Expression::Identifier(id) if self.void_pointers.contains(&id.node.name))
+                {
+                    self.note_void_allocation(&e.rhs);
+                }
                 let targets = self.sources(&e.lhs);
                 let sources = self.sources(&e.rhs);
                 for target in targets.classes {
@@ -1401,6 +1415,7 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         allocators: void_pointer_functions(unit),
         declares_void: false,
         void_allocations: HashSet::new(),
+        void_pointers: HashSet::new(),
         cells: HashSet::new(),
         literal_values: false,
         inner_subscripts: HashSet::new(),
