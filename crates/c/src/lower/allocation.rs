@@ -42,11 +42,12 @@
 //! return p; }`, SV-COMP's `ldv_malloc`): inside such a function an allocation of bytes has no
 //! type, so it does not lower on its own; a call whose result converts at once to a `T *` to
 //! one object (`struct node *x = safe_malloc(sizeof *x);`) is inlined, and there a `malloc` or
-//! `calloc` of a number of bytes converted at once to `void *` makes one `T` (the type the caller gives
-//! the memory, C's effective type), after an `unmodelled` check that the number is `sizeof(T)`
-//! (objects are typed: more or fewer bytes would need bytes). `lower/elements.rs` lets such an
-//! allocation (a `void *` variable's initializer or assigned value, or the allocator's `return`) make no array by
-//! itself. Any other call of the allocator stays refused.
+//! `calloc` of a number of bytes converted at once to `void *` makes one `T` (the type the
+//! caller gives the memory, C's effective type), after an `unmodelled` check that the number
+//! is `sizeof(T)` (objects are typed: more or fewer bytes would need bytes).
+//! `lower/elements.rs` lets such an allocation (a `void *` variable's initializer or assigned
+//! value, or the allocator's `return`) make no array by itself. Any other call of the
+//! allocator stays refused.
 //!
 //! Nothing here decides which variables hold element pointers.
 
