@@ -1971,3 +1971,44 @@ fn validation_takes_the_property_from_the_witness() {
     let out = symex(&["svcomp", &task, "--validate", &other]);
     exits_mentioning(&out, 2, "give --property");
 }
+
+/// SV-COMP's allocator functions (`safe_malloc`, `ldv_malloc`): inlined for the type their
+/// caller converts the result to, so a list built through one is checked; a use after `free`
+/// is `FALSE(valid-deref)` with a witness that replays, and freeing every node is `TRUE`.
+#[test]
+fn svcomp_follows_allocator_functions() {
+    let program_with = |tail: &str| {
+        format!(
+            "#include <stdlib.h>
+             extern int __VERIFIER_nondet_int(void);
+             struct node {{ int v; struct node *next; }};
+             void *safe_malloc(size_t size) {{ void *p = malloc(size); if (!p) abort(); return p; }}
+             int main(void) {{
+               struct node *head = safe_malloc(sizeof *head);
+               head->v = __VERIFIER_nondet_int();
+               head->next = safe_malloc(sizeof(struct node));
+               head->next->v = 2; head->next->next = 0;
+               struct node *second = head->next;
+               free(head->next);
+               {tail}
+               free(head);
+               return 0;
+             }}\n"
+        )
+    };
+    let task = memsafety_task(
+        "allocator_uaf",
+        &program_with("if (head->v == 7) return second->v;"),
+        false,
+    );
+    let (witness, _) = witnessed(&task, "valid-memsafety: FALSE(valid-deref)");
+    validation(&task, &witness, 10, "witness confirmed");
+    let task = memsafety_task("allocator_freed", &program_with("second = 0;"), true);
+    let out = symex(&["svcomp", &task, "--timeout", "10"]);
+    assert!(
+        stdout(&out).contains("valid-memsafety: TRUE"),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+}
