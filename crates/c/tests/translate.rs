@@ -4092,3 +4092,38 @@ fn packed_structs_have_gccs_layout() {
                   unsigned char *b = (unsigned char *)&v; return b[0] + 10 * b[1] + 100 * b[2]; }";
     assert_eq!(returns(source, &[]), 321);
 }
+
+#[test]
+fn typeof_names_types_and_null_member_addresses_are_offsets() {
+    let types = "struct list_head { struct list_head *next, *prev; };
+                 struct item { char tag; long value; struct list_head link; short s; };";
+    for (body, expected) in [
+        ("typeof(int) x = 7; return x;", 7),
+        (
+            "struct item i; i.value = 3; typeof(i) j = i; return j.value;",
+            3,
+        ),
+        (
+            "struct item *p = 0; typeof(*p) k; k.s = 9; typeof(p->s) t = k.s; return t;",
+            9,
+        ),
+        // The Linux list's `container_of` declares its pointer so.
+        (
+            "struct item i; struct item *m = &i;
+             const typeof(((typeof(*m) *)0)->link) *q = &m->link; return q == &i.link;",
+            1,
+        ),
+        ("return (unsigned long) &((struct item *)0)->link;", 16),
+        ("return (int) &((struct item *)0)->link.prev;", 24),
+        ("return (unsigned) &((typeof(struct item) *)0)->s;", 32),
+    ] {
+        let source = format!("{types} int main() {{ {body} }}");
+        assert_eq!(returns(&source, &[]), expected, "{body}");
+    }
+    // In ILP32 the layout is another.
+    let source = format!("{types} int main() {{ return (int) &((struct item *)0)->link; }}");
+    assert_eq!(returns_with(&source, &[], ilp32()), 8);
+    // An expression whose type is not plain to see is refused, with the reason.
+    let (kind, message) = refusal("int f(void); int main() { typeof(f() + 1.0) x = 0; return 0; }");
+    assert_eq!(kind, ErrorKind::Unsupported, "{message}");
+}

@@ -63,7 +63,7 @@ use super::element_pointer::representation;
 use super::elements::Location;
 use super::func::FnCx;
 use super::memory::{HeapOwner, FREED, LIVE, MEMBER};
-use super::types::{type_name, CType};
+use super::types::CType;
 use crate::error::CError;
 
 /// The largest count of a heap array whose count is not a constant: the run forks over every
@@ -521,7 +521,7 @@ impl FnCx<'_, '_> {
     /// array.
     fn sized_type(&self, each: &Node<Expression>, at: usize) -> Result<Option<CType>, CError> {
         let ty = match &each.node {
-            Expression::SizeOfTy(t) => Some(type_name(self.unit, &t.node.0.node, at)?),
+            Expression::SizeOfTy(t) => Some(self.type_name_of(&t.node.0.node, at)?),
             // A row is an array here, not the pointer it decays into.
             Expression::SizeOfVal(v) => {
                 (self.row_type(&v.node.0)).or_else(|| self.static_type(&v.node.0))
@@ -675,7 +675,7 @@ impl FnCx<'_, '_> {
     ) -> Result<(Operand, CType), CError> {
         if let Expression::Cast(cast) = &argument.node {
             let at = self.at(argument.span);
-            let ty = type_name(self.unit, &cast.node.type_name.node, at)?;
+            let ty = self.type_name_of(&cast.node.type_name.node, at)?;
             let void = matches!(ty, CType::Pointer(p) if self.unit.types.borrow().pointee(p) == CType::Void);
             if void {
                 let (pointer, from) = self.typed(&cast.node.expression)?;

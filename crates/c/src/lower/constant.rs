@@ -11,8 +11,7 @@
 //! means comes from the caller's [`Scope`]: nothing here looks up declarations itself.
 
 use lang_c::ast::{
-    BinaryOperator as B, Expression as E, OffsetDesignator, OffsetMember, TypeName,
-    UnaryOperator as U,
+    BinaryOperator as B, Expression as E, OffsetMember, TypeName, UnaryOperator as U,
 };
 use lang_c::span::{Node, Span};
 
@@ -104,6 +103,16 @@ impl Evaluation<'_> {
                         at,
                     ));
                 }
+                // `(size_t) &((T *)0)->m`: the old spelling of `offsetof(T, m)`.
+                if let Some((base, members)) = null_member_address(&cast.node.expression) {
+                    let Ok(CType::Pointer(p)) = scope.type_name(base, at) else {
+                        return Err(not_constant("this address".into(), at));
+                    };
+                    let pointee = scope.types().pointee(p);
+                    let offset =
+                        self.offset_of(pointee, members.into_iter().map(|name| Ok(Ok(name))), at)?;
+                    return Ok((convert(i64::from(offset), ty), ty));
+                }
                 let (value, _) = self.of(&cast.node.expression)?;
                 Ok((convert(value, ty), ty))
             }
@@ -127,7 +136,15 @@ impl Evaluation<'_> {
             }
             E::OffsetOf(o) => {
                 let ty = scope.type_name(&o.node.type_name.node, at)?;
-                let offset = self.offset_of(ty, &o.node.designator.node, at)?;
+                let designator = &o.node.designator.node;
+                let first = std::iter::once(Some(Ok(&designator.base.node.name)));
+                let rest = designator.members.iter().map(|m| match &m.node {
+                    OffsetMember::Member(name) => Some(Ok(&name.node.name)),
+                    OffsetMember::Index(index) => Some(Err(index)),
+                    OffsetMember::IndirectMember(_) => None,
+                });
+                let steps = first.chain(rest).map(|step| step.ok_or(()));
+                let offset = self.offset_of(ty, steps, at)?;
                 Ok(size_value(scope, offset))
             }
             _ => Err(not_constant("this expression".into(), at)),
@@ -229,20 +246,20 @@ impl Evaluation<'_> {
         }
     }
 
-    /// `offsetof(ty, m.n[k]…)`: the byte offset of the designated member in C's layout.
-    fn offset_of(self, ty: CType, designator: &OffsetDesignator, at: usize) -> Result<i32, CError> {
+    /// `offsetof(ty, m.n[k]…)`: the byte offset of the member the steps designate in C's
+    /// layout (each `Ok(Ok(name))` a member, `Ok(Err(index))` an index, `Err` a step outside
+    /// the subset).
+    fn offset_of<'e>(
+        self,
+        ty: CType,
+        steps: impl Iterator<Item = Result<Result<&'e String, &'e Node<E>>, ()>>,
+        at: usize,
+    ) -> Result<i32, CError> {
         let unsupported = || CError::unsupported("this `offsetof` (a member of a struct)", at);
         // Where the walk stands: a type and, inside an array member, its dimensions left.
         let (mut current, mut dims, mut offset) = (ty, Vec::new(), 0i64);
-        let first = std::iter::once(Some(Ok(&designator.base.node.name)));
-        let rest = designator.members.iter().map(|m| match &m.node {
-            OffsetMember::Member(name) => Some(Ok(&name.node.name)),
-            OffsetMember::Index(index) => Some(Err(index)),
-            OffsetMember::IndirectMember(_) => None,
-        });
-        // `Ok`: a member; `Err`: an index.
-        for step in first.chain(rest) {
-            match step.ok_or_else(unsupported)? {
+        for step in steps {
+            match step.map_err(|()| unsupported())? {
                 Ok(name) => {
                     let types = self.scope.types();
                     let (CType::Struct(id), true) = (current, dims.is_empty()) else {
@@ -358,4 +375,41 @@ fn wide(bits: i64, ty: CType) -> i128 {
         CType::ULong => i128::from(bits as u64),
         _ => i128::from(bits),
     }
+}
+
+/// `&((T *)0)->m.n`, the address of a member of the struct a null pointer of type `T *` would
+/// point to: the type name `T *` and the member names, outermost first.
+pub(super) fn null_member_address(e: &Node<E>) -> Option<(&lang_c::ast::TypeName, Vec<&String>)> {
+    let E::UnaryOperator(u) = &e.node else {
+        return None;
+    };
+    if u.node.operator.node != lang_c::ast::UnaryOperator::Address {
+        return None;
+    }
+    let mut names = Vec::new();
+    let mut current = &u.node.operand;
+    loop {
+        let E::Member(m) = &current.node else {
+            return None;
+        };
+        names.push(&m.node.identifier.node.name);
+        current = &m.node.expression;
+        if m.node.operator.node == lang_c::ast::MemberOperator::Indirect {
+            break;
+        }
+    }
+    let E::Cast(cast) = &current.node else {
+        return None;
+    };
+    let E::Constant(zero) = &cast.node.expression.node else {
+        return None;
+    };
+    let lang_c::ast::Constant::Integer(zero) = &zero.node else {
+        return None;
+    };
+    if &*zero.number != "0" {
+        return None;
+    }
+    names.reverse();
+    Some((&cast.node.type_name.node, names))
 }

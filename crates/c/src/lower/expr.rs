@@ -8,6 +8,7 @@ use lang_c::ast::{
     BinaryOperator, BlockItem, CallExpression, Expression, MemberOperator, Statement, UnaryOperator,
 };
 use lang_c::span::Node;
+use lang_c::visit::Visit;
 use symex_ir::cfg::{
     BinOp, BlockId, Check, InstKind, LocalId, LocalKind, Operand, Place, PlaceBase, PropertyKind,
     Rvalue, UnOp, Width,
@@ -890,7 +891,7 @@ impl FnCx<'_, '_> {
         span: lang_c::span::Span,
         at: usize,
     ) -> Result<(CType, Vec<Operand>), CError> {
-        let ty = type_name(self.unit, &literal.type_name.node, at)?;
+        let ty = self.type_name_of(&literal.type_name.node, at)?;
         if !(ty.is_scalar() || matches!(ty, CType::Struct(_))) {
             return Err(CError::unsupported(
                 "compound literals of this type (structs and scalars are supported)",
@@ -1596,7 +1597,7 @@ impl FnCx<'_, '_> {
             }
             Expression::Call(call) => self.call(&call.node, span, at),
             Expression::Cast(cast) => {
-                let ty = type_name(self.unit, &cast.node.type_name.node, at)?;
+                let ty = self.type_name_of(&cast.node.type_name.node, at)?;
                 match ty {
                     CType::Void => {
                         self.typed(&cast.node.expression)?;
@@ -1625,11 +1626,16 @@ impl FnCx<'_, '_> {
                         }
                         Ok((self.coerce(value, from, ty, span, at)?, ty))
                     }
+                    // `(size_t) &((T *)0)->m`, `offsetof(T, m)` in old code.
+                    _ if constant::null_member_address(&cast.node.expression).is_some() => {
+                        let (value, ty) = constant::evaluate(self, e)?;
+                        Ok((ty.constant(value), ty))
+                    }
                     _ => Ok((self.converted(&cast.node.expression, ty, span, at)?, ty)),
                 }
             }
             Expression::SizeOfTy(t) => {
-                let ty = type_name(self.unit, &t.node.0.node, at)?;
+                let ty = self.type_name_of(&t.node.0.node, at)?;
                 match self.unit.types.borrow().size(ty) {
                     Some(size) if ty != CType::Void => Ok(self.size_value(size)),
                     _ => unsupported("`sizeof` of this type"),
@@ -1718,9 +1724,10 @@ impl FnCx<'_, '_> {
                 .map(|(_, ty)| ty),
             // A cast to a pointer type may keep the operand's representation: not typed here.
             Expression::CompoundLiteral(literal) => {
-                type_name(self.unit, &literal.node.type_name.node, at).ok()
+                self.type_name_of(&literal.node.type_name.node, at).ok()
             }
-            Expression::Cast(cast) => type_name(self.unit, &cast.node.type_name.node, at)
+            Expression::Cast(cast) => self
+                .type_name_of(&cast.node.type_name.node, at)
                 .ok()
                 .filter(|ty| ty.is_number()),
             Expression::SizeOfTy(_) | Expression::SizeOfVal(_) => Some(self.size_t()),
@@ -1837,6 +1844,83 @@ impl FnCx<'_, '_> {
             }
             _ => None,
         }
+    }
+
+    /// Records the type of every `typeof(expression)` that `visit` finds, for the type
+    /// layer to read (`Unit::typeof_types`): called before the types of a declaration or a
+    /// type name are asked for, here where its variables are in view. Inner ones first, as
+    /// an outer one's expression may name them (`typeof(((typeof(*m) *)0)->list)`, the
+    /// Linux list's `container_of`). An expression whose type is not plain to see is left
+    /// out: its `typeof` is refused where the type is asked for.
+    fn note_typeofs<'ast>(&self, visit: impl FnOnce(&mut TypeOfs<'ast>)) {
+        let mut found = TypeOfs::default();
+        visit(&mut found);
+        for e in found.expressions.into_iter().rev() {
+            if let Some(ty) = self.typeof_type(e) {
+                self.unit.typeof_types.borrow_mut().insert(e.span.start, ty);
+            }
+        }
+    }
+
+    /// [`FnCx::note_typeofs`] of a declaration's specifiers.
+    pub(super) fn note_declaration_typeofs(
+        &self,
+        specifiers: &[Node<lang_c::ast::DeclarationSpecifier>],
+    ) {
+        self.note_typeofs(|found| {
+            for specifier in specifiers {
+                found.visit_declaration_specifier(&specifier.node, &specifier.span);
+            }
+        });
+    }
+
+    /// The type a type name denotes ([`type_name`]), its `typeof`s found here first.
+    pub(super) fn type_name_of(
+        &self,
+        name: &lang_c::ast::TypeName,
+        at: usize,
+    ) -> Result<CType, CError> {
+        self.note_typeofs(|found| {
+            for specifier in &name.specifiers {
+                found.visit_specifier_qualifier(&specifier.node, &specifier.span);
+            }
+        });
+        type_name(self.unit, name, at)
+    }
+
+    /// The type `typeof(e)` names: [`FnCx::static_type`], and besides it the forms of
+    /// pointers GNU C's macros use it on (a variable, `*p`, `((T *)0)->member`, a cast).
+    fn typeof_type(&self, e: &Node<Expression>) -> Option<CType> {
+        let at = self.at(e.span);
+        let pointee = |ty: CType| match ty {
+            CType::Pointer(p) | CType::Element(p) => Some(self.unit.types.borrow().pointee(p)),
+            _ => None,
+        };
+        let ty = match &e.node {
+            Expression::Cast(cast) => self.type_name_of(&cast.node.type_name.node, at).ok()?,
+            Expression::Identifier(id) if self.enum_constant(&id.node.name).is_none() => {
+                self.scalar(&id.node.name, at).ok()?.1
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                pointee(self.typeof_type(&u.node.operand)?)?
+            }
+            Expression::Member(m) => {
+                let object = self.typeof_type(&m.node.expression)?;
+                let object = match m.node.operator.node {
+                    MemberOperator::Indirect => pointee(object)?,
+                    MemberOperator::Direct => object,
+                };
+                let CType::Struct(id) = object else {
+                    return None;
+                };
+                let types = self.unit.types.borrow();
+                types.member_type(id, &m.node.identifier.node.name)?
+            }
+            _ => self.static_type(e)?,
+        };
+        // A pointer into arrays is, as a C type, the pointer it is: what a declaration of
+        // that type holds is decided for the declared variable (`lower/elements.rs`).
+        Some(self.unit.types.borrow_mut().erased(ty))
     }
 
     /// The type of `e` as an operand of a binary operator, without evaluating it: an array
@@ -2268,7 +2352,7 @@ impl constant::Scope for FnCx<'_, '_> {
     }
 
     fn type_name(&self, name: &lang_c::ast::TypeName, at: usize) -> Result<CType, CError> {
-        type_name(self.unit, name, at)
+        self.type_name_of(name, at)
     }
 
     fn size_of_expression(&self, e: &Node<Expression>) -> Option<i32> {
@@ -2315,4 +2399,20 @@ fn struct_variable(m: &lang_c::ast::MemberExpression) -> Option<&str> {
 /// Whether `operand` is the null pointer constant (`NULL`, `0`).
 fn is_null_constant(operand: Operand) -> bool {
     matches!(operand, Operand::Null | Operand::Const(0))
+}
+
+/// The expressions of the `typeof`s inside a declaration or a type name, outer ones first
+/// ([`FnCx::note_typeofs`]).
+#[derive(Default)]
+pub(super) struct TypeOfs<'ast> {
+    expressions: Vec<&'ast Node<Expression>>,
+}
+
+impl<'ast> lang_c::visit::Visit<'ast> for TypeOfs<'ast> {
+    fn visit_type_of(&mut self, of: &'ast lang_c::ast::TypeOf, span: &'ast lang_c::span::Span) {
+        if let lang_c::ast::TypeOf::Expression(e) = of {
+            self.expressions.push(e);
+        }
+        lang_c::visit::visit_type_of(self, of, span);
+    }
 }

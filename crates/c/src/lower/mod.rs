@@ -164,6 +164,9 @@ struct Unit<'a> {
     /// literal, `alloca`'s object; or, where `lifetimes` is off, of any variable that ends
     /// before the program.
     stack_addresses: Cell<bool>,
+    /// The type of each `typeof(expression)` met so far, by the expression's start: found by
+    /// the function body it is in, where its variables are in view (`FnCx::note_typeofs`).
+    typeof_types: RefCell<HashMap<usize, CType>>,
     /// Whether heap objects are counted for the `memory-leak` check (`Options::memory_leaks`,
     /// and the program allocates).
     track_leaks: bool,
@@ -282,6 +285,7 @@ pub(crate) fn lower_unit<'a>(
         allocates_heap: Cell::new(false),
         unmodelled_causes: RefCell::new(Vec::new()),
         stack_addresses: Cell::new(false),
+        typeof_types: RefCell::new(HashMap::new()),
         track_leaks: false,
         globals_hold_pointers: false,
     };

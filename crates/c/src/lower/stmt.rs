@@ -299,6 +299,7 @@ impl FnCx<'_, '_> {
         if is_extern(&d.specifiers) {
             return self.extern_local_declaration(d);
         }
+        self.note_declaration_typeofs(&d.specifiers);
         let base = base_type(self.unit, &d.specifiers)?;
         for init in &d.declarators {
             let declarator = &init.node.declarator;

@@ -1607,6 +1607,21 @@ fn type_of(
         [T::Bool] => Ok(CType::Bool),
         [T::Struct(st)] => types.struct_type(unit, &st.node, at),
         [T::Enum(e)] => types.enum_type(unit, &e.node, at),
+        // GNU C's `typeof`: of a type name, that type; of an expression, the type a function
+        // body found for it before this type was asked for (`FnCx::note_typeofs`).
+        [T::TypeOf(of)] => match &of.node {
+            lang_c::ast::TypeOf::Type(name) => type_name_in(unit, types, &name.node, at),
+            lang_c::ast::TypeOf::Expression(e) => {
+                let found = unit.typeof_types.borrow().get(&e.span.start).copied();
+                found.ok_or_else(|| {
+                    CError::unsupported(
+                        "`typeof` of this expression (of variables, `*p`, members and casts \
+                         it is supported)",
+                        at,
+                    )
+                })
+            }
+        },
         [T::TypedefName(name)] => match unit.typedefs.get(&name.node.name) {
             Some(Ok(ty)) => Ok(*ty),
             Some(Err(why)) => Err(CError::unsupported(

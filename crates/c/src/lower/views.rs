@@ -29,7 +29,6 @@ use symex_ir::cfg::{BinOp, Check, LocalId, Operand, PropertyKind, Rvalue};
 use symex_syntax::span::Span;
 
 use super::func::{mentions, Argument, FnCx, Parameter};
-use super::types::type_name;
 use super::types::{CType, View};
 use crate::error::CError;
 
@@ -187,7 +186,7 @@ impl FnCx<'_, '_> {
         match &e.node {
             Expression::Cast(c) => {
                 let at = self.at(e.span);
-                let Ok(CType::Pointer(p)) = type_name(self.unit, &c.node.type_name.node, at) else {
+                let Ok(CType::Pointer(p)) = self.type_name_of(&c.node.type_name.node, at) else {
                     return false;
                 };
                 let target = self.pointee(p);
