@@ -4127,3 +4127,73 @@ fn typeof_names_types_and_null_member_addresses_are_offsets() {
     let (kind, message) = refusal("int f(void); int main() { typeof(f() + 1.0) x = 0; return 0; }");
     assert_eq!(kind, ErrorKind::Unsupported, "{message}");
 }
+
+/// `container_of(p, T, m)` as the Linux list spells it (a statement expression with `typeof`
+/// and the old `offsetof`).
+fn container_of(p: &str, ty: &str, m: &str) -> String {
+    format!(
+        "({{ const typeof(((typeof({ty}) *)0)->{m}) *__mptr = ({p}); \
+         (typeof({ty}) *)((char *)__mptr - ((unsigned long) &((typeof({ty}) *)0)->{m})); }})"
+    )
+}
+
+#[test]
+fn container_of_finds_a_members_struct_and_a_lists_head_is_a_phantom() {
+    let entry = |p: &str| container_of(p, "struct item", "link");
+    let list = format!(
+        "void *malloc(unsigned long); void free(void *);
+         struct list_head {{ struct list_head *next, *prev; }};
+         struct item {{ int value; struct list_head link; }};
+         struct list_head head = {{ &head, &head }};
+         void add(int value) {{
+           struct item *it = malloc(sizeof *it);
+           it->value = value;
+           it->link.next = head.next; it->link.prev = &head;
+           head.next->prev = &it->link; head.next = &it->link;
+         }}
+         int sum(void) {{
+           int s = 0; struct item *pos;
+           for (pos = {first}; &pos->link != &head; pos = {next}) s += pos->value;
+           return s;
+         }}",
+        first = entry("head.next"),
+        next = entry("pos->link.next"),
+    );
+    for (body, expected) in [
+        // The walk of `list_for_each_entry`, ended by the head's phantom.
+        ("add(3); add(4); add(10); return sum();", 17),
+        ("return sum();", 0),
+        // A member's struct is the object, and one head has one phantom.
+        (
+            &*format!(
+                "add(5); struct item *first = {}; return first->value + 10 * ({} == {});",
+                entry("head.next"),
+                entry("&head"),
+                entry("head.prev->next"),
+            ),
+            15,
+        ),
+    ] {
+        let source = format!("{list} int main() {{ {body} }}");
+        assert_eq!(returns(&source, &[]), expected, "{body}");
+    }
+    // What C leaves undefined or symex does not follow stops the run `unmodelled`: a member
+    // of the head's phantom other than its own, `free` of it, `container_of` of null or of a
+    // struct variable's member (symex knows the structs of members reached through pointers).
+    let unmodelled = [
+        format!("return {}->value;", entry("&head")),
+        format!("free({}); return 0;", entry("&head")),
+        format!(
+            "struct list_head *none = 0; return {}->value;",
+            entry("none")
+        ),
+        format!(
+            "struct item local; local.value = 1; return {}->value;",
+            entry("&local.link")
+        ),
+    ];
+    for body in unmodelled {
+        let source = format!("{list} int main() {{ int c = __VERIFIER_nondet_int(); {body} }}");
+        assert_errors(&source, &[(0, PropertyKind::Unmodelled)]);
+    }
+}

@@ -425,6 +425,21 @@ fn cast_pointer_base(cast: &CastExpression, typedefs: &HashMap<String, Base>) ->
     one_pointer.then(|| base_of(types, typedefs))
 }
 
+/// The subtraction of `cast` where it is the form of `container_of`, `(T *)((char *)p - k)`:
+/// a struct pointer made from a member's (`lower/containers.rs`).
+fn container_subtraction<'c>(
+    cast: &'c CastExpression,
+    typedefs: &HashMap<String, Base>,
+) -> Option<&'c lang_c::ast::BinaryOperatorExpression> {
+    let to_object = cast_pointer_base(cast, typedefs).is_some_and(|b| b != Base::Character);
+    let Expression::BinaryOperator(b) = &cast.expression.node else {
+        return None;
+    };
+    let bytes = matches!(&b.node.lhs.node, Expression::Cast(c)
+        if cast_pointer_base(&c.node, typedefs) == Some(Base::Character));
+    (to_object && bytes && b.node.operator.node == BinaryOperator::Minus).then_some(&b.node)
+}
+
 /// The variable whose storage the pointer `e` is made from (`&x`, `a`, `&a[i]`, `p + k`).
 fn root_variable(e: &Node<Expression>) -> Option<&str> {
     match &e.node {
@@ -722,6 +737,9 @@ struct Uses<'d> {
     inner_subscripts: HashSet<*const lang_c::ast::BinaryOperatorExpression>,
     /// The `*m` that a subscript indexes (`(*m)[j]`), by address: `row_value` decides them.
     subscripted_rows: HashSet<*const lang_c::ast::UnaryOperatorExpression>,
+    /// The subtractions of `container_of`s ([`container_subtraction`]), by address: no
+    /// arithmetic on their pointer.
+    container_subtractions: HashSet<*const lang_c::ast::BinaryOperatorExpression>,
     /// The one class of every `&x` of each variable `x` that is not an array; of a member's
     /// address `&s.f` (`f` not an array member), under the key `("#member", "f")`.
     addresses: HashMap<VariableKey, usize>,
@@ -932,6 +950,9 @@ impl Uses<'_> {
             // box, `lower/views.rs`) joins nothing: beyond the member lie its struct's other
             // members, which a box of one does not hold.
             Expression::Cast(c) if is_member_address(&c.node.expression) => {}
+            // `container_of` points to another object than its operand (`lower/containers.rs`).
+            Expression::Cast(c)
+                if container_subtraction(&c.node, &self.declarations.typedefs).is_some() => {}
             // An array cast to a pointer decays (`*(long long *)a`): it lives in a cell.
             Expression::Cast(c) => {
                 let typedefs = &self.declarations.typedefs;
@@ -1043,6 +1064,13 @@ impl Uses<'_> {
 }
 
 impl<'ast> Visit<'ast> for Uses<'_> {
+    fn visit_cast_expression(&mut self, cast: &'ast CastExpression, span: &'ast Span) {
+        if let Some(subtraction) = container_subtraction(cast, &self.declarations.typedefs) {
+            self.container_subtractions.insert(subtraction);
+        }
+        visit::visit_cast_expression(self, cast, span);
+    }
+
     fn visit_declaration(&mut self, declaration: &'ast Declaration, span: &'ast Span) {
         let outer = self.declares_void;
         self.declares_void = declaration.specifiers.iter().any(|s| {
@@ -1192,6 +1220,7 @@ impl<'ast> Visit<'ast> for Uses<'_> {
             }
             B::Index => self.arithmetic(&e.lhs, true),
             B::AssignPlus | B::AssignMinus => self.arithmetic(&e.lhs, false),
+            B::Minus if self.container_subtractions.contains(&(e as *const _)) => {}
             B::Plus | B::Minus | B::Less | B::Greater | B::LessOrEqual | B::GreaterOrEqual => {
                 // An operand that is itself a sum marks what its own operands do, when the
                 // walk reaches it: marking it here too made a chain of `n` sums cost `n^2`
@@ -1420,6 +1449,7 @@ pub(super) fn element_facts(unit: &TranslationUnit) -> ElementFacts {
         literal_values: false,
         inner_subscripts: HashSet::new(),
         subscripted_rows: HashSet::new(),
+        container_subtractions: HashSet::new(),
         addresses: HashMap::new(),
     };
     uses.visit_translation_unit(unit);

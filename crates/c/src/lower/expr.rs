@@ -589,7 +589,7 @@ impl FnCx<'_, '_> {
                 Ok((member, field))
             }
             (LValue::Memory(memory), Some(field)) => {
-                let member = memory.member(name);
+                let member = memory.clone().member(name);
                 match self.member_boxed(name, field) {
                     true => {
                         let span = self.span(e.span);
@@ -601,6 +601,9 @@ impl FnCx<'_, '_> {
                             CType::Struct(_) => self.unbox_struct(&member, span),
                             _ => self.unbox(&member, span),
                         };
+                        if matches!((purpose, field), (Indexing::Address, CType::Struct(_))) {
+                            self.note_owner((&memory, ty), name, &boxed, span);
+                        }
                         Ok((LValue::Memory(boxed), field))
                     }
                     false => Ok((LValue::Memory(member), field)),
@@ -1606,6 +1609,9 @@ impl FnCx<'_, '_> {
                     // A cast to its own C type keeps the representation (`(int *)a` of a
                     // pointer into an array, `(int **)malloc(n * sizeof(int *))`).
                     CType::Pointer(_) => {
+                        if let Some(owner) = self.container_of(&cast.node.expression, ty, span)? {
+                            return Ok(owner);
+                        }
                         let (value, from) = self.typed_as_allocation(&cast.node.expression, ty)?;
                         let mut types = self.unit.types.borrow_mut();
                         if types.erased(from) == types.erased(ty) {
@@ -1890,7 +1896,7 @@ impl FnCx<'_, '_> {
 
     /// The type `typeof(e)` names: [`FnCx::static_type`], and besides it the forms of
     /// pointers GNU C's macros use it on (a variable, `*p`, `((T *)0)->member`, a cast).
-    fn typeof_type(&self, e: &Node<Expression>) -> Option<CType> {
+    pub(super) fn typeof_type(&self, e: &Node<Expression>) -> Option<CType> {
         let at = self.at(e.span);
         let pointee = |ty: CType| match ty {
             CType::Pointer(p) | CType::Element(p) => Some(self.unit.types.borrow().pointee(p)),

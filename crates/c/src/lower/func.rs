@@ -581,7 +581,12 @@ pub(super) fn lower_function(
     };
     cx.b.terminate_open_blocks(&Terminator::Return(zero), end);
     let types = unit.types.borrow();
-    let mut ir_types = IrTypes::new(&types, &unit.boxed_members, (unit.frees, unit.type_tags));
+    let mut ir_types = IrTypes::new(
+        &types,
+        &unit.boxed_members,
+        (unit.frees, unit.type_tags),
+        &unit.containers,
+    );
     let declared: Vec<(String, Type)> = cx.b.locals[params.len()..]
         .iter()
         .enumerate()

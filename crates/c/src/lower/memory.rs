@@ -70,6 +70,7 @@ use symex_ir::cfg::{
 use symex_syntax::span::Span;
 use symex_syntax::types::Type;
 
+use super::containers::{owner_fields, phantom_state, Container};
 use super::func::FnCx;
 use super::types::{CType, Types};
 
@@ -91,6 +92,10 @@ pub(super) const DEAD: i32 = 5;
 /// The type an object was made as, in a file that converts `void *` to other pointer types
 /// (`lower/generic_pointers.rs`): [`super::Unit::type_tag`] of its C type, 0 for no object.
 pub(super) const TYPE_FIELD: &str = "#type";
+
+/// Why an access of a phantom (`lower/containers.rs`) stops a run.
+const PHANTOM_ACCESS: &str = "an access through `container_of` of a pointer to no member (a \
+                              list's head)";
 
 /// The assigned flag of a string literal's character: assigned (reads pass their `uninit`
 /// check, which asks for a flag that is not 0), and not to be written.
@@ -363,6 +368,13 @@ impl FnCx<'_, '_> {
             let tag = self.unit.type_tag(made_as);
             fields.push((self.field_id(TYPE_FIELD), Operand::Const(tag)));
         }
+        if let Some(ty) = made_as {
+            for number in self.containers_of_member_type(ty) {
+                let (owner, unknown) = owner_fields(number);
+                fields.push((self.field_id(&owner), Operand::Null));
+                fields.push((self.field_id(&unknown), Operand::Const(0)));
+            }
+        }
         fields.sort_by_key(|&(f, _)| f);
         Operand::Local(self.b.assign_temp(Rvalue::Record(fields), span))
     }
@@ -609,7 +621,7 @@ impl FnCx<'_, '_> {
         }
         if let (true, Some(owner)) = (self.unit.frees, member.heap) {
             let state = self.heap_state(owner, span);
-            for (bad, _) in self.bad_states() {
+            for (bad, _) in self.bad_states_of(member) {
                 let holds = temp(self, Rvalue::Binary(BinOp::Ne, state, Operand::Const(bad)));
                 self.unmodelled_guard_cause(holds, cause);
                 self.check(Check::Condition { holds, kind }, span);
@@ -808,9 +820,12 @@ impl FnCx<'_, '_> {
             .collect();
         if let (true, Some(owner)) = (self.unit.frees, memory.heap) {
             let state = self.heap_state(owner, span);
-            for (bad, kind) in self.bad_states() {
+            for (bad, kind) in self.bad_states_of(memory) {
                 let holds = Rvalue::Binary(BinOp::Ne, state, Operand::Const(bad));
                 let holds = Operand::Local(self.b.assign_temp(holds, span));
+                if kind == PropertyKind::Unmodelled {
+                    self.unmodelled_guard_cause(holds, PHANTOM_ACCESS);
+                }
                 self.check(Check::Condition { holds, kind }, span);
             }
         }
@@ -861,7 +876,9 @@ impl FnCx<'_, '_> {
     /// The heap states an accessed object must not have, with the property each fails:
     /// freed; made from an integer (`NO_OBJECT`, only in files that make such pointers); a
     /// variable whose function returned (`DEAD`, only where ends of life are set).
-    fn bad_states(&self) -> Vec<(i32, PropertyKind)> {
+    pub(super) fn bad_states(&self) -> Vec<(i32, PropertyKind)> {
+        let phantoms = (1..=self.unit.containers.len())
+            .map(|number| (phantom_state(number), PropertyKind::Unmodelled, true));
         let states = [
             (FREED, PropertyKind::UseAfterFree, true),
             (
@@ -871,9 +888,22 @@ impl FnCx<'_, '_> {
             ),
             (DEAD, PropertyKind::UseAfterReturn, self.unit.lifetimes),
         ];
-        (states.into_iter())
+        (states.into_iter().chain(phantoms))
             .filter_map(|(state, kind, checked)| checked.then_some((state, kind)))
             .collect()
+    }
+
+    /// [`FnCx::bad_states`] of the object `memory` is (a member of): but for the phantoms
+    /// whose member it is (`lower/containers.rs`), since `pos->link` of the phantom of
+    /// `container_of(head, T, link)` is `*head`.
+    fn bad_states_of(&self, memory: &Memory) -> Vec<(i32, PropertyKind)> {
+        let own_phantoms: Vec<i32> = (self.unit.containers.iter().enumerate())
+            .filter(|(_, c)| c.member == memory.prefix)
+            .map(|(k, _)| phantom_state(k + 1))
+            .collect();
+        let mut states = self.bad_states();
+        states.retain(|(bad, _)| !own_phantoms.contains(bad));
+        states
     }
 
     /// The heap-state field of `owner` (its [`FnCx::owner_guards`] ran).
@@ -942,6 +972,11 @@ impl FnCx<'_, '_> {
             let into_object = Rvalue::Binary(BinOp::Ne, state, Operand::Const(MEMBER));
             conditions.push((into_object, PropertyKind::Unmodelled));
             self.unmodelled_cause(span, "`free` of a pointer into an object");
+        }
+        for number in 1..=self.unit.containers.len() {
+            let phantom = Rvalue::Binary(BinOp::Ne, state, Operand::Const(phantom_state(number)));
+            conditions.push((phantom, PropertyKind::Unmodelled));
+            self.unmodelled_cause(span, PHANTOM_ACCESS);
         }
         let live = Rvalue::Binary(BinOp::Eq, state, Operand::Const(LIVE));
         conditions.push((live, PropertyKind::InvalidFree));
@@ -1372,6 +1407,9 @@ pub(super) struct IrTypes<'t> {
     frees: bool,
     /// Whether objects have the type-tag field.
     type_tags: bool,
+    /// The containers (`lower/containers.rs`): objects of their member types hold their
+    /// structs.
+    containers: &'t [Container],
     /// The structs being expanded, outermost first: a pointer back to one is a μ variable.
     open: Vec<(CType, u32, bool)>,
 }
@@ -1381,12 +1419,14 @@ impl<'t> IrTypes<'t> {
         types: &'t Types,
         boxed_members: &'t BoxedMembers,
         (frees, type_tags): (bool, bool),
+        containers: &'t [Container],
     ) -> IrTypes<'t> {
         IrTypes {
             types,
             boxed_members,
             frees,
             type_tags,
+            containers,
             open: Vec::new(),
         }
     }
@@ -1478,6 +1518,13 @@ impl<'t> IrTypes<'t> {
         }
         if self.type_tags {
             fields.push((TYPE_FIELD.to_string(), Type::Int));
+        }
+        for (k, container) in self.containers.iter().enumerate() {
+            if container.member_type == ty {
+                let (owner, unknown) = owner_fields(k + 1);
+                fields.push((owner, Type::Pointer(Box::new(self.object(container.owner)))));
+                fields.push((unknown, Type::Int));
+            }
         }
         fields.sort_by(|a, b| a.0.cmp(&b.0));
         let recursive = self.open.pop().is_some_and(|(_, _, used)| used);

@@ -17,6 +17,7 @@ mod array;
 mod array_init;
 mod byte_functions;
 mod constant;
+mod containers;
 pub(crate) mod conventions;
 mod element_pointer;
 mod elements;
@@ -164,6 +165,11 @@ struct Unit<'a> {
     /// literal, `alloca`'s object; or, where `lifetimes` is off, of any variable that ends
     /// before the program.
     stack_addresses: Cell<bool>,
+    /// The struct members `container_of` reaches their structs through, numbered from 1
+    /// (`lower/containers.rs`): objects of their types hold their structs.
+    containers: Vec<containers::Container>,
+    /// The containers this lowering met.
+    wanted_containers: RefCell<Vec<containers::Container>>,
     /// The type of each `typeof(expression)` met so far, by the expression's start: found by
     /// the function body it is in, where its variables are in view (`FnCx::note_typeofs`).
     typeof_types: RefCell<HashMap<usize, CType>>,
@@ -286,6 +292,8 @@ pub(crate) fn lower_unit<'a>(
         unmodelled_causes: RefCell::new(Vec::new()),
         stack_addresses: Cell::new(false),
         typeof_types: RefCell::new(HashMap::new()),
+        containers: Vec::new(),
+        wanted_containers: RefCell::new(Vec::new()),
         track_leaks: false,
         globals_hold_pointers: false,
     };
@@ -415,6 +423,20 @@ pub(crate) fn lower_unit<'a>(
             context.unavailable.clear();
             continue;
         }
+        let wanted = context.wanted_containers.take();
+        let new: Vec<_> = (wanted.into_iter())
+            .filter(|c| !context.containers.contains(c))
+            .collect();
+        if !new.is_empty() {
+            for container in new {
+                if !context.containers.contains(&container) {
+                    context.containers.push(container);
+                }
+            }
+            context.frees = true;
+            context.unavailable.clear();
+            continue;
+        }
         let wanted = context.struct_boxes.take();
         if !wanted.is_subset(&context.boxed_members.structs) {
             context.boxed_members.structs.extend(wanted);
@@ -424,7 +446,8 @@ pub(crate) fn lower_unit<'a>(
         if context.lifetimes && context.stack_addresses.get() {
             context.lifetimes = false;
             context.lifetimes_refused = true;
-            context.frees = frees_memory || context.integer_pointers;
+            context.frees =
+                frees_memory || context.integer_pointers || !context.containers.is_empty();
             context.unavailable.clear();
             continue;
         }
@@ -702,7 +725,12 @@ fn entry_facts(context: &Unit<'_>) -> Vec<(String, CError)> {
         let element_member = |&ty: &CType| {
             (types.leaves(ty).iter()).any(|(_, leaf)| matches!(leaf, CType::Element(_)))
         };
+        let container_member = |&ty: &CType| context.containers.iter().any(|c| c.member_type == ty);
         let refusal = reached.iter().find_map(|ty| match ty {
+            CType::Struct(_) if container_member(ty) => Some(
+                "a parameter reaches a struct that `container_of` finds the struct of (the input \
+                 heap would give it any struct)",
+            ),
             CType::Struct(_) if boxed(ty) => Some(
                 "a parameter reaches a struct with a member in a box (its address is taken, or \
                  it is an array; the input heap would give the boxes any values)",
