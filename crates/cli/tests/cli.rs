@@ -2012,3 +2012,71 @@ fn svcomp_follows_allocator_functions() {
         stderr(&out)
     );
 }
+
+/// The Linux list's walks (`list_for_each_entry` through `container_of`, with `typeof` and
+/// statement expressions), as SV-COMP's `ldv-sets` model a set of held locks: a lock taken
+/// twice is `FALSE` with a witness that replays, locks taken and released in turn `TRUE`.
+#[test]
+fn svcomp_follows_linux_lists_through_container_of() {
+    let program_with = |calls: &str| {
+        format!(
+            "#include <stdlib.h>
+             #include <stddef.h>
+             void reach_error(void);
+             extern int __VERIFIER_nondet_int(void);
+             struct list_head {{ struct list_head *next, *prev; }};
+             #define entry_of(p, type, member) ({{ const typeof(((type *)0)->member) *__mptr = (p); \\
+                 (type *)((char *)__mptr - offsetof(type, member)); }})
+             #define for_each(pos, head, member) \\
+                 for (pos = entry_of((head)->next, typeof(*pos), member); &pos->member != (head); \\
+                      pos = entry_of(pos->member.next, typeof(*pos), member))
+             struct held {{ int lock; struct list_head link; }};
+             struct list_head locks = {{ &locks, &locks }};
+             int holds(int lock) {{
+               struct held *h;
+               for_each(h, &locks, link) if (h->lock == lock) return 1;
+               return 0;
+             }}
+             void take(int lock) {{
+               if (holds(lock)) reach_error();
+               struct held *h = malloc(sizeof *h);
+               if (!h) abort();
+               h->lock = lock;
+               h->link.next = locks.next; h->link.prev = &locks;
+               locks.next->prev = &h->link; locks.next = &h->link;
+             }}
+             void release(int lock) {{
+               struct held *h;
+               for_each(h, &locks, link) if (h->lock == lock) {{
+                 h->link.prev->next = h->link.next; h->link.next->prev = h->link.prev;
+                 free(h);
+                 return;
+               }}
+               reach_error();
+             }}
+             int main(void) {{
+               int a = __VERIFIER_nondet_int(), b = __VERIFIER_nondet_int();
+               if (a == b) return 0;
+               {calls}
+               return 0;
+             }}\n"
+        )
+    };
+    let twice = task(
+        "lock_twice",
+        &program_with("take(a); take(b); release(a); take(b);"),
+        "unreach-call",
+        false,
+    );
+    let (witness, _) = witnessed(&twice, "unreach-call: FALSE");
+    validation(&twice, &witness, 10, "witness confirmed");
+    let calls = "take(a); take(b); release(a); take(a); release(b); release(a);";
+    let in_turn = task("lock_in_turn", &program_with(calls), "unreach-call", true);
+    let out = symex(&["svcomp", &in_turn, "--timeout", "10"]);
+    assert!(
+        stdout(&out).contains("unreach-call: TRUE"),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+}
