@@ -4173,13 +4173,35 @@ fn container_of_finds_a_members_struct_and_a_lists_head_is_a_phantom() {
             ),
             15,
         ),
+        // An entry that is a variable (its address is taken for it).
+        (
+            "struct item local; local.value = 20;
+             local.link.next = head.next; local.link.prev = &head;
+             head.next->prev = &local.link; head.next = &local.link;
+             add(1); int s = sum(); head.next = &head; head.prev = &head; return s;",
+            21,
+        ),
     ] {
         let source = format!("{list} int main() {{ {body} }}");
         assert_eq!(returns(&source, &[]), expected, "{body}");
     }
+    let source = format!(
+        "{list} struct item own = {{ 5, {{ &own.link, &own.link }} }};
+         int main() {{ struct item *self = {}; return (self == &own) + self->value; }}",
+        entry("own.link.next"),
+    );
+    assert_eq!(returns(&source, &[]), 6);
+    // The struct of a freed member is the freed struct.
+    let source = format!(
+        "{list} int main() {{ add(1); struct list_head *kept = head.next;
+                 free({}); return {}->value; }}",
+        entry("head.next"),
+        entry("kept"),
+    );
+    assert_errors(&source, &[(0, PropertyKind::UseAfterFree)]);
     // What C leaves undefined or symex does not follow stops the run `unmodelled`: a member
     // of the head's phantom other than its own, `free` of it, `container_of` of null or of a
-    // struct variable's member (symex knows the structs of members reached through pointers).
+    // member of an array element (whose address symex does not keep).
     let unmodelled = [
         format!("return {}->value;", entry("&head")),
         format!("free({}); return 0;", entry("&head")),
@@ -4188,8 +4210,8 @@ fn container_of_finds_a_members_struct_and_a_lists_head_is_a_phantom() {
             entry("none")
         ),
         format!(
-            "struct item local; local.value = 1; return {}->value;",
-            entry("&local.link")
+            "struct item items[2]; items[1].value = 1; return {}->value;",
+            entry("&items[1].link")
         ),
     ];
     for body in unmodelled {

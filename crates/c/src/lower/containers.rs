@@ -187,9 +187,15 @@ impl FnCx<'_, '_> {
         );
         self.guard_pointee(pointer, span);
         let state = self.heap_state(HeapOwner::Object(pointer), span);
-        for (bad, _) in self.bad_states() {
-            let holds = self.temp(Rvalue::Binary(BinOp::Ne, state, Operand::Const(bad)), span);
-            self.unmodelled_guard_cause(holds, "`container_of` of a freed or dead object");
+        let bad_states = self.bad_states();
+        // An object made from an integer has no fields to read.
+        let no_object = bad_states
+            .iter()
+            .find(|(_, k)| *k == PropertyKind::InvalidPointer);
+        if let Some(&(no_object, _)) = no_object {
+            let rvalue = Rvalue::Binary(BinOp::Ne, state, Operand::Const(no_object));
+            let holds = self.temp(rvalue, span);
+            self.unmodelled_guard_cause(holds, "`container_of` of a pointer made from an integer");
             self.check(Check::Condition { holds, kind }, span);
         }
         let unknown = self.read_field(PlaceBase::Deref(pointer), &unknown_field, Width::W32, span);
@@ -198,6 +204,16 @@ impl FnCx<'_, '_> {
         self.check(Check::Condition { holds: known, kind }, span);
         let owner = self.read_field(PlaceBase::Deref(pointer), &owner_field, Width::W32, span);
         let none = self.temp(Rvalue::Binary(BinOp::Eq, owner, Operand::Null), span);
+        // A freed (or dead) member's struct is its freed struct, whose accesses fail their
+        // own checks; an ended object that is no member has no phantom.
+        let has_owner = self.temp(Rvalue::Binary(BinOp::Ne, owner, Operand::Null), span);
+        let ended = [PropertyKind::UseAfterFree, PropertyKind::UseAfterReturn];
+        for (bad, _) in bad_states.into_iter().filter(|(_, k)| ended.contains(k)) {
+            let alive = self.temp(Rvalue::Binary(BinOp::Ne, state, Operand::Const(bad)), span);
+            let holds = self.temp(Rvalue::Binary(BinOp::BitOr, alive, has_owner), span);
+            self.unmodelled_guard_cause(holds, "`container_of` of a freed or dead list head");
+            self.check(Check::Condition { holds, kind }, span);
+        }
         let (make, join) = (self.b.new_block(), self.b.new_block());
         self.b.branch(none, make, join, span);
         self.b.switch_to(make);
@@ -243,12 +259,14 @@ impl FnCx<'_, '_> {
         phantom
     }
 
-    /// After `&x->member` of a struct of type `owner` (`object` is `*x`) gave `boxed`, the
-    /// member's box: notes `x` as the box's struct for the container of that member, or that
-    /// its struct is not known where `x` is no pointer (module comment).
+    /// After `&x->member` (or `&v.member` of the variable `v`) of a struct of type `owner`
+    /// (`object` is `*x`, or `v`) gave `boxed`, the member's box: notes `x` (or `&v`) as the
+    /// box's struct for the container of that member, or that its struct is not known where
+    /// it has no pointer (module comment). A variable whose address the file does not take
+    /// is taken in the next lowering (`Unit::wanted_addresses`).
     pub(super) fn note_owner(
         &mut self,
-        (object, owner): (&Memory, CType),
+        (object, owner, variable): (&Memory, CType, Option<&str>),
         member: &str,
         boxed: &Memory,
         span: Span,
@@ -260,11 +278,18 @@ impl FnCx<'_, '_> {
             return;
         };
         let (owner_field, unknown_field) = owner_fields(number);
-        let (field, value) = match object.place.base {
-            PlaceBase::Deref(x)
-                if object.place.projections.is_empty() && object.prefix.is_empty() =>
-            {
-                (owner_field, x)
+        let whole = object.place.projections.is_empty() && object.prefix.is_empty();
+        let (field, value) = match (object.place.base, variable) {
+            (PlaceBase::Deref(x), _) if whole => (owner_field, x),
+            (PlaceBase::Local(local), Some(name)) if whole => {
+                match self.b.locals[local.index()].address_taken {
+                    true => (owner_field, self.variable_address(name, local, span)),
+                    false => {
+                        let key = self.unit.elements.variable_key(self.function_name(), name);
+                        self.unit.wanted_addresses.borrow_mut().insert(key);
+                        (unknown_field, Operand::Const(1))
+                    }
+                }
             }
             _ => (unknown_field, Operand::Const(1)),
         };

@@ -431,7 +431,10 @@ fn container_subtraction<'c>(
     cast: &'c CastExpression,
     typedefs: &HashMap<String, Base>,
 ) -> Option<&'c lang_c::ast::BinaryOperatorExpression> {
-    let to_object = cast_pointer_base(cast, typedefs).is_some_and(|b| b != Base::Character);
+    // A struct's (or, through `typeof`, one of a type not known here); a view of integers
+    // moved back by bytes is no `container_of`.
+    let to_object =
+        cast_pointer_base(cast, typedefs).is_some_and(|b| matches!(b, Base::Struct | Base::Other));
     let Expression::BinaryOperator(b) = &cast.expression.node else {
         return None;
     };

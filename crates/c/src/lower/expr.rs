@@ -602,7 +602,18 @@ impl FnCx<'_, '_> {
                             _ => self.unbox(&member, span),
                         };
                         if matches!((purpose, field), (Indexing::Address, CType::Struct(_))) {
-                            self.note_owner((&memory, ty), name, &boxed, span);
+                            let variable = match &e.node {
+                                Expression::Member(m)
+                                    if m.node.operator.node == MemberOperator::Direct =>
+                                {
+                                    match &m.node.expression.node {
+                                        Expression::Identifier(id) => Some(id.node.name.as_str()),
+                                        _ => None,
+                                    }
+                                }
+                                _ => None,
+                            };
+                            self.note_owner((&memory, ty, variable), name, &boxed, span);
                         }
                         Ok((LValue::Memory(boxed), field))
                     }
@@ -1251,7 +1262,13 @@ impl FnCx<'_, '_> {
                             self.is_outermost(name)
                         }
                     });
-                if !(ended && self.unit.lifetimes) {
+                // Through a pointer (not an inlined call's array parameter), where the file
+                // points to no local object: the struct is a global's or a heap object's,
+                // whose end is modelled (`free` frees the boxes) or never comes.
+                let of_heap_or_global = m.node.operator.node == MemberOperator::Indirect
+                    && self.array_variable(&m.node.expression).is_none()
+                    && !(self.unit.address_taken.iter()).any(|(function, _)| !function.is_empty());
+                if !(ended && self.unit.lifetimes) && !of_heap_or_global {
                     self.unit.stack_addresses.set(true);
                 }
                 let name = &m.node.identifier.node.name;
@@ -1909,6 +1926,14 @@ impl FnCx<'_, '_> {
             }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 pointee(self.typeof_type(&u.node.operand)?)?
+            }
+            // `&head`, `&x->link`: a pointer to the object's type (not to an array's).
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                let object = self.typeof_type(&u.node.operand)?;
+                if matches!(object, CType::Array(_) | CType::Function(_)) {
+                    return None;
+                }
+                self.unit.types.borrow_mut().pointer_to(object)
             }
             Expression::Member(m) => {
                 let object = self.typeof_type(&m.node.expression)?;

@@ -170,6 +170,9 @@ struct Unit<'a> {
     containers: Vec<containers::Container>,
     /// The containers this lowering met.
     wanted_containers: RefCell<Vec<containers::Container>>,
+    /// The variables whose member's box this lowering found a `container_of` may need the
+    /// struct of: the next lowering takes their addresses (`FnCx::note_owner`).
+    wanted_addresses: RefCell<HashSet<VariableKey>>,
     /// The type of each `typeof(expression)` met so far, by the expression's start: found by
     /// the function body it is in, where its variables are in view (`FnCx::note_typeofs`).
     typeof_types: RefCell<HashMap<usize, CType>>,
@@ -294,6 +297,7 @@ pub(crate) fn lower_unit<'a>(
         typeof_types: RefCell::new(HashMap::new()),
         containers: Vec::new(),
         wanted_containers: RefCell::new(Vec::new()),
+        wanted_addresses: RefCell::new(HashSet::new()),
         track_leaks: false,
         globals_hold_pointers: false,
     };
@@ -434,6 +438,12 @@ pub(crate) fn lower_unit<'a>(
                 }
             }
             context.frees = true;
+            context.unavailable.clear();
+            continue;
+        }
+        let wanted = context.wanted_addresses.take();
+        if !wanted.is_subset(&context.address_taken) {
+            context.address_taken.extend(wanted);
             context.unavailable.clear();
             continue;
         }

@@ -14,8 +14,11 @@ use symex_ir::cfg::{BinOp, InstKind, LocalId, Operand, Rvalue, Terminator, Width
 use symex_syntax::span::Span;
 
 use super::element_pointer;
-use super::func::{complete, has_static_storage, is_extern, Cases, FnCx, Jumps};
+use super::func::{
+    complete, has_static_storage, initializer_mentions, is_extern, Cases, FnCx, Jumps,
+};
 use super::is_typedef;
+use super::memory::LValue;
 use super::types::{
     array_element, base_type, declarator_shape, is_anonymous, plain_type, ArrayId, CType, Shape,
     Types,
@@ -399,6 +402,29 @@ impl FnCx<'_, '_> {
             }) if matches!(ty, CType::Struct(_)) => {
                 let at = self.at(e.span);
                 self.converted(e, ty, span, at)?
+            }
+            // `struct item g = { 7, { &g.link, &g.link } };` (the Linux list's
+            // `LIST_HEAD_INIT` of a member): the initializer takes the address of a member of
+            // the object itself, which lives in a box the object holds. So the object is made
+            // first, and its initializer stored into it as a whole struct is (into the boxes
+            // already there).
+            Some(initializer)
+                if in_memory && self.has_boxes(ty) && initializer_mentions(initializer, name) =>
+            {
+                let blank = self.blank_object(ty, static_storage, false, span);
+                let value = Rvalue::Use(self.held_by(local, blank, span));
+                self.b.emit(InstKind::Assign { dst: local, value }, span);
+                let mut leaves = Vec::new();
+                self.initial_leaves(ty, initializer, &mut leaves)?;
+                let value = self.object_of(ty, &leaves, span);
+                let LValue::Memory(object) = self.local_lvalue(local) else {
+                    return Err(CError::invalid(
+                        "internal error: a struct variable outside memory",
+                        span.start as usize,
+                    ));
+                };
+                self.write_memory(&object, ty, value, false, span);
+                return Ok(local);
             }
             Some(initializer) => {
                 let mut leaves = Vec::new();
