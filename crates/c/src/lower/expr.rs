@@ -1268,7 +1268,7 @@ impl FnCx<'_, '_> {
                 let of_heap_or_global = m.node.operator.node == MemberOperator::Indirect
                     && self.array_variable(&m.node.expression).is_none()
                     && !(self.unit.address_taken.iter()).any(|(function, _)| !function.is_empty());
-                if !(ended && self.unit.lifetimes) && !of_heap_or_global {
+                if !(of_heap_or_global || ended && self.unit.lifetimes) {
                     self.unit.stack_addresses.set(true);
                 }
                 let name = &m.node.identifier.node.name;
