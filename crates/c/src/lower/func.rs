@@ -134,6 +134,9 @@ pub(super) struct FnCx<'u, 'a> {
     pub is_main: bool,
     /// The globals as `main`'s locals: the outermost scope of an inlined call.
     pub(super) globals_scope: HashMap<String, (LocalId, CType)>,
+    /// The global whose initializer is being lowered (`struct list_head g = { &g, &g };`
+    /// points to a variable that lives until the program ends).
+    global_being_defined: Option<String>,
     /// The calls being inlined, innermost last.
     pub inlined: Vec<Inlined>,
     /// The index in `scopes` of the function body's outermost block.
@@ -475,6 +478,7 @@ pub(super) fn lower_function(
         name: name.clone(),
         is_main: name == "main",
         globals_scope: HashMap::new(),
+        global_being_defined: None,
         inlined: Vec::new(),
         body_scope: 0,
         arrays: HashMap::new(),
@@ -964,10 +968,8 @@ impl FnCx<'_, '_> {
     /// `main`), outside inlined code, where nothing calls `main`. A pointer to it can never
     /// outlive it.
     pub fn lives_until_exit(&self, name: &str, local: LocalId) -> bool {
-        if self
-            .globals_scope
-            .values()
-            .any(|&(global, _)| global == local)
+        if self.global_being_defined.as_deref() == Some(name)
+            || (self.globals_scope.values()).any(|&(global, _)| global == local)
         {
             return true;
         }
@@ -1049,7 +1051,9 @@ impl FnCx<'_, '_> {
                     self.name_in_scope(&local, id, ty, at)?;
                 }
             }
+            self.global_being_defined = Some(name.clone());
             let defined = self.define_global(name, declarator, ty, global.init, span);
+            self.global_being_defined = None;
             self.pop_scope();
             let local = defined?;
             // A pointer may have become a pointer into arrays (`lower/elements.rs`).
