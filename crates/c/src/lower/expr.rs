@@ -1262,12 +1262,19 @@ impl FnCx<'_, '_> {
                             self.is_outermost(name)
                         }
                     });
-                // Through a pointer (not an inlined call's array parameter), where the file
-                // points to no local object: the struct is a global's or a heap object's,
+                // Through a pointer (not an inlined call's array parameter) to a type no
+                // local object of the file has: the struct is a global's or a heap object's,
                 // whose end is modelled (`free` frees the boxes) or never comes.
+                let pointee = match self.static_type(&m.node.expression) {
+                    Some(CType::Pointer(p) | CType::Element(p)) => Some(self.pointee(p)),
+                    _ => None,
+                };
                 let of_heap_or_global = m.node.operator.node == MemberOperator::Indirect
                     && self.array_variable(&m.node.expression).is_none()
-                    && !(self.unit.address_taken.iter()).any(|(function, _)| !function.is_empty());
+                    && pointee.is_some_and(|ty| {
+                        let ty = self.unit.types.borrow_mut().erased(ty);
+                        !self.unit.local_object_types.contains(&ty)
+                    });
                 if !(of_heap_or_global || ended && self.unit.lifetimes) {
                     self.unit.stack_addresses.set(true);
                 }

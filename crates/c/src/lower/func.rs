@@ -729,6 +729,17 @@ impl FnCx<'_, '_> {
             layout: Layout::Plain,
         });
         self.local_types.insert(local, ty);
+        if address_taken && !static_storage {
+            let object = match ty {
+                CType::Array(id) => self.unit.types.borrow().array(id).0,
+                _ => ty,
+            };
+            let object = self.unit.types.borrow_mut().erased(object);
+            self.unit
+                .found_local_object_types
+                .borrow_mut()
+                .insert(object);
+        }
         if address_taken && self.is_singleton(name, ty, static_storage) {
             self.singletons.insert(local);
             self.b.locals[local.index()].layout = Layout::One;

@@ -173,6 +173,12 @@ struct Unit<'a> {
     /// The variables whose member's box this lowering found a `container_of` may need the
     /// struct of: the next lowering takes their addresses (`FnCx::note_owner`).
     wanted_addresses: RefCell<HashSet<VariableKey>>,
+    /// The types of the local objects a pointer may point to (variables and parameters whose
+    /// address is taken, arrays pointed into; an array's element type), as the last lowering
+    /// found them: a member's address through a pointer to another type is no stack address.
+    local_object_types: HashSet<CType>,
+    /// [`Unit::local_object_types`] as this lowering finds them (`FnCx::declare`).
+    found_local_object_types: RefCell<HashSet<CType>>,
     /// The type of each `typeof(expression)` met so far, by the expression's start: found by
     /// the function body it is in, where its variables are in view (`FnCx::note_typeofs`).
     typeof_types: RefCell<HashMap<usize, CType>>,
@@ -295,6 +301,8 @@ pub(crate) fn lower_unit<'a>(
         unmodelled_causes: RefCell::new(Vec::new()),
         stack_addresses: Cell::new(false),
         typeof_types: RefCell::new(HashMap::new()),
+        local_object_types: HashSet::new(),
+        found_local_object_types: RefCell::new(HashSet::new()),
         containers: Vec::new(),
         wanted_containers: RefCell::new(Vec::new()),
         wanted_addresses: RefCell::new(HashSet::new()),
@@ -438,6 +446,12 @@ pub(crate) fn lower_unit<'a>(
                 }
             }
             context.frees = true;
+            context.unavailable.clear();
+            continue;
+        }
+        let found = context.found_local_object_types.take();
+        if !found.is_subset(&context.local_object_types) {
+            context.local_object_types.extend(found);
             context.unavailable.clear();
             continue;
         }
