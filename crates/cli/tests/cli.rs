@@ -2099,3 +2099,62 @@ fn svcomp_follows_linux_lists_through_container_of() {
         stdout(&out)
     );
 }
+
+/// `valid-memsafety` of heap lists where the file also has local objects: a local list head
+/// does not keep a heap list's memory from `TRUE`, while a pointer to a local struct whose
+/// function returned (whose end symex does not set for its members) is never `TRUE`.
+#[test]
+fn svcomp_memory_of_heap_lists_beside_local_objects() {
+    let list = "#include <stdlib.h>
+         #include <stddef.h>
+         struct list_head { struct list_head *next, *prev; };
+         struct item { int value; struct list_head link; };
+         void add(struct list_head *head, int value) {
+           struct item *it = malloc(sizeof *it);
+           if (!it) abort();
+           it->value = value;
+           it->link.next = head->next; it->link.prev = head;
+           head->next->prev = &it->link; head->next = &it->link;
+         }
+         void drop(struct list_head *head) {
+           while (head->next != head) {
+             struct list_head *first = head->next;
+             struct item *it = (struct item *)((char *)first - offsetof(struct item, link));
+             head->next = first->next; first->next->prev = head;
+             free(it);
+           }
+         }";
+    let local_head = format!(
+        "{list}
+         int main(void) {{
+           struct list_head head = {{ &head, &head }};
+           add(&head, 1); add(&head, 2); drop(&head);
+           return 0;
+         }}\n"
+    );
+    let task = memsafety_task("local_head", &local_head, true);
+    let out = symex(&["svcomp", &task, "--timeout", "10"]);
+    assert!(
+        stdout(&out).contains("valid-memsafety: TRUE"),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let dangling = format!(
+        "{list}
+         struct item *made(void) {{ struct item local; local.value = 1; return &local; }}
+         int main(void) {{
+           struct item *gone = made();
+           struct list_head *link = &gone->link;
+           return link->next == 0;
+         }}\n"
+    );
+    let task = memsafety_task("dangling_member", &dangling, false);
+    let out = symex(&["svcomp", &task, "--timeout", "10"]);
+    assert!(
+        !stdout(&out).contains("TRUE"),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+}
