@@ -1127,6 +1127,17 @@ fn svcomp_reaching_the_error_through_a_signed_overflow_is_no_false() {
 
 /// Runs `symex svcomp TASK --witness W`, which must answer `answer`: the witness's path and
 /// text (empty where no answer is `FALSE`, and no file is written).
+/// Asserts that `symex svcomp TASK --timeout 10` answers `answer`.
+fn svcomp_answers(task: &str, answer: &str) {
+    let out = symex(&["svcomp", task, "--timeout", "10"]);
+    assert!(
+        stdout(&out).contains(answer),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+}
+
 fn witnessed(task: &str, answer: &str) -> (String, String) {
     let witness = format!("{task}.witness");
     let out = symex(&["svcomp", task, "--timeout", "10", "--witness", &witness]);
@@ -2004,13 +2015,7 @@ fn svcomp_follows_allocator_functions() {
     let (witness, _) = witnessed(&task, "valid-memsafety: FALSE(valid-deref)");
     validation(&task, &witness, 10, "witness confirmed");
     let task = memsafety_task("allocator_freed", &program_with("second = 0;"), true);
-    let out = symex(&["svcomp", &task, "--timeout", "10"]);
-    assert!(
-        stdout(&out).contains("valid-memsafety: TRUE"),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    svcomp_answers(&task, "valid-memsafety: TRUE");
 }
 
 /// The Linux list's walks (`list_for_each_entry` through `container_of`, with `typeof` and
@@ -2072,32 +2077,15 @@ fn svcomp_follows_linux_lists_through_container_of() {
     validation(&twice, &witness, 10, "witness confirmed");
     let calls = "take(a); take(b); release(a); take(a); release(b); release(a);";
     let in_turn = task("lock_in_turn", &program_with(calls), "unreach-call", true);
-    let out = symex(&["svcomp", &in_turn, "--timeout", "10"]);
-    assert!(
-        stdout(&out).contains("unreach-call: TRUE"),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    svcomp_answers(&in_turn, "unreach-call: TRUE");
     // Every entry freed, the head a global pointing to itself: no leak, no invalid access
     // (the walks' ends are the head's phantom, never accessed).
     let in_turn = memsafety_task("lock_in_turn_memory", &program_with(calls), true);
-    let out = symex(&["svcomp", &in_turn, "--timeout", "10"]);
-    assert!(
-        stdout(&out).contains("valid-memsafety: TRUE"),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    svcomp_answers(&in_turn, "valid-memsafety: TRUE");
     // A lock still held at the end is reachable from the global head: no leak in SV-COMP's
     // sense, which symex does not decide (it is no `FALSE`).
     let kept = memsafety_task("lock_kept", &program_with("take(a);"), true);
-    let out = symex(&["svcomp", &kept, "--timeout", "10"]);
-    assert!(
-        stdout(&out).contains("valid-memsafety: UNKNOWN"),
-        "{}",
-        stdout(&out)
-    );
+    svcomp_answers(&kept, "valid-memsafety: UNKNOWN");
 }
 
 /// `valid-memsafety` of heap lists where the file also has local objects: a local list head
@@ -2133,13 +2121,7 @@ fn svcomp_memory_of_heap_lists_beside_local_objects() {
          }}\n"
     );
     let task = memsafety_task("local_head", &local_head, true);
-    let out = symex(&["svcomp", &task, "--timeout", "10"]);
-    assert!(
-        stdout(&out).contains("valid-memsafety: TRUE"),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    svcomp_answers(&task, "valid-memsafety: TRUE");
     let dangling = format!(
         "{list}
          struct item *made(void) {{ struct item local; local.value = 1; return &local; }}
