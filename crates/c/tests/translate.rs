@@ -4219,3 +4219,22 @@ fn container_of_finds_a_members_struct_and_a_lists_head_is_a_phantom() {
         assert_errors(&source, &[(0, PropertyKind::Unmodelled)]);
     }
 }
+
+/// A struct type defined inside a function is a new type in each lowering of the file: the
+/// lowering that decides which member addresses are stack addresses must still end (a review
+/// found it lowering again forever).
+#[test]
+fn structs_defined_in_functions_with_addresses_taken_lower_once() {
+    for (source, expected) in [
+        (
+            "int main(void) { struct { int m; int k; } x, *p = &x; p->m = 1; return p->m; }",
+            1,
+        ),
+        (
+            "int main(void) { struct { int m; } x, *p = &x; int *q = &p->m; *q = 3; return x.m; }",
+            3,
+        ),
+    ] {
+        assert_eq!(returns(source, &[]), expected, "{source}");
+    }
+}

@@ -1262,21 +1262,26 @@ impl FnCx<'_, '_> {
                             self.is_outermost(name)
                         }
                     });
-                // Through a pointer (not an inlined call's array parameter) to a type no
-                // local object of the file has: the struct is a global's or a heap object's,
-                // whose end is modelled (`free` frees the boxes) or never comes.
+                // Through a pointer (not an inlined call's array parameter): a stack address
+                // only where a local object of the file has the struct's type (else it is a
+                // global's or a heap object's, whose end is modelled, `free` freeing the
+                // boxes, or never comes), which the end of the lowering decides
+                // (`Unit::member_address_pointees`).
                 let pointee = match self.static_type(&m.node.expression) {
                     Some(CType::Pointer(p) | CType::Element(p)) => Some(self.pointee(p)),
                     _ => None,
                 };
-                let of_heap_or_global = m.node.operator.node == MemberOperator::Indirect
-                    && self.array_variable(&m.node.expression).is_none()
-                    && pointee.is_some_and(|ty| {
+                let through_pointer = (m.node.operator.node == MemberOperator::Indirect
+                    && self.array_variable(&m.node.expression).is_none())
+                .then_some(pointee)
+                .flatten();
+                match through_pointer {
+                    _ if ended && self.unit.lifetimes => {}
+                    Some(ty) => {
                         let ty = self.unit.types.borrow_mut().erased(ty);
-                        !self.unit.local_object_types.contains(&ty)
-                    });
-                if !(of_heap_or_global || ended && self.unit.lifetimes) {
-                    self.unit.stack_addresses.set(true);
+                        self.unit.member_address_pointees.borrow_mut().insert(ty);
+                    }
+                    None => self.unit.stack_addresses.set(true),
                 }
                 let name = &m.node.identifier.node.name;
                 if let Some(ty @ CType::Struct(_)) = self.static_type(e) {

@@ -735,10 +735,7 @@ impl FnCx<'_, '_> {
                 _ => ty,
             };
             let object = self.unit.types.borrow_mut().erased(object);
-            self.unit
-                .found_local_object_types
-                .borrow_mut()
-                .insert(object);
+            self.unit.local_object_types.borrow_mut().insert(object);
         }
         if address_taken && self.is_singleton(name, ty, static_storage) {
             self.singletons.insert(local);

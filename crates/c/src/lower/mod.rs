@@ -174,11 +174,14 @@ struct Unit<'a> {
     /// struct of: the next lowering takes their addresses (`FnCx::note_owner`).
     wanted_addresses: RefCell<HashSet<VariableKey>>,
     /// The types of the local objects a pointer may point to (variables and parameters whose
-    /// address is taken, arrays pointed into; an array's element type), as the last lowering
-    /// found them: a member's address through a pointer to another type is no stack address.
-    local_object_types: HashSet<CType>,
-    /// [`Unit::local_object_types`] as this lowering finds them (`FnCx::declare`).
-    found_local_object_types: RefCell<HashSet<CType>>,
+    /// address is taken, arrays pointed into; an array's element type), as this lowering
+    /// finds them (`FnCx::declare`).
+    local_object_types: RefCell<HashSet<CType>>,
+    /// The types of the structs whose boxed members' addresses this lowering took through a
+    /// pointer (`&p->m`): stack addresses where a local object has one of them, which the
+    /// end of the lowering decides (a type defined inside a function is another type in
+    /// each lowering, so no earlier lowering can say).
+    member_address_pointees: RefCell<HashSet<CType>>,
     /// The type of each `typeof(expression)` met so far, by the expression's start: found by
     /// the function body it is in, where its variables are in view (`FnCx::note_typeofs`).
     typeof_types: RefCell<HashMap<usize, CType>>,
@@ -301,8 +304,8 @@ pub(crate) fn lower_unit<'a>(
         unmodelled_causes: RefCell::new(Vec::new()),
         stack_addresses: Cell::new(false),
         typeof_types: RefCell::new(HashMap::new()),
-        local_object_types: HashSet::new(),
-        found_local_object_types: RefCell::new(HashSet::new()),
+        local_object_types: RefCell::new(HashSet::new()),
+        member_address_pointees: RefCell::new(HashSet::new()),
         containers: Vec::new(),
         wanted_containers: RefCell::new(Vec::new()),
         wanted_addresses: RefCell::new(HashSet::new()),
@@ -425,6 +428,11 @@ pub(crate) fn lower_unit<'a>(
                 }
             }
         }
+        let local_objects = context.local_object_types.take();
+        let pointees = context.member_address_pointees.take();
+        if pointees.iter().any(|ty| local_objects.contains(ty)) {
+            context.stack_addresses.set(true);
+        }
         if failed {
             continue;
         }
@@ -446,12 +454,6 @@ pub(crate) fn lower_unit<'a>(
                 }
             }
             context.frees = true;
-            context.unavailable.clear();
-            continue;
-        }
-        let found = context.found_local_object_types.take();
-        if !found.is_subset(&context.local_object_types) {
-            context.local_object_types.extend(found);
             context.unavailable.clear();
             continue;
         }
