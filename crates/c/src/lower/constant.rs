@@ -109,8 +109,8 @@ impl Evaluation<'_> {
                         return Err(not_constant("this address".into(), at));
                     };
                     let pointee = scope.types().pointee(p);
-                    let offset =
-                        self.offset_of(pointee, members.into_iter().map(|name| Ok(Ok(name))), at)?;
+                    let steps = members.into_iter().map(OffsetStep::Member);
+                    let offset = self.offset_of(pointee, steps, at)?;
                     return Ok((convert(i64::from(offset), ty), ty));
                 }
                 let (value, _) = self.of(&cast.node.expression)?;
@@ -137,14 +137,13 @@ impl Evaluation<'_> {
             E::OffsetOf(o) => {
                 let ty = scope.type_name(&o.node.type_name.node, at)?;
                 let designator = &o.node.designator.node;
-                let first = std::iter::once(Some(Ok(&designator.base.node.name)));
+                let first = std::iter::once(OffsetStep::Member(&designator.base.node.name));
                 let rest = designator.members.iter().map(|m| match &m.node {
-                    OffsetMember::Member(name) => Some(Ok(&name.node.name)),
-                    OffsetMember::Index(index) => Some(Err(index)),
-                    OffsetMember::IndirectMember(_) => None,
+                    OffsetMember::Member(name) => OffsetStep::Member(&name.node.name),
+                    OffsetMember::Index(index) => OffsetStep::Index(index),
+                    OffsetMember::IndirectMember(_) => OffsetStep::Unsupported,
                 });
-                let steps = first.chain(rest).map(|step| step.ok_or(()));
-                let offset = self.offset_of(ty, steps, at)?;
+                let offset = self.offset_of(ty, first.chain(rest), at)?;
                 Ok(size_value(scope, offset))
             }
             _ => Err(not_constant("this expression".into(), at)),
@@ -247,20 +246,20 @@ impl Evaluation<'_> {
     }
 
     /// `offsetof(ty, m.n[k]…)`: the byte offset of the member the steps designate in C's
-    /// layout (each `Ok(Ok(name))` a member, `Ok(Err(index))` an index, `Err` a step outside
-    /// the subset).
+    /// layout.
     fn offset_of<'e>(
         self,
         ty: CType,
-        steps: impl Iterator<Item = Result<Result<&'e String, &'e Node<E>>, ()>>,
+        steps: impl Iterator<Item = OffsetStep<'e>>,
         at: usize,
     ) -> Result<i32, CError> {
         let unsupported = || CError::unsupported("this `offsetof` (a member of a struct)", at);
         // Where the walk stands: a type and, inside an array member, its dimensions left.
         let (mut current, mut dims, mut offset) = (ty, Vec::new(), 0i64);
         for step in steps {
-            match step.map_err(|()| unsupported())? {
-                Ok(name) => {
+            match step {
+                OffsetStep::Unsupported => return Err(unsupported()),
+                OffsetStep::Member(name) => {
                     let types = self.scope.types();
                     let (CType::Struct(id), true) = (current, dims.is_empty()) else {
                         return Err(unsupported());
@@ -288,7 +287,7 @@ impl Evaluation<'_> {
                         ty => (ty, Vec::new()),
                     };
                 }
-                Err(index) => {
+                OffsetStep::Index(index) => {
                     let Some(&d) = dims.first() else {
                         return Err(unsupported());
                     };
@@ -375,6 +374,14 @@ fn wide(bits: i64, ty: CType) -> i128 {
         CType::ULong => i128::from(bits as u64),
         _ => i128::from(bits),
     }
+}
+
+/// A step of an `offsetof` designator: a member, an index, or one outside the subset
+/// (`->`).
+enum OffsetStep<'e> {
+    Member(&'e String),
+    Index(&'e Node<E>),
+    Unsupported,
 }
 
 /// `&((T *)0)->m.n`, the address of a member of the struct a null pointer of type `T *` would

@@ -8,10 +8,11 @@
 //! the file's `container_of`s name is a [`Container`], and every object of `m`'s type `M`
 //! gets two fields for it: `#owner.N`, a pointer to a `T`, and `#owner.N#unknown`.
 //! * `&x->m` (the only way to a box's pointer) stores `x` into the box's `#owner.N`: a box
-//!   belongs to one object for its whole life, so that is its struct. Where `x` is no
-//!   pointer of its own (a struct variable, an array element), it stores 1 into
-//!   `#owner.N#unknown` instead, and a `container_of` of that box stops at an `unmodelled`
-//!   check.
+//!   belongs to one object for its whole life, so that is its struct. `&v.m` of a variable
+//!   stores `&v` (the file is lowered again with `v`'s address taken where it was not). Where
+//!   the struct has no pointer of its own (an array element, a nested member), it stores 1
+//!   into `#owner.N#unknown` instead, and a `container_of` of that box stops at an
+//!   `unmodelled` check.
 //! * `container_of(p, T, m)` is `p`'s `#owner.N` where that is set. Where it is not, `p`
 //!   points to no member `m` of a `T` (a list's head, a global `struct list_head`, or the
 //!   member of another struct), and C's result points before `p`'s object, into no object:
@@ -22,13 +23,14 @@
 //!   of a phantom gives `p` back; every other access of it, its other members' addresses
 //!   and `free` of it stop at an `unmodelled` check (C leaves them undefined).
 //!
-//! A `container_of` of a null pointer or of a freed object stops at an `unmodelled` check.
-//! Heap states are on in a file with containers (the phantom's state needs them): the file
-//! is lowered again once the pairs are known, since they are found while lowering.
-//! Only a member of `T` itself (not `m.n` of a nested one) whose address the file takes is
-//! followed; other forms are refused or `unmodelled` as before.
+//! The struct of a freed (or dead) member is its freed struct, whose accesses fail their own
+//! checks; a `container_of` of a null pointer or of a freed object that is no member stops at
+//! an `unmodelled` check. Heap states are on in a file with containers (the phantom's state
+//! needs them): the file is lowered again once the pairs are known, since they are found
+//! while lowering, and so is a member not yet in a box. Only a member of `T` itself (not
+//! `m.n` of a nested one) is followed; other forms are refused or `unmodelled` as before.
 
-use symex_ir::cfg::{BinOp, Check, InstKind, Operand, PlaceBase, PropertyKind, Rvalue, Width};
+use symex_ir::cfg::{BinOp, InstKind, Operand, PlaceBase, PropertyKind, Rvalue, Width};
 use symex_syntax::span::Span;
 
 use super::func::FnCx;
@@ -141,10 +143,12 @@ impl FnCx<'_, '_> {
                 at,
             ));
         }
-        let boxes = &self.unit.boxed_members;
-        if boxes.singletons.contains(&member) || boxes.structs.contains(&member) {
+        // Found by this lowering: the file is lowered again with the member in a box and the
+        // container's fields, and this lowering's result is never used.
+        if !self.member_boxed(&member, member_type) {
+            let boxes = &self.unit.boxed_members;
             // Its box would hold an array of one, or it has boxes of its own.
-            if !self.member_boxed(&member, member_type) {
+            if boxes.singletons.contains(&member) || boxes.structs.contains(&member) {
                 return Err(crate::error::CError::unsupported(
                     format!(
                         "`container_of` of the member `{member}` (its address is a pointer into \
@@ -153,10 +157,6 @@ impl FnCx<'_, '_> {
                     at,
                 ));
             }
-        }
-        // Found by this lowering: the file is lowered again with the member in a box and the
-        // container's fields, and this lowering's result is never used.
-        if !self.member_boxed(&member, member_type) {
             self.unit.struct_boxes.borrow_mut().insert(member);
             return Ok(Some((Operand::Null, to)));
         }
@@ -176,32 +176,30 @@ impl FnCx<'_, '_> {
     fn owner_of(&mut self, pointer: Operand, number: usize, span: Span) -> Operand {
         let (owner_field, unknown_field) = owner_fields(number);
         let not_null = self.temp(Rvalue::Binary(BinOp::Ne, pointer, Operand::Null), span);
-        self.unmodelled_cause(span, "`container_of` of a null pointer");
-        let kind = PropertyKind::Unmodelled;
-        self.check(
-            Check::Condition {
-                holds: not_null,
-                kind,
-            },
-            span,
-        );
+        self.check_modelled(not_null, "`container_of` of a null pointer", span);
         self.guard_pointee(pointer, span);
         let state = self.heap_state(HeapOwner::Object(pointer), span);
         let bad_states = self.bad_states();
         // An object made from an integer has no fields to read.
-        let no_object = bad_states
-            .iter()
-            .find(|(_, k)| *k == PropertyKind::InvalidPointer);
+        let no_object = (bad_states.iter()).find(|(_, k)| *k == PropertyKind::InvalidPointer);
         if let Some(&(no_object, _)) = no_object {
-            let rvalue = Rvalue::Binary(BinOp::Ne, state, Operand::Const(no_object));
-            let holds = self.temp(rvalue, span);
-            self.unmodelled_guard_cause(holds, "`container_of` of a pointer made from an integer");
-            self.check(Check::Condition { holds, kind }, span);
+            let holds = self.temp(
+                Rvalue::Binary(BinOp::Ne, state, Operand::Const(no_object)),
+                span,
+            );
+            self.check_modelled(
+                holds,
+                "`container_of` of a pointer made from an integer",
+                span,
+            );
         }
         let unknown = self.read_field(PlaceBase::Deref(pointer), &unknown_field, Width::W32, span);
         let known = self.temp(Rvalue::Binary(BinOp::Eq, unknown, Operand::Const(0)), span);
-        self.unmodelled_guard_cause(known, "`container_of` of a member of a variable");
-        self.check(Check::Condition { holds: known, kind }, span);
+        self.check_modelled(
+            known,
+            "`container_of` of a member of an array element",
+            span,
+        );
         let owner = self.read_field(PlaceBase::Deref(pointer), &owner_field, Width::W32, span);
         let none = self.temp(Rvalue::Binary(BinOp::Eq, owner, Operand::Null), span);
         // A freed (or dead) member's struct is its freed struct, whose accesses fail their
@@ -211,8 +209,7 @@ impl FnCx<'_, '_> {
         for (bad, _) in bad_states.into_iter().filter(|(_, k)| ended.contains(k)) {
             let alive = self.temp(Rvalue::Binary(BinOp::Ne, state, Operand::Const(bad)), span);
             let holds = self.temp(Rvalue::Binary(BinOp::BitOr, alive, has_owner), span);
-            self.unmodelled_guard_cause(holds, "`container_of` of a freed or dead list head");
-            self.check(Check::Condition { holds, kind }, span);
+            self.check_modelled(holds, "`container_of` of a freed or dead list head", span);
         }
         let (make, join) = (self.b.new_block(), self.b.new_block());
         self.b.branch(none, make, join, span);
@@ -260,13 +257,14 @@ impl FnCx<'_, '_> {
     }
 
     /// After `&x->member` (or `&v.member` of the variable `v`) of a struct of type `owner`
-    /// (`object` is `*x`, or `v`) gave `boxed`, the member's box: notes `x` (or `&v`) as the
-    /// box's struct for the container of that member, or that its struct is not known where
-    /// it has no pointer (module comment). A variable whose address the file does not take
-    /// is taken in the next lowering (`Unit::wanted_addresses`).
+    /// gave `boxed`, the member's box: notes `x` (or `&v`) as the box's struct for the
+    /// container of that member, or that its struct is not known where it has no pointer
+    /// (module comment). `object` is the place of the struct where it is a whole object (`*x`,
+    /// or `v`'s local), not a part of one. A variable whose address the file does not take is
+    /// taken in the next lowering (`Unit::wanted_addresses`).
     pub(super) fn note_owner(
         &mut self,
-        (object, owner, variable): (&Memory, CType, Option<&str>),
+        (object, owner, variable): (Option<PlaceBase>, CType, Option<&str>),
         member: &str,
         boxed: &Memory,
         span: Span,
@@ -278,10 +276,9 @@ impl FnCx<'_, '_> {
             return;
         };
         let (owner_field, unknown_field) = owner_fields(number);
-        let whole = object.place.projections.is_empty() && object.prefix.is_empty();
-        let (field, value) = match (object.place.base, variable) {
-            (PlaceBase::Deref(x), _) if whole => (owner_field, x),
-            (PlaceBase::Local(local), Some(name)) if whole => {
+        let (field, value) = match (object, variable) {
+            (Some(PlaceBase::Deref(x)), _) => (owner_field, x),
+            (Some(PlaceBase::Local(local)), Some(name)) => {
                 match self.b.locals[local.index()].address_taken {
                     true => (owner_field, self.variable_address(name, local, span)),
                     false => {

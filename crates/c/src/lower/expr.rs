@@ -589,7 +589,10 @@ impl FnCx<'_, '_> {
                 Ok((member, field))
             }
             (LValue::Memory(memory), Some(field)) => {
-                let member = memory.clone().member(name);
+                // The struct's own place where it is a whole object (`lower/containers.rs`).
+                let whole = memory.place.projections.is_empty() && memory.prefix.is_empty();
+                let object = whole.then_some(memory.place.base);
+                let member = memory.member(name);
                 match self.member_boxed(name, field) {
                     true => {
                         let span = self.span(e.span);
@@ -613,7 +616,7 @@ impl FnCx<'_, '_> {
                                 }
                                 _ => None,
                             };
-                            self.note_owner((&memory, ty, variable), name, &boxed, span);
+                            self.note_owner((object, ty, variable), name, &boxed, span);
                         }
                         Ok((LValue::Memory(boxed), field))
                     }
@@ -1267,21 +1270,13 @@ impl FnCx<'_, '_> {
                 // global's or a heap object's, whose end is modelled, `free` freeing the
                 // boxes, or never comes), which the end of the lowering decides
                 // (`Unit::member_address_pointees`).
-                let pointee = match self.static_type(&m.node.expression) {
-                    Some(CType::Pointer(p) | CType::Element(p)) => Some(self.pointee(p)),
-                    _ => None,
-                };
-                let through_pointer = (m.node.operator.node == MemberOperator::Indirect
-                    && self.array_variable(&m.node.expression).is_none())
-                .then_some(pointee)
-                .flatten();
-                match through_pointer {
-                    _ if ended && self.unit.lifetimes => {}
-                    Some(ty) => {
-                        let ty = self.unit.types.borrow_mut().erased(ty);
-                        self.unit.member_address_pointees.borrow_mut().insert(ty);
+                if !(ended && self.unit.lifetimes) {
+                    match self.pointee_through_pointer(&m.node) {
+                        Some(ty) => {
+                            self.unit.member_address_pointees.borrow_mut().insert(ty);
+                        }
+                        None => self.unit.stack_addresses.set(true),
                     }
-                    None => self.unit.stack_addresses.set(true),
                 }
                 let name = &m.node.identifier.node.name;
                 if let Some(ty @ CType::Struct(_)) = self.static_type(e) {
@@ -1879,6 +1874,21 @@ impl FnCx<'_, '_> {
             }
             _ => None,
         }
+    }
+
+    /// The struct type (erased) that `p` points to in `p->m`, where `p` is a pointer rather
+    /// than an array (an inlined call's array parameter names the caller's array).
+    fn pointee_through_pointer(&self, m: &lang_c::ast::MemberExpression) -> Option<CType> {
+        if m.operator.node != MemberOperator::Indirect
+            || self.array_variable(&m.expression).is_some()
+        {
+            return None;
+        }
+        let (CType::Pointer(p) | CType::Element(p)) = self.static_type(&m.expression)? else {
+            return None;
+        };
+        let pointee = self.pointee(p);
+        Some(self.unit.types.borrow_mut().erased(pointee))
     }
 
     /// Records the type of every `typeof(expression)` that `visit` finds, for the type

@@ -1338,6 +1338,13 @@ impl FnCx<'_, '_> {
             self.guard_causes.insert(holds, cause);
         }
     }
+
+    /// The `unmodelled` check that `holds` is not 0, here, with its own cause.
+    pub fn check_modelled(&mut self, holds: Operand, cause: &'static str, span: Span) {
+        self.unmodelled_guard_cause(holds, cause);
+        let kind = symex_ir::cfg::PropertyKind::Unmodelled;
+        self.check(Check::Condition { holds, kind }, span);
+    }
 }
 
 /// An error for a `goto` of function `name` whose label the function never defines.

@@ -597,7 +597,6 @@ impl FnCx<'_, '_> {
     /// guards left (reading the box pointer needs none but these).
     pub fn guarded_for_address(&mut self, member: &Memory, span: Span) -> Memory {
         let cause = "a member's address computed from a struct outside its array, freed or null";
-        let kind = PropertyKind::Unmodelled;
         let temp = |cx: &mut Self, value| Operand::Local(cx.b.assign_temp(value, span));
         for check in &member.guards {
             let holds = match check {
@@ -614,8 +613,7 @@ impl FnCx<'_, '_> {
                 _ => None,
             };
             if let Some(holds) = holds {
-                self.unmodelled_guard_cause(holds, cause);
-                self.check(Check::Condition { holds, kind }, span);
+                self.check_modelled(holds, cause, span);
             }
             self.check(check.clone(), span);
         }
@@ -623,8 +621,7 @@ impl FnCx<'_, '_> {
             let state = self.heap_state(owner, span);
             for (bad, _) in self.bad_states_of(member) {
                 let holds = temp(self, Rvalue::Binary(BinOp::Ne, state, Operand::Const(bad)));
-                self.unmodelled_guard_cause(holds, cause);
-                self.check(Check::Condition { holds, kind }, span);
+                self.check_modelled(holds, cause, span);
             }
         }
         Memory {

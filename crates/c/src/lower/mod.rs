@@ -443,16 +443,13 @@ pub(crate) fn lower_unit<'a>(
             context.unavailable.clear();
             continue;
         }
-        let wanted = context.wanted_containers.take();
-        let new: Vec<_> = (wanted.into_iter())
-            .filter(|c| !context.containers.contains(c))
-            .collect();
-        if !new.is_empty() {
-            for container in new {
-                if !context.containers.contains(&container) {
-                    context.containers.push(container);
-                }
+        let known = context.containers.len();
+        for container in context.wanted_containers.take() {
+            if !context.containers.contains(&container) {
+                context.containers.push(container);
             }
+        }
+        if context.containers.len() > known {
             context.frees = true;
             context.unavailable.clear();
             continue;
