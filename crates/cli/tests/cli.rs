@@ -2140,3 +2140,57 @@ fn svcomp_memory_of_heap_lists_beside_local_objects() {
         stderr(&out)
     );
 }
+
+/// `valid-memtrack` where a global list head holds the objects (the shape of SV-COMP's
+/// `ldv-memsafety` `memleaks_*` tasks): what the head still reaches at `main`'s return is not
+/// lost (through the members' boxes to their structs, which `container_of` records), an object
+/// the program let go is (`FALSE(valid-memtrack)`, with a witness), and so is one reached only
+/// through a variable of `main`, which ends with it. Without `container_of` a box does not
+/// know its struct: `UNKNOWN`, neither answer.
+#[test]
+fn svcomp_memtrack_follows_the_pointers_of_the_globals() {
+    let list = "#include <stdlib.h>
+         #include <stddef.h>
+         int __VERIFIER_nondet_int(void);
+         struct list_head { struct list_head *next, *prev; };
+         struct list_head global_list = { &global_list, &global_list };
+         struct item { int value; struct list_head link; };
+         void add(int value) {
+           struct item *it = malloc(sizeof *it);
+           if (!it) return;
+           it->value = value;
+           it->link.next = global_list.next; it->link.prev = &global_list;
+           global_list.next->prev = &it->link; global_list.next = &it->link;
+         }";
+    let sum = "int sum(void) {
+           int total = 0;
+           for (struct list_head *p = global_list.next; p != &global_list; p = p->next)
+             total += ((struct item *)((char *)p - offsetof(struct item, link)))->value;
+           return total;
+         }";
+    let kept = format!("{list}\n{sum}\n int main(void) {{ add(1); add(2); return sum() != 3; }}\n");
+    let task = memsafety_task("global_list_kept", &kept, true);
+    svcomp_answers(&task, "valid-memsafety: TRUE");
+    let emptied = format!(
+        "{list}\n{sum}
+         int main(void) {{
+           add(1);
+           if (__VERIFIER_nondet_int()) {{ global_list.next = &global_list; global_list.prev = &global_list; }}
+           return sum();
+         }}\n"
+    );
+    let task = memsafety_task("global_list_emptied", &emptied, false);
+    let (witness, written) = witnessed(&task, "valid-memsafety: FALSE(valid-memtrack)");
+    assert!(
+        written.contains("violation_sequence"),
+        "{witness}: {written}"
+    );
+    let through_main = "#include <stdlib.h>
+         int **where;
+         int main(void) { int *p = malloc(sizeof *p); where = &p; return 0; }\n";
+    let task = memsafety_task("global_to_main_variable", through_main, false);
+    svcomp_answers(&task, "valid-memsafety: FALSE(valid-memtrack)");
+    let without_container_of = format!("{list}\n int main(void) {{ add(1); return 0; }}\n");
+    let task = memsafety_task("global_list_boxes", &without_container_of, true);
+    svcomp_answers(&task, "valid-memsafety: UNKNOWN");
+}

@@ -31,6 +31,7 @@ mod ops;
 mod outcome;
 mod place;
 mod prepare;
+mod reachability;
 mod record;
 mod step;
 #[cfg(test)]

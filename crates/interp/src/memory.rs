@@ -37,6 +37,11 @@ impl Memory {
         self.cells.get(cell.index()).ok_or_else(dangling)
     }
 
+    /// Every cell, `CellId(i)` at `i`.
+    pub(crate) fn cells(&self) -> &[Value] {
+        &self.cells
+    }
+
     pub(crate) fn get_mut(&mut self, cell: CellId) -> Result<&mut Value, Fault> {
         self.cells.get_mut(cell.index()).ok_or_else(dangling)
     }

@@ -150,7 +150,9 @@ impl Checker<'_> {
                 }
                 self.operand(op)
             }),
-            Rvalue::Array(items) => items.iter().try_for_each(|op| self.operand(op)),
+            Rvalue::Array(items) | Rvalue::Unreached(items) => {
+                items.iter().try_for_each(|op| self.operand(op))
+            }
             Rvalue::Read(place) | Rvalue::Len(place) => self.place(place),
         }
     }

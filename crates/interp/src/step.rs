@@ -4,12 +4,14 @@
 //! [`PropId`]. Control flow (calls, terminators) belongs to `exec.rs`; memory places to `place.rs`.
 
 use symex_ir::cfg::{Check, FieldId, InstKind, PropId, Rvalue};
+use symex_ir::unreached;
 use symex_syntax::span::Span;
 
 use crate::config::Limit;
 use crate::exec::Machine;
 use crate::fault::{mismatch, Fault};
 use crate::ops;
+use crate::reachability::{self, RunCells};
 use crate::value::{index_in_bounds, Value};
 
 impl Machine<'_> {
@@ -87,6 +89,19 @@ impl Machine<'_> {
                     .map(|op| self.operand(op))
                     .collect::<Result<Vec<_>, Fault>>()?;
                 self.within_nesting(Value::array(items))
+            }
+            Rvalue::Unreached(roots) => {
+                let mut cells = Vec::new();
+                for root in roots {
+                    reachability::pointees(&self.operand(root)?, &mut cells);
+                }
+                let memory = RunCells {
+                    memory: &self.memory,
+                    heap_state: unreached::heap_state_field(self.module),
+                };
+                unreached::unreached(&memory, cells)
+                    .map(Value::Int)
+                    .map_err(|_| Fault::Invariant("a pointer to a cell that does not exist".into()))
             }
         }
     }

@@ -46,6 +46,9 @@ pub const HEAP_FREED: i32 = 2;
 /// The heap state of a live object that `malloc` made.
 pub const HEAP_LIVE: i32 = 1;
 
+/// The heap state of a variable whose function returned (C's end of its lifetime).
+pub const HEAP_DEAD: i32 = 5;
+
 /// The value of the bookkeeping field `name` in an object of an entry function's input heap
 /// (one its caller made): every member is assigned (`#assigned` flags 1, as KLEE's and CBMC's
 /// harnesses give their inputs values) and the object is a live heap object (`#heap`); `None`
@@ -421,6 +424,10 @@ pub enum Rvalue {
     /// The length of the array stored at a place (guarded as a read of it): what C's
     /// `realloc` copies of the old array.
     Len(Place),
+    /// How many live heap objects no chain of pointers from the operands' values reaches
+    /// (C's memory leaks where a program ends, the operands being its globals), or -1 where
+    /// that is not the question's answer; defined in [`crate::unreached`].
+    Unreached(Vec<Operand>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

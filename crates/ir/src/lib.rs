@@ -11,6 +11,7 @@
 //!   loops and their nesting;
 //! * [`transform`]: loop unwinding into an acyclic graph (engines that work on whole graphs);
 //! * [`reach`]: a `--reach LINE` target added to a module as a property of kind `reach`;
+//! * [`unreached`]: what [`Rvalue::Unreached`] counts, over any memory of cells;
 //! * [`mod@print`] and [`dot`]: deterministic text and Graphviz renderings (`symex cfg`).
 //!
 //! Nothing here executes a program or consults a solver, and lowering never depends on types:
@@ -25,6 +26,7 @@ pub mod print;
 pub mod promote;
 pub mod reach;
 pub mod transform;
+pub mod unreached;
 pub mod verify;
 mod visit;
 

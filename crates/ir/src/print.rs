@@ -180,6 +180,10 @@ impl Names<'_> {
             }
             Rvalue::Read(place) => self.place(place),
             Rvalue::Len(place) => format!("len({})", self.place(place)),
+            Rvalue::Unreached(roots) => {
+                let roots: Vec<String> = roots.iter().map(|&a| self.operand(a)).collect();
+                format!("unreached({})", roots.join(", "))
+            }
         }
     }
 

@@ -275,7 +275,9 @@ impl Rvalue {
     pub fn width(&self, locals: &[LocalInfo]) -> Option<Width> {
         match self {
             Rvalue::Use(op) => op.width(locals),
-            Rvalue::Unary(UnOp::Not | UnOp::Truncate, _) | Rvalue::Len(_) => Some(Width::W32),
+            Rvalue::Unary(UnOp::Not | UnOp::Truncate, _)
+            | Rvalue::Len(_)
+            | Rvalue::Unreached(_) => Some(Width::W32),
             Rvalue::Unary(UnOp::SignExtend | UnOp::ZeroExtend, _) => Some(Width::W64),
             Rvalue::Unary(UnOp::Neg | UnOp::BitNot, op) => op.width(locals),
             Rvalue::Binary(op, _, _) if op.yields_truth() => Some(Width::W32),
@@ -299,7 +301,7 @@ impl Rvalue {
             }
             Rvalue::AddrOf(_) => {}
             Rvalue::Record(fields) => fields.iter().for_each(|(_, a)| f(*a)),
-            Rvalue::Array(items) => items.iter().for_each(|a| f(*a)),
+            Rvalue::Array(items) | Rvalue::Unreached(items) => items.iter().for_each(|a| f(*a)),
             Rvalue::Read(place) | Rvalue::Len(place) => place.for_each_operand(f),
         }
     }

@@ -936,6 +936,13 @@ impl FnCx<'_, '_> {
         if !self.unit.lifetimes || (self.is_main && self.inlined.is_empty()) {
             return;
         }
+        self.end_variables(span);
+    }
+
+    /// Sets the end of the variables in scope that [`FnCx::end_lifetimes`] ends, here (also
+    /// `main`'s, where the leak check needs them ended: `lower/leaks.rs`). Only in a file whose
+    /// objects have heap states.
+    pub fn end_variables(&mut self, span: Span) {
         let mut ending = self.in_scope_since(0);
         ending.retain(|&(local, ty)| self.ends_with_function(local, ty));
         for (local, ty) in ending {

@@ -6,22 +6,24 @@
 //! a function that may allocate, `free` or `exit`, [`counting_functions`], so that one count
 //! sees them all; other calls stay calls, recursive ones too). When `main` returns, with its
 //! locals gone, an object still allocated is one nothing points to, unless a global can hold
-//! a pointer: then the count is checked by an `unmodelled` check instead (no object left
-//! proves there is no leak; one left may still be reachable, which is not decided). A path
-//! that ends in `exit` or `abort` keeps `main`'s locals alive, and whether its objects are
-//! still reachable there is not decided: with objects allocated, it fails an `unmodelled`
-//! check (its verdicts become `unknown`) rather than claim a leak or its absence. A path that
-//! never ends is never checked, so a search that cuts such paths (path subsumption, loop
-//! summaries) cannot show that there is no leak: `symex svcomp` takes `TRUE` for
-//! `valid-memtrack` only from a search that follows every path to its end.
+//! a pointer: then the objects no chain of pointers from the globals reaches are counted
+//! instead (`Rvalue::Unreached`, by their heap states, which such files get), `main`'s
+//! variables ended first. A path that ends in `exit` or `abort` keeps `main`'s locals alive,
+//! and whether its objects are still reachable there is not decided: with objects allocated,
+//! it fails an `unmodelled` check (its verdicts become `unknown`) rather than claim a leak or
+//! its absence. A path that never ends is never checked, so a search that cuts such paths
+//! (path subsumption, loop summaries) cannot show that there is no leak: `symex svcomp` takes
+//! `TRUE` for `valid-memtrack` only from a search that follows every path to its end.
 //!
-//! Nothing here decides what is reachable; it only counts.
+//! Nothing here follows pointers: `symex_ir::unreached` does, in the interpreter and engine.
 
 use std::collections::HashSet;
 
 use symex_ir::cfg::{
-    BinOp, Check, InstKind, LocalInfo, LocalKind, Operand, PropertyKind, Rvalue, Width,
+    BinOp, Check, InstKind, LocalId, LocalInfo, LocalKind, Operand, Place, PropertyKind, Rvalue,
+    Width,
 };
+use symex_ir::unreached;
 use symex_syntax::span::Span;
 
 use super::allocation::ALLOCATING_FUNCTIONS;
@@ -81,18 +83,38 @@ impl FnCx<'_, '_> {
     }
 
     /// Where `main` returns (not an inlined call's `return`): the `memory-leak` check that no
-    /// object is allocated.
+    /// object is lost. Where a global may hold a pointer, an object still allocated is lost
+    /// only if no global reaches it: `main`'s variables end, and the objects that no chain of
+    /// pointers from the globals reaches are counted (`Rvalue::Unreached`); where that count
+    /// is undecided (a lost object's member a global points to, a pointer that is not one
+    /// value), an `unmodelled` check stops the run.
     pub fn check_no_leak(&mut self, span: Span) {
-        let kind = match self.unit.globals_hold_pointers {
-            true => {
-                let cause = "heap objects still allocated where `main` returns, which a global \
-                             may still point to";
-                self.unmodelled_cause(span, cause);
-                PropertyKind::Unmodelled
-            }
-            false => PropertyKind::MemoryLeak,
-        };
-        self.check_none_live(kind, span);
+        if !self.unit.globals_hold_pointers {
+            return self.check_none_live(PropertyKind::MemoryLeak, span);
+        }
+        if self.live_objects.is_none() {
+            return;
+        }
+        self.end_variables(span);
+        let mut globals: Vec<LocalId> = self.globals_scope.values().map(|&(g, _)| g).collect();
+        globals.sort();
+        globals.dedup();
+        for &global in &globals {
+            self.check(Check::Init(Place::local(global)), span);
+        }
+        let roots = globals.into_iter().map(Operand::Local).collect();
+        let lost = Operand::Local(self.b.assign_temp(Rvalue::Unreached(roots), span));
+        let cause = "heap objects that no global reaches but through a pointer to one of their \
+                     members, which C counts as reached";
+        self.unmodelled_cause(span, cause);
+        let decided = Rvalue::Binary(BinOp::Ne, lost, Operand::Const(unreached::UNDECIDED));
+        let holds = Operand::Local(self.b.assign_temp(decided, span));
+        let kind = PropertyKind::Unmodelled;
+        self.check(Check::Condition { holds, kind }, span);
+        let none = Rvalue::Binary(BinOp::Eq, lost, Operand::Const(0));
+        let holds = Operand::Local(self.b.assign_temp(none, span));
+        let kind = PropertyKind::MemoryLeak;
+        self.check(Check::Condition { holds, kind }, span);
     }
 
     /// Where the run ends in `exit` or `abort`: objects still allocated may be reachable from

@@ -263,7 +263,7 @@ pub(crate) fn lower_unit<'a>(
         address_taken.insert(elements.variable_key(function, name));
     }
     address_taken.extend(elements.cell_arrays.iter().cloned());
-    let frees_memory = calls(&called, &["free", "realloc"]);
+    let mut frees_memory = calls(&called, &["free", "realloc"]);
     let mut context = Unit {
         map,
         options,
@@ -351,6 +351,12 @@ pub(crate) fn lower_unit<'a>(
     context.globals_hold_pointers = globals_can_hold_pointers(&context);
     context.track_leaks =
         context.options.memory_leaks && calls(&called, ALLOCATORS) && !context.main_called;
+    // Where a global may still point to an object at the end, the leak check asks which
+    // objects the globals reach, which it tells by their heap states (`lower/leaks.rs`).
+    if context.track_leaks && context.globals_hold_pointers {
+        frees_memory = true;
+        context.frees = true;
+    }
     // The count of live objects is a local of `main`, as the globals are: the calls that
     // reach it are inlined, the ones that allocate or free and the ones that may end the run
     // in `exit` or `abort`, where the count is checked too (`lower/leaks.rs`).

@@ -14,13 +14,15 @@ use std::ops::Range;
 use symex_ir::cfg::{
     BinOp, BlockId, FuncId, Inst, InstKind, Operand, PlaceBase, Rvalue, Terminator,
 };
+use symex_ir::unreached;
 use symex_report::{Cut, PathEnd};
 use symex_smt::{Answer, Node, Op, TermId};
 
-use crate::common::terms;
+use crate::common::terms::{self, int_const};
 use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::program::EdgeKind;
+use crate::forward::reachability;
 use crate::forward::state::{replace_locals, Frame, State};
 use crate::forward::value::SymValue;
 
@@ -151,6 +153,15 @@ impl Machine<'_> {
             Rvalue::Len(place) => {
                 let array = self.read_place(state, place)?;
                 SymValue::Int(array.length(&mut self.store)?)
+            }
+            Rvalue::Unreached(roots) => {
+                let roots = roots
+                    .iter()
+                    .map(|op| self.operand(state, *op))
+                    .collect::<Result<Vec<_>>>()?;
+                let heap_state = unreached::heap_state_field(self.module);
+                let lost = reachability::unreached(&state.memory, &self.store, heap_state, &roots);
+                SymValue::Int(int_const(&mut self.store, lost)?)
             }
         })
     }

@@ -269,7 +269,9 @@ fn use_rvalue(live: &mut Bits, value: &Rvalue) {
         }
         Rvalue::AddrOf(l) => live.insert(*l),
         Rvalue::Record(fields) => fields.iter().for_each(|(_, a)| use_operand(live, *a)),
-        Rvalue::Array(items) => items.iter().for_each(|a| use_operand(live, *a)),
+        Rvalue::Array(items) | Rvalue::Unreached(items) => {
+            items.iter().for_each(|a| use_operand(live, *a))
+        }
         Rvalue::Read(place) | Rvalue::Len(place) => use_place(live, place),
     }
 }

@@ -39,6 +39,11 @@ impl Memory {
         id
     }
 
+    /// How many cells there are (`CellId(0)` to `CellId(cell_count() - 1)`).
+    pub fn cell_count(&self) -> usize {
+        self.len
+    }
+
     pub fn get(&self, cell: CellId) -> Result<&SymValue, EngineError> {
         let i = cell.0 as usize;
         self.chunks

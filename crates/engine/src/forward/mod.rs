@@ -31,6 +31,7 @@ mod memory;
 mod merge;
 mod program;
 mod qce;
+mod reachability;
 mod search;
 mod state;
 mod subsume;

@@ -795,6 +795,9 @@ impl Exec<'_> {
                 Val::Array(items) => Val::Term(int_const(self.store, items.len() as i32)?),
                 _ => return Err(unmodelled("the length of an array that is not one value")),
             },
+            Rvalue::Unreached(_) => {
+                return Err(unmodelled("the objects the globals reach (memory leaks)"))
+            }
         })
     }
 

@@ -67,7 +67,8 @@ pub(super) fn check_function(module: &Module, func: &Function, report: &mut Repo
                         | Rvalue::Alloc(_)
                         | Rvalue::AddrOf(_)
                         | Rvalue::Record(_)
-                        | Rvalue::Array(_) => {}
+                        | Rvalue::Array(_)
+                        | Rvalue::Unreached(_) => {}
                     }
                     if let Some(w) = value.width(&func.locals) {
                         need(Operand::Local(*dst), w, "the destination");

@@ -699,8 +699,8 @@ impl Induction<'_> {
                 match &inst.kind {
                     InstKind::Assign { dst, value } => {
                         let v = match (semantics::rvalue(self.store, env, value)?, value) {
-                            // What memory holds is not tracked: any value.
-                            (None, Rvalue::Read(_) | Rvalue::Len(_)) => {
+                            // What memory holds is not tracked: any value (also a count over it).
+                            (None, Rvalue::Read(_) | Rvalue::Len(_) | Rvalue::Unreached(_)) => {
                                 let width = function.local(*dst).width;
                                 Some(self.ph.any_value(self.store, width)?)
                             }

@@ -58,7 +58,8 @@ pub fn rvalue(
         | Rvalue::Record(_)
         | Rvalue::Array(_)
         | Rvalue::Read(_)
-        | Rvalue::Len(_) => None,
+        | Rvalue::Len(_)
+        | Rvalue::Unreached(_) => None,
     })
 }
 

@@ -244,7 +244,7 @@ impl Walk<'_> {
                 // What memory held is not tracked: any value (the annotation must then hold
                 // for every one).
                 let number = match (number, value) {
-                    (None, Rvalue::Read(_) | Rvalue::Len(_)) => {
+                    (None, Rvalue::Read(_) | Rvalue::Len(_) | Rvalue::Unreached(_)) => {
                         let width = self.module.functions[func.index()].local(*dst).width;
                         Some(self.ph.any_value(self.store, width)?)
                     }

@@ -1,0 +1,148 @@
+//! What [`Rvalue::Unreached`](crate::cfg::Rvalue::Unreached) counts: the live heap objects
+//! that no chain of pointers from a set of roots reaches (C's memory leaks where `main`
+//! returns, the roots being the globals: SV-COMP's `valid-memtrack`), over any memory of cells.
+//! The interpreter's concrete memory and the forward engine's symbolic one implement
+//! [`Cells`]; the count is this one function, so the engine and the replay agree by
+//! construction. Nothing here reads a value itself or decides which values are roots.
+//!
+//! * A cell is a **heap object** by its heap state ([`HEAP_STATE_FIELD`] of its record, or of
+//!   its array's first element, as the front end writes them): [`HEAP_LIVE`] is a live one.
+//! * The chains pass through every cell but those whose object ended ([`HEAP_FREED`],
+//!   [`HEAP_DEAD`]): what such memory held is gone in C.
+//! * A live object that no chain reaches is still reachable in C where a pointer to a **part**
+//!   of it is (a member whose address is taken lives in a cell of its own, its box). A part is
+//!   not a live heap object and its object points to it, so where a live object not reached
+//!   points directly to a reached cell that is not a live heap object (its part, or a
+//!   variable: the count cannot tell), the answer is [`UNDECIDED`], never a guess.
+
+use crate::cfg::{Module, HEAP_DEAD, HEAP_FREED, HEAP_LIVE, HEAP_STATE_FIELD};
+use crate::FieldId;
+
+/// The answer where a live object not reached points to a reached part of memory that may be
+/// its own (see the module comment).
+pub const UNDECIDED: i32 = -1;
+
+/// A memory cannot answer: a pointer or a heap state it holds is not one value (a symbolic
+/// one, under the forward engine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unknown;
+
+/// A memory of cells `0..count()`, as the count sees it.
+pub trait Cells {
+    fn count(&self) -> usize;
+    /// The heap state of a cell, `None` where its value has none.
+    fn state(&self, cell: usize) -> Result<Option<i32>, Unknown>;
+    /// Appends every cell that a pointer inside the cell's value points to.
+    fn pointees(&self, cell: usize, out: &mut Vec<usize>) -> Result<(), Unknown>;
+}
+
+/// The id of the heap-state field in `module`, if any object has one.
+pub fn heap_state_field(module: &Module) -> Option<FieldId> {
+    (module.fields.iter())
+        .position(|name| name == HEAP_STATE_FIELD)
+        .map(|i| FieldId(i as u32))
+}
+
+/// How many live heap objects of `cells` no chain of pointers from `roots` (cells the roots'
+/// values point to) reaches, or [`UNDECIDED`].
+pub fn unreached(cells: &impl Cells, roots: Vec<usize>) -> Result<i32, Unknown> {
+    let count = cells.count();
+    let mut reached = vec![false; count];
+    let mut work = roots;
+    while let Some(cell) = work.pop() {
+        match reached.get_mut(cell) {
+            Some(seen) if !*seen => *seen = true,
+            Some(_) => continue,
+            None => return Err(Unknown),
+        }
+        if !matches!(cells.state(cell)?, Some(HEAP_FREED | HEAP_DEAD)) {
+            cells.pointees(cell, &mut work)?;
+        }
+    }
+    let mut lost = 0;
+    let mut parts = Vec::new();
+    for cell in 0..count {
+        if reached[cell] || cells.state(cell)? != Some(HEAP_LIVE) {
+            continue;
+        }
+        parts.clear();
+        cells.pointees(cell, &mut parts)?;
+        for &part in &parts {
+            if reached.get(part) == Some(&true) && cells.state(part)? != Some(HEAP_LIVE) {
+                return Ok(UNDECIDED);
+            }
+        }
+        lost += 1;
+    }
+    Ok(lost)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Cells as (heap state, pointees).
+    struct Table(Vec<(Option<i32>, Vec<usize>)>);
+
+    impl Cells for Table {
+        fn count(&self) -> usize {
+            self.0.len()
+        }
+        fn state(&self, cell: usize) -> Result<Option<i32>, Unknown> {
+            Ok(self.0[cell].0)
+        }
+        fn pointees(&self, cell: usize, out: &mut Vec<usize>) -> Result<(), Unknown> {
+            out.extend(&self.0[cell].1);
+            Ok(())
+        }
+    }
+
+    const NOT_HEAP: Option<i32> = Some(0);
+    const LIVE: Option<i32> = Some(HEAP_LIVE);
+
+    #[test]
+    fn objects_reached_from_the_roots_are_not_lost() {
+        // A global (0) points to a list 1 -> 2; 3 is live and nothing points to it.
+        let cells = Table(vec![
+            (NOT_HEAP, vec![1]),
+            (LIVE, vec![2]),
+            (LIVE, vec![]),
+            (LIVE, vec![1]),
+        ]);
+        assert_eq!(unreached(&cells, vec![0]), Ok(1));
+        assert_eq!(unreached(&cells, vec![0, 3]), Ok(0));
+        assert_eq!(unreached(&cells, vec![]), Ok(3));
+    }
+
+    #[test]
+    fn freed_and_ended_objects_hold_no_pointers() {
+        let cells = Table(vec![
+            (Some(HEAP_FREED), vec![2]),
+            (Some(HEAP_DEAD), vec![2]),
+            (LIVE, vec![]),
+        ]);
+        assert_eq!(unreached(&cells, vec![0, 1]), Ok(1));
+    }
+
+    #[test]
+    fn a_reached_part_of_a_lost_object_leaves_the_count_undecided() {
+        // Object 1's member box (2) is reached from the global (0); object 3's box (4) is not.
+        let cells = Table(vec![
+            (NOT_HEAP, vec![2]),
+            (LIVE, vec![2]),
+            (Some(3), vec![]),
+            (LIVE, vec![4]),
+            (Some(3), vec![]),
+        ]);
+        assert_eq!(unreached(&cells, vec![0]), Ok(UNDECIDED));
+        let mut without_pointer = cells;
+        without_pointer.0[0].1.clear();
+        assert_eq!(unreached(&without_pointer, vec![0]), Ok(2));
+    }
+
+    #[test]
+    fn a_pointer_to_no_cell_is_unknown() {
+        let cells = Table(vec![(NOT_HEAP, vec![7])]);
+        assert_eq!(unreached(&cells, vec![0]), Err(Unknown));
+    }
+}
