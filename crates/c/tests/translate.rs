@@ -1187,8 +1187,8 @@ fn nested_member_designators_set_parts_of_members() {
 }
 
 /// A `static` local's initializer may name the file's enumeration constants and designate
-/// members and elements by them, and take the addresses of the function's `static`s and of
-/// globals; an automatic variable stays refused.
+/// members and elements by them, and take the addresses of the function's `static`s, of
+/// globals and of functions; an automatic variable stays refused.
 #[test]
 fn static_local_initializers_take_enumeration_constants() {
     let source = "enum { N = 3, M = N * 2 }; struct pt { int x; int y; };
@@ -1204,6 +1204,13 @@ fn static_local_initializers_take_enumeration_constants() {
           return *sp + *gp + ap[1]; }
         int main(void) { int a = f(1); int b = f(3); return a * 100 + b + g; }";
     assert_eq!(returns(addresses, &[]), 1119);
+    // And functions, whose addresses are constants (session 53; the Linux HID parser's
+    // `static int (*dispatch_type[])(…) = { hid_parser_main };`).
+    let functions = "int twice(int x) { return 2 * x; }
+        int apply(int x) { static int (*f)(int) = twice; static int (*table[])(int) = {twice, 0};
+          return f(x) + table[0](x) + (table[1] == 0); }
+        int main(void) { return apply(3) * 10 + apply(1); }";
+    assert_eq!(returns(functions, &[]), 135);
     let (_, message) = refusal(
         "int g; int f() { int g = 1; static int *c = &g; return *c; } int main() { return f(); }",
     );

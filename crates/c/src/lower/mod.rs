@@ -333,7 +333,9 @@ pub(crate) fn lower_unit<'a>(
                     let at = context.at(definition.span);
                     return Err(CError::invalid(format!("`{name}` is defined twice"), at));
                 }
-                // A `static` local is a global under the name `function.local`.
+                // A `static` local is a global under the name `function.local`; its
+                // initializer may name the functions declared so far, this one among them.
+                context.declared_functions.insert(name.clone());
                 for declaration in static_locals(definition) {
                     declare(&mut context, declaration, Some(&name))?;
                 }
@@ -820,18 +822,20 @@ fn names_something(context: &Unit<'_>, initializer: &Node<Initializer>, function
                 let name = &id.node.name;
                 let context = self.context;
                 let constant = context.types.borrow().enum_constant(name).is_some();
-                // A `static` local of the function declared before, or a global that no
-                // local of the function hides: what C allows there (`&sx`, `&g`).
+                // A `static` local of the function declared before, or a global or function
+                // that no local of the function hides: what C allows there (`&sx`, `&g`).
                 let statics = context
                     .globals
                     .contains_key(&static_local_name(self.function, name));
-                let global = context
+                let file_scope = context
                     .elements
                     .variable_key(self.function, name)
                     .0
-                    .is_empty()
-                    && context.globals.contains_key(name);
-                self.named |= !(constant || statics || global);
+                    .is_empty();
+                let global = file_scope && context.globals.contains_key(name);
+                // A function's address is a constant too (`static int (*f)(void) = g;`).
+                let function = file_scope && context.declared_functions.contains(name);
+                self.named |= !(constant || statics || global || function);
             }
             lang_c::visit::visit_expression(self, e, span);
         }
