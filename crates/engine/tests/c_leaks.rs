@@ -1,9 +1,9 @@
 //! The `memory-leak` check of C programs (`symex_c::Options::memory_leaks`, SV-COMP's
 //! `valid-memtrack`): a leak is found where `main` returns and replayed by the interpreter; a
 //! program that frees everything is `safe`; where globals can hold pointers, an object left
-//! when `main` returns is lost only if no chain of pointers from the globals reaches it
-//! (`main`'s variables ended, freed objects holding nothing), and `unknown` where a global
-//! reaches only its member; a run that ends in `exit` with objects allocated is `unknown`, never a leak; a
+//! when `main` returns is lost where certainly no chain of pointers from the globals reaches
+//! it (`main`'s variables ended, freed objects holding nothing), and `unknown` where one
+//! does (also through its member or an overwritten union member); a run that ends in `exit` with objects allocated is `unknown`, never a leak; a
 //! recursive function that allocates is refused (the count needs its calls inlined), one that
 //! neither allocates, frees nor exits stays a call (its leaks are found). Every
 //! engine either agrees or says `unknown`.
@@ -105,19 +105,34 @@ fn a_program_that_frees_every_object_has_no_leak() {
     assert_safe_where_decided(body, PropertyKind::MemoryLeak);
 }
 
+/// The forward engine's report has no `memory-leak` violation and no `unmodelled` check
+/// `safe` (objects are left: reached, which does not prove them reachable in C); the others
+/// claim no leak either.
+fn assert_left_undecided(body: &str) {
+    for (engine, report) in reports(body) {
+        let leaks = statuses(&report, PropertyKind::MemoryLeak);
+        assert!(
+            leaks.iter().all(|&(_, s)| s != Status::Violated),
+            "{engine}: {leaks:?}"
+        );
+        if engine == "forward" {
+            let unmodelled = statuses(&report, PropertyKind::Unmodelled);
+            assert!(
+                unmodelled.iter().any(|&(_, s)| s == Status::Unknown),
+                "{engine}: {unmodelled:?}"
+            );
+        }
+    }
+}
+
 #[test]
-fn objects_a_global_reaches_are_not_lost_and_those_it_lets_go_are() {
-    // A global still points to the object when `main` returns: not lost.
+fn objects_a_global_lets_go_are_lost_and_those_it_reaches_undecided() {
+    // A global still points to the object when `main` returns: not lost for certain.
     let kept = "struct node *kept;\nint main() {\n  kept = malloc(sizeof(struct node));\n\
                 return 0;\n}\n";
     let translated = translate(kept).expect("translates");
     assert!(translated.allocates_heap && translated.leaks_checked);
-    assert_safe_where_decided(kept, PropertyKind::MemoryLeak);
-    // A list the global's head reaches through other objects: none lost.
-    let list = "struct node *head;\nint main() {\n  head = malloc(sizeof(struct node));\n\
-                head->next = malloc(sizeof(struct node));\n  head->next->next = 0;\n\
-                return 0;\n}\n";
-    assert_safe_where_decided(list, PropertyKind::MemoryLeak);
+    assert_left_undecided(kept);
     // The global lets the list's tail go on some path: lost there.
     let dropped = "struct node *head;\nint main() {\n  head = malloc(sizeof(struct node));\n\
                    head->next = malloc(sizeof(struct node));\n\
@@ -127,6 +142,7 @@ fn objects_a_global_reaches_are_not_lost_and_those_it_lets_go_are() {
     let freed = "struct node *kept;\nint main() {\n  kept = malloc(sizeof(struct node));\n\
                  free(kept);\n  return 0;\n}\n";
     assert_safe_where_decided(freed, PropertyKind::MemoryLeak);
+    assert_safe_where_decided(freed, PropertyKind::Unmodelled);
     // A freed object's pointers hold nothing: what only it pointed to is lost.
     let through_freed = "struct node *kept;\nint main() {\n\
                          kept = malloc(sizeof(struct node));\n\
@@ -145,28 +161,23 @@ fn a_variable_of_main_that_a_global_points_to_ends_with_main() {
 }
 
 #[test]
-fn a_lost_object_whose_member_a_global_points_to_is_undecided() {
+fn a_lost_object_whose_member_a_global_points_to_is_not_counted() {
     // C counts a pointer into an object as one to it; the member is a box of its own here,
     // and the count does not claim a leak it cannot tell from that.
     let body = "struct item { int v; struct node link; };\nstruct node *g;\nint main() {\n\
                 struct item *it = malloc(sizeof(struct item));\n  g = &it->link;\n\
                 return 0;\n}\n";
-    for (engine, report) in reports(body) {
-        let leaks = statuses(&report, PropertyKind::MemoryLeak);
-        assert!(
-            leaks
-                .iter()
-                .all(|&(_, s)| s != Status::Violated && s != Status::Safe),
-            "{engine}: {leaks:?}"
-        );
-        if engine == "forward" {
-            let unmodelled = statuses(&report, PropertyKind::Unmodelled);
-            assert!(
-                unmodelled.iter().any(|&(_, s)| s == Status::Unknown),
-                "{engine}: {unmodelled:?}"
-            );
-        }
-    }
+    assert_left_undecided(body);
+}
+
+#[test]
+fn a_pointer_kept_in_an_overwritten_union_member_claims_nothing() {
+    // Found by the session's review: the pointer's field keeps its value after `l` is
+    // written, so the object is reached though C has lost it. Not a leak for the count, and
+    // no claim that there is none.
+    let body = "union u { struct node *p; int l; };\nunion u g;\nint main() {\n\
+                g.p = malloc(sizeof(struct node));\n  g.l = 0;\n  return 0;\n}\n";
+    assert_left_undecided(body);
 }
 
 #[test]

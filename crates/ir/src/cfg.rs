@@ -424,9 +424,9 @@ pub enum Rvalue {
     /// The length of the array stored at a place (guarded as a read of it): what C's
     /// `realloc` copies of the old array.
     Len(Place),
-    /// How many live heap objects no chain of pointers from the operands' values reaches
-    /// (C's memory leaks where a program ends, the operands being its globals), or -1 where
-    /// that is not the question's answer; defined in [`crate::unreached`].
+    /// How many live heap objects certainly no chain of pointers from the operands' values
+    /// reaches (C's memory leaks where a program ends, the operands being its globals): above
+    /// 0 a leak, 0 no claim; defined in [`crate::unreached`].
     Unreached(Vec<Operand>),
 }
 

@@ -1,6 +1,9 @@
 //! What [`Rvalue::Unreached`](crate::cfg::Rvalue::Unreached) counts: the live heap objects
-//! that no chain of pointers from a set of roots reaches (C's memory leaks where `main`
-//! returns, the roots being the globals: SV-COMP's `valid-memtrack`), over any memory of cells.
+//! that certainly no chain of pointers from a set of roots reaches (C's memory leaks where
+//! `main` returns, the roots being the globals: SV-COMP's `valid-memtrack`), over any memory
+//! of cells. A count above 0 is a leak; 0 claims nothing (an object reached may still be lost
+//! in C: a pointer in a union member another member overwrote, or in a variable whose block
+//! ended, which symex does not end).
 //! The interpreter's concrete memory and the forward engine's symbolic one implement
 //! [`Cells`]; the count is this one function, so the engine and the replay agree by
 //! construction. Nothing here reads a value itself or decides which values are roots.
@@ -11,16 +14,12 @@
 //!   [`HEAP_DEAD`]): what such memory held is gone in C.
 //! * A live object that no chain reaches is still reachable in C where a pointer to a **part**
 //!   of it is (a member whose address is taken lives in a cell of its own, its box). A part is
-//!   not a live heap object and its object points to it, so where a live object not reached
+//!   not a live heap object and its object points to it, so a live object not reached that
 //!   points directly to a reached cell that is not a live heap object (its part, or a
-//!   variable: the count cannot tell), the answer is [`UNDECIDED`], never a guess.
+//!   variable: the count cannot tell) is not counted.
 
 use crate::cfg::{Module, HEAP_DEAD, HEAP_FREED, HEAP_LIVE, HEAP_STATE_FIELD};
 use crate::FieldId;
-
-/// The answer where a live object not reached points to a reached part of memory that may be
-/// its own (see the module comment).
-pub const UNDECIDED: i32 = -1;
 
 /// A memory cannot answer: a pointer or a heap state it holds is not one value (a symbolic
 /// one, under the forward engine).
@@ -43,8 +42,8 @@ pub fn heap_state_field(module: &Module) -> Option<FieldId> {
         .map(|i| FieldId(i as u32))
 }
 
-/// How many live heap objects of `cells` no chain of pointers from `roots` (cells the roots'
-/// values point to) reaches, or [`UNDECIDED`].
+/// How many live heap objects of `cells` certainly no chain of pointers from `roots` (cells
+/// the roots' values point to) reaches.
 pub fn unreached(cells: &impl Cells, roots: Vec<usize>) -> Result<i32, Unknown> {
     let count = cells.count();
     let mut reached = vec![false; count];
@@ -61,7 +60,7 @@ pub fn unreached(cells: &impl Cells, roots: Vec<usize>) -> Result<i32, Unknown> 
     }
     let mut lost = 0;
     let mut parts = Vec::new();
-    for cell in 0..count {
+    'objects: for cell in 0..count {
         if reached[cell] || cells.state(cell)? != Some(HEAP_LIVE) {
             continue;
         }
@@ -69,7 +68,7 @@ pub fn unreached(cells: &impl Cells, roots: Vec<usize>) -> Result<i32, Unknown> 
         cells.pointees(cell, &mut parts)?;
         for &part in &parts {
             if reached.get(part) == Some(&true) && cells.state(part)? != Some(HEAP_LIVE) {
-                return Ok(UNDECIDED);
+                continue 'objects;
             }
         }
         lost += 1;
@@ -125,7 +124,7 @@ mod tests {
     }
 
     #[test]
-    fn a_reached_part_of_a_lost_object_leaves_the_count_undecided() {
+    fn an_object_whose_part_is_reached_is_not_counted() {
         // Object 1's member box (2) is reached from the global (0); object 3's box (4) is not.
         let cells = Table(vec![
             (NOT_HEAP, vec![2]),
@@ -134,7 +133,7 @@ mod tests {
             (LIVE, vec![4]),
             (Some(3), vec![]),
         ]);
-        assert_eq!(unreached(&cells, vec![0]), Ok(UNDECIDED));
+        assert_eq!(unreached(&cells, vec![0]), Ok(1));
         let mut without_pointer = cells;
         without_pointer.0[0].1.clear();
         assert_eq!(unreached(&without_pointer, vec![0]), Ok(2));

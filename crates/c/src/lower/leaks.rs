@@ -6,9 +6,9 @@
 //! a function that may allocate, `free` or `exit`, [`counting_functions`], so that one count
 //! sees them all; other calls stay calls, recursive ones too). When `main` returns, with its
 //! locals gone, an object still allocated is one nothing points to, unless a global can hold
-//! a pointer: then the objects no chain of pointers from the globals reaches are counted
-//! instead (`Rvalue::Unreached`, by their heap states, which such files get), `main`'s
-//! variables ended first. A path that ends in `exit` or `abort` keeps `main`'s locals alive,
+//! a pointer: then the objects that certainly no chain of pointers from the globals reaches
+//! are a leak (`Rvalue::Unreached`, by their heap states, which such files get; `main`'s
+//! variables ended first), and objects left beyond them an `unmodelled` check. A path that ends in `exit` or `abort` keeps `main`'s locals alive,
 //! and whether its objects are still reachable there is not decided: with objects allocated,
 //! it fails an `unmodelled` check (its verdicts become `unknown`) rather than claim a leak or
 //! its absence. A path that never ends is never checked, so a search that cuts such paths
@@ -23,7 +23,6 @@ use symex_ir::cfg::{
     BinOp, Check, InstKind, LocalId, LocalInfo, LocalKind, Operand, Place, PropertyKind, Rvalue,
     Width,
 };
-use symex_ir::unreached;
 use symex_syntax::span::Span;
 
 use super::allocation::ALLOCATING_FUNCTIONS;
@@ -84,10 +83,11 @@ impl FnCx<'_, '_> {
 
     /// Where `main` returns (not an inlined call's `return`): the `memory-leak` check that no
     /// object is lost. Where a global may hold a pointer, an object still allocated is lost
-    /// only if no global reaches it: `main`'s variables end, and the objects that no chain of
-    /// pointers from the globals reaches are counted (`Rvalue::Unreached`); where that count
-    /// is undecided (a lost object's member a global points to, a pointer that is not one
-    /// value), an `unmodelled` check stops the run.
+    /// only if no global reaches it: `main`'s variables end, and the objects that certainly no
+    /// chain of pointers from the globals reaches (`Rvalue::Unreached`) are a leak; objects
+    /// still allocated beyond them stop the run at an `unmodelled` check (reached is no proof
+    /// of reachable in C: a pointer in an overwritten union member, in a variable whose block
+    /// ended).
     pub fn check_no_leak(&mut self, span: Span) {
         if !self.unit.globals_hold_pointers {
             return self.check_none_live(PropertyKind::MemoryLeak, span);
@@ -104,17 +104,14 @@ impl FnCx<'_, '_> {
         }
         let roots = globals.into_iter().map(Operand::Local).collect();
         let lost = Operand::Local(self.b.assign_temp(Rvalue::Unreached(roots), span));
-        let cause = "heap objects that no global reaches but through a pointer to one of their \
-                     members, which C counts as reached";
-        self.unmodelled_cause(span, cause);
-        let decided = Rvalue::Binary(BinOp::Ne, lost, Operand::Const(unreached::UNDECIDED));
-        let holds = Operand::Local(self.b.assign_temp(decided, span));
-        let kind = PropertyKind::Unmodelled;
-        self.check(Check::Condition { holds, kind }, span);
         let none = Rvalue::Binary(BinOp::Eq, lost, Operand::Const(0));
         let holds = Operand::Local(self.b.assign_temp(none, span));
         let kind = PropertyKind::MemoryLeak;
         self.check(Check::Condition { holds, kind }, span);
+        let cause = "heap objects still allocated where `main` returns, which a global may \
+                     still point to";
+        self.unmodelled_cause(span, cause);
+        self.check_none_live(PropertyKind::Unmodelled, span);
     }
 
     /// Where the run ends in `exit` or `abort`: objects still allocated may be reachable from

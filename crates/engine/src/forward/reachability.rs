@@ -1,11 +1,12 @@
 //! `Rvalue::Unreached` on a symbolic state: its memory as the cells that
 //! `symex_ir::unreached` counts over. A pointer that is not one cell or null (an `ite` of
-//! pointers after a merge, an input reference) or a heap state that is not a constant is
-//! [`Unknown`]: the count is then [`UNDECIDED`], which the front end checks as `unmodelled`,
-//! never a guess. Nothing here decides what the count means.
+//! pointers after a merge or a write at a symbolic index, an input reference) or a heap state
+//! that is not a constant is [`Unknown`]: the count is then 0, which claims nothing (a count
+//! above 0 is a leak, and only a count of one value may say so). Nothing here decides what
+//! the count means.
 
 use symex_ir::cfg::FieldId;
-use symex_ir::unreached::{self, Cells, Unknown, UNDECIDED};
+use symex_ir::unreached::{self, Cells, Unknown};
 use symex_smt::TermStore;
 
 use crate::forward::memory::Memory;
@@ -18,8 +19,8 @@ struct StateCells<'s> {
     heap_state: Option<FieldId>,
 }
 
-/// How many live heap objects of `memory` no pointer chain from `roots` reaches (see
-/// `symex_ir::unreached`), or [`UNDECIDED`] where a value on the way is not one value.
+/// How many live heap objects of `memory` certainly no pointer chain from `roots` reaches
+/// (see `symex_ir::unreached`), 0 where a value on the way is not one value.
 pub fn unreached(
     memory: &Memory,
     store: &TermStore,
@@ -36,7 +37,7 @@ pub fn unreached(
         .iter()
         .try_for_each(|root| pointees(root, &mut start))
         .and_then(|()| unreached::unreached(&cells, start));
-    count.unwrap_or(UNDECIDED)
+    count.unwrap_or(0)
 }
 
 impl Cells for StateCells<'_> {
