@@ -613,13 +613,13 @@ fn translate(file: &SourceFile, frontend: FrontendArgs) -> Option<symex_c::Trans
 /// * it allocates heap memory and its leaks (`valid-memtrack`) are not checked: counting
 ///   objects was refused (a recursive function, whose calls cannot be inlined; where a global
 ///   can hold a pointer, an object left at the end is an `unmodelled` failure of the run);
-/// * or they are checked, but no search followed every path to its end: a leak on a path that
-///   never ends is never checked (the C front end's `lower/leaks.rs`), so `TRUE` needs a run
-///   without path subsumption or loop summaries, and without a state pruned by state matching
-///   (they cut such paths), that explored all paths (no time limit or bound cut it, and it did
-///   not stop early);
 /// * or it points to objects whose lifetime C ends (a local's address, a member's, `alloca`'s
-///   object), which symex keeps alive, so a pointer that outlives its object is not caught.
+///   object), which symex keeps alive, so a pointer that outlives its object is not caught;
+/// * or its leaks are checked, but no search followed every path to its end: a leak on a path
+///   that never ends is never checked (the C front end's `lower/leaks.rs`), so `TRUE` needs a
+///   run without path subsumption or loop summaries, and without a state pruned by state
+///   matching (they cut such paths), that explored all paths (no time limit or bound cut it,
+///   and it did not stop early).
 ///
 /// `None` if none of these.
 fn unchecked_memory_reason(
@@ -641,6 +641,16 @@ fn unchecked_memory_reason(
              the count needs every call inlined)",
         );
     }
+    // What no configuration can overcome first: the reason the answer stays `UNKNOWN`.
+    if lowered.stack_addresses {
+        return Some(
+            "the program takes addresses of local objects whose end of life symex does not \
+             model (a variable of an inner block, a struct member, a compound literal, \
+             `alloca`'s object or a variable-length array, and any variable where a jump may \
+             skip a declaration or an inlined call runs again: a pointer that outlives one is \
+             not checked; a function's return ends its variables otherwise)",
+        );
+    }
     if lowered.allocates_heap {
         let every_path_ended = run.is_some_and(|(techniques, report)| {
             // A matching run that pruned no state is the plain search it extends.
@@ -660,15 +670,6 @@ fn unchecked_memory_reason(
                  subsumption, state matching or loop summaries)",
             );
         }
-    }
-    if lowered.stack_addresses {
-        return Some(
-            "the program takes addresses of local objects whose end of life symex does not \
-             model (a variable of an inner block, a struct member, a compound literal, \
-             `alloca`'s object or a variable-length array, and any variable where a jump may \
-             skip a declaration or an inlined call runs again: a pointer that outlives one is \
-             not checked; a function's return ends its variables otherwise)",
-        );
     }
     None
 }
