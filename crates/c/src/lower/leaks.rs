@@ -8,12 +8,13 @@
 //! locals gone, an object still allocated is one nothing points to, unless a global can hold
 //! a pointer: then the objects that certainly no chain of pointers from the globals reaches
 //! are a leak (`Rvalue::Unreached`, by their heap states, which such files get; `main`'s
-//! variables ended first), and objects left beyond them an `unmodelled` check. A path that ends in `exit` or `abort` keeps `main`'s locals alive,
-//! and whether its objects are still reachable there is not decided: with objects allocated,
-//! it fails an `unmodelled` check (its verdicts become `unknown`) rather than claim a leak or
-//! its absence. A path that never ends is never checked, so a search that cuts such paths
-//! (path subsumption, loop summaries) cannot show that there is no leak: `symex svcomp` takes
-//! `TRUE` for `valid-memtrack` only from a search that follows every path to its end.
+//! variables ended first), and objects left beyond them an `unmodelled` check. A path that
+//! ends in `exit` or `abort` keeps `main`'s locals alive, and whether its objects are still
+//! reachable there is not decided: with objects allocated, it fails an `unmodelled` check (its
+//! verdicts become `unknown`) rather than claim a leak or its absence. A path that never ends
+//! is never checked, so a search that cuts such paths (path subsumption, loop summaries)
+//! cannot show that there is no leak: `symex svcomp` takes `TRUE` for `valid-memtrack` only
+//! from a search that follows every path to its end.
 //!
 //! Nothing here follows pointers: `symex_ir::unreached` does, in the interpreter and engine.
 
