@@ -171,6 +171,15 @@ fn a_lost_object_whose_member_a_global_points_to_is_not_counted() {
 }
 
 #[test]
+fn what_an_object_reached_through_its_member_points_to_is_not_lost() {
+    // Found by the session's second review: the struct was spared, its buffer counted lost.
+    let body = "struct item { int v; struct node link; int *buffer; };\nstruct node *g;\n\
+                int main() {\n  struct item *it = malloc(sizeof(struct item));\n\
+                it->buffer = malloc(sizeof(int));\n  g = &it->link;\n  return 0;\n}\n";
+    assert_left_undecided(body);
+}
+
+#[test]
 fn a_pointer_kept_in_an_overwritten_union_member_claims_nothing() {
     // Found by the session's review: the pointer's field keeps its value after `l` is
     // written, so the object is reached though C has lost it. Not a leak for the count, and
