@@ -71,8 +71,8 @@ pub fn unreached(cells: &impl Cells, roots: Vec<usize>) -> Result<i32, Unknown> 
         }
     }
     let mut lost = 0;
-    for cell in 0..count {
-        if !reached[cell] && cells.state(cell)? == Some(HEAP_LIVE) {
+    for (cell, _) in reached.iter().enumerate().filter(|(_, seen)| !**seen) {
+        if cells.state(cell)? == Some(HEAP_LIVE) {
             lost += 1;
         }
     }
