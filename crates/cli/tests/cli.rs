@@ -2189,6 +2189,24 @@ fn svcomp_memtrack_follows_the_pointers_of_the_globals() {
          int main(void) { int *p = malloc(sizeof *p); where = &p; return 0; }\n";
     let task = memsafety_task("global_to_main_variable", through_main, false);
     svcomp_answers(&task, "valid-memsafety: FALSE(valid-memtrack)");
+    // A stack address that escapes blocks `TRUE` whatever the search does: its reason is
+    // the one named.
+    let escaping = "#include <stdlib.h>
+         int *keep;
+         int main(void) {
+           int *p = malloc(sizeof *p);
+           { int x = 1; keep = &x; }
+           free(p);
+           return 0;
+         }\n";
+    let task = memsafety_task("escaping_stack_address", escaping, true);
+    let out = symex(&["svcomp", &task, "--timeout", "10"]);
+    assert!(
+        stdout(&out).contains("UNKNOWN (the program takes addresses of local objects"),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
     let without_container_of = format!("{list}\n int main(void) {{ add(1); return 0; }}\n");
     let task = memsafety_task("global_list_boxes", &without_container_of, true);
     svcomp_answers(&task, "valid-memsafety: UNKNOWN");

@@ -43,56 +43,49 @@ pub fn heap_state_field(module: &Module) -> Option<FieldId> {
 }
 
 /// How many live heap objects of `cells` certainly no chain of pointers from `roots` (cells
-/// the roots' values point to) reaches.
+/// the roots' values point to) reaches. One walk: each cell's state is read once, and the
+/// live objects that may own a part are found before it, so reaching the part reaches them.
 pub fn unreached(cells: &impl Cells, roots: Vec<usize>) -> Result<i32, Unknown> {
     let count = cells.count();
+    let states = (0..count)
+        .map(|cell| cells.state(cell))
+        .collect::<Result<Vec<_>, _>>()?;
+    let live = |cell: usize| states[cell] == Some(HEAP_LIVE);
+    // The live objects that point directly to each cell that is no live heap object: the
+    // objects it may be a part of (a list item, when the list links its member's box).
+    let mut owners: Vec<Vec<usize>> = vec![Vec::new(); count];
+    let mut parts = Vec::new();
+    for object in (0..count).filter(|&cell| live(cell)) {
+        parts.clear();
+        cells.pointees(object, &mut parts)?;
+        for &part in &parts {
+            match states.get(part) {
+                None => return Err(Unknown),
+                Some(&state) if state != Some(HEAP_LIVE) => owners[part].push(object),
+                Some(_) => {}
+            }
+        }
+    }
     let mut reached = vec![false; count];
     let mut work = roots;
-    let mut parts = Vec::new();
-    loop {
-        walk(cells, &mut reached, &mut work)?;
-        // An object whose part is reached may be reached in C: it counts as reached, and so
-        // does what it points to (a list item's buffer, when the list links its member).
-        for cell in 0..count {
-            if reached[cell] || cells.state(cell)? != Some(HEAP_LIVE) {
-                continue;
-            }
-            parts.clear();
-            cells.pointees(cell, &mut parts)?;
-            for &part in &parts {
-                if reached.get(part) == Some(&true) && cells.state(part)? != Some(HEAP_LIVE) {
-                    work.push(cell);
-                    break;
-                }
-            }
-        }
-        if work.is_empty() {
-            break;
-        }
-    }
-    let mut lost = 0;
-    for (cell, _) in reached.iter().enumerate().filter(|(_, seen)| !**seen) {
-        if cells.state(cell)? == Some(HEAP_LIVE) {
-            lost += 1;
-        }
-    }
-    Ok(lost)
-}
-
-/// Marks every cell a chain of pointers from `work` reaches, through objects that did not
-/// end; empties `work`.
-fn walk(cells: &impl Cells, reached: &mut [bool], work: &mut Vec<usize>) -> Result<(), Unknown> {
     while let Some(cell) = work.pop() {
         match reached.get_mut(cell) {
             Some(seen) if !*seen => *seen = true,
             Some(_) => continue,
             None => return Err(Unknown),
         }
-        if !matches!(cells.state(cell)?, Some(HEAP_FREED | HEAP_DEAD)) {
-            cells.pointees(cell, work)?;
+        if !live(cell) {
+            work.extend(&owners[cell]);
+        }
+        // What an ended object held is gone in C.
+        if !matches!(states[cell], Some(HEAP_FREED | HEAP_DEAD)) {
+            cells.pointees(cell, &mut work)?;
         }
     }
-    Ok(())
+    let lost = (0..count)
+        .filter(|&cell| live(cell) && !reached[cell])
+        .count();
+    Ok(lost as i32)
 }
 
 #[cfg(test)]

@@ -263,7 +263,7 @@ pub(crate) fn lower_unit<'a>(
         address_taken.insert(elements.variable_key(function, name));
     }
     address_taken.extend(elements.cell_arrays.iter().cloned());
-    let mut frees_memory = calls(&called, &["free", "realloc"]);
+    let mut heap_states = calls(&called, &["free", "realloc"]);
     let mut context = Unit {
         map,
         options,
@@ -279,7 +279,7 @@ pub(crate) fn lower_unit<'a>(
         },
         struct_boxes: RefCell::new(HashSet::new()),
         elements,
-        frees: frees_memory,
+        frees: heap_states,
         integer_pointers: false,
         lifetimes: false,
         ends_variables: Cell::new(false),
@@ -356,7 +356,7 @@ pub(crate) fn lower_unit<'a>(
     // Where a global may still point to an object at the end, the leak check asks which
     // objects the globals reach, which it tells by their heap states (`lower/leaks.rs`).
     if context.track_leaks && context.globals_hold_pointers {
-        frees_memory = true;
+        heap_states = true;
         context.frees = true;
     }
     // The count of live objects is a local of `main`, as the globals are: the calls that
@@ -478,7 +478,7 @@ pub(crate) fn lower_unit<'a>(
             context.lifetimes = false;
             context.lifetimes_refused = true;
             context.frees =
-                frees_memory || context.integer_pointers || !context.containers.is_empty();
+                heap_states || context.integer_pointers || !context.containers.is_empty();
             context.unavailable.clear();
             continue;
         }
