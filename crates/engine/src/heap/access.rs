@@ -1,15 +1,17 @@
 //! Accesses through input references: refinement, reads and writes (seed 003 §3.2, digest §6).
 //!
 //! * `refine` is the paper's refinement relation: an unbound symbol becomes an object
-//!   (Getfield r1, never a fork) and a ⊥ slot gets its initial value (Getfield r2), under POSE
-//!   the `assume` chain `ite(Y=Y1, H(Y1).f, … ite(Y=Ym, H(Ym).f, Z))` over the compatible
-//!   objects whose slot is initialized, the most recently bound outermost;
+//!   (Getfield r1, never a fork) and a ⊥ slot gets its initial value (Getfield r2), a fresh
+//!   symbol `Z`; under POSE the clause `∧ (Y = Yi → Z = Zi)` over the compatible objects with
+//!   an initial value joins the path condition (not the paper's `assume` chain), and the
+//!   writes made so far are replayed over `Z`;
 //! * `read` follows the reference term: Getfield c1 at a symbol, and for an `ite` of symbolic
 //!   identities one chain over the identities it may denote (c2 through every `ite` would copy
 //!   the term into each read); for constant identities c2 through the `ite`s;
 //! * `write` is `update` generalized to any reference term `t`: every compatible object whose
 //!   slot is initialized (and every object `t` may denote) gets `ite(ident = t, v, old)`; a
-//!   write through a plain symbol sets its own slot to `v` without reading it (Fig. 3).
+//!   write through a plain symbol sets its own slot to `v` without reading it (Fig. 3). Under
+//!   POSE the write is also logged for the slots initialized later.
 //!
 //! Under lazy initialization and lazier# identities are constants, so the same code folds to
 //! concrete accesses. Nothing here forks.
@@ -27,7 +29,7 @@ use crate::common::terms::int_const;
 use crate::error::EngineError;
 use crate::forward::value::{Step, SymValue};
 use crate::heap::context::{HeapContext, SlotKind, TypeKey};
-use crate::heap::objects::{HeapState, InputObject, Slot};
+use crate::heap::objects::{HeapState, InputObject, Slot, Write};
 
 type Result<T> = std::result::Result<T, EngineError>;
 
@@ -176,7 +178,7 @@ impl HeapContext {
                 {
                     continue;
                 }
-                if let Some(cut) = self.initialize(store, heap, index, slot)? {
+                if let Some(cut) = self.initialize(store, heap, pc, index, slot)? {
                     return Ok(Some(cut));
                 }
             }
@@ -215,17 +217,28 @@ impl HeapContext {
             symbol,
             pointee,
             slots: Vec::new(),
+            initial: Vec::new(),
         });
         Ok(Ok(heap.objects.len() - 1))
     }
 
     /// Getfield (r2): the slot's initial value is a fresh symbol named by its access path (a
-    /// front end's bookkeeping field has its input value, `input_bookkeeping`); under POSE the
-    /// slot holds the `assume` chain over the aliases.
+    /// front end's bookkeeping field has its input value, `input_bookkeeping`). Under POSE the
+    /// input heap must stay a function: for every compatible object whose slot has an initial
+    /// value, the clause `ident = other → initial = other's initial` joins the path condition
+    /// (jPOSE's `Y.f = Z` clauses), and the writes made so far are replayed over the initial
+    /// value (`ite(guard ∧ ident = t, v, …)`, what `write` gave the slots initialized before
+    /// them). The paper's `assume` chain over every alias (`ite(ident = other, other's value,
+    /// …)`) made a reference read from the heap an `ite` whose alternatives all got objects
+    /// and slots of their own at the next dereference: the objects of a tree search doubled
+    /// with each level (BENCHMARKS.md, "Heap models", sessions 35 and 54). With the clause a
+    /// read-only walk keeps plain symbols as references, one object per step, and a slot
+    /// initialized after writes holds one `ite` per write of its slot, not one per alias.
     fn initialize(
         &mut self,
         store: &mut TermStore,
         heap: &mut HeapState,
+        pc: &mut PathCondition,
         index: usize,
         slot: Slot,
     ) -> Result<Option<Cut>> {
@@ -253,18 +266,47 @@ impl HeapContext {
             }
         };
         let mut value = initial.clone();
+        // One constraint for all of them: the query layers' work grows with the number of
+        // constraints on the path, and a walk's k-th slot has k clauses.
+        let mut clauses: Option<TermId> = None;
         if self.model == HeapModel::Pose {
             for other in &heap.objects {
                 if other.ident == ident || !self.compatible(other.pointee, pointee) {
                     continue;
                 }
-                if let Some(current) = other.slot(slot) {
-                    let alias = store.eq(ident, other.ident)?;
-                    value = SymValue::ite(store, alias, current.clone(), value)?;
+                let Some(SymValue::Int(theirs) | SymValue::Ref(theirs)) = other.initial(slot)
+                else {
+                    continue;
+                };
+                let (SymValue::Int(mine) | SymValue::Ref(mine)) = initial else {
+                    continue;
+                };
+                let alias = store.eq(ident, other.ident)?;
+                let apart = store.not(alias)?;
+                let agree = store.eq(mine, *theirs)?;
+                let clause = store.or(apart, agree)?;
+                if store.as_bool(clause) != Some(true) {
+                    clauses = Some(match clauses {
+                        Some(all) => store.and(all, clause)?,
+                        None => clause,
+                    });
                 }
             }
+            for write in heap.writes.iter().filter(|w| w.slot == slot) {
+                if !write.pointees.iter().any(|&p| self.compatible(pointee, p)) {
+                    continue;
+                }
+                let same = store.eq(ident, write.target)?;
+                let cond = store.and(write.guard, same)?;
+                value = SymValue::ite(store, cond, write.value.clone(), value)?;
+            }
         }
-        heap.objects[index].set_slot(slot, value);
+        if let Some(clauses) = clauses {
+            pc.push(clauses);
+        }
+        let object = &mut heap.objects[index];
+        object.set_slot(slot, value);
+        object.initial.push((slot, initial.clone()));
         heap.initial.push((index, slot, initial));
         Ok(None)
     }
@@ -308,8 +350,9 @@ impl HeapContext {
     /// `ite` structure of `t`, slot chains included, into every read, so a list walk's
     /// references grew with the cube of its length (hasNull, max = 200: 87 s where the chain
     /// needs 1.7 s). The chain picks the first object whose identity equals `t`; aliases
-    /// agree on every initialized slot (`initialize` copies an alias's value, `write` updates
-    /// every alias), so any of them gives the same value. With constant identities (lazy
+    /// agree on every initialized slot under the path condition (`initialize` ties their
+    /// initial values by a clause or copies a written alias's value, `write` updates every
+    /// alias), so any of them gives the same value. With constant identities (lazy
     /// initialization, lazier#) `t`'s own conditions are all there is to keep, so the read
     /// follows them (c2 at every `ite`).
     fn read_slot(
@@ -467,6 +510,15 @@ impl HeapContext {
                 SymValue::ite(store, cond, value.clone(), old)?
             };
             object.set_slot(slot, new);
+        }
+        if self.model == HeapModel::Pose {
+            heap.writes.push(Write {
+                slot,
+                guard,
+                target: t,
+                pointees,
+                value,
+            });
         }
         Ok(())
     }

@@ -8,7 +8,7 @@
 //! * an input object (`objects::InputObject`) has an identity term (its symbol under POSE, a
 //!   constant once lazy initialization resolved a reference to it) and lazily initialized
 //!   slots (fields, or the whole cell of a non-record pointee);
-//! * `access` refines (binds objects, initializes slots with the paper's `assume` chains),
+//! * `access` refines (binds objects, initializes slots, ties aliases' initial values),
 //!   reads through reference terms (Getfield c1/c2) and writes with alias updates (`update`);
 //! * `resolve` is lazy initialization and lazier#: the forks over null / aliases / fresh;
 //! * `witness` turns a model into the input-heap document of docs/heap-json.md, `context`

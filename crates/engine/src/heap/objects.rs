@@ -23,11 +23,21 @@ pub struct InputObject {
     pub pointee: TypeKey,
     /// The current value of every initialized slot.
     pub slots: Vec<(Slot, SymValue)>,
+    /// The initial value of every slot a read initialized (a slot first written directly has
+    /// none: its initial value is never observed).
+    pub initial: Vec<(Slot, SymValue)>,
 }
 
 impl InputObject {
     pub fn slot(&self, slot: Slot) -> Option<&SymValue> {
         self.slots.iter().find(|(s, _)| *s == slot).map(|(_, v)| v)
+    }
+
+    pub fn initial(&self, slot: Slot) -> Option<&SymValue> {
+        self.initial
+            .iter()
+            .find(|(s, _)| *s == slot)
+            .map(|(_, v)| v)
     }
 
     pub fn set_slot(&mut self, slot: Slot, value: SymValue) {
@@ -50,6 +60,20 @@ pub struct HeapState {
     pub resolved: Vec<(TermId, TermId)>,
     /// lazier#: symbols known non-null but not yet resolved to an object.
     pub non_null: Vec<TermId>,
+    /// POSE: every write through an input reference, in order. A slot initialized later
+    /// replays them over its initial value, as if it had been initialized before them.
+    pub writes: Vec<Write>,
+}
+
+/// A write `value` at `slot` through the reference `target` under `guard`, reaching the
+/// objects of a type compatible with one of `pointees`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Write {
+    pub slot: Slot,
+    pub guard: TermId,
+    pub target: TermId,
+    pub pointees: Vec<TypeKey>,
+    pub value: SymValue,
 }
 
 impl HeapState {

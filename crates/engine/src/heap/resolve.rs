@@ -120,6 +120,7 @@ impl HeapContext {
                     symbol,
                     pointee,
                     slots: Vec::new(),
+                    initial: Vec::new(),
                 });
                 ident
             }

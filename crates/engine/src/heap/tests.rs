@@ -130,6 +130,14 @@ impl Fixture {
         self.store.ite(c, then, other).expect("ite")
     }
 
+    /// `a = b → x = y`, as the heap model builds it.
+    fn alias_clause(&mut self, a: TermId, b: TermId, x: TermId, y: TermId) -> TermId {
+        let alias = self.store.eq(a, b).expect("eq");
+        let apart = self.store.not(alias).expect("not");
+        let agree = self.store.eq(x, y).expect("eq");
+        self.store.or(apart, agree).expect("or")
+    }
+
     fn var(&mut self, name: &str) -> TermId {
         self.ctx.symbol(&mut self.store, name).expect("symbol")
     }
@@ -141,28 +149,50 @@ main() { var x; x = alloc {f: 1}; return p1(x, x, x); }";
 const P2: &str = "p2(b0, b1, b2) { b2->f = 2; b1->f = 1; b0->f = 0; return b0->f + b1->f + b2->f; }
 main() { var x; x = alloc {f: 1}; return p2(x, x, x); }";
 
-/// Figure 2(b): after line 3 of p1, `a1.f` and `a2.f` are ite chains over the aliases, the
-/// most recently bound alias outermost; no fork, no clause but the bindings.
+/// Figure 2(b), with the aliasing of the initial heap as clauses instead of `assume` chains
+/// (docs/heap-models.md, deviation 3): after line 3 of p1 each slot holds its own symbol, and
+/// each initialization adds one constraint, `ident = other → initial = other's initial`,
+/// over the objects read before it. No fork.
 #[test]
-fn figure_2_reads_build_assume_chains() {
+fn figure_2_reads_tie_aliases_by_clauses() {
     let (mut fx, a) = Fixture::new(P1, "p1", &["a0", "a1", "a2"]);
     let f0 = fx.read(a[0]);
     let f1 = fx.read(a[1]);
     let f2 = fx.read(a[2]);
     let (i0, i1, i2) = (fx.var("a0.f"), fx.var("a1.f"), fx.var("a2.f"));
-    assert_eq!(f0, i0);
-    let a1f = fx.ite_eq(a[1], a[0], i0, i1);
-    assert_eq!(f1, a1f);
-    let inner = fx.ite_eq(a[2], a[0], i0, i2);
-    let a2f = fx.ite_eq(a[2], a[1], a1f, inner);
-    assert_eq!(f2, a2f);
-    assert_eq!(
-        (fx.slot(a[0]), fx.slot(a[1]), fx.slot(a[2])),
-        (Some(i0), Some(a1f), Some(a2f))
-    );
-    // Reading again returns the stored values (Getfield c1), without new symbols.
-    assert_eq!(fx.read(a[1]), a1f);
+    assert_eq!((f0, f1, f2), (i0, i1, i2));
+    let a1_clause = fx.alias_clause(a[1], a[0], i1, i0);
+    let a2_clause = {
+        let with_a0 = fx.alias_clause(a[2], a[0], i2, i0);
+        let with_a1 = fx.alias_clause(a[2], a[1], i2, i1);
+        fx.store.and(with_a0, with_a1).expect("and")
+    };
+    assert_eq!(fx.pc.to_vec(), vec![a1_clause, a2_clause]);
+    // Reading again returns the stored values (Getfield c1), without new symbols or clauses.
+    assert_eq!(fx.read(a[1]), i1);
     assert_eq!(fx.heap.initial.len(), 3);
+    assert_eq!(fx.pc.len(), 2);
+}
+
+/// A slot initialized after a write replays it over its initial value (what the write gave
+/// the slots initialized before it); the clause ties the initial values all the same.
+#[test]
+fn writes_are_replayed_over_slots_initialized_after_them() {
+    let (mut fx, a) = Fixture::new(P1, "p1", &["a0", "a1", "a2"]);
+    let i0 = fx.read(a[0]);
+    fx.write(a[0], 5);
+    let f1 = fx.read(a[1]);
+    let (five, i1) = (fx.num(5), fx.var("a1.f"));
+    assert_eq!(f1, fx.ite_eq(a[1], a[0], five, i1));
+    let clause = fx.alias_clause(a[1], a[0], i1, i0);
+    assert_eq!(fx.pc.to_vec(), vec![clause]);
+    // A slot first written directly has no initial value: no clause, only the chain.
+    let (mut fy, b) = Fixture::new(P1, "p1", &["a0", "a1", "a2"]);
+    fy.write(b[0], 5);
+    let g1 = fy.read(b[1]);
+    let (five, j1) = (fy.num(5), fy.var("a1.f"));
+    assert_eq!(g1, fy.ite_eq(b[1], b[0], five, j1));
+    assert!(fy.pc.is_empty());
 }
 
 /// Figure 3(b)-(d): writes materialize without reading (no initial value), update the
@@ -208,8 +238,7 @@ fn ite_references_read_and_write_by_identity() {
     let both = fx.store.ite(c, b[0], b[1]).expect("ite");
     let read = fx.read(both);
     let (i0, i1) = (fx.var("b0.f"), fx.var("b1.f"));
-    let b1f = fx.ite_eq(b[1], b[0], i0, i1);
-    let expected = fx.ite_eq(both, b[0], i0, b1f);
+    let expected = fx.ite_eq(both, b[0], i0, i1);
     assert_eq!(read, expected);
     let seven = SymValue::Int(fx.num(7));
     let always = fx.store.bool_val(true).expect("true");
@@ -220,7 +249,7 @@ fn ite_references_read_and_write_by_identity() {
     let seven = fx.num(7);
     let b0f = fx.ite_eq(b[0], both, seven, i0);
     assert_eq!(fx.slot(b[0]), Some(b0f));
-    let b1f = fx.ite_eq(b[1], both, seven, b1f);
+    let b1f = fx.ite_eq(b[1], both, seven, i1);
     assert_eq!(fx.slot(b[1]), Some(b1f));
 }
 

@@ -3,8 +3,8 @@
 //!
 //! Every reference term evaluates to 0 (null) or an address; equal addresses are one object,
 //! so aliasing and cycles come out of the model. A slot's value is the model's value of the
-//! symbol that *first* initialized it on the path (later initializations of an alias read the
-//! earlier one through the `assume` chain); slots the path never read get 0 or null.
+//! symbol that *first* initialized it on the path (the aliasing clauses make every later
+//! initialization of an alias equal to it); slots the path never read get 0 or null.
 //! Nothing here asks the solver: the caller passes the model's values.
 
 use serde_json::{json, Map, Value as Json};
