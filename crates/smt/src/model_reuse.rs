@@ -173,8 +173,10 @@ impl ModelCache {
             match self.models.get(&key_of(group.iter().copied())) {
                 Some(model) => assignment.extend(model),
                 None => {
-                    assignment = match self.prefix_model_of(store, independence, group, &assignment)
-                    {
+                    let found = self
+                        .prefix_model_of(store, independence, group, &assignment)
+                        .or_else(|| self.joined_model_of(store, independence, group, &assignment));
+                    assignment = match found {
                         Some(a) => a,
                         None => self.recent_model_of(store, independence, group, assignment)?,
                     };
@@ -242,6 +244,45 @@ impl ModelCache {
             .map(|(model, _)| model)
     }
 
+    /// `assignment` extended by the models kept for the groups that a later constraint of
+    /// `group` joined, if they (completed) satisfy the whole group. A path's constraints about
+    /// different inputs form groups of their own, each with the model of its last question;
+    /// a constraint that connects them (POSE's clause `y = yi → z = zi` ties a key compared
+    /// with the input to the references of a walk) starts one group whose prefixes no kept
+    /// model covers. `group` is split before the last constraint that connects two parts
+    /// holding constraints of their own, and each part's model is looked up as a group's
+    /// (a part that is itself joined, split again).
+    fn joined_model_of(
+        &self,
+        store: &TermStore,
+        independence: &mut Independence,
+        group: &[TermId],
+        assignment: &Assignment,
+    ) -> Option<Assignment> {
+        let join = last_joining(store, independence, group)?;
+        let (parts, ground) = independence.components(store, &group[..join]);
+        if !ground.is_empty() {
+            return None;
+        }
+        let mut candidate = assignment.clone();
+        for part in &parts {
+            candidate = match self.models.get(&key_of(part.iter().copied())) {
+                Some(model) => {
+                    candidate.extend(model);
+                    candidate
+                }
+                None => self
+                    .prefix_model_of(store, independence, part, &candidate)
+                    .or_else(|| self.joined_model_of(store, independence, part, &candidate))?,
+            };
+        }
+        let rest = &group[join..];
+        let rest_vars = independence.vars_of_all(store, rest);
+        complete(store, candidate, &rest_vars, rest)
+            .ok()
+            .map(|(model, _)| model)
+    }
+
     /// `assignment` extended to satisfy `group` (constraints no kept model is known to
     /// satisfy, such as those a path adds without asking) by one of the recent models.
     fn recent_model_of(
@@ -264,6 +305,54 @@ impl ModelCache {
                 .map(|(model, _)| model)
         })
     }
+}
+
+/// The index of the last constraint of `constraints` that shares variables with two parts
+/// of those before it, each holding a constraint (`None` if none does).
+fn last_joining(
+    store: &TermStore,
+    independence: &mut Independence,
+    constraints: &[TermId],
+) -> Option<usize> {
+    // The part of each variable seen so far: a small union-find of its own (the shared one
+    // holds `independence`'s current grouping).
+    let mut part_of: FxHashMap<VarId, usize> = FxHashMap::default();
+    let mut parent: Vec<usize> = Vec::new();
+    fn root(parent: &mut [usize], mut p: usize) -> usize {
+        while parent[p] != p {
+            parent[p] = parent[parent[p]];
+            p = parent[p];
+        }
+        p
+    }
+    let mut last = None;
+    for (i, &c) in constraints.iter().enumerate() {
+        let vars = independence.vars_of(store, c);
+        let mut touched: Vec<usize> = vars
+            .iter()
+            .filter_map(|v| part_of.get(v).copied())
+            .map(|p| root(&mut parent, p))
+            .collect();
+        touched.sort_unstable();
+        touched.dedup();
+        if touched.len() > 1 {
+            last = Some(i);
+        }
+        let part = match touched.first() {
+            Some(&p) => p,
+            None => {
+                parent.push(parent.len());
+                parent.len() - 1
+            }
+        };
+        for &other in touched.iter().skip(1) {
+            parent[other] = part;
+        }
+        for &v in vars {
+            part_of.entry(v).or_insert(part);
+        }
+    }
+    last
 }
 
 fn holds(store: &TermStore, t: TermId, asg: &Assignment) -> bool {
@@ -304,10 +393,64 @@ pub(crate) fn complete(
     }
     // Fresh values are never 0, so the defaults just set do not change which are chosen.
     let fresh = with_fresh_values(store, defaults, &missing, vars);
-    match all_hold(&fresh) {
-        true => Ok((fresh, true)),
-        false => Err(assignment),
+    if all_hold(&fresh) {
+        return Ok((fresh, true));
     }
+    for (var, value) in implied_values(store, &fresh, &missing, terms) {
+        let mut candidate = fresh.clone();
+        candidate.insert(var, Value::Bv(value));
+        if all_hold(&candidate) {
+            return Ok((candidate, true));
+        }
+    }
+    Err(assignment)
+}
+
+/// Values for the variables of `missing` that the terms equate with something else (`v = t`,
+/// `t` evaluated under `assignment`). A constraint that comes without a question may need a
+/// new variable at another's value, which neither a default nor a fresh value is: POSE's
+/// aliasing clause `y = yi → z = zi` for a new slot `z` of an object `y` the model aliases
+/// with `yi` (a solver's model of a tree's parent pointers makes a node's parent the root).
+fn implied_values(
+    store: &TermStore,
+    assignment: &Assignment,
+    missing: &[VarId],
+    terms: &[TermId],
+) -> Vec<Change> {
+    use crate::term::{Node, Op};
+    let mut memo = FxHashMap::default();
+    let mut changes: Vec<Change> = Vec::new();
+    let mut seen = FxHashSet::default();
+    let mut work = terms.to_vec();
+    while let Some(t) = work.pop() {
+        if !seen.insert(t) || changes.len() >= REPAIR_CANDIDATES {
+            continue;
+        }
+        match *store.node(t) {
+            Node::App1(Op::Not, a) => work.push(a),
+            Node::App2(Op::And | Op::Or | Op::Implies, a, b) => work.extend([a, b]),
+            Node::App3(Op::Ite, c, a, b) if store.sort(a) == Sort::Bool => work.extend([c, a, b]),
+            Node::App2(Op::Eq, a, b) if matches!(store.sort(a), Sort::BitVec(_)) => {
+                for (this, other) in [(a, b), (b, a)] {
+                    let Node::Var(v) = *store.node(this) else {
+                        continue;
+                    };
+                    if !missing.contains(&v)
+                        || eval_lazy_into(store, &[other], assignment, &mut memo).is_err()
+                    {
+                        continue;
+                    }
+                    if let Some(value) = memo.get(&other).and_then(Value::as_bv) {
+                        if !changes.contains(&(v, value)) {
+                            changes.push((v, value));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    changes
 }
 
 /// `assignment` with every bit-vector variable of `missing` at a value of its own: its number
@@ -500,6 +643,9 @@ fn repair_candidates(
         match *store.node(t) {
             Node::App1(Op::Not, a) => work.push(a),
             Node::App2(Op::And | Op::Or | Op::Xor | Op::Implies, a, b) => work.extend([a, b]),
+            // A condition that is an `ite` (POSE: `ite(p = y, false, p = z)`, a comparison
+            // with a slot that a write changed where `y` is the written object).
+            Node::App3(Op::Ite, c, a, b) if store.sort(a) == Sort::Bool => work.extend([c, a, b]),
             Node::App2(op @ (Op::Eq | Op::BvUlt | Op::BvUle | Op::BvSlt | Op::BvSle), a, b)
                 if matches!(store.sort(a), Sort::BitVec(_)) =>
             {
