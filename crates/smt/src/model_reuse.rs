@@ -873,4 +873,109 @@ mod tests {
         );
         assert_eq!(check(&s, &pc, x_below_e1, &cache), None, "unsatisfiable");
     }
+
+    /// A constraint that comes without a question and needs a new variable at another's
+    /// value (POSE's aliasing clause `y = y1 → z = z1` where the model aliases `y` and `y1`)
+    /// is completed with that value, which neither a default nor a fresh value is.
+    #[test]
+    fn a_new_variable_takes_the_value_a_constraint_equates_it_with() {
+        let mut s = TermStore::new();
+        let var = |s: &mut TermStore, name: &str| s.bv_var(name, 32).expect("var");
+        let (y, y1, z, z1) = (
+            var(&mut s, "y"),
+            var(&mut s, "y1"),
+            var(&mut s, "z"),
+            var(&mut s, "z1"),
+        );
+        let alias = s.eq(y, y1).expect("term");
+        let apart = s.not(alias).expect("term");
+        let agree = s.eq(z, z1).expect("term");
+        let clause = s.or(apart, agree).expect("term");
+        let bv = |v: u128| Value::Bv(BvConst::new(32, v).expect("fits"));
+        let mut model = Assignment::new();
+        for (t, v) in [(y, 3), (y1, 3), (z1, 7)] {
+            model.insert(s.var_id(t).expect("var"), bv(v));
+        }
+        let vars = s.vars_of(&[clause]);
+        let (completed, chose) = complete(&s, model, &vars, &[clause]).expect("z = 7 does");
+        assert!(chose);
+        assert_eq!(completed.get(s.var_id(z).expect("var")), Some(&bv(7)));
+    }
+
+    /// A comparison inside a Boolean `ite` (a slot that a write changed: `ite(p = w, false,
+    /// p = z)`) is repaired like one outside it.
+    #[test]
+    fn repair_looks_inside_boolean_ites() {
+        let mut s = TermStore::new();
+        let var = |s: &mut TermStore, name: &str| s.bv_var(name, 32).expect("var");
+        let (p, w, z) = (var(&mut s, "p"), var(&mut s, "w"), var(&mut s, "z"));
+        let written = s.eq(p, w).expect("term");
+        let no = s.bool_val(false).expect("term");
+        let same = s.eq(p, z).expect("term");
+        let query = s.ite(written, no, same).expect("term");
+        let zero = s.bv_val(32, 0).expect("const");
+        let p_set = s.bv_ugt(p, zero).expect("term");
+        let bv = |v: u128| Value::Bv(BvConst::new(32, v).expect("fits"));
+        let mut model = Assignment::new();
+        for (t, v) in [(p, 4), (w, 9), (z, 0)] {
+            model.insert(s.var_id(t).expect("var"), bv(v));
+        }
+        let mut cache = ModelCache::default();
+        let mut independence = Independence::default();
+        let pc = [p_set];
+        let vars = s.vars_of(&[p_set, query]);
+        cache.remember(&pc, &vars, &model);
+        let reused = cache
+            .satisfies(&s, &mut independence, &pc, Some(query))
+            .expect("z can move to p");
+        assert!(all_true_lazy(&s, &[p_set, query], &reused.model));
+    }
+
+    /// Two groups, each with the model of its own last question, joined by a constraint added
+    /// without a question: the joined group has no kept prefix, and its model is the union
+    /// of the parts' models, completed over the joining constraint.
+    #[test]
+    fn groups_a_constraint_joins_combine_their_models() {
+        let mut s = TermStore::new();
+        let var = |s: &mut TermStore, name: &str| s.bv_var(name, 32).expect("var");
+        let (x, k, n, m) = (
+            var(&mut s, "x"),
+            var(&mut s, "k"),
+            var(&mut s, "n"),
+            var(&mut s, "m"),
+        );
+        let zero = s.bv_val(32, 0).expect("const");
+        let hundred = s.bv_val(32, 100).expect("const");
+        // Neither defaults nor values by number (x = 1, k = 2) satisfy it.
+        let k_below_x = s.bv_slt(k, x).expect("term");
+        // Neither a default nor a fresh value (a variable's number plus one) satisfies it.
+        let n_set = s.bv_ugt(n, hundred).expect("term");
+        // n = m → k = 0 (false where the models keep n and m apart).
+        let alias = s.eq(n, m).expect("term");
+        let apart = s.not(alias).expect("term");
+        let k_zero = s.eq(k, zero).expect("term");
+        let join = s.or(apart, k_zero).expect("term");
+        let bv = |v: u128| Value::Bv(BvConst::new(32, v).expect("fits"));
+        let model = |pairs: &[(TermId, u128)]| {
+            let mut a = Assignment::new();
+            for &(t, v) in pairs {
+                a.insert(s.var_id(t).expect("var"), bv(v));
+            }
+            a
+        };
+        let mut cache = ModelCache::default();
+        cache.remember(
+            &[k_below_x],
+            &s.vars_of(&[k_below_x]),
+            &model(&[(x, 5), (k, 1)]),
+        );
+        cache.remember(&[n_set], &s.vars_of(&[n_set]), &model(&[(n, 200)]));
+        let mut independence = Independence::default();
+        let pc = [k_below_x, n_set, join];
+        let reused = cache
+            .satisfies(&s, &mut independence, &pc, None)
+            .expect("the parts' models and m fresh satisfy the join");
+        assert!(all_true_lazy(&s, &pc, &reused.model));
+        assert_eq!(reused.model.get(s.var_id(k).expect("var")), Some(&bv(1)));
+    }
 }

@@ -78,18 +78,20 @@ impl PathModels {
         relevant: impl FnOnce(&mut Independence) -> Vec<TermId>,
     ) -> Option<Assignment> {
         let found = self.longest_prefix(pc)?;
-        let rest = rest_of(pc, found.len, Some(query));
-        let model = match extend(store, independence, found.model, &rest) {
+        let rest = rest_of(pc, found.len, None);
+        let whole = extend(store, independence, found.model, &rest).ok()?;
+        let model = match extend(store, independence, whole, &[query]) {
             Ok(model) => model,
             // A model of the whole path that falsifies only the query: model reuse's repair,
             // over the constraints the query depends on (repair changes only the query's
-            // variables and checks every given constraint that mentions one).
-            Err(model) if found.len == pc.len() => {
+            // variables and checks every given constraint that mentions one). The path may
+            // have added constraints without asking since the model was kept (a heap access's
+            // clauses): the model extended over them is a model of the whole path too.
+            Err(model) => {
                 let vars = independence.vars_of(store, query).to_vec();
                 let constraints = relevant(independence);
                 repair(store, independence, model, &vars, &constraints, query)?
             }
-            Err(_) => return None,
         };
         self.keep(pc, Some(query), model.clone());
         Some(model)

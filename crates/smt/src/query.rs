@@ -1390,6 +1390,34 @@ mod tests {
         assert!(vars.windows(2).all(|w| value(w[0]) >= value(w[1])));
     }
 
+    /// A constraint the path adds without a question (a heap access's clause) and then a
+    /// question the path's model falsifies: the model, extended over the new constraint, is
+    /// repaired for the question, without the solver (before, only a model of the whole path
+    /// was repaired, and the question went to the solver with the whole path).
+    #[test]
+    fn path_models_repair_after_constraints_added_without_a_question() {
+        let mut s = TermStore::new();
+        let mut e = engine(QueryOptions::default());
+        let vars: Vec<TermId> = (0..300)
+            .map(|i| s.bv_var(format!("a{i}"), 32).expect("var"))
+            .collect();
+        let mut pc = PathCondition::new();
+        // Decreasing, so that values by number (increasing) do not extend an older model.
+        for w in vars.windows(2) {
+            let greater = s.bv_slt(w[1], w[0]).expect("c");
+            assert_eq!(e.may_be_true(&s, &pc, greater), Ok(Answer::Yes));
+            pc.push(greater);
+        }
+        let b = s.bv_var("b", 32).expect("var");
+        let zero = s.bv_val(32, 0).expect("c");
+        let b_zero = s.eq(b, zero).expect("c");
+        pc.push(s.not(b_zero).expect("c"));
+        let far = s.bv_val(32, -2_000_000i32 as u32 as u128).expect("c");
+        let last_far = s.eq(vars[299], far).expect("c");
+        assert_eq!(e.may_be_true(&s, &pc, last_far), Ok(Answer::Yes));
+        assert_eq!(e.stats().solver_queries, 0);
+    }
+
     /// A loop whose rounds each read a fresh input, take it apart by comparisons and go on
     /// where it is one number (a state machine's `input == k`). Once the path is long, the
     /// path models answer nearly every question: they start with one model of the whole
