@@ -270,8 +270,11 @@ fn run_corpus(strategies: &[SearchStrategy], techniques: Techniques) {
             opts.query = techniques.query.clone();
             let name = file.name.as_str();
             if NEEDS_LOOP_TECHNIQUES.contains(&name) && !may_run_out_of_time(file, &opts) {
-                // A technique proves it: give the proof time.
-                opts.timeout = Some(Duration::from_secs(20));
+                // A technique proves it: give the proof time. `subsume_order_invariant` under
+                // `coverage-nearest` takes 10-15 s alone (its last invariant check is one Z3
+                // call of 5 s on the path the search unrolled), and ran past 20 s while other
+                // tests shared the two cores: the limit is a bound on a proof, not a speed goal.
+                opts.timeout = Some(Duration::from_secs(40));
             } else if opts.subsume && SLOW_UNDER_SUBSUMPTION.contains(&name) {
                 opts.timeout = Some(Duration::from_secs(10));
             }

@@ -23,8 +23,8 @@
 //! its model kept) when the branch was taken, so the final check of a path whose constraints
 //! are independent of each other costs a few evaluations instead of a solver call.
 //!
-//! Two more ways to a model, for searches that interleave states and questions that compare
-//! through `ite` chains (POSE's reads through references that may alias):
+//! More ways to a model, for searches that interleave states and questions that compare
+//! through `ite` chains or aliasing clauses (POSE's reads through references that may alias):
 //! * **by prefix**: a kept model is also found by every prefix of the ordered constraints it
 //!   satisfies (compared term by term after the hash), so a state finds the model of its own
 //!   last question however many other states' questions came in between;
@@ -32,7 +32,14 @@
 //!   comparison of the query reads (through the `ite` branches the model takes) is tried at
 //!   the other side's value or a neighbour of it, or an alias the model chose (`p = q` true
 //!   on the way) is first undone. A change is kept only when every constraint that mentions
-//!   the changed variable, and the query, evaluate to true under it.
+//!   the changed variable, and the query, evaluate to true under it;
+//! * **implied values**: a new variable that neither its default nor a fresh value completes
+//!   is tried at the value of a term a constraint equates it with (POSE's clause
+//!   `y = yi → z = zi` where the model aliases `y` and `yi`);
+//! * **joined groups**: where a constraint added without a question joined groups that each
+//!   have the model of their own last question (a key compared with the input, tied by a
+//!   clause to the references of a walk), no kept model covers a prefix of the joined group;
+//!   it is split before the last joining constraint and the parts' models are united.
 //!
 //! Evaluation is lazy (an `ite` evaluates the branch it takes), so a variable that only an
 //! untaken branch mentions needs no value. Nothing here talks to a solver, and nothing here
