@@ -246,9 +246,7 @@ impl ModelCache {
         {
             return None;
         }
-        complete(store, candidate, &rest_vars, rest)
-            .ok()
-            .map(|(model, _)| model)
+        extend(store, independence, candidate, rest).ok()
     }
 
     /// `assignment` extended by the models kept for the groups that a later constraint of
@@ -283,11 +281,7 @@ impl ModelCache {
                     .or_else(|| self.joined_model_of(store, independence, part, &candidate))?,
             };
         }
-        let rest = &group[join..];
-        let rest_vars = independence.vars_of_all(store, rest);
-        complete(store, candidate, &rest_vars, rest)
-            .ok()
-            .map(|(model, _)| model)
+        extend(store, independence, candidate, &group[join..]).ok()
     }
 
     /// `assignment` extended to satisfy `group` (constraints no kept model is known to
@@ -364,6 +358,17 @@ fn last_joining(
 
 fn holds(store: &TermStore, t: TermId, asg: &Assignment) -> bool {
     all_true_lazy(store, &[t], asg)
+}
+
+/// `model` completed over `terms` ([`complete`] with their variables); `Err` gives it back.
+pub(crate) fn extend(
+    store: &TermStore,
+    independence: &mut Independence,
+    model: Assignment,
+    terms: &[TermId],
+) -> Result<Assignment, Assignment> {
+    let vars = independence.vars_of_all(store, terms);
+    complete(store, model, &vars, terms).map(|(model, _)| model)
 }
 
 /// `assignment` with values for the variables of `vars` (those of `terms`) it lacks, such
@@ -881,19 +886,18 @@ mod tests {
         assert_eq!(check(&s, &pc, x_below_e1, &cache), None, "unsatisfiable");
     }
 
+    /// 32-bit variables of these names.
+    fn bv_vars<const N: usize>(s: &mut TermStore, names: [&str; N]) -> [TermId; N] {
+        names.map(|name| s.bv_var(name, 32).expect("var"))
+    }
+
     /// A constraint that comes without a question and needs a new variable at another's
     /// value (POSE's aliasing clause `y = y1 → z = z1` where the model aliases `y` and `y1`)
     /// is completed with that value, which neither a default nor a fresh value is.
     #[test]
     fn a_new_variable_takes_the_value_a_constraint_equates_it_with() {
         let mut s = TermStore::new();
-        let var = |s: &mut TermStore, name: &str| s.bv_var(name, 32).expect("var");
-        let (y, y1, z, z1) = (
-            var(&mut s, "y"),
-            var(&mut s, "y1"),
-            var(&mut s, "z"),
-            var(&mut s, "z1"),
-        );
+        let [y, y1, z, z1] = bv_vars(&mut s, ["y", "y1", "z", "z1"]);
         let alias = s.eq(y, y1).expect("term");
         let apart = s.not(alias).expect("term");
         let agree = s.eq(z, z1).expect("term");
@@ -914,8 +918,7 @@ mod tests {
     #[test]
     fn repair_looks_inside_boolean_ites() {
         let mut s = TermStore::new();
-        let var = |s: &mut TermStore, name: &str| s.bv_var(name, 32).expect("var");
-        let (p, w, z) = (var(&mut s, "p"), var(&mut s, "w"), var(&mut s, "z"));
+        let [p, w, z] = bv_vars(&mut s, ["p", "w", "z"]);
         let written = s.eq(p, w).expect("term");
         let no = s.bool_val(false).expect("term");
         let same = s.eq(p, z).expect("term");
@@ -944,13 +947,7 @@ mod tests {
     #[test]
     fn groups_a_constraint_joins_combine_their_models() {
         let mut s = TermStore::new();
-        let var = |s: &mut TermStore, name: &str| s.bv_var(name, 32).expect("var");
-        let (x, k, n, m) = (
-            var(&mut s, "x"),
-            var(&mut s, "k"),
-            var(&mut s, "n"),
-            var(&mut s, "m"),
-        );
+        let [x, k, n, m] = bv_vars(&mut s, ["x", "k", "n", "m"]);
         let zero = s.bv_val(32, 0).expect("const");
         let hundred = s.bv_val(32, 100).expect("const");
         // Neither defaults nor values by number (x = 1, k = 2) satisfy it.

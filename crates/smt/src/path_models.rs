@@ -27,9 +27,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::eval::Assignment;
 use crate::independence::Independence;
-use crate::model_reuse::{complete, repair};
+use crate::model_reuse::{extend, repair};
 use crate::path::PathCondition;
-use crate::term::{TermId, TermStore, VarId};
+use crate::term::{TermId, TermStore};
 
 /// How many constraints back from a path's end a kept model is looked for: a state's next
 /// question usually follows its parent's by one constraint (a branch), a few after a check or
@@ -207,16 +207,4 @@ fn rest_of(pc: &PathCondition, len: usize, query: Option<TermId>) -> Vec<TermId>
         .filter_map(|i| pc.get(i))
         .chain(query)
         .collect()
-}
-
-/// `model` extended to the variables of `terms` it lacks so that all of `terms` hold, or
-/// `model` unchanged where it does not extend so.
-fn extend(
-    store: &TermStore,
-    independence: &mut Independence,
-    model: Assignment,
-    terms: &[TermId],
-) -> Result<Assignment, Assignment> {
-    let vars: Vec<VarId> = independence.vars_of_all(store, terms);
-    complete(store, model, &vars, terms).map(|(model, _)| model)
 }
