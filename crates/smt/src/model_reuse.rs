@@ -60,6 +60,11 @@ use crate::value::Value;
 /// Kept models beyond this many are forgotten at once (a bound on memory, not a policy).
 const MAX_MODELS: usize = 1 << 16;
 
+/// How many times [`ModelCache::joined_model_of`] splits a part again (each split walks the
+/// part: a path whose groups were joined one step at a time would otherwise recurse once per
+/// step).
+const JOIN_DEPTH: usize = 4;
+
 /// The most recent models tried for a group of constraints no kept model is known to satisfy.
 const RECENT_MODELS: usize = 4;
 
@@ -182,7 +187,9 @@ impl ModelCache {
                 None => {
                     let found = self
                         .prefix_model_of(store, independence, group, &assignment)
-                        .or_else(|| self.joined_model_of(store, independence, group, &assignment));
+                        .or_else(|| {
+                            self.joined_model_of(store, independence, group, &assignment, 0)
+                        });
                     assignment = match found {
                         Some(a) => a,
                         None => self.recent_model_of(store, independence, group, assignment)?,
@@ -256,13 +263,14 @@ impl ModelCache {
     /// with the input to the references of a walk) starts one group whose prefixes no kept
     /// model covers. `group` is split before the last constraint that connects two parts
     /// holding constraints of their own, and each part's model is looked up as a group's
-    /// (a part that is itself joined, split again).
+    /// (a part that is itself joined, split again, at most [`JOIN_DEPTH`] deep).
     fn joined_model_of(
         &self,
         store: &TermStore,
         independence: &mut Independence,
         group: &[TermId],
         assignment: &Assignment,
+        depth: usize,
     ) -> Option<Assignment> {
         let join = last_joining(store, independence, group)?;
         let (parts, ground) = independence.components(store, &group[..join]);
@@ -278,7 +286,12 @@ impl ModelCache {
                 }
                 None => self
                     .prefix_model_of(store, independence, part, &candidate)
-                    .or_else(|| self.joined_model_of(store, independence, part, &candidate))?,
+                    .or_else(|| {
+                        let deeper = depth + 1;
+                        (deeper < JOIN_DEPTH).then(|| {
+                            self.joined_model_of(store, independence, part, &candidate, deeper)
+                        })?
+                    })?,
             };
         }
         extend(store, independence, candidate, &group[join..]).ok()

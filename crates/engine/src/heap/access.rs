@@ -351,7 +351,7 @@ impl HeapContext {
     /// references grew with the cube of its length (hasNull, max = 200: 87 s where the chain
     /// needs 1.7 s). The chain picks the first object whose identity equals `t`; aliases
     /// agree on every initialized slot under the path condition (`initialize` ties their
-    /// initial values by a clause or copies a written alias's value, `write` updates every
+    /// initial values by a clause and replays the earlier writes, `write` updates every
     /// alias), so any of them gives the same value. With constant identities (lazy
     /// initialization, lazier#) `t`'s own conditions are all there is to keep, so the read
     /// follows them (c2 at every `ite`).

@@ -50,7 +50,7 @@ impl InputObject {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HeapState {
-    /// In materialization order (the order of POSE's alias chains).
+    /// In materialization order (the order of POSE's clauses and read chains).
     pub objects: Vec<InputObject>,
     /// `(object, slot, initial value)` in the order the slots were initialized: the first
     /// initialization of a cell's slot fixes the input heap's value.
