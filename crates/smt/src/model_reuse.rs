@@ -185,11 +185,7 @@ impl ModelCache {
             match self.models.get(&key_of(group.iter().copied())) {
                 Some(model) => assignment.extend(model),
                 None => {
-                    let found = self
-                        .prefix_model_of(store, independence, group, &assignment)
-                        .or_else(|| {
-                            self.joined_model_of(store, independence, group, &assignment, 0)
-                        });
+                    let found = self.derived_model_of(store, independence, group, &assignment, 0);
                     assignment = match found {
                         Some(a) => a,
                         None => self.recent_model_of(store, independence, group, assignment)?,
@@ -284,17 +280,27 @@ impl ModelCache {
                     candidate.extend(model);
                     candidate
                 }
-                None => self
-                    .prefix_model_of(store, independence, part, &candidate)
-                    .or_else(|| {
-                        let deeper = depth + 1;
-                        (deeper < JOIN_DEPTH).then(|| {
-                            self.joined_model_of(store, independence, part, &candidate, deeper)
-                        })?
-                    })?,
+                None => self.derived_model_of(store, independence, part, &candidate, depth + 1)?,
             };
         }
         extend(store, independence, candidate, &group[join..]).ok()
+    }
+
+    /// `assignment` extended to a model of `group` from the kept models of its prefixes, or
+    /// else of the groups it joined ([`Self::joined_model_of`], `depth` splits deep so far).
+    fn derived_model_of(
+        &self,
+        store: &TermStore,
+        independence: &mut Independence,
+        group: &[TermId],
+        assignment: &Assignment,
+        depth: usize,
+    ) -> Option<Assignment> {
+        self.prefix_model_of(store, independence, group, assignment)
+            .or_else(|| {
+                (depth < JOIN_DEPTH)
+                    .then(|| self.joined_model_of(store, independence, group, assignment, depth))?
+            })
     }
 
     /// `assignment` extended to satisfy `group` (constraints no kept model is known to

@@ -1351,6 +1351,13 @@ mod tests {
         assert_eq!(e.solver().level(), 2);
     }
 
+    /// `n` 32-bit inputs `a0`, `a1`, ….
+    fn inputs(s: &mut TermStore, n: usize) -> Vec<TermId> {
+        (0..n)
+            .map(|i| s.bv_var(format!("a{i}"), 32).expect("var"))
+            .collect()
+    }
+
     /// A loop branching on each of many fresh inputs (`a[i - 1] < a[i]`, either way): every
     /// question about the growing path is answered from the path's own model, without the
     /// solver, and the final counterexample request too.
@@ -1358,9 +1365,7 @@ mod tests {
     fn path_models_answer_a_long_path_without_the_solver() {
         let mut s = TermStore::new();
         let mut e = engine(QueryOptions::default());
-        let vars: Vec<TermId> = (0..2000)
-            .map(|i| s.bv_var(format!("a{i}"), 32).expect("var"))
-            .collect();
+        let vars = inputs(&mut s, 2000);
         let mut pc = PathCondition::new();
         for w in vars.windows(2) {
             let less = s.bv_slt(w[0], w[1]).expect("c");
@@ -1398,9 +1403,7 @@ mod tests {
     fn path_models_repair_after_constraints_added_without_a_question() {
         let mut s = TermStore::new();
         let mut e = engine(QueryOptions::default());
-        let vars: Vec<TermId> = (0..300)
-            .map(|i| s.bv_var(format!("a{i}"), 32).expect("var"))
-            .collect();
+        let vars = inputs(&mut s, 300);
         let mut pc = PathCondition::new();
         // Decreasing, so that values by number (increasing) do not extend an older model.
         for w in vars.windows(2) {
