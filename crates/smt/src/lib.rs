@@ -28,6 +28,7 @@ mod child;
 pub mod dump;
 mod error;
 mod eval;
+mod generations;
 mod independence;
 mod int_encoding;
 mod model_reuse;

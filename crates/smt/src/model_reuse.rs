@@ -29,8 +29,9 @@
 //!   satisfies (compared term by term after the hash), so a state finds the model of its own
 //!   last question however many other states' questions came in between;
 //! * **repair**: where the model satisfies the constraints but not the query, one variable a
-//!   comparison of the query reads (through the `ite` branches the model takes) is tried at
-//!   the other side's value or a neighbour of it, or an alias the model chose (`p = q` true
+//!   comparison of the query reads (through the `ite` branches the model takes, and through
+//!   additions, subtractions, negations and xors whose other side the model fixes, undone on
+//!   the value wanted) is tried at the other side's value or a neighbour of it, or an alias the model chose (`p = q` true
 //!   on the way) is first undone. A change is kept only when every constraint that mentions
 //!   the changed variable, and the query, evaluate to true under it;
 //! * **implied values**: a new variable that neither its default nor a fresh value completes
@@ -52,12 +53,14 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::bv::BvConst;
 use crate::eval::{all_true_lazy, eval_lazy_into, Assignment};
+use crate::generations::Generations;
 use crate::independence::Independence;
 use crate::sort::Sort;
 use crate::term::{TermId, TermStore, VarId};
 use crate::value::Value;
 
-/// Kept models beyond this many are forgotten at once (a bound on memory, not a policy).
+/// Kept models per generation: beyond two generations the older is forgotten (a bound on
+/// memory; the models kept last are the ones live states ask for).
 const MAX_MODELS: usize = 1 << 16;
 
 /// How many times [`ModelCache::joined_model_of`] splits a part again (each split walks the
@@ -69,9 +72,9 @@ const JOIN_DEPTH: usize = 4;
 const RECENT_MODELS: usize = 4;
 
 /// The kept models, by the sorted set of constraints each satisfies.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct ModelCache {
-    models: FxHashMap<Box<[TermId]>, Arc<Assignment>>,
+    models: Generations<Box<[TermId]>, Arc<Assignment>>,
     /// The last models kept, newest last (shared with `models`).
     recent: VecDeque<Arc<Assignment>>,
     /// Kept models by the hash of every prefix of the ordered constraint sequence each one
@@ -80,7 +83,19 @@ pub(crate) struct ModelCache {
     /// the child's longest known prefix whatever question was asked in between (the search
     /// may interleave states; `recent` holds only the last few models). Each entry holds the
     /// whole sequence, so a prefix is compared term by term (a hash collision finds nothing).
-    by_prefix: FxHashMap<u64, Prefixed>,
+    /// A model is kept under every prefix of its sequence: eight generations' worth of
+    /// entries per model generation.
+    by_prefix: Generations<u64, Prefixed>,
+}
+
+impl Default for ModelCache {
+    fn default() -> Self {
+        ModelCache {
+            models: Generations::new(MAX_MODELS),
+            recent: VecDeque::new(),
+            by_prefix: Generations::new(MAX_MODELS * 8),
+        }
+    }
 }
 
 /// A kept model and the ordered constraints it satisfies.
@@ -125,12 +140,6 @@ impl ModelCache {
     /// Keeps `model` (restricted to `vars`, the variables of `satisfied`), which satisfies
     /// every term of `satisfied`.
     pub(crate) fn remember(&mut self, satisfied: &[TermId], vars: &[VarId], model: &Assignment) {
-        if self.models.len() >= MAX_MODELS {
-            self.models.clear();
-        }
-        if self.by_prefix.len() >= MAX_MODELS * 8 {
-            self.by_prefix.clear();
-        }
         let mut kept = Assignment::new();
         for &var in vars {
             match model.get(var) {
@@ -528,9 +537,10 @@ const REPAIR_ROUNDS: usize = 3;
 /// A model of `constraints ∧ query` near `assignment` (a model of the constraints; the
 /// query's variables it lacks are put at fresh values), from the query's comparisons. For
 /// each comparison `a ⋈ b` (`=`, `<`, `≤`, signed or not) the `ite` branches the model takes
-/// on each side are followed down to a variable `v`, which is tried at the other side's value
-/// `b` and, for an order, at its neighbours `b ± 1`, for an equality at a value nothing else
-/// holds. A model may also make two references equal
+/// on each side, and additions, subtractions, negations and xors with a value the model
+/// fixes, are followed down to a variable `v`, which is tried where `a` takes the other
+/// side's value `b` and, for an order, its neighbours `b ± 1` (`v = b - 1` for `a = v + 1`),
+/// for an equality also at a value nothing else holds. A model may also make two references equal
 /// that need not be (a solver's model, or a recent one, may alias a new object with an old
 /// one), so that the chain of a read picks an old object's value the path already compared:
 /// an `ite` condition `p = q` on the way that holds is also a candidate, its active variable
@@ -645,10 +655,13 @@ fn repair_candidates(
     let mut used: Option<FxHashSet<BvConst>> = None;
     let mut values: Vec<Change> = Vec::new();
     let mut separations: Vec<Change> = Vec::new();
-    // The variable a bit-vector term's value comes from under the model, through `ite`s; the
-    // conditions `p = q` (bit-vectors) that hold on the way are collected.
+    // The variable a bit-vector term's value comes from under the model, and the value it needs
+    // for the term to take `target`: through the `ite` branches the model takes (the
+    // conditions `p = q`, bit-vectors, that hold on the way are collected), and through
+    // negations and additions, subtractions and xors with a side whose value the model
+    // fixes, each undone on the target (AVL heights compared after `rh + 1`).
     let mut conditions: Vec<TermId> = Vec::new();
-    let active_var = |mut t: TermId, conditions: &mut Vec<TermId>| loop {
+    let solve = |mut t: TermId, mut target: BvConst, conditions: &mut Vec<TermId>| loop {
         match *store.node(t) {
             Node::App3(Op::Ite, c, a, b) => {
                 let holds = truth(c)?;
@@ -661,7 +674,22 @@ fn repair_candidates(
                 }
                 t = if holds { a } else { b };
             }
-            Node::Var(v) => return Some(v),
+            Node::App1(Op::BvNeg, a) => (t, target) = (a, target.bvneg()),
+            Node::App1(Op::BvNot, a) => (t, target) = (a, target.bvnot()),
+            Node::App2(op @ (Op::BvAdd | Op::BvSub | Op::BvXor), a, b) => {
+                // Into the side that is not a constant (the left one where neither is).
+                let into_left = !matches!(store.node(a), Node::Bv(_));
+                let (inner, other) = if into_left { (a, b) } else { (b, a) };
+                let k = memo.get(&other).and_then(Value::as_bv)?;
+                target = match (op, into_left) {
+                    (Op::BvAdd, _) => target.bvsub(k),
+                    (Op::BvXor, _) => target.bvxor(k),
+                    (_, true) => target.bvadd(k),
+                    (_, false) => k.bvsub(target),
+                };
+                t = inner;
+            }
+            Node::Var(v) => return Some((v, target)),
             _ => return None,
         }
     };
@@ -681,25 +709,31 @@ fn repair_candidates(
                 if matches!(store.sort(a), Sort::BitVec(_)) =>
             {
                 for (this, other) in [(a, b), (b, a)] {
-                    let (Some(v), Some(value)) = (
-                        active_var(this, &mut conditions),
-                        memo.get(&other).and_then(Value::as_bv),
-                    ) else {
+                    let Some(value) = memo.get(&other).and_then(Value::as_bv) else {
                         continue;
                     };
                     // An equality is made true by the other side's value and false by a value
                     // nothing holds (a neighbour could be another reference's: an alias
                     // nobody asked for); an order by the value or a neighbour.
-                    let tries = if op == Op::Eq {
-                        let fresh = fresh_value(v, value.width(), held(&mut used, base, mentioned));
-                        [Some(value), fresh, None]
-                    } else {
-                        let one = BvConst::new(value.width(), 1).ok()?;
-                        [Some(value), Some(value.bvadd(one)), Some(value.bvsub(one))]
+                    let one = BvConst::new(value.width(), 1).ok()?;
+                    let targets = match op {
+                        Op::Eq => [Some(value), None, None],
+                        _ => [Some(value), Some(value.bvadd(one)), Some(value.bvsub(one))],
                     };
-                    for c in tries.into_iter().flatten() {
+                    for target in targets.into_iter().flatten() {
+                        let Some((v, c)) = solve(this, target, &mut conditions) else {
+                            continue;
+                        };
                         if !values.contains(&(v, c)) {
                             values.push((v, c));
+                        }
+                        if op == Op::Eq {
+                            let used = held(&mut used, base, mentioned);
+                            if let Some(fresh) = fresh_value(v, value.width(), used) {
+                                if !values.contains(&(v, fresh)) {
+                                    values.push((v, fresh));
+                                }
+                            }
                         }
                     }
                 }
@@ -715,12 +749,13 @@ fn repair_candidates(
             continue;
         };
         for side in [q, p] {
-            let Some(v) = active_var(side, &mut conditions) else {
+            let Some(current) = memo.get(&side).and_then(Value::as_bv) else {
                 continue;
             };
-            let Sort::BitVec(width) = store.sort(side) else {
+            let Some((v, _)) = solve(side, current, &mut conditions) else {
                 continue;
             };
+            let width = current.width();
             if let Some(c) = fresh_value(v, width, held(&mut used, base, mentioned)) {
                 held(&mut used, base, mentioned).insert(c);
                 if !separations.iter().any(|&(w, _)| w == v) {
@@ -772,8 +807,19 @@ mod tests {
         assert!(cache
             .satisfies(&s, &mut independence, &pc, Some(sum_not_ten))
             .is_some());
-        assert!(cache
+        // The sum 10 by repair (x moved to 10 - y), evaluated.
+        let repaired = cache
             .satisfies(&s, &mut independence, &pc, Some(sum_is_ten))
+            .expect("x = 7");
+        assert!(all_true_lazy(
+            &s,
+            &[x_big, y_big, sum_is_ten],
+            &repaired.model
+        ));
+        // x = 1 contradicts x > 1: no model, whatever the repair tries.
+        let x_one = s.eq(x, one).expect("term");
+        assert!(cache
+            .satisfies(&s, &mut independence, &pc, Some(x_one))
             .is_none());
         assert!(cache.satisfies(&s, &mut independence, &pc, None).is_some());
     }
@@ -958,6 +1004,49 @@ mod tests {
             .satisfies(&s, &mut independence, &pc, Some(query))
             .expect("z can move to p");
         assert!(all_true_lazy(&s, &[p_set, query], &reused.model));
+    }
+
+    /// A comparison after arithmetic (AVL heights: `lh == rh + 1`) is repaired by undoing the
+    /// arithmetic on the other side's value: each query needs `h` at one value no default,
+    /// fresh value or neighbour of the other side gives.
+    #[test]
+    fn repair_solves_through_additions_subtractions_and_negations() {
+        let mut s = TermStore::new();
+        let [h] = bv_vars(&mut s, ["h"]);
+        let bv = |v: u128| BvConst::new(32, v).expect("fits");
+        let c = |s: &mut TermStore, v: u128| s.bv_const(bv(v)).expect("const");
+        let minus_one = c(&mut s, u32::MAX.into());
+        let is_minus_one = s.eq(h, minus_one).expect("term");
+        let not_null = s.not(is_minus_one).expect("term");
+        let one = c(&mut s, 1);
+        let succ = s.bv_add(one, h).expect("term");
+        let ten = c(&mut s, 10);
+        let from_ten = s.bv_sub(ten, h).expect("term");
+        let four = c(&mut s, 4);
+        let below = s.bv_sub(h, four).expect("term");
+        let negated = s.bv_neg(below).expect("term");
+        let three = c(&mut s, 3);
+        let queries = [
+            (
+                s.eq(minus_one, succ).expect("term"),
+                u128::from(u32::MAX) - 1,
+            ),
+            (s.eq(from_ten, three).expect("term"), 7),
+            (s.eq(negated, one).expect("term"), 3),
+        ];
+        let mut model = Assignment::new();
+        model.insert(s.var_id(h).expect("var"), Value::Bv(bv(5)));
+        for (query, wanted) in queries {
+            let mut cache = ModelCache::default();
+            let mut independence = Independence::default();
+            let pc = [not_null];
+            cache.remember(&pc, &s.vars_of(&pc), &model);
+            let reused = cache
+                .satisfies(&s, &mut independence, &pc, Some(query))
+                .expect("h can be solved for");
+            let value = reused.model.get(s.var_id(h).expect("var"));
+            assert_eq!(value.and_then(Value::as_bv), Some(bv(wanted)));
+        }
     }
 
     /// Two groups, each with the model of its own last question, joined by a constraint added
