@@ -23,6 +23,7 @@ SCALED=(
   "heap_dll_get|size <= 3|size <= 150"
   "heap_dll_remove|i < 3|i < 100"
   "heap_dll_index_of|i < 4|i < 250"
+  "heap_avl_insert|insert(x, t->root, 1|insert(x, t->root, 2"
 )
 
 cases=()
