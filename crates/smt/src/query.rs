@@ -243,6 +243,8 @@ pub struct QueryEngine<S: Solver> {
     stats: QueryStats,
     /// When the caller's whole search must end; checks are cut short to meet it.
     deadline: Option<Instant>,
+    /// When the caller's current piece of work must end ([`QueryEngine::set_share_deadline`]).
+    share_deadline: Option<Instant>,
 }
 
 impl<S: Solver> QueryEngine<S> {
@@ -271,6 +273,7 @@ impl<S: Solver> QueryEngine<S> {
             dumper,
             stats: QueryStats::default(),
             deadline: None,
+            share_deadline: None,
         };
         engine.reset()?;
         Ok(engine)
@@ -282,6 +285,15 @@ impl<S: Solver> QueryEngine<S> {
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
         self.solver.set_deadline(deadline);
+    }
+
+    /// Ends a part of the search at `deadline` (`None`: the part is over): past it, checks
+    /// answer unknown at once, without the solver. Unlike [`QueryEngine::set_deadline`], a
+    /// check that starts before it is not cut short there, and the solver does not hear of it:
+    /// Z3's incremental core, interrupted by short time limits in the middle of a search, was
+    /// seen to answer a later check `sat` with a model the interpreter did not reproduce.
+    pub fn set_share_deadline(&mut self, deadline: Option<Instant>) {
+        self.share_deadline = deadline;
     }
 
     /// The deadline of [`QueryEngine::set_deadline`], if any.
@@ -739,7 +751,8 @@ impl<S: Solver> QueryEngine<S> {
         query: Option<TermId>,
     ) -> Result<SatResult, SolverError> {
         // Past the deadline the solver is not touched at all (its stack is left as it is).
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        let passed = |deadline: Option<Instant>| deadline.is_some_and(|d| Instant::now() >= d);
+        if passed(self.deadline) || passed(self.share_deadline) {
             return Ok(SatResult::Unknown("the time limit was reached".into()));
         }
         let sent = self.sync(store, pc, needed)?;
@@ -1158,6 +1171,25 @@ mod tests {
         assert_eq!(e.stats().solver_queries, 1);
     }
 
+    #[test]
+    fn a_passed_share_deadline_answers_unknown_until_it_is_lifted() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let ten = s.bv_val(32, 10).expect("c");
+        let c = s.bv_ult(x, ten).expect("c");
+        let mut e = engine(QueryOptions::plain());
+        e.set_deadline(Some(Instant::now() + Duration::from_secs(60)));
+        e.set_share_deadline(Some(Instant::now()));
+        assert!(matches!(
+            e.is_satisfiable(&s, &[c], None),
+            Ok(SatResult::Unknown(_))
+        ));
+        assert_eq!(e.stats().solver_queries, 0);
+        // The search's own deadline is untouched: without the share, checks go on.
+        e.set_share_deadline(None);
+        assert_eq!(e.is_satisfiable(&s, &[c], None), Ok(SatResult::Sat));
+        assert_eq!(e.stats().solver_queries, 1);
+    }
     #[test]
     fn every_layer_gives_the_plain_answer_on_random_paths() {
         // Paths grown one satisfiable atom at a time over four 8-bit variables (some atoms tie

@@ -18,6 +18,7 @@
 mod dnf;
 mod facts;
 mod induction;
+mod payoff;
 mod placeholders;
 mod semantics;
 mod track;
@@ -36,6 +37,7 @@ use crate::forward::state::State;
 use crate::forward::value::SymValue;
 use dnf::Disjuncts;
 use facts::FunctionFacts;
+use payoff::Payoff;
 use placeholders::{Placeholders, Role};
 pub use track::{begins_visit, Track, Visit};
 use wp::{After, Walk, WalkLimits};
@@ -47,10 +49,6 @@ pub type Location = (u32, FuncId, BlockId);
 
 /// How many times one loop header (in one context) may try to become an invariant.
 const MAX_INDUCTION_ATTEMPTS: u32 = 8;
-
-/// Solver checks that invariant attempts which proved nothing may spend before they must be
-/// paid for by as many checks of the search itself (see [`Subsumption::attempts_affordable`]).
-const FREE_ATTEMPT_CHECKS: u64 = 200;
 
 /// How many visits a finished path's annotation is carried back.
 const MAX_WALK_VISITS: usize = 1024;
@@ -94,8 +92,8 @@ pub struct Subsumption {
     symbolic_headers: rustc_hash::FxHashSet<Location>,
     /// Per function of the module, computed at the first use.
     facts: Vec<FunctionFacts>,
-    /// Solver checks spent by invariant attempts that proved nothing.
-    failed_attempt_checks: u64,
+    /// What the work that paid nothing has cost (`payoff.rs`).
+    payoff: Payoff,
     /// States pruned.
     pub pruned: u64,
     /// Loop headers that got an inductive annotation.
@@ -106,6 +104,7 @@ impl Subsumption {
     pub fn new(deadline: Option<Instant>) -> Subsumption {
         Subsumption {
             deadline,
+            payoff: Payoff::new(deadline),
             ..Subsumption::default()
         }
     }
@@ -198,6 +197,23 @@ impl Subsumption {
         queries: &mut Queries,
         state: &State,
     ) -> Result<Option<TermId>> {
+        if !self.payoff.may_work() {
+            return Ok(None);
+        }
+        let started = Instant::now();
+        let covered = self.covering_part(store, queries, state)?;
+        if covered.is_none() {
+            self.payoff.charge(started);
+        }
+        Ok(covered)
+    }
+
+    fn covering_part(
+        &mut self,
+        store: &mut TermStore,
+        queries: &mut Queries,
+        state: &State,
+    ) -> Result<Option<TermId>> {
         let Some(location) = self.location(state) else {
             return Ok(None);
         };
@@ -207,7 +223,10 @@ impl Subsumption {
         let Some(instance) = instantiate(store, &mut self.ph, state, annotation.term)? else {
             return Ok(None);
         };
-        match queries.must_be_true(store, &state.pc, instance)? {
+        let answer = within_share(queries, self.payoff.share_deadline(), |queries| {
+            Ok(queries.must_be_true(store, &state.pc, instance)?)
+        })?;
+        match answer {
             Answer::Yes => {}
             Answer::No | Answer::Unknown(_) => return Ok(None),
         }
@@ -222,8 +241,24 @@ impl Subsumption {
         Ok(Some(part))
     }
 
-    /// Carries the annotation a finished path leaves back along it.
+    /// Carries the annotation a finished path leaves back along it. Never skipped for the
+    /// payoff cap's sake, though charged to it: a path that left nothing would be missing from
+    /// every annotation for good, and proofs that need it would fail at any time limit.
     pub fn path_ended(
+        &mut self,
+        store: &mut TermStore,
+        module: &Module,
+        info: &ProgramInfo,
+        state: &State,
+        end: PathEnd,
+    ) -> Result<()> {
+        let started = Instant::now();
+        let walked = self.walk_back(store, module, info, state, end);
+        self.payoff.charge(started);
+        walked
+    }
+
+    fn walk_back(
         &mut self,
         store: &mut TermStore,
         module: &Module,
@@ -320,7 +355,7 @@ impl Subsumption {
         let Some(frame) = state.frame() else {
             return false;
         };
-        if !self.attempts_affordable(solver_checks) {
+        if !self.payoff.may_attempt(solver_checks) {
             return false;
         }
         let function = &info.functions[frame.func.index()];
@@ -361,27 +396,29 @@ impl Subsumption {
         parked: &State,
     ) -> Result<bool> {
         let checks_before = queries.stats().solver_queries;
-        if !self.attempts_affordable(checks_before) {
+        if !self.payoff.may_attempt(checks_before) {
+            // A turn the payoff cap forbids is used up all the same: its states would
+            // otherwise park again at the next iteration, and wait again, for nothing.
+            self.attempted(location);
             return Ok(false);
         }
-        let proved = self.prove_invariant(store, queries, module, info, location, parked)?;
+        let started = Instant::now();
+        let proved = within_share(queries, self.payoff.share_deadline(), |queries| {
+            self.prove_invariant(store, queries, module, info, location, parked)
+        })?;
         if !proved {
-            self.failed_attempt_checks += queries.stats().solver_queries - checks_before;
+            let checks = queries.stats().solver_queries - checks_before;
+            self.payoff.charge_failed_attempt(checks, started);
         }
-        let attempts = self.loops.entry(location).or_default();
-        attempts.attempts += 1;
-        attempts.version = self.version;
+        self.attempted(location);
         Ok(proved)
     }
 
-    /// The payoff cap of invariant attempts: the solver checks of the attempts that proved
-    /// nothing may not exceed the search's own (all `solver_checks` but theirs) by more than
-    /// [`FREE_ATTEMPT_CHECKS`]. Counted in checks, not time, so that a run's report does not
-    /// depend on the machine's speed. Without it one failed attempt could take 1.8 s of a 3 s
-    /// run while the states it parked waited.
-    fn attempts_affordable(&self, solver_checks: u64) -> bool {
-        let search = solver_checks.saturating_sub(self.failed_attempt_checks);
-        self.failed_attempt_checks <= search + FREE_ATTEMPT_CHECKS
+    /// Counts an attempt at `location` at the current annotation version.
+    fn attempted(&mut self, location: Location) {
+        let attempts = self.loops.entry(location).or_default();
+        attempts.attempts += 1;
+        attempts.version = self.version;
     }
 
     fn prove_invariant(
@@ -426,6 +463,18 @@ impl Subsumption {
         }
         Ok(grew)
     }
+}
+
+/// `ask` with no solver check starting after `share` (the payoff cap's share of the time).
+fn within_share<T>(
+    queries: &mut Queries,
+    share: Option<Instant>,
+    ask: impl FnOnce(&mut Queries) -> Result<T>,
+) -> Result<T> {
+    queries.set_share_deadline(share);
+    let result = ask(queries);
+    queries.set_share_deadline(None);
+    result
 }
 
 /// The annotation with the state's values in place of the placeholders; `None` when it
