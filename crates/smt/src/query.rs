@@ -290,8 +290,9 @@ impl<S: Solver> QueryEngine<S> {
     /// Ends a part of the search at `deadline` (`None`: the part is over): past it, checks
     /// answer unknown at once, without the solver. Unlike [`QueryEngine::set_deadline`], a
     /// check that starts before it is not cut short there, and the solver does not hear of it:
-    /// Z3's incremental core, interrupted by short time limits in the middle of a search, was
-    /// seen to answer a later check `sat` with a model the interpreter did not reproduce.
+    /// cut short, a Z3 check leaves a solver that is rebuilt before its next check
+    /// (`z3_backend.rs`), and cutting subsumption's checks at the share's end lost as many
+    /// violations as this (docs/path-subsumption.md, "Bounds and costs").
     pub fn set_share_deadline(&mut self, deadline: Option<Instant>) {
         self.share_deadline = deadline;
     }

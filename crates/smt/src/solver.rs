@@ -106,7 +106,8 @@ pub struct SolverStats {
     pub unknown: u64,
     /// Wall-clock time spent in checks and model queries.
     pub time: Duration,
-    /// Times a solver process was (re)started after a fault (process back end only).
+    /// Times a solver was started again: a solver process after a fault, in-process Z3 after a
+    /// check cut short or a failed call (rebuilt in a new context).
     pub restarts: u64,
     /// Checks that Z3's incremental core left undecided in its share of the time and that
     /// Z3's one-shot solver was asked again (in-process Z3 only).
