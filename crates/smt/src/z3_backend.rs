@@ -1611,6 +1611,32 @@ mod tests {
         }
     }
 
+    /// A context cancelled for good (`Z3_interrupt` outside a check) fails the next push, as a
+    /// stray timer of Z3 4.8.12 was seen to for a moment (module doc).
+    #[test]
+    fn a_failed_push_makes_the_next_check_rebuild_the_solver_in_a_new_context() {
+        for kind in KINDS {
+            let mut s = TermStore::new();
+            let x = s.bv_var("x", 32).expect("var");
+            let (five, ten) = (s.bv_val(32, 5).expect("c"), s.bv_val(32, 10).expect("c"));
+            let above = s.bv_ugt(x, ten).expect("ugt");
+            let below = s.bv_ult(x, five).expect("ult");
+            let mut z3 = kind().expect("z3");
+            z3.assert(&s, above).expect("assert");
+            let cancelled = z3.ctx;
+            // SAFETY: our own live context, not in a call.
+            unsafe { Z3_interrupt(cancelled) };
+            z3.push().expect("push");
+            assert!(z3.stale, "the push failed and left Z3's stack out of step");
+            z3.assert(&s, below).expect("assert");
+            assert_eq!(z3.check(&s, &[]), Ok(SatResult::Unsat));
+            assert_ne!(z3.ctx, cancelled, "rebuilt in a new context");
+            z3.pop().expect("pop");
+            assert_eq!(z3.check(&s, &[]), Ok(SatResult::Sat));
+            assert_eq!(z3.stats().restarts, 1);
+        }
+    }
+
     #[test]
     fn a_check_with_many_products_of_inputs_goes_to_the_one_shot_solver_at_once() {
         let mut s = TermStore::new();
