@@ -52,10 +52,12 @@
 //! resource or conflict limit, interrupt, error), or one of whose calls failed, is *stale*:
 //! it takes no further call, and the next check first rebuilds it ([`Z3Solver::rebuild`]) in
 //! a new context: the scopes pushed and the asserted terms translated and asserted again. On
-//! the runs above: no wrong answer in 40 runs, every one of 20 runs of `gcd_2` answered. The price is one internalization
-//! of the stack per check cut short (the SV-COMP tasks that hand checks over and the degree
-//! counting table's `conj-loops`: no change above the noise, BENCHMARKS.md "Rebuilding Z3
-//! after a check cut short").
+//! the runs above: no wrong answer in 40 runs, every one of 20 runs of `gcd_2` answered. The
+//! price is one internalization of the stack per check cut short, and a cold solver: no change
+//! above the noise on the SV-COMP tasks that hand checks over nor on the degree counting
+//! table's `conj-loops`, but one generated program whose next check the warm solver decided
+//! at once finds two violations fewer in 6 s (BENCHMARKS.md, "Rebuilding Z3 after a check cut
+//! short").
 
 use std::ffi::{CStr, CString};
 use std::mem::take;
@@ -126,10 +128,10 @@ pub struct Z3Solver {
     /// A hard deadline has passed: the solver makes no more interruptible calls, for good
     /// (skipped calls left its stack out of step, and the context may be cancelled).
     expired: bool,
-    /// A check of the solver was cut short (time, resource or conflict limit, or the handover
-    /// to the one-shot solver): Z3 was seen to answer a later check of such a solver wrongly
-    /// (module doc), so it takes no more calls, and the next check runs on a new solver
-    /// holding the same stack ([`Z3Solver::rebuild`]).
+    /// A check of the solver ended `unknown` (a limit, the handover to the one-shot solver, an
+    /// interrupt, an error) or one of its calls failed: Z3 was seen to answer later checks of
+    /// such a solver wrongly (module doc), so it takes no more calls, and the next check runs
+    /// on a new solver holding the same stack ([`Z3Solver::rebuild`]).
     stale: bool,
     stats: SolverStats,
     version: String,
@@ -775,12 +777,26 @@ impl Z3Solver {
         !self.expired
     }
 
-    /// Marks the solver stale if its last call failed: Z3 4.8.12 was seen to fail a push as
-    /// "canceled" after a check was cut short (module doc), which left its stack out of step
-    /// with ours. The stack is rebuilt before the next check, and a call that fails for good
-    /// makes that check `unknown` with Z3's message.
-    fn stale_on_error(&mut self) {
-        if self.error().is_some() {
+    /// Makes the interruptible call `call` (push, pop, assert) on the solver unless the
+    /// deadline has passed, and returns Z3's message if it failed. A call the deadline cut
+    /// short counts as done: the solver is expired and answers nothing more.
+    fn stack_call(&mut self, call: impl FnOnce(Z3_context, Z3_solver)) -> Option<String> {
+        if !self.begin() {
+            return None;
+        }
+        call(self.ctx, self.solver);
+        if !self.end() {
+            return None;
+        }
+        self.error()
+    }
+
+    /// [`Z3Solver::stack_call`] on a solver that is not stale; a failure makes it stale: Z3
+    /// 4.8.12 was seen to fail a push as "canceled" after a check was cut short (module doc),
+    /// which left its stack out of step with ours. The stack is rebuilt before the next check,
+    /// and a call that fails for good makes that check `unknown` with Z3's message.
+    fn stack_call_or_stale(&mut self, call: impl FnOnce(Z3_context, Z3_solver)) {
+        if !self.stale && self.stack_call(call).is_some() {
             self.stale = true;
         }
     }
@@ -841,18 +857,13 @@ impl Z3Solver {
         Ok(())
     }
 
-    /// Makes the interruptible call `call` (named `what`) on the solver while the deadline
-    /// allows it.
+    /// [`Z3Solver::stack_call`] of the call named `what` in a rebuild.
     fn replay_call(
         &mut self,
         what: &str,
         call: impl FnOnce(Z3_context, Z3_solver),
     ) -> Result<(), SolverError> {
-        if self.begin() {
-            call(self.ctx, self.solver);
-            self.end();
-        }
-        match self.error() {
+        match self.stack_call(call) {
             Some(msg) => Err(SolverError::Z3(format!(
                 "rebuilding the solver: {what}: {msg}"
             ))),
@@ -1219,12 +1230,8 @@ impl Solver for Z3Solver {
     fn push(&mut self) -> Result<(), SolverError> {
         self.drop_one_shot();
         self.model_ready = false;
-        if !self.stale && self.begin() {
-            // SAFETY: our own solver.
-            unsafe { Z3_solver_push(self.ctx, self.solver) };
-            self.end();
-            self.stale_on_error();
-        }
+        // SAFETY: our own solver.
+        self.stack_call_or_stale(|ctx, solver| unsafe { Z3_solver_push(ctx, solver) });
         self.level += 1;
         self.scopes.push(self.asserted.len());
         Ok(())
@@ -1236,12 +1243,8 @@ impl Solver for Z3Solver {
         if self.level == 0 {
             return Err(SolverError::PopEmpty);
         }
-        if !self.stale && self.begin() {
-            // SAFETY: there is a matching push.
-            unsafe { Z3_solver_pop(self.ctx, self.solver, 1) };
-            self.end();
-            self.stale_on_error();
-        }
+        // SAFETY: there is a matching push.
+        self.stack_call_or_stale(|ctx, solver| unsafe { Z3_solver_pop(ctx, solver, 1) });
         self.level -= 1;
         if let Some(start) = self.scopes.pop() {
             self.asserted.truncate(start);
@@ -1259,16 +1262,8 @@ impl Solver for Z3Solver {
         self.model_ready = false;
         let ast = self.translate(store, term)?;
         self.asserted.push(term);
-        // Past the deadline the solver answers nothing more, so what it holds no longer matters;
-        // a stale solver is replaced, stack and all, before the next check.
-        if self.stale || !self.begin() {
-            return Ok(());
-        }
         // SAFETY: a live Boolean AST of our context.
-        unsafe { Z3_solver_assert(self.ctx, self.solver, ast) };
-        if self.end() {
-            self.stale_on_error();
-        }
+        self.stack_call_or_stale(|ctx, solver| unsafe { Z3_solver_assert(ctx, solver, ast) });
         Ok(())
     }
 
@@ -1281,7 +1276,8 @@ impl Solver for Z3Solver {
         self.drop_one_shot();
         self.model_ready = false;
         // Before the assumptions are translated: the rebuilt solver has a context of its own.
-        if self.stale {
+        // An expired solver answers nothing more, so it is not rebuilt.
+        if self.stale && !self.expired {
             let started = Instant::now();
             if let Err(e) = self.rebuild(store) {
                 let result = SatResult::Unknown(e.to_string());
