@@ -429,7 +429,7 @@ impl TermStore {
     }
 
     fn simplify_all(&mut self, t: TermId) -> TermResult {
-        self.rebuild(t, rustc_hash::FxHashMap::default())
+        self.rebuild(t, |_| None)
     }
 
     /// `t` with every occurrence of a key of `replace` replaced by its value (of the same sort),
@@ -441,7 +441,35 @@ impl TermStore {
         replace: &rustc_hash::FxHashMap<TermId, TermId>,
     ) -> TermResult {
         self.check_term(t)?;
-        for (&from, &to) in replace {
+        if replace.is_empty() {
+            return Ok(t);
+        }
+        self.rebuild(t, |u| replace.get(&u).copied())
+    }
+
+    /// [`TermStore::substitute`] with the replacements given by a lookup: `replacement(u)`
+    /// answers what replaces `u` (a term of `u`'s sort), or `None` to keep it.
+    pub fn replace_where(
+        &mut self,
+        t: TermId,
+        replacement: impl Fn(TermId) -> Option<TermId>,
+    ) -> TermResult {
+        self.check_term(t)?;
+        self.rebuild(t, replacement)
+    }
+
+    /// Rebuilds `t` bottom-up, with each term that `given` answers for replaced by its answer
+    /// (and not looked into).
+    fn rebuild(&mut self, t: TermId, given: impl Fn(TermId) -> Option<TermId>) -> TermResult {
+        let mut map: rustc_hash::FxHashMap<TermId, TermId> = rustc_hash::FxHashMap::default();
+        let order = self.postorder_where(&[t], |u| match given(u) {
+            Some(r) => {
+                map.insert(u, r);
+                false
+            }
+            None => true,
+        });
+        for (&from, &to) in &map {
             if self.sort(from) != self.sort(to) {
                 return Err(TermError::Sort {
                     op: "substitute",
@@ -450,19 +478,7 @@ impl TermStore {
                 });
             }
         }
-        if replace.is_empty() {
-            return Ok(t);
-        }
-        self.rebuild(t, replace.clone())
-    }
-
-    /// Rebuilds `t` bottom-up, starting from `map`'s replacements.
-    fn rebuild(&mut self, t: TermId, mut map: rustc_hash::FxHashMap<TermId, TermId>) -> TermResult {
-        let order = self.postorder_where(&[t], |u| !map.contains_key(&u));
         for u in order {
-            if map.contains_key(&u) {
-                continue;
-            }
             let node = *self.node(u);
             let sort = self.sort(u);
             let args: Vec<TermId> = node

@@ -29,6 +29,7 @@ pub mod dump;
 mod error;
 mod eval;
 mod generations;
+mod implied;
 mod independence;
 mod int_encoding;
 mod model_reuse;

@@ -7,11 +7,22 @@
 //! the length of the path. The numbers let the query layer recognize a path it has answered
 //! before without comparing constraints: a number is drawn once per added constraint in the
 //! whole process and so names exactly one prefix of one path (copies share it, and nothing
-//! else ever has it). Nothing here asks a solver or evaluates a term.
+//! else ever has it).
+//!
+//! The path also keeps what its constraints imply about single terms ([`Implied`]: the
+//! numbers they fix), learned where a constraint is added with [`PathCondition::constrain`].
+//! One copy per path, not one per constraint: kept per constraint, the persistent maps' path
+//! copies would cost kilobytes per added bound on a path of a hundred thousand. So a path
+//! that loses constraints (`pop`, `prefix`) forgets it all: it knows less, never more than
+//! its constraints imply. Nothing here asks a solver.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
-use crate::term::TermId;
+use crate::build::TermResult;
+use crate::error::TermError;
+use crate::implied::Implied;
+use crate::term::{TermId, TermStore};
 
 /// The next number an added constraint gets (0 is the empty prefix's).
 static NEXT_NUMBER: AtomicU64 = AtomicU64::new(1);
@@ -20,6 +31,8 @@ static NEXT_NUMBER: AtomicU64 = AtomicU64::new(1);
 #[derive(Clone, Debug, Default)]
 pub struct PathCondition {
     entries: imbl::Vector<Entry>,
+    /// What the constraints imply (learned from those added by `constrain`; `None`: nothing).
+    implied: Option<Arc<Implied>>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -35,14 +48,43 @@ impl PathCondition {
         Self::default()
     }
 
-    /// Adds `term` at the end.
+    /// Adds `term` at the end, without learning from it (what is known stays known).
     pub fn push(&mut self, term: TermId) {
         let number = NEXT_NUMBER.fetch_add(1, Ordering::Relaxed);
         self.entries.push_back(Entry { term, number });
     }
 
-    /// Removes the last constraint.
+    /// Adds `term` at the end and learns what it implies with what the path implied before:
+    /// returns the terms it fixed, each with its number (a constant term).
+    pub fn constrain(
+        &mut self,
+        store: &mut TermStore,
+        term: TermId,
+    ) -> Result<Vec<(TermId, TermId)>, TermError> {
+        self.push(term);
+        let empty = Implied::default();
+        let before = self.implied.as_deref().unwrap_or(&empty);
+        Ok(match before.learn(store, term)? {
+            Some(learned) => {
+                self.implied = Some(Arc::new(learned.implied));
+                learned.fixed
+            }
+            None => Vec::new(),
+        })
+    }
+
+    /// `t` with the terms the path fixes replaced by their numbers (simplified); `t` itself
+    /// where the path fixes none.
+    pub fn rewrite(&self, store: &mut TermStore, t: TermId) -> TermResult {
+        match self.implied.as_deref() {
+            Some(implied) => implied.rewrite(store, t),
+            None => Ok(t),
+        }
+    }
+
+    /// Removes the last constraint (and forgets what the path implied).
     pub fn pop(&mut self) -> Option<TermId> {
+        self.implied = None;
         self.entries.pop_back().map(|e| e.term)
     }
 
@@ -71,10 +113,12 @@ impl PathCondition {
         self.iter().collect()
     }
 
-    /// The path condition of the first `len` constraints (shares their numbers).
+    /// The path condition of the first `len` constraints (shares their numbers; knows what
+    /// `self` implies only if that is all of them).
     pub fn prefix(&self, len: usize) -> PathCondition {
         PathCondition {
             entries: self.entries.take(len.min(self.len())),
+            implied: (len >= self.len()).then(|| self.implied.clone()).flatten(),
         }
     }
 
@@ -191,5 +235,38 @@ mod tests {
         assert!(!a.extends(&b) && !a.extends(&d) && !c.extends(&a.prefix(1)));
         assert_eq!(b.pop(), Some(y));
         assert_eq!(b.len(), 1);
+    }
+
+    #[test]
+    fn a_path_forgets_what_it_implied_when_it_loses_a_constraint() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let y = s.bv_var("y", 32).expect("var");
+        let five = s.bv_val(32, 5).expect("c");
+        let is_five = s.eq(x, five).expect("eq");
+        let sum = s.bv_add(x, y).expect("add");
+        let mut pc = PathCondition::new();
+        pc.push(is_five);
+        assert_eq!(
+            pc.rewrite(&mut s, sum).expect("rewrite"),
+            sum,
+            "push learns nothing"
+        );
+        let mut pc = PathCondition::new();
+        assert_eq!(
+            pc.constrain(&mut s, is_five).expect("learn"),
+            vec![(x, five)]
+        );
+        let b = s.bool_var("b").expect("var");
+        pc.push(b);
+        let plus_five = s.bv_add(five, y).expect("add");
+        assert_eq!(pc.rewrite(&mut s, sum).expect("rewrite"), plus_five);
+        assert_eq!(
+            pc.prefix(2).rewrite(&mut s, sum).expect("rewrite"),
+            plus_five
+        );
+        assert_eq!(pc.prefix(1).rewrite(&mut s, sum).expect("rewrite"), sum);
+        pc.pop();
+        assert_eq!(pc.rewrite(&mut s, sum).expect("rewrite"), sum);
     }
 }

@@ -32,6 +32,7 @@ impl Machine<'_> {
             return Err(EngineError::Internal(format!("no property #{p}")));
         }
         let fail = self.failure_condition(state, check)?;
+        let fail = state.pc.rewrite(&mut self.store, fail)?;
         let constant = self.store.as_bool(fail);
         if constant == Some(false) {
             return self.after_check(state, check);
@@ -74,7 +75,7 @@ impl Machine<'_> {
             let holds = self.store.not(fail)?;
             match self.queries.may_be_true(&self.store, &state.pc, holds)? {
                 Answer::No => return Ok(Outcome::ended(End::Failed)),
-                Answer::Yes | Answer::Unknown(_) => state.pc.push(holds),
+                Answer::Yes | Answer::Unknown(_) => self.constrain(state, holds)?,
             }
         }
         self.after_check(state, check)
@@ -191,14 +192,14 @@ impl Machine<'_> {
         let mut outcome = Outcome::go_on();
         for (i, (constant, is_k)) in feasible.into_iter().enumerate() {
             if i == 0 {
-                state.pc.push(is_k);
+                self.constrain(state, is_k)?;
                 if original.is_some() {
                     state.depth += 1;
                 }
                 self.write_local(state, *local, SymValue::Int(constant))?;
             } else if let Some(original) = &original {
                 let mut forked = original.clone();
-                forked.pc.push(is_k);
+                self.constrain(&mut forked, is_k)?;
                 forked.depth += 1;
                 self.write_local(&mut forked, *local, SymValue::Int(constant))?;
                 self.forks += 1;

@@ -16,7 +16,7 @@ use symex_ir::cfg::{
 };
 use symex_ir::unreached;
 use symex_report::{Cut, PathEnd};
-use symex_smt::{Answer, Node, Op, TermId};
+use symex_smt::{Answer, TermId};
 
 use crate::common::terms::{self, int_const};
 use crate::error::EngineError;
@@ -169,6 +169,7 @@ impl Machine<'_> {
     fn assume(&mut self, state: &mut State, op: Operand) -> Result<Outcome> {
         let value = self.int_operand(state, op)?;
         let cond = terms::truth(&mut self.store, value)?;
+        let cond = state.pc.rewrite(&mut self.store, cond)?;
         let holds = match self.store.as_bool(cond) {
             Some(true) => return Ok(Outcome::go_on()),
             Some(false) => Answer::No,
@@ -180,7 +181,7 @@ impl Machine<'_> {
                 Ok(Outcome::ended(End::Dropped))
             }
             Answer::Yes | Answer::Unknown(_) => {
-                self.constrain(state, cond);
+                self.constrain(state, cond)?;
                 Ok(Outcome::go_on())
             }
         }
@@ -202,34 +203,35 @@ impl Machine<'_> {
             } => {
                 let value = self.int_operand(state, cond)?;
                 let cond = terms::truth(&mut self.store, value)?;
+                let cond = state.pc.rewrite(&mut self.store, cond)?;
                 let targets = [(true, then_block), (false, else_block)];
                 if let Some(direction) = self.store.as_bool(cond) {
                     let (_, target) = targets[usize::from(!direction)];
-                    return Ok(self.take(state, func, block, direction, None, target));
+                    return self.take(state, func, block, direction, None, target);
                 }
                 let negated = self.store.not(cond)?;
                 let then_possible = self.queries.may_be_true(&self.store, &state.pc, cond)?;
                 if then_possible == Answer::No {
                     // The path condition is satisfiable, so the else side is implied.
-                    return Ok(self.take(state, func, block, false, None, else_block));
+                    return self.take(state, func, block, false, None, else_block);
                 }
                 let else_possible = self.queries.may_be_true(&self.store, &state.pc, negated)?;
                 if else_possible == Answer::No {
-                    return Ok(self.take(state, func, block, true, None, then_block));
+                    return self.take(state, func, block, true, None, then_block);
                 }
                 if let Some(limit) = self.options.max_depth {
                     if state.depth >= limit {
                         self.cuts.hit(Cut::Depth(limit));
                         let choice = Some(cond);
-                        return Ok(self.take(state, func, block, true, choice, then_block));
+                        return self.take(state, func, block, true, choice, then_block);
                     }
                 }
                 self.forks += 1;
                 state.depth += 1;
                 let mut other = state.clone();
-                let mut outcome = self.take(state, func, block, true, Some(cond), then_block);
+                let mut outcome = self.take(state, func, block, true, Some(cond), then_block)?;
                 let other_outcome =
-                    self.take(&mut other, func, block, false, Some(negated), else_block);
+                    self.take(&mut other, func, block, false, Some(negated), else_block)?;
                 self.forget_unread(state);
                 self.forget_unread(&mut other);
                 match other_outcome.end {
@@ -289,36 +291,33 @@ impl Machine<'_> {
         direction: bool,
         constraint: Option<TermId>,
         target: BlockId,
-    ) -> Outcome {
+    ) -> Result<Outcome> {
         if let Some(c) = constraint {
-            self.constrain(state, c);
+            self.constrain(state, c)?;
         }
         self.coverage.cover_branch(func, block, direction);
-        self.move_or_cut(state, func, target)
+        Ok(self.move_or_cut(state, func, target))
     }
 
-    /// Adds `constraint` to the path condition. If it fixes a symbol to a number (`#3 == 5`),
-    /// the top frame's locals that hold the symbol get the number instead: conditions on them
-    /// are then constant and reach no solver (KLEE's implied-value concretization; on this
-    /// path both are the same value, so nothing else changes).
-    fn constrain(&self, state: &mut State, constraint: TermId) {
-        state.pc.push(constraint);
-        let Node::App2(Op::Eq, a, b) = *self.store.node(constraint) else {
-            return;
+    /// Adds `constraint` to the path condition. Where the path then fixes terms to numbers
+    /// (`#3 == 5`, or `0 < #3` and `#3 <= 1`; see `PathCondition::constrain`), the top frame's
+    /// locals that hold such a term get the number instead: conditions on them are then
+    /// constant and reach no solver (KLEE's implied-value concretization; on this path both
+    /// are the same value, so nothing else changes).
+    pub(crate) fn constrain(&mut self, state: &mut State, constraint: TermId) -> Result<()> {
+        let fixed = state.pc.constrain(&mut self.store, constraint)?;
+        if fixed.is_empty() {
+            return Ok(());
+        }
+        let number_of = |v: &SymValue| match v {
+            SymValue::Int(t) => fixed.iter().find(|(term, _)| term == t).map(|&(_, n)| n),
+            _ => None,
         };
-        let is_symbol = |t: TermId| matches!(self.store.node(t), Node::Var(_));
-        let (symbol, number) = match (self.store.node(a).is_const(), self.store.node(b).is_const())
-        {
-            (false, true) if is_symbol(a) => (a, b),
-            (true, false) if is_symbol(b) => (b, a),
-            _ => return,
-        };
-        let (symbol, number) = (SymValue::Int(symbol), SymValue::Int(number));
         if let Some(frame) = state.stack.back_mut() {
-            let replaced =
-                |v: &SymValue| Ok::<_, Infallible>((*v == symbol).then(|| number.clone()));
+            let replaced = |v: &SymValue| Ok::<_, Infallible>(number_of(v).map(SymValue::Int));
             let Ok(()) = replace_locals(frame, replaced);
         }
+        Ok(())
     }
 
     /// Moves to `target`, counting loop iterations; cut when `--unwind` is exceeded.
