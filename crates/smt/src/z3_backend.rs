@@ -96,7 +96,6 @@ pub struct Z3Solver {
     /// Translated sorts; each holds one reference (through its AST).
     sorts: FxHashMap<Sort, Z3_sort>,
     binding: StoreBinding,
-    level: usize,
     model_ready: bool,
     /// The model of the last check's one-shot retry, if it answered `sat` (one reference).
     one_shot_model: Option<Z3_model>,
@@ -114,7 +113,7 @@ pub struct Z3Solver {
     /// The watchdog's hold while a hard deadline is set.
     watch: Option<Watch>,
     /// The terms asserted, in order, and where each scope starts in it (for the heavy-query
-    /// rule of the module doc).
+    /// rule of the module doc and the rebuild; one start per scope pushed: the stack's level).
     asserted: Vec<TermId>,
     scopes: Vec<usize>,
     /// Nonlinear terms ever translated: no check can hold more, so while this stays within
@@ -482,7 +481,6 @@ impl Z3Solver {
             asts: Vec::new(),
             sorts: FxHashMap::default(),
             binding: StoreBinding::default(),
-            level: 0,
             model_ready: false,
             one_shot_model: None,
             timeout: Some(DEFAULT_TIMEOUT),
@@ -1232,7 +1230,6 @@ impl Solver for Z3Solver {
         self.model_ready = false;
         // SAFETY: our own solver.
         self.stack_call_or_stale(|ctx, solver| unsafe { Z3_solver_push(ctx, solver) });
-        self.level += 1;
         self.scopes.push(self.asserted.len());
         Ok(())
     }
@@ -1240,20 +1237,18 @@ impl Solver for Z3Solver {
     fn pop(&mut self) -> Result<(), SolverError> {
         self.drop_one_shot();
         self.model_ready = false;
-        if self.level == 0 {
+        let Some(&start) = self.scopes.last() else {
             return Err(SolverError::PopEmpty);
-        }
+        };
         // SAFETY: there is a matching push.
         self.stack_call_or_stale(|ctx, solver| unsafe { Z3_solver_pop(ctx, solver, 1) });
-        self.level -= 1;
-        if let Some(start) = self.scopes.pop() {
-            self.asserted.truncate(start);
-        }
+        self.scopes.pop();
+        self.asserted.truncate(start);
         Ok(())
     }
 
     fn level(&self) -> usize {
-        self.level
+        self.scopes.len()
     }
 
     fn assert(&mut self, store: &TermStore, term: TermId) -> Result<(), SolverError> {
