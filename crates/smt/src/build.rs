@@ -429,7 +429,7 @@ impl TermStore {
     }
 
     fn simplify_all(&mut self, t: TermId) -> TermResult {
-        self.rebuild(t, |_| None)
+        self.rebuild(t, |_, _| None)
     }
 
     /// `t` with every occurrence of a key of `replace` replaced by its value (of the same sort),
@@ -444,15 +444,15 @@ impl TermStore {
         if replace.is_empty() {
             return Ok(t);
         }
-        self.rebuild(t, |u| replace.get(&u).copied())
+        self.rebuild(t, |_, u| replace.get(&u).copied())
     }
 
-    /// [`TermStore::substitute`] with the replacements given by a lookup: `replacement(u)`
-    /// answers what replaces `u` (a term of `u`'s sort), or `None` to keep it.
+    /// [`TermStore::substitute`] with the replacements given by a lookup: `replacement(store,
+    /// u)` answers what replaces `u` (an existing term of `u`'s sort), or `None` to keep it.
     pub fn replace_where(
         &mut self,
         t: TermId,
-        replacement: impl Fn(TermId) -> Option<TermId>,
+        replacement: impl Fn(&TermStore, TermId) -> Option<TermId>,
     ) -> TermResult {
         self.check_term(t)?;
         self.rebuild(t, replacement)
@@ -460,9 +460,13 @@ impl TermStore {
 
     /// Rebuilds `t` bottom-up, with each term that `given` answers for replaced by its answer
     /// (and not looked into).
-    fn rebuild(&mut self, t: TermId, given: impl Fn(TermId) -> Option<TermId>) -> TermResult {
+    fn rebuild(
+        &mut self,
+        t: TermId,
+        given: impl Fn(&TermStore, TermId) -> Option<TermId>,
+    ) -> TermResult {
         let mut map: rustc_hash::FxHashMap<TermId, TermId> = rustc_hash::FxHashMap::default();
-        let order = self.postorder_where(&[t], |u| match given(u) {
+        let order = self.postorder_where(&[t], |u| match given(self, u) {
             Some(r) => {
                 map.insert(u, r);
                 false

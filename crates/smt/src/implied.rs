@@ -28,7 +28,6 @@
 use std::sync::Arc;
 
 use imbl::{OrdMap, Vector};
-use rustc_hash::FxHashMap;
 
 use crate::build::TermResult;
 use crate::bv::BvConst;
@@ -132,16 +131,11 @@ impl Implied {
         if self.values.is_empty() && self.bounds.is_empty() {
             return Ok(t);
         }
-        let mut decided: FxHashMap<TermId, TermId> = FxHashMap::default();
-        if !self.bounds.is_empty() {
-            let truths = [store.bool_val(false)?, store.bool_val(true)?];
-            for u in store.postorder(&[t]) {
-                if let Some(truth) = self.decide(store, u) {
-                    decided.insert(u, truths[usize::from(truth)]);
-                }
-            }
-        }
-        store.replace_where(t, |u| self.value(u).or_else(|| decided.get(&u).copied()))
+        // One walk: a term is replaced by its number, or decided by the bounds.
+        let truths = [store.bool_val(false)?, store.bool_val(true)?];
+        store.replace_where(t, |store, u| {
+            (self.value(u)).or_else(|| Some(truths[usize::from(self.decide(store, u)?)]))
+        })
     }
 
     /// The truth of `u` where it compares a bounded term with a number and the bounds decide it.
@@ -283,32 +277,18 @@ impl Learning {
         } else {
             (!strict, b, a)
         };
-        let (term, limit) = match (store.as_bv(lesser), store.as_bv(greater)) {
-            // term < c or term ≤ c.
-            (None, Some(c)) => {
-                let limit = if signed {
-                    let at_most = c.to_i128().checked_sub(i128::from(strict));
-                    at_most.map(Limit::SignedAtMost)
-                } else {
-                    c.bits()
-                        .checked_sub(u128::from(strict))
-                        .map(Limit::UnsignedAtMost)
-                };
-                (lesser, limit)
-            }
-            // c < term or c ≤ term.
-            (Some(c), None) => {
-                let limit = if signed {
-                    let at_least = c.to_i128().checked_add(i128::from(strict));
-                    at_least.map(Limit::SignedAtLeast)
-                } else {
-                    c.bits()
-                        .checked_add(u128::from(strict))
-                        .map(Limit::UnsignedAtLeast)
-                };
-                (greater, limit)
-            }
+        // term < c or term ≤ c bounds the term from above; c < term or c ≤ term from below.
+        let (term, c, from_above) = match (store.as_bv(lesser), store.as_bv(greater)) {
+            (None, Some(c)) => (lesser, c, true),
+            (Some(c), None) => (greater, c, false),
             _ => return Ok(()),
+        };
+        let step = u8::from(strict);
+        let limit = match (signed, from_above) {
+            (true, true) => (c.to_i128().checked_sub(step.into())).map(Limit::SignedAtMost),
+            (true, false) => (c.to_i128().checked_add(step.into())).map(Limit::SignedAtLeast),
+            (false, true) => (c.bits().checked_sub(step.into())).map(Limit::UnsignedAtMost),
+            (false, false) => (c.bits().checked_add(step.into())).map(Limit::UnsignedAtLeast),
         };
         // A limit past the end of the numbers is a contradiction: not used.
         let (Some(limit), Sort::BitVec(width)) = (limit, store.sort(term)) else {
