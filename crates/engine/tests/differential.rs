@@ -162,6 +162,34 @@ fn the_same_check_gives_the_same_json() {
     }
 }
 
+/// Under a time limit that the search does not reach, `--subsume` gives the same report
+/// (solver work included) run after run: its payoff cap counts deterministic solver work, not
+/// time (a cap in time once decided by the machine's load whether a proof was made).
+#[test]
+fn subsumption_under_a_time_limit_gives_the_same_json() {
+    for seed in [3, 7, 11] {
+        let source = generate(&config(seed), seed);
+        let front = symex_syntax::analyze(&source).expect("valid");
+        let types = front.types.expect("typed");
+        let module = symex_ir::lower(&front.program);
+        let options = CheckOptions {
+            seed,
+            subsume: true,
+            timeout: Some(std::time::Duration::from_secs(120)),
+            max_states: Some(2_000),
+            ..CheckOptions::default()
+        };
+        let run = || {
+            let mut report =
+                check_forward(&module, &types, &source, "gen.uc", "main", &options).expect("runs");
+            assert!(report.stats.solver_work.is_some(), "Z3 counts its work");
+            report.stats.clear_timings();
+            report.to_json().expect("serializes")
+        };
+        assert_eq!(run(), run(), "seed {seed}");
+    }
+}
+
 /// Merging never hides or invents an error: on generated programs every merge mode (both
 /// estimates for `qce`) reports exactly the violated properties plain execution reports,
 /// whenever neither run left a property `unknown`.

@@ -27,6 +27,10 @@ pub struct Stats {
     /// layers: simplification, the cache, model reuse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver_calls: Option<u64>,
+    /// The solver's work in deterministic units (Z3's `rlimit count`; forward engine with
+    /// in-process Z3): unlike `solver_ms`, the same checks count the same on any machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver_work: Option<u64>,
     /// Queries answered by the cache.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_hits: Option<u64>,
@@ -62,6 +66,11 @@ pub struct Stats {
     /// Loop headers whose annotation was proved inductive (`--subsume`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loop_invariants: Option<u64>,
+    /// The part of `solver_work` that subsumption spent for nothing: coverage checks that
+    /// pruned nothing, invariant attempts that proved nothing (`--subsume` under a time limit,
+    /// where its payoff cap counts it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subsume_unpaid_work: Option<u64>,
     /// What cut the whole search short (bounds hit, limits reached; forward engine), whatever
     /// the verdicts say: a property that cannot fail is `safe` even when the search was cut.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -160,6 +169,9 @@ impl Stats {
         if let Some(n) = self.solver_calls {
             rows.push(("solver calls", n.to_string()));
         }
+        if let Some(n) = self.solver_work {
+            rows.push(("solver work (Z3 rlimit)", n.to_string()));
+        }
         if let Some(n) = self.cache_hits {
             rows.push(("cache hits", n.to_string()));
         }
@@ -186,6 +198,9 @@ impl Stats {
         }
         if let Some(n) = self.loop_invariants {
             rows.push(("loop invariants", n.to_string()));
+        }
+        if let Some(n) = self.subsume_unpaid_work {
+            rows.push(("subsumption's unpaid work", n.to_string()));
         }
         if !self.search_cuts.is_empty() {
             rows.push(("search cut", self.search_cuts.join("; ")));

@@ -163,6 +163,10 @@ impl<S: Solver> Solver for DumpingSolver<S> {
         self.inner.stats()
     }
 
+    fn work(&mut self) -> Option<u64> {
+        self.inner.work()
+    }
+
     fn set_resource_limit(&mut self, limit: Option<u32>) -> bool {
         self.inner.set_resource_limit(limit)
     }

@@ -62,7 +62,9 @@ pub use int_encoding::{IntEncodingSolver, SolverFactory};
 pub use path::PathCondition;
 pub use process::{Dialect, ProcessConfig, ProcessSolver};
 pub use query::{Answer, Constraints, ModelResult, QueryEngine, QueryOptions, QueryStats};
-pub use solver::{Model, SatResult, Solver, SolverStats, DEFAULT_TIMEOUT};
+pub use solver::{
+    work_of, Model, SatResult, Solver, SolverStats, DEFAULT_TIMEOUT, WORK_PER_SECOND,
+};
 pub use sort::{ArraySortId, Sort, SortTable};
 pub use term::{Args, Node, Op, StoreId, TermId, TermStore, VarId, VarInfo};
 pub use value::{ArrayValue, Value};

@@ -49,7 +49,7 @@ use crate::model_reuse::ModelCache;
 use crate::path::PathCondition;
 use crate::path_groups::PathGroups;
 use crate::path_models::PathModels;
-use crate::solver::{Model, SatResult, Solver, DEFAULT_TIMEOUT};
+use crate::solver::{work_of, Model, SatResult, Solver, DEFAULT_TIMEOUT};
 use crate::sort::Sort;
 use crate::term::{Node, Op, TermId, TermStore, VarId};
 use crate::unsat_subsets::UnsatSets;
@@ -243,8 +243,9 @@ pub struct QueryEngine<S: Solver> {
     stats: QueryStats,
     /// When the caller's whole search must end; checks are cut short to meet it.
     deadline: Option<Instant>,
-    /// When the caller's current piece of work must end ([`QueryEngine::set_share_deadline`]).
-    share_deadline: Option<Instant>,
+    /// The solver work at which the caller's current piece of work must end
+    /// ([`QueryEngine::set_work_share`]).
+    work_share: Option<u64>,
 }
 
 impl<S: Solver> QueryEngine<S> {
@@ -273,7 +274,7 @@ impl<S: Solver> QueryEngine<S> {
             dumper,
             stats: QueryStats::default(),
             deadline: None,
-            share_deadline: None,
+            work_share: None,
         };
         engine.reset()?;
         Ok(engine)
@@ -287,14 +288,28 @@ impl<S: Solver> QueryEngine<S> {
         self.solver.set_deadline(deadline);
     }
 
-    /// Ends a part of the search at `deadline` (`None`: the part is over): past it, checks
-    /// answer unknown at once, without the solver. Unlike [`QueryEngine::set_deadline`], a
-    /// check that starts before it is not cut short there, and the solver does not hear of it:
-    /// cut short, a Z3 check leaves a solver that is rebuilt before its next check
-    /// (`z3_backend.rs`), and cutting subsumption's checks at the share's end lost as many
-    /// violations as this (docs/path-subsumption.md, "Bounds and costs").
-    pub fn set_share_deadline(&mut self, deadline: Option<Instant>) {
-        self.share_deadline = deadline;
+    /// Ends a part of the search once the solver's work ([`QueryEngine::solver_work`]) has
+    /// reached `end` (`None`: the part is over): from then on, checks answer unknown at once,
+    /// without the solver. Unlike [`QueryEngine::set_deadline`], a check that starts before
+    /// is not cut short, and the solver does not hear of it: cut short, a Z3 check leaves a
+    /// solver that is rebuilt before its next check (`z3_backend.rs`), and cutting
+    /// subsumption's checks at its share's end lost as many violations as this
+    /// (docs/path-subsumption.md, "Bounds and costs").
+    pub fn set_work_share(&mut self, end: Option<u64>) {
+        self.work_share = end;
+    }
+
+    /// The solver's work so far, in the deterministic units of [`Solver::work`] (Z3's
+    /// `rlimit count`). A back end without such a count is charged its checks' time at
+    /// [`crate::WORK_PER_SECOND`], which makes the figure depend on the machine.
+    pub fn solver_work(&mut self) -> u64 {
+        self.counted_work()
+            .unwrap_or_else(|| work_of(self.solver.stats().time))
+    }
+
+    /// The solver's own count of its work ([`Solver::work`]), if it keeps one.
+    pub fn counted_work(&mut self) -> Option<u64> {
+        self.solver.work()
     }
 
     /// The deadline of [`QueryEngine::set_deadline`], if any.
@@ -752,9 +767,13 @@ impl<S: Solver> QueryEngine<S> {
         query: Option<TermId>,
     ) -> Result<SatResult, SolverError> {
         // Past the deadline the solver is not touched at all (its stack is left as it is).
-        let passed = |deadline: Option<Instant>| deadline.is_some_and(|d| Instant::now() >= d);
-        if passed(self.deadline) || passed(self.share_deadline) {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Ok(SatResult::Unknown("the time limit was reached".into()));
+        }
+        if self.work_share.is_some_and(|end| self.solver_work() >= end) {
+            return Ok(SatResult::Unknown(
+                "this part of the search has used up its share of the solver's work".into(),
+            ));
         }
         let sent = self.sync(store, pc, needed)?;
         if let Some(d) = &mut self.dumper {
@@ -1173,23 +1192,29 @@ mod tests {
     }
 
     #[test]
-    fn a_passed_share_deadline_answers_unknown_until_it_is_lifted() {
+    fn a_used_up_work_share_answers_unknown_until_it_is_lifted() {
         let mut s = TermStore::new();
         let x = s.bv_var("x", 32).expect("var");
         let ten = s.bv_val(32, 10).expect("c");
         let c = s.bv_ult(x, ten).expect("c");
+        let d = s.bv_ult(ten, x).expect("d");
         let mut e = engine(QueryOptions::plain());
         e.set_deadline(Some(Instant::now() + Duration::from_secs(60)));
-        e.set_share_deadline(Some(Instant::now()));
-        assert!(matches!(
-            e.is_satisfiable(&s, &[c], None),
-            Ok(SatResult::Unknown(_))
-        ));
-        assert_eq!(e.stats().solver_queries, 0);
-        // The search's own deadline is untouched: without the share, checks go on.
-        e.set_share_deadline(None);
+        let before = e.solver_work();
+        e.set_work_share(Some(before + 1));
+        // A check that starts within the share runs to its end, and counts.
         assert_eq!(e.is_satisfiable(&s, &[c], None), Ok(SatResult::Sat));
         assert_eq!(e.stats().solver_queries, 1);
+        assert!(e.solver_work() > before);
+        assert!(matches!(
+            e.is_satisfiable(&s, &[d], None),
+            Ok(SatResult::Unknown(_))
+        ));
+        assert_eq!(e.stats().solver_queries, 1);
+        // The search's own deadline is untouched: without the share, checks go on.
+        e.set_work_share(None);
+        assert_eq!(e.is_satisfiable(&s, &[d], None), Ok(SatResult::Sat));
+        assert_eq!(e.stats().solver_queries, 2);
     }
     #[test]
     fn every_layer_gives_the_plain_answer_on_random_paths() {

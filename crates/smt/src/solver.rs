@@ -21,6 +21,17 @@ use crate::value::Value;
 /// The time limit a new solver starts with.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// A nominal rate of [`Solver::work`]: what Z3 4.8.12 counts per second of the forward
+/// engine's solver time (the median over the generated sets with errors, BENCHMARKS.md
+/// "Subsumption's share in solver work"). It converts a time into work where a share of the
+/// search is given as a time, and the time of back ends without a count into work.
+pub const WORK_PER_SECOND: u64 = 4_000_000;
+
+/// `time` of checks in units of [`Solver::work`], at [`WORK_PER_SECOND`].
+pub fn work_of(time: Duration) -> u64 {
+    (time.as_secs_f64() * WORK_PER_SECOND as f64) as u64
+}
+
 /// The answer to a satisfiability check.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SatResult {
@@ -175,6 +186,13 @@ pub trait Solver {
     /// What the solver has done so far.
     fn stats(&self) -> &SolverStats;
 
+    /// A deterministic count of the solver's work so far (Z3's `rlimit count`): the same
+    /// checks count the same whatever the machine's speed or load, which a time does not
+    /// (`None`: the back end has no such count).
+    fn work(&mut self) -> Option<u64> {
+        None
+    }
+
     /// Bounds the work of each later check by a deterministic resource count (`None`: no
     /// bound); a check that runs out answers `Unknown`. Unlike a time limit, the same query
     /// under the same bound gets the same answer whatever the load. Returns whether the back
@@ -231,6 +249,9 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
     fn stats(&self) -> &SolverStats {
         (**self).stats()
+    }
+    fn work(&mut self) -> Option<u64> {
+        (**self).work()
     }
     fn set_resource_limit(&mut self, limit: Option<u32>) -> bool {
         (**self).set_resource_limit(limit)

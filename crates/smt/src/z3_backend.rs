@@ -132,6 +132,9 @@ pub struct Z3Solver {
     /// such a solver wrongly (module doc), so it takes no more calls, and the next check runs
     /// on a new solver holding the same stack ([`Z3Solver::rebuild`]).
     stale: bool,
+    /// Z3's work count ([`Solver::work`]) of the contexts this solver has left behind: those
+    /// it rebuilt from and its one-shot retries'.
+    work_elsewhere: u64,
     stats: SolverStats,
     version: String,
 }
@@ -167,6 +170,34 @@ fn context_error(ctx: Z3_context) -> Option<String> {
     unsafe {
         let code = Z3_get_error_code(ctx);
         (code != Z3_OK).then(|| c_text(Z3_get_error_msg(ctx, code)))
+    }
+}
+
+/// Z3's count of the work done in `ctx` so far, its `rlimit count` statistic (`None` if Z3
+/// does not report it). The count is the context's, so it grows with every check of any of
+/// its solvers, and it is deterministic: the same calls count the same, whatever the load.
+fn rlimit_count(ctx: Z3_context, solver: Z3_solver) -> Option<u64> {
+    const KEY: &[u8] = b"rlimit count";
+    // SAFETY: a live solver of a live context; the statistics are held by a reference while
+    // read, and each key is compared before Z3's next call.
+    unsafe {
+        let stats = Z3_solver_get_statistics(ctx, solver);
+        if stats.is_null() || context_error(ctx).is_some() {
+            return None;
+        }
+        Z3_stats_inc_ref(ctx, stats);
+        let count = (0..Z3_stats_size(ctx, stats)).find_map(|i| {
+            let key = Z3_stats_get_key(ctx, stats, i);
+            (!key.is_null() && CStr::from_ptr(key).to_bytes() == KEY).then(|| {
+                if Z3_stats_is_uint(ctx, stats, i) {
+                    u64::from(Z3_stats_get_uint_value(ctx, stats, i))
+                } else {
+                    Z3_stats_get_double_value(ctx, stats, i) as u64
+                }
+            })
+        });
+        Z3_stats_dec_ref(ctx, stats);
+        count
     }
 }
 
@@ -497,6 +528,7 @@ impl Z3Solver {
             checker: Worker::new("z3-check"),
             expired: false,
             stale: false,
+            work_elsewhere: 0,
             stats: SolverStats::default(),
             // SAFETY: a static string of the library.
             version: c_text(unsafe { Z3_get_full_version() }),
@@ -816,6 +848,7 @@ impl Z3Solver {
     fn rebuild(&mut self, store: &TermStore) -> Result<(), SolverError> {
         let fresh = fresh_solver(self.core)?;
         let deadline = self.watch.take().map(|w| w.deadline());
+        self.work_elsewhere += rlimit_count(self.ctx, self.solver).unwrap_or(0);
         self.release_context();
         self.switch_to(fresh.0, fresh.1);
         self.watch = deadline.map(|d| Watch::arm(self.ctx, d));
@@ -911,6 +944,7 @@ impl Z3Solver {
                 "timeout: the one-shot retry ran past its time limit and was abandoned".into(),
             ));
         };
+        self.work_elsewhere += rlimit_count(finished.ctx, finished.solver).unwrap_or(0);
         Ok(match answer {
             Z3_L_TRUE => match self.translated_model(&finished) {
                 Some(model) => {
@@ -1408,6 +1442,13 @@ impl Solver for Z3Solver {
     fn stats(&self) -> &SolverStats {
         &self.stats
     }
+
+    /// Z3's `rlimit count`, summed over the contexts the solver has used. A check abandoned
+    /// past the hard deadline took its context with it, uncounted (the search is over then).
+    fn work(&mut self) -> Option<u64> {
+        let here = rlimit_count(self.ctx, self.solver)?;
+        Some(self.work_elsewhere + here)
+    }
 }
 
 impl Drop for Z3Solver {
@@ -1439,6 +1480,34 @@ mod tests {
             s.bv_ult(y, bound).expect("ult"),
         ];
         (s, facts)
+    }
+
+    #[test]
+    fn work_is_counted_alike_for_the_same_checks_and_kept_across_a_rebuild() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let y = s.bv_var("y", 32).expect("var");
+        let product = s.bv_mul(x, y).expect("mul");
+        let n = s.bv_val(32, 391).expect("c");
+        let facts = [s.eq(product, n).expect("eq"), s.bv_ult(x, y).expect("ult")];
+        let run = |s: &TermStore| {
+            let mut z3 = Z3Solver::new().expect("z3");
+            let before = z3.work().expect("Z3 counts its work");
+            for &f in &facts {
+                z3.assert(s, f).expect("assert");
+            }
+            assert_eq!(z3.check(s, &[]), Ok(SatResult::Sat));
+            let after = z3.work().expect("counted");
+            assert!(after > before, "{before} -> {after}");
+            // A rebuild moves the stack to a new context; the old one's count is kept.
+            z3.stale = true;
+            assert_eq!(z3.check(s, &[]), Ok(SatResult::Sat));
+            assert_eq!(z3.stats().restarts, 1);
+            let rebuilt = z3.work().expect("counted");
+            assert!(rebuilt > after, "{after} -> {rebuilt}");
+            (after, rebuilt)
+        };
+        assert_eq!(run(&s), run(&s));
     }
 
     /// Checks run for one to be abandoned: the watchdog's interrupt and the end of the wait

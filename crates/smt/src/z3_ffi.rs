@@ -36,6 +36,7 @@ opaque! {
     Z3_func_interp => _Z3_func_interp,
     Z3_func_entry => _Z3_func_entry,
     Z3_ast_vector => _Z3_ast_vector,
+    Z3_stats => _Z3_stats,
 }
 
 /// Z3's three-valued Boolean.
@@ -150,6 +151,14 @@ extern "C" {
     pub fn Z3_ast_vector_size(c: Z3_context, v: Z3_ast_vector) -> c_uint;
     pub fn Z3_ast_vector_get(c: Z3_context, v: Z3_ast_vector, i: c_uint) -> Z3_ast;
     pub fn Z3_solver_get_reason_unknown(c: Z3_context, s: Z3_solver) -> *const c_char;
+    pub fn Z3_solver_get_statistics(c: Z3_context, s: Z3_solver) -> Z3_stats;
+    pub fn Z3_stats_inc_ref(c: Z3_context, s: Z3_stats);
+    pub fn Z3_stats_dec_ref(c: Z3_context, s: Z3_stats);
+    pub fn Z3_stats_size(c: Z3_context, s: Z3_stats) -> c_uint;
+    pub fn Z3_stats_get_key(c: Z3_context, s: Z3_stats, idx: c_uint) -> *const c_char;
+    pub fn Z3_stats_is_uint(c: Z3_context, s: Z3_stats, idx: c_uint) -> bool;
+    pub fn Z3_stats_get_uint_value(c: Z3_context, s: Z3_stats, idx: c_uint) -> c_uint;
+    pub fn Z3_stats_get_double_value(c: Z3_context, s: Z3_stats, idx: c_uint) -> f64;
     pub fn Z3_solver_set_params(c: Z3_context, s: Z3_solver, p: Z3_params);
     pub fn Z3_mk_params(c: Z3_context) -> Z3_params;
     pub fn Z3_params_inc_ref(c: Z3_context, p: Z3_params);

@@ -529,6 +529,10 @@ impl Solver for Recorder {
     fn stats(&self) -> &SolverStats {
         self.inner.stats()
     }
+
+    fn work(&mut self) -> Option<u64> {
+        self.inner.work()
+    }
 }
 
 /// `ψ_n` of every node: the right side of the asserted `c_n ⟹ ψ_n`, by n.

@@ -102,6 +102,7 @@ pub fn check_forward(
             .ok_or_else(|| EngineError::Internal(format!("no property #{p}")))?;
         properties.push(entry);
     }
+    let solver_work = machine.queries.counted_work();
     let query_stats = machine.queries.stats();
     let stats = Stats {
         paths: summary.paths,
@@ -111,6 +112,7 @@ pub fn check_forward(
         solver_ms: query_stats.time.as_millis() as u64,
         time_ms: start.elapsed().as_millis() as u64,
         solver_calls: Some(query_stats.solver_queries),
+        solver_work,
         cache_hits: Some(query_stats.cache_hits),
         model_hits: Some(query_stats.model_hits),
         unsat_subset_hits: Some(query_stats.unsat_subset_hits),
@@ -120,6 +122,7 @@ pub fn check_forward(
         qce_unestimated: summary.qce.map(|q| q.unestimated),
         subsumed: options.subsume.then_some(summary.subsumed),
         loop_invariants: summary.loop_invariants,
+        subsume_unpaid_work: summary.subsume_unpaid_work,
         matched: summary.matched,
         coverage: Some(machine.coverage.summary(module)),
         traces: machine.heap.is_some().then_some(machine.traces),
@@ -154,6 +157,8 @@ struct Summary {
     subsumed: u64,
     /// Loop headers proved inductive by `--subsume`.
     loop_invariants: Option<u64>,
+    /// Solver work that `--subsume` spent for nothing (under a time limit).
+    subsume_unpaid_work: Option<u64>,
     /// States pruned by `--match-states`.
     matched: Option<u64>,
     /// With `--summarize`: loops summarized at least once, loops reached but run plainly.
@@ -236,6 +241,7 @@ fn explore(
         stopped_decided: false,
         subsumed: 0,
         loop_invariants: None,
+        subsume_unpaid_work: None,
         matched: None,
         loops: None,
         loops_refused: Vec::new(),
@@ -476,6 +482,7 @@ fn explore(
             });
         }
     }
+    summary.subsume_unpaid_work = subsumption.as_ref().and_then(Subsumption::unpaid_work);
     summary.loop_invariants = subsumption.map(|s| s.invariants);
     summary.matched = matching.as_ref().map(|m| m.matched);
     if let Some(summarizer) = &summarizer {
@@ -512,8 +519,7 @@ fn subsumption_stop(
     if let Some(annotation) = subsumption.covers(&mut machine.store, &mut machine.queries, state)? {
         return Ok(Some(Stop::Subsumed(annotation)));
     }
-    let solver_checks = machine.queries.stats().solver_queries;
-    if subsumption.should_park(machine.module, &machine.info, state, solver_checks) {
+    if subsumption.should_park(machine.module, &machine.info, state, &mut machine.queries) {
         return Ok(Some(Stop::Parked));
     }
     Ok(None)

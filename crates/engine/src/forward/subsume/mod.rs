@@ -109,6 +109,12 @@ impl Subsumption {
         }
     }
 
+    /// The solver work of subsumption's work that paid nothing (`payoff.rs`), counted under
+    /// a time limit only.
+    pub fn unpaid_work(&self) -> Option<u64> {
+        self.payoff.unpaid_work()
+    }
+
     /// Computes the functions' facts, once.
     fn ensure_facts(&mut self, module: &Module, info: &ProgramInfo) {
         if self.facts.is_empty() {
@@ -197,13 +203,14 @@ impl Subsumption {
         queries: &mut Queries,
         state: &State,
     ) -> Result<Option<TermId>> {
-        if !self.payoff.may_work() {
+        let started = self.payoff.work(queries);
+        if !self.payoff.may_work(started) {
             return Ok(None);
         }
-        let started = Instant::now();
-        let covered = self.covering_part(store, queries, state)?;
+        let covered = self.covering_part(store, queries, state, started)?;
         if covered.is_none() {
-            self.payoff.charge(started);
+            let now = self.payoff.work(queries);
+            self.payoff.charge(started, now);
         }
         Ok(covered)
     }
@@ -213,6 +220,7 @@ impl Subsumption {
         store: &mut TermStore,
         queries: &mut Queries,
         state: &State,
+        work: u64,
     ) -> Result<Option<TermId>> {
         let Some(location) = self.location(state) else {
             return Ok(None);
@@ -223,7 +231,7 @@ impl Subsumption {
         let Some(instance) = instantiate(store, &mut self.ph, state, annotation.term)? else {
             return Ok(None);
         };
-        let answer = within_share(queries, self.payoff.share_deadline(), |queries| {
+        let answer = within_share(queries, self.payoff.share_end(work), |queries| {
             Ok(queries.must_be_true(store, &state.pc, instance)?)
         })?;
         match answer {
@@ -242,23 +250,10 @@ impl Subsumption {
     }
 
     /// Carries the annotation a finished path leaves back along it. Never skipped for the
-    /// payoff cap's sake, though charged to it: a path that left nothing would be missing from
-    /// every annotation for good, and proofs that need it would fail at any time limit.
+    /// payoff cap's sake, and free of it (the walk asks the solver nothing): a path that left
+    /// nothing would be missing from every annotation for good, and proofs that need it would
+    /// fail at any time limit.
     pub fn path_ended(
-        &mut self,
-        store: &mut TermStore,
-        module: &Module,
-        info: &ProgramInfo,
-        state: &State,
-        end: PathEnd,
-    ) -> Result<()> {
-        let started = Instant::now();
-        let walked = self.walk_back(store, module, info, state, end);
-        self.payoff.charge(started);
-        walked
-    }
-
-    fn walk_back(
         &mut self,
         store: &mut TermStore,
         module: &Module,
@@ -350,12 +345,13 @@ impl Subsumption {
         module: &Module,
         info: &ProgramInfo,
         state: &State,
-        solver_checks: u64,
+        queries: &mut Queries,
     ) -> bool {
         let Some(frame) = state.frame() else {
             return false;
         };
-        if !self.payoff.may_attempt(solver_checks) {
+        let (checks, work) = (queries.stats().solver_queries, self.payoff.work(queries));
+        if !self.payoff.may_attempt(checks, work) {
             return false;
         }
         let function = &info.functions[frame.func.index()];
@@ -396,19 +392,20 @@ impl Subsumption {
         parked: &State,
     ) -> Result<bool> {
         let checks_before = queries.stats().solver_queries;
-        if !self.payoff.may_attempt(checks_before) {
+        let work_before = self.payoff.work(queries);
+        if !self.payoff.may_attempt(checks_before, work_before) {
             // A turn the payoff cap forbids is used up all the same: its states would
             // otherwise park again at the next iteration, and wait again, for nothing.
             self.attempted(location);
             return Ok(false);
         }
-        let started = Instant::now();
-        let proved = within_share(queries, self.payoff.share_deadline(), |queries| {
+        let proved = within_share(queries, self.payoff.share_end(work_before), |queries| {
             self.prove_invariant(store, queries, module, info, location, parked)
         })?;
         if !proved {
             let checks = queries.stats().solver_queries - checks_before;
-            self.payoff.charge_failed_attempt(checks, started);
+            let work = self.payoff.work(queries);
+            self.payoff.charge_failed_attempt(checks, work_before, work);
         }
         self.attempted(location);
         Ok(proved)
@@ -465,15 +462,16 @@ impl Subsumption {
     }
 }
 
-/// `ask` with no solver check starting after `share` (the payoff cap's share of the time).
+/// `ask` with no solver check starting once the solver's work has reached `share_end` (the
+/// payoff cap's share).
 fn within_share<T>(
     queries: &mut Queries,
-    share: Option<Instant>,
+    share_end: Option<u64>,
     ask: impl FnOnce(&mut Queries) -> Result<T>,
 ) -> Result<T> {
-    queries.set_share_deadline(share);
+    queries.set_work_share(share_end);
     let result = ask(queries);
-    queries.set_share_deadline(None);
+    queries.set_work_share(None);
     result
 }
 
@@ -530,7 +528,11 @@ pub(super) fn instantiate(
         };
         map.insert(term, replacement);
     }
-    Ok(Some(store.substitute(annotation, &map)?))
+    let instance = store.substitute(annotation, &map)?;
+    // Exact on the state's path: what its path condition fixes or bounds is put in
+    // (`PathCondition::rewrite`), so a check the path decides costs no query, and a disjunct
+    // the path makes false is left out of the covering part like one the values make false.
+    Ok(Some(state.pc.rewrite(store, instance)?))
 }
 
 /// Which way input placeholders are renumbered at a location where `inputs_read` inputs had been

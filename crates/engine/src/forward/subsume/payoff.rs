@@ -1,123 +1,160 @@
 //! The payoff cap of path subsumption: what its own work has cost the search, and whether it
-//! may go on. Its own work is every coverage check that pruned nothing, every walk that carried
-//! a path's annotation back, and every invariant attempt that proved nothing; a pruning or an
-//! invariant pays for itself.
+//! may go on. Its own work is every coverage check that pruned nothing and every invariant
+//! attempt that proved nothing; a pruning or an invariant pays for itself.
 //!
-//! Two accounts, both needed:
+//! Two accounts, both needed, both in deterministic units so that the same program, options
+//! and seed get the same report whatever the machine's speed or load:
 //! * **Solver checks**, always: the checks of failed attempts may not exceed the search's own
-//!   by more than [`FREE_ATTEMPT_CHECKS`]. Counted, not timed, so that without a time limit a
-//!   report does not depend on the machine's speed.
-//! * **Time**, only under a time limit (a report then depends on the machine's speed anyway,
-//!   and time is what the search must not lose): the unpaid work may take at most as long as
-//!   everything else the search did, plus a tenth of the limit ([`FREE_PART`]: a proof that
-//!   needs a slow first attempt is made before the search has run long). Past that, no
-//!   coverage check, parking or attempt until the search has caught up (walks go on: one
-//!   skipped would be missing from the annotations for good); a piece of work that starts within its
-//!   share starts no solver check past the share's end (a check under way runs to its end:
-//!   docs/path-subsumption.md, "Bounds and costs"). So a violation that the search without
-//!   `--subsume` finds at time `t` is not pushed far past `2t` by subsumption's own work (one
-//!   check of a loop body's products of inputs can take 0.5 s of a 3-s run).
+//!   by more than [`FREE_ATTEMPT_CHECKS`].
+//! * **Solver work** ([`Queries::solver_work`], Z3's `rlimit count`), only under a time limit
+//!   (time is what the search must not lose then): the unpaid work may count at most as much
+//!   as the rest of the search's solver work, plus a tenth of the limit at the nominal rate
+//!   [`symex_smt::WORK_PER_SECOND`] ([`FREE_PART`]: a proof that needs a slow first attempt is made
+//!   before the search has run long). Past that, no coverage check, parking or attempt until
+//!   the search has caught up; a piece of work that starts within its share starts no solver
+//!   check past the share's end (a check under way runs to its end: docs/path-subsumption.md,
+//!   "Bounds and costs"). So a violation that the search without `--subsume` finds after some
+//!   solver work is not pushed far past twice that by subsumption's own (one check of a loop
+//!   body's products of inputs can take 0.5 s of a 3-s run). Until session 59 this account
+//!   was kept in wall time, and a proof made in 0.3 s was lost at a 3-s limit in some runs and
+//!   not in others (docs/path-subsumption.md).
+//!
+//! Walks carry a path's annotation back without the solver: they cost neither account, and are
+//! never skipped (a path that left nothing would be missing from the annotations for good).
 //!
 //! Nothing here asks the solver or decides what is covered.
 
 use std::time::{Duration, Instant};
 
+use symex_smt::work_of;
+
+use crate::common::solver::Queries;
+
 /// Solver checks that invariant attempts which proved nothing may spend before they must be
 /// paid for by as many checks of the search itself.
 const FREE_ATTEMPT_CHECKS: u64 = 200;
 
-/// The part of the time limit the unpaid work may take beyond the rest of the search's.
-const FREE_PART: u32 = 10;
+/// The part of the time limit (at [`symex_smt::WORK_PER_SECOND`]) the unpaid work may count beyond the
+/// rest of the search's.
+const FREE_PART: u64 = 10;
 
 #[derive(Default)]
 pub struct Payoff {
-    /// When the search started, if it runs under a time limit (else the time account is off).
-    started: Option<Instant>,
-    /// The time the unpaid work may take beyond the rest of the search's: a tenth of the limit.
-    free_time: Duration,
-    /// Time spent on work that paid nothing.
-    unpaid: Duration,
+    /// The solver work the unpaid work may count beyond the rest of the search's, if the search
+    /// runs under a time limit (else the work account is off).
+    free_work: Option<u64>,
+    /// Solver work of the work that paid nothing.
+    unpaid_work: u64,
     /// Solver checks spent by invariant attempts that proved nothing.
     failed_attempt_checks: u64,
 }
 
 impl Payoff {
     pub fn new(deadline: Option<Instant>) -> Payoff {
-        let started = Instant::now();
+        let limit = |d: Instant| d.saturating_duration_since(Instant::now());
         Payoff {
-            started: deadline.map(|_| started),
-            free_time: deadline.map_or(Duration::ZERO, |d| d.saturating_duration_since(started))
-                / FREE_PART,
+            free_work: deadline.map(|d| free_work(limit(d))),
             ..Payoff::default()
         }
     }
 
-    /// How long the unpaid work may still take (`None`: no time limit).
-    fn share_left(&self) -> Option<Duration> {
-        let started = self.started?;
-        let rest = started.elapsed().saturating_sub(self.unpaid);
-        Some((rest + self.free_time).saturating_sub(self.unpaid))
+    /// The solver's work so far, read only where the work account is on (reading it asks Z3
+    /// for its statistics).
+    pub fn work(&self, queries: &mut Queries) -> u64 {
+        if self.free_work.is_some() {
+            queries.solver_work()
+        } else {
+            0
+        }
     }
 
-    /// Whether a coverage check or a walk may run now.
-    pub fn may_work(&self) -> bool {
-        self.share_left().is_none_or(|left| !left.is_zero())
+    /// How much solver work the unpaid work may still count, with `work` spent by the whole
+    /// search so far (`None`: no time limit).
+    fn share_left(&self, work: u64) -> Option<u64> {
+        let free = self.free_work?;
+        let rest = work.saturating_sub(self.unpaid_work);
+        Some((rest + free).saturating_sub(self.unpaid_work))
+    }
+
+    /// The solver work of the work that paid nothing (`None`: no time limit, not counted).
+    pub fn unpaid_work(&self) -> Option<u64> {
+        self.free_work.map(|_| self.unpaid_work)
+    }
+
+    /// Whether a coverage check may run now, with `work` spent by the whole search.
+    pub fn may_work(&self, work: u64) -> bool {
+        self.share_left(work).is_none_or(|left| left > 0)
     }
 
     /// Whether a state may be parked for an invariant attempt and an attempt may start, with
-    /// `solver_checks` spent by the whole search so far.
-    pub fn may_attempt(&self, solver_checks: u64) -> bool {
+    /// `solver_checks` and `work` spent by the whole search so far.
+    pub fn may_attempt(&self, solver_checks: u64, work: u64) -> bool {
         let search = solver_checks.saturating_sub(self.failed_attempt_checks);
-        self.failed_attempt_checks <= search + FREE_ATTEMPT_CHECKS && self.may_work()
+        self.failed_attempt_checks <= search + FREE_ATTEMPT_CHECKS && self.may_work(work)
     }
 
-    /// When a piece of work starting now must stop starting solver checks (`None`: no time
-    /// limit).
-    pub fn share_deadline(&self) -> Option<Instant> {
-        self.share_left().map(|left| Instant::now() + left)
+    /// The solver work at which a piece of work starting now (with `work` spent) must stop
+    /// starting solver checks (`None`: no time limit).
+    pub fn share_end(&self, work: u64) -> Option<u64> {
+        self.share_left(work).map(|left| work + left)
     }
 
-    /// Work that began at `since` paid nothing.
-    pub fn charge(&mut self, since: Instant) {
-        self.unpaid += since.elapsed();
+    /// Work that began when the solver's work was `since` and ends at `now` paid nothing.
+    pub fn charge(&mut self, since: u64, now: u64) {
+        self.unpaid_work += now.saturating_sub(since);
     }
 
-    /// An invariant attempt that began at `since` and spent `checks` solver checks proved
-    /// nothing.
-    pub fn charge_failed_attempt(&mut self, checks: u64, since: Instant) {
+    /// An invariant attempt that spent `checks` solver checks, and the solver work from
+    /// `since` to `now`, proved nothing.
+    pub fn charge_failed_attempt(&mut self, checks: u64, since: u64, now: u64) {
         self.failed_attempt_checks += checks;
-        self.charge(since);
+        self.charge(since, now);
     }
+}
+
+/// A tenth of `limit` in solver work.
+fn free_work(limit: Duration) -> u64 {
+    work_of(limit) / FREE_PART
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use symex_smt::WORK_PER_SECOND;
 
     #[test]
     fn without_a_time_limit_only_failed_attempt_checks_count() {
         let mut payoff = Payoff::new(None);
-        payoff.unpaid = Duration::from_secs(3600);
-        assert!(payoff.may_work());
-        assert_eq!(payoff.share_deadline(), None);
-        assert!(payoff.may_attempt(0));
-        payoff.charge_failed_attempt(FREE_ATTEMPT_CHECKS + 1, Instant::now());
-        assert!(!payoff.may_attempt(FREE_ATTEMPT_CHECKS + 1));
+        payoff.unpaid_work = u64::MAX / 2;
+        assert!(payoff.may_work(0));
+        assert_eq!(payoff.share_end(0), None);
+        assert!(payoff.may_attempt(0, 0));
+        payoff.charge_failed_attempt(FREE_ATTEMPT_CHECKS + 1, 0, 0);
+        assert!(!payoff.may_attempt(FREE_ATTEMPT_CHECKS + 1, 0));
         // Once the search has spent as many checks of its own, attempts are affordable again.
-        assert!(payoff.may_attempt(2 * (FREE_ATTEMPT_CHECKS + 1)));
+        assert!(payoff.may_attempt(2 * (FREE_ATTEMPT_CHECKS + 1), 0));
     }
 
     #[test]
     fn under_a_time_limit_unpaid_work_waits_for_the_search() {
-        let mut payoff = Payoff::new(Some(Instant::now() + Duration::from_secs(10)));
-        assert!(payoff.may_work());
-        // A tenth of the limit is free from the start.
-        let share = payoff.share_left().expect("timed");
-        assert!(share >= Duration::from_secs(1));
-        // Unpaid work longer than the search's own time and the free time stops more of it.
-        payoff.unpaid = Duration::from_secs(3600);
-        assert!(!payoff.may_work());
-        assert!(!payoff.may_attempt(0));
-        assert!(payoff.share_deadline().is_some_and(|d| d <= Instant::now()));
+        let payoff = Payoff::new(Some(Instant::now() + Duration::from_secs(10)));
+        let free = payoff.free_work.expect("timed");
+        // About a tenth of the limit is free from the start (the limit was read a moment late).
+        assert!(free <= WORK_PER_SECOND && free > WORK_PER_SECOND * 9 / 10);
+        let mut payoff = Payoff {
+            free_work: Some(1_000),
+            ..Payoff::default()
+        };
+        assert!(payoff.may_work(0));
+        assert_eq!(payoff.share_end(0), Some(1_000));
+        // Unpaid work past the free part stops more of it...
+        payoff.charge(0, 1_000);
+        assert!(!payoff.may_work(1_000));
+        assert!(!payoff.may_attempt(0, 1_000));
+        assert_eq!(payoff.share_end(1_000), Some(1_000));
+        // ...until the search's own work has caught up.
+        assert!(payoff.may_work(1_500));
+        assert_eq!(payoff.share_end(1_500), Some(2_000));
+        assert!(payoff.may_attempt(0, 1_500));
     }
 }
