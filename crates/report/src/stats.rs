@@ -170,7 +170,7 @@ impl Stats {
             rows.push(("solver calls", n.to_string()));
         }
         if let Some(n) = self.solver_work {
-            rows.push(("solver work (Z3 rlimit)", n.to_string()));
+            rows.push(("solver work", n.to_string()));
         }
         if let Some(n) = self.cache_hits {
             rows.push(("cache hits", n.to_string()));
@@ -200,7 +200,7 @@ impl Stats {
             rows.push(("loop invariants", n.to_string()));
         }
         if let Some(n) = self.subsume_unpaid_work {
-            rows.push(("subsumption's unpaid work", n.to_string()));
+            rows.push(("subsume unpaid work", n.to_string()));
         }
         if !self.search_cuts.is_empty() {
             rows.push(("search cut", self.search_cuts.join("; ")));
