@@ -12,7 +12,9 @@
 //! Z3's incremental core (used as soon as there are scopes or assumptions) is much slower than
 //! its one-shot bit-blasting pipeline on some linear bit-vector queries (loop summaries' chained
 //! phases: 9.6 s against 1.7 s). With [`Z3Solver::set_one_shot_after`], a check that the
-//! incremental core has not decided within that time is asked again from scratch by the
+//! incremental core has not decided within that time's worth of work (Z3's `rlimit`, at the
+//! nominal [`crate::WORK_PER_SECOND`]: counted, so that the same check is handed over on every
+//! run whatever the load; session 59, timed before) is asked again from scratch by the
 //! one-shot solver: a fresh solver gets the assertions and the check's assumptions, and its only
 //! check runs Z3's one-shot pipeline. A scope pushed on the incremental solver instead would make
 //! Z3 internalize every assertion there first, which takes seconds on large formulas and cannot
@@ -70,7 +72,9 @@ use rustc_hash::FxHashMap;
 use crate::bv::BvConst;
 use crate::error::SolverError;
 use crate::printer::symbol_text;
-use crate::solver::{Model, SatResult, Solver, SolverStats, StoreBinding, DEFAULT_TIMEOUT};
+use crate::solver::{
+    work_of, Model, SatResult, Solver, SolverStats, StoreBinding, DEFAULT_TIMEOUT,
+};
 use crate::sort::Sort;
 use crate::term::{Node, Op, TermId, TermStore};
 use crate::value::{ArrayValue, Value};
@@ -109,7 +113,7 @@ pub struct Z3Solver {
     /// Solver parameters set by [`Z3Solver::set_param`], applied with the time limit.
     params: Vec<(CString, Z3Param)>,
     /// The time limit and `solver2_timeout` last given to Z3 (`None`: give them again).
-    applied: Option<(u32, u32)>,
+    applied: Option<(u32, u32, u32)>,
     /// The watchdog's hold while a hard deadline is set.
     watch: Option<Watch>,
     /// The terms asserted, in order, and where each scope starts in it (for the heavy-query
@@ -702,8 +706,9 @@ impl Z3Solver {
         Ok(())
     }
 
-    /// Lets a check that Z3's incremental core has not decided within `after` start again in
-    /// Z3's one-shot solver, within what is left of the time limit (`None`: never). Ignored
+    /// Lets a check that Z3's incremental core has not decided within `after`'s worth of work
+    /// (its `rlimit` at [`crate::WORK_PER_SECOND`]) start again in Z3's one-shot solver,
+    /// within what is left of the time limit (`None`: never). Ignored
     /// while a resource limit is set: the retry is timed, and a resource-limited check must
     /// give the same answer on every run; and by [`Z3Solver::core`], which has no one-shot
     /// solver.
@@ -718,6 +723,7 @@ impl Z3Solver {
         &mut self,
         limit: Option<Duration>,
         incremental_ms: u32,
+        rlimit: u32,
     ) -> Result<(), SolverError> {
         let ms = match limit {
             Some(d) => u32::try_from(d.as_millis())
@@ -725,11 +731,11 @@ impl Z3Solver {
                 .clamp(1, u32::MAX - 1),
             None => u32::MAX,
         };
-        if self.applied == Some((ms, incremental_ms)) {
+        if self.applied == Some((ms, incremental_ms, rlimit)) {
             return Ok(());
         }
-        self.set_params(self.ctx, self.solver, ms, incremental_ms)?;
-        self.applied = Some((ms, incremental_ms));
+        self.set_params(self.ctx, self.solver, ms, incremental_ms, rlimit)?;
+        self.applied = Some((ms, incremental_ms, rlimit));
         Ok(())
     }
 
@@ -741,6 +747,7 @@ impl Z3Solver {
         solver: Z3_solver,
         ms: u32,
         incremental_ms: u32,
+        rlimit: u32,
     ) -> Result<(), SolverError> {
         let key = c_string("timeout")?;
         // SAFETY: a params object is created, used and released within this block.
@@ -753,9 +760,9 @@ impl Z3Solver {
             let sym = Z3_mk_string_symbol(ctx, key.as_ptr());
             Z3_params_set_uint(ctx, p, sym, ms);
             // Z3 counts the limit from where the check starts (0: none).
-            let rlimit = c_string("rlimit")?;
-            let sym = Z3_mk_string_symbol(ctx, rlimit.as_ptr());
-            Z3_params_set_uint(ctx, p, sym, self.resource_limit.unwrap_or(0));
+            let rlimit_key = c_string("rlimit")?;
+            let sym = Z3_mk_string_symbol(ctx, rlimit_key.as_ptr());
+            Z3_params_set_uint(ctx, p, sym, rlimit);
             let conflicts = c_string("max_conflicts")?;
             let sym = Z3_mk_string_symbol(ctx, conflicts.as_ptr());
             Z3_params_set_uint(ctx, p, sym, self.conflict_limit.unwrap_or(u32::MAX));
@@ -934,7 +941,8 @@ impl Z3Solver {
                 .unwrap_or(u32::MAX - 1)
                 .clamp(1, u32::MAX - 1)
         });
-        if let Err(e) = self.set_params(isolated.ctx, isolated.solver, ms, u32::MAX) {
+        let rlimit = self.resource_limit.unwrap_or(0);
+        if let Err(e) = self.set_params(isolated.ctx, isolated.solver, ms, u32::MAX, rlimit) {
             return Ok(SatResult::Unknown(e.to_string()));
         }
         let Some((answer, reason, finished)) =
@@ -1338,11 +1346,12 @@ impl Solver for Z3Solver {
         }
         let mut result = match handover {
             Some(after) => {
-                self.apply_params(Some(after), u32::MAX)?;
+                let units = u32::try_from(work_of(after)).unwrap_or(u32::MAX).max(1);
+                self.apply_params(self.timeout, u32::MAX, units)?;
                 self.run_check(&asts)?
             }
             None => {
-                self.apply_params(self.timeout, u32::MAX)?;
+                self.apply_params(self.timeout, u32::MAX, self.resource_limit.unwrap_or(0))?;
                 self.run_check(&asts)?
             }
         };

@@ -42,8 +42,10 @@ pub fn solver_with_handover(
     })
 }
 
-/// How long Z3's incremental core may try a query before its one-shot solver takes over.
-/// Almost every query is decided well within it.
+/// How long Z3's incremental core may try a query before its one-shot solver takes over, as
+/// work at the nominal rate (`symex_smt::WORK_PER_SECOND`: 2 million of Z3's `rlimit`), so
+/// that the same query is handed over on every run. Almost every query is decided well
+/// within it.
 pub const ONE_SHOT_AFTER: Duration = Duration::from_millis(500);
 
 /// A fresh solver of the chosen kind with no query layer, for engines that drive the assertion
