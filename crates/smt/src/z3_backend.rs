@@ -1743,6 +1743,28 @@ mod tests {
     }
 
     #[test]
+    fn the_handover_is_decided_by_counted_work_alike_on_every_run() {
+        let mut s = TermStore::new();
+        let (_, _, bounds, factors) = factoring(&mut s);
+        let x = s.bv_var("x", 32).expect("var");
+        let ten = s.bv_val(32, 10).expect("c");
+        let easy = s.bv_ult(x, ten).expect("ult");
+        let run = |s: &TermStore| {
+            let mut z3 = Z3Solver::new().expect("z3");
+            // 5 ms' worth of work: 20,000 units, which the easy check stays within and
+            // factoring does not, however long either takes on this machine.
+            z3.set_one_shot_after(Some(Duration::from_millis(5)));
+            assert_eq!(z3.check(s, &[easy]), Ok(SatResult::Sat));
+            let after_easy = z3.stats().one_shot;
+            z3.assert(s, bounds).expect("assert");
+            assert_eq!(z3.check(s, &[factors]), Ok(SatResult::Sat));
+            (after_easy, z3.stats().one_shot)
+        };
+        assert_eq!(run(&s), (0, 1));
+        assert_eq!(run(&s), (0, 1));
+    }
+
+    #[test]
     fn a_check_handed_to_the_one_shot_solver_keeps_the_stack_and_gives_a_model() {
         let mut s = TermStore::new();
         let (x, y, bounds, factors) = factoring(&mut s);
