@@ -246,6 +246,10 @@ pub struct QueryEngine<S: Solver> {
     /// The solver work at which the caller's current piece of work must end
     /// ([`QueryEngine::set_work_share`]).
     work_share: Option<u64>,
+    /// The solver's work as last read, and the solver checks made by then: the work grows
+    /// only in checks, so until the next one it is not read again (reading asks Z3 for its
+    /// statistics, and subsumption reads it at every join point).
+    work_read: Option<(u64, u64)>,
 }
 
 impl<S: Solver> QueryEngine<S> {
@@ -275,6 +279,7 @@ impl<S: Solver> QueryEngine<S> {
             stats: QueryStats::default(),
             deadline: None,
             work_share: None,
+            work_read: None,
         };
         engine.reset()?;
         Ok(engine)
@@ -300,11 +305,21 @@ impl<S: Solver> QueryEngine<S> {
     }
 
     /// The solver's work so far, in the deterministic units of [`Solver::work`] (Z3's
-    /// `rlimit count`). A back end without such a count is charged its checks' time at
+    /// `rlimit count`), as of the last check (what a model read costs after it counts with the
+    /// next check). A back end without such a count is charged its checks' time at
     /// [`crate::WORK_PER_SECOND`], which makes the figure depend on the machine.
     pub fn solver_work(&mut self) -> u64 {
-        self.counted_work()
-            .unwrap_or_else(|| work_of(self.solver.stats().time))
+        let checks = self.stats.solver_queries;
+        if let Some((read_at, work)) = self.work_read {
+            if read_at == checks {
+                return work;
+            }
+        }
+        let work = self
+            .counted_work()
+            .unwrap_or_else(|| work_of(self.solver.stats().time));
+        self.work_read = Some((checks, work));
+        work
     }
 
     /// The solver's own count of its work ([`Solver::work`]), if it keeps one.
