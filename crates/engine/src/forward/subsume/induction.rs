@@ -150,6 +150,9 @@ pub struct Induction<'a> {
     pub parked: &'a State,
     /// Queries left ([`QUERY_BUDGET`]).
     pub budget: u32,
+    /// The headers and blocks whose annotations the attempt read (so far): with the same
+    /// annotations there, another attempt can only fail again.
+    pub read: Vec<BlockId>,
 }
 
 /// The candidates of one header: facts every reachable state satisfies there (never weakened
@@ -510,12 +513,15 @@ impl Induction<'_> {
         Ok(true)
     }
 
-    fn annotation_at(&self, block: Option<BlockId>) -> Option<TermId> {
+    fn annotation_at(&mut self, block: Option<BlockId>) -> Option<TermId> {
         self.annotation_of(block?)
     }
 
     /// The annotation of `header` in the tried location's context and function.
-    fn annotation_of(&self, block: BlockId) -> Option<TermId> {
+    fn annotation_of(&mut self, block: BlockId) -> Option<TermId> {
+        if !self.read.contains(&block) {
+            self.read.push(block);
+        }
         let (context, func, _) = self.location;
         self.annotations
             .get(&(context, func, block))

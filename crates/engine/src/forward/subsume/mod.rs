@@ -68,6 +68,8 @@ pub enum PathEnd {
 pub struct Annotation {
     pub term: TermId,
     disjuncts: Disjuncts,
+    /// The version at which it last grew.
+    grown_at: u64,
 }
 
 #[derive(Default)]
@@ -75,6 +77,33 @@ struct LoopAttempts {
     attempts: u32,
     /// The annotation version at the last attempt.
     version: u64,
+    /// The blocks (in the header's context and function) whose annotations the last attempt
+    /// read, if it ran to its end: an attempt depends on nothing else that grows, so it is
+    /// tried again only once one of these has grown. `None`: the last attempt was cut short
+    /// (by its query budget or the payoff cap) or never ran, and any growth may let it finish.
+    read: Option<Vec<BlockId>>,
+}
+
+impl LoopAttempts {
+    /// Whether another attempt at `location` could end otherwise than the last one.
+    fn may_retry(
+        &self,
+        location: Location,
+        annotations: &FxHashMap<Location, Annotation>,
+        version: u64,
+    ) -> bool {
+        let (context, func, _) = location;
+        let grown = |block: &BlockId| {
+            annotations
+                .get(&(context, func, *block))
+                .is_some_and(|a| a.grown_at > self.version)
+        };
+        match &self.read {
+            _ if self.attempts == 0 => true,
+            Some(read) => read.iter().any(grown),
+            None => self.version != version,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -328,10 +357,12 @@ impl Subsumption {
             .or_insert_with(|| Annotation {
                 term: none,
                 disjuncts: Disjuncts::default(),
+                grown_at: 0,
             });
         if annotation.disjuncts.add(store, added) {
             annotation.term = annotation.disjuncts.term(store)?;
             self.version += 1;
+            annotation.grown_at = self.version;
         }
         Ok(())
     }
@@ -377,7 +408,7 @@ impl Subsumption {
         }
         let attempts = self.loops.entry(location).or_default();
         attempts.attempts < MAX_INDUCTION_ATTEMPTS
-            && (attempts.attempts == 0 || attempts.version != self.version)
+            && attempts.may_retry(location, &self.annotations, self.version)
     }
 
     /// Tries to make the annotation of a loop header inductive (`induction.rs`) for `parked`, a
@@ -396,26 +427,31 @@ impl Subsumption {
         if !self.payoff.may_attempt(checks_before, work_before) {
             // A turn the payoff cap forbids is used up all the same: its states would
             // otherwise park again at the next iteration, and wait again, for nothing.
-            self.attempted(location);
+            self.attempted(location, None);
             return Ok(false);
         }
-        let proved = within_share(queries, self.payoff.share_end(work_before), |queries| {
+        let unknown_before = queries.stats().unknown;
+        let attempt = within_share(queries, self.payoff.share_end(work_before), |queries| {
             self.prove_invariant(store, queries, module, info, location, parked)
         })?;
-        if !proved {
+        if !attempt.proved {
             let checks = queries.stats().solver_queries - checks_before;
             let work = self.payoff.work(queries);
             self.payoff.charge_failed_attempt(checks, work_before, work);
         }
-        self.attempted(location);
-        Ok(proved)
+        // An answer the solver could not give (a time or work limit) may come another time.
+        let cut = attempt.cut || queries.stats().unknown != unknown_before;
+        self.attempted(location, (!cut).then_some(attempt.read));
+        Ok(attempt.proved)
     }
 
-    /// Counts an attempt at `location` at the current annotation version.
-    fn attempted(&mut self, location: Location) {
+    /// Counts an attempt at `location` at the current annotation version, which read the
+    /// annotations of `read` (`None`: cut short).
+    fn attempted(&mut self, location: Location, read: Option<Vec<BlockId>>) {
         let attempts = self.loops.entry(location).or_default();
         attempts.attempts += 1;
         attempts.version = self.version;
+        attempts.read = read;
     }
 
     fn prove_invariant(
@@ -426,7 +462,7 @@ impl Subsumption {
         info: &ProgramInfo,
         location: Location,
         parked: &State,
-    ) -> Result<bool> {
+    ) -> Result<Attempt> {
         self.ensure_facts(module, info);
         let (context, func, _) = location;
         let Some(facts) = self.facts.get(func.index()) else {
@@ -445,9 +481,16 @@ impl Subsumption {
             location,
             parked,
             budget: induction::QUERY_BUDGET,
+            read: Vec::new(),
         };
-        let Some(invariants) = check.invariants()? else {
-            return Ok(false);
+        let invariants = check.invariants()?;
+        let (read, cut) = (std::mem::take(&mut check.read), check.budget == 0);
+        let Some(invariants) = invariants else {
+            return Ok(Attempt {
+                proved: false,
+                read,
+                cut,
+            });
         };
         let mut grew = false;
         for (header, invariant) in invariants {
@@ -458,8 +501,22 @@ impl Subsumption {
                 grew = true;
             }
         }
-        Ok(grew)
+        Ok(Attempt {
+            proved: grew,
+            read,
+            cut,
+        })
     }
+}
+
+/// What an invariant attempt came to.
+struct Attempt {
+    /// Some header got a new annotation.
+    proved: bool,
+    /// The blocks whose annotations it read (`induction::Induction::read`).
+    read: Vec<BlockId>,
+    /// It ran out of its query budget.
+    cut: bool,
 }
 
 /// `ask` with no solver check starting once the solver's work has reached `share_end` (the
@@ -570,4 +627,50 @@ fn renumber_inputs(
         map.insert(store.var_info(var).term, replacement);
     }
     Ok(store.substitute(a, &map)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn annotation(store: &mut TermStore, grown_at: u64) -> Annotation {
+        Annotation {
+            term: store.bool_val(true).expect("a constant"),
+            disjuncts: Disjuncts::default(),
+            grown_at,
+        }
+    }
+
+    #[test]
+    fn a_finished_attempt_is_repeated_only_when_what_it_read_has_grown() {
+        let mut store = TermStore::new();
+        let at = |block: u32| (0, FuncId(0), BlockId(block));
+        let mut annotations = FxHashMap::default();
+        annotations.insert(at(1), annotation(&mut store, 3));
+        annotations.insert(at(2), annotation(&mut store, 5));
+        let never = LoopAttempts::default();
+        assert!(never.may_retry(at(1), &annotations, 5));
+        let read_header = LoopAttempts {
+            attempts: 1,
+            version: 5,
+            read: Some(vec![BlockId(1)]),
+        };
+        // Block 2 grew at version 5, before the attempt; nothing it read grew since.
+        assert!(!read_header.may_retry(at(1), &annotations, 9));
+        annotations.insert(at(1), annotation(&mut store, 6));
+        assert!(read_header.may_retry(at(1), &annotations, 9));
+        // An attempt that read nothing (its segments could not be enumerated) fails again.
+        let read_nothing = LoopAttempts {
+            read: Some(Vec::new()),
+            ..read_header
+        };
+        assert!(!read_nothing.may_retry(at(1), &annotations, 9));
+        // One cut short may finish once anything has grown.
+        let cut = LoopAttempts {
+            read: None,
+            ..read_nothing
+        };
+        assert!(!cut.may_retry(at(1), &annotations, 5));
+        assert!(cut.may_retry(at(1), &annotations, 6));
+    }
 }
