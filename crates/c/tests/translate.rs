@@ -3105,6 +3105,25 @@ fn strcat_appends_and_checks_every_write() {
 }
 
 #[test]
+fn string_searches_and_copies_return_pointers_into_their_argument() {
+    let prelude = "char *strchr(const char *, int); char *strrchr(const char *, int);
+                   char *strcpy(char *, const char *); ";
+    // `strcpy`'s value is its destination; `strrchr` finds the last match, the 0 included.
+    let source = format!(
+        "{prelude}int main() {{ char b[8]; char *p = strcpy(b, \"a.b.c\"); p[0] = 'x';
+         char *dot = strrchr(b, '.'); char *end = strchr(p, 0);
+         return (int)(dot - b) * 100 + (int)(end - b) * 10 + (b[0] == 'x'); }}"
+    );
+    assert_eq!(returns(&source, &[]), 351);
+    // Through a character view the result would point into an `int`'s bytes.
+    let (kind, message) = refusal(&format!(
+        "{prelude}int main() {{ int x = 0; return strchr((char *)&x, 1) != 0; }}"
+    ));
+    assert_eq!(kind, ErrorKind::Unsupported, "{message}");
+    assert!(message.contains("strchr"), "{message}");
+}
+
+#[test]
 fn allocations_of_bytes_make_chars() {
     // `malloc(n)` and `malloc(sizeof buf)` of an array variable are numbers of `char`s.
     let source = "char *strcpy(char *, const char *);

@@ -971,6 +971,18 @@ impl Uses<'_> {
                         out.classes.push(self.classes.id(&result_key(name)));
                     }
                 }
+                // The string functions that return a pointer into their first argument's array.
+                if let Some(name) = callee_name(&call.node) {
+                    let returns_first = !self.parameters.contains_key(name)
+                        && MEMORY_FUNCTIONS.contains(&name)
+                        && matches!(
+                            memory_function(name).0,
+                            "strchr" | "strrchr" | "strcpy" | "strcat" | "strncpy"
+                        );
+                    if let (true, Some(first)) = (returns_first, call.node.arguments.first()) {
+                        self.collect(first, out);
+                    }
+                }
                 if let Some(start) = allocation_start(&call.node, self.parameters) {
                     out.classes.push(self.classes.id(&allocation_key(start)));
                     // `realloc(p, ...)` moves `p`'s objects: one class with `p`.
@@ -1321,7 +1333,10 @@ impl<'ast> Visit<'ast> for Uses<'_> {
             // and of KLEE's `klee_make_symbolic` (`lower/conventions.rs`).
             let pointer_arguments = match name {
                 _ if self.parameters.contains_key(name) => 0..0,
-                _ if MEMORY_FUNCTIONS.contains(&name) => 0..memory_function(name).1.min(2),
+                _ if MEMORY_FUNCTIONS.contains(&name) => match memory_function(name) {
+                    ("strchr" | "strrchr", _) => 0..1,
+                    (_, arguments) => 0..arguments.min(2),
+                },
                 "klee_make_symbolic" => 0..1,
                 _ => 0..0,
             };

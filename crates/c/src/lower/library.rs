@@ -42,6 +42,8 @@ pub(super) const MEMORY_FUNCTIONS: &[&str] = &[
     "memcpy",
     "memmove",
     "strlen",
+    "strchr",
+    "strrchr",
     "strcpy",
     "strcmp",
     "strcat",
@@ -52,6 +54,8 @@ pub(super) const MEMORY_FUNCTIONS: &[&str] = &[
     "__builtin_memcpy",
     "__builtin_memmove",
     "__builtin_strlen",
+    "__builtin_strchr",
+    "__builtin_strrchr",
     "__builtin_strcpy",
     "__builtin_strcmp",
     "__builtin_strcat",
@@ -65,7 +69,7 @@ pub(super) fn memory_function(name: &str) -> (&str, usize) {
     let function = name.trim_start_matches("__builtin_");
     let arguments = match function {
         "strlen" => 1,
-        "strcpy" | "strcmp" | "strcat" => 2,
+        "strcpy" | "strcmp" | "strcat" | "strchr" | "strrchr" => 2,
         _ => 3,
     };
     (function, arguments)
@@ -103,6 +107,8 @@ impl FnCx<'_, '_> {
             "memmove" => self.copy(name, arguments, true, span, at),
             "strcpy" => self.strcpy(name, arguments, false, span, at),
             "strcat" => self.strcpy(name, arguments, true, span, at),
+            "strchr" => self.strchr(name, arguments, false, span, at),
+            "strrchr" => self.strchr(name, arguments, true, span, at),
             "strncpy" => self.strncpy(name, arguments, span, at),
             "strcmp" => self.strcmp(name, arguments, None, span, at),
             "strncmp" => self.strcmp(name, arguments, Some(&arguments[2]), span, at),

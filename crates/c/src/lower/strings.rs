@@ -1,6 +1,6 @@
 //! The C library's string functions that symex lowers into the loops they are: `strlen`,
-//! `strcpy`, `strncpy`, `strcat`, `strcmp`, `strncmp`, and `memcmp` (and their `__builtin_`
-//! names), where the file does not define them.
+//! `strchr`, `strrchr`, `strcpy`, `strncpy`, `strcat`, `strcmp`, `strncmp`, and `memcmp` (and
+//! their `__builtin_` names), where the file does not define them.
 //!
 //! A string is a pointer into an array of characters (`lower/element_pointer.rs`) or a
 //! character view (`lower/views.rs`: `(unsigned char *)s` of a `char` string, the bytes of
@@ -9,6 +9,9 @@
 //! without its 0 fails `out-of-bounds` at its array's end.
 //!
 //! * `strlen(s)` counts the characters before the first 0.
+//! * `strchr(s, c)` and `strrchr(s, c)` point at the first (last) character equal to `c` (as
+//!   `s`'s character type), the 0 included, or are null; `s` must point into an array of
+//!   characters (a character view's result would point into another type's bytes: refused).
 //! * `strcpy(d, s)` copies the characters up to the 0 (included), `strcat(d, s)` to the end of
 //!   `d`'s string, `strncpy(d, s, n)` exactly `n` characters: `s`'s up to its 0, then zeros
 //!   (no 0 is added where `s` is `n` long or longer, as in C). A character is converted to the
@@ -24,7 +27,7 @@
 
 use lang_c::ast::Expression;
 use lang_c::span::Node;
-use symex_ir::cfg::{BinOp, Check, Operand, PropertyKind, Rvalue, Width};
+use symex_ir::cfg::{BinOp, Check, Operand, PropertyKind, Rvalue, UnOp, Width};
 use symex_syntax::span::Span;
 
 use super::func::FnCx;
@@ -242,6 +245,83 @@ impl FnCx<'_, '_> {
             },
         );
         Operand::Local(difference)
+    }
+
+    /// `strchr(s, c)` and, `last`, `strrchr(s, c)`: a pointer into `s`'s array at the first
+    /// (last) character of its string, its 0 included, equal to `c` converted to `s`'s
+    /// character type, else null. Every character up to the 0 is read (and checked) by
+    /// `strrchr`, up to the first match by `strchr`. Its type is the argument's (C's `char *`
+    /// without `const`).
+    pub(super) fn strchr(
+        &mut self,
+        name: &str,
+        arguments: &[Node<Expression>],
+        last: bool,
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let text = self.text(name, &arguments[0], at)?;
+        if text.view.is_some() {
+            return Err(CError::unsupported(
+                format!(
+                    "`{name}` of a character view (its result would point into the bytes of \
+                     an object of another type)"
+                ),
+                at,
+            ));
+        }
+        let (wanted, wanted_ty) = self.typed(&arguments[1])?;
+        if !wanted_ty.is_number() {
+            return Err(CError::invalid(
+                format!("`{name}` of a character that is not a number"),
+                at,
+            ));
+        }
+        let wanted = self.convert_number(wanted, wanted_ty, CType::Int, span);
+        let wanted = self.convert(wanted, text.character, span);
+        let found = self.b.new_temp(span, Width::W32);
+        self.assign(found, Operand::Const(-1), span);
+        // for (k = 0; ; k++) { if (s[k] == c) found = k; if (s[k] == 0 || (!last && found >= 0)) break; }
+        self.counted_loop(
+            span,
+            |cx, k| {
+                let value = cx.text_char(text, k, span);
+                let equal = cx.temp(Rvalue::Binary(BinOp::Eq, value, wanted), span);
+                let (record, join) = (cx.b.new_block(), cx.b.new_block());
+                cx.b.branch(equal, record, join, span);
+                cx.b.switch_to(record);
+                cx.assign(found, k, span);
+                cx.b.goto(join, span);
+                cx.b.switch_to(join);
+                let going = cx.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Const(0)), span);
+                match last {
+                    true => going,
+                    false => {
+                        let differ = cx.temp(Rvalue::Unary(UnOp::Not, equal), span);
+                        cx.temp(Rvalue::Binary(BinOp::BitAnd, going, differ), span)
+                    }
+                }
+            },
+            |_, _| {},
+        );
+        let result = self.b.new_temp(span, Width::W32);
+        let (hit, miss, join) = (self.b.new_block(), self.b.new_block(), self.b.new_block());
+        let matched = self.temp(
+            Rvalue::Binary(BinOp::Ge, Operand::Local(found), Operand::Const(0)),
+            span,
+        );
+        self.b.branch(matched, hit, miss, span);
+        self.b.switch_to(hit);
+        let at_found = (Operand::Local(found), CType::Int);
+        let pointer = self.element_offset(text.pointer, at_found, false, span);
+        self.assign(result, pointer, span);
+        self.b.goto(join, span);
+        self.b.switch_to(miss);
+        let null = self.element_value(Operand::Null, Operand::Const(0), span);
+        self.assign(result, null, span);
+        self.b.goto(join, span);
+        self.b.switch_to(join);
+        Ok((Operand::Local(result), text.ty))
     }
 
     /// `strlen(string)`: the number of characters before the first 0, a `size_t`.
