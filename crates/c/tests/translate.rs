@@ -3115,6 +3115,16 @@ fn string_searches_and_copies_return_pointers_into_their_argument() {
          return (int)(dot - b) * 100 + (int)(end - b) * 10 + (b[0] == 'x'); }}"
     );
     assert_eq!(returns(&source, &[]), 351);
+    // `strstr` reads the haystack only as far as it matches: the buffer below has no 0 after
+    // "ab", yet a search for "b" ends at it; a search for "bc" reads on, past the array's end.
+    let source = "char *strstr(const char *, const char *);
+         int main() { char h[8] = \"abcabd\"; char r[2] = {'a', 'b'};
+         char *p = strstr(h, \"abd\"); char *q = strstr(h, \"\"); char *none = strstr(h, \"abe\");
+         char *b = strstr(r, \"b\");
+         if (__VERIFIER_nondet_int()) b = strstr(r, \"bc\");
+         return (int)(p - h) * 100 + (q == h) * 10 + (none == 0) + (b == r + 1) * 1000; }";
+    assert_eq!(returns(source, &[0]), 1311);
+    assert_errors(source, &[(1, PropertyKind::OutOfBounds)]);
     // Through a character view the result would point into an `int`'s bytes.
     let (kind, message) = refusal(&format!(
         "{prelude}int main() {{ int x = 0; return strchr((char *)&x, 1) != 0; }}"

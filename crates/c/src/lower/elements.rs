@@ -977,7 +977,7 @@ impl Uses<'_> {
                         && MEMORY_FUNCTIONS.contains(&name)
                         && matches!(
                             memory_function(name).0,
-                            "strchr" | "strrchr" | "strcpy" | "strcat" | "strncpy"
+                            "strchr" | "strrchr" | "strstr" | "strcpy" | "strcat" | "strncpy"
                         );
                     if let (true, Some(first)) = (returns_first, call.node.arguments.first()) {
                         self.collect(first, out);

@@ -44,6 +44,7 @@ pub(super) const MEMORY_FUNCTIONS: &[&str] = &[
     "strlen",
     "strchr",
     "strrchr",
+    "strstr",
     "strcpy",
     "strcmp",
     "strcat",
@@ -56,6 +57,7 @@ pub(super) const MEMORY_FUNCTIONS: &[&str] = &[
     "__builtin_strlen",
     "__builtin_strchr",
     "__builtin_strrchr",
+    "__builtin_strstr",
     "__builtin_strcpy",
     "__builtin_strcmp",
     "__builtin_strcat",
@@ -69,7 +71,7 @@ pub(super) fn memory_function(name: &str) -> (&str, usize) {
     let function = name.trim_start_matches("__builtin_");
     let arguments = match function {
         "strlen" => 1,
-        "strcpy" | "strcmp" | "strcat" | "strchr" | "strrchr" => 2,
+        "strcpy" | "strcmp" | "strcat" | "strchr" | "strrchr" | "strstr" => 2,
         _ => 3,
     };
     (function, arguments)
@@ -109,6 +111,7 @@ impl FnCx<'_, '_> {
             "strcat" => self.strcpy(name, arguments, true, span, at),
             "strchr" => self.strchr(name, arguments, false, span, at),
             "strrchr" => self.strchr(name, arguments, true, span, at),
+            "strstr" => self.strstr(name, arguments, span, at),
             "strncpy" => self.strncpy(name, arguments, span, at),
             "strcmp" => self.strcmp(name, arguments, None, span, at),
             "strncmp" => self.strcmp(name, arguments, Some(&arguments[2]), span, at),

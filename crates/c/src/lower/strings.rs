@@ -1,5 +1,5 @@
 //! The C library's string functions that symex lowers into the loops they are: `strlen`,
-//! `strchr`, `strrchr`, `strcpy`, `strncpy`, `strcat`, `strcmp`, `strncmp`, and `memcmp` (and
+//! `strchr`, `strrchr`, `strstr`, `strcpy`, `strncpy`, `strcat`, `strcmp`, `strncmp`, and `memcmp` (and
 //! their `__builtin_` names), where the file does not define them.
 //!
 //! A string is a pointer into an array of characters (`lower/element_pointer.rs`) or a
@@ -12,6 +12,8 @@
 //! * `strchr(s, c)` and `strrchr(s, c)` point at the first (last) character equal to `c` (as
 //!   `s`'s character type), the 0 included, or are null; `s` must point into an array of
 //!   characters (a character view's result would point into another type's bytes: refused).
+//! * `strstr(h, n)` points at the first place `h`'s string holds `n`'s, or is null; `h`'s
+//!   characters are read only as far as they match.
 //! * `strcpy(d, s)` copies the characters up to the 0 (included), `strcat(d, s)` to the end of
 //!   `d`'s string, `strncpy(d, s, n)` exactly `n` characters: `s`'s up to its 0, then zeros
 //!   (no 0 is added where `s` is `n` long or longer, as in C). A character is converted to the
@@ -27,7 +29,7 @@
 
 use lang_c::ast::Expression;
 use lang_c::span::Node;
-use symex_ir::cfg::{BinOp, Check, Operand, PropertyKind, Rvalue, UnOp, Width};
+use symex_ir::cfg::{BinOp, Check, LocalId, Operand, PropertyKind, Rvalue, UnOp, Width};
 use symex_syntax::span::Span;
 
 use super::func::FnCx;
@@ -260,16 +262,7 @@ impl FnCx<'_, '_> {
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
-        let text = self.text(name, &arguments[0], at)?;
-        if text.view.is_some() {
-            return Err(CError::unsupported(
-                format!(
-                    "`{name}` of a character view (its result would point into the bytes of \
-                     an object of another type)"
-                ),
-                at,
-            ));
-        }
+        let text = self.search_text(name, &arguments[0], at)?;
         let (wanted, wanted_ty) = self.typed(&arguments[1])?;
         if !wanted_ty.is_number() {
             return Err(CError::invalid(
@@ -304,6 +297,82 @@ impl FnCx<'_, '_> {
             },
             |_, _| {},
         );
+        Ok((self.pointer_at_or_null(text, found, span), text.ty))
+    }
+
+    /// `strstr(haystack, needle)`: a pointer into `haystack`'s array at the first place its
+    /// string holds `needle`'s (at its start where `needle`'s is empty), else null. Characters
+    /// are read as C reads them: `haystack`'s only as far as they match `needle`'s, so a valid
+    /// string is never read past its 0.
+    pub(super) fn strstr(
+        &mut self,
+        name: &str,
+        arguments: &[Node<Expression>],
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let haystack = self.search_text(name, &arguments[0], at)?;
+        let needle = self.text(name, &arguments[1], at)?;
+        let found = self.b.new_temp(span, Width::W32);
+        self.assign(found, Operand::Const(-1), span);
+        let wanted = self.b.new_temp(span, Width::W32);
+        // for (i = 0; ; i++) {
+        //   for (j = 0; needle[j] != 0 && haystack[i + j] == needle[j]; j++) {}
+        //   if (needle[j] == 0) { found = i; break; }  if (haystack[i] == 0) break;
+        // }
+        self.counted_loop(
+            span,
+            |cx, i| {
+                cx.counted_loop(
+                    span,
+                    |cx, j| {
+                        let character = cx.text_char(needle, j, span);
+                        cx.assign(wanted, character, span);
+                        let matching = cx.b.new_temp(span, Width::W32);
+                        cx.assign(matching, Operand::Const(0), span);
+                        let going = cx.temp(
+                            Rvalue::Binary(BinOp::Ne, character, Operand::Const(0)),
+                            span,
+                        );
+                        let (compare, join) = (cx.b.new_block(), cx.b.new_block());
+                        cx.b.branch(going, compare, join, span);
+                        cx.b.switch_to(compare);
+                        let k = cx.temp(Rvalue::Binary(BinOp::Add, i, j), span);
+                        let there = cx.text_char(haystack, k, span);
+                        let there = cx.convert(there, needle.character, span);
+                        let equal = cx.temp(Rvalue::Binary(BinOp::Eq, there, character), span);
+                        cx.assign(matching, equal, span);
+                        cx.b.goto(join, span);
+                        cx.b.switch_to(join);
+                        Operand::Local(matching)
+                    },
+                    |_, _| {},
+                );
+                let whole = cx.temp(
+                    Rvalue::Binary(BinOp::Eq, Operand::Local(wanted), Operand::Const(0)),
+                    span,
+                );
+                let (record, join) = (cx.b.new_block(), cx.b.new_block());
+                cx.b.branch(whole, record, join, span);
+                cx.b.switch_to(record);
+                cx.assign(found, i, span);
+                cx.b.goto(join, span);
+                cx.b.switch_to(join);
+                let character = cx.text_char(haystack, i, span);
+                let going = cx.temp(
+                    Rvalue::Binary(BinOp::Ne, character, Operand::Const(0)),
+                    span,
+                );
+                let unmatched = cx.temp(Rvalue::Unary(UnOp::Not, whole), span);
+                cx.temp(Rvalue::Binary(BinOp::BitAnd, going, unmatched), span)
+            },
+            |_, _| {},
+        );
+        Ok((self.pointer_at_or_null(haystack, found, span), haystack.ty))
+    }
+
+    /// An element pointer into `text`'s array at index `found`, or null where it is negative.
+    fn pointer_at_or_null(&mut self, text: Text, found: LocalId, span: Span) -> Operand {
         let result = self.b.new_temp(span, Width::W32);
         let (hit, miss, join) = (self.b.new_block(), self.b.new_block(), self.b.new_block());
         let matched = self.temp(
@@ -321,7 +390,28 @@ impl FnCx<'_, '_> {
         self.assign(result, null, span);
         self.b.goto(join, span);
         self.b.switch_to(join);
-        Ok((Operand::Local(result), text.ty))
+        Operand::Local(result)
+    }
+
+    /// The string argument of a search (`strchr`, `strstr`), whose result points into its
+    /// array: a pointer into an array of characters, not a view of another type's bytes.
+    fn search_text(
+        &mut self,
+        name: &str,
+        argument: &Node<Expression>,
+        at: usize,
+    ) -> Result<Text, CError> {
+        let text = self.text(name, argument, at)?;
+        if text.view.is_some() {
+            return Err(CError::unsupported(
+                format!(
+                    "`{name}` of a character view (its result would point into the bytes of \
+                     an object of another type)"
+                ),
+                at,
+            ));
+        }
+        Ok(text)
     }
 
     /// `strlen(string)`: the number of characters before the first 0, a `size_t`.
