@@ -120,6 +120,26 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// The argument `argument` of `name` that C passes as an `int` (`what` it is: a byte, a
+    /// character), converted to one; anything but a number is refused.
+    pub(super) fn int_argument(
+        &mut self,
+        name: &str,
+        argument: &Node<Expression>,
+        what: &str,
+        span: Span,
+        at: usize,
+    ) -> Result<Operand, CError> {
+        let (value, ty) = self.typed(argument)?;
+        if !ty.is_number() {
+            return Err(CError::invalid(
+                format!("`{name}` of a {what} that is not a number"),
+                at,
+            ));
+        }
+        Ok(self.convert_number(value, ty, CType::Int, span))
+    }
+
     /// `memset(destination, byte, size)`; its value is `destination`.
     fn memset(
         &mut self,
@@ -129,14 +149,7 @@ impl FnCx<'_, '_> {
         at: usize,
     ) -> Result<(Operand, CType), CError> {
         let (pointer, pointer_ty) = self.memory_operand(&arguments[0])?;
-        let (byte, byte_ty) = self.typed(&arguments[1])?;
-        if !byte_ty.is_number() {
-            return Err(CError::invalid(
-                format!("`{name}` of a byte that is not a number"),
-                at,
-            ));
-        }
-        let byte = self.convert_number(byte, byte_ty, CType::Int, span);
+        let byte = self.int_argument(name, &arguments[1], "byte", span, at)?;
         if self.is_view(pointer_ty) {
             let size = &arguments[2];
             self.set_bytes(name, (pointer, pointer_ty), byte, size, span, at)?;

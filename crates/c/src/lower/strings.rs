@@ -263,14 +263,7 @@ impl FnCx<'_, '_> {
         at: usize,
     ) -> Result<(Operand, CType), CError> {
         let text = self.search_text(name, &arguments[0], at)?;
-        let (wanted, wanted_ty) = self.typed(&arguments[1])?;
-        if !wanted_ty.is_number() {
-            return Err(CError::invalid(
-                format!("`{name}` of a character that is not a number"),
-                at,
-            ));
-        }
-        let wanted = self.convert_number(wanted, wanted_ty, CType::Int, span);
+        let wanted = self.int_argument(name, &arguments[1], "character", span, at)?;
         let wanted = self.convert(wanted, text.character, span);
         let found = self.b.new_temp(span, Width::W32);
         self.assign(found, Operand::Const(-1), span);
