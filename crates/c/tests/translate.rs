@@ -3125,6 +3125,14 @@ fn string_searches_and_copies_return_pointers_into_their_argument() {
          return (int)(p - h) * 100 + (q == h) * 10 + (none == 0) + (b == r + 1) * 1000; }";
     assert_eq!(returns(source, &[0]), 1311);
     assert_errors(source, &[(1, PropertyKind::OutOfBounds)]);
+    // `memchr` reads `n` characters as `unsigned char`, past 0s, and no more.
+    let source = "void *memchr(const void *, int, unsigned long);
+         int main() { char b[4] = {'a', 0, (char)200, 'd'};
+         char *p = memchr(b, 200, 4); char *z = memchr(b, 0, 4); char *none = memchr(b, 'd', 3);
+         if (__VERIFIER_nondet_int()) none = memchr(b, 'x', 5);
+         return (int)(p - b) * 100 + (int)(z - b) * 10 + (none == 0); }";
+    assert_eq!(returns(source, &[0]), 211);
+    assert_errors(source, &[(1, PropertyKind::OutOfBounds)]);
     // Through a character view the result would point into an `int`'s bytes.
     let (kind, message) = refusal(&format!(
         "{prelude}int main() {{ int x = 0; return strchr((char *)&x, 1) != 0; }}"

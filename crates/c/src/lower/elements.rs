@@ -46,7 +46,7 @@ use lang_c::visit::{self, Visit};
 
 use super::allocation::{allocation_size, ALLOCATING_FUNCTIONS};
 use super::expr::{ERROR_FUNCTIONS, OUTPUT_FUNCTIONS};
-use super::library::{memory_function, MEMORY_FUNCTIONS};
+use super::library::{memory_function, reads_characters, MEMORY_FUNCTIONS};
 use super::types::{declarator_shape, CType, Shape, Types};
 
 /// A variable: the function it is a local or parameter of (`""` for a global), and its name.
@@ -977,7 +977,13 @@ impl Uses<'_> {
                         && MEMORY_FUNCTIONS.contains(&name)
                         && matches!(
                             memory_function(name).0,
-                            "strchr" | "strrchr" | "strstr" | "strcpy" | "strcat" | "strncpy"
+                            "strchr"
+                                | "strrchr"
+                                | "strstr"
+                                | "memchr"
+                                | "strcpy"
+                                | "strcat"
+                                | "strncpy"
                         );
                     if let (true, Some(first)) = (returns_first, call.node.arguments.first()) {
                         self.collect(first, out);
@@ -1334,13 +1340,13 @@ impl<'ast> Visit<'ast> for Uses<'_> {
             let pointer_arguments = match name {
                 _ if self.parameters.contains_key(name) => 0..0,
                 _ if MEMORY_FUNCTIONS.contains(&name) => match memory_function(name) {
-                    ("strchr" | "strrchr", _) => 0..1,
+                    ("strchr" | "strrchr" | "memchr", _) => 0..1,
                     (_, arguments) => 0..arguments.min(2),
                 },
                 "klee_make_symbolic" => 0..1,
                 _ => 0..0,
             };
-            let string = name.contains("str") && MEMORY_FUNCTIONS.contains(&name);
+            let string = MEMORY_FUNCTIONS.contains(&name) && reads_characters(name);
             for argument in call.arguments.get(pointer_arguments).unwrap_or_default() {
                 self.decays(argument, string);
             }

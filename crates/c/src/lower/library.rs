@@ -45,6 +45,7 @@ pub(super) const MEMORY_FUNCTIONS: &[&str] = &[
     "strchr",
     "strrchr",
     "strstr",
+    "memchr",
     "strcpy",
     "strcmp",
     "strcat",
@@ -58,6 +59,7 @@ pub(super) const MEMORY_FUNCTIONS: &[&str] = &[
     "__builtin_strchr",
     "__builtin_strrchr",
     "__builtin_strstr",
+    "__builtin_memchr",
     "__builtin_strcpy",
     "__builtin_strcmp",
     "__builtin_strcat",
@@ -75,6 +77,13 @@ pub(super) fn memory_function(name: &str) -> (&str, usize) {
         _ => 3,
     };
     (function, arguments)
+}
+
+/// Whether the memory function `name` (a [`MEMORY_FUNCTIONS`] name) takes pointers into
+/// arrays of characters: the string functions and `memchr`.
+pub(super) fn reads_characters(name: &str) -> bool {
+    let function = memory_function(name).0;
+    function.starts_with("str") || function == "memchr"
 }
 
 /// Where a memory function writes or reads: the object a pointer to a whole object points to,
@@ -112,6 +121,7 @@ impl FnCx<'_, '_> {
             "strchr" => self.strchr(name, arguments, false, span, at),
             "strrchr" => self.strchr(name, arguments, true, span, at),
             "strstr" => self.strstr(name, arguments, span, at),
+            "memchr" => self.memchr(name, arguments, span, at),
             "strncpy" => self.strncpy(name, arguments, span, at),
             "strcmp" => self.strcmp(name, arguments, None, span, at),
             "strncmp" => self.strcmp(name, arguments, Some(&arguments[2]), span, at),

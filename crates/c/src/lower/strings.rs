@@ -1,5 +1,5 @@
 //! The C library's string functions that symex lowers into the loops they are: `strlen`,
-//! `strchr`, `strrchr`, `strstr`, `strcpy`, `strncpy`, `strcat`, `strcmp`, `strncmp`, and `memcmp` (and
+//! `strchr`, `strrchr`, `strstr`, `memchr`, `strcpy`, `strncpy`, `strcat`, `strcmp`, `strncmp`, and `memcmp` (and
 //! their `__builtin_` names), where the file does not define them.
 //!
 //! A string is a pointer into an array of characters (`lower/element_pointer.rs`) or a
@@ -12,6 +12,9 @@
 //! * `strchr(s, c)` and `strrchr(s, c)` point at the first (last) character equal to `c` (as
 //!   `s`'s character type), the 0 included, or are null; `s` must point into an array of
 //!   characters (a character view's result would point into another type's bytes: refused).
+//! * `memchr(s, c, n)` points at the first of `n` characters equal to `c` (as `unsigned
+//!   char`), or is null; typed as its argument, since a pointer into an array is no `void *`
+//!   here.
 //! * `strstr(h, n)` points at the first place `h`'s string holds `n`'s, or is null; `h`'s
 //!   characters are read only as far as they match.
 //! * `strcpy(d, s)` copies the characters up to the 0 (included), `strcat(d, s)` to the end of
@@ -287,6 +290,53 @@ impl FnCx<'_, '_> {
                         cx.temp(Rvalue::Binary(BinOp::BitAnd, going, differ), span)
                     }
                 }
+            },
+            |_, _| {},
+        );
+        Ok((self.pointer_at_or_null(text, found, span), text.ty))
+    }
+
+    /// `memchr(s, c, n)`: a pointer into `s`'s array of characters at the first of its `n`
+    /// characters equal to `c` (both as `unsigned char`, a 0 no end), else null. Its type is
+    /// the argument's, not C's `void *`: a pointer into an array is no generic pointer here
+    /// (`lower/generic_pointers.rs`), and programs convert the result back to the argument's
+    /// type.
+    pub(super) fn memchr(
+        &mut self,
+        name: &str,
+        arguments: &[Node<Expression>],
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let text = self.search_text(name, &arguments[0], at)?;
+        let wanted = self.int_argument(name, &arguments[1], "character", span, at)?;
+        let wanted = self.convert(wanted, CType::UChar, span);
+        let count = self.byte_count(&arguments[2], span)?;
+        let found = self.b.new_temp(span, Width::W32);
+        self.assign(found, Operand::Const(-1), span);
+        // for (k = 0; k < n; k++) if ((unsigned char)s[k] == c) { found = k; break; }
+        self.counted_loop(
+            span,
+            |cx, k| {
+                let going = cx.b.new_temp(span, Width::W32);
+                let within = cx.temp(Rvalue::Binary(BinOp::ULt, k, count), span);
+                cx.assign(going, within, span);
+                let (read, join) = (cx.b.new_block(), cx.b.new_block());
+                cx.b.branch(within, read, join, span);
+                cx.b.switch_to(read);
+                let value = cx.text_char(text, k, span);
+                let value = cx.convert(value, CType::UChar, span);
+                let equal = cx.temp(Rvalue::Binary(BinOp::Eq, value, wanted), span);
+                let (record, miss) = (cx.b.new_block(), cx.b.new_block());
+                cx.b.branch(equal, record, miss, span);
+                cx.b.switch_to(record);
+                cx.assign(found, k, span);
+                cx.assign(going, Operand::Const(0), span);
+                cx.b.goto(join, span);
+                cx.b.switch_to(miss);
+                cx.b.goto(join, span);
+                cx.b.switch_to(join);
+                Operand::Local(going)
             },
             |_, _| {},
         );
