@@ -276,12 +276,7 @@ impl FnCx<'_, '_> {
             |cx, k| {
                 let value = cx.text_char(text, k, span);
                 let equal = cx.temp(Rvalue::Binary(BinOp::Eq, value, wanted), span);
-                let (record, join) = (cx.b.new_block(), cx.b.new_block());
-                cx.b.branch(equal, record, join, span);
-                cx.b.switch_to(record);
-                cx.assign(found, k, span);
-                cx.b.goto(join, span);
-                cx.b.switch_to(join);
+                cx.record_match(equal, found, k, span);
                 let going = cx.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Const(0)), span);
                 match last {
                     true => going,
@@ -327,13 +322,9 @@ impl FnCx<'_, '_> {
                 let value = cx.text_char(text, k, span);
                 let value = cx.convert(value, CType::UChar, span);
                 let equal = cx.temp(Rvalue::Binary(BinOp::Eq, value, wanted), span);
-                let (record, miss) = (cx.b.new_block(), cx.b.new_block());
-                cx.b.branch(equal, record, miss, span);
-                cx.b.switch_to(record);
-                cx.assign(found, k, span);
-                cx.assign(going, Operand::Const(0), span);
-                cx.b.goto(join, span);
-                cx.b.switch_to(miss);
+                cx.record_match(equal, found, k, span);
+                let differ = cx.temp(Rvalue::Unary(UnOp::Not, equal), span);
+                cx.assign(going, differ, span);
                 cx.b.goto(join, span);
                 cx.b.switch_to(join);
                 Operand::Local(going)
@@ -395,12 +386,7 @@ impl FnCx<'_, '_> {
                     Rvalue::Binary(BinOp::Eq, Operand::Local(wanted), Operand::Const(0)),
                     span,
                 );
-                let (record, join) = (cx.b.new_block(), cx.b.new_block());
-                cx.b.branch(whole, record, join, span);
-                cx.b.switch_to(record);
-                cx.assign(found, i, span);
-                cx.b.goto(join, span);
-                cx.b.switch_to(join);
+                cx.record_match(whole, found, i, span);
                 let character = cx.text_char(haystack, i, span);
                 let going = cx.temp(
                     Rvalue::Binary(BinOp::Ne, character, Operand::Const(0)),
@@ -412,6 +398,16 @@ impl FnCx<'_, '_> {
             |_, _| {},
         );
         Ok((self.pointer_at_or_null(haystack, found, span), haystack.ty))
+    }
+
+    /// `if (matched) found = k;`
+    fn record_match(&mut self, matched: Operand, found: LocalId, k: Operand, span: Span) {
+        let (record, join) = (self.b.new_block(), self.b.new_block());
+        self.b.branch(matched, record, join, span);
+        self.b.switch_to(record);
+        self.assign(found, k, span);
+        self.b.goto(join, span);
+        self.b.switch_to(join);
     }
 
     /// An element pointer into `text`'s array at index `found`, or null where it is negative.
