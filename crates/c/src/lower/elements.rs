@@ -46,7 +46,9 @@ use lang_c::visit::{self, Visit};
 
 use super::allocation::{allocation_size, ALLOCATING_FUNCTIONS};
 use super::expr::{ERROR_FUNCTIONS, OUTPUT_FUNCTIONS};
-use super::library::{memory_function, reads_characters, MEMORY_FUNCTIONS};
+use super::library::{
+    pointer_arguments, reads_characters, returns_into_first_argument, MEMORY_FUNCTIONS,
+};
 use super::types::{declarator_shape, CType, Shape, Types};
 
 /// A variable: the function it is a local or parameter of (`""` for a global), and its name.
@@ -975,16 +977,7 @@ impl Uses<'_> {
                 if let Some(name) = callee_name(&call.node) {
                     let returns_first = !self.parameters.contains_key(name)
                         && MEMORY_FUNCTIONS.contains(&name)
-                        && matches!(
-                            memory_function(name).0,
-                            "strchr"
-                                | "strrchr"
-                                | "strstr"
-                                | "memchr"
-                                | "strcpy"
-                                | "strcat"
-                                | "strncpy"
-                        );
+                        && returns_into_first_argument(name);
                     if let (true, Some(first)) = (returns_first, call.node.arguments.first()) {
                         self.collect(first, out);
                     }
@@ -1339,10 +1332,7 @@ impl<'ast> Visit<'ast> for Uses<'_> {
             // and of KLEE's `klee_make_symbolic` (`lower/conventions.rs`).
             let pointer_arguments = match name {
                 _ if self.parameters.contains_key(name) => 0..0,
-                _ if MEMORY_FUNCTIONS.contains(&name) => match memory_function(name) {
-                    ("strchr" | "strrchr" | "memchr", _) => 0..1,
-                    (_, arguments) => 0..arguments.min(2),
-                },
+                _ if MEMORY_FUNCTIONS.contains(&name) => pointer_arguments(name),
                 "klee_make_symbolic" => 0..1,
                 _ => 0..0,
             };

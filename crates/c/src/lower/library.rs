@@ -86,6 +86,23 @@ pub(super) fn reads_characters(name: &str) -> bool {
     function.starts_with("str") || function == "memchr"
 }
 
+/// The positions of the memory function `name`'s pointer arguments.
+pub(super) fn pointer_arguments(name: &str) -> std::ops::Range<usize> {
+    match memory_function(name) {
+        ("strchr" | "strrchr" | "memchr", _) => 0..1,
+        (_, arguments) => 0..arguments.min(2),
+    }
+}
+
+/// Whether the value of the memory function `name` points into its first argument's array
+/// (the copies return their destination, the searches where they found something).
+pub(super) fn returns_into_first_argument(name: &str) -> bool {
+    matches!(
+        memory_function(name).0,
+        "strchr" | "strrchr" | "strstr" | "memchr" | "strcpy" | "strcat" | "strncpy"
+    )
+}
+
 /// Where a memory function writes or reads: the object a pointer to a whole object points to,
 /// or the elements from the one a pointer into an array points to; of type `ty`.
 #[derive(Clone, Copy)]
