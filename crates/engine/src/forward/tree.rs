@@ -9,10 +9,20 @@
 //! subtrees without a runnable leaf, and when it runs again it is drawn as often as before it
 //! waited (re-inserting it at the root made every released state as likely as half the tree,
 //! which sent the search round loops). Nothing here executes or owns states.
+//!
+//! A walk's choice at a node is drawn from the node's *key* (a hash of the branches from the
+//! root to it, not of the order nodes were made in) and how often walks have passed the node,
+//! not from one stream for the whole tree. So what happens in one subtree never shifts the
+//! draws in another: when `--subsume` ends or parks the states of one subtree, every other
+//! subtree is explored in the same order as without it, only entered at least as often. With
+//! one stream, every state subsumption removed changed every later choice, and a random
+//! search found a violation later (or not within its time) in some runs (issue 26).
+
+use std::cell::Cell;
 
 use rustc_hash::FxHashMap;
 
-use crate::common::rng::Rng;
+use crate::common::rng::mix;
 use crate::forward::state::StateId;
 
 #[derive(Debug)]
@@ -23,6 +33,10 @@ struct Node {
     state: Option<StateId>,
     /// How many leaves of this subtree are runnable (not suspended).
     runnable: u32,
+    /// Where the node stands: a hash of the branches taken from the root to it.
+    key: u64,
+    /// How many walks have passed this inner node (drawn from, with `key`).
+    walks: Cell<u64>,
 }
 
 #[derive(Debug, Default)]
@@ -35,12 +49,14 @@ pub struct ExecTree {
     /// above it, which on a path of 100,000 pending forks (depth-first search through a loop
     /// over a large array) costs more than the rest of the search.
     untracked: bool,
+    /// How many states [`ExecTree::insert`] has put under the root, which keys them.
+    inserted: u64,
 }
 
 impl ExecTree {
     pub fn new(root_state: StateId) -> ExecTree {
         let mut tree = ExecTree::default();
-        let root = tree.new_node(None, Some(root_state));
+        let root = tree.new_node(None, Some(root_state), ROOT_KEY);
         tree.root = Some(root);
         tree
     }
@@ -54,12 +70,14 @@ impl ExecTree {
         }
     }
 
-    fn new_node(&mut self, parent: Option<usize>, state: Option<StateId>) -> usize {
+    fn new_node(&mut self, parent: Option<usize>, state: Option<StateId>, key: u64) -> usize {
         let node = Node {
             parent,
             children: Vec::new(),
             state,
             runnable: u32::from(state.is_some()),
+            key,
+            walks: Cell::new(0),
         };
         let index = match self.free.pop() {
             Some(i) => {
@@ -89,11 +107,12 @@ impl ExecTree {
             return;
         }
         self.nodes[leaf].state = None;
-        let first = self.new_node(Some(leaf), Some(state));
+        let key = self.nodes[leaf].key;
+        let first = self.new_node(Some(leaf), Some(state), mix(key, 0));
         self.nodes[first].runnable = self.nodes[leaf].runnable;
         self.nodes[leaf].children.push(first);
-        for &other in others {
-            let child = self.new_node(Some(leaf), Some(other));
+        for (branch, &other) in (1..).zip(others) {
+            let child = self.new_node(Some(leaf), Some(other), mix(key, branch));
             self.nodes[leaf].children.push(child);
         }
         self.add_runnable(leaf, others.len() as i64);
@@ -132,15 +151,17 @@ impl ExecTree {
         if self.untracked || self.leaf_of.contains_key(&state) {
             return;
         }
+        self.inserted += 1;
         let Some(root) = self.root else {
-            let root = self.new_node(None, Some(state));
+            let root = self.new_node(None, Some(state), mix(ROOT_KEY, self.inserted));
             self.root = Some(root);
             return;
         };
         if let Some(s) = self.nodes[root].state {
             self.fork(s, &[state]);
         } else {
-            let leaf = self.new_node(Some(root), Some(state));
+            let key = mix(self.nodes[root].key, u64::MAX - self.inserted);
+            let leaf = self.new_node(Some(root), Some(state), key);
             self.nodes[root].children.push(leaf);
             self.add_runnable(root, 1);
         }
@@ -207,8 +228,11 @@ impl ExecTree {
     }
 
     /// A runnable state reached by a random walk from the root, choosing uniformly among the
-    /// children with a runnable leaf below.
-    pub fn random_leaf(&self, rng: &mut Rng) -> Option<StateId> {
+    /// children with a runnable leaf below. The choice at a node is drawn from `seed`, the
+    /// node's key and how often walks passed it; a drawn child without a runnable leaf is
+    /// replaced by a second draw among those with one, so a child that is there in two runs is
+    /// taken in the second at least whenever it was in the first.
+    pub fn random_leaf(&self, seed: u64) -> Option<StateId> {
         let mut node = self.root?;
         loop {
             let n = &self.nodes[node];
@@ -218,12 +242,23 @@ impl ExecTree {
             if let Some(state) = n.state {
                 return Some(state);
             }
-            let open = n.children.iter().filter(|&&c| self.nodes[c].runnable > 0);
-            let pick = rng.below(open.clone().count());
-            node = *open.clone().nth(pick)?;
+            let walks = n.walks.get();
+            n.walks.set(walks + 1);
+            let draw = mix(mix(seed, n.key), walks);
+            let first = n.children[(draw % n.children.len() as u64) as usize];
+            node = if self.nodes[first].runnable > 0 {
+                first
+            } else {
+                let open = n.children.iter().filter(|&&c| self.nodes[c].runnable > 0);
+                let second = mix(draw, 1) % open.clone().count() as u64;
+                *open.clone().nth(second as usize)?
+            };
         }
     }
 }
+
+/// The root's key; any constant does.
+const ROOT_KEY: u64 = 0x5EED_F7EE;
 
 #[cfg(test)]
 mod tests {
@@ -234,28 +269,28 @@ mod tests {
         let mut tree = ExecTree::new(0);
         tree.fork(0, &[1]);
         tree.fork(1, &[2, 3]);
-        let mut rng = Rng::new(1);
+        let seed = 1;
         for _ in 0..50 {
-            let s = tree.random_leaf(&mut rng).unwrap();
+            let s = tree.random_leaf(seed).unwrap();
             assert!(s <= 3);
         }
         tree.remove(0);
         for _ in 0..50 {
-            assert_ne!(tree.random_leaf(&mut rng), Some(0));
+            assert_ne!(tree.random_leaf(seed), Some(0));
         }
         tree.remove(1);
         tree.remove(2);
-        assert_eq!(tree.random_leaf(&mut rng), Some(3));
+        assert_eq!(tree.random_leaf(seed), Some(3));
         tree.remove(3);
-        assert_eq!(tree.random_leaf(&mut rng), None);
+        assert_eq!(tree.random_leaf(seed), None);
         tree.insert(4);
-        assert_eq!(tree.random_leaf(&mut rng), Some(4));
+        assert_eq!(tree.random_leaf(seed), Some(4));
         tree.insert(5);
         tree.remove(4);
-        assert_eq!(tree.random_leaf(&mut rng), Some(5));
+        assert_eq!(tree.random_leaf(seed), Some(5));
         tree.fork(5, &[6]);
         tree.insert(7);
-        let seen: Vec<_> = (0..50).filter_map(|_| tree.random_leaf(&mut rng)).collect();
+        let seen: Vec<_> = (0..50).filter_map(|_| tree.random_leaf(seed)).collect();
         assert!(seen.contains(&7) && seen.contains(&6));
     }
 
@@ -266,17 +301,17 @@ mod tests {
         tree.fork(1, &[2]);
         tree.remove(0);
         // Only the fork of 1 into 1 and 2 is left: each is drawn about half the time.
-        let mut rng = Rng::new(5);
+        let seed = 5;
         let ones = (0..1000)
-            .filter(|_| tree.random_leaf(&mut rng) == Some(1))
+            .filter(|_| tree.random_leaf(seed) == Some(1))
             .count();
         assert!((400..600).contains(&ones), "{ones}");
         assert_eq!(tree.depth_of(1), Some(1));
         tree.remove(2);
         assert_eq!(tree.depth_of(1), Some(0));
-        assert_eq!(tree.random_leaf(&mut rng), Some(1));
+        assert_eq!(tree.random_leaf(seed), Some(1));
         tree.fork(1, &[3]);
-        let seen: Vec<_> = (0..50).filter_map(|_| tree.random_leaf(&mut rng)).collect();
+        let seen: Vec<_> = (0..50).filter_map(|_| tree.random_leaf(seed)).collect();
         assert!(seen.contains(&1) && seen.contains(&3));
     }
 
@@ -286,9 +321,9 @@ mod tests {
         tree.fork(0, &[1]);
         tree.fork(1, &[2]);
         tree.fork(2, &[3]);
-        let mut rng = Rng::new(9);
+        let seed = 9;
         let zeros = (0..1000)
-            .filter(|_| tree.random_leaf(&mut rng) == Some(0))
+            .filter(|_| tree.random_leaf(seed) == Some(0))
             .count();
         assert!((400..600).contains(&zeros), "{zeros}");
     }
@@ -299,24 +334,48 @@ mod tests {
         tree.fork(0, &[1]);
         tree.fork(1, &[2]);
         tree.suspend(0);
-        let mut rng = Rng::new(3);
+        let seed = 3;
         for _ in 0..100 {
-            assert_ne!(tree.random_leaf(&mut rng), Some(0));
+            assert_ne!(tree.random_leaf(seed), Some(0));
         }
         tree.suspend(1);
         tree.suspend(2);
-        assert_eq!(tree.random_leaf(&mut rng), None);
+        assert_eq!(tree.random_leaf(seed), None);
         tree.resume(0);
         tree.resume(1);
         tree.resume(2);
         // Back at depth 1 (not re-inserted at the root): drawn about half the time.
         let zeros = (0..1000)
-            .filter(|_| tree.random_leaf(&mut rng) == Some(0))
+            .filter(|_| tree.random_leaf(seed) == Some(0))
             .count();
         assert!((400..600).contains(&zeros), "{zeros}");
         tree.suspend(2);
         tree.remove(2);
-        let seen: Vec<_> = (0..50).filter_map(|_| tree.random_leaf(&mut rng)).collect();
+        let seen: Vec<_> = (0..50).filter_map(|_| tree.random_leaf(seed)).collect();
         assert!(seen.contains(&0) && seen.contains(&1));
+    }
+
+    #[test]
+    fn a_subtree_is_walked_in_the_same_order_whatever_happens_beside_it() {
+        let grow = || {
+            let mut tree = ExecTree::new(0);
+            tree.fork(0, &[1]);
+            tree.fork(0, &[2]);
+            tree.fork(2, &[4, 5]);
+            tree.fork(1, &[3]);
+            tree
+        };
+        let both = grow();
+        let mut alone = grow();
+        alone.suspend(1);
+        alone.remove(3);
+        let subtree = [0, 2, 4, 5];
+        let inside: Vec<_> = (0..400)
+            .filter_map(|_| both.random_leaf(11))
+            .filter(|s| subtree.contains(s))
+            .collect();
+        let only: Vec<_> = (0..400).filter_map(|_| alone.random_leaf(11)).collect();
+        assert!(inside.len() > 100 && only.len() == 400);
+        assert_eq!(inside[..], only[..inside.len()]);
     }
 }

@@ -46,7 +46,7 @@ pub fn searcher(strategy: SearchStrategy, seed: u64) -> Box<dyn Searcher> {
         SearchStrategy::Bfs => Box::new(bfs::Bfs::default()),
         SearchStrategy::Dfs => Box::new(dfs::Dfs::default()),
         SearchStrategy::Random => Box::new(random::RandomState::new(Rng::new(seed))),
-        SearchStrategy::RandomPath => Box::new(random_path::RandomPath::new(Rng::new(seed))),
+        SearchStrategy::RandomPath => Box::new(random_path::RandomPath::new(seed)),
         SearchStrategy::Coverage => Box::new(coverage::CoverageGuided::new(
             Choice::Weighted,
             Rng::new(seed),
@@ -56,7 +56,7 @@ pub fn searcher(strategy: SearchStrategy, seed: u64) -> Box<dyn Searcher> {
             Rng::new(seed),
         )),
         SearchStrategy::Klee => Box::new(interleaved::Interleaved::new(vec![
-            Box::new(random_path::RandomPath::new(Rng::new(seed))),
+            Box::new(random_path::RandomPath::new(seed)),
             Box::new(coverage::CoverageGuided::new(
                 Choice::Weighted,
                 Rng::new(seed.wrapping_add(1)),
