@@ -160,6 +160,7 @@ impl ExecTree {
         if let Some(s) = self.nodes[root].state {
             self.fork(s, &[state]);
         } else {
+            // Counted down from the top: never a fork's branch number (0, 1, 2, ...).
             let key = mix(self.nodes[root].key, u64::MAX - self.inserted);
             let leaf = self.new_node(Some(root), Some(state), key);
             self.nodes[root].children.push(leaf);
