@@ -3141,6 +3141,47 @@ fn string_searches_and_copies_return_pointers_into_their_argument() {
     assert!(message.contains("strchr"), "{message}");
 }
 
+/// `strdup` and `strndup` make a heap array holding a copy: writable, as long as the string
+/// and its 0, freed by `free`, counted for leaks; `strndup` reads no character past `n`.
+#[test]
+fn strdup_copies_into_a_fresh_heap_array() {
+    let source = "char *strdup(const char *); char *strndup(const char *, unsigned long);
+         int main() { char r[2] = {'a', 'b'}; char *d = strdup(\"xyz\"); d[0] = 'w';
+         char *n = strndup(r, 2); char *e = strndup(\"hello\", 9);
+         int v = d[0] * 1000 + (d[3] == 0) * 100 + (n[1] == 'b' && n[2] == 0) * 10 + (e[5] == 0);
+         if (__VERIFIER_nondet_int() == 1) v = d[4];
+         if (__VERIFIER_nondet_int() == 2) v = strndup(r, 3)[0];
+         free(d); free(n); free(e);
+         if (__VERIFIER_nondet_int() == 3) free(d);
+         return v; }";
+    assert_eq!(returns(source, &[0, 0, 0]), 'w' as i32 * 1000 + 111);
+    for (inputs, kind) in [
+        (&[1, 0, 0][..], PropertyKind::OutOfBounds),
+        (&[0, 2, 0], PropertyKind::OutOfBounds),
+        (&[0, 0, 3], PropertyKind::InvalidFree),
+    ] {
+        match run(source, inputs) {
+            RunEnd::RuntimeError { kind: k, .. } => assert_eq!(k, kind, "{inputs:?}"),
+            other => panic!("{inputs:?}: {other:?}"),
+        }
+    }
+    let leaks = Options {
+        memory_leaks: true,
+        ..Options::default()
+    };
+    let source = "char *strdup(const char *);
+         int main() { char *d = strdup(\"ab\"); if (__VERIFIER_nondet_int()) free(d); return 0; }";
+    assert_eq!(returns_with(source, &[1], leaks), 0);
+    match run_with(source, &[0], leaks) {
+        RunEnd::RuntimeError { kind, .. } => assert_eq!(kind, PropertyKind::MemoryLeak),
+        other => panic!("{other:?}"),
+    }
+    // A file's own `strdup` is an ordinary function.
+    let source = "char *strdup(const char *s) { return (char *)s; }
+         int main() { char b[2] = \"q\"; return strdup(b) == b; }";
+    assert_eq!(returns(source, &[]), 1);
+}
+
 #[test]
 fn allocations_of_bytes_make_chars() {
     // `malloc(n)` and `malloc(sizeof buf)` of an array variable are numbers of `char`s.

@@ -74,6 +74,10 @@ pub(super) const FORKED_LENGTHS: i32 = 64;
 pub(super) const ALLOCATING_FUNCTIONS: &[&str] =
     &["malloc", "calloc", "realloc", "alloca", "__builtin_alloca"];
 
+/// The functions that make a heap array of characters holding a copy of a string
+/// (`lower/strings.rs`): allocations that always make arrays.
+pub(super) const DUPLICATING_FUNCTIONS: &[&str] = &["strdup", "strndup"];
+
 /// The size arguments of an allocation: the `sizeof` giving each object's size (`None`: a
 /// number of bytes, made `char`s), and how many objects (`None`: one).
 pub(super) struct AllocationSize<'a> {
@@ -399,6 +403,22 @@ impl FnCx<'_, '_> {
             pointer,
             self.unit.types.borrow_mut().element_pointer_to(pointee),
         ))
+    }
+
+    /// An element pointer to the first of a fresh heap array of `count` `char`s (indeterminate;
+    /// `count` computed: forked over as any computed count is), counted as one live object.
+    pub(super) fn character_array(&mut self, count: Operand, span: Span) -> (Operand, CType) {
+        self.unit.allocates_heap.set(true);
+        let element = self.blank_object(CType::SChar, false, true, span);
+        let cell = self.forked_array_cell((element, 1), count, span);
+        self.count_objects(1, span);
+        let pointer = self.element_value(cell, Operand::Const(0), span);
+        let ty = self
+            .unit
+            .types
+            .borrow_mut()
+            .element_pointer_to(CType::SChar);
+        (pointer, ty)
     }
 
     /// What the size arguments of the allocating function `name` count, where they fit a

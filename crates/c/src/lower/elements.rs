@@ -44,7 +44,7 @@ use lang_c::ast::{
 use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
 
-use super::allocation::{allocation_size, ALLOCATING_FUNCTIONS};
+use super::allocation::{allocation_size, ALLOCATING_FUNCTIONS, DUPLICATING_FUNCTIONS};
 use super::expr::{ERROR_FUNCTIONS, OUTPUT_FUNCTIONS};
 use super::library::{
     pointer_arguments, reads_characters, returns_into_first_argument, MEMORY_FUNCTIONS,
@@ -80,7 +80,8 @@ fn allocation_key(start: usize) -> VariableKey {
     (ALLOCATION.to_string(), start.to_string())
 }
 
-/// Where the allocation `call` starts, if it is one (the file does not define the function).
+/// Where the allocation `call` starts, if it is one (the file does not define the function):
+/// an allocating function's or a duplicating one's (`strdup`).
 fn allocation_start(
     call: &CallExpression,
     parameters: &HashMap<String, Vec<String>>,
@@ -89,8 +90,8 @@ fn allocation_start(
         return None;
     };
     let name = callee.node.name.as_str();
-    (ALLOCATING_FUNCTIONS.contains(&name) && !parameters.contains_key(name))
-        .then_some(call.callee.span.start)
+    let allocates = ALLOCATING_FUNCTIONS.contains(&name) || DUPLICATING_FUNCTIONS.contains(&name);
+    (allocates && !parameters.contains_key(name)).then_some(call.callee.span.start)
 }
 
 /// The name of the function `call` calls, if it names one.
@@ -133,11 +134,12 @@ fn variable_key(
     }
 }
 
-/// Whether the allocation `call` makes an array: it counts objects, or resizes one
-/// (`realloc`).
+/// Whether the allocation `call` makes an array: it counts objects, resizes one (`realloc`)
+/// or copies a string (`strdup`).
 fn makes_array(call: &CallExpression) -> bool {
     callee_name(call).is_some_and(|name| {
         name == "realloc"
+            || DUPLICATING_FUNCTIONS.contains(&name)
             || allocation_size(name, &call.arguments).is_some_and(|size| size.count.is_some())
     })
 }
@@ -1333,10 +1335,12 @@ impl<'ast> Visit<'ast> for Uses<'_> {
             let pointer_arguments = match name {
                 _ if self.parameters.contains_key(name) => 0..0,
                 _ if MEMORY_FUNCTIONS.contains(&name) => pointer_arguments(name),
+                _ if DUPLICATING_FUNCTIONS.contains(&name) => 0..1,
                 "klee_make_symbolic" => 0..1,
                 _ => 0..0,
             };
-            let string = MEMORY_FUNCTIONS.contains(&name) && reads_characters(name);
+            let string = (MEMORY_FUNCTIONS.contains(&name) && reads_characters(name))
+                || DUPLICATING_FUNCTIONS.contains(&name);
             for argument in call.arguments.get(pointer_arguments).unwrap_or_default() {
                 self.decays(argument, string);
             }

@@ -2159,6 +2159,10 @@ impl FnCx<'_, '_> {
                 arity(2)?;
                 return self.allocation(name, call, span, at);
             }
+            "strdup" | "strndup" if !defined => {
+                arity(if name == "strdup" { 1 } else { 2 })?;
+                return self.strdup(name, &call.arguments, span, at);
+            }
             _ if super::library::MEMORY_FUNCTIONS.contains(&name)
                 && !self.unit.bodies.contains_key(name) =>
             {

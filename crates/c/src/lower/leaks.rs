@@ -26,17 +26,18 @@ use symex_ir::cfg::{
 };
 use symex_syntax::span::Span;
 
-use super::allocation::ALLOCATING_FUNCTIONS;
+use super::allocation::{ALLOCATING_FUNCTIONS, DUPLICATING_FUNCTIONS};
 use super::expr::{ERROR_FUNCTIONS, EXIT_FUNCTIONS};
 use super::func::FnCx;
 
 /// The defined functions whose calls may change or check the count: those that call an
-/// allocation function, `free`, `realloc`, an exit or error function (`assert` among them: a
+/// allocation function (`strdup` among them), `free`, `realloc`, an exit or error function (`assert` among them: a
 /// failing one calls `__assert_fail`), or such a function, in the file's call graph
 /// (`lower/mod.rs`, [`super::call_graph`]).
 pub(super) fn counting_functions(graph: &[(&String, HashSet<String>)]) -> HashSet<String> {
     let library = [
         ALLOCATING_FUNCTIONS,
+        DUPLICATING_FUNCTIONS,
         &["free", "assert"],
         EXIT_FUNCTIONS,
         ERROR_FUNCTIONS,

@@ -560,7 +560,7 @@ fn addresses_taken(unit: &TranslationUnit) -> (HashSet<VariableKey>, HashSet<Str
 }
 
 /// The functions whose objects `free` releases (and that can leak).
-const ALLOCATORS: &[&str] = &["malloc", "calloc", "realloc"];
+const ALLOCATORS: &[&str] = &["malloc", "calloc", "realloc", "strdup", "strndup"];
 
 /// The names of the functions called by name in what it visits, and whether it calls
 /// through a function pointer (a callee that is an expression; [`Callees::of_definition`]

@@ -1,6 +1,6 @@
 //! The C library's string functions that symex lowers into the loops they are: `strlen`,
 //! `strchr`, `strrchr`, `strstr`, `memchr`, `strcpy`, `strncpy`, `strcat`, `strcmp`, `strncmp`, and `memcmp` (and
-//! their `__builtin_` names), where the file does not define them.
+//! their `__builtin_` names), and `strdup` and `strndup`, where the file does not define them.
 //!
 //! A string is a pointer into an array of characters (`lower/element_pointer.rs`) or a
 //! character view (`lower/views.rs`: `(unsigned char *)s` of a `char` string, the bytes of
@@ -23,6 +23,9 @@
 //!   destination's character type. Copying between overlapping ranges of one array stops
 //!   `unmodelled` (undefined in C); rows of one array (`strcpy(names[i], names[j])`,
 //!   `strcat(names[i], names[j])`) are apart where the ranges read and written do not meet.
+//! * `strdup(s)` makes a heap array of `char`s (`lower/allocation.rs`: a computed length,
+//!   forked over 1 to 64) and copies `s`'s string into it; `strndup(s, n)` at most `n` of its
+//!   characters (none read past them), then a 0. `free` releases it; it counts for leaks.
 //! * `strcmp(a, b)`, `strncmp(a, b, n)` (at most `n` characters) and `memcmp(a, b, n)` (`n`
 //!   bytes, 0s included) give 0 where equal, else the difference of the first differing
 //!   characters read as `unsigned char` (glibc's value; C fixes only its sign). `memcmp`
@@ -430,6 +433,69 @@ impl FnCx<'_, '_> {
         self.b.goto(join, span);
         self.b.switch_to(join);
         Operand::Local(result)
+    }
+
+    /// `strdup(s)` and `strndup(s, n)`: a fresh heap array (`lower/allocation.rs`) holding
+    /// `s`'s characters up to its 0 (at most `n` of them), then a 0. Its value points at the
+    /// first; like `malloc`, it never fails.
+    pub(super) fn strdup(
+        &mut self,
+        name: &str,
+        arguments: &[Node<Expression>],
+        span: Span,
+        at: usize,
+    ) -> Result<(Operand, CType), CError> {
+        let source = self.text(name, &arguments[0], at)?;
+        let length = match arguments.get(1) {
+            Some(limit) => {
+                let limit = self.byte_count(limit, span)?;
+                self.bounded_length(source, limit, span)
+            }
+            None => self.text_length(source, span),
+        };
+        let count = self.temp(Rvalue::Binary(BinOp::Add, length, Operand::Const(1)), span);
+        let (pointer, ty) = self.character_array(count, span);
+        let copy = Text {
+            pointer,
+            ty,
+            character: CType::SChar,
+            view: None,
+        };
+        // for (k = 0; k < length; k++) copy[k] = s[k]; copy[length] = 0;
+        self.counted_loop(
+            span,
+            |cx, k| cx.temp(Rvalue::Binary(BinOp::Lt, k, length), span),
+            |cx, k| {
+                let value = cx.text_char(source, k, span);
+                cx.text_store(copy, k, value, span);
+            },
+        );
+        self.text_store(copy, length, Operand::Const(0), span);
+        Ok((pointer, ty))
+    }
+
+    /// The number of characters of `text` before its first 0, at most `limit` (C's
+    /// `strnlen`): no character at or past `limit` is read.
+    fn bounded_length(&mut self, text: Text, limit: Operand, span: Span) -> Operand {
+        // for (k = 0; k < limit && text[k] != 0; k++) {}
+        self.counted_loop(
+            span,
+            |cx, k| {
+                let going = cx.b.new_temp(span, Width::W32);
+                let within = cx.temp(Rvalue::Binary(BinOp::ULt, k, limit), span);
+                cx.assign(going, within, span);
+                let (read, join) = (cx.b.new_block(), cx.b.new_block());
+                cx.b.branch(within, read, join, span);
+                cx.b.switch_to(read);
+                let value = cx.text_char(text, k, span);
+                let more = cx.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Const(0)), span);
+                cx.assign(going, more, span);
+                cx.b.goto(join, span);
+                cx.b.switch_to(join);
+                Operand::Local(going)
+            },
+            |_, _| {},
+        )
     }
 
     /// The string argument of a search (`strchr`, `strstr`), whose result points into its
