@@ -313,27 +313,12 @@ impl FnCx<'_, '_> {
         let found = self.b.new_temp(span, Width::W32);
         self.assign(found, Operand::Const(-1), span);
         // for (k = 0; k < n; k++) if ((unsigned char)s[k] == c) { found = k; break; }
-        self.counted_loop(
-            span,
-            |cx, k| {
-                let going = cx.b.new_temp(span, Width::W32);
-                let within = cx.temp(Rvalue::Binary(BinOp::ULt, k, count), span);
-                cx.assign(going, within, span);
-                let (read, join) = (cx.b.new_block(), cx.b.new_block());
-                cx.b.branch(within, read, join, span);
-                cx.b.switch_to(read);
-                let value = cx.text_char(text, k, span);
-                let value = cx.convert(value, CType::UChar, span);
-                let equal = cx.temp(Rvalue::Binary(BinOp::Eq, value, wanted), span);
-                cx.record_match(equal, found, k, span);
-                let differ = cx.temp(Rvalue::Unary(UnOp::Not, equal), span);
-                cx.assign(going, differ, span);
-                cx.b.goto(join, span);
-                cx.b.switch_to(join);
-                Operand::Local(going)
-            },
-            |_, _| {},
-        );
+        self.scan_within(text, count, span, |cx, value, k| {
+            let value = cx.convert(value, CType::UChar, span);
+            let equal = cx.temp(Rvalue::Binary(BinOp::Eq, value, wanted), span);
+            cx.record_match(equal, found, k, span);
+            cx.temp(Rvalue::Unary(UnOp::Not, equal), span)
+        });
         Ok((self.pointer_at_or_null(text, found, span), text.ty))
     }
 
@@ -477,19 +462,32 @@ impl FnCx<'_, '_> {
     /// The number of characters of `text` before its first 0, at most `limit` (C's
     /// `strnlen`): no character at or past `limit` is read.
     fn bounded_length(&mut self, text: Text, limit: Operand, span: Span) -> Operand {
-        // for (k = 0; k < limit && text[k] != 0; k++) {}
+        self.scan_within(text, limit, span, |cx, value, _| {
+            cx.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Const(0)), span)
+        })
+    }
+
+    /// `for (k = 0; k < count && more(text[k], k); k++) {}` with `count` unsigned: no
+    /// character at or past `count` is read. The value of `k` when the loop ends.
+    fn scan_within(
+        &mut self,
+        text: Text,
+        count: Operand,
+        span: Span,
+        mut more: impl FnMut(&mut Self, Operand, Operand) -> Operand,
+    ) -> Operand {
         self.counted_loop(
             span,
             |cx, k| {
                 let going = cx.b.new_temp(span, Width::W32);
-                let within = cx.temp(Rvalue::Binary(BinOp::ULt, k, limit), span);
+                let within = cx.temp(Rvalue::Binary(BinOp::ULt, k, count), span);
                 cx.assign(going, within, span);
                 let (read, join) = (cx.b.new_block(), cx.b.new_block());
                 cx.b.branch(within, read, join, span);
                 cx.b.switch_to(read);
                 let value = cx.text_char(text, k, span);
-                let more = cx.temp(Rvalue::Binary(BinOp::Ne, value, Operand::Const(0)), span);
-                cx.assign(going, more, span);
+                let next = more(cx, value, k);
+                cx.assign(going, next, span);
                 cx.b.goto(join, span);
                 cx.b.switch_to(join);
                 Operand::Local(going)
