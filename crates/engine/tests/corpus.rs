@@ -30,6 +30,7 @@ const NEEDS_LOOP_TECHNIQUES: &[&str] = &[
     "interp_input_exhausted.uc",
     "summarize_invariant_step.uc",
     "summarize_two_phases.uc",
+    "summarize_failing_check_path.uc",
     "summarize_nested_constant_inner.uc",
     "subsume_nested_init.uc",
     "subsume_memory_facts.uc",

@@ -424,7 +424,7 @@ fn enter_inner(walk: &mut Walk, at: usize, inner: &Inner, slot: usize, width: &m
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Flow {
     Next,
-    /// `assume 0`: the run ends here.
+    /// `assume 0`, or a check that always fails: the run ends here.
     Ends,
 }
 
@@ -461,6 +461,13 @@ fn instruction(
             operand(*op, walk, cell_backed)?;
         }
         InstKind::Check { check, prop } => match check {
+            // A check that always fails (`reach_error()` without `abort()`: SV-COMP's
+            // `__VERIFIER_assert`) ends every run that reaches it, as `assume 0` does.
+            Check::Assert(Operand::Const(0))
+            | Check::Condition {
+                holds: Operand::Const(0),
+                ..
+            } => return Ok(Flow::Ends),
             Check::Assert(op) | Check::Condition { holds: op, .. } | Check::NonZero(op) => {
                 let value = operand(*op, walk, cell_backed)?;
                 walk.checks.push((*prop, value));
