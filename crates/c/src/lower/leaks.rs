@@ -31,9 +31,9 @@ use super::expr::{ERROR_FUNCTIONS, EXIT_FUNCTIONS};
 use super::func::FnCx;
 
 /// The defined functions whose calls may change or check the count: those that call an
-/// allocation function (`strdup` among them), `free`, `realloc`, an exit or error function (`assert` among them: a
-/// failing one calls `__assert_fail`), or such a function, in the file's call graph
-/// (`lower/mod.rs`, [`super::call_graph`]).
+/// allocation function (`strdup` among them), `free`, `realloc`, an exit or error function
+/// (`assert` among them: a failing one calls `__assert_fail`), or such a function, in the
+/// file's call graph (`lower/mod.rs`, [`super::call_graph`]).
 pub(super) fn counting_functions(graph: &[(&String, HashSet<String>)]) -> HashSet<String> {
     let library = [
         ALLOCATING_FUNCTIONS,

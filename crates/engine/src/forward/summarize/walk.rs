@@ -461,9 +461,11 @@ fn instruction(
             operand(*op, walk, cell_backed)?;
         }
         InstKind::Check { check, prop } => match check {
-            // A check that always fails (`reach_error()` without `abort()`: SV-COMP's
-            // `__VERIFIER_assert`) ends every run that reaches it, as `assume 0` does.
+            // A check that always fails (the error call of older versions of SV-COMP's
+            // `__VERIFIER_assert`, which do not `abort()`) ends every run that reaches it, as
+            // `assume 0` does.
             Check::Assert(Operand::Const(0))
+            | Check::NonZero(Operand::Const(0))
             | Check::Condition {
                 holds: Operand::Const(0),
                 ..
