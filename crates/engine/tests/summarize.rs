@@ -277,3 +277,49 @@ fn loops_with_a_path_that_aborts_are_summarized() {
     );
     assert!(violated.stats.loops_summarized.unwrap_or(0) >= 1);
 }
+
+/// SV-COMP's `loops-crafted-1/nested5-1` shape, inlined: four nested loops whose third has a
+/// path through `__VERIFIER_error()` (a run can end inside it) that `v % 4` never takes. Every
+/// loop is summarized: the inner runs are shown to leave normally, `v` (written by the
+/// innermost loop, never read at entry) is no control local, and the inlined parameter `c`,
+/// assigned before every read, need not hold a number at the outer headers. With `v % 5` the
+/// error is reached at once.
+#[test]
+fn nests_of_four_with_an_ending_path_are_summarized() {
+    let source = |m: u32| {
+        format!(
+            "extern void __VERIFIER_error(void);\n\
+             void __VERIFIER_assert(int c) {{ if (!c) {{ __VERIFIER_error(); }} }}\n\
+             int main(void) {{ unsigned w, x, z, v;\n\
+             for (w = 0; w < 0x0fffffff; w++)\n\
+             for (x = 0; x < 10; x++)\n\
+             for (z = 0; z < 10; z++) {{\n\
+             for (v = 0; v < 10; v++);\n\
+             __VERIFIER_assert(v % {m}); }}\n\
+             return 0; }}"
+        )
+    };
+    let inline = symex_c::Options {
+        inline_calls: true,
+        ..symex_c::Options::default()
+    };
+    let safe = check_c_with(&source(4), 60, inline);
+    let json = safe.to_json().expect("serializes");
+    assert!(
+        safe.properties()
+            .iter()
+            .all(|p| p.verdict.status() == Status::Safe),
+        "{json}"
+    );
+    assert_eq!(safe.stats.loops_summarized, Some(4), "{json}");
+    assert_eq!(safe.stats.loops_not_summarized, Some(0), "{json}");
+    let violated = check_c_with(&source(5), 60, inline);
+    assert!(
+        violated
+            .properties()
+            .iter()
+            .any(|p| p.verdict.status() == Status::Violated && p.line == 2),
+        "{}",
+        violated.to_json().expect("serializes")
+    );
+}

@@ -38,7 +38,7 @@ use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::state::State;
 use crate::forward::summarize::closed::ClosedForm;
-use crate::forward::summarize::phase::{Phase, Stop};
+use crate::forward::summarize::phase::{condition_holds, Phase, Stop};
 use crate::forward::summarize::walk::Inner;
 use crate::forward::summarize::{LoopModel, COUNT_NAME};
 use crate::forward::value::SymValue;
@@ -479,19 +479,24 @@ impl InnerRun<'_> {
         };
         let mut ends = Vec::with_capacity(found.len());
         for (result, out) in found {
-            let value = |l: LocalId| {
-                out.get(l.index()).copied().flatten().ok_or_else(|| {
-                    EngineError::Internal(format!("no inner-loop result for local %{}", l.0))
-                })
-            };
+            let value = |l: LocalId| out.get(l.index()).copied().flatten();
             let mut here = pc.to_vec();
             here.push(result);
             let mut pseudo_values = Vec::new();
             for &l in &self.inner.written {
-                pseudo_values.push(settle(machine, &here, value(l)?, self.bases, false)?);
+                // A written local that is no control local (the inner loop never reads it) has
+                // no value after a run that did not write it: its result would be the value
+                // before the run, which the outer summary does not know.
+                let Some(v) = value(l) else {
+                    return Ok(None);
+                };
+                pseudo_values.push(settle(machine, &here, v, self.bases, false)?);
             }
             for (&l, &before) in self.inner.accumulated.iter().zip(self.added_to) {
-                let delta = machine.store.bv_sub(value(l)?, before)?;
+                let after = value(l).ok_or_else(|| {
+                    EngineError::Internal(format!("no inner-loop result for local %{}", l.0))
+                })?;
+                let delta = machine.store.bv_sub(after, before)?;
                 pseudo_values.push(settle(machine, &here, delta, self.bases, false)?);
             }
             ends.push((result, pseudo_values));
@@ -681,6 +686,16 @@ fn outcomes(
         };
         let leaves = machine.store.and_all(&[reached, split.leaves])?;
         if machine.queries.may_be_true(&machine.store, pc, leaves)? != Answer::No {
+            // A run that takes no walk may end inside the body instead of leaving: the outer
+            // summary has no case for that, so plain execution must follow it.
+            if model.aborts {
+                let exits = exit_condition(&mut machine.store, model, &values)?;
+                let stays = machine.store.not(exits)?;
+                let inside = machine.store.and(leaves, stays)?;
+                if machine.queries.may_be_true(&machine.store, pc, inside)? != Answer::No {
+                    return Ok(None);
+                }
+            }
             ends.push((leaves, values));
         }
         for fork in split.forks {
@@ -689,6 +704,23 @@ fn outcomes(
         }
     }
     Ok(Some(ends))
+}
+
+/// Some path leaving `model`'s loop is taken from the header values `values`.
+fn exit_condition(
+    store: &mut TermStore,
+    model: &LoopModel,
+    values: &[Option<TermId>],
+) -> Result<TermId> {
+    let mut exits = Vec::with_capacity(model.exits.len());
+    for conds in &model.exits {
+        let mut parts = Vec::with_capacity(conds.len());
+        for (cond, direction) in conds {
+            parts.push(condition_holds(store, cond, *direction, values)?);
+        }
+        exits.push(store.and_all(&parts)?);
+    }
+    Ok(store.or_all(&exits)?)
 }
 
 /// Appends the conjuncts of `t` to `pc`: a phase's "stops" (`¬ taken again`) then stands

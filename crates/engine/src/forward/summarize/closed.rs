@@ -46,6 +46,9 @@ pub struct Atom {
     pub b: Rc<Expr>,
     pub slope_a: Slope,
     pub slope_b: Slope,
+    /// The atom holds at one iteration of a run at most (a divisibility test whose residue
+    /// the step changes, see [`divisibility`]); both slopes are then `Zero`.
+    pub once: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -128,8 +131,14 @@ impl ClosedForm {
         let mut atoms = Vec::new();
         for (cond, direction) in &walk.conds {
             let (op, a, b) = atom(cond, *direction);
-            let (Some(slope_a), Some(slope_b)) = (a.slope(&step), b.slope(&step)) else {
-                return Err("a condition is not affine in the induction variables".into());
+            let (slope_a, slope_b, once) = match (a.slope(&step), b.slope(&step)) {
+                (Some(slope_a), Some(slope_b)) => (slope_a, slope_b, false),
+                _ => match divisibility(op, &a, &b, &step) {
+                    Some(once) => (Slope::Zero, Slope::Zero, once),
+                    None => {
+                        return Err("a condition is not affine in the induction variables".into())
+                    }
+                },
             };
             atoms.push(Atom {
                 op,
@@ -137,6 +146,7 @@ impl ClosedForm {
                 b,
                 slope_a,
                 slope_b,
+                once,
             });
         }
         let derived = |l: LocalId| matches!(forms[l.index()], Some(Form::Derived(_) | Form::Havoc));
@@ -179,6 +189,44 @@ impl ClosedForm {
             atoms,
         })
     }
+}
+
+/// How the truth of a divisibility test `e % c == 0` or `e % c != 0` (`op` and its sides `a`,
+/// `b`) changes over the iterations, where `c` is a power of two and `e` moves by a constant
+/// step `d`: `Some(false)` if it never changes (`c` divides `d`), `Some(true)` if it holds at
+/// one iteration in a row at most (`==`: the residue 0 moves to `d`; `!=` modulo 2: the
+/// residue alternates between 0 and 1), `None` otherwise (`x % 4 != 0` holds for three
+/// iterations in a row while `x` counts up by one, and forever while it counts by two from an
+/// odd number). Because `c` divides 2^32, the residue of `e` modulo `c` moves by `d` modulo
+/// `c` at every step, wrap-around included, and signed and unsigned remainders are zero
+/// alike. SV-COMP's `if (i % 2)` then takes its two paths in turn: a cycle of period (1, 1),
+/// whose macro walk moves `i` by a multiple of 2, so the test is invariant there.
+fn divisibility(
+    op: BinOp,
+    a: &Rc<Expr>,
+    b: &Rc<Expr>,
+    step: &dyn Fn(LocalId) -> Option<Option<Rc<Expr>>>,
+) -> Option<bool> {
+    if !matches!(op, BinOp::Eq | BinOp::Ne) {
+        return None;
+    }
+    let ((Expr::Binary(BinOp::Rem | BinOp::URem, e, c), Expr::Const(0))
+    | (Expr::Const(0), Expr::Binary(BinOp::Rem | BinOp::URem, e, c))) = (&**a, &**b)
+    else {
+        return None;
+    };
+    let c = match **c {
+        Expr::Const(c) if c >= 2 && (c as u32).is_power_of_two() => c as u32,
+        _ => return None,
+    };
+    let d = match e.slope(step)? {
+        Slope::Zero => 0,
+        Slope::By(d) => d.constant_value()? as u32 % c,
+    };
+    if d == 0 {
+        return Some(false);
+    }
+    (op == BinOp::Eq || c == 2).then_some(true)
 }
 
 /// The comparison a branch condition taken in `direction` amounts to.

@@ -64,7 +64,8 @@ pub struct LoopModel {
     /// Locals that must hold numbers at the header, so that whether they are assigned stays
     /// exact: those of `havoc` that some path checks before writing, and every local an inner
     /// loop's summary replaces (the outer body keeps a stale value for it, which must at least
-    /// be assigned when the real one is).
+    /// be assigned when the real one is); only locals that `Init` checks read (no temporaries,
+    /// no locals assigned before every read).
     pub numbers: Vec<LocalId>,
     /// The memory the body reads (loop-invariant places) and the checks guarding it.
     pub memory: MemoryReads,
@@ -73,6 +74,8 @@ pub struct LoopModel {
     pub width: usize,
     /// Some run can end inside the body (`assume 0`, [`walk::BodyPaths::aborts`]).
     pub aborts: bool,
+    /// The conditions of the paths that leave the loop ([`walk::BodyPaths::exits`]).
+    pub exits: Vec<walk::Conditions>,
 }
 
 impl LoopModel {
@@ -289,9 +292,11 @@ fn inner_of(
         // Its writes would be results too; not modelled.
         return Err("it writes memory".into());
     }
-    if model.aborts {
-        // An outer summary takes the inner runs' ends from its walks: a run that ends inside
-        // (and the checks on its way) would be no case of them.
+    // An outer summary takes the inner runs' ends from its walks, where a run that ends inside
+    // is no case: `apply` tells the two apart by the exit conditions at the end (and refuses
+    // the outer summary where a run may end inside), so those must read only values it has.
+    let known = |l: LocalId| l.index() < model.locals && model.reads.contains(&l);
+    if model.aborts && !(model.exits.iter().flatten()).all(|(c, _)| !c.reads(&|l| !known(l))) {
         return Err("a run can end inside it (`abort`)".into());
     }
     let exit = match lp.exits.as_slice() {
@@ -341,12 +346,16 @@ fn inner_of(
                 .all(|p| matches!(p.forms[a.index()], None | Some(Form::Induction(_))))
                 && !read_elsewhere(a)
         });
+    // A written local whose value at the header the inner loop never reads decides only its
+    // own value after a run that never writes it: such a run has no result for it (`apply`
+    // refuses the outer summary there), so it is no control local, and the outer loop may
+    // change it between inner runs (`v = 0; for (v = 0; ...)` run again and again).
     let mut control: Vec<LocalId> = model
         .reads
         .iter()
         .copied()
         .filter(|l| l.index() < locals && !accumulated.contains(l))
-        .chain(written.iter().copied())
+        .chain(written.iter().copied().filter(|l| model.reads.contains(l)))
         .collect();
     control.sort();
     control.dedup();
@@ -435,6 +444,14 @@ fn analyse(
     for (_, inner) in &inners {
         numbers.extend(inner.havoc.iter().chain(&inner.numbers).copied());
     }
+    // Whether a local is assigned is observed only by `Init` checks, which locals assigned
+    // before every read have none of (an inlined call's parameter, `int c = ...`).
+    numbers.retain(|&l| {
+        !matches!(
+            function.local(l).kind,
+            LocalKind::Temp | LocalKind::Assigned
+        )
+    });
     numbers.sort();
     numbers.dedup();
     reads.sort();
@@ -465,6 +482,7 @@ fn analyse(
         locals,
         width: body.width,
         aborts: body.aborts,
+        exits: body.exits,
     })))
 }
 

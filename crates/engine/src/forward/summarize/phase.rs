@@ -17,13 +17,15 @@
 //! in range for fewer than 2^32 iterations, and a walk whose sides never change repeats states
 //! with period 2^32. Nothing here decides what to fork.
 
+use std::rc::Rc;
+
 use symex_ir::cfg::{BinOp, LocalId, PropId};
 use symex_smt::{TermId, TermStore};
 
 use crate::common::terms::{self, WIDTH};
 use crate::error::EngineError;
 use crate::forward::summarize::closed::{Atom, ClosedForm, Form};
-use crate::forward::summarize::expr::Slope;
+use crate::forward::summarize::expr::{Expr, Slope};
 
 type Result<T> = std::result::Result<T, EngineError>;
 
@@ -154,11 +156,7 @@ impl Phase<'_> {
         values: &[Option<TermId>],
     ) -> Result<TermId> {
         let (cond, direction) = &self.form.walk.conds[i];
-        let value = cond.to_term(store, &|m: LocalId| {
-            values.get(m.index()).copied().flatten()
-        })?;
-        let truth = terms::truth(store, value)?;
-        Ok(if *direction { truth } else { store.not(truth)? })
+        condition_holds(store, cond, *direction, values)
     }
 
     /// Per atom, how a run taken on `0..=m` (its sides in range) can stop because this atom
@@ -166,6 +164,11 @@ impl Phase<'_> {
     pub fn stops(&self, store: &mut TermStore) -> Result<Vec<Stop>> {
         let mut stops = Vec::with_capacity(self.form.atoms.len());
         for atom in &self.form.atoms {
+            if atom.once {
+                // It holds at iteration 0 and fails at 1.
+                stops.push(Stop::After(terms::int_const(store, 0)?));
+                continue;
+            }
             let a = self.side(store, atom, true)?;
             let b = self.side(store, atom, false)?;
             let (SideSlope::Constant(sa), SideSlope::Constant(sb)) = (&a.slope, &b.slope) else {
@@ -214,6 +217,16 @@ impl Phase<'_> {
             let b = self.side(store, atom, false)?;
             for side in [&a, &b] {
                 parts.push(in_range_until(store, side, last)?);
+            }
+            if atom.once {
+                let first = match atom.op {
+                    BinOp::Eq => store.eq(a.v0, b.v0)?,
+                    _ => store.neq(a.v0, b.v0)?,
+                };
+                let zero = terms::int_const(store, 0)?;
+                let only_first = store.eq(last, zero)?;
+                parts.push(store.and(first, only_first)?);
+                continue;
             }
             parts.push(match (&a.slope, &b.slope) {
                 (SideSlope::Constant(sa), SideSlope::Constant(sb)) => {
@@ -555,6 +568,20 @@ fn compare(store: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> Result<Ter
     })
 }
 
+/// A branch condition taken in `direction` holds on the values `values` (exact, 32-bit).
+pub fn condition_holds(
+    store: &mut TermStore,
+    cond: &Rc<Expr>,
+    direction: bool,
+    values: &[Option<TermId>],
+) -> Result<TermId> {
+    let value = cond.to_term(store, &|m: LocalId| {
+        values.get(m.index()).copied().flatten()
+    })?;
+    let truth = terms::truth(store, value)?;
+    Ok(if direction { truth } else { store.not(truth)? })
+}
+
 #[cfg(test)]
 mod tests {
     //! The phase formulas against iterating the loop by hand, on start values around the edges
@@ -565,7 +592,7 @@ mod tests {
 
     use super::*;
     use crate::forward::program::ProgramInfo;
-    use crate::forward::summarize::walk::body_paths;
+    use crate::forward::summarize::walk::{body_paths, BodyPaths};
 
     /// The closed form of the first path of the only loop of `source`'s `main`.
     fn loop_form(source: &str) -> ClosedForm {
@@ -751,8 +778,16 @@ mod tests {
         );
     }
 
-    /// The closed form of the only loop of a C program's `main`, and its locals `x` and `n`.
+    /// The closed form of the first path of the only loop of a C program's `main`, and its
+    /// locals `x` and `n`.
     fn c_loop_form(source: &str) -> (ClosedForm, LocalId, LocalId) {
+        let (body, x, n) = c_loop_body(source);
+        let form = ClosedForm::of(body.walks[0].clone(), &body.slots, &[]).expect("closed form");
+        (form, x, n)
+    }
+
+    /// The body paths of the only loop of a C program's `main`, and its locals `x` and `n`.
+    fn c_loop_body(source: &str) -> (BodyPaths, LocalId, LocalId) {
         let translated =
             symex_c::translate_text(source, symex_c::Options::default()).expect("valid C");
         let module = translated.module;
@@ -769,8 +804,70 @@ mod tests {
         };
         let loops = info.functions[index].loops();
         let body = body_paths(function, &loops.loops[0], &[], &|_| false).expect("summarizable");
-        let form = ClosedForm::of(body.walks[0].clone(), &body.slots, &[]).expect("closed form");
-        (form, local("x"), local("n"))
+        (body, local("x"), local("n"))
+    }
+
+    /// Divisibility tests (`x % c == 0` and its negation, `int` and `unsigned`, c a power of
+    /// two) against iterating by hand from start values around the edges of the range: a
+    /// path is taken on `0..=m` exactly when its test holds at `x0 + d·j` (wrapping) for every
+    /// `j <= m`, and only the `!=` paths of tests modulo more than 2 whose residue moves have
+    /// no closed form.
+    #[test]
+    fn divisibility_tests_match_iteration() {
+        let starts = [
+            i32::MIN,
+            i32::MIN + 1,
+            -6,
+            -1,
+            0,
+            1,
+            2,
+            3,
+            6,
+            i32::MAX - 1,
+            i32::MAX,
+        ];
+        let mut runs = 0;
+        for (ty, nondet) in [("int", "int"), ("unsigned", "uint")] {
+            for c in [2i32, 4, 8] {
+                for d in [1i32, 2, 3, 4, 6, -1, -2] {
+                    let source = format!(
+                        "{ty} __VERIFIER_nondet_{nondet}(void);\n\
+                         int main() {{ {ty} x = __VERIFIER_nondet_{nondet}(); {ty} n = 0; \
+                         while (1) {{ if (x % {c} == 0) {{ n += 1; }} x += {d}; }} return 0; }}"
+                    );
+                    let (body, x, _) = c_loop_body(&source);
+                    assert_eq!(body.walks.len(), 2, "{source}");
+                    for walk in &body.walks {
+                        let divisible = walk.conds[0].1;
+                        let holds = |v: i32| (v.rem_euclid(c) == 0) == divisible;
+                        let Ok(form) = ClosedForm::of(walk.clone(), &body.slots, &[]) else {
+                            assert!(!divisible && c > 2 && d % c != 0, "{source}: refused");
+                            continue;
+                        };
+                        for &x0 in &starts {
+                            let mut store = TermStore::new();
+                            let mut start = vec![None; form.forms.len()];
+                            start[x.index()] = Some(terms::int_const(&mut store, x0).unwrap());
+                            let phase = Phase {
+                                form: &form,
+                                start: &start,
+                            };
+                            let at = |j: i32| x0.wrapping_add(d.wrapping_mul(j));
+                            for m in 0..6 {
+                                let last = terms::int_const(&mut store, m).unwrap();
+                                let run = phase.taken_throughout(&mut store, last).unwrap();
+                                let expected = (0..=m).all(|j| holds(at(j)));
+                                let what = format!("{source}: divisible {divisible}, x0 {x0}");
+                                assert_eq!(truth(&store, run), expected, "{what}, m {m}");
+                                runs += usize::from(expected);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(runs > 300, "only {runs} runs taken");
     }
 
     /// Unsigned comparisons read their sides in the unsigned range: the phase formulas against

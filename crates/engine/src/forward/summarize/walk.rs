@@ -44,11 +44,14 @@ const SIXTY_FOUR_BITS: &str = "it computes with 64-bit numbers";
 /// More paths than this through one body: the loop is left to plain execution.
 pub const MAX_PATHS: usize = 16;
 
+/// Branch conditions (as numbers, non-zero is true) and the direction taken, in order.
+pub type Conditions = Vec<(Rc<Expr>, bool)>;
+
 /// One path through the body (or several in a row), from the header back to it.
 #[derive(Clone, Debug)]
 pub struct Walk {
-    /// Branch conditions (as numbers, non-zero is true) and the direction taken, in order.
-    pub conds: Vec<(Rc<Expr>, bool)>,
+    /// Branch conditions and the direction taken, in order.
+    pub conds: Conditions,
     /// `assert` and division checks: the property and the number that must not be zero.
     pub checks: Vec<(PropId, Rc<Expr>)>,
     /// Each local's value at the end; `None` if the walk does not write it.
@@ -114,9 +117,10 @@ pub struct Inner {
     /// The only block the inner loop leaves to (from its header).
     pub exit: BlockId,
     /// Locals whose values at the inner header decide the inner loop's course and the values
-    /// it leaves in `written` (everything it reads or writes except `accumulated`).
+    /// it leaves in `written` (everything it reads except `accumulated`).
     pub control: Vec<LocalId>,
-    /// Locals it writes: each leaves with a value decided by `control`.
+    /// Locals it writes: each leaves with a value decided by `control` (a local it never reads
+    /// has none after a run that does not write it, see `apply`).
     pub written: Vec<LocalId>,
     /// Locals it only adds to, by amounts decided by `control`.
     pub accumulated: Vec<LocalId>,
@@ -248,6 +252,9 @@ pub struct BodyPaths {
     /// Some path through the body ends the run (`assume 0`) instead of coming back: such runs
     /// leave the summaries' walks like exits do, so plain execution follows them.
     pub aborts: bool,
+    /// The branch conditions of each path that leaves the loop (over the values at the
+    /// header): with `aborts`, they tell a run that leaves from one that ends inside.
+    pub exits: Vec<Conditions>,
     pub slots: Vec<Slot>,
     pub memory: MemoryReads,
     pub width: usize,
@@ -267,6 +274,7 @@ pub fn body_paths(
     let mut width = locals;
     let mut done = Vec::new();
     let mut aborts = false;
+    let mut exits = Vec::new();
     // (block, walk, the only block to leave to when `block` is an inner header just run)
     let mut work = vec![(lp.header, Walk::empty(locals), None)];
     'blocks: while let Some((block, mut walk, leaving)) = work.pop() {
@@ -326,8 +334,10 @@ pub fn body_paths(
                 return Err("it enters an inner loop elsewhere than at its header".into());
             } else if lp.contains(target) {
                 work.push((target, walk, None));
+            } else {
+                // Leaving the loop: an exit path, which plain execution follows.
+                exits.push(walk.conds);
             }
-            // Leaving the loop: an exit path, which plain execution follows.
         }
         if done.len() + work.len() > MAX_PATHS {
             return Err(format!("its body has more than {MAX_PATHS} paths"));
@@ -382,6 +392,7 @@ pub fn body_paths(
     Ok(BodyPaths {
         walks: done,
         aborts,
+        exits,
         slots,
         memory,
         width,
