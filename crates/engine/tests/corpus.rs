@@ -34,6 +34,7 @@ const NEEDS_LOOP_TECHNIQUES: &[&str] = &[
     "summarize_parity_paths.uc",
     "summarize_inner_abort.uc",
     "summarize_inner_written_only.uc",
+    "summarize_equality_cycle.uc",
     "summarize_nested_constant_inner.uc",
     "subsume_nested_init.uc",
     "subsume_memory_facts.uc",

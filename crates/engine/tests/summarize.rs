@@ -323,3 +323,36 @@ fn nests_of_four_with_an_ending_path_are_summarized() {
         violated.to_json().expect("serializes")
     );
 }
+
+/// `corpus/summarize_inner_abort_reached.uc`: the inner run ends at a failing check where
+/// `5 <= m < 10`. The state is split there: plain execution finds the violation, and the
+/// summary serves the inputs where no inner run ends inside, so the assertion after the nest
+/// is proved, not left `unknown`.
+#[test]
+fn states_are_split_where_an_inner_run_may_end_inside() {
+    let source = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../corpus/summarize_inner_abort_reached.uc"
+    ))
+    .expect("corpus file");
+    let front = symex_syntax::analyze(&source).expect("valid");
+    let types = front.types.expect("well typed");
+    let module = symex_ir::lower(&front.program);
+    let options = CheckOptions {
+        timeout: Some(Duration::from_secs(60)),
+        summarize: true,
+        ..CheckOptions::default()
+    };
+    let report = check_forward(&module, &types, &source, "nest.uc", "main", &options)
+        .expect("the engine runs");
+    let json = report.to_json().expect("serializes");
+    let status = |line: u32| {
+        report
+            .properties()
+            .iter()
+            .find(|p| p.line == line && p.kind.name() == "assert")
+            .map(|p| p.verdict.status())
+    };
+    assert_eq!(status(19), Some(Status::Violated), "{json}");
+    assert_eq!(status(27), Some(Status::Safe), "{json}");
+}

@@ -26,7 +26,11 @@
 //! every outer iteration. The inner search must show that every inner run ends (no walk may
 //! repeat 2^32 times) within `INNER_PHASES` phases, and the cases must be at most `MAX_CASES`;
 //! otherwise the outer summary is refused for the state (its inner loops are then summarized
-//! on each visit by plain execution of the outer loop).
+//! on each visit by plain execution of the outer loop). An inner loop with a path that ends
+//! the run (`abort`, a failing check) must leave by its exit wherever a run stops; where it
+//! may not, the condition under which it may not splits the state when that condition is one
+//! of the state's own values ([`Application::RefusedWhere`]): plain execution for it, the
+//! summary, asked again, for the rest.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use symex_ir::analysis::LoopId;
@@ -112,25 +116,46 @@ struct Search<'a> {
     /// Summary phases it may still examine.
     budget: usize,
     runs: &'a mut InnerRuns,
+    /// The length of the state's path condition, which every search's condition extends.
+    base: usize,
+    /// Where an inner run was found that may end inside its body: the conditions added to the
+    /// state's path condition on the way there, and the end's.
+    inside: Vec<TermId>,
 }
 
-/// The summary's outcome for `state` at the loop header, or `None` if it cannot serve it.
+/// What a summary does for a state at its loop's header.
+pub enum Application {
+    /// It serves the state: the state and the forks are its outcome.
+    Applied(Outcome),
+    /// It cannot serve the state.
+    Refused,
+    /// It cannot serve the state because an inner run ends inside its body for every input
+    /// of the state (a reason of this state, not of the loop).
+    RefusedHere,
+    /// It cannot serve the state where this condition (of the state's inputs) holds, since an
+    /// inner run may then end inside its body, and may serve it where it does not.
+    RefusedWhere(TermId),
+}
+
+/// The summary's outcome for `state` at the loop header, or why it cannot serve it.
 pub fn apply(
     machine: &mut Machine<'_>,
     model: &LoopModel,
     state: &mut State,
     runs: &mut InnerRuns,
-) -> Result<Option<Outcome>> {
+) -> Result<Application> {
     let Some(start) = start_values(machine, model, state)? else {
-        return Ok(None);
+        return Ok(Application::Refused);
     };
     let mut search = Search {
         budget: INNER_PHASES,
         runs,
+        base: state.pc.len(),
+        inside: Vec::new(),
     };
     let pc = state.pc.to_vec();
     let Some(split) = split(machine, model, state, &start, &pc, false, &mut search)? else {
-        return Ok(None);
+        return refusal(machine, state, &start, &search.inside);
     };
     let forms: Vec<&ClosedForm> = model.paths.iter().chain(&model.macros).collect();
     let mut outcome_forks = Vec::new();
@@ -161,7 +186,39 @@ pub fn apply(
         },
     };
     outcome.forked.extend(outcome_forks);
-    Ok(Some(outcome))
+    Ok(Application::Applied(outcome))
+}
+
+/// Why the summary cannot serve `state` (whose start values are `start`): where inner runs may
+/// end inside their bodies (`inside`), a condition of the state's own values that the summary
+/// may serve the rest of the state without, if there is one (no fresh count of an inner phase
+/// in it, and the rest possible).
+fn refusal(
+    machine: &mut Machine<'_>,
+    state: &State,
+    start: &[Option<TermId>],
+    inside: &[TermId],
+) -> Result<Application> {
+    if inside.is_empty() {
+        return Ok(Application::Refused);
+    }
+    let condition = machine.store.or_all(inside)?;
+    let mut known = state.pc.to_vec();
+    known.extend(start.iter().flatten());
+    let known: FxHashSet<_> = machine.store.vars_of(&known).into_iter().collect();
+    if !(machine.store.vars_of(&[condition]).iter()).all(|v| known.contains(v)) {
+        return Ok(Application::Refused);
+    }
+    let rest = machine.store.not(condition)?;
+    Ok(
+        match machine
+            .queries
+            .may_be_true(&machine.store, &state.pc, rest)?
+        {
+            Answer::No => Application::RefusedHere,
+            _ => Application::RefusedWhere(condition),
+        },
+    )
 }
 
 /// The runs of `model`'s loop from `start` under `pc`, split by their first walk, over every
@@ -693,6 +750,10 @@ fn outcomes(
                 let stays = machine.store.not(exits)?;
                 let inside = machine.store.and(leaves, stays)?;
                 if machine.queries.may_be_true(&machine.store, pc, inside)? != Answer::No {
+                    let mut way = pc[search.base.min(pc.len())..].to_vec();
+                    way.push(inside);
+                    let way = machine.store.and_all(&way)?;
+                    search.inside.push(way);
                     return Ok(None);
                 }
             }

@@ -51,6 +51,20 @@ pub struct Atom {
     pub once: bool,
 }
 
+impl Atom {
+    /// An `==` whose sides move by different constant steps: it holds at one iteration, and
+    /// not again before a side has left its range.
+    pub fn meets_once(&self) -> bool {
+        let step = |s: &Slope| match s {
+            Slope::Zero => Some(0),
+            Slope::By(d) => d.constant_value(),
+        };
+        self.op == BinOp::Eq
+            && !self.once
+            && matches!((step(&self.slope_a), step(&self.slope_b)), (Some(a), Some(b)) if a != b)
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ClosedForm {
     pub walk: Walk,

@@ -40,6 +40,7 @@ use crate::error::EngineError;
 use crate::forward::live::Liveness;
 use crate::forward::machine::{Machine, Outcome};
 use crate::forward::state::State;
+use crate::forward::summarize::apply::Application;
 use crate::forward::summarize::closed::{ClosedForm, Form};
 use crate::forward::summarize::walk::{BodyPaths, Inner, MemoryReads, Slot};
 
@@ -157,16 +158,50 @@ impl Summarizer {
             return plain(machine, state);
         };
         match apply::apply(machine, &model, state, &mut self.inner_runs)? {
-            Some(outcome) => {
+            Application::Applied(outcome) => {
                 model.used(func, id, &mut self.applied);
                 Ok((outcome, true))
             }
-            None => {
-                if !model.slots.is_empty() {
-                    self.nested_refused.insert((func, id));
-                }
+            Application::Refused => {
+                self.refused(&model, func, id);
                 plain(machine, state)
             }
+            Application::RefusedHere => plain(machine, state),
+            Application::RefusedWhere(inside) => {
+                // Plain execution follows the inputs where an inner run may end inside its
+                // body; the summary serves the others if it can.
+                let mut rest = state.clone();
+                let outside = machine.store.not(inside)?;
+                rest.pc.push(outside);
+                state.pc.push(inside);
+                let mut outcome = machine.step(state)?;
+                let (more, summarized) =
+                    match apply::apply(machine, &model, &mut rest, &mut self.inner_runs)? {
+                        Application::Applied(more) => {
+                            model.used(func, id, &mut self.applied);
+                            (more, true)
+                        }
+                        refusal => {
+                            if matches!(refusal, Application::Refused) {
+                                self.refused(&model, func, id);
+                            }
+                            (machine.step(&mut rest)?, false)
+                        }
+                    };
+                if more.end.is_none() {
+                    outcome.forked.push(rest);
+                }
+                outcome.forked.extend(more.forked);
+                Ok((outcome, summarized))
+            }
+        }
+    }
+
+    /// Notes that the summary of loop `id` of `func` was refused for a reason of the loop: one
+    /// with inner loops is not tried again (searching their runs is costly).
+    fn refused(&mut self, model: &LoopModel, func: FuncId, id: LoopId) {
+        if !model.slots.is_empty() {
+            self.nested_refused.insert((func, id));
         }
     }
 

@@ -63,8 +63,9 @@ enum SideSlope {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
     /// Only at this `m`, a term of the start values: a side moving by one towards a side that
-    /// does not move, in an order (`a < b` with `a` counting up: `b - a - 1`; `a <= b`:
-    /// `b - a`; likewise downwards and for the unsigned orders). Such a side can leave its
+    /// does not move, in an order or `!=` (`a < b` or `a != b` with `a` counting up:
+    /// `b - a - 1`; `a <= b`: `b - a`; likewise downwards and for the unsigned orders; `a != b`
+    /// with `a` past `b` leaves its range before it fails). Such a side can leave its
     /// range only from the other side's value, so the 32-bit comparison fails first where the
     /// integer one does, and the gap closes by one per iteration.
     After(TermId),
@@ -192,6 +193,10 @@ impl Phase<'_> {
                 (BinOp::Le, 1, 0) | (BinOp::Le, 0, -1) => (a.v0, b.v0, false),
                 (BinOp::Gt, -1, 0) | (BinOp::Gt, 0, 1) => (b.v0, a.v0, true),
                 (BinOp::Ge, -1, 0) | (BinOp::Ge, 0, 1) => (b.v0, a.v0, false),
+                // `!=` fails where the gap reaches 0, as `<` does; from the other side the
+                // moving side leaves its range first, and the count, wrapped, is past it.
+                (BinOp::Ne, 1, 0) | (BinOp::Ne, 0, -1) => (a.v0, b.v0, true),
+                (BinOp::Ne, -1, 0) | (BinOp::Ne, 0, 1) => (b.v0, a.v0, true),
                 _ => {
                     stops.push(Stop::Open);
                     continue;
@@ -950,6 +955,10 @@ mod tests {
                 ("x > n", "n += 1;"),
                 ("x >= n", "x -= 1;"),
                 ("x >= n", "n += 1;"),
+                ("x != n", "x += 1;"),
+                ("x != n", "n -= 1;"),
+                ("x != n", "x -= 1;"),
+                ("x != n", "n += 1;"),
                 ("x < n", "x += 2;"),
             ] {
                 let nondet = if ty == "int" { "int" } else { "uint" };
