@@ -210,9 +210,12 @@ impl<'r> Machine<'r> {
                     then_block,
                     else_block,
                 } => {
-                    let cond = self
-                        .truth_operand(cond, "the condition")
-                        .map_err(|f| (f, term_span))?;
+                    let cond = match self.peek_int(cond) {
+                        Some(n) => n != 0,
+                        None => self
+                            .truth_operand(cond, "the condition")
+                            .map_err(|f| (f, term_span))?,
+                    };
                     if self.records_events() {
                         self.record_branch(func_id, term_span, cond);
                     }
@@ -350,6 +353,19 @@ impl<'r> Machine<'r> {
             _ => *slot = value,
         }
         Ok(())
+    }
+
+    /// [`Machine::set_local`] of a number: a slot that holds a number already is overwritten
+    /// in place (no value to drop, a 4-byte store).
+    #[inline]
+    pub(crate) fn set_int(&mut self, local: LocalId, n: i32) -> Result<(), Fault> {
+        match &mut self.stack[self.base + local.index()] {
+            Value::Int(slot) => {
+                *slot = n;
+                Ok(())
+            }
+            _ => self.set_local(local, Value::Int(n)),
+        }
     }
 
     #[inline]
@@ -636,6 +652,34 @@ mod tests {
         );
         mark_address_taken(&mut main, 0);
         assert_eq!(returned(&module(vec![main]), &[]), 5);
+    }
+
+    #[test]
+    fn numbers_computed_into_a_cell_backed_local_go_to_its_cell() {
+        // main() { var x, p, r; x = 1; p = &x; x = x + 4; r = *p; p = 2 + 3; r = r + p; return r; }
+        // `x = x + 4` takes the numbers' fast path: its slot holds the cell's pointer, and the
+        // sum must land in the cell; `p = 2 + 3` writes a number over a pointer in a plain slot.
+        let mut main = function(
+            "main",
+            0,
+            3,
+            vec![block(
+                vec![
+                    assign(0, Rvalue::Use(c(1))),
+                    assign(1, Rvalue::AddrOf(LocalId(0))),
+                    assign(0, Rvalue::Binary(BinOp::Add, local(0), c(4))),
+                    assign(
+                        2,
+                        Rvalue::Read(place(symex_ir::cfg::PlaceBase::Deref(local(1)), vec![])),
+                    ),
+                    assign(1, Rvalue::Binary(BinOp::Add, c(2), c(3))),
+                    assign(2, Rvalue::Binary(BinOp::Add, local(2), local(1))),
+                ],
+                Terminator::Return(local(2)),
+            )],
+        );
+        mark_address_taken(&mut main, 0);
+        assert_eq!(returned(&module(vec![main]), &[]), 10);
     }
 
     #[test]

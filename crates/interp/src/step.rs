@@ -18,10 +18,13 @@ impl Machine<'_> {
     #[inline]
     pub(crate) fn step(&mut self, kind: &InstKind, span: Span) -> Result<(), Fault> {
         match kind {
-            InstKind::Assign { dst, value } => {
-                let value = self.rvalue(value)?;
-                self.set_local(*dst, value)
-            }
+            InstKind::Assign { dst, value } => match self.int_rvalue(value) {
+                Some(n) => self.set_int(*dst, n?),
+                None => {
+                    let value = self.rvalue(value)?;
+                    self.set_local(*dst, value)
+                }
+            },
             InstKind::Store { place, value } => {
                 let value = self.operand(value)?;
                 self.store(place, value)
@@ -46,14 +49,26 @@ impl Machine<'_> {
         }
     }
 
+    /// The hot case of loops over numbers, without building a [`Value`]: a copy of a 32-bit
+    /// number, or an operation on two of them. `None` for every other right-hand side, which
+    /// [`Machine::rvalue`] evaluates.
+    #[inline]
+    fn int_rvalue(&self, rvalue: &Rvalue) -> Option<Result<i32, Fault>> {
+        match rvalue {
+            Rvalue::Use(op) => self.peek_int(op).map(Ok),
+            Rvalue::Binary(op, a, b) => {
+                let (x, y) = (self.peek_int(a)?, self.peek_int(b)?);
+                Some(ops::int_binary(*op, x, y))
+            }
+            _ => None,
+        }
+    }
+
     #[inline]
     fn rvalue(&mut self, rvalue: &Rvalue) -> Result<Value, Fault> {
         match rvalue {
             Rvalue::Use(op) => self.operand(op),
-            Rvalue::Binary(op, a, b) => match (self.peek_int(a), self.peek_int(b)) {
-                (Some(x), Some(y)) => ops::int_binary(*op, x, y).map(Value::Int),
-                _ => ops::binary(*op, &self.operand(a)?, &self.operand(b)?),
-            },
+            Rvalue::Binary(op, a, b) => ops::binary(*op, &self.operand(a)?, &self.operand(b)?),
             Rvalue::Unary(op, a) => ops::unary(*op, &self.operand(a)?),
             Rvalue::Read(place) => self.read(place).cloned(),
             Rvalue::Len(place) => match self.read(place)? {
