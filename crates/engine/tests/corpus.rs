@@ -42,6 +42,7 @@ const NEEDS_LOOP_TECHNIQUES: &[&str] = &[
     "subsume_congruence.uc",
     "subsume_endless_loop.uc",
     "subsume_order_invariant.uc",
+    "subsume_sampled_equality.uc",
     "match_states_reactive.uc",
 ];
 
@@ -54,6 +55,7 @@ const NEEDS_LOOP_TECHNIQUES_WITH_SUMMARIES: &[&str] = &[
     "interp_input_exhausted.uc",
     "subsume_memory_facts.uc",
     "subsume_order_invariant.uc",
+    "subsume_sampled_equality.uc",
     "match_states_reactive.uc",
 ];
 
@@ -70,6 +72,7 @@ const PROVED_BY_SUBSUMPTION: &[&str] = &[
     "subsume_congruence.uc",
     "subsume_endless_loop.uc",
     "subsume_order_invariant.uc",
+    "subsume_sampled_equality.uc",
 ];
 
 /// The files of [`NEEDS_LOOP_TECHNIQUES`] that state matching proves: their loops cycle through

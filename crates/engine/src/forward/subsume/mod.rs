@@ -16,6 +16,7 @@
 //! Nothing here executes instructions or picks states.
 
 mod dnf;
+mod equalities;
 mod facts;
 mod induction;
 mod payoff;
