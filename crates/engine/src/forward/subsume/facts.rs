@@ -300,19 +300,27 @@ impl FunctionFacts {
             let InstKind::Assign { value, .. } = &inst.kind else {
                 continue;
             };
-            match value {
-                Rvalue::Use(Operand::Local(x))
-                    if function.local(*x).kind != LocalKind::Temp
-                        && !info.is_cell_backed(*x)
-                        && self.holds.get(x.index()) == Some(&Holds::Unknown)
-                        && !read.contains(x) =>
+            // C's front end loads each operand into a temporary first; micro-c compares the
+            // variables themselves (`%1 = i < n`).
+            let operands: &[Operand] = match value {
+                Rvalue::Use(x) => std::slice::from_ref(x),
+                Rvalue::Binary(op, a, b) => {
+                    unsigned |= matches!(op, BinOp::ULt | BinOp::ULe | BinOp::UGt | BinOp::UGe);
+                    &[*a, *b]
+                }
+                _ => &[],
+            };
+            for x in operands.iter().filter_map(|o| match o {
+                Operand::Local(x) => Some(*x),
+                _ => None,
+            }) {
+                if function.local(x).kind != LocalKind::Temp
+                    && !info.is_cell_backed(x)
+                    && self.holds.get(x.index()) == Some(&Holds::Unknown)
+                    && !read.contains(&x)
                 {
-                    read.push(*x)
+                    read.push(x)
                 }
-                Rvalue::Binary(BinOp::ULt | BinOp::ULe | BinOp::UGt | BinOp::UGe, ..) => {
-                    unsigned = true
-                }
-                _ => {}
             }
         }
         read.sort();
