@@ -513,6 +513,8 @@ impl Induction<'_> {
         let vars: Vec<TermId> = (self.store.vars_of(&terms).into_iter())
             .map(|v| self.store.var_info(v).term)
             .collect();
+        // Whether some tracked local is not assigned in the loop, a bound that should vary.
+        let fixed = tracked.iter().any(|t| !assigned.contains(&t.0));
         let mut facts = self.parked.pc.to_vec();
         let mut starts = Vec::new();
         while starts.len() < MAX_SAMPLE_STARTS && self.budget > 0 {
@@ -521,10 +523,10 @@ impl Induction<'_> {
                 break;
             };
             let model = model.to_assignment(self.store);
-            let Some(start) = numbers(eval_all(self.store, &terms, &model).ok()) else {
+            let values = eval_all(self.store, &terms, &model).ok();
+            let Some(start) = values.and_then(|v| numbers(&v)) else {
                 break;
             };
-            let fixed = tracked.iter().any(|t| !assigned.contains(&t.0));
             let mut differs = Vec::new();
             for (&(local, width, term), &value) in tracked.iter().zip(&start) {
                 if !fixed || !assigned.contains(&local) {
@@ -587,7 +589,7 @@ impl Induction<'_> {
                 return Ok(None);
             };
             if values[..guards].iter().all(|v| *v == Value::Bool(true)) {
-                return Ok(numbers(Some(values[guards..].to_vec())));
+                return Ok(numbers(&values[guards..]));
             }
         }
         Ok(None)
@@ -1103,9 +1105,9 @@ impl Induction<'_> {
     }
 }
 
-/// The numbers among `values`, if all are numbers.
-fn numbers(values: Option<Vec<Value>>) -> Option<Vec<i128>> {
-    (values?.iter())
+/// `values` as signed numbers, if all are bit-vectors.
+fn numbers(values: &[Value]) -> Option<Vec<i128>> {
+    (values.iter())
         .map(|v| match v {
             Value::Bv(c) => Some(c.to_i128()),
             _ => None,
