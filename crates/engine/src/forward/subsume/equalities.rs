@@ -60,13 +60,7 @@ pub fn affine_equalities(samples: &[Vec<i128>]) -> Option<Vec<Vec<i128>>> {
                 solution[p] = row[free].checked_mul(scale / row[p])?.checked_neg()?;
             }
         }
-        reduce(&mut solution);
-        if solution.iter().find(|&&c| c != 0).is_some_and(|&c| c < 0) {
-            for c in &mut solution {
-                *c = c.checked_neg()?;
-            }
-        }
-        basis.push(solution);
+        basis.push(canonical(solution)?);
     }
     Some(basis)
 }
@@ -80,16 +74,13 @@ pub fn with_eliminations(basis: Vec<Vec<i128>>) -> Vec<Vec<i128>> {
     for (n, u) in basis.iter().enumerate() {
         for v in &basis[n + 1..] {
             for k in (0..u.len()).filter(|&k| u[k] != 0 && v[k] != 0) {
-                let Some(mut w) = (u.iter().zip(v))
+                let Some(w) = (u.iter().zip(v))
                     .map(|(&x, &y)| v[k].checked_mul(x)?.checked_sub(u[k].checked_mul(y)?))
                     .collect::<Option<Vec<i128>>>()
+                    .and_then(canonical)
                 else {
                     continue;
                 };
-                reduce(&mut w);
-                if w.iter().find(|&&c| c != 0).is_some_and(|&c| c < 0) {
-                    w.iter_mut().for_each(|c| *c = -*c);
-                }
                 if w.iter().any(|&c| c != 0) && !out.contains(&w) {
                     out.push(w);
                 }
@@ -97,6 +88,18 @@ pub fn with_eliminations(basis: Vec<Vec<i128>>) -> Vec<Vec<i128>> {
         }
     }
     out
+}
+
+/// `row` divided by the greatest common divisor of its entries, its first non-zero entry
+/// made positive: one form per equality, so that equal ones compare equal.
+fn canonical(mut row: Vec<i128>) -> Option<Vec<i128>> {
+    reduce(&mut row);
+    if row.iter().find(|&&c| c != 0).is_some_and(|&c| c < 0) {
+        for c in &mut row {
+            *c = c.checked_neg()?;
+        }
+    }
+    Some(row)
 }
 
 /// Divides `row` by the greatest common divisor of its entries.

@@ -389,3 +389,35 @@ pub fn never_null_operand(facts: &FunctionFacts, op: Operand) -> Option<LocalId>
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::forward::program::ProgramInfo;
+
+    /// The locals the first loop header of `source`'s `main` reads, by name.
+    fn read_at_first_header(source: &str) -> Vec<String> {
+        let front = symex_syntax::analyze(source).expect("a valid program");
+        let module = symex_ir::lower(&front.program);
+        let info = ProgramInfo::new(&module);
+        let (function, info) = (&module.functions[0], &info.functions[0]);
+        let header = (function.blocks.iter().enumerate())
+            .flat_map(|(i, b)| b.term.successors().filter(move |s| s.index() <= i))
+            .next()
+            .expect("a loop");
+        let facts = FunctionFacts::compute(function, info);
+        let (read, _) = facts.read_at_header(function, info, header);
+        read.iter()
+            .map(|&l| function.local(l).name.clone())
+            .collect()
+    }
+
+    /// micro-c compares the variables themselves (`%1 = i < n`), C loads them into temporaries
+    /// first: both give the loop condition's operands, the source of the `i <= n` candidates.
+    #[test]
+    fn a_header_comparing_variables_reads_them() {
+        let source =
+            "main() { var i, n; n = input; i = 0; while (i < n) { i = i + 1; } return i; }";
+        assert_eq!(read_at_first_header(source), vec!["i", "n"]);
+    }
+}
