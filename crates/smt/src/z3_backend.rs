@@ -24,6 +24,19 @@
 //! and frees its context in the background) and the check answers `unknown`. A `sat` answer's
 //! model is translated back into our context and read until the next change of the stack.
 //!
+//! Z3 sets its incremental core up at the first push or check, for the logic it was given or,
+//! without one, for everything (every theory, relevancy propagation on): a scope pushed before
+//! any assertion leaves it nothing to detect the logic from. Set up for bit-vectors instead
+//! (relevancy off, Z3's `setup_QF_BV`), the core decides the forward engine's checks several
+//! times faster: 2-5× as many checks within the same 3 s on most of the generated programs of
+//! `bench/subsume/work_rate.sh` (session 67, BENCHMARKS.md). So [`Z3Solver::new`] starts as
+//! Z3's solver for `QF_UFBV` (the same setup of the core; for `QF_BV` Z3 would make the
+//! incremental solver its SAT solver over bit-blasted terms: 30 checks in 3 s of a generated
+//! program with products of inputs, where the general-purpose solver made 12,136). That setup has no theory of arrays or integers (it answered `unknown`
+//! to a read of a `store`), so the first term of such a sort makes the solver stale, and the
+//! next check rebuilds it, stack and all, as the general-purpose one (no restart: the answers
+//! so far stand).
+//!
 //! Z3's incremental core does not always stop at its time limit or at an interrupt: on a query
 //! with 130 nested multiplications of inputs (a generated program's loop, unrolled) it ran 47 s
 //! past a 3 s deadline, inside one check. So a check whose assertions and assumptions hold more
@@ -93,8 +106,9 @@ pub enum Z3Param {
 pub struct Z3Solver {
     ctx: Z3_context,
     solver: Z3_solver,
-    /// Z3's bare SMT core ([`Z3Solver::core`]): no one-shot mode, no `solver2_timeout`.
-    core: bool,
+    /// Which of Z3's solvers this is: a general-purpose one may start set up for bit-vectors
+    /// alone and outgrow it (module doc).
+    kind: Kind,
     /// Translations by term index (null: not translated yet); each holds one reference.
     asts: Vec<Z3_ast>,
     /// Translated sorts; each holds one reference (through its AST).
@@ -136,6 +150,9 @@ pub struct Z3Solver {
     /// such a solver wrongly (module doc), so it takes no more calls, and the next check runs
     /// on a new solver holding the same stack ([`Z3Solver::rebuild`]).
     stale: bool,
+    /// The solver was set up for bit-vectors alone and a term of another sort was translated:
+    /// it is stale, and its rebuild is a general-purpose solver, not a restart.
+    outgrown: bool,
     /// Z3's work count ([`Solver::work`]) of the contexts this solver has left behind: those
     /// it rebuilt from and its one-shot retries'.
     work_elsewhere: u64,
@@ -226,11 +243,22 @@ fn new_context() -> Result<Z3_context, SolverError> {
     }
 }
 
-/// A solver (Z3's bare SMT core if `core`, else its general-purpose one) in a context of its
-/// own, holding one reference.
-fn fresh_solver(core: bool) -> Result<(Z3_context, Z3_solver), SolverError> {
+/// Which of Z3's solvers a [`Z3Solver`] drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// The general-purpose solver for `QF_UFBV` (`Z3_mk_solver_for_logic`), whose core is
+    /// set up for bit-vectors, until a term of another sort is translated (module doc).
+    BitVectors,
+    /// The general-purpose solver (`Z3_mk_solver`), set up for whatever its first check holds.
+    General,
+    /// The bare SMT core ([`Z3Solver::core`]): no one-shot mode, no `solver2_timeout`.
+    Core,
+}
+
+/// A solver of `kind` in a context of its own, holding one reference.
+fn fresh_solver(kind: Kind) -> Result<(Z3_context, Z3_solver), SolverError> {
     let ctx = new_context()?;
-    match new_solver(ctx, core) {
+    match new_solver(ctx, kind) {
         Ok(solver) => Ok((ctx, solver)),
         Err(e) => {
             // SAFETY: nothing else holds the context yet.
@@ -240,15 +268,17 @@ fn fresh_solver(core: bool) -> Result<(Z3_context, Z3_solver), SolverError> {
     }
 }
 
-/// A new, empty solver (Z3's bare SMT core if `core`, else its general-purpose one) in `ctx`,
-/// holding one reference.
-fn new_solver(ctx: Z3_context, core: bool) -> Result<Z3_solver, SolverError> {
+/// A new, empty solver of `kind` in `ctx`, holding one reference.
+fn new_solver(ctx: Z3_context, kind: Kind) -> Result<Z3_solver, SolverError> {
+    let bit_vectors = c_string("QF_UFBV")?;
     // SAFETY: plain calls into the C API with a live context; the result is checked.
     unsafe {
-        let solver = if core {
-            Z3_mk_simple_solver(ctx)
-        } else {
-            Z3_mk_solver(ctx)
+        let solver = match kind {
+            Kind::BitVectors => {
+                Z3_mk_solver_for_logic(ctx, Z3_mk_string_symbol(ctx, bit_vectors.as_ptr()))
+            }
+            Kind::General => Z3_mk_solver(ctx),
+            Kind::Core => Z3_mk_simple_solver(ctx),
         };
         if solver.is_null() {
             return Err(SolverError::Z3("Z3_mk_solver failed".into()));
@@ -491,10 +521,10 @@ impl Drop for Held {
 }
 
 impl Z3Solver {
-    /// A fresh Z3 solver (general-purpose incremental solver, models enabled, time limit
-    /// [`DEFAULT_TIMEOUT`]).
+    /// A fresh Z3 solver (general-purpose incremental solver, set up for bit-vectors until a
+    /// term of another sort comes (module doc), models enabled, time limit [`DEFAULT_TIMEOUT`]).
     pub fn new() -> Result<Self, SolverError> {
-        Self::create(false)
+        Self::create(Kind::BitVectors)
     }
 
     /// [`Z3Solver::new`] with Z3's bare incremental SMT core (`Z3_mk_simple_solver`) instead
@@ -504,15 +534,15 @@ impl Z3Solver {
     /// faster so than by the `QF_AUFLIA` solver, and that one was 5× faster than the
     /// general-purpose one (BENCHMARKS.md).
     pub fn core() -> Result<Self, SolverError> {
-        Self::create(true)
+        Self::create(Kind::Core)
     }
 
-    fn create(core: bool) -> Result<Self, SolverError> {
-        let (ctx, solver) = fresh_solver(core)?;
+    fn create(kind: Kind) -> Result<Self, SolverError> {
+        let (ctx, solver) = fresh_solver(kind)?;
         Ok(Z3Solver {
             ctx,
             solver,
-            core,
+            kind,
             asts: Vec::new(),
             sorts: FxHashMap::default(),
             binding: StoreBinding::default(),
@@ -532,6 +562,7 @@ impl Z3Solver {
             checker: Worker::new("z3-check"),
             expired: false,
             stale: false,
+            outgrown: false,
             work_elsewhere: 0,
             stats: SolverStats::default(),
             // SAFETY: a static string of the library.
@@ -556,6 +587,13 @@ impl Z3Solver {
     fn sort(&mut self, store: &TermStore, sort: Sort) -> Result<Z3_sort, SolverError> {
         if let Some(&s) = self.sorts.get(&sort) {
             return Ok(s);
+        }
+        if self.kind == Kind::BitVectors && matches!(sort, Sort::Int | Sort::Array(_)) {
+            // The bit-vector setup has no theory of these sorts: no call reaches this solver
+            // again, and the next check rebuilds it as a general-purpose one.
+            self.kind = Kind::General;
+            self.stale = true;
+            self.outgrown = true;
         }
         // SAFETY: building sorts in our context from live sorts.
         let s = unsafe {
@@ -713,7 +751,7 @@ impl Z3Solver {
     /// give the same answer on every run; and by [`Z3Solver::core`], which has no one-shot
     /// solver.
     pub fn set_one_shot_after(&mut self, after: Option<Duration>) {
-        self.one_shot_after = after.filter(|_| !self.core);
+        self.one_shot_after = after.filter(|_| self.kind != Kind::Core);
     }
 
     /// Gives Z3 the time limit `limit` (`None`: none) and hands checks without assumptions
@@ -773,7 +811,7 @@ impl Z3Solver {
             let sym = Z3_mk_string_symbol(ctx, ctrl_c.as_ptr());
             Z3_params_set_bool(ctx, p, sym, false);
             // The core does not know the name, and Z3 then drops every parameter given with it.
-            if !self.core {
+            if self.kind != Kind::Core {
                 let handover = c_string("solver2_timeout")?;
                 let sym = Z3_mk_string_symbol(ctx, handover.as_ptr());
                 Z3_params_set_uint(ctx, p, sym, incremental_ms);
@@ -853,14 +891,16 @@ impl Z3Solver {
     /// its first check), the price of an answer that can be trusted. On a failure the solver
     /// stays stale, and the next check tries again.
     fn rebuild(&mut self, store: &TermStore) -> Result<(), SolverError> {
-        let fresh = fresh_solver(self.core)?;
+        let fresh = fresh_solver(self.kind)?;
         let deadline = self.watch.take().map(|w| w.deadline());
         self.work_elsewhere += rlimit_count(self.ctx, self.solver).unwrap_or(0);
         self.release_context();
         self.switch_to(fresh.0, fresh.1);
         self.watch = deadline.map(|d| Watch::arm(self.ctx, d));
         self.stale = false;
-        self.stats.restarts += 1;
+        if !take(&mut self.outgrown) {
+            self.stats.restarts += 1;
+        }
         let (asserted, scopes) = (take(&mut self.asserted), take(&mut self.scopes));
         let replayed = self.replay(store, &asserted, &scopes);
         (self.asserted, self.scopes) = (asserted, scopes);
@@ -1043,10 +1083,10 @@ impl Z3Solver {
             n,
         };
         let wait = deadline.saturating_duration_since(Instant::now()) + self.abandon_grace;
-        let (core, old) = (self.core, self.ctx as usize);
+        let (kind, old) = (self.kind, self.ctx as usize);
         let watch = &mut self.watch;
         let mut replacement = None;
-        let abandon = || match fresh_solver(core) {
+        let abandon = || match fresh_solver(kind) {
             Ok(fresh) => {
                 // SAFETY: the context lives while this runs (`on_own_thread`). The watchdog
                 // may not have fired yet (a loaded machine), and must not touch the context
@@ -1313,19 +1353,25 @@ impl Solver for Z3Solver {
         self.drop_one_shot();
         self.model_ready = false;
         // Before the assumptions are translated: the rebuilt solver has a context of its own.
-        // An expired solver answers nothing more, so it is not rebuilt.
-        if self.stale && !self.expired {
-            let started = Instant::now();
-            if let Err(e) = self.rebuild(store) {
-                let result = SatResult::Unknown(e.to_string());
-                self.stats.record(&result, started.elapsed());
-                return Ok(result);
+        // An expired solver answers nothing more, so it is not rebuilt. Translating them may
+        // outgrow a bit-vector setup: then once more, in the general-purpose solver.
+        let asts = loop {
+            if self.stale && !self.expired {
+                let started = Instant::now();
+                if let Err(e) = self.rebuild(store) {
+                    let result = SatResult::Unknown(e.to_string());
+                    self.stats.record(&result, started.elapsed());
+                    return Ok(result);
+                }
             }
-        }
-        let asts = assumptions
-            .iter()
-            .map(|&a| self.translate(store, a))
-            .collect::<Result<Vec<_>, _>>()?;
+            let asts = assumptions
+                .iter()
+                .map(|&a| self.translate(store, a))
+                .collect::<Result<Vec<_>, _>>()?;
+            if !self.outgrown || self.expired {
+                break asts;
+            }
+        };
         let start = Instant::now();
         let handover = self.one_shot_after.filter(|&after| {
             self.resource_limit.is_none()
@@ -1455,7 +1501,8 @@ impl Solver for Z3Solver {
     /// Z3's `rlimit count`, summed over the contexts the solver has used. A check abandoned
     /// past the hard deadline took its context with it, uncounted (the search is over then).
     fn work(&mut self) -> Option<u64> {
-        let here = rlimit_count(self.ctx, self.solver)?;
+        // A solver set up for a logic has no statistics before its first check.
+        let here = rlimit_count(self.ctx, self.solver).unwrap_or(0);
         Some(self.work_elsewhere + here)
     }
 }
@@ -1684,13 +1731,13 @@ mod tests {
     /// stray timer of Z3 4.8.12 was seen to for a moment (module doc).
     #[test]
     fn a_failed_push_makes_the_next_check_rebuild_the_solver_in_a_new_context() {
-        for kind in KINDS {
+        for kind in [Kind::BitVectors, Kind::General, Kind::Core] {
             let mut s = TermStore::new();
             let x = s.bv_var("x", 32).expect("var");
             let (five, ten) = (s.bv_val(32, 5).expect("c"), s.bv_val(32, 10).expect("c"));
             let above = s.bv_ugt(x, ten).expect("ugt");
             let below = s.bv_ult(x, five).expect("ult");
-            let mut z3 = kind().expect("z3");
+            let mut z3 = Z3Solver::create(kind).expect("z3");
             z3.assert(&s, above).expect("assert");
             let cancelled = z3.ctx;
             // SAFETY: our own live context, not in a call.
@@ -1851,5 +1898,50 @@ mod tests {
             av.get(&Value::Bv(BvConst::new(8, 3).expect("c"))),
             &Value::Bv(BvConst::new(8, 9).expect("c"))
         );
+    }
+
+    /// A solver set up for bit-vectors that meets an array (in an assertion under a scope, or
+    /// only in a check's assumption) goes on as a general-purpose one holding the same stack,
+    /// and decides what needs the theory of arrays, `const` arrays included.
+    #[test]
+    fn an_array_term_moves_a_bit_vector_solver_to_the_general_one_with_its_stack() {
+        let mut s = TermStore::new();
+        let memory = s
+            .array_sort(Sort::BitVec(32), Sort::BitVec(8))
+            .expect("sort");
+        let (i, j) = (
+            s.bv_var("i", 32).expect("var"),
+            s.bv_var("j", 32).expect("var"),
+        );
+        let zero = s.bv_val(8, 0).expect("c");
+        let five = s.bv_val(8, 5).expect("c");
+        let zeros = s.const_array(memory, zero).expect("const");
+        let written = s.store(zeros, i, five).expect("store");
+        let read = s.select(written, j).expect("select");
+        let read_five = s.eq(read, five).expect("eq");
+        let same = s.eq(i, j).expect("eq");
+        let apart = s.not(same).expect("not");
+        for array_in_assumption in [false, true] {
+            let mut z3 = Z3Solver::new().expect("z3");
+            z3.assert(&s, apart).expect("assert");
+            assert_eq!(z3.check(&s, &[]), Ok(SatResult::Sat));
+            z3.push().expect("push");
+            let answer = if array_in_assumption {
+                z3.check(&s, &[read_five])
+            } else {
+                z3.assert(&s, read_five).expect("assert");
+                z3.check(&s, &[])
+            };
+            assert_eq!(
+                answer,
+                Ok(SatResult::Unsat),
+                "a write at i is read at j != i"
+            );
+            assert_eq!(z3.kind, Kind::General);
+            z3.pop().expect("pop");
+            assert_eq!(z3.check(&s, &[same]), Ok(SatResult::Unsat), "i != j kept");
+            assert_eq!(z3.check(&s, &[]), Ok(SatResult::Sat));
+            assert_eq!(z3.stats().restarts, 0, "a change of setup is no restart");
+        }
     }
 }

@@ -132,6 +132,7 @@ extern "C" {
     pub fn Z3_mk_lt(c: Z3_context, t1: Z3_ast, t2: Z3_ast) -> Z3_ast;
 
     pub fn Z3_mk_solver(c: Z3_context) -> Z3_solver;
+    pub fn Z3_mk_solver_for_logic(c: Z3_context, logic: Z3_symbol) -> Z3_solver;
     pub fn Z3_mk_simple_solver(c: Z3_context) -> Z3_solver;
     pub fn Z3_solver_inc_ref(c: Z3_context, s: Z3_solver);
     pub fn Z3_solver_dec_ref(c: Z3_context, s: Z3_solver);
