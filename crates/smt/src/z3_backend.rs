@@ -27,15 +27,16 @@
 //! Z3 sets its incremental core up at the first push or check, for the logic it was given or,
 //! without one, for everything (every theory, relevancy propagation on): a scope pushed before
 //! any assertion leaves it nothing to detect the logic from. Set up for bit-vectors instead
-//! (relevancy off, Z3's `setup_QF_BV`), the core decides the forward engine's checks several
-//! times faster: 2-5× as many checks within the same 3 s on most of the generated programs of
-//! `bench/subsume/work_rate.sh` (session 67, BENCHMARKS.md). So [`Z3Solver::new`] starts as
-//! Z3's solver for `QF_UFBV` (the same setup of the core; for `QF_BV` Z3 would make the
-//! incremental solver its SAT solver over bit-blasted terms: 30 checks in 3 s of a generated
-//! program with products of inputs, where the general-purpose solver made 12,136). That setup has no theory of arrays or integers (it answered `unknown`
-//! to a read of a `store`), so the first term of such a sort makes the solver stale, and the
-//! next check rebuilds it, stack and all, as the general-purpose one (no restart: the answers
-//! so far stand).
+//! (relevancy off, Z3's `setup_QF_BV`), the core decides the forward engine's checks faster:
+//! 1.5× as many checks within the same 3 s (median over the generated programs of
+//! `bench/subsume/work_rate.sh`; up to 12×), subsumption's induction queries on SV-COMP's
+//! `ddlm2013` in 10.0 s instead of 11.7 (session 67, BENCHMARKS.md). So [`Z3Solver::new`]
+//! starts as Z3's solver for `QF_UFBV`, which sets the core up so. (For `QF_BV` Z3 makes its
+//! SAT solver over bit-blasted terms the incremental solver: `ddlm2013` in 3.9 s, but 30 checks
+//! in 3 s of a generated program with products of inputs where the core made 19,154.) That
+//! setup has no theory of arrays or integers (it answered `unknown` to a read of a `store`), so
+//! the first term of such a sort makes the solver stale, and the next check rebuilds it, stack
+//! and all, as the general-purpose one (no restart: the answers so far stand).
 //!
 //! Z3's incremental core does not always stop at its time limit or at an interrupt: on a query
 //! with 130 nested multiplications of inputs (a generated program's loop, unrolled) it ran 47 s
