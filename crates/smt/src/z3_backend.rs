@@ -271,12 +271,11 @@ fn fresh_solver(kind: Kind) -> Result<(Z3_context, Z3_solver), SolverError> {
 
 /// A new, empty solver of `kind` in `ctx`, holding one reference.
 fn new_solver(ctx: Z3_context, kind: Kind) -> Result<Z3_solver, SolverError> {
-    let bit_vectors = c_string("QF_UFBV")?;
     // SAFETY: plain calls into the C API with a live context; the result is checked.
     unsafe {
         let solver = match kind {
             Kind::BitVectors => {
-                Z3_mk_solver_for_logic(ctx, Z3_mk_string_symbol(ctx, bit_vectors.as_ptr()))
+                Z3_mk_solver_for_logic(ctx, Z3_mk_string_symbol(ctx, c"QF_UFBV".as_ptr()))
             }
             Kind::General => Z3_mk_solver(ctx),
             Kind::Core => Z3_mk_simple_solver(ctx),
