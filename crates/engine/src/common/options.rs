@@ -51,6 +51,15 @@ impl SearchStrategy {
         matches!(self, SearchStrategy::RandomPath | SearchStrategy::Klee)
     }
 
+    /// Whether the strategy draws per state, from the states' keys in the execution tree.
+    pub fn keys_states(self) -> bool {
+        self.walks_tree()
+            || matches!(
+                self,
+                SearchStrategy::Coverage | SearchStrategy::CoverageNearest
+            )
+    }
+
     /// The `--search` name.
     pub fn name(self) -> &'static str {
         match self {

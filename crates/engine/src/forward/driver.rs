@@ -218,9 +218,12 @@ fn explore(
     states.insert(0, machine.initial_state()?);
     let mut waiting = Waiting::default();
     let mut standing = JoinIndex::default();
-    let mut tree = match options.search.walks_tree() {
-        true => ExecTree::new(0),
-        false => ExecTree::untracked(),
+    let mut tree = if options.search.walks_tree() {
+        ExecTree::new(0)
+    } else if options.search.keys_states() {
+        ExecTree::keyed(0)
+    } else {
+        ExecTree::untracked()
     };
     let mut searcher = searcher(options.search, options.seed);
     if options.merge == MergeMode::Dynamic {

@@ -49,6 +49,9 @@ pub struct ExecTree {
     /// above it, which on a path of 100,000 pending forks (depth-first search through a loop
     /// over a large array) costs more than the rest of the search.
     untracked: bool,
+    /// For an untracked tree that keys its states ([`ExecTree::keyed`]): each live state's
+    /// key, as its leaf would hold it.
+    keys: Option<FxHashMap<StateId, u64>>,
     /// How many states [`ExecTree::insert`] has put under the root, which keys them.
     inserted: u64,
 }
@@ -67,6 +70,26 @@ impl ExecTree {
         ExecTree {
             untracked: true,
             ..ExecTree::default()
+        }
+    }
+
+    /// A tree that records only its states' keys ([`ExecTree::key_of`]), for searches that
+    /// draw per state but never walk: one map entry per fork instead of a count per node above.
+    pub fn keyed(root_state: StateId) -> ExecTree {
+        let keys = [(root_state, ROOT_KEY)].into_iter().collect();
+        ExecTree {
+            keys: Some(keys),
+            ..ExecTree::untracked()
+        }
+    }
+
+    /// Where `state` stands: a hash of the branches taken from the root to it, the same
+    /// whatever else was forked, parked or ended meanwhile. `None` for a state the tree does
+    /// not know (every state, in an untracked tree that keys nothing).
+    pub fn key_of(&self, state: StateId) -> Option<u64> {
+        match &self.keys {
+            Some(keys) => keys.get(&state).copied(),
+            None => self.leaf_of.get(&state).map(|&leaf| self.nodes[leaf].key),
         }
     }
 
@@ -97,6 +120,14 @@ impl ExecTree {
 
     /// `state` forked into itself and `others`.
     pub fn fork(&mut self, state: StateId, others: &[StateId]) {
+        if let Some(keys) = &mut self.keys {
+            if let (Some(&key), false) = (keys.get(&state), others.is_empty()) {
+                keys.insert(state, mix(key, 0));
+                for (branch, &other) in (1..).zip(others) {
+                    keys.insert(other, mix(key, branch));
+                }
+            }
+        }
         if self.untracked {
             return;
         }
@@ -148,6 +179,11 @@ impl ExecTree {
 
     /// `state` (back from waiting at a merge point) becomes a leaf again, a child of the root.
     pub fn insert(&mut self, state: StateId) {
+        if let Some(keys) = &mut self.keys {
+            self.inserted += 1;
+            keys.entry(state)
+                .or_insert(mix(ROOT_KEY, u64::MAX - self.inserted));
+        }
         if self.untracked || self.leaf_of.contains_key(&state) {
             return;
         }
@@ -172,6 +208,9 @@ impl ExecTree {
     /// one child is replaced by that child (a walk would take it with certainty anyway), so a
     /// walk's length is the number of live forks above a state, not of every fork ever made.
     pub fn remove(&mut self, state: StateId) {
+        if let Some(keys) = &mut self.keys {
+            keys.remove(&state);
+        }
         let Some(mut node) = self.leaf_of.remove(&state) else {
             return;
         };
@@ -378,5 +417,24 @@ mod tests {
         let only: Vec<_> = (0..400).filter_map(|_| alone.random_leaf(11)).collect();
         assert!(inside.len() > 100 && only.len() == 400);
         assert_eq!(inside[..], only[..inside.len()]);
+    }
+
+    #[test]
+    fn a_keyed_tree_keys_states_as_a_walked_one_does() {
+        let grow = |tree: &mut ExecTree| {
+            tree.fork(0, &[1]);
+            tree.fork(1, &[2, 3]);
+            tree.remove(0);
+            tree.fork(3, &[4]);
+        };
+        let (mut walked, mut keyed) = (ExecTree::new(0), ExecTree::keyed(0));
+        grow(&mut walked);
+        grow(&mut keyed);
+        for state in 1..=4 {
+            assert!(keyed.key_of(state).is_some());
+            assert_eq!(keyed.key_of(state), walked.key_of(state));
+        }
+        assert_eq!(keyed.key_of(0), None);
+        assert_eq!(ExecTree::untracked().key_of(0), None);
     }
 }

@@ -47,19 +47,15 @@ pub fn searcher(strategy: SearchStrategy, seed: u64) -> Box<dyn Searcher> {
         SearchStrategy::Dfs => Box::new(dfs::Dfs::default()),
         SearchStrategy::Random => Box::new(random::RandomState::new(Rng::new(seed))),
         SearchStrategy::RandomPath => Box::new(random_path::RandomPath::new(seed)),
-        SearchStrategy::Coverage => Box::new(coverage::CoverageGuided::new(
-            Choice::Weighted,
-            Rng::new(seed),
-        )),
-        SearchStrategy::CoverageNearest => Box::new(coverage::CoverageGuided::new(
-            Choice::Nearest,
-            Rng::new(seed),
-        )),
+        SearchStrategy::Coverage => Box::new(coverage::CoverageGuided::new(Choice::Weighted, seed)),
+        SearchStrategy::CoverageNearest => {
+            Box::new(coverage::CoverageGuided::new(Choice::Nearest, seed))
+        }
         SearchStrategy::Klee => Box::new(interleaved::Interleaved::new(vec![
             Box::new(random_path::RandomPath::new(seed)),
             Box::new(coverage::CoverageGuided::new(
                 Choice::Weighted,
-                Rng::new(seed.wrapping_add(1)),
+                seed.wrapping_add(1),
             )),
         ])),
     }
