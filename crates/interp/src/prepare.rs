@@ -154,6 +154,7 @@ impl Checker<'_> {
                 items.iter().try_for_each(|op| self.operand(op))
             }
             Rvalue::Read(place) | Rvalue::Len(place) => self.place(place),
+            Rvalue::LiveObjects => Ok(()),
         }
     }
 

@@ -118,6 +118,15 @@ impl Machine<'_> {
                     .map(Value::Int)
                     .map_err(|_| Fault::Invariant("a pointer to a cell that does not exist".into()))
             }
+            Rvalue::LiveObjects => {
+                let memory = RunCells {
+                    memory: &self.memory,
+                    heap_state: unreached::heap_state_field(self.module),
+                };
+                unreached::live_objects(&memory)
+                    .map(Value::Int)
+                    .map_err(|_| Fault::Invariant("a cell that does not exist".into()))
+            }
         }
     }
 

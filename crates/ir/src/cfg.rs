@@ -428,6 +428,9 @@ pub enum Rvalue {
     /// reaches (C's memory leaks where a program ends, the operands being its globals): above
     /// 0 a leak, 0 no claim; defined in [`crate::unreached`].
     Unreached(Vec<Operand>),
+    /// How many live heap objects there are (by their heap states, [`HEAP_LIVE`]): where a
+    /// program ends with its variables gone, each is a leak; defined in [`crate::unreached`].
+    LiveObjects,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

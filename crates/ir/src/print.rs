@@ -184,6 +184,7 @@ impl Names<'_> {
                 let roots: Vec<String> = roots.iter().map(|&a| self.operand(a)).collect();
                 format!("unreached({})", roots.join(", "))
             }
+            Rvalue::LiveObjects => "live_objects()".to_string(),
         }
     }
 

@@ -42,6 +42,16 @@ pub fn heap_state_field(module: &Module) -> Option<FieldId> {
         .map(|i| FieldId(i as u32))
 }
 
+/// How many live heap objects `cells` hold (what [`Rvalue::LiveObjects`](crate::cfg::Rvalue)
+/// counts).
+pub fn live_objects(cells: &impl Cells) -> Result<i32, Unknown> {
+    let mut live = 0;
+    for cell in 0..cells.count() {
+        live += i32::from(cells.state(cell)? == Some(HEAP_LIVE));
+    }
+    Ok(live)
+}
+
 /// How many live heap objects of `cells` certainly no chain of pointers from `roots` (cells
 /// the roots' values point to) reaches. One walk: each cell's state is read once, and the
 /// live objects that may own a part are found before it, so reaching the part reaches them.

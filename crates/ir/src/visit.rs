@@ -277,7 +277,8 @@ impl Rvalue {
             Rvalue::Use(op) => op.width(locals),
             Rvalue::Unary(UnOp::Not | UnOp::Truncate, _)
             | Rvalue::Len(_)
-            | Rvalue::Unreached(_) => Some(Width::W32),
+            | Rvalue::Unreached(_)
+            | Rvalue::LiveObjects => Some(Width::W32),
             Rvalue::Unary(UnOp::SignExtend | UnOp::ZeroExtend, _) => Some(Width::W64),
             Rvalue::Unary(UnOp::Neg | UnOp::BitNot, op) => op.width(locals),
             Rvalue::Binary(op, _, _) if op.yields_truth() => Some(Width::W32),
@@ -299,7 +300,7 @@ impl Rvalue {
                 f(*a);
                 f(*b);
             }
-            Rvalue::AddrOf(_) => {}
+            Rvalue::AddrOf(_) | Rvalue::LiveObjects => {}
             Rvalue::Record(fields) => fields.iter().for_each(|(_, a)| f(*a)),
             Rvalue::Array(items) | Rvalue::Unreached(items) => items.iter().for_each(|a| f(*a)),
             Rvalue::Read(place) | Rvalue::Len(place) => place.for_each_operand(f),

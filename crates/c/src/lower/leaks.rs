@@ -4,7 +4,10 @@
 //!
 //! Used where nothing calls `main` (`lower_unit` checks, and inlines into `main` every call of
 //! a function that may allocate, `free` or `exit`, [`counting_functions`], so that one count
-//! sees them all; other calls stay calls, recursive ones too). When `main` returns, with its
+//! sees them all; other calls stay calls, recursive ones too). Where such a function is
+//! recursive it cannot be inlined: there every object gets a heap state, nothing is counted,
+//! and the checks count the live objects by their states (`Rvalue::LiveObjects`), also where
+//! a recursion calls `exit`. When `main` returns, with its
 //! locals gone, an object still allocated is one nothing points to, unless a global can hold
 //! a pointer: then the objects that certainly no chain of pointers from the globals reaches
 //! are a leak (`Rvalue::Unreached`, by their heap states, which such files get; `main`'s
@@ -58,7 +61,7 @@ const LIVE_OBJECTS: &str = "#live";
 impl FnCx<'_, '_> {
     /// In `main`'s prologue: the count of live objects, 0, where leaks are checked.
     pub fn start_counting_objects(&mut self, span: Span) {
-        if !self.unit.track_leaks {
+        if !self.unit.track_leaks || self.unit.live_by_state {
             return;
         }
         let live = self.b.add_local(LocalInfo {
@@ -91,10 +94,13 @@ impl FnCx<'_, '_> {
     /// of reachable in C: a pointer in an overwritten union member, in a variable whose block
     /// ended).
     pub fn check_no_leak(&mut self, span: Span) {
+        if !self.is_main {
+            return;
+        }
         if !self.unit.globals_hold_pointers {
             return self.check_none_live(PropertyKind::MemoryLeak, span);
         }
-        if self.live_objects.is_none() {
+        if self.live_objects.is_none() && !self.unit.live_by_state {
             return;
         }
         self.end_variables(span);
@@ -126,9 +132,14 @@ impl FnCx<'_, '_> {
     }
 
     fn check_none_live(&mut self, kind: PropertyKind, span: Span) {
-        // Counted only in `main` (calls that allocate are inlined into it).
-        let Some(live) = self.live_objects else {
-            return;
+        let live = if self.unit.live_by_state {
+            self.b.assign_temp(Rvalue::LiveObjects, span)
+        } else {
+            // Counted only in `main` (calls that allocate are inlined into it).
+            let Some(live) = self.live_objects else {
+                return;
+            };
+            live
         };
         let none = Rvalue::Binary(BinOp::Eq, Operand::Local(live), Operand::Const(0));
         let holds = Operand::Local(self.b.assign_temp(none, span));

@@ -188,6 +188,10 @@ struct Unit<'a> {
     /// Whether heap objects are counted for the `memory-leak` check (`Options::memory_leaks`,
     /// and the program allocates).
     track_leaks: bool,
+    /// Whether the objects left are counted by their heap states (`Rvalue::LiveObjects`)
+    /// rather than by a count in `main`: where a function that allocates, frees or exits is
+    /// recursive, and so cannot be inlined into `main` (`lower/leaks.rs`).
+    live_by_state: bool,
     /// Whether a global can hold a pointer: an object still allocated when `main` returns may
     /// be reachable from it, so it is not a certain leak (`lower/leaks.rs`).
     globals_hold_pointers: bool,
@@ -310,6 +314,7 @@ pub(crate) fn lower_unit<'a>(
         wanted_containers: RefCell::new(Vec::new()),
         wanted_addresses: RefCell::new(HashSet::new()),
         track_leaks: false,
+        live_by_state: false,
         globals_hold_pointers: false,
     };
     // Definitions by name, in source order.
@@ -361,10 +366,19 @@ pub(crate) fn lower_unit<'a>(
     }
     // The count of live objects is a local of `main`, as the globals are: the calls that
     // reach it are inlined, the ones that allocate or free and the ones that may end the run
-    // in `exit` or `abort`, where the count is checked too (`lower/leaks.rs`).
+    // in `exit` or `abort`, where the count is checked too (`lower/leaks.rs`). A recursion
+    // cannot be inlined: there the objects left are counted by their heap states instead.
     let graph = call_graph(&definitions, &functions, &context.function_values);
     if context.track_leaks {
-        context.counting_calls = leaks::counting_functions(&graph);
+        let counting = leaks::counting_functions(&graph);
+        let recursive = recursive_functions(&graph);
+        if counting.iter().any(|name| recursive.contains(name)) {
+            context.live_by_state = true;
+            heap_states = true;
+            context.frees = true;
+        } else {
+            context.counting_calls = counting;
+        }
     }
     let mentions: HashSet<String> = (definitions.iter())
         .filter(|(name, definition)| {

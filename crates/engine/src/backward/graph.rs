@@ -489,8 +489,8 @@ impl<'a> Builder<'a> {
                     Rvalue::AddrOf(_) => return Err("the address of a local (`&x`)".into()),
                     Rvalue::Array(_) => return Err("an array value".into()),
                     Rvalue::Len(_) => return Err("the length of an array".into()),
-                    Rvalue::Unreached(_) => {
-                        return Err("the objects the globals reach (memory leaks)".into())
+                    Rvalue::Unreached(_) | Rvalue::LiveObjects => {
+                        return Err("the heap objects left (memory leaks)".into())
                     }
                     Rvalue::Record(_) => return Err("a record value".into()),
                 }

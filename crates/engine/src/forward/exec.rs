@@ -163,6 +163,11 @@ impl Machine<'_> {
                 let lost = reachability::unreached(&state.memory, &self.store, heap_state, &roots);
                 SymValue::Int(int_const(&mut self.store, lost)?)
             }
+            Rvalue::LiveObjects => {
+                let heap_state = unreached::heap_state_field(self.module);
+                let live = reachability::live_objects(&state.memory, &mut self.store, heap_state)?;
+                SymValue::Int(live)
+            }
         })
     }
 

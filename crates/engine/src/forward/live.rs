@@ -268,6 +268,7 @@ fn use_rvalue(live: &mut Bits, value: &Rvalue) {
             use_operand(live, *b);
         }
         Rvalue::AddrOf(l) => live.insert(*l),
+        Rvalue::LiveObjects => {}
         Rvalue::Record(fields) => fields.iter().for_each(|(_, a)| use_operand(live, *a)),
         Rvalue::Array(items) | Rvalue::Unreached(items) => {
             items.iter().for_each(|a| use_operand(live, *a))

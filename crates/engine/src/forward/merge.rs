@@ -7,6 +7,9 @@
 //! values). Cell ids are per-state addresses, so merging memory cell by cell under the same
 //! condition keeps each side's aliasing exactly: under `c1` the merged state *is* the first
 //! state, under `¬c1` the second. [`PathCount`] remembers which paths the state stands for.
+//! A cell that only one state allocated is that state's value; the other state holds no
+//! pointer to it, but a count over all cells would see it on both sides, so its heap state
+//! is guarded by its side's condition ([`allocated_only_where`]).
 //!
 //! The merge is exact because live states stand for disjoint sets of inputs: a fork pushes `c`
 //! on one side and `¬c` on the other, and a merge unites two disjoint sets. So the suffixes of
@@ -20,6 +23,8 @@
 
 use std::rc::Rc;
 
+use symex_ir::cfg::FieldId;
+use symex_ir::unreached;
 use symex_smt::{
     connected, eval, eval_all, Assignment, BvConst, ModelResult, TermId, TermStore, Value,
 };
@@ -30,7 +35,7 @@ use crate::common::terms;
 use crate::error::EngineError;
 use crate::forward::machine::Machine;
 use crate::forward::state::{Frame, Stack, State};
-use crate::forward::value::SymValue;
+use crate::forward::value::{CellId, SymValue};
 
 type Result<T> = std::result::Result<T, EngineError>;
 
@@ -165,9 +170,19 @@ impl Machine<'_> {
             }));
         }
         let store = &mut self.store;
-        let memory = a.memory.zip_with(&b.memory, |u, v| {
+        let mut memory = a.memory.zip_with(&b.memory, |u, v| {
             SymValue::ite(store, c1, u.clone(), v.clone())
         })?;
+        if let Some(field) = unreached::heap_state_field(self.module) {
+            let (shorter, on_longer_side) = match a.memory.cell_count() >= b.memory.cell_count() {
+                true => (b.memory.cell_count(), c1),
+                false => (a.memory.cell_count(), self.store.not(c1)?),
+            };
+            for cell in shorter..memory.cell_count() {
+                let value = memory.get_mut(CellId(cell as u32))?;
+                allocated_only_where(&mut self.store, value, field, on_longer_side)?;
+            }
+        }
         let total = match (
             a.paths.known(&self.store, &a.pc),
             b.paths.known(&self.store, &b.pc),
@@ -343,6 +358,44 @@ enum Side {
     Dead,
     /// Consistent; the model, unless the solver answered `unknown`.
     Alive(Option<Rc<Assignment>>),
+}
+
+/// A cell that only one side of a merge allocated exists only under that side's condition
+/// `exists`: its heap state becomes `ite(exists, state, 0)`, 0 being no heap object, so that
+/// `Rvalue::LiveObjects` counts it on that side alone (`forward/reachability.rs`). Its other
+/// fields need nothing: the other side holds no pointer to it.
+fn allocated_only_where(
+    store: &mut TermStore,
+    value: &mut SymValue,
+    field: FieldId,
+    exists: TermId,
+) -> Result<()> {
+    match value {
+        SymValue::Record(fields) => {
+            let Some(at) = fields.iter().position(|(f, _)| *f == field) else {
+                return Ok(());
+            };
+            let SymValue::Int(state) = fields[at].1 else {
+                return Ok(());
+            };
+            let none = terms::int_const(store, 0)?;
+            let guarded = store.ite(exists, state, none)?;
+            let mut copy = fields.to_vec();
+            copy[at].1 = SymValue::Int(guarded);
+            *fields = copy.into();
+        }
+        SymValue::Array(elements) => {
+            if let Some(first) = Rc::make_mut(elements).get_mut(0) {
+                allocated_only_where(store, first, field, exists)?;
+            }
+        }
+        SymValue::Ite(_, then, other) => {
+            allocated_only_where(store, Rc::make_mut(then), field, exists)?;
+            allocated_only_where(store, Rc::make_mut(other), field, exists)?;
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -4,10 +4,16 @@
 //! that is not a constant is [`Unknown`]: the count is then 0, which claims nothing (a count
 //! above 0 is a leak, and only a count of one value may say so). Nothing here decides what
 //! the count means.
+//!
+//! `Rvalue::LiveObjects` is a term, exact under symbolic heap states too: a check that it is
+//! 0 claims that nothing is left, so it may not round anything down.
 
-use symex_ir::cfg::FieldId;
+use symex_ir::cfg::{FieldId, HEAP_LIVE};
 use symex_ir::unreached::{self, Cells, Unknown};
-use symex_smt::TermStore;
+use symex_smt::{TermId, TermResult, TermStore};
+
+use crate::common::terms::int_const;
+use crate::error::EngineError;
 
 use crate::forward::memory::Memory;
 use crate::forward::value::{CellId, SymValue};
@@ -38,6 +44,53 @@ pub fn unreached(
         .try_for_each(|root| pointees(root, &mut start))
         .and_then(|()| unreached::unreached(&cells, start));
     count.unwrap_or(0)
+}
+
+/// How many cells of `memory` hold a live heap object (`symex_ir::unreached::live_objects`),
+/// as a 32-bit term: each cell's heap state (of its record, or of its array's first element)
+/// counts 1 where it is [`HEAP_LIVE`], through every `ite` a merge or a symbolic write left.
+pub fn live_objects(
+    memory: &Memory,
+    store: &mut TermStore,
+    heap_state: Option<FieldId>,
+) -> Result<TermId, EngineError> {
+    let mut count = int_const(store, 0)?;
+    let Some(field) = heap_state else {
+        return Ok(count);
+    };
+    for cell in 0..memory.cell_count() {
+        let value = memory.get(CellId(cell as u32))?;
+        let live = live_in(store, value, field, false)?;
+        count = store.bv_add(count, live)?;
+    }
+    Ok(count)
+}
+
+/// 1 where `value`, a cell's value (`in_state` false) or a heap-state field's (true), holds
+/// a live object's state, else 0.
+fn live_in(store: &mut TermStore, value: &SymValue, field: FieldId, in_state: bool) -> TermResult {
+    match value {
+        SymValue::Ite(cond, then, other) => {
+            let then = live_in(store, then, field, in_state)?;
+            let other = live_in(store, other, field, in_state)?;
+            store.ite(*cond, then, other)
+        }
+        SymValue::Int(state) if in_state => {
+            let live = int_const(store, HEAP_LIVE)?;
+            let is_live = store.eq(*state, live)?;
+            let (one, zero) = (int_const(store, 1)?, int_const(store, 0)?);
+            store.ite(is_live, one, zero)
+        }
+        SymValue::Record(fields) if !in_state => match fields.iter().find(|(f, _)| *f == field) {
+            Some((_, state)) => live_in(store, state, field, true),
+            None => int_const(store, 0),
+        },
+        SymValue::Array(elements) if !in_state => match elements.get(0) {
+            Some(first) => live_in(store, first, field, false),
+            None => int_const(store, 0),
+        },
+        _ => int_const(store, 0),
+    }
 }
 
 impl Cells for StateCells<'_> {

@@ -795,8 +795,8 @@ impl Exec<'_> {
                 Val::Array(items) => Val::Term(int_const(self.store, items.len() as i32)?),
                 _ => return Err(unmodelled("the length of an array that is not one value")),
             },
-            Rvalue::Unreached(_) => {
-                return Err(unmodelled("the objects the globals reach (memory leaks)"))
+            Rvalue::Unreached(_) | Rvalue::LiveObjects => {
+                return Err(unmodelled("the heap objects left (memory leaks)"))
             }
         })
     }

@@ -68,7 +68,8 @@ pub(super) fn check_function(module: &Module, func: &Function, report: &mut Repo
                         | Rvalue::AddrOf(_)
                         | Rvalue::Record(_)
                         | Rvalue::Array(_)
-                        | Rvalue::Unreached(_) => {}
+                        | Rvalue::Unreached(_)
+                        | Rvalue::LiveObjects => {}
                     }
                     if let Some(w) = value.width(&func.locals) {
                         need(Operand::Local(*dst), w, "the destination");

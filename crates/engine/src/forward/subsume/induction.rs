@@ -27,9 +27,7 @@ use std::collections::{BTreeSet, VecDeque};
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
-use symex_ir::cfg::{
-    BlockId, InstKind, LocalId, LocalKind, Module, Operand, Rvalue, Terminator, Width,
-};
+use symex_ir::cfg::{BlockId, InstKind, LocalId, LocalKind, Module, Operand, Terminator, Width};
 use symex_smt::{
     eval_all, Answer, Assignment, BvConst, ModelResult, Node, Op, SatResult, Sort, TermId,
     TermStore, Value,
@@ -938,7 +936,7 @@ impl Induction<'_> {
                     InstKind::Assign { dst, value } => {
                         let v = match (semantics::rvalue(self.store, env, value)?, value) {
                             // What memory holds is not tracked: any value (also a count over it).
-                            (None, Rvalue::Read(_) | Rvalue::Len(_) | Rvalue::Unreached(_)) => {
+                            (None, value) if semantics::reads_memory(value) => {
                                 let width = function.local(*dst).width;
                                 Some(self.ph.any_value(self.store, width)?)
                             }

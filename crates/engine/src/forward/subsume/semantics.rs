@@ -37,6 +37,15 @@ pub fn operand(
     })
 }
 
+/// Whether an rvalue computes a number from memory (what it holds, or a count over it), which
+/// the annotations do not track: any value stands for it.
+pub fn reads_memory(value: &Rvalue) -> bool {
+    matches!(
+        value,
+        Rvalue::Read(_) | Rvalue::Len(_) | Rvalue::Unreached(_) | Rvalue::LiveObjects
+    )
+}
+
 /// The number an rvalue computes, when it computes one from numbers alone.
 pub fn rvalue(
     store: &mut TermStore,
@@ -59,7 +68,8 @@ pub fn rvalue(
         | Rvalue::Array(_)
         | Rvalue::Read(_)
         | Rvalue::Len(_)
-        | Rvalue::Unreached(_) => None,
+        | Rvalue::Unreached(_)
+        | Rvalue::LiveObjects => None,
     })
 }
 

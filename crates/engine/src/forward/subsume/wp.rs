@@ -11,9 +11,7 @@
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
-use symex_ir::cfg::{
-    FuncId, Function, Inst, InstKind, LocalId, Module, Operand, Rvalue, Terminator,
-};
+use symex_ir::cfg::{FuncId, Function, Inst, InstKind, LocalId, Module, Operand, Terminator};
 use symex_smt::{TermId, TermStore, VarId};
 
 use crate::error::EngineError;
@@ -244,7 +242,7 @@ impl Walk<'_> {
                 // What memory held is not tracked: any value (the annotation must then hold
                 // for every one).
                 let number = match (number, value) {
-                    (None, Rvalue::Read(_) | Rvalue::Len(_) | Rvalue::Unreached(_)) => {
+                    (None, value) if semantics::reads_memory(value) => {
                         let width = self.module.functions[func.index()].local(*dst).width;
                         Some(self.ph.any_value(self.store, width)?)
                     }
