@@ -136,6 +136,19 @@ mod tests {
     }
 
     #[test]
+    fn live_objects_are_counted_whatever_points_to_them() {
+        let cells = Table(vec![
+            (NOT_HEAP, vec![1]),
+            (LIVE, vec![]),
+            (Some(HEAP_FREED), vec![]),
+            (Some(HEAP_DEAD), vec![]),
+            (None, vec![]),
+            (LIVE, vec![1]),
+        ]);
+        assert_eq!(live_objects(&cells), Ok(2));
+    }
+
+    #[test]
     fn freed_and_ended_objects_hold_no_pointers() {
         let cells = Table(vec![
             (Some(HEAP_FREED), vec![2]),
