@@ -8,8 +8,8 @@
 //! The path then goes on under the negated failure condition, if that is satisfiable. In fork
 //! index mode an in-bounds access also splits the path per feasible concrete index.
 
-use symex_ir::cfg::{Check, Operand, PropId};
-use symex_report::Finding;
+use symex_ir::cfg::{Check, Operand, PropId, PropertyKind};
+use symex_report::{Finding, Witness};
 use symex_smt::{Answer, TermId};
 
 use crate::common::options::IndexMode;
@@ -153,6 +153,24 @@ impl Machine<'_> {
             self.solver_unknown(LONG_REPLAY.into(), Some(prop.index()));
             return Ok(());
         }
+        if let symex_report::Replay::Failed(failed) = replay {
+            // The run failed another property first (this path's check of it was less precise
+            // than the run: a count over memory that a merge made one of several values): the
+            // interpreter has confirmed that one's violation, reported under the property it
+            // fails, beside this one's unconfirmed claim.
+            if failed != prop {
+                self.confirm_other(failed, &witness);
+                // An `unmodelled` check the run did not reach is no bug of symex: the engine
+                // stopped there where the run went on to fail the other property first.
+                if self.module.properties[prop.index()].kind == PropertyKind::Unmodelled {
+                    let reason = "a run may leave what symex models here; the run of this \
+                                  path's inputs fails another property before it"
+                        .to_string();
+                    self.findings[prop.index()] = Some(Finding::GaveUp { reason });
+                    return Ok(());
+                }
+            }
+        }
         if replay == symex_report::Replay::Failed(prop) {
             self.confirmed_violations += 1;
             let kind = self.module.properties[prop.index()].kind;
@@ -160,6 +178,23 @@ impl Machine<'_> {
         }
         self.findings[prop.index()] = Some(Finding::Reached { witness, replay });
         Ok(())
+    }
+
+    /// Records `witness`, whose replay failed `prop`, as `prop`'s counterexample, unless one
+    /// was confirmed for it before.
+    fn confirm_other(&mut self, prop: PropId, witness: &Witness) {
+        let replay = symex_report::Replay::Failed(prop);
+        let Some(finding) = self.findings.get(prop.index()) else {
+            return;
+        };
+        if matches!(finding, Some(Finding::Reached { replay: r, .. }) if *r == replay) {
+            return;
+        }
+        self.confirmed_violations += 1;
+        let kind = self.module.properties[prop.index()].kind;
+        self.stop_now |= self.options.stop_on_first.stops_at(kind);
+        let witness = witness.clone();
+        self.findings[prop.index()] = Some(Finding::Reached { witness, replay });
     }
 
     /// In fork index mode, splits the path per feasible value of a symbolic index.
