@@ -43,6 +43,20 @@ fn reports(body: &str) -> Vec<(&'static str, Report)> {
     support::every_engine(program, &source, "leak.i", &options)
 }
 
+/// The forward engine's report of the program, its states merged by `merge`.
+fn merged_report(body: &str, merge: MergeMode) -> Report {
+    let source = format!("{PRELUDE}{body}");
+    let translated = translate(body).expect("the program translates");
+    let options = CheckOptions {
+        timeout: Some(Duration::from_secs(10)),
+        merge,
+        ..CheckOptions::default()
+    };
+    let (module, types) = (&translated.module, &translated.types);
+    symex_engine::check_forward(module, types, &source, "leak.i", "main", &options)
+        .expect("the forward check runs")
+}
+
 /// The statuses of the report's properties of `kind`, with their lines.
 fn statuses(report: &Report, kind: PropertyKind) -> Vec<(u32, Status)> {
     report
@@ -240,23 +254,8 @@ fn merged_states_count_an_object_only_on_the_side_that_allocated_it() {
     let freed = RECURSIVE.replace("FREE", "drop(l);");
     let leaked = RECURSIVE.replace("FREE", "if (l) drop(l->next);");
     for merge in [MergeMode::Aggressive, MergeMode::Qce] {
-        let options = CheckOptions {
-            timeout: Some(Duration::from_secs(10)),
-            merge,
-            ..CheckOptions::default()
-        };
         for (body, expected) in [(&freed, Status::Safe), (&leaked, Status::Violated)] {
-            let translated = translate(body).expect("translates");
-            let source = format!("{PRELUDE}{body}");
-            let report = symex_engine::check_forward(
-                &translated.module,
-                &translated.types,
-                &source,
-                "leak.i",
-                "main",
-                &options,
-            )
-            .expect("the forward check runs");
+            let report = merged_report(body, merge);
             let leaks = statuses(&report, PropertyKind::MemoryLeak);
             assert!(
                 leaks.iter().any(|&(_, s)| s == expected),
@@ -283,17 +282,7 @@ fn a_leak_the_merged_count_misses_is_found_by_the_replay() {
                 struct node *p = malloc(sizeof(struct node));\n    p->next = 0;\n  }\n\
                 return 0;\n}\n";
     let line = PRELUDE.lines().count() as u32 + 7;
-    let translated = translate(body).expect("translates");
-    let source = format!("{PRELUDE}{body}");
-    let options = CheckOptions {
-        timeout: Some(Duration::from_secs(10)),
-        merge: MergeMode::Aggressive,
-        ..CheckOptions::default()
-    };
-    let program = (&translated.module, &translated.types);
-    let report =
-        symex_engine::check_forward(program.0, program.1, &source, "leak.i", "main", &options)
-            .expect("the forward check runs");
+    let report = merged_report(body, MergeMode::Aggressive);
     let leaks = statuses(&report, PropertyKind::MemoryLeak);
     assert_eq!(leaks, [(line, Status::Violated)]);
     let unmodelled = statuses(&report, PropertyKind::Unmodelled);
