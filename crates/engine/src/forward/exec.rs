@@ -14,7 +14,6 @@ use std::ops::Range;
 use symex_ir::cfg::{
     BinOp, BlockId, FuncId, Inst, InstKind, Operand, PlaceBase, Rvalue, Terminator,
 };
-use symex_ir::unreached;
 use symex_report::{Cut, PathEnd};
 use symex_smt::{Answer, TermId};
 
@@ -159,13 +158,20 @@ impl Machine<'_> {
                     .iter()
                     .map(|op| self.operand(state, *op))
                     .collect::<Result<Vec<_>>>()?;
-                let heap_state = unreached::heap_state_field(self.module);
-                let lost = reachability::unreached(&state.memory, &self.store, heap_state, &roots);
+                let lost = reachability::unreached(
+                    &state.memory,
+                    &self.store,
+                    self.info.heap_state,
+                    &roots,
+                );
                 SymValue::Int(int_const(&mut self.store, lost)?)
             }
             Rvalue::LiveObjects => {
-                let heap_state = unreached::heap_state_field(self.module);
-                let live = reachability::live_objects(&state.memory, &mut self.store, heap_state)?;
+                let live = reachability::live_objects(
+                    &state.memory,
+                    &mut self.store,
+                    self.info.heap_state,
+                )?;
                 SymValue::Int(live)
             }
         })

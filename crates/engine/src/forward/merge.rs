@@ -24,7 +24,6 @@
 use std::rc::Rc;
 
 use symex_ir::cfg::FieldId;
-use symex_ir::unreached;
 use symex_smt::{
     connected, eval, eval_all, Assignment, BvConst, ModelResult, TermId, TermStore, Value,
 };
@@ -173,7 +172,7 @@ impl Machine<'_> {
         let mut memory = a.memory.zip_with(&b.memory, |u, v| {
             SymValue::ite(store, c1, u.clone(), v.clone())
         })?;
-        if let Some(field) = unreached::heap_state_field(self.module) {
+        if let Some(field) = self.info.heap_state {
             let (shorter, on_longer_side) = match a.memory.cell_count() >= b.memory.cell_count() {
                 true => (b.memory.cell_count(), c1),
                 false => (a.memory.cell_count(), self.store.not(c1)?),

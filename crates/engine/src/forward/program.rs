@@ -8,7 +8,7 @@ use std::cell::OnceCell;
 use std::rc::Rc;
 
 use symex_ir::analysis::{Dominators, LoopForest};
-use symex_ir::cfg::{BlockId, Function, InstKind, LocalId, Module, Rvalue};
+use symex_ir::cfg::{BlockId, FieldId, Function, InstKind, LocalId, Module, Rvalue};
 
 use crate::forward::live::Liveness;
 
@@ -124,12 +124,16 @@ impl FunctionInfo {
 /// Per-function information for a whole module.
 pub struct ProgramInfo {
     pub functions: Vec<FunctionInfo>,
+    /// The field that holds objects' heap states, if any object has one (looked up once: the
+    /// leak counts and every merge read it).
+    pub heap_state: Option<FieldId>,
 }
 
 impl ProgramInfo {
     pub fn new(module: &Module) -> ProgramInfo {
         ProgramInfo {
             functions: module.functions.iter().map(FunctionInfo::new).collect(),
+            heap_state: symex_ir::unreached::heap_state_field(module),
         }
     }
 }

@@ -54,42 +54,59 @@ pub fn live_objects(
     store: &mut TermStore,
     heap_state: Option<FieldId>,
 ) -> Result<TermId, EngineError> {
-    let mut count = int_const(store, 0)?;
+    let zero = int_const(store, 0)?;
     let Some(field) = heap_state else {
-        return Ok(count);
+        return Ok(zero);
     };
+    let count = LiveCount {
+        field,
+        live: int_const(store, HEAP_LIVE)?,
+        one: int_const(store, 1)?,
+        zero,
+    };
+    let mut total = zero;
     for cell in 0..memory.cell_count() {
         let value = memory.get(CellId(cell as u32))?;
-        let live = live_in(store, value, field, false)?;
-        count = store.bv_add(count, live)?;
+        let live = count.of(store, value, false)?;
+        total = store.bv_add(total, live)?;
     }
-    Ok(count)
+    Ok(total)
 }
 
-/// 1 where `value`, a cell's value (`in_state` false) or a heap-state field's (true), holds
-/// a live object's state, else 0.
-fn live_in(store: &mut TermStore, value: &SymValue, field: FieldId, in_state: bool) -> TermResult {
-    match value {
-        SymValue::Ite(cond, then, other) => {
-            let then = live_in(store, then, field, in_state)?;
-            let other = live_in(store, other, field, in_state)?;
-            store.ite(*cond, then, other)
+/// What [`live_objects`] counts by, with its constants made once.
+struct LiveCount {
+    field: FieldId,
+    live: TermId,
+    one: TermId,
+    zero: TermId,
+}
+
+impl LiveCount {
+    /// 1 where `value`, a cell's value (`in_state` false) or a heap-state field's (true),
+    /// holds a live object's state, else 0.
+    fn of(&self, store: &mut TermStore, value: &SymValue, in_state: bool) -> TermResult {
+        match value {
+            SymValue::Ite(cond, then, other) => {
+                let then = self.of(store, then, in_state)?;
+                let other = self.of(store, other, in_state)?;
+                store.ite(*cond, then, other)
+            }
+            SymValue::Int(state) if in_state => {
+                let is_live = store.eq(*state, self.live)?;
+                store.ite(is_live, self.one, self.zero)
+            }
+            SymValue::Record(fields) if !in_state => {
+                match fields.iter().find(|(f, _)| *f == self.field) {
+                    Some((_, state)) => self.of(store, state, true),
+                    None => Ok(self.zero),
+                }
+            }
+            SymValue::Array(elements) if !in_state => match elements.get(0) {
+                Some(first) => self.of(store, first, false),
+                None => Ok(self.zero),
+            },
+            _ => Ok(self.zero),
         }
-        SymValue::Int(state) if in_state => {
-            let live = int_const(store, HEAP_LIVE)?;
-            let is_live = store.eq(*state, live)?;
-            let (one, zero) = (int_const(store, 1)?, int_const(store, 0)?);
-            store.ite(is_live, one, zero)
-        }
-        SymValue::Record(fields) if !in_state => match fields.iter().find(|(f, _)| *f == field) {
-            Some((_, state)) => live_in(store, state, field, true),
-            None => int_const(store, 0),
-        },
-        SymValue::Array(elements) if !in_state => match elements.get(0) {
-            Some(first) => live_in(store, first, field, false),
-            None => int_const(store, 0),
-        },
-        _ => int_const(store, 0),
     }
 }
 

@@ -50,7 +50,8 @@ pub struct ExecTree {
     /// over a large array) costs more than the rest of the search.
     untracked: bool,
     /// For an untracked tree that keys its states ([`ExecTree::keyed`]): each live state's
-    /// key, as its leaf would hold it.
+    /// key, derived at each fork as a leaf's is (states put back by [`ExecTree::insert`] get
+    /// keys of their own).
     keys: Option<FxHashMap<StateId, u64>>,
     /// How many states [`ExecTree::insert`] has put under the root, which keys them.
     inserted: u64,
