@@ -339,6 +339,24 @@ fn check_exit_codes_say_violated_safe_or_bounded() {
     );
 }
 
+/// A path deeper than the interpreter's call-depth limit cannot be replayed: the property is
+/// `unknown` with the limit named (exit 20), neither `violated` nor an internal error.
+#[test]
+fn a_counterexample_past_the_interpreters_limits_is_unknown() {
+    let deep = program(
+        "deep.uc",
+        b"f(n) { var r; r = 0; if (n == 0) { assert(0); } else { r = f(n - 1); } return r; }\n\
+          main() { var r; r = f(100005); return r; }\n",
+    );
+    let out = symex(&["check", &deep]);
+    assert_eq!(out.status.code(), Some(20), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("assert: unknown (a counterexample was found that the interpreter could not replay: the run hit a limit: call depth"),
+        "{}",
+        stdout(&out)
+    );
+}
+
 #[test]
 fn stop_on_first_ends_the_search_at_a_violation_of_the_named_kinds() {
     // The division fails first (for `x == 0`), the assertion later on the path that goes on.

@@ -34,6 +34,9 @@ pub enum Replay {
     Failed(PropId),
     /// It ended some other way, described for the user ("returned 0", "assume failed at 4:3").
     Other(String),
+    /// It stopped at one of the interpreter's own limits (call depth, steps, memory, time)
+    /// before the run could end: it neither reproduces the counterexample nor refutes it.
+    Limited(String),
 }
 
 /// A witness the interpreter reproduced: the payload of a `violated` verdict.
@@ -56,7 +59,7 @@ impl Witness {
         let observed = match replay {
             Replay::Failed(p) if *p == prop => return Ok(Counterexample { witness: self }),
             Replay::Failed(other) => format!("it stopped on another property (#{})", other.0),
-            Replay::Other(how) => how.clone(),
+            Replay::Other(how) | Replay::Limited(how) => how.clone(),
         };
         Err(Unconfirmed {
             witness: Box::new(self),

@@ -6,7 +6,8 @@
 //!   `safe-up-to K`, any other limit (time, memory, states, solver unknown) gives `unknown`;
 //!   a property whose every check holds by its constant operand needs no search (`safe`);
 //! * a reached property is `violated` only when the interpreter's replay reproduced it;
-//!   otherwise it is an internal error ([`Verdict::Unconfirmed`], status `unknown`).
+//!   otherwise it is an internal error ([`Verdict::Unconfirmed`], status `unknown`), unless the
+//!   replay stopped at the interpreter's own limit first (`unknown`: nothing was refuted).
 //!
 //! `Safe` and `SafeUpTo` are `non_exhaustive` and `Violated` holds a [`Counterexample`], so none of
 //! them can be built outside this crate except through `conclude`. Nothing here renders.
@@ -90,6 +91,16 @@ impl Verdict {
     /// The verdict for property `prop` given what the engine found and what cut its search.
     pub fn conclude(prop: PropId, finding: Finding, cuts: &Cuts) -> Verdict {
         match finding {
+            // No bug of the engine's, and no confirmed violation: the search reached the
+            // property, but the judge could not run that far.
+            Finding::Reached {
+                replay: Replay::Limited(limit),
+                ..
+            } => Verdict::Unknown {
+                reason: format!(
+                    "a counterexample was found that the interpreter could not replay: {limit}"
+                ),
+            },
             Finding::Reached { witness, replay } => match witness.confirm(prop, &replay) {
                 Ok(cex) => Verdict::Violated(cex),
                 Err(unconfirmed) => Verdict::Unconfirmed(unconfirmed),
@@ -251,6 +262,14 @@ mod tests {
         assert_eq!(v.status(), Status::Unknown);
         assert_eq!(v.witness(), Some((&witness, false)));
         assert!(v.reason().unwrap_or_default().starts_with("internal error"));
+
+        let found = Finding::Reached {
+            witness,
+            replay: Replay::Limited("the run hit a limit: call depth".into()),
+        };
+        let v = Verdict::conclude(P, found, &Cuts::new());
+        assert!(matches!(v, Verdict::Unknown { .. }));
+        assert!(v.reason().unwrap_or_default().ends_with("call depth"));
     }
 
     #[test]
