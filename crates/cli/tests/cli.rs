@@ -2043,6 +2043,93 @@ fn svcomp_follows_allocator_functions() {
     svcomp_answers(&task, "valid-memsafety: TRUE");
 }
 
+/// Allocators of allocators, as SV-COMP's `memsafety` tasks write them: `zalloc_or_die` calls
+/// `calloc_model`, which returns `memset`'s result; both are inlined for the caller's type, the
+/// `memset` writing that object. A struct the file never defines (`struct opaque *`) gets an
+/// object that holds only its number of bytes (for `memset`). Freeing every node is `TRUE`; a
+/// second `free` is `FALSE(valid-free)`, and so is one of the opaque object; a `memset` past
+/// its bytes is `FALSE(valid-deref)`; a zero-byte one is not followed.
+#[test]
+fn svcomp_follows_allocators_of_allocators() {
+    let program_with = |size: &str, tail: &str| {
+        let (clear, tail) = tail.split_once('|').unwrap_or(("", tail));
+        format!(
+            "#include <stdlib.h>
+             #include <string.h>
+             extern int __VERIFIER_nondet_int(void);
+             struct node {{ struct node *next; struct opaque *data; int v; }};
+             static void *calloc_model(size_t n, size_t size) {{
+               void *ptr = malloc(n * size);
+               return memset(ptr, 0, n * size);
+             }}
+             static void *zalloc_or_die(unsigned size) {{
+               void *ptr = calloc_model(1U, size);
+               if (ptr) return ptr;
+               abort();
+             }}
+             int main(void) {{
+               struct node *head = 0;
+               int c = 0;
+               do {{
+                 struct node *item = zalloc_or_die(sizeof *item);
+                 item->data = zalloc_or_die({size});
+                 if (item->v != 0) return 1;
+                 item->next = head;
+                 head = item;
+                 c++;
+               }} while (c < 3 && __VERIFIER_nondet_int());
+               while (head) {{
+                 struct node *next = head->next;
+                 {clear}
+                 free(head->data);
+                 {tail}
+                 free(head);
+                 head = next;
+               }}
+               return 0;
+             }}\n"
+        )
+    };
+    let cases = [
+        ("freed", program_with("119U", ""), "valid-memsafety: TRUE"),
+        (
+            "twice",
+            program_with("119U", "free(head);"),
+            "valid-memsafety: FALSE(valid-free)",
+        ),
+        (
+            "opaque_twice",
+            program_with("119U", "free(head->data);"),
+            "valid-memsafety: FALSE(valid-free)",
+        ),
+        (
+            "opaque_cleared",
+            program_with("119U", "memset(head->data, 1, 119);|"),
+            "valid-memsafety: TRUE",
+        ),
+        (
+            "opaque_overrun",
+            program_with("119U", "memset(head->data, 1, 120);|"),
+            "valid-memsafety: FALSE(valid-deref)",
+        ),
+        (
+            "no_bytes",
+            program_with("0U", ""),
+            "valid-memsafety: UNKNOWN",
+        ),
+    ];
+    for (stem, source, answer) in cases {
+        let expected = answer.ends_with("TRUE");
+        let task = memsafety_task(&format!("allocators_{stem}"), &source, expected);
+        if answer.contains("FALSE") {
+            let (witness, _) = witnessed(&task, answer);
+            validation(&task, &witness, 10, "witness confirmed");
+        } else {
+            svcomp_answers(&task, answer);
+        }
+    }
+}
+
 /// The Linux list's walks (`list_for_each_entry` through `container_of`, with `typeof` and
 /// statement expressions), as SV-COMP's `ldv-sets` model a set of held locks: a lock taken
 /// twice is `FALSE` with a witness that replays, locks taken and released in turn `TRUE`.

@@ -47,7 +47,10 @@
 //! is `sizeof(T)` (objects are typed: more or fewer bytes would need bytes).
 //! `lower/elements.rs` lets such an allocation (a `void *` variable's initializer or assigned
 //! value, or the allocator's `return`) make no array by itself. Any other call of the
-//! allocator stays refused.
+//! allocator stays refused. An allocator's call converted to `void *` inside an allocator
+//! inlined for `T` is inlined for `T` as well (`zalloc_or_die` over `calloc_model`), and a
+//! `memset` through a `void *` there writes a `T`. An allocator inlined for a struct the file
+//! never defines makes an *opaque* object ([`FnCx::is_opaque`]).
 //!
 //! Nothing here decides which variables hold element pointers.
 
@@ -62,7 +65,7 @@ use symex_syntax::span::Span;
 use super::element_pointer::representation;
 use super::elements::Location;
 use super::func::FnCx;
-use super::memory::{HeapOwner, FREED, LIVE, MEMBER};
+use super::memory::{HeapOwner, BYTES_FIELD, FREED, LIVE, MEMBER};
 use super::types::CType;
 use crate::error::CError;
 
@@ -243,8 +246,10 @@ impl FnCx<'_, '_> {
             || matches!(ty, CType::Array(_))
             || element_allocation;
         let bytes = size.each.is_none() && object_size.is_none() && in_allocator.is_none();
+        let mut opaque_bytes = None;
         if let (Some(object), false) = (in_allocator, element_allocation) {
-            self.one_object_of_bytes(object, size.count, span)?;
+            let bytes = self.one_object_of_bytes(object, size.count, span)?;
+            opaque_bytes = self.is_opaque(object).then_some(bytes);
         } else if in_allocator.is_some() {
             return Err(CError::unsupported(
                 format!(
@@ -256,7 +261,14 @@ impl FnCx<'_, '_> {
         }
         if !array || in_allocator.is_some() {
             let inputs = self.starts_as_inputs(ty, 1, calloc);
-            let object = self.fresh_object(ty, (calloc, inputs), heap, span);
+            let object = match opaque_bytes {
+                Some(bytes) => {
+                    let state = if heap { LIVE } else { super::memory::NOT_HEAP };
+                    let fields = vec![(self.field_id(BYTES_FIELD), bytes)];
+                    self.record(fields, state, Some(ty), span)
+                }
+                None => self.fresh_object(ty, (calloc, inputs), heap, span),
+            };
             let pointer = self.temp(Rvalue::Alloc(object), span);
             if heap {
                 self.count_objects(1, span);
@@ -481,7 +493,15 @@ impl FnCx<'_, '_> {
         let result = super::func::result_type(self.unit, definition).ok()?;
         let returns_void_pointer =
             matches!(result, CType::Pointer(r) if self.pointee(r) == CType::Void);
-        (returns_void_pointer && pointee != CType::Void).then_some(pointee)
+        if !returns_void_pointer {
+            return None;
+        }
+        // An allocator's allocator (`void *p = calloc_model(1, n);` inside `zalloc_or_die`)
+        // makes the type of the outer one's caller.
+        match pointee {
+            CType::Void => self.allocator_object,
+            _ => Some(pointee),
+        }
     }
 
     /// Whether `e` (without its casts) is a `malloc` or `calloc` of a number of bytes (no
@@ -510,18 +530,34 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// Whether `ty` is a struct the file never defines (`struct L5 *down = zalloc(119);`): C
+    /// can only keep, compare, free, `memset` or convert a pointer to one, never read its bytes
+    /// through it, so an allocation for it is an *opaque* object that holds only its number of
+    /// bytes ([`BYTES_FIELD`], for `memset`; a conversion to another type is checked by the
+    /// object's type tag, as every conversion of a `void *` is).
+    pub(super) fn is_opaque(&self, ty: CType) -> bool {
+        let types = self.unit.types.borrow();
+        matches!(ty, CType::Struct(id) if types.fields(id).is_none() && types.refusal(id).is_none())
+    }
+
     /// The `unmodelled` check that an allocation of `bytes` bytes inside an allocator inlined
     /// for a `T *` (`object` is `T`) makes exactly one `T`: symex's objects are typed, and the
-    /// bytes beyond one or short of one would need bytes.
+    /// bytes beyond one or short of one would need bytes. For an opaque `T` ([`FnCx::is_opaque`]),
+    /// that it makes some bytes. The number of bytes.
     fn one_object_of_bytes(
         &mut self,
         object: CType,
         bytes: Option<&Node<Expression>>,
         span: Span,
-    ) -> Result<(), CError> {
-        let size = self.unit.types.borrow().size(object).unwrap_or(0);
-        let cause = "an allocation of another size than one object of the type its allocator's \
-                     caller converts it to";
+    ) -> Result<Operand, CError> {
+        let opaque = self.is_opaque(object);
+        let cause = match opaque {
+            true => "an allocation of no bytes for a struct the file never defines",
+            false => {
+                "an allocation of another size than one object of the type its allocator's \
+                 caller converts it to"
+            }
+        };
         // No count: one byte (`malloc(1)`).
         let bytes = match bytes {
             Some(bytes) => {
@@ -530,11 +566,19 @@ impl FnCx<'_, '_> {
             }
             None => Operand::Const(1),
         };
-        let one = self.temp(Rvalue::Binary(BinOp::Eq, bytes, Operand::Const(size)), span);
+        // An opaque object has any size but none (a memory function writes one object of it
+        // at most: `for_each_object` stops at a count above 1).
+        let one = match opaque {
+            true => self.temp(Rvalue::Binary(BinOp::Ne, bytes, Operand::Const(0)), span),
+            false => {
+                let size = self.unit.types.borrow().size(object).unwrap_or(0);
+                self.temp(Rvalue::Binary(BinOp::Eq, bytes, Operand::Const(size)), span)
+            }
+        };
         self.unmodelled_cause(span, cause);
         let kind = PropertyKind::Unmodelled;
         self.check(Check::Condition { holds: one, kind }, span);
-        Ok(())
+        Ok(bytes)
     }
 
     /// The type whose size the `sizeof` expression `each` takes, if complete and not an

@@ -28,11 +28,11 @@
 
 use lang_c::ast::{CallExpression, Expression};
 use lang_c::span::Node;
-use symex_ir::cfg::{BinOp, Check, Operand, PropertyKind, Rvalue, UnOp, Width};
+use symex_ir::cfg::{BinOp, Check, Operand, PlaceBase, PropertyKind, Rvalue, UnOp, Width};
 use symex_syntax::span::Span;
 
 use super::func::FnCx;
-use super::memory::{leaf_fields, Memory};
+use super::memory::{leaf_fields, Memory, BYTES_FIELD};
 use super::types::CType;
 use crate::error::CError;
 
@@ -182,14 +182,55 @@ impl FnCx<'_, '_> {
             self.set_bytes(name, (pointer, pointer_ty), byte, size, span, at)?;
             return Ok((pointer, pointer_ty));
         }
-        let target = self.target(name, (pointer, pointer_ty), at)?;
+        let target = match (self.allocator_object, pointer_ty) {
+            // In an allocator inlined for a `T *` (`void *p = malloc(n); return memset(p, 0,
+            // n);`), the `void *` is converted to `T *` as the caller's conversion makes it,
+            // with that conversion's check that the object is a `T`.
+            (Some(object), CType::Pointer(p)) if self.pointee(p) == CType::Void => {
+                let typed = self.unit.types.borrow_mut().pointer_to(object);
+                let converted = self.coerce(pointer, pointer_ty, typed, span, at)?;
+                self.target(name, (converted, typed), at)?
+            }
+            _ => self.target(name, (pointer, pointer_ty), at)?,
+        };
         let ty = target.ty();
+        if let (Target::Object(object, _), true) = (target, self.is_opaque(ty)) {
+            self.set_opaque_bytes(object, &arguments[2], span)?;
+            return Ok((pointer, pointer_ty));
+        }
         let value = self.filled_object(name, ty, byte, span, at)?;
         let count = self.object_count(&arguments[2], ty, span)?;
         self.for_each_object(count, &[target], false, span, |cx, memory| {
             cx.write_memory(&memory[0], ty, value, false, span);
         });
         Ok((pointer, pointer_ty))
+    }
+
+    /// `memset` of `size` bytes of the opaque object `object` points to (`FnCx::is_opaque`):
+    /// nothing C can read back, so only the check that they lie within the object.
+    fn set_opaque_bytes(
+        &mut self,
+        object: Operand,
+        size: &Node<Expression>,
+        span: Span,
+    ) -> Result<(), CError> {
+        let (size, size_ty) = self.subscript(size)?;
+        let cause = "a `memset` of more bytes than `int` holds";
+        let size = self.unmodelled_index(size, size_ty, cause, span);
+        for guard in self.pointee_guards(object) {
+            self.check(guard, span);
+        }
+        let made = self.read_field(PlaceBase::Deref(object), BYTES_FIELD, Width::W32, span);
+        let within = self.temp(Rvalue::Binary(BinOp::Le, size, made), span);
+        let kind = PropertyKind::OutOfBounds;
+        self.check(
+            Check::Condition {
+                holds: within,
+                kind,
+            },
+            span,
+        );
+        Ok(())
     }
 
     /// `memcpy(destination, source, size)` and, `overlapping`, `memmove`: its value is
@@ -392,7 +433,9 @@ impl FnCx<'_, '_> {
             }
         };
         let pointee = target.ty();
-        let modelled = pointee.is_scalar() || matches!(pointee, CType::Struct(_));
+        // An opaque object's bytes are only counted (`FnCx::set_opaque_bytes`).
+        let opaque = self.is_opaque(pointee) && memory_function(name).0 != "memset";
+        let modelled = !opaque && (pointee.is_scalar() || matches!(pointee, CType::Struct(_)));
         if !modelled {
             let described = self.unit.types.borrow().describe(ty);
             return Err(CError::unsupported(

@@ -93,6 +93,11 @@ pub(super) const DEAD: i32 = 5;
 /// (`lower/generic_pointers.rs`): [`super::Unit::type_tag`] of its C type, 0 for no object.
 pub(super) const TYPE_FIELD: &str = "#type";
 
+/// How many bytes an opaque object (of a struct the file never defines, `FnCx::is_opaque`) was
+/// made with: all that `memset` through a pointer to one needs, since C reaches its bytes in
+/// no other way.
+pub(super) const BYTES_FIELD: &str = "#bytes";
+
 /// Why an access of a phantom (`lower/containers.rs`) stops a run.
 const PHANTOM_ACCESS: &str = "an access through `container_of` of a pointer to no member (a \
                               list's head)";
@@ -1512,6 +1517,11 @@ impl<'t> IrTypes<'t> {
         }
         if self.frees {
             fields.push((HEAP_FIELD.to_string(), Type::Int));
+        }
+        if let CType::Struct(id) = ty {
+            if self.types.fields(id).is_none() && self.types.refusal(id).is_none() {
+                fields.push((BYTES_FIELD.to_string(), Type::Int));
+            }
         }
         if self.type_tags {
             fields.push((TYPE_FIELD.to_string(), Type::Int));

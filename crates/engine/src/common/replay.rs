@@ -132,7 +132,9 @@ fn describe(end: RunEnd) -> Replay {
             Replay::Other(format!("an assumption failed (at byte {})", span.start))
         }
         RunEnd::TypeError { message, .. } => Replay::Other(format!("type error: {message}")),
-        RunEnd::LimitExceeded { limit, .. } => Replay::Limited(format!("the run hit a limit: {limit}")),
+        RunEnd::LimitExceeded { limit, .. } => {
+            Replay::Limited(format!("the run hit a limit: {limit}"))
+        }
         RunEnd::IrInvariant { message, .. } => {
             Replay::Other(format!("the IR broke an invariant: {message}"))
         }
