@@ -2130,6 +2130,65 @@ fn svcomp_follows_allocators_of_allocators() {
     }
 }
 
+/// Memory that is only ever a `void *` (`void *p = malloc(n);`, a `void *` member given
+/// `malloc(119U)`): an object of no type, kept, compared and freed; freeing it twice is
+/// `FALSE(valid-free)`, losing it `FALSE(valid-memtrack)`, and a conversion to another
+/// pointer type is not followed (`UNKNOWN`), nor is an allocation of no bytes.
+#[test]
+fn svcomp_keeps_untyped_memory_as_a_void_pointer() {
+    let program_with = |body: &str| {
+        format!(
+            "#include <stdlib.h>
+             extern int __VERIFIER_nondet_int(void);
+             struct item {{ void *proto; struct item *next; }};
+             int main(void) {{
+               struct item *x = malloc(sizeof *x);
+               x->proto = malloc(119U);
+               void *p = malloc(8);
+               {body}
+               return 0;
+             }}\n"
+        )
+    };
+    let cases = [
+        (
+            "freed",
+            "free(x->proto); free(x); free(p);",
+            "valid-memsafety: TRUE",
+        ),
+        (
+            "twice",
+            "void *q = x->proto; free(x); free(q); free(p); if (__VERIFIER_nondet_int()) free(q);",
+            "valid-memsafety: FALSE(valid-free)",
+        ),
+        (
+            "lost",
+            "free(x->proto); free(x); if (__VERIFIER_nondet_int()) free(p);",
+            "valid-memsafety: FALSE(valid-memtrack)",
+        ),
+        (
+            "typed",
+            "int *n = p; *n = 1; free(x->proto); free(x); free(p);",
+            "valid-memsafety: UNKNOWN",
+        ),
+        (
+            "no_bytes",
+            "free(p); p = malloc(0); free(x->proto); free(x); free(p);",
+            "valid-memsafety: UNKNOWN",
+        ),
+    ];
+    for (stem, body, answer) in cases {
+        let expected = answer.ends_with("TRUE");
+        let task = memsafety_task(&format!("untyped_{stem}"), &program_with(body), expected);
+        if answer.contains("FALSE") {
+            let (witness, _) = witnessed(&task, answer);
+            validation(&task, &witness, 10, "witness confirmed");
+        } else {
+            svcomp_answers(&task, answer);
+        }
+    }
+}
+
 /// The Linux list's walks (`list_for_each_entry` through `container_of`, with `typeof` and
 /// statement expressions), as SV-COMP's `ldv-sets` model a set of held locks: a lock taken
 /// twice is `FALSE` with a witness that replays, locks taken and released in turn `TRUE`.

@@ -50,7 +50,11 @@
 //! allocator stays refused. An allocator's call converted to `void *` inside an allocator
 //! inlined for `T` is inlined for `T` as well (`zalloc_or_die` over `calloc_model`), and a
 //! `memset` through a `void *` there writes a `T`. An allocator inlined for a struct the file
-//! never defines makes an *opaque* object ([`FnCx::is_opaque`]).
+//! never defines makes an *opaque* object ([`FnCx::is_opaque`]), and so does, outside
+//! allocators, an allocation of bytes converted at once to `void *` (`void *p = malloc(n);`,
+//! `item->data = malloc(119U);` for a `void *` member): memory of no type, which the program
+//! can keep, compare and free; a conversion to another pointer type stops the run
+//! `unmodelled` (its type tag matches no type).
 //!
 //! Nothing here decides which variables hold element pointers.
 
@@ -251,13 +255,18 @@ impl FnCx<'_, '_> {
             let bytes = self.one_object_of_bytes(object, size.count, span)?;
             opaque_bytes = self.is_opaque(object).then_some(bytes);
         } else if in_allocator.is_some() {
-            return Err(CError::unsupported(
-                format!(
-                    "`{name}` in an allocator whose result is kept where a pointer into arrays is (an \
-                     allocator makes one object of its caller's type)"
+            let message = match self.allocator_object {
+                Some(_) => format!(
+                    "`{name}` in an allocator whose result is kept where a pointer into arrays is \
+                     (an allocator makes one object of its caller's type)"
                 ),
-                at,
-            ));
+                None => format!(
+                    "`{name}` of a number of bytes converted to `void *` whose result reaches a \
+                     pointer into arrays (such memory is one object of no type until a \
+                     conversion gives it one: write `T *p = {name}(...)`)"
+                ),
+            };
+            return Err(CError::unsupported(message, at));
         }
         if !array || in_allocator.is_some() {
             let inputs = self.starts_as_inputs(ty, 1, calloc);
@@ -530,6 +539,18 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// The type of the one object an allocation of bytes converted at once to `void *` makes:
+    /// in an allocator inlined for a `T *`, a `T`; in an allocator's own body, none (it does
+    /// not lower on its own); elsewhere an opaque object of untyped memory.
+    pub(super) fn void_allocation_object(&self) -> Option<CType> {
+        if self.allocator_object.is_some() {
+            return self.allocator_object;
+        }
+        // `result` is the inlined call's while one is lowered.
+        let allocator = self.is_generic(self.result);
+        (!allocator).then(|| self.unit.types.borrow_mut().untyped_memory())
+    }
+
     /// Whether `ty` is a struct the file never defines (`struct L5 *down = zalloc(119);`): C
     /// can only keep, compare, free, `memset` or convert a pointer to one, never read its bytes
     /// through it, so an allocation for it is an *opaque* object that holds only its number of
@@ -552,7 +573,10 @@ impl FnCx<'_, '_> {
     ) -> Result<Operand, CError> {
         let opaque = self.is_opaque(object);
         let cause = match opaque {
-            true => "an allocation of no bytes for a struct the file never defines",
+            true => {
+                "an allocation of no bytes for an object of no type (a struct the file never \
+                 defines, or memory only ever a `void *`): C lets it be null or not"
+            }
             false => {
                 "an allocation of another size than one object of the type its allocator's \
                  caller converts it to"

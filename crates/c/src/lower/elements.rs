@@ -300,6 +300,10 @@ struct Declarations {
     /// name that is an array in every struct decays as one).
     array_members: HashMap<String, usize>,
     other_members: HashSet<String>,
+    /// Struct member names declared `void *` somewhere, and as anything else somewhere (an
+    /// allocation of bytes assigned to a name that is `void *` in every struct makes no array).
+    void_pointer_members: HashSet<String>,
+    typed_members: HashSet<String>,
     /// The variables that are assigned or moved (`a = e`, `a += k`, `a++`): an array among
     /// them is a parameter (C assigns no array), and so a pointer into the caller's array.
     modified: HashSet<VariableKey>,
@@ -313,6 +317,11 @@ impl Declarations {
         };
         let key = variable_key(&self.locals, function, &id.node.name);
         self.modified.insert(key);
+    }
+
+    /// Whether the member `name` is a `void *` in every struct that has one.
+    fn void_pointer_member(&self, name: &str) -> bool {
+        self.void_pointer_members.contains(name) && !self.typed_members.contains(name)
     }
 
     /// The dimensions of the member `name` where it is an array in every struct that has
@@ -596,12 +605,18 @@ impl<'ast> Visit<'ast> for Declarations {
         };
         let types = qualified_types(&field.node.specifiers);
         let array_base = names_array_typedef(types, &self.array_typedefs);
+        let void =
+            qualified_types(&field.node.specifiers).any(|t| matches!(t, TypeSpecifier::Void));
         for declarator in &field.node.declarators {
             let Some(declarator) = &declarator.node.declarator else {
                 continue;
             };
             let (Some(name), shape) = declarator_shape(&declarator.node) else {
                 continue;
+            };
+            match void && matches!(shape, Shape::Plain(1)) {
+                true => self.void_pointer_members.insert(name.clone()),
+                false => self.typed_members.insert(name.clone()),
             };
             match array_dimensions(&declarator.node, &shape, array_base) {
                 0 => self.other_members.insert(name),
@@ -1222,8 +1237,14 @@ impl<'ast> Visit<'ast> for Uses<'_> {
         }
         match e.operator.node {
             B::Assign => {
-                if matches!(&e.lhs.node, Expression::Identifier(id) if self.void_pointers.contains(&id.node.name))
-                {
+                let void_pointer = match &e.lhs.node {
+                    Expression::Identifier(id) => self.void_pointers.contains(&id.node.name),
+                    Expression::Member(m) => {
+                        (self.declarations).void_pointer_member(&m.node.identifier.node.name)
+                    }
+                    _ => false,
+                };
+                if void_pointer {
                     self.note_void_allocation(&e.rhs);
                 }
                 let targets = self.sources(&e.lhs);
@@ -1303,12 +1324,10 @@ impl<'ast> Visit<'ast> for Uses<'_> {
 
     fn visit_call_expression(&mut self, call: &'ast lang_c::ast::CallExpression, span: &'ast Span) {
         if let Some(start) = allocation_start(call, self.parameters) {
-            // An allocator's number of bytes converted to `void *` makes one object of its
-            // caller's type.
-            let in_allocator = self.allocators.contains(&self.function)
-                && allocates_bytes(call)
-                && self.void_allocations.contains(&start);
-            if makes_array(call) && !in_allocator {
+            // A number of bytes converted to `void *` makes one object: in an allocator, of
+            // its caller's type; elsewhere an opaque one (`lower/allocation.rs`).
+            let void_bytes = allocates_bytes(call) && self.void_allocations.contains(&start);
+            if makes_array(call) && !void_bytes {
                 let class = self.classes.id(&allocation_key(start));
                 self.classes.mark(class);
             }

@@ -154,9 +154,10 @@ impl FnCx<'_, '_> {
     ) -> Result<(Operand, CType), CError> {
         self.byte_allocation_as = self.byte_allocation_target(e, to);
         self.allocator_call = self.allocator_target(e, to);
-        self.allocation_in_allocator = self
-            .allocator_object
-            .filter(|_| self.allocates_void_bytes(e, to));
+        self.allocation_in_allocator = match self.allocates_void_bytes(e, to) {
+            true => self.void_allocation_object(),
+            false => None,
+        };
         let result = self.typed(e);
         self.byte_allocation_as = None;
         self.allocator_call = None;

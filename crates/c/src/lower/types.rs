@@ -303,6 +303,9 @@ pub(super) struct Types {
     /// Whether the struct definition [`Types::struct_type`] meets next is declared packed
     /// (`base_type`: `struct t { ... } __attribute__((packed))`); taken by that definition.
     packing_next: bool,
+    /// The struct no file can name that opaque objects of untyped memory are made as
+    /// ([`Types::untyped_memory`]), once one is.
+    untyped: Option<StructId>,
 }
 
 /// Whether a struct member (its name and type) is one leaf of its struct rather than its own
@@ -370,6 +373,7 @@ impl Types {
             },
             pointer_unions: false,
             packing_next: false,
+            untyped: None,
         }
     }
 
@@ -686,6 +690,21 @@ impl Types {
         let id = self.anonymous(format!("{kind} {tag}"));
         self.tags.insert(tag.to_string(), id);
         id
+    }
+
+    /// The type of an allocation of bytes that is only ever a `void *` (`void *p =
+    /// malloc(n);`): a struct never defined (an opaque object, `lower/allocation.rs`), of a
+    /// name no C tag can spell, so that its type tag matches no type a program converts to.
+    pub(super) fn untyped_memory(&mut self) -> CType {
+        let id = match self.untyped {
+            Some(id) => id,
+            None => {
+                let id = self.anonymous("untyped memory".into());
+                self.untyped = Some(id);
+                id
+            }
+        };
+        CType::Struct(id)
     }
 
     fn anonymous(&mut self, name: String) -> StructId {
