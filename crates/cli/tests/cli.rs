@@ -2131,9 +2131,10 @@ fn svcomp_follows_allocators_of_allocators() {
 }
 
 /// Memory that is only ever a `void *` (`void *p = malloc(n);`, a `void *` member given
-/// `malloc(119U)`): an object of no type, kept, compared and freed; freeing it twice is
-/// `FALSE(valid-free)`, losing it `FALSE(valid-memtrack)`, and a conversion to another
-/// pointer type is not followed (`UNKNOWN`), nor is an allocation of no bytes.
+/// `malloc(119U)`, also of a typedef'd anonymous struct): an object of no type, kept,
+/// compared and freed; freeing it twice is `FALSE(valid-free)`, losing it
+/// `FALSE(valid-memtrack)`, and a conversion to another pointer type is not followed
+/// (`UNKNOWN`), nor is an allocation of no bytes.
 #[test]
 fn svcomp_keeps_untyped_memory_as_a_void_pointer() {
     let program_with = |body: &str| {
@@ -2141,6 +2142,8 @@ fn svcomp_keeps_untyped_memory_as_a_void_pointer() {
             "#include <stdlib.h>
              extern int __VERIFIER_nondet_int(void);
              struct item {{ void *proto; struct item *next; }};
+             typedef struct {{ void *lo; void *hi; }} pair;
+             static void alloc_pair(pair *d) {{ d->lo = malloc(16); d->hi = malloc(24); }}
              int main(void) {{
                struct item *x = malloc(sizeof *x);
                x->proto = malloc(119U);
@@ -2165,6 +2168,11 @@ fn svcomp_keeps_untyped_memory_as_a_void_pointer() {
             "lost",
             "free(x->proto); free(x); if (__VERIFIER_nondet_int()) free(p);",
             "valid-memsafety: FALSE(valid-memtrack)",
+        ),
+        (
+            "typedef",
+            "pair d; alloc_pair(&d); free(d.lo); free(d.hi); free(x->proto); free(x); free(p);",
+            "valid-memsafety: TRUE",
         ),
         (
             "typed",

@@ -501,6 +501,11 @@ impl<'ast> Visit<'ast> for Declarations {
                     }
                 }
             }
+            // A typedef names no variable, but the struct it may define has members
+            // (`typedef struct { void *lo; } T;`).
+            for specifier in &declaration.specifiers {
+                self.visit_declaration_specifier(&specifier.node, &specifier.span);
+            }
             return;
         }
         self.base = base;
