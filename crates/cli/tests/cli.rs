@@ -1143,8 +1143,6 @@ fn svcomp_reaching_the_error_through_a_signed_overflow_is_no_false() {
     }
 }
 
-/// Runs `symex svcomp TASK --witness W`, which must answer `answer`: the witness's path and
-/// text (empty where no answer is `FALSE`, and no file is written).
 /// Asserts that `symex svcomp TASK --timeout 10` answers `answer`.
 fn svcomp_answers(task: &str, answer: &str) {
     let out = symex(&["svcomp", task, "--timeout", "10"]);
@@ -1156,6 +1154,8 @@ fn svcomp_answers(task: &str, answer: &str) {
     );
 }
 
+/// Runs `symex svcomp TASK --witness W`, which must answer `answer`: the witness's path and
+/// text (empty where no answer is `FALSE`, and no file is written).
 fn witnessed(task: &str, answer: &str) -> (String, String) {
     let witness = format!("{task}.witness");
     let out = symex(&["svcomp", task, "--timeout", "10", "--witness", &witness]);
@@ -1167,6 +1167,24 @@ fn witnessed(task: &str, answer: &str) -> (String, String) {
     );
     let written = std::fs::read_to_string(&witness).unwrap_or_default();
     (witness, written)
+}
+
+/// Checks each `(stem, source, answer)` as a `valid-memsafety` task `{prefix}_{stem}`: a
+/// `FALSE` answer with a witness that the validator confirms, any other as it is.
+fn memsafety_cases(
+    prefix: &str,
+    cases: impl IntoIterator<Item = (&'static str, String, &'static str)>,
+) {
+    for (stem, source, answer) in cases {
+        let expected = answer.ends_with("TRUE");
+        let task = memsafety_task(&format!("{prefix}_{stem}"), &source, expected);
+        if answer.contains("FALSE") {
+            let (witness, _) = witnessed(&task, answer);
+            validation(&task, &witness, 10, "witness confirmed");
+        } else {
+            svcomp_answers(&task, answer);
+        }
+    }
 }
 
 /// A 64-bit input is two inputs to symex; the witness gives the call's value as one number.
@@ -2118,16 +2136,7 @@ fn svcomp_follows_allocators_of_allocators() {
             "valid-memsafety: UNKNOWN",
         ),
     ];
-    for (stem, source, answer) in cases {
-        let expected = answer.ends_with("TRUE");
-        let task = memsafety_task(&format!("allocators_{stem}"), &source, expected);
-        if answer.contains("FALSE") {
-            let (witness, _) = witnessed(&task, answer);
-            validation(&task, &witness, 10, "witness confirmed");
-        } else {
-            svcomp_answers(&task, answer);
-        }
-    }
+    memsafety_cases("allocators", cases);
 }
 
 /// Memory that is only ever a `void *` (`void *p = malloc(n);`, a `void *` member given
@@ -2185,16 +2194,10 @@ fn svcomp_keeps_untyped_memory_as_a_void_pointer() {
             "valid-memsafety: UNKNOWN",
         ),
     ];
-    for (stem, body, answer) in cases {
-        let expected = answer.ends_with("TRUE");
-        let task = memsafety_task(&format!("untyped_{stem}"), &program_with(body), expected);
-        if answer.contains("FALSE") {
-            let (witness, _) = witnessed(&task, answer);
-            validation(&task, &witness, 10, "witness confirmed");
-        } else {
-            svcomp_answers(&task, answer);
-        }
-    }
+    memsafety_cases(
+        "untyped",
+        cases.map(|(stem, body, answer)| (stem, program_with(body), answer)),
+    );
 }
 
 /// The Linux list's walks (`list_for_each_entry` through `container_of`, with `typeof` and
