@@ -2066,7 +2066,7 @@ fn svcomp_follows_allocator_functions() {
 /// `memset` writing that object. A struct the file never defines (`struct opaque *`) gets an
 /// object that holds only its number of bytes (for `memset`). Freeing every node is `TRUE`; a
 /// second `free` is `FALSE(valid-free)`, and so is one of the opaque object; a `memset` past
-/// its bytes is `FALSE(valid-deref)`; a zero-byte one is not followed.
+/// its bytes or after its `free` is `FALSE(valid-deref)`; a zero-byte one is not followed.
 #[test]
 fn svcomp_follows_allocators_of_allocators() {
     let program_with = |size: &str, tail: &str| {
@@ -2128,6 +2128,14 @@ fn svcomp_follows_allocators_of_allocators() {
         (
             "opaque_overrun",
             program_with("119U", "memset(head->data, 1, 120);|"),
+            "valid-memsafety: FALSE(valid-deref)",
+        ),
+        (
+            "opaque_freed",
+            program_with(
+                "119U",
+                "if (__VERIFIER_nondet_int()) memset(head->data, 0, 4);",
+            ),
             "valid-memsafety: FALSE(valid-deref)",
         ),
         (

@@ -207,7 +207,8 @@ impl FnCx<'_, '_> {
     }
 
     /// `memset` of `size` bytes of the opaque object `object` points to (`FnCx::is_opaque`):
-    /// nothing C can read back, so only the check that they lie within the object.
+    /// nothing C can read back, so only the checks that the object is there (not null, not
+    /// freed) and that the bytes lie within it.
     fn set_opaque_bytes(
         &mut self,
         object: Operand,
@@ -217,9 +218,8 @@ impl FnCx<'_, '_> {
         let (size, size_ty) = self.subscript(size)?;
         let cause = "a `memset` of more bytes than `int` holds";
         let size = self.unmodelled_index(size, size_ty, cause, span);
-        for guard in self.pointee_guards(object) {
-            self.check(guard, span);
-        }
+        let memory = self.object_memory(object);
+        self.guard(&memory, span);
         let made = self.read_field(PlaceBase::Deref(object), BYTES_FIELD, Width::W32, span);
         let within = self.temp(Rvalue::Binary(BinOp::Le, size, made), span);
         let kind = PropertyKind::OutOfBounds;
