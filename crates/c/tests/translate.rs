@@ -1492,8 +1492,11 @@ fn signed_64_bit_overflow_and_shifts_are_checked() {
     assert_eq!(returns(source, &[]), 11);
 }
 
+/// Output functions evaluate their arguments and read the strings they print (`%s`, `puts`,
+/// `fputs`) as `strlen` does; what is not known before the run (a format that is not a
+/// literal, another stream) or writes (`%n`) is refused.
 #[test]
-fn output_statements_evaluate_their_arguments_only() {
+fn output_statements_evaluate_their_arguments_and_read_their_strings() {
     let source = "int main() { int x; int y = 2; printf(\"%d %s\\n\", y, \"a\"); puts(\"b\");
                   putchar(y); printf(\"%d\", x); return 0; }";
     assert!(matches!(
@@ -1509,6 +1512,45 @@ fn output_statements_evaluate_their_arguments_only() {
     // The count printf returns is not modelled.
     let (_, message) = refusal("int main() { return printf(\"a\"); }");
     assert!(message.contains("printf"), "{message}");
+    let streams = "typedef struct F FILE; extern FILE *stdout, *stderr;
+                   void *malloc(unsigned long); void free(void *);";
+    let printed = |body: &str| {
+        format!(
+            "{streams} int main() {{ char s[3] = \"ab\"; char *p = malloc(3); p[0] = 'x';
+             p[1] = 0; int n = __VERIFIER_nondet_int(); {body} free(p); return 7; }}"
+        )
+    };
+    let fine = "printf(\"%5.2d|%-*s|%c%%\\n\", n, 4, s, 'a'); puts(p); fputs(s, stderr);
+                fprintf(stdout, \"%s\", p); fputc('a', stderr); putc(n, stdout); fflush(stdout);";
+    assert_eq!(returns(&printed(fine), &[1]), 7);
+    let cases = [
+        // A freed string, one without its 0, one never written.
+        (
+            "free(p); printf(\"%d %s\", n, p);",
+            PropertyKind::UseAfterFree,
+        ),
+        ("s[2] = 'c'; puts(s);", PropertyKind::OutOfBounds),
+        (
+            "char t[4]; fprintf(stderr, \"%s\", t);",
+            PropertyKind::Uninit,
+        ),
+    ];
+    for (body, kind) in cases {
+        match run(&printed(body), &[1]) {
+            RunEnd::RuntimeError { kind: k, .. } => assert_eq!(k, kind, "{body}"),
+            other => panic!("{body}: {other:?}"),
+        }
+    }
+    for (body, says) in [
+        ("printf(p);", "not a string literal"),
+        ("printf(\"%.2s\", p);", "at most N characters"),
+        ("printf(\"%d %d\", n);", "its format takes 3"),
+        ("fputs(p, (FILE *)p);", "other than `stdout` and `stderr`"),
+    ] {
+        let (kind, message) = refusal(&printed(body));
+        assert_eq!(kind, ErrorKind::Unsupported, "{body}");
+        assert!(message.contains(says), "{body}: {message}");
+    }
 }
 
 #[test]

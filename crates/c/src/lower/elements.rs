@@ -45,10 +45,11 @@ use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
 
 use super::allocation::{allocation_size, ALLOCATING_FUNCTIONS, DUPLICATING_FUNCTIONS};
-use super::expr::{ERROR_FUNCTIONS, OUTPUT_FUNCTIONS};
+use super::expr::ERROR_FUNCTIONS;
 use super::library::{
     pointer_arguments, reads_characters, returns_into_first_argument, MEMORY_FUNCTIONS,
 };
+use super::output::{is_output_function, printed_strings};
 use super::types::{declarator_shape, CType, Shape, Types};
 
 /// A variable: the function it is a local or parameter of (`""` for a global), and its name.
@@ -1369,9 +1370,16 @@ impl<'ast> Visit<'ast> for Uses<'_> {
                 self.decays(argument, string);
             }
             // Their literal arguments are never evaluated (`FnCx::output_statement`,
-            // `FnCx::call`), unless a definition makes them ordinary calls.
-            let unevaluated = (OUTPUT_FUNCTIONS.contains(&name) || ERROR_FUNCTIONS.contains(&name))
-                && !self.parameters.contains_key(name);
+            // `FnCx::call`), unless a definition makes them ordinary calls; the strings an
+            // output function prints are read as arrays of characters.
+            let output = is_output_function(name) && !self.parameters.contains_key(name);
+            if output {
+                for argument in printed_strings(name, call) {
+                    self.decays(argument, true);
+                }
+            }
+            let unevaluated =
+                (output || ERROR_FUNCTIONS.contains(&name)) && !self.parameters.contains_key(name);
             if unevaluated {
                 for argument in &call.arguments {
                     if !matches!(argument.node, Expression::StringLiteral(_)) {

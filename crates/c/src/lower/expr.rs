@@ -34,10 +34,6 @@ pub(super) const ERROR_FUNCTIONS: &[&str] = &[
     "__assert",
 ];
 
-/// Functions that only write to an output stream, lowered as statements by
-/// [`FnCx::output_statement`].
-pub(super) const OUTPUT_FUNCTIONS: &[&str] = &["printf", "puts", "putchar"];
-
 /// Calls that end the run without an error.
 pub(super) const EXIT_FUNCTIONS: &[&str] = &["abort", "exit", "_Exit", "__VERIFIER_abort"];
 
@@ -2043,39 +2039,6 @@ impl FnCx<'_, '_> {
         self.close_block(self.span(statement.span));
         self.pop_scope();
         Ok(value)
-    }
-
-    /// Lowers `e` if it is a statement that only writes output (`printf("%d\n", x);`, `puts`,
-    /// `putchar`, with the result unused): symex does not model the output stream, so only the
-    /// arguments are evaluated (a string literal needs nothing; `%n`, which writes through a
-    /// pointer, is refused). Returns whether `e` was one.
-    pub fn output_statement(&mut self, e: &Node<Expression>) -> Result<bool, CError> {
-        let Expression::Call(call) = &e.node else {
-            return Ok(false);
-        };
-        let Expression::Identifier(callee) = &call.node.callee.node else {
-            return Ok(false);
-        };
-        let name = callee.node.name.as_str();
-        if !OUTPUT_FUNCTIONS.contains(&name) || self.unit.bodies.contains_key(name) {
-            return Ok(false);
-        }
-        for argument in &call.node.arguments {
-            match &argument.node {
-                Expression::StringLiteral(literal) => {
-                    if literal.node.iter().any(|part| part.contains("%n")) {
-                        return Err(CError::unsupported(
-                            format!("`{name}` with `%n` (it writes through a pointer)"),
-                            self.at(argument.span),
-                        ));
-                    }
-                }
-                _ => {
-                    self.typed(argument)?;
-                }
-            }
-        }
-        Ok(true)
     }
 
     /// What a call of an error function without a definition does (`__assert_fail`, the

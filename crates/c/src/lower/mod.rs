@@ -31,6 +31,7 @@ mod library;
 mod literal;
 mod memory;
 mod nondet_locals;
+mod output;
 mod stmt;
 mod strings;
 mod types;

@@ -534,6 +534,20 @@ impl FnCx<'_, '_> {
         ))
     }
 
+    /// Reads the string `string` (the argument of `name`) up to its 0, each character checked,
+    /// for what the function does with it elsewhere (`puts` prints it: `lower/output.rs`).
+    pub(super) fn read_string(
+        &mut self,
+        name: &str,
+        string: &Node<Expression>,
+        span: Span,
+        at: usize,
+    ) -> Result<(), CError> {
+        let text = self.text(name, string, at)?;
+        self.text_length(text, span);
+        Ok(())
+    }
+
     /// The number of characters before the first 0 of `text` (an `int`), each read checked:
     /// `for (k = 0; text[k] != 0; k++) {}`.
     fn text_length(&mut self, text: Text, span: Span) -> Operand {
