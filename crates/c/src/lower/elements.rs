@@ -1372,14 +1372,16 @@ impl<'ast> Visit<'ast> for Uses<'_> {
             // Their literal arguments are never evaluated (`FnCx::output_statement`,
             // `FnCx::call`), unless a definition makes them ordinary calls; the strings an
             // output function prints are read as arrays of characters.
-            let output = is_output_function(name) && !self.parameters.contains_key(name);
+            let output = is_output_function(name)
+                && !self.parameters.contains_key(name)
+                && !self.declarations.bases.contains_key(&self.key(name));
             if output {
                 for argument in printed_strings(name, call) {
                     self.decays(argument, true);
                 }
             }
             let unevaluated =
-                (output || ERROR_FUNCTIONS.contains(&name)) && !self.parameters.contains_key(name);
+                output || ERROR_FUNCTIONS.contains(&name) && !self.parameters.contains_key(name);
             if unevaluated {
                 for argument in &call.arguments {
                     if !matches!(argument.node, Expression::StringLiteral(_)) {

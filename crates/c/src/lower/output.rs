@@ -1,5 +1,5 @@
 //! The output functions, lowered as statements where their result is unused and the file
-//! does not define them: `printf`, `puts`, `putchar`, and `fprintf`, `fputs`, `fputc`, `putc`
+//! does not define them (nor a variable of their name): `printf`, `puts`, `putchar`, and `fprintf`, `fputs`, `fputc`, `putc`
 //! and `fflush` on `stdout` or `stderr`. symex does not model the output stream, so such a
 //! call evaluates its arguments and **reads the strings it prints**, each character checked
 //! as `strlen` checks it: `puts(s)` and `fputs(s, f)` read `s`, and a `%s` conversion of a
@@ -161,7 +161,10 @@ impl FnCx<'_, '_> {
             return Ok(false);
         };
         let name = callee.node.name.as_str();
-        if !is_output_function(name) || self.unit.bodies.contains_key(name) {
+        // A function the file defines, or a variable of that name (a function pointer
+        // called `puts`), is called as such.
+        if !is_output_function(name) || self.unit.bodies.contains_key(name) || self.is_visible(name)
+        {
             return Ok(false);
         }
         let arguments = &call.node.arguments;

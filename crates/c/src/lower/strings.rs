@@ -15,8 +15,9 @@
 //! * `memchr(s, c, n)` points at the first of `n` characters equal to `c` (as `unsigned
 //!   char`), or is null; typed as its argument, since a pointer into an array is no `void *`
 //!   here.
-//! * `strstr(h, n)` points at the first place `h`'s string holds `n`'s, or is null; `h`'s
-//!   characters are read only as far as they match.
+//! * `strstr(h, n)` points at the first place `h`'s string holds `n`'s, or is null; `n` is
+//!   read whole first (a string, as glibc reads it), `h`'s characters only as far as they
+//!   match.
 //! * `strcpy(d, s)` copies the characters up to the 0 (included), `strcat(d, s)` to the end of
 //!   `d`'s string, `strncpy(d, s, n)` exactly `n` characters: `s`'s up to its 0, then zeros
 //!   (no 0 is added where `s` is `n` long or longer, as in C). A character is converted to the
@@ -335,6 +336,9 @@ impl FnCx<'_, '_> {
     ) -> Result<(Operand, CType), CError> {
         let haystack = self.search_text(name, &arguments[0], at)?;
         let needle = self.text(name, &arguments[1], at)?;
+        // The needle is a string whatever the haystack holds: glibc reads all of it (and
+        // AddressSanitizer checks so), though the search below may stop at its first mismatch.
+        self.text_length(needle, span);
         let found = self.b.new_temp(span, Width::W32);
         self.assign(found, Operand::Const(-1), span);
         let wanted = self.b.new_temp(span, Width::W32);
