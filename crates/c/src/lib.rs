@@ -139,6 +139,16 @@ pub struct InputType {
 }
 
 impl InputType {
+    /// Whether the call can return `value` (it lies in the type's range).
+    pub fn holds(self, value: i128) -> bool {
+        let (min, max) = match (self.bits, self.signed) {
+            (1, _) => (0, 1),
+            (bits, true) => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
+            (bits, false) => (0, (1i128 << bits) - 1),
+        };
+        (min..=max).contains(&value)
+    }
+
     /// The inputs of `symex run --input` (32-bit numbers) that make the call return `value`
     /// (taken modulo the type's range): one, or two for a 64-bit type, the high half first.
     pub fn inputs(self, value: i128) -> Vec<i32> {

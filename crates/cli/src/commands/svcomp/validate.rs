@@ -2,9 +2,10 @@
 //! witness (YAML, format 2.0), symex's own or another tool's. The program is lowered as the
 //! property's checks lower it and run in the interpreter; each `function_return` waypoint
 //! (`\result == v`, at the closing parenthesis of a call of an input function) gives the value
-//! of the call it names, in the order the run reaches them. The witness is confirmed where the
-//! run passes every such waypoint and fails one of the property's checks at the line of the
-//! `target` waypoint.
+//! of the call it names, in the order the run reaches them (a value its call's type cannot
+//! return is no run: not confirmed). The witness is confirmed where the run passes every such
+//! waypoint and fails one of the property's checks at the line of the `target` waypoint, which
+//! it must have.
 //!
 //! A call no waypoint names, and an input that is no call (what `--nondet-locals` and
 //! `--nondet-heap` read), gets 0: the validator's choice. `assumption` and `branching`
@@ -44,7 +45,7 @@ impl Returned {
 pub(super) struct Witness {
     returns: Vec<Returned>,
     /// The line of its `target` waypoint.
-    target: Option<u64>,
+    target: u64,
     /// The property's formula, from `metadata.task.specification`.
     specification: Option<String>,
 }
@@ -80,10 +81,13 @@ pub(super) fn parse(text: &str) -> Result<Witness, String> {
                     column,
                 });
             }
-            Some("target") => target = line,
+            Some("target") => {
+                target = Some(line.ok_or("a `target` waypoint without a line number")?);
+            }
             _ => {}
         }
     }
+    let target = target.ok_or("the witness has no `target` waypoint")?;
     Ok(Witness {
         returns,
         target,
@@ -170,6 +174,8 @@ pub(super) fn replay(
     let mut returns = witness.returns.iter().peekable();
     // The low half of a 64-bit value, read by the next input instruction.
     let mut low_half = None;
+    // A value the call's type cannot return: the witness describes no run of the program.
+    let mut impossible = None;
     let mut choose = |span: Span| -> i32 {
         if let Some(low) = low_half.take() {
             return low;
@@ -183,11 +189,20 @@ pub(super) fn replay(
         let Some(returned) = returns.next_if(|r| r.is_at(close)) else {
             return 0;
         };
+        if !ty.holds(returned.value) && impossible.is_none() {
+            impossible = Some((returned.value, returned.line));
+        }
         let inputs = ty.inputs(returned.value);
         low_half = inputs.get(1).copied();
         inputs[0]
     };
     let (end, _) = rerun::run(&lowered, rerun::Given::Chosen(&mut choose), deadline)?;
+    if let Some((value, line)) = impossible {
+        return Err(format!(
+            "the witness gives the call at line {line} the value {value}, which its type cannot \
+             return"
+        ));
+    }
     if let Some(missed) = returns.next() {
         return Err(format!(
             "the run never reaches the call the witness gives a value for at line {}{}",
@@ -226,12 +241,11 @@ fn judge(
             kind.name()
         ));
     }
-    if let Some(target) = witness.target {
-        if target != u64::from(at.line) {
-            return Err(format!(
-                "the run fails at {place}, the witness's target is at line {target}"
-            ));
-        }
+    if witness.target != u64::from(at.line) {
+        return Err(format!(
+            "the run fails at {place}, the witness's target is at line {}",
+            witness.target
+        ));
     }
     let answer = property.show(&symex_report::svcomp::SvVerdict::False(*kind));
     Ok(format!("{answer} at {place}"))
@@ -260,5 +274,41 @@ mod tests {
         assert_eq!(returned_value("\\result == (-2LL)"), Some(-2));
         assert_eq!(returned_value("x == 5"), None);
         assert_eq!(returned_value("\\result >= 5"), None);
+    }
+
+    #[test]
+    fn a_witness_needs_its_target_and_values_its_calls_can_return() {
+        let witness = |target: &str| {
+            format!(
+                "- entry_type: violation_sequence\n  content:\n  - segment:\n    - waypoint:\n        \
+                 type: function_return\n        action: follow\n        constraint: {{value: \
+                 '\\result == 3'}}\n        location: {{file_name: p.c, line: 4}}\n{target}"
+            )
+        };
+        let target =
+            "  - segment:\n    - waypoint:\n        type: target\n        action: follow\n        \
+                      location: {file_name: p.c, line: 9}\n";
+        assert_eq!(parse(&witness(target)).map(|w| w.target), Ok(9));
+        let error = parse(&witness("")).err().unwrap_or_default();
+        assert!(error.contains("no `target`"), "{error}");
+        let error = parse(&witness(&target.replace("9}", "abc}")))
+            .err()
+            .unwrap_or_default();
+        assert!(error.contains("without a line number"), "{error}");
+        let char_type = symex_c::InputType {
+            bits: 8,
+            signed: true,
+        };
+        assert!(char_type.holds(-128) && char_type.holds(127) && !char_type.holds(128));
+        let uchar = symex_c::InputType {
+            bits: 8,
+            signed: false,
+        };
+        assert!(uchar.holds(255) && !uchar.holds(-1));
+        let ulong = symex_c::InputType {
+            bits: 64,
+            signed: false,
+        };
+        assert!(ulong.holds(u64::MAX.into()) && !ulong.holds(i128::from(u64::MAX) + 1));
     }
 }
