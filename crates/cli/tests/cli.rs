@@ -1916,8 +1916,8 @@ fn validation(task: &str, witness: &str, code: i32, says: &str) {
 
 /// `--validate` follows the witness's values to the calls they name, in order: a value at
 /// another place leaves its call unconstrained, a violation reached only through a signed
-/// overflow is not confirmed under `unreach-call`, and with several properties the witness's
-/// specification chooses one.
+/// overflow is not confirmed under `unreach-call`, nor is a value the call's type cannot
+/// return, and with several properties the witness's specification chooses one.
 #[test]
 fn validation_follows_values_to_their_calls() {
     let source = "extern int __VERIFIER_nondet_int(void); extern void abort(void);
@@ -1953,6 +1953,14 @@ fn validation_follows_values_to_their_calls() {
             .as_bytes(),
     );
     validation(&task, &overflowing, 20, "signed overflow at");
+    // 2^32 + 5 is 5 taken modulo an `int`'s width, but no `int` call returns it.
+    let impossible = program(
+        "validate_places.impossible.yml",
+        written
+            .replace("\\result == 5", "\\result == 4294967301")
+            .as_bytes(),
+    );
+    validation(&task, &impossible, 20, "which its type cannot return");
 }
 
 /// A violation that needs the value of an uninitialized local has a witness without it (the

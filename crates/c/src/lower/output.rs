@@ -1,6 +1,6 @@
 //! The output functions, lowered as statements where their result is unused and the file
-//! does not define them (nor a variable of their name): `printf`, `puts`, `putchar`, and `fprintf`, `fputs`, `fputc`, `putc`
-//! and `fflush` on `stdout` or `stderr`. symex does not model the output stream, so such a
+//! does not define them (nor a variable of their name): `printf`, `puts`, `putchar`, and
+//! `fprintf`, `fputs`, `fputc`, `putc` and `fflush` on `stdout` or `stderr`. symex does not model the output stream, so such a
 //! call evaluates its arguments and **reads the strings it prints**, each character checked
 //! as `strlen` checks it: `puts(s)` and `fputs(s, f)` read `s`, and a `%s` conversion of a
 //! literal format reads its argument (`printf("%s", p)` of a freed `p` is an invalid read in
@@ -184,7 +184,9 @@ impl FnCx<'_, '_> {
                 }
                 // A literal is read where it is: nothing to check.
                 (_, Expression::StringLiteral(_)) => {}
-                (Role::Text, _) => self.read_string(name, argument, span, at)?,
+                (Role::Text, _) => {
+                    self.string_length(name, argument, span, at)?;
+                }
                 (Role::Format | Role::Value, _) => {
                     self.typed(argument)?;
                 }

@@ -529,8 +529,7 @@ impl FnCx<'_, '_> {
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
-        let text = self.text(name, string, at)?;
-        let length = self.text_length(text, span);
+        let length = self.string_length(name, string, span, at)?;
         let size_t = self.size_t();
         Ok((
             self.convert_number(length, CType::Int, size_t, span),
@@ -538,18 +537,18 @@ impl FnCx<'_, '_> {
         ))
     }
 
-    /// Reads the string `string` (the argument of `name`) up to its 0, each character checked,
-    /// for what the function does with it elsewhere (`puts` prints it: `lower/output.rs`).
-    pub(super) fn read_string(
+    /// The number of characters before the first 0 of the string `string` (the argument of
+    /// `name`), an `int`, each character read checked: `strlen`'s count, and what `puts` reads
+    /// (`lower/output.rs`).
+    pub(super) fn string_length(
         &mut self,
         name: &str,
         string: &Node<Expression>,
         span: Span,
         at: usize,
-    ) -> Result<(), CError> {
+    ) -> Result<Operand, CError> {
         let text = self.text(name, string, at)?;
-        self.text_length(text, span);
-        Ok(())
+        Ok(self.text_length(text, span))
     }
 
     /// The number of characters before the first 0 of `text` (an `int`), each read checked:
