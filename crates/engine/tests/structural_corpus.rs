@@ -115,3 +115,69 @@ fn corpus_with_lazy_refinement() {
 fn corpus_with_eager_inlining() {
     corpus_under(RefineMode::Eager);
 }
+
+/// The verdicts of the assertions of `source` under the structural engine with unwinding
+/// `unwind` and a time limit of `seconds`, in report order.
+fn structural_verdicts(
+    source: &str,
+    unwind: u32,
+    seconds: u64,
+    refine: RefineMode,
+) -> Vec<Verdict> {
+    let front = symex_syntax::analyze(source).expect("the program parses");
+    let types = front.types.expect("the program type-checks");
+    let module = symex_ir::lower(&front.program);
+    let options = CheckOptions {
+        unwind: Some(unwind),
+        timeout: Some(Duration::from_secs(seconds)),
+        ..CheckOptions::default()
+    };
+    let structural = StructuralOptions {
+        refine,
+        ..StructuralOptions::default()
+    };
+    let report = check_structural(
+        &module,
+        &types,
+        source,
+        "t.uc",
+        "main",
+        &options,
+        &structural,
+    )
+    .expect("the check runs");
+    (report.properties().iter())
+        .filter(|p| p.kind == symex_ir::cfg::PropertyKind::Assert)
+        .map(|p| p.verdict.clone())
+        .collect()
+}
+
+/// With `--unwind 0` every call is cut (one activation is more than 0): a callee's assertion
+/// is `safe up to 0`, never `safe` (a review's program was `safe`: the call used the callee's
+/// constant "no cut reached" instead of its cut instance).
+#[test]
+fn unwinding_zero_cuts_every_call() {
+    let source = "g(x) {\n  assert(x != 4);\n  return x;\n}\nmain() {\n  var a;\n  a = g(input);\n  return a;\n}\n";
+    for refine in [RefineMode::Lazy, RefineMode::Eager] {
+        let verdicts = structural_verdicts(source, 0, 10, refine);
+        assert!(
+            matches!(verdicts[0], Verdict::SafeUpTo { bound: 0, .. }),
+            "{}: {:?}",
+            refine.name(),
+            verdicts[0]
+        );
+    }
+}
+
+/// Building summaries stops at the time limit: a loop unwound 100,000 times took 160 s past a
+/// limit of 10 s (the limit was checked only between functions).
+#[test]
+fn summaries_stop_at_the_time_limit() {
+    let source = "main() {\n  var i;\n  i = 0;\n  while (i < 5) {\n    assert(i != 3);\n    i = i + 1;\n  }\n  return 0;\n}\n";
+    let verdicts = structural_verdicts(source, 100_000, 1, RefineMode::Lazy);
+    assert!(
+        matches!(&verdicts[0], Verdict::Unknown { reason } if reason.contains("while building summaries")),
+        "{:?}",
+        verdicts[0]
+    );
+}

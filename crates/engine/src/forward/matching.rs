@@ -288,6 +288,8 @@ fn scalars(store: &TermStore, value: &SymValue, symbols: &mut Vec<TermId>) -> Op
         SymValue::Null | SymValue::Cell(_) | SymValue::Uninit => Some(1),
         SymValue::Record(fields) => fields.iter().map(|(_, v)| scalars(store, v, symbols)).sum(),
         SymValue::Array(items) => items.iter().map(|v| scalars(store, v, symbols)).sum(),
+        // Too large to match by value.
+        SymValue::Logged(_) => None,
         SymValue::Ite(cond, a, b) => {
             symbols.push(*cond);
             Some(scalars(store, a, symbols)? + scalars(store, b, symbols)?)

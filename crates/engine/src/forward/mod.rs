@@ -38,6 +38,7 @@ mod subsume;
 mod summarize;
 mod tree;
 pub(crate) mod value;
+mod write_log;
 
 pub use driver::check_forward;
 

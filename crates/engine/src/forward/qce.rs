@@ -192,6 +192,7 @@ fn is_symbolic(machine: &Machine<'_>, value: &SymValue) -> bool {
         | SymValue::Cell(_)
         | SymValue::Record(_)
         | SymValue::Array(_)
+        | SymValue::Logged(_)
         | SymValue::Uninit => false,
     }
 }

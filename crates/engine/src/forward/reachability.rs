@@ -10,7 +10,7 @@
 
 use symex_ir::cfg::{FieldId, HEAP_LIVE};
 use symex_ir::unreached::{self, Cells, Unknown};
-use symex_smt::{TermId, TermResult, TermStore};
+use symex_smt::{TermId, TermStore};
 
 use crate::common::terms::int_const;
 use crate::error::EngineError;
@@ -84,16 +84,21 @@ struct LiveCount {
 impl LiveCount {
     /// 1 where `value`, a cell's value (`in_state` false) or a heap-state field's (true),
     /// holds a live object's state, else 0.
-    fn of(&self, store: &mut TermStore, value: &SymValue, in_state: bool) -> TermResult {
+    fn of(
+        &self,
+        store: &mut TermStore,
+        value: &SymValue,
+        in_state: bool,
+    ) -> Result<TermId, EngineError> {
         match value {
             SymValue::Ite(cond, then, other) => {
                 let then = self.of(store, then, in_state)?;
                 let other = self.of(store, other, in_state)?;
-                store.ite(*cond, then, other)
+                Ok(store.ite(*cond, then, other)?)
             }
             SymValue::Int(state) if in_state => {
                 let is_live = store.eq(*state, self.live)?;
-                store.ite(is_live, self.one, self.zero)
+                Ok(store.ite(is_live, self.one, self.zero)?)
             }
             SymValue::Record(fields) if !in_state => {
                 match fields.iter().find(|(f, _)| *f == self.field) {
@@ -105,6 +110,10 @@ impl LiveCount {
                 Some(first) => self.of(store, first, false),
                 None => Ok(self.zero),
             },
+            SymValue::Logged(log) if !in_state => {
+                let first = log.read(self.zero, &[], store)?;
+                self.of(store, &first, false)
+            }
             _ => Ok(self.zero),
         }
     }
@@ -124,7 +133,7 @@ impl Cells for StateCells<'_> {
                 Some(SymValue::Ite(..)) => return Err(Unknown),
                 _ => return Ok(None),
             },
-            SymValue::Ite(..) => return Err(Unknown),
+            SymValue::Ite(..) | SymValue::Logged(_) => return Err(Unknown),
             _ => return Ok(None),
         };
         let Some(field) = self.heap_state else {
@@ -160,6 +169,8 @@ fn pointees(value: &SymValue, out: &mut Vec<usize>) -> Result<(), Unknown> {
                 pointees(element, out)?;
             }
         }
+        // Logs hold no pointers (`forward/write_log.rs`).
+        SymValue::Logged(_) => {}
         SymValue::Ite(..) | SymValue::Ref(_) => return Err(Unknown),
         SymValue::Int(_) | SymValue::Null | SymValue::Uninit => {}
     }

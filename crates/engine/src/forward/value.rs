@@ -6,7 +6,8 @@
 //! pointers and aggregates, and symbolic array indices in ite mode create them for elements that
 //! are not numbers. Every question (is it null, are two pointers equal, is it uninitialized) is
 //! answered with a Boolean term that is constant for concrete values, so concrete programs never
-//! reach the solver. A `Ref` is a pointer into a symbolic input heap (`crate::heap`): a 32-bit
+//! reach the solver. An array of numbers written at a symbolic index may be a write log
+//! instead (`forward/write_log.rs`). A `Ref` is a pointer into a symbolic input heap (`crate::heap`): a 32-bit
 //! term over the input reference symbols, 0 being null; it never equals a cell. Nothing here
 //! reads memory or the path condition.
 
@@ -20,6 +21,7 @@ use symex_smt::{TermId, TermStore};
 use crate::common::terms;
 use crate::error::EngineError;
 use crate::forward::chunked::Chunked;
+use crate::forward::write_log::WriteLog;
 
 /// A memory cell: an `alloc` cell or the cell of an address-taken local (one per activation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -33,6 +35,9 @@ pub enum SymValue {
     /// Fields sorted by id.
     Record(Rc<[(FieldId, SymValue)]>),
     Array(Elements),
+    /// An array of numbers as its elements before writes at symbolic indices and those
+    /// writes (`forward/write_log.rs`).
+    Logged(Rc<WriteLog>),
     Uninit,
     /// `cond ? then : else`.
     Ite(TermId, Rc<SymValue>, Rc<SymValue>),
@@ -41,7 +46,7 @@ pub enum SymValue {
 }
 
 /// Elements per chunk of an array value: arrays up to this length are one chunk.
-const ARRAY_CHUNK: usize = 128;
+pub(crate) const ARRAY_CHUNK: usize = 128;
 
 /// An array value's elements, shared by chunks (`forward/chunked.rs`): a write to an array
 /// that another state shares (after a fork) copies one chunk, not the whole array. A
@@ -50,7 +55,7 @@ const ARRAY_CHUNK: usize = 128;
 pub type Elements = Rc<Chunked<ARRAY_CHUNK>>;
 
 /// A located projection: a field, or an index already turned into a term.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Step {
     Field(FieldId),
     Index(TermId),
@@ -67,7 +72,7 @@ fn describe(value: &SymValue) -> &'static str {
         SymValue::Int(_) => "a number",
         SymValue::Null | SymValue::Cell(_) | SymValue::Ref(_) => "a pointer",
         SymValue::Record(_) => "a record",
-        SymValue::Array(_) => "an array",
+        SymValue::Array(_) | SymValue::Logged(_) => "an array",
         SymValue::Uninit => "an uninitialized value",
         SymValue::Ite(..) => "a conditional value",
     }
@@ -89,6 +94,10 @@ impl SymValue {
         }
         if a == b {
             return Ok(a);
+        }
+        if matches!(a, SymValue::Logged(_)) || matches!(b, SymValue::Logged(_)) {
+            let (a, b) = (a.materialized(store)?, b.materialized(store)?);
+            return SymValue::ite(store, cond, a, b);
         }
         match (&a, &b) {
             (SymValue::Int(x), SymValue::Int(y)) => {
@@ -123,6 +132,14 @@ impl SymValue {
             _ => {}
         }
         Ok(SymValue::Ite(cond, Rc::new(a), Rc::new(b)))
+    }
+
+    /// A write log as its elements; any other value as it is.
+    fn materialized(self, store: &mut TermStore) -> Result<SymValue> {
+        Ok(match self {
+            SymValue::Logged(log) => SymValue::Array(log.materialize(store)?),
+            other => other,
+        })
     }
 
     /// The number this value holds on every feasible path: branches that are not numbers
@@ -298,6 +315,7 @@ impl SymValue {
                 }
                 Ok(acc)
             }
+            (Step::Index(i), SymValue::Logged(log)) => log.uninit(*i, rest, store),
             (_, other) => Err(shape_error("a record or an array", other)),
         }
     }
@@ -307,12 +325,14 @@ impl SymValue {
     /// `void *` may point to objects of several record types, and the front end's check of
     /// the type tag excludes the others before the access): such a read or write is excluded
     /// as an index out of bounds is.
-    pub(crate) fn field(&self, f: FieldId) -> Option<SymValue> {
+    ///
+    /// A reference, not a copy: the memoized walks key values by their addresses
+    /// ([`address`]), and copies made one after another on the stack share an address (an
+    /// array of records read at a symbolic index took every element's field for the first
+    /// one's).
+    pub(crate) fn field(&self, f: FieldId) -> Option<&SymValue> {
         match self {
-            SymValue::Record(fields) => fields
-                .iter()
-                .find(|(id, _)| *id == f)
-                .map(|(_, v)| v.clone()),
+            SymValue::Record(fields) => fields.iter().find(|(id, _)| *id == f).map(|(_, v)| v),
             _ => None,
         }
     }
@@ -355,6 +375,7 @@ impl SymValue {
                 }
                 Ok(acc)
             }
+            (Step::Index(i), SymValue::Logged(log)) => log.read(*i, rest, store),
             (_, other) => Err(shape_error("a record or an array", other)),
         }
     }
@@ -390,6 +411,12 @@ impl SymValue {
             (Step::Index(_), Some(k), SymValue::Array(items)) => {
                 if let Some(item) = Rc::make_mut(items).get_mut(k) {
                     item.update_in_place(rest, new, store)?;
+                }
+                Ok(())
+            }
+            (&Step::Index(i), _, SymValue::Logged(log)) => {
+                if let Some(elements) = WriteLog::write_in_place(log, i, rest, new, store)? {
+                    *self = elements;
                 }
                 Ok(())
             }
@@ -429,6 +456,9 @@ impl SymValue {
                     }
                     return Ok(SymValue::Array(Rc::new(out)));
                 }
+                if let Some(log) = WriteLog::start(items, *i, rest, &new) {
+                    return Ok(SymValue::Logged(Rc::new(log)));
+                }
                 let mut out = Vec::with_capacity(items.len());
                 for (k, item) in items.iter().enumerate() {
                     let updated = item.update(rest, new.clone(), store)?;
@@ -437,6 +467,7 @@ impl SymValue {
                 }
                 Ok(SymValue::array(out))
             }
+            (Step::Index(i), SymValue::Logged(log)) => log.written(*i, rest, new, store),
             (_, other) => Err(shape_error("a record or an array", other)),
         }
     }
@@ -444,9 +475,9 @@ impl SymValue {
     /// `index <s 0 ∨ index >=s len` for the array this value is, as a Boolean term.
     pub fn out_of_bounds(&self, index: TermId, store: &mut TermStore) -> Result<TermId> {
         match self {
-            SymValue::Array(items) => {
+            SymValue::Array(_) | SymValue::Logged(_) => {
                 let zero = terms::int_const(store, 0)?;
-                let len = terms::int_const(store, items.len() as i32)?;
+                let len = terms::int_const(store, self.max_len() as i32)?;
                 let below = store.bv_slt(index, zero)?;
                 let above = store.bv_sge(index, len)?;
                 Ok(store.or(below, above)?)
@@ -467,7 +498,9 @@ impl SymValue {
     /// The length of this array value, as a term (an `ite` of lengths where merged).
     pub fn length(&self, store: &mut TermStore) -> Result<TermId> {
         match self {
-            SymValue::Array(items) => Ok(terms::int_const(store, items.len() as i32)?),
+            SymValue::Array(_) | SymValue::Logged(_) => {
+                Ok(terms::int_const(store, self.max_len() as i32)?)
+            }
             SymValue::Ite(c, a, b) => {
                 let (x, y) = (a.length(store)?, b.length(store)?);
                 Ok(store.ite(*c, x, y)?)
@@ -480,6 +513,7 @@ impl SymValue {
     pub fn max_len(&self) -> usize {
         match self {
             SymValue::Array(items) => items.len(),
+            SymValue::Logged(log) => log.len(),
             SymValue::Ite(_, a, b) => a.max_len().max(b.max_len()),
             _ => 0,
         }
@@ -500,6 +534,8 @@ impl SymValue {
             SymValue::Ite(_, a, b) => a.has_ref_memo(memo) || b.has_ref_memo(memo),
             SymValue::Record(fields) => fields.iter().any(|(_, v)| v.has_ref_memo(memo)),
             SymValue::Array(items) => items.iter().any(|v| v.has_ref_memo(memo)),
+            // Logs hold no pointers (`forward/write_log.rs`).
+            SymValue::Logged(_) => false,
             _ => false,
         };
         memo.insert(address(self), found);

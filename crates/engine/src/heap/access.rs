@@ -452,7 +452,7 @@ impl HeapContext {
                     let part = value.field(f).ok_or_else(|| {
                         internal(format!("a record without field #{}", f.index()))
                     })?;
-                    self.write_slot(store, heap, guard, t, pointee, slot, part)?;
+                    self.write_slot(store, heap, guard, t, pointee, slot, part.clone())?;
                 }
                 Ok(())
             }

@@ -172,6 +172,11 @@ fn check_properties(
     let vocab = Vocabulary::new(&mut store, heap_word)?;
     let sigs = Signatures::new(module);
     let mut known: Vec<Option<Summary>> = vec![None; module.functions.len()];
+    // With K = 0 every call is a cut instance (one activation is more than K), which only the
+    // instances record: a callee's constant side effects (no cut reached, for a function that
+    // does not recurse) may not stand in for a call then, or its cut goes unseen (`safe`
+    // where a callee's assertion fails).
+    let no_shortcuts: Vec<Option<Summary>> = vec![None; module.functions.len()];
     for func in module.callees_first() {
         let function = module.function(func);
         let unwound = match unwind(function, unwind_bound, MAX_UNWOUND_BLOCKS) {
@@ -189,11 +194,23 @@ fn check_properties(
                 ))
             }
         };
-        let summary = summarize(module, &sigs, &known, &vocab, &mut store, func, &unwound)?;
-        known[func.index()] = Some(summary);
-        if let Some(cut) = budget.exhausted() {
+        let shortcuts = if unwind_bound == 0 {
+            &no_shortcuts
+        } else {
+            &known
+        };
+        let summary = summarize(
+            module, &sigs, shortcuts, &vocab, &mut store, func, &unwound, &budget,
+        )?;
+        let stopped = summary
+            .as_ref()
+            .err()
+            .cloned()
+            .or_else(|| budget.exhausted());
+        if let Some(cut) = stopped {
             return give_up_all(format!("{cut} while building summaries"));
         }
+        known[func.index()] = summary.ok();
     }
     let summaries: Vec<Summary> = known.into_iter().flatten().collect();
     let summary_nodes = store.len();

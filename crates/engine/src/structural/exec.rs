@@ -30,8 +30,10 @@ use symex_ir::cfg::{
     PlaceBase, Projection, Rvalue, Terminator,
 };
 use symex_ir::transform::Unwound;
+use symex_report::Cut;
 use symex_smt::{TermId, TermStore};
 
+use crate::common::budget::Budget;
 use crate::common::terms::{self, int_const};
 use crate::error::EngineError;
 use crate::structural::effects::{CutKind, Effect, Goal, Signatures, Slot};
@@ -58,7 +60,10 @@ enum Loc {
 
 type Step<T> = Result<T, Shape>;
 
-/// Runs Algorithm 1 over `unwound` (function `func` of `module`) and returns its summary.
+/// Runs Algorithm 1 over `unwound` (function `func` of `module`) and returns its summary, or
+/// the limit that ran out (`budget` is checked at every block: a function unwound into
+/// hundreds of thousands of blocks took minutes past the time limit).
+#[allow(clippy::too_many_arguments)]
 pub fn summarize(
     module: &Module,
     sigs: &Signatures,
@@ -67,7 +72,8 @@ pub fn summarize(
     store: &mut TermStore,
     func: FuncId,
     unwound: &Unwound,
-) -> Result<Summary, EngineError> {
+    budget: &Budget,
+) -> Result<Result<Summary, Cut>, EngineError> {
     let name = &module.function(func).name;
     let f = &unwound.func;
     let mut params = Vec::new();
@@ -118,7 +124,7 @@ pub fn summarize(
         unmodelled: BTreeSet::new(),
         formals,
     };
-    exec.run()
+    exec.run(budget)
 }
 
 struct Exec<'a> {
@@ -163,7 +169,7 @@ struct Exec<'a> {
 }
 
 impl Exec<'_> {
-    fn run(mut self) -> Result<Summary, EngineError> {
+    fn run(mut self, budget: &Budget) -> Result<Result<Summary, Cut>, EngineError> {
         let f = &self.unwound.func;
         let address_taken: Vec<LocalId> = f
             .local_ids()
@@ -176,6 +182,9 @@ impl Exec<'_> {
         }
         let cuts: FxHashSet<BlockId> = self.unwound.cuts.iter().copied().collect();
         for b in f.block_ids() {
+            if let Some(cut) = budget.exhausted() {
+                return Ok(Err(cut));
+            }
             self.block = b;
             // First: the entry's cells and the merges may ask whether control is here (a load
             // through a pointer adds its goal under the block's context).
@@ -198,7 +207,7 @@ impl Exec<'_> {
                 self.leave_block();
             }
         }
-        self.finish()
+        self.finish().map(Ok)
     }
 
     /// Runs one step; a construct the engine does not model ends the path there (a cut).
