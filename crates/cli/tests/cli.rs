@@ -209,6 +209,30 @@ fn too_deep_programs_are_rejected_cleanly() {
     let p = program("deep.uc", deep.as_bytes());
     let out = symex(&["run", &p]);
     exits_mentioning(&out, 1, "too deeply nested");
+    // The parser leaves out a function it gives up on: no "no `main`" error besides.
+    let index = format!(
+        "main() {{ var x; x = [1]; return x{}; }}",
+        "[0]".repeat(300)
+    );
+    let p = program("deep_index.uc", index.as_bytes());
+    let out = symex(&["check", &p]);
+    exits_mentioning(&out, 1, "too deeply nested");
+    assert!(!stderr(&out).contains("no `main`"), "{}", stderr(&out));
+}
+
+/// A time limit too large for a deadline is refused (it panicked: `Instant` plus 1e19 s
+/// overflows), by every command that takes one.
+#[test]
+fn time_limits_beyond_any_run_are_refused() {
+    let factorial = example("factorial.uc");
+    for args in [
+        vec!["check", factorial.as_str(), "--timeout", "1e19"],
+        vec!["check", factorial.as_str(), "--timeout", "1e300"],
+        vec!["check", factorial.as_str(), "--replay-timeout", "1e300"],
+        vec!["bench", factorial.as_str(), "--timeout", "1e20"],
+    ] {
+        exits_mentioning(&symex(&args), 2, "at most 1000000000");
+    }
 }
 
 /// The foundation's done criterion, literally: the `symex run` binary reproduces every `run:`
@@ -835,6 +859,9 @@ fn reach_answers_with_exit_codes_and_refuses_lines_without_statements() {
         "check", &path, "--engine", "backward", "--reach", "8", "--target", "8",
     ]);
     assert_eq!(both.status.code(), Some(2));
+    // A `--target` where no property starts would check nothing.
+    let typo = symex(&["check", &path, "--engine", "backward", "--target", "999"]);
+    exits_mentioning(&typo, 2, "--target 999: no property starts there");
 }
 
 #[test]
@@ -933,6 +960,21 @@ fn svcomp_answers_a_task_and_refuses_bad_ones_clearly() {
     let out = symex(&["svcomp", "does-not-exist.yml"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: cannot read the task"));
+    // A task that lists no property: nothing printed and exit 0 would read as all TRUE.
+    let bare = program(
+        "bare.yml",
+        b"format_version: '2.0'\ninput_files: 'nested_1b.c'\n",
+    );
+    exits_mentioning(
+        &symex(&["svcomp", &bare]),
+        1,
+        "lists no verification property",
+    );
+    exits_mentioning(
+        &symex(&["svcomp", &task, "--timeout", "1e19"]),
+        2,
+        "at most",
+    );
 }
 
 #[test]

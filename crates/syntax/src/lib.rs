@@ -35,7 +35,8 @@ pub fn analyze(text: &str) -> Result<Frontend, Vec<Diagnostic>> {
 /// `entry` is another function (whether that function exists is the caller's check).
 pub fn analyze_for_entry(text: &str, entry: &str) -> Result<Frontend, Vec<Diagnostic>> {
     let (program, mut errors) = parser::parse(text);
-    errors.extend(resolve::check(&program, entry));
+    let parsed_whole = errors.is_empty();
+    errors.extend(resolve::check(&program, entry, parsed_whole));
     if !errors.is_empty() {
         errors.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
         return Err(errors);

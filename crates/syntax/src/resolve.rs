@@ -19,14 +19,16 @@ use crate::span::Span;
 
 /// Runs every check on `program` and returns the diagnostics (all errors) in source order. A
 /// program must have `main` unless `entry` names another function to start at (a library
-/// function analysed on its own).
-pub fn check(program: &Program, entry: &str) -> Vec<Diagnostic> {
+/// function analysed on its own), or the parser gave up on some function (`parsed_whole`
+/// false: `main` may be the one it left out, and "no `main`" would mislead).
+pub fn check(program: &Program, entry: &str, parsed_whole: bool) -> Vec<Diagnostic> {
     let mut resolver = Resolver {
         functions: HashMap::new(),
         diagnostics: Vec::new(),
     };
     resolver.collect_functions(program);
-    if entry == "main" || resolver.functions.contains_key("main") {
+    let needs_main = entry == "main" && parsed_whole;
+    if needs_main || resolver.functions.contains_key("main") {
         resolver.check_main(program);
     }
     for function in &program.functions {
@@ -434,7 +436,7 @@ mod tests {
     fn resolve(source: &str) -> Vec<Diagnostic> {
         let (program, syntax_errors) = parser::parse(source);
         assert!(syntax_errors.is_empty(), "syntax errors: {syntax_errors:?}");
-        check(&program, "main")
+        check(&program, "main", true)
     }
 
     fn messages(source: &str) -> Vec<String> {
@@ -582,10 +584,10 @@ mod tests {
     fn another_entry_needs_no_main_but_a_main_is_still_checked() {
         let (library, errors) = parser::parse("f() { return 1; }");
         assert!(errors.is_empty());
-        assert!(check(&library, "f").is_empty());
-        assert_eq!(check(&library, "main").len(), 1);
+        assert!(check(&library, "f", true).is_empty());
+        assert_eq!(check(&library, "main", true).len(), 1);
         let (with_main, _) = parser::parse("f() { return 1; } main(a) { return a; }");
-        assert_eq!(check(&with_main, "f").len(), 1);
+        assert_eq!(check(&with_main, "f", true).len(), 1);
     }
 
     #[test]
@@ -660,7 +662,7 @@ main() { var x, p; f = 3; x = f; x = f == g; p = alloc f; p = &f; return 0; }";
     fn error_placeholders_are_skipped() {
         let (program, syntax_errors) = parser::parse("main() { var x; x = ; return x; }");
         assert!(!syntax_errors.is_empty());
-        assert_eq!(check(&program, "main"), Vec::new());
+        assert_eq!(check(&program, "main", true), Vec::new());
     }
 
     #[test]

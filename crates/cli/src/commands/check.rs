@@ -493,8 +493,8 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
         ("--timeout", args.timeout),
         ("--replay-timeout", args.replay_timeout),
     ] {
-        if let Some(t) = limit.filter(|t| !(t.is_finite() && *t > 0.0)) {
-            diag!("error: {name} must be a positive number of seconds, not {t}");
+        if let Some(why) = limit.and_then(super::time_limit_error) {
+            diag!("error: {name} {why}");
             return Exit::Usage;
         }
     }

@@ -226,6 +226,22 @@ pub fn load_and_analyze(path: &str, color: ColorChoice) -> Result<(SourceFile, F
 
 /// Loads a program file; a file that cannot be read is reported and ends in
 /// [`Exit::ProgramError`].
+/// The longest time limit a command takes, in seconds: beyond any run, and far below where a
+/// deadline (`Instant` plus the limit) overflows (`--timeout 1e19` panicked).
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// What is wrong with `seconds` as a time limit, if anything: it must be positive, finite
+/// and at most [`MAX_SECONDS`].
+pub fn time_limit_error(seconds: f64) -> Option<String> {
+    let fits = seconds.is_finite() && seconds > 0.0 && seconds <= MAX_SECONDS;
+    (!fits).then(|| {
+        format!(
+            "must be a positive number of seconds, at most {}, not {seconds}",
+            MAX_SECONDS as u64
+        )
+    })
+}
+
 pub fn load(path: &str) -> Result<SourceFile, Exit> {
     source::load(path).map_err(|message| {
         diag!("error: {message}");

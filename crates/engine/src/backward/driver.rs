@@ -93,6 +93,17 @@ pub fn check_backward_traced(
         Some(dir) => Some(Arc::new(Mutex::new(Dumper::new(dir)?))),
         None => None,
     };
+    if let Target::Property { line, column } = backward.target {
+        let any = (0..module.properties.len())
+            .any(|p| selected(module, source, PropId(p as u32), backward.target));
+        if !any {
+            let at = column.map_or_else(|| line.to_string(), |c| format!("{line}:{c}"));
+            return Err(EngineError::BadTarget(format!(
+                "--target {at}: no property starts there (a typo would check nothing; \
+                 `symex check` without --target lists the properties with their lines and columns)"
+            )));
+        }
+    }
     let mut properties = Vec::with_capacity(module.properties.len());
     let mut totals = SearchStats::default();
     let mut heap_dot = None;

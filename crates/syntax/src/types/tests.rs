@@ -14,7 +14,7 @@ fn program(source: &str) -> Program {
         syntax_errors.is_empty(),
         "syntax errors: {syntax_errors:#?}"
     );
-    let resolve_errors = resolve::check(&program, "main");
+    let resolve_errors = resolve::check(&program, "main", true);
     assert!(
         resolve_errors.is_empty(),
         "resolution errors: {resolve_errors:#?}"
@@ -449,7 +449,7 @@ fn a_record_stored_through_a_field_write_is_rejected_too() {
 main() { var c; c = alloc {inner: null}; c->inner = null; return set(alloc {inner: {x: 2}}); }";
     // The syntactic nesting is resolve's; `set` alone nests through types.
     let (program, _) = parser::parse(source);
-    let resolve_messages: Vec<String> = resolve::check(&program, "main")
+    let resolve_messages: Vec<String> = resolve::check(&program, "main", true)
         .into_iter()
         .map(|d| d.message)
         .collect();
@@ -757,7 +757,7 @@ fn ill_formed_programs_do_not_crash_inference() {
     ];
     for source in sources {
         let (program, _) = parser::parse(source);
-        let _ = resolve::check(&program, "main");
+        let _ = resolve::check(&program, "main", true);
         if let Ok(table) = infer(&program) {
             let _ = table.render(&program);
         }
@@ -1019,7 +1019,7 @@ mod properties {
         fn inference_never_panics_and_agrees_with_the_typing_rules(source in source()) {
             let (program, syntax_errors) = parser::parse(&source);
             prop_assert!(syntax_errors.is_empty(), "{source}: {syntax_errors:?}");
-            let resolved = resolve::check(&program, "main").is_empty();
+            let resolved = resolve::check(&program, "main", true).is_empty();
             match infer(&program) {
                 Ok(table) => {
                     let rendered = table.render(&program);

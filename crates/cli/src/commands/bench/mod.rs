@@ -176,10 +176,8 @@ fn plan(args: &BenchArgs) -> Result<Plan, String> {
         return Err("no programs: give files or directories, --gen, or --experiment".into());
     }
     let timeout_s = args.timeout.or(file_timeout).unwrap_or(DEFAULT_TIMEOUT_S);
-    if !(timeout_s.is_finite() && timeout_s > 0.0) {
-        return Err(format!(
-            "the time limit must be a positive number of seconds, not {timeout_s}"
-        ));
+    if let Some(why) = super::time_limit_error(timeout_s) {
+        return Err(format!("the time limit {why}"));
     }
     let configs = if configs.is_empty() {
         vec![Config::new(&ConfigSpec {

@@ -263,8 +263,8 @@ pub(super) fn property_name(entry: &PropertyEntry) -> String {
 }
 
 pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        diag!("error: --timeout must be a positive number of seconds");
+    if let Some(why) = super::time_limit_error(args.timeout) {
+        diag!("error: --timeout {why}");
         return Exit::Usage;
     }
     if let Some(dir) = &args.suite {
@@ -297,6 +297,15 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
         .map(property_name)
         .filter(|name| VERIFICATION_PROPERTIES.contains(&name.as_str()))
         .collect();
+    if names.is_empty() {
+        // Nothing printed and exit 0 would read as "every answer TRUE".
+        diag!(
+            "error: the task `{}` lists no verification property ({}): nothing to check",
+            task_path.display(),
+            VERIFICATION_PROPERTIES.join(", ")
+        );
+        return Exit::ProgramError;
+    }
     if let Some(only) = &args.property {
         if !names.contains(only) {
             diag!(
