@@ -159,6 +159,10 @@ impl<S: Solver> Solver for DumpingSolver<S> {
         self.inner.set_deadline(deadline)
     }
 
+    fn keeps_deadline(&self) -> bool {
+        self.inner.keeps_deadline()
+    }
+
     fn stats(&self) -> &SolverStats {
         self.inner.stats()
     }

@@ -183,6 +183,12 @@ pub trait Solver {
         let _ = deadline;
     }
 
+    /// Whether a deadline of [`Solver::set_deadline`] is in force and the solver stops at it
+    /// on its own (so a caller need not shorten each check's time limit as it nears).
+    fn keeps_deadline(&self) -> bool {
+        false
+    }
+
     /// What the solver has done so far.
     fn stats(&self) -> &SolverStats;
 
@@ -246,6 +252,9 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         (**self).set_deadline(deadline)
+    }
+    fn keeps_deadline(&self) -> bool {
+        (**self).keeps_deadline()
     }
     fn stats(&self) -> &SolverStats {
         (**self).stats()

@@ -1477,6 +1477,10 @@ impl Solver for Z3Solver {
         self.watch = deadline.map(|d| Watch::arm(self.ctx, d));
     }
 
+    fn keeps_deadline(&self) -> bool {
+        self.watch.is_some()
+    }
+
     fn set_resource_limit(&mut self, limit: Option<u32>) -> bool {
         let limit = limit.filter(|&n| n > 0);
         if limit != self.resource_limit {

@@ -132,6 +132,10 @@ pub fn run(dir: &Path, args: &SvcompArgs) -> Exit {
         .property
         .clone()
         .unwrap_or_else(|| "unreach-call".into());
+    if !dir.is_dir() {
+        diag!("error: `{}` is not a folder of tasks", dir.display());
+        return Exit::Usage;
+    }
     let mut jobs = Vec::new();
     for file in task_files(dir) {
         let Ok(task) = read_task(&file) else {
