@@ -995,6 +995,14 @@ fn svcomp_answers_a_task_and_refuses_bad_ones_clearly() {
     );
     let missing = symex(&["svcomp", "--suite", "no-such-folder"]);
     exits_mentioning(&missing, 2, "`no-such-folder` is not a folder of tasks");
+    // SV-COMP's tasks are C: a micro-c input is refused as such, not through an option the
+    // user never gave.
+    program("task_input.uc", b"main() { return 0; }\n");
+    let micro_c = program(
+        "micro_c.yml",
+        b"format_version: '2.0'\ninput_files: 'task_input.uc'\nproperties:\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: true\n",
+    );
+    exits_mentioning(&symex(&["svcomp", &micro_c]), 1, "is not a C file");
 }
 
 #[test]

@@ -291,6 +291,14 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
         }
     };
     let program = task_path.parent().unwrap_or(Path::new(".")).join(&input);
+    if !program.extension().is_some_and(|e| e == "c" || e == "i") {
+        diag!(
+            "error: the task's input `{}` is not a C file (`.c` or `.i`): SV-COMP's tasks are C \
+             programs; `symex check` takes micro-c",
+            program.display()
+        );
+        return Exit::ProgramError;
+    }
     let mut names: Vec<String> = task
         .properties
         .iter()
