@@ -25,6 +25,12 @@ pub fn load(path: &str) -> Result<SourceFile, String> {
             valid.len()
         )
     })?;
+    if text.trim().is_empty() {
+        // A diagnostic has no line to point at in an empty file.
+        return Err(format!(
+            "`{path}` is empty: a program needs at least `main() {{ ... }}`"
+        ));
+    }
     Ok(SourceFile {
         name: path.to_string(),
         text,

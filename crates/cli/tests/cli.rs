@@ -102,6 +102,9 @@ fn non_utf8_and_missing_files_are_clear_errors() {
     let out = symex(&["run", "/nonexistent/file.uc"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("cannot read"), "{}", stderr(&out));
+    // An empty file has no line a diagnostic could point at: it is named as empty.
+    let empty = program("empty.uc", b"\n  \n");
+    exits_mentioning(&symex(&["check", &empty]), 1, "is empty");
 }
 
 #[test]
