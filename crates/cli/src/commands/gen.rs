@@ -11,18 +11,21 @@ pub struct GenArgs {
     /// Seed of the first program (program i of `--count` uses seed + i).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Functions besides `main`.
-    #[arg(long, default_value_t = GenConfig::default().functions)]
-    pub functions: usize,
+    /// Functions besides `main` (at most 10,000).
+    #[arg(long, default_value_t = GenConfig::default().functions as u32,
+          value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub functions: u32,
     /// Number variables per function (default: 2 to 4, drawn per function).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub variables: Option<u64>,
-    /// Statements at the top level of each function.
-    #[arg(long, default_value_t = GenConfig::default().statements)]
-    pub statements: usize,
-    /// Maximum statements in a nested block (each has 1 to this many).
-    #[arg(long, default_value_t = GenConfig::default().nested_statements)]
-    pub block_statements: usize,
+    /// Statements at the top level of each function (1 to 100,000).
+    #[arg(long, default_value_t = GenConfig::default().statements as u32,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub statements: u32,
+    /// Maximum statements in a nested block (each has 1 to this many; at most 1,000).
+    #[arg(long, default_value_t = GenConfig::default().nested_statements as u32,
+          value_parser = clap::value_parser!(u32).range(1..=1_000))]
+    pub block_statements: u32,
     /// Maximum nesting of blocks (`if`, loops, guards).
     #[arg(long, default_value_t = GenConfig::default().max_block_depth)]
     pub block_depth: usize,
@@ -130,10 +133,10 @@ impl GenArgs {
     fn config(&self) -> GenConfig {
         let d = GenConfig::default();
         GenConfig {
-            functions: self.functions,
+            functions: self.functions as usize,
             variables: self.variables.map(|n| n as usize),
-            statements: self.statements,
-            nested_statements: self.block_statements,
+            statements: self.statements as usize,
+            nested_statements: self.block_statements as usize,
             max_block_depth: self.block_depth,
             max_loop_depth: self.loop_depth,
             loop_percent: self.loop_prob,
