@@ -757,7 +757,11 @@ fn gen_is_deterministic_well_typed_and_writes_count_files() {
     assert!(stdout(&once).starts_with("// symex gen --seed 3 "));
     // Sizes out of range are refused at once (100 million statements ran on and on).
     for (flag, value) in [("--block-statements", "0"), ("--statements", "100000000")] {
-        assert_eq!(symex(&["gen", flag, value]).status.code(), Some(2), "{flag}");
+        assert_eq!(
+            symex(&["gen", flag, value]).status.code(),
+            Some(2),
+            "{flag}"
+        );
     }
     let p = program("gen_3.uc", &once.stdout);
     let types = symex(&["types", &p]);

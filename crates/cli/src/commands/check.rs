@@ -44,13 +44,13 @@ pub struct CheckArgs {
     #[arg(long, value_name = "K")]
     pub unwind: Option<u32>,
     /// Stop the whole check after this many seconds (verdicts become `unknown`).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// Forward engine: let a counterexample's replay in the interpreter run until this many
     /// seconds after the start, where that is later than --timeout (a summarized loop's
     /// counterexample may need seconds of concrete execution); the search still ends at
     /// --timeout.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub replay_timeout: Option<f64>,
     /// At most this many symbolic branch forks per path.
     #[arg(long, value_name = "N")]

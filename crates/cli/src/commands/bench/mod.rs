@@ -40,7 +40,7 @@ pub struct BenchArgs {
     #[arg(long = "config", value_name = "NAME=FLAGS", allow_hyphen_values = true)]
     pub configs: Vec<String>,
     /// Per-program time limit in seconds (default: the experiment's, else 10).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// Only these sets of the experiment file (repeat it); default all.
     #[arg(long = "set", value_name = "NAME", requires = "experiment")]

@@ -60,7 +60,12 @@ pub struct SvcompArgs {
     #[arg(long, value_name = "WITNESS", conflicts_with_all = ["suite", "witness"])]
     pub validate: Option<PathBuf>,
     /// Time limit for each property, in seconds, shared by the portfolio's configurations.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 60.0,
+        allow_negative_numbers = true
+    )]
     pub timeout: f64,
 }
 
