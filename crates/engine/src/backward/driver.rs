@@ -95,7 +95,7 @@ pub fn check_backward_traced(
     };
     if let Target::Property { line, column } = backward.target {
         let any = (0..module.properties.len())
-            .any(|p| selected(module, source, PropId(p as u32), backward.target));
+            .any(|p| selected(&locator, PropId(p as u32), backward.target));
         if !any {
             let at = column.map_or_else(|| line.to_string(), |c| format!("{line}:{c}"));
             return Err(EngineError::BadTarget(format!(
@@ -121,7 +121,7 @@ pub fn check_backward_traced(
             continue;
         }
         let mut cuts = Cuts::new();
-        let finding = if !selected(module, source, prop, backward.target) {
+        let finding = if !selected(&locator, prop, backward.target) {
             Finding::GaveUp {
                 reason: "not a target of this run (--target)".into(),
             }
@@ -441,24 +441,16 @@ fn unmodelled_check(module: &Module, prop: PropId) -> Option<String> {
     None
 }
 
-/// Whether `--target` selects the property.
-fn selected(module: &Module, source: &str, prop: PropId, target: Target) -> bool {
+/// Whether `--target` selects the property (located by the report's line index: counting
+/// lines from the file's start for each property was quadratic on large files).
+fn selected(locator: &Locator<'_>, prop: PropId, target: Target) -> bool {
     match target {
         Target::AllProperties | Target::Reach { .. } => true,
         Target::Property { line, column } => {
-            let span = module.properties[prop.0 as usize].span;
-            let (l, c) = line_column(source, span.start as usize);
-            l == line && column.is_none_or(|col| col == c)
+            let at = locator.at(locator.module().properties[prop.0 as usize].span);
+            at.line == line && column.is_none_or(|col| col == at.column)
         }
     }
-}
-
-/// 1-based line and column (in characters) of a byte offset.
-fn line_column(source: &str, offset: usize) -> (u32, u32) {
-    let before = &source[..offset.min(source.len())];
-    let line = before.matches('\n').count() as u32 + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
-    (line, column)
 }
 
 const ILL_TYPED: &str = "the backward engine does not model the types of input cells of this entry (its model gave one cell two kinds)";
