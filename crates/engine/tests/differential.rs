@@ -14,9 +14,12 @@ use symex_report::Status;
 
 /// Programs of two shapes: larger ones without division, and small single-function ones with
 /// division by computed values (nested symbolic divisions make solver queries take seconds, so
-/// they stay shallow here).
+/// they stay shallow here). Every third program's array has 40 elements: written at a computed
+/// index it becomes a write log in the forward engine (`forward/write_log.rs`), which merges
+/// turn back into elements.
 fn config(seed: u64) -> GenConfig {
     let base = GenConfig {
+        array_length: if seed % 3 == 0 { 40 } else { 4 },
         functions: 1,
         statements: 5,
         nested_statements: 2,

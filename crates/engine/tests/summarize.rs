@@ -32,6 +32,7 @@ fn config(seed: u64) -> GenConfig {
         heap: false,
         null_pointers: false,
         arrays: false,
+        array_length: 4,
         symbolic_indices: false,
         calls: false,
         asserts: true,

@@ -67,6 +67,9 @@ pub struct GenConfig {
     pub null_pointers: bool,
     /// Use an array.
     pub arrays: bool,
+    /// The array's elements (4 by default; from 32 on, the forward engine keeps an array
+    /// written at a symbolic index as a write log, which differential tests exercise so).
+    pub array_length: usize,
     /// Index arrays by values computed from inputs, guarded by a bounds test or not; without
     /// this, indices are in-bounds literals (as in the thesis).
     pub symbolic_indices: bool,
@@ -98,6 +101,7 @@ impl Default for GenConfig {
             heap: true,
             null_pointers: true,
             arrays: true,
+            array_length: 4,
             symbolic_indices: true,
             calls: true,
             asserts: true,
@@ -185,9 +189,6 @@ struct Generator<'a> {
     arities: Vec<usize>,
 }
 
-/// The length of every generated array (arrays are never reassigned, so it never changes).
-const ARRAY_LEN: i32 = 4;
-
 /// The variable holding main's first input, which selects the guaranteed error to trigger.
 const SELECTOR: &str = "sel";
 
@@ -255,7 +256,8 @@ impl Generator<'_> {
         }
         if self.config.arrays {
             let v = "a0".to_string();
-            let elems: Vec<String> = (0..ARRAY_LEN).map(|_| self.int_expr(&scope, 1)).collect();
+            let length = self.config.array_length;
+            let elems: Vec<String> = (0..length).map(|_| self.int_expr(&scope, 1)).collect();
             let _ = writeln!(init, "  {v} = [{}];", elems.join(", "));
             locals.push(v.clone());
             scope.arrays.push(v);
@@ -293,7 +295,7 @@ impl Generator<'_> {
         let constant = 10 * k as u64 + 1 + self.rng.below(9);
         let mut kinds = vec!["assert(0);".to_string(), "output 1 / 0;".to_string()];
         if let Some(a) = scope.arrays.first() {
-            kinds.push(format!("output {a}[{ARRAY_LEN}];"));
+            kinds.push(format!("output {a}[{}];", self.config.array_length));
         }
         if let Some(p) = scope.pointers.first() {
             kinds.push(format!("{p} = null;\n    output {p}->val;"));
@@ -442,7 +444,8 @@ impl Generator<'_> {
                     1 => format!("output {a}[{i}];"),
                     _ => format!("{} = {a}[{i}];", self.pick(&scope.ints)),
                 };
-                format!("if (0 <= {i} && {i} < {ARRAY_LEN}) {{\n{indent}  {action}\n{indent}}}")
+                let length = self.config.array_length;
+                format!("if (0 <= {i} && {i} < {length}) {{\n{indent}  {action}\n{indent}}}")
             }
             _ => {
                 let x = self.pick(&scope.ints);
@@ -458,12 +461,15 @@ impl Generator<'_> {
     fn index(&mut self, scope: &Scope, computed: bool) -> String {
         if self.config.symbolic_indices {
             match self.rng.below(4) {
-                0 if computed => return format!("({}) % {ARRAY_LEN}", self.int_expr(scope, 1)),
+                0 if computed => {
+                    let length = self.config.array_length;
+                    return format!("({}) % {length}", self.int_expr(scope, 1));
+                }
                 1 => return self.readable(scope),
                 _ => {}
             }
         }
-        self.rng.below(ARRAY_LEN as u64).to_string()
+        self.rng.below(self.config.array_length as u64).to_string()
     }
 
     fn condition(&mut self, scope: &Scope) -> String {
@@ -791,7 +797,8 @@ mod tests {
         for p in programs(&off) {
             for i in indices(&p) {
                 let literal: i32 = i.parse().unwrap_or(-1);
-                assert!((0..ARRAY_LEN).contains(&literal), "index {i} in\n{p}");
+                let length = GenConfig::default().array_length as i32;
+                assert!((0..length).contains(&literal), "index {i} in\n{p}");
             }
         }
     }

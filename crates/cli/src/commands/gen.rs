@@ -149,6 +149,8 @@ impl GenArgs {
             heap: toggle(self.heap, self.no_heap, d.heap),
             null_pointers: toggle(self.null, self.no_null, d.null_pointers),
             arrays: toggle(self.arrays, self.no_arrays, d.arrays),
+            // Not a flag: the header line names every setting that shapes a program.
+            array_length: d.array_length,
             symbolic_indices: toggle(
                 self.symbolic_indices,
                 self.no_symbolic_indices,
