@@ -344,24 +344,20 @@ mod tests {
                             }
                         }
                     }
-                    2 => {
-                        let read = array
-                            .project(&[Step::Index(index), Step::Field(VALUE)], &mut s)
-                            .unwrap();
+                    kind @ (2 | 3) => {
+                        // A field read at once (`a[i].value`), or the element read whole
+                        // and its field then (`a[i]`, `.#assigned`).
+                        let (field, read) = if kind == 2 {
+                            let steps = [Step::Index(index), Step::Field(VALUE)];
+                            (VALUE, array.project(&steps, &mut s).unwrap())
+                        } else {
+                            let element = array.project(&[Step::Index(index)], &mut s).unwrap();
+                            let read = element.project(&[Step::Field(ASSIGNED)], &mut s);
+                            (ASSIGNED, read.unwrap())
+                        };
                         for (model, (asg, picked)) in models.iter().zip(&assignments) {
-                            let expected = model[at(picked)].0;
-                            assert_eq!(
-                                concrete(&s, &read, asg),
-                                expected,
-                                "seed {seed} step {step}"
-                            );
-                        }
-                    }
-                    3 => {
-                        let element = array.project(&[Step::Index(index)], &mut s).unwrap();
-                        let read = element.project(&[Step::Field(ASSIGNED)], &mut s).unwrap();
-                        for (model, (asg, picked)) in models.iter().zip(&assignments) {
-                            let expected = model[at(picked)].1;
+                            let (value, assigned) = model[at(picked)];
+                            let expected = if field == VALUE { value } else { assigned };
                             assert_eq!(
                                 concrete(&s, &read, asg),
                                 expected,
