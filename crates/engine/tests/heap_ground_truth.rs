@@ -3,7 +3,8 @@
 //! objects (all shapes: arguments and `next` fields null or any object; field values sampled) is
 //! run by the interpreter, and a property that some run fails must not be `safe` or
 //! `safe up to K` under lazy initialization, lazier#, POSE (also with aggressive state merging,
-//! and lazy initialization with path subsumption) or the backward engine.
+//! and lazy initialization with path subsumption) or the backward engine; nor under
+//! `--max-heap-objects N` (N = 1, 2) where a heap of N objects fails it.
 //!
 //! This is rule 2 checked against ground truth rather than against another engine: the three
 //! heap models and the backward engine once shared a flaw (objects of unequal open record types
@@ -45,14 +46,14 @@ fn pointer_choices(objects: usize, count: usize) -> Vec<Vec<Value>> {
     out
 }
 
-/// The input-heap documents for `f(p, q)`: every shape of at most two objects, each with
-/// `SAMPLES` value assignments of the integer fields the program names.
-fn small_heaps(module: &Module, seed: u64) -> Vec<Value> {
+/// The input-heap documents for `f(p, q)`: every shape of at most `max_objects` objects, each
+/// with `SAMPLES` value assignments of the integer fields the program names.
+fn small_heaps(module: &Module, seed: u64, max_objects: usize) -> Vec<Value> {
     let has = |name: &str| module.fields.iter().any(|f| f == name);
     let mut rng = symex_gen::Rng::new(seed);
     let mut pick = || VALUES[rng.below(VALUES.len() as u64) as usize];
     let mut heaps = Vec::new();
-    for objects in 0..=2 {
+    for objects in 0..=max_objects {
         let next_count = if has("next") { objects } else { 0 };
         for pointers in pointer_choices(objects, 2 + next_count) {
             for _ in 0..SAMPLES {
@@ -79,10 +80,10 @@ fn small_heaps(module: &Module, seed: u64) -> Vec<Value> {
     heaps
 }
 
-/// The properties some concrete run on a small input heap fails.
-fn failing_properties(module: &Module, seed: u64) -> BTreeSet<PropId> {
+/// The properties some concrete run on an input heap of at most `max_objects` objects fails.
+fn failing_properties(module: &Module, seed: u64, max_objects: usize) -> BTreeSet<PropId> {
     let mut failing = BTreeSet::new();
-    for heap in small_heaps(module, seed) {
+    for heap in small_heaps(module, seed, max_objects) {
         let witness = Witness {
             heap: Some(heap),
             ..Witness::default()
@@ -127,7 +128,7 @@ fn no_engine_calls_safe_what_a_small_input_heap_fails() {
         let front = symex_syntax::analyze(&source).expect("generated programs parse");
         let types = front.types.expect("generated programs are well typed");
         let module = symex_ir::lower(&front.program);
-        let failing = failing_properties(&module, seed);
+        let failing = failing_properties(&module, seed, 2);
         failing_total += failing.len();
         let options = |heap| CheckOptions {
             heap,
@@ -165,7 +166,25 @@ fn no_engine_calls_safe_what_a_small_input_heap_fails() {
             &BackwardOptions::default(),
         );
         reports.push(("backward".to_string(), backward));
-        for (engine, report) in reports {
+        // `safe up to N` under `--max-heap-objects N` covers every heap of N objects, in every
+        // model (POSE binds a reference per access path, not per object).
+        let mut bounded = Vec::new();
+        for (bound, failing) in [
+            (1, failing_properties(&module, seed, 1)),
+            (2, failing.clone()),
+        ] {
+            for model in HeapModel::ALL {
+                let options = CheckOptions {
+                    max_heap_objects: Some(bound),
+                    ..options(model)
+                };
+                let report = check_forward(&module, &types, &source, "gen.uc", "f", &options);
+                let engine = format!("{model} --max-heap-objects {bound}");
+                bounded.push((engine, report, failing.clone()));
+            }
+        }
+        let unbounded = reports.into_iter().map(|(e, r)| (e, r, failing.clone()));
+        for (engine, report, failing) in unbounded.chain(bounded) {
             match report {
                 Ok(report) => {
                     for wrong in wrongly_safe(&module, &failing, &report) {

@@ -23,7 +23,7 @@ use crate::error::EngineError;
 use crate::forward::machine::{End, Machine, Outcome};
 use crate::forward::state::{replace_locals, State};
 use crate::forward::value::{address, Step, SymValue};
-use crate::heap::{leaves, resolve_substitute, Access, Resolution};
+use crate::heap::{leaves, resolve_substitute, Access, Refined, Resolution};
 
 type Result<T> = std::result::Result<T, EngineError>;
 
@@ -152,7 +152,7 @@ impl Machine<'_> {
             };
             for (_, t) in pointer.ref_targets(always, &mut self.store)? {
                 let ctx = self.heap.as_mut().ok_or_else(no_model)?;
-                let cut = ctx.refine(
+                let refined = ctx.refine(
                     &mut self.store,
                     &mut state.heap,
                     &mut state.pc,
@@ -160,8 +160,10 @@ impl Machine<'_> {
                     &steps,
                     access,
                 )?;
-                if let Some(cut) = cut {
-                    return Ok(Some(Outcome::ended(End::Cut(cut))));
+                match refined {
+                    Refined::Whole => {}
+                    Refined::Narrowed(cut) => self.cuts.hit(cut),
+                    Refined::Cut(cut) => return Ok(Some(Outcome::ended(End::Cut(cut)))),
                 }
             }
         }

@@ -43,6 +43,17 @@ pub enum Access {
     GuardedWrite,
 }
 
+/// What a refinement leaves of a state's path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refined {
+    /// The access goes on, on every input heap the path had.
+    Whole,
+    /// The access goes on, on the input heaps within a bound; the others are cut.
+    Narrowed(Cut),
+    /// The path ends at a bound.
+    Cut(Cut),
+}
+
 /// The identities a reference term may denote, in first-occurrence order (null left out).
 pub fn leaves(store: &TermStore, t: TermId) -> Vec<TermId> {
     let mut out = Vec::new();
@@ -157,14 +168,18 @@ impl HeapContext {
         t: TermId,
         steps: &[Step],
         access: Access,
-    ) -> Result<Option<Cut>> {
+    ) -> Result<Refined> {
+        let mut refined = Refined::Whole;
         for &leaf in self.leaves.of(store, t).iter() {
             let index = match heap.object_by_ident(leaf) {
                 Some(i) => i,
-                None if self.model == HeapModel::Pose => match self.bind(store, heap, pc, leaf)? {
-                    Ok(i) => i,
-                    Err(cut) => return Ok(Some(cut)),
-                },
+                None if self.model == HeapModel::Pose => {
+                    let (index, narrowed) = self.bind(store, heap, pc, leaf)?;
+                    if let Some(cut) = narrowed {
+                        refined = Refined::Narrowed(cut);
+                    }
+                    index
+                }
                 None => {
                     return Err(internal(format!(
                         "an access through an unresolved input reference (term {leaf:?})"
@@ -179,30 +194,32 @@ impl HeapContext {
                     continue;
                 }
                 if let Some(cut) = self.initialize(store, heap, pc, index, slot)? {
-                    return Ok(Some(cut));
+                    return Ok(Refined::Cut(cut));
                 }
             }
         }
-        Ok(None)
+        Ok(refined)
     }
 
     /// Getfield (r1): a new object for the symbol, which is null or distinct from every bound
     /// object of an incompatible type (compatible ones may alias: the `ite` terms say how; a
     /// symbol bound through one alternative of an `ite` may still be null on this path).
+    ///
+    /// Beyond `--max-heap-objects` N the path goes on where the bound identities denote at most
+    /// N distinct objects (the new one null or an alias), and the heaps of more objects are
+    /// cut: the [`Cut`] returned. So POSE's bound counts objects as lazy initialization's does
+    /// (which cuts only the fresh case of a resolution), not the references bound.
     fn bind(
         &mut self,
         store: &mut TermStore,
         heap: &mut HeapState,
         pc: &mut PathCondition,
         symbol: TermId,
-    ) -> Result<std::result::Result<usize, Cut>> {
+    ) -> Result<(usize, Option<Cut>)> {
         let pointee = self
             .input_symbol(symbol)
             .map(|s| s.pointee)
             .ok_or_else(|| internal(format!("no input symbol for term {symbol:?}")))?;
-        if let Some(cut) = self.heap_size_cut(heap.objects.len() + 1) {
-            return Ok(Err(cut));
-        }
         let zero = store.bv_val(32, 0)?;
         let null = store.eq(symbol, zero)?;
         for other in &heap.objects {
@@ -219,7 +236,13 @@ impl HeapContext {
             slots: Vec::new(),
             initial: Vec::new(),
         });
-        Ok(Ok(heap.objects.len() - 1))
+        let cut = self.heap_size_cut(heap.objects.len());
+        if let (Some(_), Some(max)) = (&cut, self.max_objects) {
+            let count = distinct_objects(store, heap)?;
+            let max = store.bv_val(32, u128::from(max))?;
+            pc.push(store.bv_ule(count, max)?);
+        }
+        Ok((heap.objects.len() - 1, cut))
     }
 
     /// Getfield (r2): the slot's initial value is a fresh symbol named by its access path (a
@@ -522,4 +545,26 @@ impl HeapContext {
         }
         Ok(())
     }
+}
+
+/// How many distinct non-null objects the identities bound in `heap` denote, a term extended
+/// from the count `heap` keeps (each new identity counts when it is not null and differs from
+/// every earlier one).
+fn distinct_objects(store: &mut TermStore, heap: &mut HeapState) -> Result<TermId> {
+    let (mut count, counted) = match heap.distinct_objects {
+        Some(known) => known,
+        None => (store.bv_val(32, 0)?, 0),
+    };
+    let (zero, one) = (store.bv_val(32, 0)?, store.bv_val(32, 1)?);
+    for (i, object) in heap.objects.iter().enumerate().skip(counted) {
+        let mut new = store.neq(object.ident, zero)?;
+        for earlier in &heap.objects[..i] {
+            let apart = store.neq(object.ident, earlier.ident)?;
+            new = store.and(new, apart)?;
+        }
+        let counts = store.ite(new, one, zero)?;
+        count = store.bv_add(count, counts)?;
+    }
+    heap.distinct_objects = Some((count, heap.objects.len()));
+    Ok(count)
 }

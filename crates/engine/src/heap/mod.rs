@@ -25,7 +25,7 @@ mod resolve;
 mod tests;
 mod witness;
 
-pub use access::{leaves, Access};
+pub use access::{leaves, Access, Refined};
 pub use context::{HeapContext, TypeKey};
 pub use objects::{HeapState, InputObject, Slot};
 pub use resolve::{substitute as resolve_substitute, Resolution};

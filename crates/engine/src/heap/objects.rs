@@ -63,6 +63,9 @@ pub struct HeapState {
     /// POSE: every write through an input reference, in order. A slot initialized later
     /// replays them over its initial value, as if it had been initialized before them.
     pub writes: Vec<Write>,
+    /// POSE beyond `--max-heap-objects`: how many distinct non-null objects the first `.1`
+    /// bound identities denote, a term (made at the first binding beyond the bound).
+    pub distinct_objects: Option<(TermId, usize)>,
 }
 
 /// A write `value` at `slot` through the reference `target` under `guard`, reaching the

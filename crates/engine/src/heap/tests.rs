@@ -8,7 +8,7 @@ use symex_smt::{PathCondition, TermId, TermStore};
 use crate::common::options::{CheckOptions, HeapModel};
 use crate::common::terms;
 use crate::forward::value::{Step, SymValue};
-use crate::heap::{Access, HeapContext, HeapState, Resolution};
+use crate::heap::{Access, HeapContext, HeapState, Refined, Resolution};
 
 struct Fixture {
     ctx: HeapContext,
@@ -78,7 +78,7 @@ impl Fixture {
                 Access::Read,
             )
             .expect("refines");
-        assert!(cut.is_none());
+        assert_eq!(cut, Refined::Whole);
         match self
             .ctx
             .read(&mut self.store, &self.heap, t, &steps)
@@ -102,7 +102,7 @@ impl Fixture {
                 access,
             )
             .expect("refines");
-        assert!(cut.is_none());
+        assert_eq!(cut, Refined::Whole);
         let value = SymValue::Int(self.num(n));
         let always = self.store.bool_val(true).expect("true");
         (self.ctx)
