@@ -1971,11 +1971,19 @@ fn main_without_its_arguments_read() {
     let refusal = symex_c::translate_text(reads, symex_c::Options::default())
         .err()
         .expect("refused");
+    let message = refusal.render("m.c", reads);
     assert!(
-        refusal.render("m.c", reads).contains("unsupported"),
-        "{}",
-        refusal.render("m.c", reads)
+        message.contains("unsupported") && message.contains("argv"),
+        "{message}"
     );
+    // Declared `char **argv`, a pointer: `main` is no entry, for the same reason.
+    let reads = "int main(int argc, char **argv) { return argc > 1 && argv[1][0] == 'x'; }";
+    let translated =
+        symex_c::translate_text(reads, symex_c::Options::default()).expect("translates");
+    assert!(translated
+        .not_entries
+        .iter()
+        .any(|(name, e)| name == "main" && e.message.contains("program arguments (`argv`)")));
 }
 
 /// The input functions' other spellings (fixed widths, words) read inputs of their types.

@@ -310,6 +310,12 @@ fn function_parameters(
         });
     }
     if let Some(array) = params.iter().find(|p| p.array.is_some()) {
+        if name == "main" {
+            return Err(CError::unsupported(
+                super::MAIN_READS_ARGV,
+                array.span.start as usize,
+            ));
+        }
         return Err(CError::unsupported(
             "parameters of array types, other than in a call whose argument is an array \
              variable (such a call is inlined)",

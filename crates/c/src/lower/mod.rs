@@ -741,6 +741,10 @@ fn globals_can_hold_pointers(context: &Unit<'_>) -> bool {
         .any(|global| global.ty.as_ref().is_ok_and(|&ty| types.holds_pointers(ty)))
 }
 
+/// Why a `main` that reads `argv` is refused.
+const MAIN_READS_ARGV: &str = "`main` reading its program arguments (`argv`), which symex does \
+     not model; give the program its inputs by `__VERIFIER_nondet_*` calls";
+
 /// The functions that cannot be analysed on their own (`--entry`), sorted by name: those whose
 /// parameters reach a struct with boxes or element-pointer members, or a 64-bit integer (an
 /// input heap's numbers are 32-bit).
@@ -785,6 +789,11 @@ fn entry_facts(context: &Unit<'_>) -> Vec<(String, CError)> {
                 "a parameter reaches a struct with a pointer into arrays as a member (the input \
                  heap has no arrays)",
             ),
+            // `int main(int argc, char **argv)` whose body reads `argv`.
+            CType::Element(_) if name == "main" => Some(MAIN_READS_ARGV),
+            CType::Element(_) => Some(
+                "a parameter is or reaches a pointer into arrays (the input heap has no arrays)",
+            ),
             CType::Void => Some(
                 "a parameter reaches a `void *` (the input heap would give it an object of no \
                  known type)",
@@ -808,10 +817,11 @@ fn entry_facts(context: &Unit<'_>) -> Vec<(String, CError)> {
         };
         if let Some(refusal) = refusal {
             let at = context.at(context.bodies[name].span);
-            let reason = CError::unsupported(
-                format!("`{name}` on its own: {refusal}; check it from `main`"),
-                at,
-            );
+            let message = match refusal {
+                MAIN_READS_ARGV => refusal.to_string(),
+                _ => format!("`{name}` on its own: {refusal}; check it from `main`"),
+            };
+            let reason = CError::unsupported(message, at);
             not_entries.push((name.clone(), reason));
         }
     }
