@@ -366,7 +366,7 @@ fn translate_preprocessed(
                         }
                     })?;
                 lower::rewrite_variable_length_arrays(&mut parse.unit, map)?;
-                lower::lower_unit(&parse.unit, map, options)
+                lower::lower_unit(&parse.unit, &parse.source, map, options)
             })
             .map_err(|e| CError {
                 kind: ErrorKind::Preprocessor,

@@ -133,6 +133,13 @@ fn integer_constant_expressions_compute_with_cs_types() {
     assert_eq!(returns(source, &[]), 488_821);
     // C11's `_Alignof` in ILP32 (gcc 8 and later): `long long` aligned at 4 bytes.
     assert_eq!(returns_with(source, &[], ilp32()), 444_421);
+    // GNU's `__alignof__` is the preferred alignment: 8 for `long long` and its arrays on
+    // i386 (gcc -m32), a struct's as C11's.
+    let source = "struct in { char c; long long v; };
+                  int main() { return (int)__alignof__(long long) + (int)__alignof(unsigned long long[3]) * 10
+                    + (int)__alignof__(struct in) * 100 + (int)__alignof__(short) * 1000; }";
+    assert_eq!(returns(source, &[]), 2_888);
+    assert_eq!(returns_with(source, &[], ilp32()), 2_488);
     for (source, reason) in [
         (
             "enum { A = 2147483647 + 1 }; int main() { return A; }",

@@ -33,6 +33,8 @@ pub(super) trait Scope {
     fn size_of_expression(&self, e: &Node<E>) -> Option<i32>;
     /// The unit's types (sizes and layouts).
     fn types(&self) -> std::cell::Ref<'_, Types>;
+    /// The text the parser read at `span`.
+    fn text(&self, span: Span) -> &str;
 }
 
 /// An integer constant: the value (its type's bits; an `unsigned long long` above
@@ -129,7 +131,15 @@ impl Evaluation<'_> {
             },
             E::AlignOf(t) => {
                 let ty = scope.type_name(&t.node.0.node, at)?;
-                match scope.types().alignment(ty) {
+                // GNU's `__alignof__` is the preferred alignment, C11's `_Alignof` the one
+                // members get: they differ for `long long` on i386 (8 and 4).
+                let gnu = scope.text(t.span).starts_with("__alignof");
+                let types = scope.types();
+                let alignment = match gnu {
+                    true => types.preferred_alignment(ty),
+                    false => types.alignment(ty),
+                };
+                match alignment {
                     Some(align) if ty != CType::Void => Ok(size_value(scope, align)),
                     _ => Err(CError::unsupported("`_Alignof` of this type", at)),
                 }

@@ -2364,6 +2364,13 @@ impl constant::Scope for FnCx<'_, '_> {
         self.unit.options.data_model
     }
 
+    fn text(&self, span: lang_c::span::Span) -> &str {
+        self.unit
+            .preprocessed
+            .get(span.start..span.end)
+            .unwrap_or_default()
+    }
+
     fn offset(&self, span: lang_c::span::Span) -> usize {
         self.at(span)
     }

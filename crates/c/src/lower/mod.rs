@@ -81,6 +81,8 @@ struct Global<'a> {
 /// The unit-wide facts every function body is lowered against.
 struct Unit<'a> {
     map: &'a SourceMap,
+    /// The text the parser read (spans are offsets into it).
+    preprocessed: &'a str,
     options: Options,
     functions: HashMap<String, Signature>,
     typedefs: HashMap<String, Result<CType, String>>,
@@ -250,6 +252,7 @@ pub(crate) use variable_length::rewrite as rewrite_variable_length_arrays;
 
 pub(crate) fn lower_unit<'a>(
     unit: &'a TranslationUnit,
+    preprocessed: &'a str,
     map: &'a SourceMap,
     options: Options,
 ) -> Result<Translated, CError> {
@@ -271,6 +274,7 @@ pub(crate) fn lower_unit<'a>(
     let mut heap_states = calls(&called, &["free", "realloc"]);
     let mut context = Unit {
         map,
+        preprocessed,
         options,
         functions: HashMap::new(),
         typedefs: HashMap::new(),

@@ -729,6 +729,16 @@ impl Types {
         self.layout(ty, 0).map(|(_, align)| align)
     }
 
+    /// GNU's `__alignof__` of a complete type: its preferred alignment, which i386 makes 8 for
+    /// `long long` and arrays of it (members are still aligned at 4, so structs keep theirs).
+    pub(super) fn preferred_alignment(&self, ty: CType) -> Option<i32> {
+        match ty {
+            CType::Long | CType::ULong => Some(8),
+            CType::Array(id) => self.preferred_alignment(self.array(id).0),
+            _ => self.alignment(ty),
+        }
+    }
+
     /// Size and alignment.
     fn layout(&self, ty: CType, depth: u32) -> Option<(i32, i32)> {
         Some(match ty {
@@ -1986,6 +1996,13 @@ struct DefinitionScope<'t, 'u, 'a> {
 impl constant::Scope for DefinitionScope<'_, '_, '_> {
     fn data_model(&self) -> DataModel {
         self.unit.options.data_model
+    }
+
+    fn text(&self, span: lang_c::span::Span) -> &str {
+        self.unit
+            .preprocessed
+            .get(span.start..span.end)
+            .unwrap_or_default()
     }
 
     fn offset(&self, span: lang_c::span::Span) -> usize {
