@@ -328,6 +328,50 @@ fn layout_pragma(preprocessed: &str) -> Option<usize> {
     None
 }
 
+/// Keywords of C or gcc outside symex's subset that the parser does not know either, so that a
+/// file using them fails to parse: the failure is then named by the keyword, not as a syntax
+/// error at the next token.
+const UNPARSED_KEYWORDS: [&str; 8] = [
+    "__int128",
+    "_Complex",
+    "__complex__",
+    "_Alignas",
+    "_Float128",
+    "__float128",
+    "_Decimal64",
+    "_Imaginary",
+];
+
+/// Each of [`UNPARSED_KEYWORDS`] in `text`, as a whole word: its offset, the offset of the end
+/// of its line, and the keyword, in order.
+fn unparsed_keywords(text: &str) -> Vec<(usize, usize, &'static str)> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut found = Vec::new();
+    for keyword in UNPARSED_KEYWORDS {
+        for (at, _) in text.match_indices(keyword) {
+            let rest = &text[at + keyword.len()..];
+            let before = text[..at].chars().next_back().is_some_and(word);
+            if !before && !rest.chars().next().is_some_and(word) {
+                let line_end = at + keyword.len() + rest.find('\n').unwrap_or(rest.len());
+                found.push((at, line_end, keyword));
+            }
+        }
+    }
+    found.sort_unstable();
+    found
+}
+
+/// The last of `keywords` (as [`unparsed_keywords`] gives them) that starts on the line of the
+/// parse error at `error`, at or before it.
+fn keyword_before(
+    keywords: &[(usize, usize, &'static str)],
+    error: usize,
+) -> Option<(usize, &'static str)> {
+    let on_or_before = keywords.partition_point(|&(at, _, _)| at <= error);
+    let &(at, line_end, keyword) = keywords[..on_or_before].last()?;
+    (error <= line_end).then_some((at, keyword))
+}
+
 /// The parser is recursive: it runs on a thread with a large stack, so that deeply nested input
 /// is a clean error from the lowering's depth limit rather than a stack overflow.
 const PARSER_STACK: usize = 256 * 1024 * 1024;
@@ -355,8 +399,12 @@ fn translate_preprocessed(
                     ));
                 }
                 let config = lang_c::driver::Config::with_gcc();
+                let keywords = unparsed_keywords(&preprocessed);
                 let mut parse =
                     lang_c::driver::parse_preprocessed(&config, preprocessed).map_err(|e| {
+                        if let Some((at, keyword)) = keyword_before(&keywords, e.offset) {
+                            return CError::unsupported(format!("`{keyword}`"), map.offset(at));
+                        }
                         let mut expected: Vec<&str> = e.expected.iter().copied().collect();
                         expected.sort_unstable();
                         CError {

@@ -3523,6 +3523,15 @@ fn character_views_stay_in_expressions_and_their_own_variables() {
              char *p = (char *)&v; return 0; }",
             "a view of the bytes of `struct t` objects",
         ),
+        // Keywords the parser does not know: named, not a syntax error at the next token.
+        (
+            "struct s { char c; _Alignas(8) int x; }; int main() { return 0; }",
+            "`_Alignas` at t.c:1:20",
+        ),
+        (
+            "int main(void) { __int128 x = 1;\n return 0; }",
+            "`__int128` at t.c:1:18",
+        ),
     ] {
         let (kind, message) = refusal(source);
         assert_eq!(kind, ErrorKind::Unsupported, "{message}");
