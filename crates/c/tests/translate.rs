@@ -2324,6 +2324,13 @@ fn pointers_into_arrays_move_compare_and_check_their_bounds() {
         let translated = translate_text(source, Options::default()).expect("translates");
         assert!(translated.stack_addresses, "{source}");
     }
+    // An element's address through a pointer into a heap array reaches no local object (it
+    // was counted as one, so `valid-memsafety` was `UNKNOWN`; a review found it).
+    let source = "int main() { int *p = malloc(4 * sizeof(int)); int *q = &p[1]; *q = 0;
+                  int *end = &p[4]; int r = end != q; free(p); return r; }";
+    let translated = translate_text(source, Options::default()).expect("translates");
+    assert!(!translated.stack_addresses);
+    assert_eq!(returns(source, &[]), 1);
     // String literals are read-only character arrays: read through pointers and indexed,
     // never written (a `literal-write` check: C leaves it undefined); an array initialized by
     // one is writable.

@@ -75,14 +75,19 @@ struct Indexed {
     lvalue: LValue,
     element: CType,
     remaining: Vec<u32>,
+    /// Whether the array is reached through a pointer into it (`p[i]`), not named (a variable
+    /// or a member): an element's address then reaches no object the pointer did not.
+    through_pointer: bool,
 }
 
 impl Indexed {
+    /// An element through a pointer into its array.
     fn element(lvalue: LValue, element: CType) -> Indexed {
         Indexed {
             lvalue,
             element,
             remaining: Vec::new(),
+            through_pointer: true,
         }
     }
 }
@@ -333,7 +338,10 @@ impl FnCx<'_, '_> {
         };
         drop(types);
         match indexed.lvalue {
-            LValue::Memory(memory) => self.element_address(memory, pointee, span, at),
+            LValue::Memory(memory) => {
+                let named = !indexed.through_pointer;
+                self.element_address(memory, pointee, named, span, at)
+            }
             LValue::Byte(byte) => Ok(byte.address),
             LValue::Union(_) => Err(super::unions::unsupported_part("the address", at)),
             LValue::Register(_) => Err(CError::invalid(
@@ -501,6 +509,7 @@ impl FnCx<'_, '_> {
                     lvalue: LValue::Memory(memory),
                     element,
                     remaining,
+                    through_pointer: true,
                 }));
             }
             Subscripted::Union(_) if !remaining.is_empty() => {
@@ -518,6 +527,7 @@ impl FnCx<'_, '_> {
                     lvalue,
                     element,
                     remaining,
+                    through_pointer: false,
                 }));
             }
             Subscripted::Variable(local) => (
@@ -564,6 +574,7 @@ impl FnCx<'_, '_> {
             lvalue: LValue::Memory(memory),
             element,
             remaining,
+            through_pointer: false,
         }))
     }
 

@@ -138,11 +138,13 @@ impl FnCx<'_, '_> {
     }
 
     /// `&e` of the element `memory` (of type `ty`) that `FnCx::element` designates: its guards
-    /// but the bounds check run (C allows the address one past the end).
+    /// but the bounds check run (C allows the address one past the end). `named`: the array is
+    /// a variable or a member, not reached through a pointer into it.
     pub fn element_address(
         &mut self,
         memory: Memory,
         ty: CType,
+        named: bool,
         span: Span,
         at: usize,
     ) -> Result<(Operand, CType), CError> {
@@ -164,9 +166,12 @@ impl FnCx<'_, '_> {
             }
         }
         let cell = match memory.place.base {
-            // An array member's box ends with its struct, which may be a local.
+            // An array member's box ends with its struct, which may be a local; an element
+            // reached through a pointer lives as long as what the pointer reached.
             PlaceBase::Deref(pointer) => {
-                self.unit.stack_addresses.set(true);
+                if named {
+                    self.unit.stack_addresses.set(true);
+                }
                 pointer
             }
             PlaceBase::Local(local) if self.b.locals[local.index()].address_taken => {

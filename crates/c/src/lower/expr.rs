@@ -488,7 +488,7 @@ impl FnCx<'_, '_> {
         };
         let mut first = self.unbox_array_for_address(&member, span);
         (first.place.projections).push(symex_ir::cfg::Projection::Index(Operand::Const(0)));
-        self.element_address(first, pointee, span, at)
+        self.element_address(first, pointee, true, span, at)
     }
 
     /// A member of a struct *value* (`make(3).y`, `(c ? s : t).x`): read from the record the
