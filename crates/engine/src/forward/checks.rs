@@ -25,6 +25,10 @@ use crate::forward::value::SymValue;
 
 type Result<T> = std::result::Result<T, EngineError>;
 
+/// How many runs past `unmodelled` checks with a counterexample one search replays: each costs
+/// a model and a concrete run where a path ends anyway.
+const MAX_REPLAYS_PAST_UNMODELLED: u32 = 256;
+
 impl Machine<'_> {
     pub fn check(&mut self, state: &mut State, check: &Check, prop: PropId) -> Result<Outcome> {
         let p = prop.index();
@@ -39,14 +43,18 @@ impl Machine<'_> {
         }
         let mut failure_possible = None;
         let known = self.findings[p].is_some();
+        let past_unmodelled = known
+            && self.module.properties[p].kind == PropertyKind::Unmodelled
+            && self.replays_past_unmodelled < MAX_REPLAYS_PAST_UNMODELLED;
         // A property with a counterexample is not asked again, unless every failing path
-        // gets a test.
-        if !known || self.options.emit_tests.is_on() {
+        // gets a test or its run may fail another property beyond it.
+        if !known || self.options.emit_tests.is_on() || past_unmodelled {
             let answer = match constant {
                 Some(true) => Answer::Yes,
                 _ => self.queries.may_be_true(&self.store, &state.pc, fail)?,
             };
             match &answer {
+                Answer::Yes if past_unmodelled => self.replay_past_unmodelled(state, fail)?,
                 Answer::Yes if known => {}
                 Answer::Yes => self.report(state, prop, fail)?,
                 Answer::Unknown(_) if known => {}
@@ -177,6 +185,33 @@ impl Machine<'_> {
             self.stop_now |= self.options.stop_on_first.stops_at(kind);
         }
         self.findings[prop.index()] = Some(Finding::Reached { witness, replay });
+        Ok(())
+    }
+
+    /// A path that may fail an `unmodelled` check ends there, where the program goes on: its
+    /// run may fail another property beyond it (a leak at `main`'s return that a count over a
+    /// symbolic memory could not see). The first such path's run is replayed as the check's
+    /// counterexample; each later one's run (up to [`MAX_REPLAYS_PAST_UNMODELLED`]) is replayed
+    /// for the property it fails, if another.
+    fn replay_past_unmodelled(&mut self, state: &State, fail: TermId) -> Result<()> {
+        self.replays_past_unmodelled += 1;
+        let PathWitness::Found { mut witness, .. } = self.path_witness(state, Some(fail))? else {
+            return Ok(());
+        };
+        let deadline = self.queries.deadline().max(self.replay_deadline);
+        let replayed = replay_full(
+            self.module,
+            &self.entry.name,
+            &witness,
+            Some(&self.locator),
+            deadline,
+        );
+        if let symex_report::Replay::Failed(failed) = replayed.replay {
+            if self.module.properties[failed.index()].kind != PropertyKind::Unmodelled {
+                witness.trace = replayed.trace;
+                self.confirm_other(failed, &witness);
+            }
+        }
         Ok(())
     }
 

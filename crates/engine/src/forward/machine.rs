@@ -96,6 +96,9 @@ pub struct Machine<'m> {
     pub entry_args: Vec<SymValue>,
     /// Leaves of the symbolic computation tree so far (`stats.traces`).
     pub traces: u64,
+    /// Runs replayed past an `unmodelled` check that had its counterexample already
+    /// (`Machine::replay_past_unmodelled`).
+    pub replays_past_unmodelled: u32,
 }
 
 impl<'m> Machine<'m> {
@@ -148,6 +151,7 @@ impl<'m> Machine<'m> {
             cuts: Cuts::new(),
             locator: Locator::new(module, source),
             forks: 0,
+            replays_past_unmodelled: 0,
             confirmed_violations: 0,
             stop_now: false,
             heap,
