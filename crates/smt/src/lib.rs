@@ -39,6 +39,7 @@ mod path_models;
 pub mod printer;
 mod process;
 mod query;
+mod range;
 mod response;
 mod sexp;
 mod simplify;
@@ -62,6 +63,7 @@ pub use int_encoding::{IntEncodingSolver, SolverFactory};
 pub use path::PathCondition;
 pub use process::{Dialect, ProcessConfig, ProcessSolver};
 pub use query::{Answer, Constraints, ModelResult, QueryEngine, QueryOptions, QueryStats};
+pub use range::SignedRange;
 pub use solver::{
     work_of, Model, SatResult, Solver, SolverStats, DEFAULT_TIMEOUT, WORK_PER_SECOND,
 };

@@ -84,9 +84,20 @@ pub fn binary(store: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> TermRes
         BinOp::BitOr => store.bv_or(a, b),
         BinOp::BitXor => store.bv_xor(a, b),
         BinOp::MulFits => {
+            let w = width(store, a);
+            // Operands whose ranges bound the product within the width (promoted `short`s)
+            // need no 2w-bit product, which the solver would bit-blast.
+            if let (Some((lo1, hi1)), Some((lo2, hi2))) =
+                (store.signed_range(a), store.signed_range(b))
+            {
+                let half = 1i128 << (w - 1);
+                let corners = [lo1 * lo2, lo1 * hi2, hi1 * lo2, hi1 * hi2];
+                if corners.iter().all(|c| (-half..half).contains(c)) {
+                    return int_const(store, 1);
+                }
+            }
             // The exact product of the sign-extended operands equals the sign-extended
             // wrapped product exactly when the product fits.
-            let w = width(store, a);
             let exact = {
                 let (wide_a, wide_b) = (store.sign_extend(w, a)?, store.sign_extend(w, b)?);
                 store.bv_mul(wide_a, wide_b)?
@@ -229,6 +240,21 @@ mod tests {
         assert_eq!(num(&s, not), 0);
         let complement = unary(&mut s, UnOp::BitNot, five).unwrap();
         assert_eq!(num(&s, complement), -6);
+    }
+
+    #[test]
+    fn products_of_promoted_shorts_fit_without_a_product_term() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 16).unwrap();
+        let promoted = s.sign_extend(16, x).unwrap();
+        let negated = unary(&mut s, UnOp::Neg, promoted).unwrap();
+        let fits = binary(&mut s, BinOp::MulFits, promoted, negated).unwrap();
+        assert_eq!(s.as_bv(fits).map(|c| c.to_i128()), Some(1));
+        // An `int` times its negation may not fit: the solver's question stays.
+        let y = s.bv_var("y", 32).unwrap();
+        let negated = unary(&mut s, UnOp::Neg, y).unwrap();
+        let fits = binary(&mut s, BinOp::MulFits, y, negated).unwrap();
+        assert_eq!(s.as_bv(fits), None);
     }
 
     #[test]
