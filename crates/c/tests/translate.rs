@@ -751,6 +751,15 @@ fn sizeof_takes_calls_and_comparisons() {
           return (int)sizeof((get(&t) == 1) ? 1 : 0) + (int)sizeof(wide(&t)) * 10
             + (int)sizeof(wide(&t) < get(&t)) * 100; }";
     assert_eq!(returns(source, &[]), 484);
+    // A comma's value (an array decays there), an address, `*&a`, a character of a string
+    // and `?:` of a pointer and a null constant (gcc's values, both data models; refused
+    // before session 72).
+    let source = "int main(void) { char c = 1; _Bool b = 1; int a[4] = {0}; int *p = a;
+          return (int)sizeof(c, c) + (int)sizeof(0, a) * 10 + (int)sizeof(&a) * 100
+            + (int)sizeof(*&a) * 1000 + (int)sizeof(\"ab\"[0]) * 100000
+            + (int)sizeof(b ? p : 0) * 1000000; }";
+    assert_eq!(returns(source, &[]), 8_116_881);
+    assert_eq!(returns_with(source, &[], ilp32()), 4_116_441);
 }
 
 #[test]

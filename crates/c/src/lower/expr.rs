@@ -2317,12 +2317,58 @@ impl FnCx<'_, '_> {
             let bytes = string_bytes(&literal.node, self.at(e.span)).ok()?;
             return i32::try_from(bytes.len()).ok();
         }
-        // An array parameter is a pointer in C: its `sizeof` is a pointer's.
-        if let Expression::Identifier(id) = &e.node {
-            if self.is_array_parameter(&id.node.name) {
-                let pointer = self.unit.types.borrow_mut().pointer_to(CType::Int);
-                return self.unit.types.borrow().size(pointer);
+        let pointer_size = || {
+            let pointer = self.unit.types.borrow_mut().pointer_to(CType::Int);
+            self.unit.types.borrow().size(pointer)
+        };
+        // A value that is an array (or a string) decays to a pointer where it is no operand of
+        // `sizeof` or `&` itself.
+        let decays = |e: &Node<Expression>| {
+            matches!(e.node, Expression::StringLiteral(_)) || self.array_size(e).is_some()
+        };
+        let is_pointer = |e: &Node<Expression>| {
+            decays(e)
+                || matches!(
+                    self.static_type(e),
+                    Some(CType::Pointer(_) | CType::Element(_))
+                )
+        };
+        match &e.node {
+            // An array parameter is a pointer in C: its `sizeof` is a pointer's.
+            Expression::Identifier(id) if self.is_array_parameter(&id.node.name) => {
+                return pointer_size();
             }
+            Expression::Comma(items) => {
+                let last = items.last()?;
+                return match decays(last) {
+                    true => pointer_size(),
+                    false => self.size_of_expression(last),
+                };
+            }
+            Expression::UnaryOperator(u) => match u.node.operator.node {
+                UnaryOperator::Address => return pointer_size(),
+                UnaryOperator::Indirection => {
+                    if let Expression::UnaryOperator(inner) = &u.node.operand.node {
+                        if inner.node.operator.node == UnaryOperator::Address {
+                            return self.size_of_expression(&inner.node.operand);
+                        }
+                    }
+                }
+                _ => {}
+            },
+            Expression::BinaryOperator(b)
+                if b.node.operator.node == BinaryOperator::Index
+                    && matches!(b.node.lhs.node, Expression::StringLiteral(_)) =>
+            {
+                return self.unit.types.borrow().size(CType::SChar);
+            }
+            // `c ? p : 0` is a pointer where either side is one (the other a null constant).
+            Expression::Conditional(c)
+                if is_pointer(&c.node.then_expression) || is_pointer(&c.node.else_expression) =>
+            {
+                return pointer_size();
+            }
+            _ => {}
         }
         self.array_size(e).or_else(|| self.row_size(e)).or_else(|| {
             let ty = self.static_type(e).filter(|_| self.indices_valid(e))?;
