@@ -3539,6 +3539,11 @@ fn character_views_stay_in_expressions_and_their_own_variables() {
              char *p = (char *)&v; return 0; }",
             "a view of the bytes of `struct t` objects",
         ),
+        // `sizeof` of a struct outside the subset names why.
+        (
+            "struct v { int n; int a[]; }; int main() { return sizeof(struct v); }",
+            "flexible array members (`T a[]` in a struct) at t.c:1:19",
+        ),
         // Keywords the parser does not know: named, not a syntax error at the next token.
         (
             "struct s { char c; _Alignas(8) int x; }; int main() { return 0; }",

@@ -120,10 +120,8 @@ impl Evaluation<'_> {
             }
             E::SizeOfTy(t) => {
                 let ty = scope.type_name(&t.node.0.node, at)?;
-                match scope.types().size(ty) {
-                    Some(size) if ty != CType::Void => Ok(size_value(scope, size)),
-                    _ => Err(CError::unsupported("`sizeof` of this type", at)),
-                }
+                let size = scope.types().size_of_type(ty, at)?;
+                Ok(size_value(scope, size))
             }
             E::SizeOfVal(v) => match scope.size_of_expression(&v.node.0) {
                 Some(size) => Ok(size_value(scope, size)),

@@ -1663,10 +1663,8 @@ impl FnCx<'_, '_> {
             }
             Expression::SizeOfTy(t) => {
                 let ty = self.type_name_of(&t.node.0.node, at)?;
-                match self.unit.types.borrow().size(ty) {
-                    Some(size) if ty != CType::Void => Ok(self.size_value(size)),
-                    _ => unsupported("`sizeof` of this type"),
-                }
+                let size = self.unit.types.borrow().size_of_type(ty, at)?;
+                Ok(self.size_value(size))
             }
             // The operand is not evaluated.
             Expression::SizeOfVal(v) => match self.size_of_expression(&v.node.0) {

@@ -724,6 +724,20 @@ impl Types {
         self.layout(ty, 0).map(|(size, _)| size)
     }
 
+    /// `sizeof(ty)` in a program, or why there is none: a struct outside the subset says why
+    /// (a flexible array member, a layout attribute).
+    pub(super) fn size_of_type(&self, ty: CType, at: usize) -> Result<i32, CError> {
+        match self.size(ty) {
+            Some(size) if ty != CType::Void => Ok(size),
+            _ if let CType::Struct(id) = ty
+                && let Some(refusal) = self.refusal(id) =>
+            {
+                Err(refusal.clone())
+            }
+            _ => Err(CError::unsupported("`sizeof` of this type", at)),
+        }
+    }
+
     /// `_Alignof` of a complete type, in bytes (the alignment `sizeof` pads to).
     pub(super) fn alignment(&self, ty: CType) -> Option<i32> {
         self.layout(ty, 0).map(|(_, align)| align)
