@@ -777,7 +777,9 @@ impl FnCx<'_, '_> {
             // both index one row-major array by its elements (`lower/array.rs`).
             (CType::Element(p), CType::Element(q)) if self.same_scalars(p, q) => Ok(value),
             _ if let Some(reason) = element_conversion_refusal(from, to) => {
-                Err(CError::unsupported(reason, at))
+                let types = self.unit.types.borrow();
+                let (from, to) = (types.describe(from), types.describe(to));
+                Err(CError::unsupported(format!("{reason}: `{from}` to `{to}`"), at))
             }
             _ => {
                 let types = self.unit.types.borrow();
