@@ -236,6 +236,34 @@ fn unsigned_loops_are_summarized_and_long_counterexamples_replayed() {
     assert_eq!(violated, vec![3], "{}", long.to_json().expect("serializes"));
 }
 
+/// C's `k++` in an inner loop is `t = k; k = t + 1` with a temporary: `k` is still only added
+/// to (the temporary's value at the end of an iteration is never read), so the outer loop
+/// may change it between inner runs and both loops are summarized: `k == n * m` proves
+/// `k >= 100` for n, m in 10..=10000 (SV-COMP's `loop-new/nested-1`; `unknown` at any time
+/// limit before: the temporary made `k` a value the inner loop starts from); with the bound
+/// 101 the violation at n = m = 10 is found.
+#[test]
+fn an_inner_loop_adding_through_temporaries_is_summarized() {
+    let program = |bound: i32| {
+        format!(
+            "void reach_error(void);\nint main(void) {{ int n = __VERIFIER_nondet_int();\n\
+             int m = __VERIFIER_nondet_int(); int k = 0, i, j;\n\
+             if (!(10 <= n && n <= 10000)) return 0; if (!(10 <= m && m <= 10000)) return 0;\n\
+             for (i = 0; i < n; i++) {{ for (j = 0; j < m; j++) {{ k++; }} }}\n\
+             if (!(k >= {bound})) reach_error(); return 0; }}"
+        )
+    };
+    let statuses = |report: &Report| -> Vec<(u32, Status)> {
+        (report.properties().iter())
+            .map(|p| (p.line, p.verdict.status()))
+            .collect()
+    };
+    let safe = check_c(&program(100), 60);
+    assert_eq!(statuses(&safe), [(6, Status::Safe)]);
+    let violated = check_c(&program(101), 60);
+    assert_eq!(statuses(&violated), [(6, Status::Violated)]);
+}
+
 /// A loop calling `__VERIFIER_assert`, inlined (`--inline-calls`): the path through
 /// `reach_error(); abort();` ends the run inside the body (`assume 0`), like an exit, and the
 /// other path is summarized: a proof over 2^27 iterations, and a violation at the 500,000th.

@@ -779,7 +779,10 @@ impl FnCx<'_, '_> {
             _ if let Some(reason) = element_conversion_refusal(from, to) => {
                 let types = self.unit.types.borrow();
                 let (from, to) = (types.describe(from), types.describe(to));
-                Err(CError::unsupported(format!("{reason}: `{from}` to `{to}`"), at))
+                Err(CError::unsupported(
+                    format!("{reason}: `{from}` to `{to}`"),
+                    at,
+                ))
             }
             _ => {
                 let types = self.unit.types.borrow();

@@ -350,22 +350,29 @@ fn inner_of(
     written.dedup();
     // A local only added to: every path adds an amount to it (or leaves it), and nothing else
     // in the inner loop reads it, so its course and the amounts do not depend on its value.
-    let read_elsewhere = |a: LocalId| {
-        let reads_a = |e: &Rc<expr::Expr>| e.reads(&|l| l == a);
-        model.paths.iter().any(|p| {
-            p.walk.conds.iter().any(|(c, _)| reads_a(c))
-                || p.walk.checks.iter().any(|(_, e)| reads_a(e))
-                || p.walk
-                    .segments
-                    .iter()
-                    .any(|s| s.control.iter().any(reads_a))
-                || p.walk
-                    .env
-                    .iter()
-                    .enumerate()
-                    .any(|(m, e)| m != a.index() && e.as_ref().is_some_and(reads_a))
-        })
+    // A temporary's value at the end of an iteration is never read (each use assigns it
+    // first), so C's `t = k; k = t + 1` leaves `k` only added to.
+    let is_temp = |m: usize| {
+        function
+            .locals
+            .get(m)
+            .is_some_and(|l| l.kind == LocalKind::Temp)
     };
+    let read_elsewhere =
+        |a: LocalId| {
+            let reads_a = |e: &Rc<expr::Expr>| e.reads(&|l| l == a);
+            model.paths.iter().any(|p| {
+                p.walk.conds.iter().any(|(c, _)| reads_a(c))
+                    || p.walk.checks.iter().any(|(_, e)| reads_a(e))
+                    || p.walk
+                        .segments
+                        .iter()
+                        .any(|s| s.control.iter().any(reads_a))
+                    || p.walk.env.iter().enumerate().any(|(m, e)| {
+                        m != a.index() && !is_temp(m) && e.as_ref().is_some_and(reads_a)
+                    })
+            })
+        };
     // Temporaries of the inner loop's expressions (lowering makes a fresh one per use, assigned
     // right before it) are dead outside it: their values before and after do not matter.
     written.retain(|&l| model.reads.contains(&l) || function.local(l).kind != LocalKind::Temp);
