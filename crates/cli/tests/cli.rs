@@ -1014,6 +1014,52 @@ fn svcomp_answers_a_task_and_refuses_bad_ones_clearly() {
         b"format_version: '2.0'\ninput_files: 'task_input.uc'\nproperties:\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: true\n",
     );
     exits_mentioning(&symex(&["svcomp", &micro_c]), 1, "is not a C file");
+    // What a task says is read, not guessed: a data model other than ILP32 and LP64 (it was
+    // taken for ILP32), a format other than 2.0 or 1.x, a property file that cannot be read
+    // (the witness states its formula), and a property told by its formula, not its name.
+    program("nested_1b.c", b"int main(void) { return 0; }\n");
+    for (yml, why) in [
+        ("options:\n  data_model: lp64\n", "the data model `lp64`"),
+        ("options:\n  language: Java\n", "the language `Java`"),
+    ] {
+        let bad = program(
+            "bad_model.yml",
+            format!(
+                "format_version: '2.0'\ninput_files: 'nested_1b.c'\nproperties:\n  \
+                 - property_file: unreach-call.prp\n{yml}"
+            )
+            .as_bytes(),
+        );
+        exits_mentioning(&symex(&["svcomp", &bad]), 1, why);
+    }
+    let old = program(
+        "old_format.yml",
+        b"format_version: '3.7'\ninput_files: 'nested_1b.c'\n",
+    );
+    exits_mentioning(&symex(&["svcomp", &old]), 1, "format_version 3.7");
+    let unread = program(
+        "unread.yml",
+        b"format_version: '2.0'\ninput_files: 'nested_1b.c'\nproperties:\n  \
+          - property_file: nowhere/unreach-call.prp\n",
+    );
+    exits_mentioning(
+        &symex(&["svcomp", &unread]),
+        1,
+        "cannot read the property file `nowhere/unreach-call.prp`",
+    );
+    program("renamed.prp", b"CHECK( init(main()), LTL(G ! overflow) )\n");
+    let renamed = program(
+        "renamed.yml",
+        b"format_version: '2.0'\ninput_files: 'nested_1b.c'\nproperties:\n  \
+          - property_file: renamed.prp\n",
+    );
+    let out = symex(&["svcomp", &renamed, "--timeout", "10"]);
+    assert_eq!(stdout(&out), "no-overflow: TRUE\n");
+    exits_mentioning(
+        &symex(&["svcomp", &renamed, "--format", "csv"]),
+        2,
+        "options of --suite",
+    );
 }
 
 #[test]
@@ -1029,6 +1075,10 @@ fn svcomp_suite_scores_a_folder_of_tasks() {
             std::fs::copy(vendor.join("loop-simple").join(&file), tasks.join(&file)).unwrap();
         }
     }
+    let properties = dir.join("properties");
+    std::fs::create_dir_all(&properties).unwrap();
+    let prp = "unreach-call.prp";
+    std::fs::copy(vendor.join("properties").join(prp), properties.join(prp)).unwrap();
     let dir_text = dir.to_string_lossy();
     let out = symex(&[
         "svcomp",
@@ -1069,7 +1119,23 @@ fn memsafety_task(stem: &str, source: &str, expected: bool) -> String {
 }
 
 /// A task (format 2.0, LP64) of the C program `source` under `property`.
+/// Writes SV-COMP's property file `{property}.prp` beside the test's programs (symex tells a
+/// task's properties by their formulas).
+fn property_file(property: &str) {
+    let formula = match property {
+        "unreach-call" => "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+        "no-overflow" => "CHECK( init(main()), LTL(G ! overflow) )\n",
+        "valid-memsafety" => {
+            "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\n\
+             CHECK( init(main()), LTL(G valid-memtrack) )\n"
+        }
+        other => panic!("no formula for {other}"),
+    };
+    program(&format!("{property}.prp"), formula.as_bytes());
+}
+
 fn task(stem: &str, source: &str, property: &str, expected: bool) -> String {
+    property_file(property);
     let c_file = program(&format!("{stem}.c"), source.as_bytes());
     let name = std::path::Path::new(&c_file)
         .file_name()
@@ -2073,6 +2139,8 @@ fn validation_takes_the_property_from_the_witness() {
                   void reach_error(void) { abort(); }
                   int main() { if (__VERIFIER_nondet_int() == 3) reach_error(); return 0; }\n";
     let c_file = program("two_properties.c", source.as_bytes());
+    property_file("valid-memsafety");
+    property_file("unreach-call");
     let task = program(
         "two_properties.yml",
         b"format_version: '2.0'\ninput_files: 'two_properties.c'\nproperties:\n  \

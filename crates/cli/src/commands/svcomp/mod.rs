@@ -36,18 +36,20 @@ pub struct SvcompArgs {
     /// Score every task under this folder with SV-COMP's scheme (see `svcomp/suite.rs`).
     #[arg(long, value_name = "DIR")]
     pub suite: Option<PathBuf>,
-    /// With `--suite`: tasks checked at the same time (each a `symex svcomp` process).
-    #[arg(long, default_value_t = 1, requires = "suite")]
-    pub jobs: usize,
-    /// With `--suite`: the table's format.
-    #[arg(long, value_enum, default_value_t = suite::TableFormat::Markdown, requires = "suite")]
-    pub format: suite::TableFormat,
+    /// With `--suite`: tasks checked at the same time (each a `symex svcomp` process)
+    /// [default: 1].
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// With `--suite`: the table's format [default: markdown].
+    #[arg(long, value_enum)]
+    pub format: Option<suite::TableFormat>,
     /// Print the time and the peak memory of the task on stderr at the end.
     #[arg(long)]
     pub stats: bool,
     /// Check only this property of the task: `unreach-call`, `no-overflow` or
-    /// `valid-memsafety` (any other answers `UNKNOWN`, with the reason); with `--suite`, the
-    /// property scored (default `unreach-call`).
+    /// `valid-memsafety` (another one the task lists answers `UNKNOWN`, with the reason; one
+    /// it does not list is an error, exit 2); with `--suite`, the property scored (default
+    /// `unreach-call`).
     #[arg(long, value_name = "NAME")]
     pub property: Option<String>,
     /// Write a violation witness (YAML, format 2.0) of every `FALSE` answer to this file (not
@@ -225,6 +227,8 @@ const VERIFICATION_PROPERTIES: &[&str] = &[
 
 #[derive(Deserialize)]
 pub(super) struct Task {
+    /// `2.0` (or `1.x`, which has the same fields symex reads).
+    format_version: Option<serde_yaml_ng::Value>,
     input_files: InputFiles,
     #[serde(default)]
     pub properties: Vec<PropertyEntry>,
@@ -236,6 +240,8 @@ pub(super) struct Task {
 struct TaskOptions {
     /// `ILP32` or `LP64`.
     data_model: Option<String>,
+    /// `C`.
+    language: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -254,17 +260,81 @@ pub(super) struct PropertyEntry {
     pub subproperty: Option<String>,
 }
 
-/// Reads a task definition.
+/// Reads a task definition, refusing one whose format, language or data model symex would
+/// read as something else (a data model it took for ILP32 would check another program).
 pub(super) fn read_task(path: &Path) -> Result<Task, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    serde_yaml_ng::from_str::<Task>(&text).map_err(|e| e.to_string())
+    let task = serde_yaml_ng::from_str::<Task>(&text).map_err(|e| e.to_string())?;
+    let version = match &task.format_version {
+        Some(serde_yaml_ng::Value::String(v)) => v.clone(),
+        Some(serde_yaml_ng::Value::Number(v)) => v.to_string(),
+        _ => return Err("no `format_version` (2.0)".into()),
+    };
+    if !(version.starts_with("1.") || version.starts_with("2.")) {
+        return Err(format!(
+            "format_version {version} (symex reads 2.0 and 1.x)"
+        ));
+    }
+    if let Some(language) = task.options.language.as_deref().filter(|&l| l != "C") {
+        return Err(format!("the language `{language}` (symex checks C tasks)"));
+    }
+    if let Some(model) =
+        (task.options.data_model.as_deref()).filter(|m| !["ILP32", "LP64"].contains(m))
+    {
+        return Err(format!("the data model `{model}` (ILP32 or LP64)"));
+    }
+    Ok(task)
 }
 
-/// The property's name: the property file's stem (`../properties/unreach-call.prp`).
-pub(super) fn property_name(entry: &PropertyEntry) -> String {
-    Path::new(&entry.property_file)
-        .file_stem()
-        .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+/// A property a task lists, as its property file states it.
+pub(super) struct TaskProperty<'t> {
+    /// `unreach-call`, `no-overflow`, ...: told by the file's formula (as BenchExec tells it),
+    /// or by the file's name where the file cannot be read or states no formula symex knows.
+    pub name: String,
+    /// The file's formula (a witness's `specification`); `None` where it cannot be read.
+    pub formula: Option<String>,
+    pub entry: &'t PropertyEntry,
+}
+
+impl Task {
+    /// The task's properties, their property files read beside the task file `task_path`.
+    pub(super) fn resolved(&self, task_path: &Path) -> Vec<TaskProperty<'_>> {
+        let folder = task_path.parent().unwrap_or(Path::new("."));
+        (self.properties.iter())
+            .map(|entry| {
+                let formula = std::fs::read_to_string(folder.join(&entry.property_file))
+                    .ok()
+                    .map(|text| text.trim().to_string());
+                let stem = Path::new(&entry.property_file)
+                    .file_stem()
+                    .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+                let name = formula.as_deref().and_then(property_of_formula);
+                TaskProperty {
+                    name: name.map_or(stem, str::to_string),
+                    formula,
+                    entry,
+                }
+            })
+            .collect()
+    }
+}
+
+/// The property a property file's formula states, for the ones SV-COMP's C tasks use.
+fn property_of_formula(formula: &str) -> Option<&'static str> {
+    let states = |atom: &str| formula.contains(atom);
+    Some(if states("call(reach_error())") && !states("COVER") {
+        "unreach-call"
+    } else if states("G ! overflow") {
+        "no-overflow"
+    } else if states("valid-memcleanup") {
+        "valid-memcleanup"
+    } else if states("valid-deref") || states("valid-free") || states("valid-memtrack") {
+        "valid-memsafety"
+    } else if states("F end") {
+        "termination"
+    } else {
+        return None;
+    })
 }
 
 pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
@@ -275,10 +345,20 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
     if let Some(dir) = &args.suite {
         return suite::run(dir, args);
     }
+    // (clap's `requires` let them pass beside the task, which conflicts with `--suite`.)
+    if args.jobs.is_some() || args.format.is_some() {
+        diag!("error: --jobs and --format are options of --suite (one task prints its answers)");
+        return Exit::Usage;
+    }
     let Some(task_path) = &args.task else {
         diag!("error: give a task or --suite DIR");
         return Exit::Usage;
     };
+    // Before the analysis, not after its answers are printed.
+    if let Some(why) = args.witness.as_deref().and_then(unwritable) {
+        diag!("error: cannot write the witness: {why}");
+        return Exit::Usage;
+    }
     let start = Instant::now();
     let task = match read_task(task_path) {
         Ok(task) => task,
@@ -304,12 +384,9 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
         );
         return Exit::ProgramError;
     }
-    let mut names: Vec<String> = task
-        .properties
-        .iter()
-        .map(property_name)
-        .filter(|name| VERIFICATION_PROPERTIES.contains(&name.as_str()))
-        .collect();
+    let mut properties = task.resolved(task_path);
+    properties.retain(|p| VERIFICATION_PROPERTIES.contains(&p.name.as_str()));
+    let mut names: Vec<String> = properties.iter().map(|p| p.name.clone()).collect();
     if names.is_empty() {
         // Nothing printed and exit 0 would read as "every answer TRUE".
         diag!(
@@ -329,6 +406,19 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
         }
         names.retain(|name| name == only);
     }
+    // A property checked needs its formula: a witness states it, and a file that cannot be
+    // read may not be the property its name says.
+    let unread = (properties.iter()).find(|p| {
+        p.formula.is_none() && names.contains(&p.name) && SUPPORTED.iter().any(|s| s.name == p.name)
+    });
+    if let Some(unread) = unread {
+        diag!(
+            "error: cannot read the property file `{}` of the task `{}`",
+            unread.entry.property_file,
+            task_path.display()
+        );
+        return Exit::ProgramError;
+    }
     let file = match super::load(&program.to_string_lossy()) {
         Ok(file) => file,
         Err(code) => return code,
@@ -347,7 +437,7 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
         };
         let candidates: Vec<(&Supported, String)> = (names.iter())
             .filter_map(|name| SUPPORTED.iter().find(|s| s.name == name))
-            .map(|s| (s, specification(task_path, &task, s.name)))
+            .map(|s| (s, specification(&properties, s.name)))
             .collect();
         let property = match validate::property_of(&witness, &candidates) {
             Ok(property) => property,
@@ -390,7 +480,7 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
             let facts = witness::TaskFacts {
                 file_name: input.as_str(),
                 text: &file.text,
-                specification: specification(task_path, &task, name),
+                specification: specification(&properties, name),
                 data_model: c_data_model(data_model(&task)),
                 rerun: &rerun,
             };
@@ -438,6 +528,19 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
     exit
 }
 
+/// Why no witness can be written at `path`, where that can be told before writing: a folder,
+/// or a file in a folder that does not exist.
+fn unwritable(path: &Path) -> Option<String> {
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    if path.is_dir() {
+        Some(format!("`{}` is a folder", path.display()))
+    } else if folder.is_some_and(|f| !f.is_dir()) {
+        Some(format!("there is no folder `{}`", folder?.display()))
+    } else {
+        None
+    }
+}
+
 /// `--data-model`'s word as the C front end's option.
 fn c_data_model(word: &str) -> symex_c::DataModel {
     match word {
@@ -455,17 +558,13 @@ fn data_model(task: &Task) -> &'static str {
     }
 }
 
-/// The property's formula from its property file (the witness's `specification`), or the
-/// name when the file cannot be read.
-fn specification(task_path: &Path, task: &Task, name: &str) -> String {
-    task.properties
-        .iter()
-        .find(|p| property_name(p) == name)
-        .and_then(|p| {
-            let path = task_path.parent()?.join(&p.property_file);
-            std::fs::read_to_string(path).ok()
-        })
-        .map_or_else(|| name.to_string(), |text| text.trim().to_string())
+/// The formula of the property `name` (a witness's `specification`), which [`run`] made sure
+/// was read for every property it checks.
+fn specification(properties: &[TaskProperty<'_>], name: &str) -> String {
+    (properties.iter())
+        .find(|p| p.name == name)
+        .and_then(|p| p.formula.clone())
+        .unwrap_or_else(|| name.to_string())
 }
 
 /// One property through the portfolio: each configuration runs `symex check` with the

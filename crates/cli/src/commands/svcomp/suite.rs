@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-use super::{property_name, read_task, SvcompArgs};
+use super::{read_task, SvcompArgs};
 use crate::exit::Exit;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -26,9 +26,16 @@ pub enum TableFormat {
 struct Row {
     task: String,
     expected: bool,
-    /// `TRUE`, `FALSE` or `UNKNOWN`.
+    /// The violated sub-property of an expected `FALSE` (`valid-deref`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected_subproperty: Option<String>,
+    /// `TRUE`, `FALSE`, `FALSE(<sub-property>)`, `UNKNOWN`, or `ERROR` where the task's run
+    /// gave no answer.
     answer: String,
-    /// `correct`, `wrong` or `unknown`.
+    /// Why the run gave no answer (its first error line).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    /// `correct`, `wrong`, `unknown` or `error` (0 points, as an unknown).
     outcome: &'static str,
     points: i32,
     millis: u64,
@@ -105,21 +112,37 @@ fn check(
             let answer = stdout
                 .lines()
                 .find_map(|l| l.strip_prefix(&format!("{property}: ")))
-                .map_or("UNKNOWN", |a| a.split(' ').next().unwrap_or("UNKNOWN"))
-                .to_string();
+                .map(|a| a.split(' ').next().unwrap_or("UNKNOWN").to_string())
+                .ok_or_else(|| {
+                    let first = stderr.lines().find_map(|l| l.strip_prefix("error: "));
+                    let code = out
+                        .status
+                        .code()
+                        .map_or("a signal".into(), |c| c.to_string());
+                    first.map_or_else(|| format!("exit {code}"), str::to_string)
+                });
             let stats = stderr.lines().find_map(|l| l.strip_prefix("stats: "));
             let number = |text: Option<&str>| text.and_then(|t| t.trim().parse::<u64>().ok());
             let millis = number(stats.and_then(|s| s.split(" ms").next()));
             let kib = number(stats.and_then(|s| s.split(", ").nth(1)?.split(" KiB").next()));
             (answer, millis.unwrap_or(0), kib)
         }
-        Err(_) => ("UNKNOWN".to_string(), 0, None),
+        Err(e) => (Err(format!("cannot run symex: {e}")), 0, None),
     };
-    let (outcome, points) = points(expected, subproperty, &answer);
+    let (answer, error) = match answer {
+        Ok(answer) => (answer, None),
+        Err(why) => ("ERROR".to_string(), Some(why)),
+    };
+    let (outcome, points) = match error {
+        Some(_) => ("error", 0),
+        None => points(expected, subproperty, &answer),
+    };
     Row {
         task: name.to_string(),
         expected,
+        expected_subproperty: subproperty.filter(|_| !expected).map(str::to_string),
         answer,
+        error,
         outcome,
         points,
         millis,
@@ -145,10 +168,10 @@ pub fn run(dir: &Path, args: &SvcompArgs) -> Exit {
             );
             continue;
         };
-        let entry = task
-            .properties
-            .iter()
-            .find(|p| property_name(p) == property);
+        let properties = task.resolved(&file);
+        let entry = (properties.iter())
+            .find(|p| p.name == property)
+            .map(|p| p.entry);
         if let Some((expected, entry)) = entry.and_then(|p| Some((p.expected_verdict?, p))) {
             let name = file.strip_prefix(dir).unwrap_or(&file).with_extension("");
             let name = name.to_string_lossy().into_owned();
@@ -165,7 +188,7 @@ pub fn run(dir: &Path, args: &SvcompArgs) -> Exit {
     let next = AtomicUsize::new(0);
     let rows: Mutex<Vec<(usize, Row)>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
-        for _ in 0..args.jobs.max(1) {
+        for _ in 0..args.jobs.unwrap_or(1).max(1) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some((file, name, expected, subproperty)) = jobs.get(i) else {
@@ -185,6 +208,14 @@ pub fn run(dir: &Path, args: &SvcompArgs) -> Exit {
         diag!("internal error: symex answered wrongly (see the `wrong` rows)");
         return Exit::Internal;
     }
+    if let Some(failed) = rows.iter().find(|r| r.outcome == "error") {
+        diag!(
+            "error: the task `{}` gave no answer: {}",
+            failed.task,
+            failed.error.as_deref().unwrap_or_default()
+        );
+        return Exit::ProgramError;
+    }
     Exit::Success
 }
 
@@ -200,7 +231,7 @@ fn render(rows: &[Row], property: &str, args: &SvcompArgs) -> String {
     };
     let score: i32 = rows.iter().map(|r| r.points).sum();
     let seconds: f64 = rows.iter().map(|r| r.millis as f64 / 1000.0).sum();
-    match args.format {
+    match args.format.unwrap_or(TableFormat::Markdown) {
         TableFormat::Json => {
             let doc = serde_json::json!({
                 "property": property,
@@ -224,13 +255,14 @@ fn render(rows: &[Row], property: &str, args: &SvcompArgs) -> String {
         TableFormat::Markdown => {
             let mut out = format!(
                 "`{property}`, {} s per task: **score {score}**; {} correct ({} TRUE, {} FALSE), \
-                 {} wrong, {} unknown, of {} tasks; {seconds:.1} s in all\n\n",
+                 {} wrong, {} unknown, {} without an answer, of {} tasks; {seconds:.1} s in all\n\n",
                 args.timeout,
                 count("correct", ""),
                 count("correct", "TRUE"),
                 count("correct", "FALSE"),
                 count("wrong", ""),
                 count("unknown", ""),
+                count("error", ""),
                 rows.len()
             );
             out.push_str(
@@ -249,7 +281,11 @@ fn render(rows: &[Row], property: &str, args: &SvcompArgs) -> String {
 fn cells(r: &Row) -> Vec<String> {
     vec![
         r.task.clone(),
-        if r.expected { "TRUE" } else { "FALSE" }.to_string(),
+        match (r.expected, &r.expected_subproperty) {
+            (true, _) => "TRUE".to_string(),
+            (false, Some(sub)) => format!("FALSE({sub})"),
+            (false, None) => "FALSE".to_string(),
+        },
         r.answer.clone(),
         r.outcome.to_string(),
         r.points.to_string(),

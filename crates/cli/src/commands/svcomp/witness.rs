@@ -180,12 +180,13 @@ pub fn violation_witness(
     });
     let file_hash = hex(&Sha256::digest(task.text.as_bytes()));
     let waypoints = serde_yaml_ng::to_string(&content).ok()?;
+    let entry_time = creation_time();
     let entry = Entry {
         entry_type: "violation_sequence",
         metadata: Metadata {
             format_version: "2.0",
             uuid: uuid_from(&[file_hash.as_bytes(), waypoints.as_bytes()]),
-            creation_time: creation_time(),
+            creation_time: entry_time.clone(),
             producer: Producer {
                 name: "symex",
                 version: env!("CARGO_PKG_VERSION"),
@@ -203,7 +204,15 @@ pub fn violation_witness(
         },
         content,
     };
-    serde_yaml_ng::to_string(&[entry]).ok()
+    let text = serde_yaml_ng::to_string(&[entry]).ok()?;
+    // The format's `creation_time` is a string; unquoted, a YAML 1.1 reader (PyYAML, and the
+    // validators built on it) reads the timestamp as a date-time and rejects it.
+    let time = &entry_time;
+    Some(text.replacen(
+        &format!("creation_time: {time}"),
+        &format!("creation_time: '{time}'"),
+        1,
+    ))
 }
 
 /// The callee and the line and column (from 1) of the `)` that closes the call starting at
