@@ -2176,11 +2176,49 @@ fn validation_takes_the_property_from_the_witness() {
     let other = program(
         "two_properties.other.yml",
         written
-            .replace("specification: unreach-call", "specification: termination")
+            .replace("G ! call(reach_error())", "F end")
             .as_bytes(),
     );
     let out = symex(&["svcomp", &task, "--validate", &other]);
     exits_mentioning(&out, 2, "give --property");
+}
+
+/// A task's witness file holds an entry per property found violated: `--validate` takes the
+/// entry whose specification is the property's (it replayed the first entry's values for
+/// every property), and a property the task lists twice is checked once.
+#[test]
+fn validation_takes_the_entry_of_the_property() {
+    let source = "extern int __VERIFIER_nondet_int(void);\nvoid reach_error() {}\n\
+                  int main(void) { int x = __VERIFIER_nondet_int();\n\
+                  if (x > 5) { reach_error(); }\n  int y = x + 1;\n  return y; }\n";
+    program("both_properties.c", source.as_bytes());
+    property_file("unreach-call");
+    property_file("no-overflow");
+    let task = program(
+        "both_properties.yml",
+        b"format_version: '2.0'\ninput_files: 'both_properties.c'\nproperties:\n  \
+          - property_file: unreach-call.prp\n  - property_file: no-overflow.prp\n  \
+          - property_file: unreach-call.prp\noptions:\n  language: C\n  data_model: ILP32\n",
+    );
+    let witness = format!("{task}.witness");
+    let out = symex(&["svcomp", &task, "--timeout", "10", "--witness", &witness]);
+    assert_eq!(stdout(&out), "unreach-call: FALSE\nno-overflow: FALSE\n");
+    for property in ["unreach-call", "no-overflow"] {
+        let out = symex(&[
+            "svcomp",
+            &task,
+            "--validate",
+            &witness,
+            "--property",
+            property,
+        ]);
+        assert_eq!(out.status.code(), Some(10), "{}", stdout(&out));
+        assert!(
+            stdout(&out).contains("witness confirmed"),
+            "{}",
+            stdout(&out)
+        );
+    }
 }
 
 /// SV-COMP's allocator functions (`safe_malloc`, `ldv_malloc`): inlined for the type their

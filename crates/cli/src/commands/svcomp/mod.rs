@@ -386,7 +386,13 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
     }
     let mut properties = task.resolved(task_path);
     properties.retain(|p| VERIFICATION_PROPERTIES.contains(&p.name.as_str()));
-    let mut names: Vec<String> = properties.iter().map(|p| p.name.clone()).collect();
+    // A property listed twice is checked once.
+    let mut names: Vec<String> = Vec::new();
+    for property in &properties {
+        if !names.contains(&property.name) {
+            names.push(property.name.clone());
+        }
+    }
     if names.is_empty() {
         // Nothing printed and exit 0 would read as "every answer TRUE".
         diag!(
@@ -428,8 +434,8 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
             Ok(text) => validate::parse(&text),
             Err(e) => Err(format!("cannot read it: {e}")),
         };
-        let witness = match witness {
-            Ok(witness) => witness,
+        let witnesses = match witness {
+            Ok(witnesses) => witnesses,
             Err(why) => {
                 diag!("error: the witness `{}`: {why}", path.display());
                 return Exit::ProgramError;
@@ -439,14 +445,14 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
             .filter_map(|name| SUPPORTED.iter().find(|s| s.name == name))
             .map(|s| (s, specification(&properties, s.name)))
             .collect();
-        let property = match validate::property_of(&witness, &candidates) {
-            Ok(property) => property,
+        let (property, witness) = match validate::property_of(&witnesses, &candidates) {
+            Ok(chosen) => chosen,
             Err(why) => {
                 diag!("error: the witness `{}`: {why}", path.display());
                 return Exit::Usage;
             }
         };
-        return validate::run(&file, property, data_model(&task), &witness, args.timeout);
+        return validate::run(&file, property, data_model(&task), witness, args.timeout);
     }
     let mut exit = Exit::Success;
     let mut witnesses = String::new();
@@ -488,8 +494,10 @@ pub fn run(args: &SvcompArgs, color: ColorChoice) -> Exit {
                 Some(written) => {
                     // A witness states the values of calls only: say where a validator that
                     // chooses the other inputs itself would not reach the violation.
-                    let replayed = validate::parse(&written)
-                        .and_then(|w| validate::replay(&file, supported, model, &w, deadline));
+                    let replayed = validate::parse(&written).and_then(|entries| {
+                        let entry = entries.first().ok_or("no entry")?;
+                        validate::replay(&file, supported, model, entry, deadline)
+                    });
                     if let Err(why) = replayed {
                         diag!("warning: the witness of {name} is not confirmed by `--validate`: {why}");
                     }

@@ -50,13 +50,26 @@ pub(super) struct Witness {
     specification: Option<String>,
 }
 
-/// Reads the first `violation_sequence` entry of the witness's text.
-pub(super) fn parse(text: &str) -> Result<Witness, String> {
+/// Reads every `violation_sequence` entry of the witness's text (a task's witness file holds
+/// one per property found violated), in order.
+pub(super) fn parse(text: &str) -> Result<Vec<Witness>, String> {
     let entries: serde_yaml_ng::Value =
         serde_yaml_ng::from_str(text).map_err(|e| format!("the witness is no YAML: {e}"))?;
-    let entry = (entries.as_sequence().into_iter().flatten())
-        .find(|e| e["entry_type"].as_str() == Some("violation_sequence"))
-        .ok_or("the witness has no `violation_sequence` entry (a violation witness, format 2.0)")?;
+    let witnesses = (entries.as_sequence().into_iter().flatten())
+        .filter(|e| e["entry_type"].as_str() == Some("violation_sequence"))
+        .map(parse_entry)
+        .collect::<Result<Vec<Witness>, String>>()?;
+    if witnesses.is_empty() {
+        return Err(
+            "the witness has no `violation_sequence` entry (a violation witness, format 2.0)"
+                .into(),
+        );
+    }
+    Ok(witnesses)
+}
+
+/// One `violation_sequence` entry.
+fn parse_entry(entry: &serde_yaml_ng::Value) -> Result<Witness, String> {
     let specification = entry["metadata"]["task"]["specification"]
         .as_str()
         .map(|s| s.trim().to_string());
@@ -114,22 +127,27 @@ fn returned_value(constraint: &str) -> Option<i128> {
         .ok()
 }
 
-/// The property the witness is for: the only one of `candidates` (`--property` leaves one),
-/// else the one whose property file holds the witness's specification.
-pub(super) fn property_of<'a>(
-    witness: &Witness,
+/// The entry of `witnesses` to validate and its property: the first entry whose
+/// specification is the formula of one of `candidates` (the task's properties, or the one of
+/// `--property`), else the only entry for the only candidate.
+pub(super) fn property_of<'a, 'w>(
+    witnesses: &'w [Witness],
     candidates: &[(&'a Supported, String)],
-) -> Result<&'a Supported, String> {
-    if let [(only, _)] = candidates {
-        return Ok(only);
+) -> Result<(&'a Supported, &'w Witness), String> {
+    let stated = |w: &Witness, formula: &str| Some(formula.trim()) == w.specification.as_deref();
+    for witness in witnesses {
+        if let Some((property, _)) = candidates.iter().find(|(_, f)| stated(witness, f)) {
+            return Ok((property, witness));
+        }
     }
-    (candidates.iter())
-        .find(|(_, formula)| Some(formula.trim()) == witness.specification.as_deref())
-        .map(|found| found.0)
-        .ok_or_else(|| {
-            "the witness's specification names none of the task's properties: give --property"
-                .into()
-        })
+    match (witnesses, candidates) {
+        ([only], [(property, _)]) => Ok((property, only)),
+        _ => Err(
+            "no entry of the witness states the specification of the property to \
+                  validate: give --property"
+                .into(),
+        ),
+    }
 }
 
 /// Validates `witness` for `property` of the program `file`; prints one line.

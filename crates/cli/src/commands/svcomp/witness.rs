@@ -185,7 +185,11 @@ pub fn violation_witness(
         entry_type: "violation_sequence",
         metadata: Metadata {
             format_version: "2.0",
-            uuid: uuid_from(&[file_hash.as_bytes(), waypoints.as_bytes()]),
+            uuid: uuid_from(&[
+                file_hash.as_bytes(),
+                task.specification.as_bytes(),
+                waypoints.as_bytes(),
+            ]),
             creation_time: entry_time.clone(),
             producer: Producer {
                 name: "symex",
