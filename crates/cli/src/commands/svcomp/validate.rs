@@ -306,7 +306,8 @@ mod tests {
         let target =
             "  - segment:\n    - waypoint:\n        type: target\n        action: follow\n        \
                       location: {file_name: p.c, line: 9}\n";
-        assert_eq!(parse(&witness(target)).map(|w| w.target), Ok(9));
+        let targets = |w: Vec<Witness>| w.iter().map(|w| w.target).collect::<Vec<u64>>();
+        assert_eq!(parse(&witness(target)).map(targets), Ok(vec![9]));
         let error = parse(&witness("")).err().unwrap_or_default();
         assert!(error.contains("no `target`"), "{error}");
         let error = parse(&witness(&target.replace("9}", "abc}")))
