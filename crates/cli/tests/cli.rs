@@ -2596,3 +2596,21 @@ fn svcomp_memtrack_follows_the_pointers_of_the_globals() {
     let task = memsafety_task("global_list_boxes", &without_container_of, true);
     svcomp_answers(&task, "valid-memsafety: UNKNOWN");
 }
+
+/// `--max-depth` ends a path at its bound, as KLEE's does: it followed one side of the branch
+/// on, so a loop over an input's range ran without end (a review found it).
+#[test]
+fn max_depth_ends_paths_at_the_bound() {
+    let p = program(
+        "depth_loop.uc",
+        b"main() {\n  var n, i, s;\n  n = input;\n  i = 0;\n  s = 0;\n  while (i < n) {\n    \
+          s = s + 2;\n    i = i + 1;\n  }\n  assert(s % 2 == 0);\n  return s;\n}\n",
+    );
+    let out = symex(&["check", &p, "--max-depth", "5", "--timeout", "30"]);
+    assert_eq!(out.status.code(), Some(20), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("10:3 assert: safe up to 5"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -230,11 +230,11 @@ impl Machine<'_> {
                 if else_possible == Answer::No {
                     return self.take(state, func, block, true, None, then_block);
                 }
+                // The bound ends the path, as KLEE's does (following one side on, it ran a loop
+                // over an input's range without end).
                 if let Some(limit) = self.options.max_depth {
                     if state.depth >= limit {
-                        self.cuts.hit(Cut::Depth(limit));
-                        let choice = Some(cond);
-                        return self.take(state, func, block, true, choice, then_block);
+                        return Ok(Outcome::ended(End::Cut(Cut::Depth(limit))));
                     }
                 }
                 self.forks += 1;
