@@ -204,8 +204,12 @@ fn summary(report: &Report) -> String {
     let s = &report.stats;
     let _ = write!(
         line,
-        "; {} paths, {} solver queries, {} ms",
-        s.paths, s.queries, s.time_ms
+        "; {} path{}, {} solver quer{}, {} ms",
+        s.paths,
+        if s.paths == 1 { "" } else { "s" },
+        s.queries,
+        if s.queries == 1 { "y" } else { "ies" },
+        s.time_ms
     );
     line
 }

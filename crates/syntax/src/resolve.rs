@@ -95,7 +95,7 @@ impl<'p> Resolver<'p> {
                 self.report(
                     Diagnostic::error(at, "no `main` function: execution starts at `main()`")
                         .with_label("`main` is missing")
-                        .with_note("help: add `main() { ... return 0; }`, or name the function to start at with `--entry f`"),
+                        .with_note("help: add `main() { ... return 0; }`, or name the function to start at with `symex check --entry f`"),
                 );
             }
             Some(main) if !main.params.is_empty() => {

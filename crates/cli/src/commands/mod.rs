@@ -200,12 +200,20 @@ pub fn lower_file(
             }
         };
     }
-    if !frontend.words().is_empty() {
-        diag!(
-            "error: {} applies to C programs (micro-c's numbers are 32 bits and wrap around by \
-             definition)",
-            frontend.words()[0]
-        );
+    if let Some(flag) = frontend.words().first() {
+        let why = match flag.as_str() {
+            "--signed-overflow" | "--data-model" => {
+                "micro-c's numbers are 32 bits and wrap around by definition"
+            }
+            "--memory-leaks" => "micro-c has no `free`: its heap is never released",
+            "--nondet-locals" | "--nondet-heap" => {
+                "micro-c has no indeterminate values: a read of a variable never assigned is an \
+                 `uninit` error"
+            }
+            "--inline-calls" => "micro-c has no globals, whose sharing inlining serves",
+            _ => "micro-c has no error functions such as `reach_error`",
+        };
+        diag!("error: {flag} applies to C programs ({why})");
         return Err(Exit::Usage);
     }
     let frontend = analyze(file, entry, color)?;
