@@ -16,6 +16,10 @@ use crate::value::Args;
 pub struct PathTest {
     /// The program file, as given on the command line.
     pub program: String,
+    /// The SHA-256 of the program's text when the test was made (hexadecimal): `symex replay`
+    /// refuses a program that changed since. Absent in tests of earlier versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program_sha256: Option<String>,
     /// The entry function.
     pub entry: String,
     /// The front end's options that change the program's meaning (as in a report).
@@ -84,6 +88,7 @@ mod tests {
                 program: "p.uc".into(),
                 entry: "f".into(),
                 frontend: vec![],
+                program_sha256: None,
                 inputs: vec![3, -1],
                 args: [("n", ArgValue::Int(2))].into_iter().collect(),
                 heap: None,

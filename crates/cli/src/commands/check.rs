@@ -548,7 +548,7 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Exit {
     }
     if let (Some(dir), Some(tests)) = (&args.emit_tests, sinks.tests.get()) {
         let tests = std::mem::take(&mut *tests.lock().unwrap_or_else(PoisonError::into_inner));
-        if let Err(exit) = write_tests(dir, &report, tests, args.quiet) {
+        if let Err(exit) = write_tests(dir, (&report, &file.text), tests, args.quiet) {
             return exit;
         }
     }
@@ -700,10 +700,17 @@ fn remove_tests(dir: &Path) -> std::io::Result<()> {
 
 /// Writes the tests of a check to `dir` as `test000001.json`, ..., in the order the search
 /// ended their paths, each naming the program and the front end's options as the report does.
-fn write_tests(dir: &Path, report: &Report, tests: Vec<PathTest>, quiet: bool) -> Result<(), Exit> {
+fn write_tests(
+    dir: &Path,
+    (report, text): (&Report, &str),
+    tests: Vec<PathTest>,
+    quiet: bool,
+) -> Result<(), Exit> {
     let count = tests.len();
+    let hash = super::sha256_hex(text);
     for (i, mut test) in tests.into_iter().enumerate() {
         test.program = report.program.clone();
+        test.program_sha256 = Some(hash.clone());
         test.frontend = report.frontend.clone();
         let json = test.to_json().map_err(|e| {
             diag!("internal error: cannot write a test as JSON: {e}");

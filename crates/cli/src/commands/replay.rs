@@ -111,6 +111,18 @@ pub fn run(args: &ReplayArgs, color: ColorChoice) -> Exit {
         Ok(loaded) => loaded,
         Err(exit) => return exit,
     };
+    let hash = super::sha256_hex(&file.text);
+    let changed =
+        (tests.iter()).find(|(_, t)| t.program_sha256.as_ref().is_some_and(|h| *h != hash));
+    if let Some((path, _)) = changed {
+        diag!(
+            "error: `{}` is a test of another text of `{}`: the program changed since the tests \
+             were made; make them again (`symex check --emit-tests`)",
+            path.display(),
+            args.file
+        );
+        return Exit::Usage;
+    }
     let module = &lowered.module;
     let Some(entry_id) = module.function_by_name(&entry) else {
         diag!("error: the program has no function `{entry}`");
@@ -168,10 +180,10 @@ pub fn run(args: &ReplayArgs, color: ColorChoice) -> Exit {
             (PathEnd::Cut { .. }, _) => summary.cut += 1,
             (_, true) => summary.matched += 1,
             (_, false) => summary.mismatches.push(format!(
-                "{}: recorded {:?}, the run ended {:?}",
+                "{}: the engine's path {}, the run {}",
                 path.display(),
-                test.end,
-                outcome.end
+                recorded_end(&test.end),
+                run_end(&outcome.end, module, &locator)
             )),
         }
         if let Some(coverage) = &outcome.coverage {
@@ -287,6 +299,39 @@ fn ended_as(recorded: &PathEnd, end: &RunEnd, module: &Module, locator: &Locator
             kind == property && (at.line, at.column) == (*line, *column)
         }
         _ => false,
+    }
+}
+
+/// How the engine's path ended, in words.
+fn recorded_end(end: &PathEnd) -> String {
+    match end {
+        PathEnd::Returned => "returned".into(),
+        PathEnd::Failed {
+            property,
+            line,
+            column,
+        } => format!("failed `{}` at {line}:{column}", property.name()),
+        PathEnd::AssumeFailed => "stopped at an assumption".into(),
+        PathEnd::Cut { reason } => format!("was cut ({reason})"),
+    }
+}
+
+/// How the interpreter's run ended, in words.
+fn run_end(end: &RunEnd, module: &Module, locator: &Locator<'_>) -> String {
+    match end {
+        RunEnd::Returned(value) => match value.as_int() {
+            Some(n) => format!("returned {n}"),
+            None => "returned".into(),
+        },
+        RunEnd::RuntimeError { prop, kind, .. } => {
+            let site = module.property(*prop);
+            let at = locator.step(site.func, site.span, Event::Fail { kind: *kind });
+            format!("failed `{}` at {}:{}", kind.name(), at.line, at.column)
+        }
+        RunEnd::AssumeFailed { .. } => "stopped at an assumption".into(),
+        RunEnd::TypeError { message, .. } => format!("stopped at a type error ({message})"),
+        RunEnd::LimitExceeded { limit, .. } => format!("stopped at the limit {limit}"),
+        RunEnd::IrInvariant { message, .. } => format!("broke an IR invariant ({message})"),
     }
 }
 

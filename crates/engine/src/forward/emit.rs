@@ -99,6 +99,7 @@ impl Machine<'_> {
             // The caller names the program and the front end's options, as in a report.
             self.options.emit_tests.emit(PathTest {
                 program: String::new(),
+                program_sha256: None,
                 entry: self.entry.name.clone(),
                 frontend: Vec::new(),
                 inputs: witness.inputs,

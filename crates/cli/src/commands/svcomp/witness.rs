@@ -178,7 +178,7 @@ pub fn violation_witness(
             },
         }],
     });
-    let file_hash = hex(&Sha256::digest(task.text.as_bytes()));
+    let file_hash = crate::commands::sha256_hex(task.text);
     let waypoints = serde_yaml_ng::to_string(&content).ok()?;
     let entry_time = creation_time();
     let entry = Entry {
