@@ -2614,3 +2614,22 @@ fn max_depth_ends_paths_at_the_bound() {
         stdout(&out)
     );
 }
+
+/// A C input heap reads as the program's own members: counterexamples leave out the
+/// bookkeeping fields that hold their input values (`x#assigned`, `#heap`, a scalar object's
+/// `#assigned`), and a hand-written document without them runs (it stopped at "the record
+/// has no field `x#assigned`": a review found it).
+#[test]
+fn c_input_heaps_need_no_bookkeeping_fields() {
+    let p = program(
+        "bookkeeping.c",
+        b"#include <stdlib.h>\nstruct node { int x; struct node *next; };\n\
+          int f(struct node *p, int *q) {\n  if (p && q && p->x == 3 && *q == 4) free(p);\n  \
+          return p ? p->x : 0;\n}\nint main(void) { return 0; }\n",
+    );
+    let out = symex(&["check", &p, "--entry", "f"]);
+    assert!(!stdout(&out).contains('#'), "{}", stdout(&out));
+    let heap = r#"{"args":{"p":{"ref":"o1"},"q":{"ref":"o2"}},"objects":{"o1":{"record":{"x":3}},"o2":{"record":{"value":4}}}}"#;
+    let out = symex(&["run", &p, "--entry", "f", "--heap", heap]);
+    exits_mentioning(&out, 3, "use-after-free");
+}

@@ -16,7 +16,10 @@ use std::collections::HashMap;
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
-use symex_ir::cfg::{FieldId, Function, Module};
+use symex_ir::cfg::{
+    input_bookkeeping, FieldId, Function, Module, ASSIGNED_FLAG_SUFFIX, HEAP_STATE_FIELD,
+    SCALAR_OBJECT_FIELDS,
+};
 
 use crate::entry::ArgValue;
 use crate::fault::Fault;
@@ -361,6 +364,36 @@ impl<'de> Deserialize<'de> for RawObject {
 
 // ---- Phase 2: names and numbers. ----
 
+/// The bookkeeping fields a document may leave out (witnesses do: `docs/heap-json.md`), with
+/// their input values: a C member's assigned flag `m#assigned` beside `m`, a scalar object's
+/// `#assigned` beside its `value` alone, and the heap state `#heap` where the program has one.
+fn add_bookkeeping(
+    record: &mut Vec<(FieldId, ArgValue)>,
+    ids: &HashMap<&str, FieldId>,
+    names: &[String],
+) {
+    let given: Vec<&str> = (record.iter())
+        .filter_map(|(id, _)| names.get(id.index()).map(String::as_str))
+        .collect();
+    let scalar = given == [SCALAR_OBJECT_FIELDS[0]];
+    let mut missing: Vec<String> = (given.iter())
+        .filter(|name| input_bookkeeping(name).is_none())
+        .map(|name| format!("{name}{ASSIGNED_FLAG_SUFFIX}"))
+        .collect();
+    missing.push(HEAP_STATE_FIELD.to_string());
+    if scalar {
+        missing.push(SCALAR_OBJECT_FIELDS[1].to_string());
+    }
+    for name in missing {
+        let (Some(&id), Some(value)) = (ids.get(name.as_str()), input_bookkeeping(&name)) else {
+            continue;
+        };
+        if !record.iter().any(|(given, _)| *given == id) {
+            record.push((id, ArgValue::Int(value)));
+        }
+    }
+}
+
 fn resolve(
     module: &Module,
     function: &Function,
@@ -475,6 +508,7 @@ fn resolve(
                             Ok((id, value(v, &site)?))
                         })
                         .collect::<Result<Vec<(FieldId, ArgValue)>, HeapError>>()?;
+                    add_bookkeeping(&mut record, &fields, &module.fields);
                     record.sort_by_key(|(id, _)| *id);
                     HeapContents::Record(record)
                 }

@@ -13,6 +13,8 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Map, Value as Json};
 use symex_ir::cfg::{input_bookkeeping, Module};
+
+use crate::heap::bookkeeping_at_input;
 use symex_report::{ArgValue, Args};
 use symex_smt::{BvConst, Value};
 use symex_syntax::types::Type;
@@ -161,7 +163,10 @@ pub fn entry_arguments(
                     let Some(slot) = module.fields.iter().position(|f| *f == name) else {
                         continue;
                     };
-                    record.insert(name, value_of(slot as FieldSlot, &field_ty));
+                    let value = value_of(slot as FieldSlot, &field_ty);
+                    if !bookkeeping_at_input(&name, &value) {
+                        record.insert(name, value);
+                    }
                 }
                 json!({ "record": record })
             }

@@ -29,4 +29,4 @@ pub use access::{leaves, Access, Refined};
 pub use context::{HeapContext, TypeKey};
 pub use objects::{HeapState, InputObject, Slot};
 pub use resolve::{substitute as resolve_substitute, Resolution};
-pub use witness::HeapWitness;
+pub use witness::{bookkeeping_at_input, HeapWitness};

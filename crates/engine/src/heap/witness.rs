@@ -125,7 +125,10 @@ impl HeapContext {
         for (_, id, cell) in b.objects {
             let content = match cell {
                 Cell::Record(fields) => {
-                    json!({ "record": fields.into_iter().collect::<Map<_, _>>() })
+                    let fields = fields
+                        .into_iter()
+                        .filter(|(name, v)| !bookkeeping_at_input(name, v));
+                    json!({ "record": fields.collect::<Map<_, _>>() })
                 }
                 Cell::Value(v) => json!({ "value": v }),
             };
@@ -243,4 +246,11 @@ fn default_json(name: &str, kind: SlotKind) -> Json {
         SlotKind::Int => json!(input_bookkeeping(name).unwrap_or(0)),
         SlotKind::Pointer(_) => Json::Null,
     }
+}
+
+/// Whether a record's field `name` is a front end's bookkeeping field holding its input value
+/// (`symex_ir::cfg::input_bookkeeping`): documents leave it out, and reading one fills it in
+/// (`docs/heap-json.md`), so that witnesses show only the program's own fields.
+pub fn bookkeeping_at_input(name: &str, value: &serde_json::Value) -> bool {
+    input_bookkeeping(name).is_some_and(|v| value.as_i64() == Some(i64::from(v)))
 }
