@@ -14,7 +14,7 @@ use symex_smt::{Answer, TermId};
 
 use crate::common::options::IndexMode;
 use crate::common::options::TraceRules;
-use crate::common::replay::replay_full;
+use crate::common::replay::{replay_full, Replayed};
 use crate::common::terms;
 use crate::error::EngineError;
 use crate::forward::emit::PathWitness;
@@ -146,14 +146,7 @@ impl Machine<'_> {
                 return Ok(());
             }
         };
-        let deadline = self.queries.deadline().max(self.replay_deadline);
-        let replayed = replay_full(
-            self.module,
-            &self.entry.name,
-            &witness,
-            Some(&self.locator),
-            deadline,
-        );
+        let replayed = self.replay(&witness);
         witness.trace = replayed.trace;
         let replay = replayed.replay;
         if long_runs && replay != symex_report::Replay::Failed(prop) {
@@ -188,6 +181,19 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// The interpreter's run of `witness`, with its trace, until the check's deadline or the
+    /// replay's own (`--replay-timeout`).
+    fn replay(&self, witness: &Witness) -> Replayed {
+        let deadline = self.queries.deadline().max(self.replay_deadline);
+        replay_full(
+            self.module,
+            &self.entry.name,
+            witness,
+            Some(&self.locator),
+            deadline,
+        )
+    }
+
     /// A path that may fail an `unmodelled` check ends there, where the program goes on: its
     /// run may fail another property beyond it (a leak at `main`'s return that a count over a
     /// symbolic memory could not see). The first such path's run is replayed as the check's
@@ -198,14 +204,7 @@ impl Machine<'_> {
         let PathWitness::Found { mut witness, .. } = self.path_witness(state, Some(fail))? else {
             return Ok(());
         };
-        let deadline = self.queries.deadline().max(self.replay_deadline);
-        let replayed = replay_full(
-            self.module,
-            &self.entry.name,
-            &witness,
-            Some(&self.locator),
-            deadline,
-        );
+        let replayed = self.replay(&witness);
         if let symex_report::Replay::Failed(failed) = replayed.replay {
             if self.module.properties[failed.index()].kind != PropertyKind::Unmodelled {
                 witness.trace = replayed.trace;
