@@ -257,6 +257,14 @@ impl Machine<'_> {
                 Answer::Yes | Answer::Unknown(_) => feasible.push((constant, is_k)),
             }
         }
+        // A fork like a branch's: at `--max-depth` the path ends.
+        if let Some(limit) = self
+            .options
+            .max_depth
+            .filter(|&l| feasible.len() > 1 && state.depth >= l)
+        {
+            return Ok(Outcome::ended(End::Cut(symex_report::Cut::Depth(limit))));
+        }
         let original = (feasible.len() > 1).then(|| state.clone());
         let mut outcome = Outcome::go_on();
         for (i, (constant, is_k)) in feasible.into_iter().enumerate() {
