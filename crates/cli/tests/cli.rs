@@ -1127,7 +1127,8 @@ fn property_file(property: &str) {
         "no-overflow" => "CHECK( init(main()), LTL(G ! overflow) )\n",
         "valid-memsafety" => {
             "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\n\
-             CHECK( init(main()), LTL(G valid-memtrack) )\n"
+             CHECK( init(main()), LTL(G valid-memtrack) )\n\
+             CHECK( init(main()), LTL(G valid-memcleanup) )\n"
         }
         other => panic!("no formula for {other}"),
     };

@@ -326,10 +326,11 @@ fn property_of_formula(formula: &str) -> Option<&'static str> {
         "unreach-call"
     } else if states("G ! overflow") {
         "no-overflow"
+    } else if states("valid-deref") || states("valid-free") || states("valid-memtrack") {
+        // (SV-COMP's `valid-memsafety.prp` states `valid-memcleanup` too.)
+        "valid-memsafety"
     } else if states("valid-memcleanup") {
         "valid-memcleanup"
-    } else if states("valid-deref") || states("valid-free") || states("valid-memtrack") {
-        "valid-memsafety"
     } else if states("F end") {
         "termination"
     } else {
