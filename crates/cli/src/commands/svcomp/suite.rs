@@ -161,12 +161,12 @@ pub fn run(dir: &Path, args: &SvcompArgs) -> Exit {
     }
     let mut jobs = Vec::new();
     for file in task_files(dir) {
-        let Ok(task) = read_task(&file) else {
-            diag!(
-                "warning: skipping `{}`: not a task definition",
-                file.display()
-            );
-            continue;
+        let task = match read_task(&file) {
+            Ok(task) => task,
+            Err(why) => {
+                diag!("warning: skipping `{}`: {why}", file.display());
+                continue;
+            }
         };
         let properties = task.resolved(&file);
         let entry = (properties.iter())
