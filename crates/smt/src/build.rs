@@ -429,7 +429,7 @@ impl TermStore {
     }
 
     fn simplify_all(&mut self, t: TermId) -> TermResult {
-        self.rebuild(t, |_, _| None)
+        self.rebuild(t, |_, _| None, Unchanged::Rebuilt)
     }
 
     /// `t` with every occurrence of a key of `replace` replaced by its value (of the same sort),
@@ -444,7 +444,7 @@ impl TermStore {
         if replace.is_empty() {
             return Ok(t);
         }
-        self.rebuild(t, |_, u| replace.get(&u).copied())
+        self.rebuild(t, |_, u| replace.get(&u).copied(), Unchanged::Kept)
     }
 
     /// [`TermStore::substitute`] with the replacements given by a lookup: `replacement(store,
@@ -455,15 +455,17 @@ impl TermStore {
         replacement: impl Fn(&TermStore, TermId) -> Option<TermId>,
     ) -> TermResult {
         self.check_term(t)?;
-        self.rebuild(t, replacement)
+        self.rebuild(t, replacement, Unchanged::Kept)
     }
 
     /// Rebuilds `t` bottom-up, with each term that `given` answers for replaced by its answer
-    /// (and not looked into).
+    /// (and not looked into); a node none of whose arguments changed is rebuilt through the
+    /// constructors only if `unchanged` says so.
     fn rebuild(
         &mut self,
         t: TermId,
         given: impl Fn(&TermStore, TermId) -> Option<TermId>,
+        unchanged: Unchanged,
     ) -> TermResult {
         let mut map: rustc_hash::FxHashMap<TermId, TermId> = rustc_hash::FxHashMap::default();
         let order = self.postorder_where(&[t], |u| match given(self, u) {
@@ -484,20 +486,31 @@ impl TermStore {
         }
         for u in order {
             let node = *self.node(u);
-            let sort = self.sort(u);
-            let args: Vec<TermId> = node
-                .args()
-                .iter()
-                .map(|c| map.get(c).copied().unwrap_or(*c))
-                .collect();
-            let new = match node {
-                Node::Var(_) | Node::Bool(_) | Node::Bv(_) | Node::Int(_) => u,
-                _ => self.mk(node.with_args(&args), sort)?,
-            };
+            let old = node.args();
+            let mut args = old;
+            for c in args.iter_mut() {
+                *c = map.get(c).copied().unwrap_or(*c);
+            }
+            // A leaf is itself.
+            if old.is_empty() || (unchanged == Unchanged::Kept && *args == *old) {
+                continue;
+            }
+            let new = self.mk(node.with_args(&args), self.sort(u))?;
             map.insert(u, new);
         }
         Ok(map.get(&t).copied().unwrap_or(t))
     }
+}
+
+/// What [`TermStore::rebuild`] does with a node none of whose arguments changed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Unchanged {
+    /// Kept as it is: a substitution changes only what mentions what it replaces, and most of
+    /// a large term usually stays as it was (a subsumption annotation carried back through an
+    /// assignment to one local); a node built through the constructors is simplified already.
+    Kept,
+    /// Rebuilt through the constructors, to simplify a term built without simplification.
+    Rebuilt,
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 //! on term depth: traversals use explicit stacks, so deep terms cannot overflow the stack.
 
 use std::hash::{Hash, Hasher};
-use std::ops::Deref;
+use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use hashbrown::hash_table::{Entry, HashTable};
@@ -255,6 +255,12 @@ impl Deref for Args {
     type Target = [TermId];
     fn deref(&self) -> &[TermId] {
         &self.ids[..usize::from(self.len)]
+    }
+}
+
+impl DerefMut for Args {
+    fn deref_mut(&mut self) -> &mut [TermId] {
+        &mut self.ids[..usize::from(self.len)]
     }
 }
 

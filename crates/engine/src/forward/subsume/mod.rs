@@ -65,12 +65,27 @@ pub enum PathEnd {
 }
 
 /// A location's annotation: its disjuncts (`dnf.rs`), which is how it grows, and their
-/// disjunction as a term, which coverage checks and invariant attempts read.
+/// disjunction as a term, which coverage checks and invariant attempts read. The term is
+/// rebuilt when it is read after growing, not at every growth: a walk adds to every location
+/// it passes, and most are never read before they grow again.
 pub struct Annotation {
+    /// The disjunction, up to date unless `stale`.
     pub term: TermId,
+    stale: bool,
     disjuncts: Disjuncts,
     /// The version at which it last grew.
     grown_at: u64,
+}
+
+impl Annotation {
+    /// Rebuilds the term if the disjuncts grew since it was built.
+    fn refresh(&mut self, store: &mut TermStore) -> Result<()> {
+        if self.stale {
+            self.term = self.disjuncts.term(store)?;
+            self.stale = false;
+        }
+        Ok(())
+    }
 }
 
 #[derive(Default)]
@@ -255,9 +270,10 @@ impl Subsumption {
         let Some(location) = self.location(state) else {
             return Ok(None);
         };
-        let Some(annotation) = self.annotations.get(&location) else {
+        let Some(annotation) = self.annotations.get_mut(&location) else {
             return Ok(None);
         };
+        annotation.refresh(store)?;
         let Some(instance) = instantiate(store, &mut self.ph, state, annotation.term)? else {
             return Ok(None);
         };
@@ -348,6 +364,15 @@ impl Subsumption {
         Ok(())
     }
 
+    /// Brings every annotation's term up to date with its disjuncts (before an invariant
+    /// attempt, which may read any of them).
+    fn refresh_terms(&mut self, store: &mut TermStore) -> Result<()> {
+        for annotation in self.annotations.values_mut() {
+            annotation.refresh(store)?;
+        }
+        Ok(())
+    }
+
     /// Adds a disjunct to a location's annotation.
     fn add(&mut self, store: &mut TermStore, location: Location, a: TermId) -> Result<()> {
         let added = Disjuncts::of(store, a);
@@ -357,11 +382,12 @@ impl Subsumption {
             .entry(location)
             .or_insert_with(|| Annotation {
                 term: none,
+                stale: false,
                 disjuncts: Disjuncts::default(),
                 grown_at: 0,
             });
         if annotation.disjuncts.add(store, added) {
-            annotation.term = annotation.disjuncts.term(store)?;
+            annotation.stale = true;
             self.version += 1;
             annotation.grown_at = self.version;
         }
@@ -465,6 +491,7 @@ impl Subsumption {
         parked: &State,
     ) -> Result<Attempt> {
         self.ensure_facts(module, info);
+        self.refresh_terms(store)?;
         let (context, func, _) = location;
         let Some(facts) = self.facts.get(func.index()) else {
             return Err(EngineError::Internal(
@@ -637,6 +664,7 @@ mod tests {
     fn annotation(store: &mut TermStore, grown_at: u64) -> Annotation {
         Annotation {
             term: store.bool_val(true).expect("a constant"),
+            stale: false,
             disjuncts: Disjuncts::default(),
             grown_at,
         }

@@ -7,17 +7,21 @@
 //! * **Solver checks**, always: the checks of failed attempts may not exceed the search's own
 //!   by more than [`FREE_ATTEMPT_CHECKS`].
 //! * **Solver work** ([`Queries::solver_work`], Z3's `rlimit count`), only under a time limit
-//!   (time is what the search must not lose then): the unpaid work may count at most as much
-//!   as the rest of the search's solver work, plus a tenth of the limit at the nominal rate
-//!   [`symex_smt::WORK_PER_SECOND`] ([`FREE_PART`]: a proof that needs a slow first attempt is made
-//!   before the search has run long). Past that, no coverage check, parking or attempt until
-//!   the search has caught up; a piece of work that starts within its share starts no solver
-//!   check past the share's end (a check under way runs to its end: docs/path-subsumption.md,
-//!   "Bounds and costs"). So a violation that the search without `--subsume` finds after some
-//!   solver work is not pushed far past twice that by subsumption's own (one check of a loop
-//!   body's products of inputs can take 0.5 s of a 3-s run). Until session 59 this account
-//!   was kept in wall time, and a proof made in 0.3 s was lost at a 3-s limit in some runs and
-//!   not in others (docs/path-subsumption.md).
+//!   (time is what the search must not lose then): the unpaid work may count at most a
+//!   quarter of the rest of the search's solver work ([`SEARCH_PART`]), plus a tenth of the
+//!   limit at the nominal rate [`symex_smt::WORK_PER_SECOND`] ([`FREE_PART`]: a proof that
+//!   needs a slow first attempt is made before the search has run long). Past that, no
+//!   coverage check, parking or attempt until the search has caught up; a piece of work that
+//!   starts within its share starts no solver check past the share's end (a check under way
+//!   runs to its end: docs/path-subsumption.md, "Bounds and costs"). So a violation that the
+//!   search without `--subsume` finds after some solver work is not pushed far past 1.25
+//!   times that by subsumption's own (one check of a loop body's products of inputs can take
+//!   0.5 s of a 3-s run). Until session 73 the share was as much as the rest's: on a
+//!   generated program whose attempts all failed, the search got half the solver's work and
+//!   lost a violation it found without `--subsume` at 2 s of 3; proofs needed no more than the
+//!   free part (BENCHMARKS.md, "Does `--subsume` lose violations?"). Until session 59 this
+//!   account was kept in wall time, and a proof made in 0.3 s was lost at a 3-s limit in some
+//!   runs and not in others (docs/path-subsumption.md).
 //!
 //! Walks carry a path's annotation back without the solver: they cost neither account, and are
 //! never skipped (a path that left nothing would be missing from the annotations for good).
@@ -34,9 +38,12 @@ use crate::common::solver::Queries;
 /// paid for by as many checks of the search itself.
 const FREE_ATTEMPT_CHECKS: u64 = 200;
 
-/// The part of the time limit (at [`symex_smt::WORK_PER_SECOND`]) the unpaid work may count beyond the
-/// rest of the search's.
+/// The part of the time limit (at [`symex_smt::WORK_PER_SECOND`]) the unpaid work may count beyond its
+/// share of the rest of the search's.
 const FREE_PART: u64 = 10;
+
+/// The part of the rest of the search's solver work that the unpaid work may count.
+const SEARCH_PART: u64 = 4;
 
 #[derive(Default)]
 pub struct Payoff {
@@ -73,7 +80,7 @@ impl Payoff {
     fn share_left(&self, work: u64) -> Option<u64> {
         let free = self.free_work?;
         let rest = work.saturating_sub(self.unpaid_work);
-        Some((rest + free).saturating_sub(self.unpaid_work))
+        Some((rest / SEARCH_PART + free).saturating_sub(self.unpaid_work))
     }
 
     /// The solver work of the work that paid nothing (`None`: no time limit, not counted).
@@ -152,9 +159,9 @@ mod tests {
         assert!(!payoff.may_work(1_000));
         assert!(!payoff.may_attempt(0, 1_000));
         assert_eq!(payoff.share_end(1_000), Some(1_000));
-        // ...until the search's own work has caught up.
+        // ...until the search has worked on: a quarter of its own work is the share.
         assert!(payoff.may_work(1_500));
-        assert_eq!(payoff.share_end(1_500), Some(2_000));
+        assert_eq!(payoff.share_end(1_500), Some(1_625));
         assert!(payoff.may_attempt(0, 1_500));
     }
 }
