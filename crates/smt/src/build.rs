@@ -591,4 +591,30 @@ mod tests {
         let wrong: FxHashMap<TermId, TermId> = [(x, b)].into_iter().collect();
         assert!(s.substitute(t, &wrong).is_err());
     }
+
+    #[test]
+    fn substitution_keeps_what_does_not_mention_its_keys() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let y = s.bv_var("y", 32).expect("var");
+        let z = s.bv_var("z", 32).expect("var");
+        let one = s.bv_val(32, 1).expect("const");
+        let seven = s.bv_val(32, 7).expect("const");
+        let left = s.bv_add(x, one).expect("add");
+        let left = s.bv_slt(left, y).expect("slt");
+        let right = s.bv_slt(z, x).expect("slt");
+        let t = s.and(left, right).expect("and");
+        let absent: FxHashMap<TermId, TermId> = [(seven, y)].into_iter().collect();
+        let nodes = s.len();
+        assert_eq!(
+            s.substitute(t, &absent),
+            Ok(t),
+            "no key occurs: the term itself"
+        );
+        assert_eq!(s.len(), nodes, "and nothing is built");
+        let only_z: FxHashMap<TermId, TermId> = [(z, y)].into_iter().collect();
+        let changed = s.substitute(t, &only_z).expect("substitute");
+        let expected_right = s.bv_slt(y, x).expect("slt");
+        assert_eq!(changed, s.and(left, expected_right).expect("and"));
+    }
 }
