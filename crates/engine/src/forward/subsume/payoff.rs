@@ -47,7 +47,7 @@ const SEARCH_PART: u64 = 4;
 
 #[derive(Default)]
 pub struct Payoff {
-    /// The solver work the unpaid work may count beyond the rest of the search's, if the search
+    /// The solver work the unpaid work may count beyond its share of the rest's, if the search
     /// runs under a time limit (else the work account is off).
     free_work: Option<u64>,
     /// Solver work of the work that paid nothing.
