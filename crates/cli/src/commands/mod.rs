@@ -160,10 +160,12 @@ impl FrontendArgs {
 /// The SHA-256 of `text` in hexadecimal (an SV-COMP witness's input hash, a test's program).
 pub fn sha256_hex(text: &str) -> String {
     use sha2::{Digest, Sha256};
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&Sha256::digest(text.as_bytes()))
+}
+
+/// `bytes` in lower-case hexadecimal.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Loads a program file and lowers it (see [`lower_file`]).

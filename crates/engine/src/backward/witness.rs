@@ -13,8 +13,6 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Map, Value as Json};
 use symex_ir::cfg::{input_bookkeeping, Module};
-
-use crate::heap::bookkeeping_at_input;
 use symex_report::{ArgValue, Args};
 use symex_smt::{BvConst, Value};
 use symex_syntax::types::Type;
@@ -25,6 +23,7 @@ use crate::backward::types::TypeFacts;
 use crate::backward::typing::{cell_kind, CellKind, CellTyping};
 use crate::backward::walk::HeapSnapshot;
 use crate::common::terms::{value_as_i32, WIDTH};
+use crate::heap::bookkeeping_at_input;
 
 /// The object id of input cell `cell` (negative).
 fn object_id(cell: i32) -> String {

@@ -256,10 +256,6 @@ pub(super) fn closing_parenthesis(
     None
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// A UUID (RFC 9562 version 8: custom) made of the SHA-256 of `parts`.
 fn uuid_from(parts: &[&[u8]]) -> String {
     let mut hasher = Sha256::new();
@@ -269,7 +265,7 @@ fn uuid_from(parts: &[&[u8]]) -> String {
     let mut b: [u8; 16] = hasher.finalize()[..16].try_into().expect("16 of 32 bytes");
     b[6] = (b[6] & 0x0f) | 0x80;
     b[8] = (b[8] & 0x3f) | 0x80;
-    let h = hex(&b);
+    let h = crate::commands::hex(&b);
     format!(
         "{}-{}-{}-{}-{}",
         &h[..8],
