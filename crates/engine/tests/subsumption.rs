@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use symex_engine::{check_forward, CheckOptions, MergeMode, SearchStrategy};
+use symex_engine::{check_forward, CheckOptions, MergeMode, SearchStrategy, StopOnFirst};
 use symex_gen::{generate, GenConfig};
 use symex_ir::cfg::PropertyKind;
 use symex_report::{Report, Status};
@@ -427,4 +427,42 @@ fn states_parked_behind_an_unbounded_inner_loop_still_run() {
             && p.verdict.witness().is_some_and(|(_, confirmed)| confirmed)
     });
     assert!(found, "{:?}", report.stats);
+}
+
+/// `corpus/summarize_inner_stale_result.uc` under depth-first search: the violation needs four
+/// outer iterations in which the inner loop (unbounded: `j < m`) does not run. Without
+/// `--subsume` the first state round the outer loop is the one with `m <= 0`, and it is
+/// followed to the violation after 5 paths, in milliseconds. With `--subsume` it parks at the
+/// outer header; resumed below the states parked after it, it waited while one of them
+/// unrolled the inner loop for ever, until an invariant proof that the payoff cap of a 3-s
+/// limit does not afford freed it (`unknown` at 3 s, found at 5 s). Resumed first, it is
+/// found at once.
+#[test]
+fn depth_first_search_resumes_the_first_state_to_wait_first() {
+    let source = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../corpus/summarize_inner_stale_result.uc"
+    ))
+    .expect("corpus file");
+    let paths_to_the_violation = |subsume: bool| {
+        let report = check(
+            &source,
+            &CheckOptions {
+                search: SearchStrategy::Dfs,
+                subsume,
+                stop_on_first: StopOnFirst::Any,
+                timeout: Some(Duration::from_secs(3)),
+                ..CheckOptions::default()
+            },
+        );
+        assert!(
+            report.properties().iter().any(|p| p.kind == PropertyKind::Assert
+                && p.verdict.witness().is_some_and(|(_, confirmed)| confirmed)),
+            "subsume {subsume}: {:?}",
+            report.stats
+        );
+        report.stats.paths
+    };
+    let plain = paths_to_the_violation(false);
+    assert!(paths_to_the_violation(true) <= plain, "plain: {plain} paths");
 }

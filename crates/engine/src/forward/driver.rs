@@ -61,6 +61,14 @@ const STEPS_PER_POLL: usize = 64;
 /// at the enclosing header, and the inner loop never runs out of states).
 const PARK_PATIENCE: u64 = 32;
 
+/// How many solver queries of other states a parked group waits at most, whichever of this
+/// and [`PARK_PATIENCE`] comes first. One selection may ask hundreds (a run of
+/// [`RUN_BUDGET`] steps round a loop that checks a division at each): counted in selections
+/// alone, the wait let the few runnable states spend whole seconds while the states that the
+/// search without `--subsume` would have run sat parked, and a violation beyond them was
+/// found seconds later or not at all (BENCHMARKS.md, "Does `--subsume` lose violations?").
+const PARK_PATIENCE_QUERIES: u64 = 256;
+
 /// Checks every property of `module` reachable from `entry` by forward symbolic execution.
 ///
 /// `types` must come from a program that type-checked (the caller refuses ill-typed ones);
@@ -271,7 +279,7 @@ fn explore(
         {
             break;
         }
-        if let Some(key) = parked.overdue(selections) {
+        if let Some(key) = parked.overdue(selections, machine.queries.stats().solver_queries) {
             parked.release(
                 Some(key),
                 machine,
@@ -383,7 +391,8 @@ fn explore(
         let removed = match end {
             Some(Stop::Parked) => {
                 tree.suspend(id);
-                parked.park(machine, subsumption.as_mut(), id, state, selections)?;
+                let clock = (selections, machine.queries.stats().solver_queries);
+                parked.park(machine, subsumption.as_mut(), id, state, clock)?;
                 vec![id]
             }
             Some(end) => {
@@ -537,9 +546,10 @@ struct Parked {
     groups: BTreeMap<ParkKey, ParkedGroup>,
 }
 
-/// The states parked at one header, and the search's selection count when the first came.
+/// The states parked at one header, and the search's selection and solver query counts when
+/// the first came.
 struct ParkedGroup {
-    since: u64,
+    since: (u64, u64),
     states: Vec<(StateId, State)>,
 }
 
@@ -554,7 +564,7 @@ impl Parked {
         subsumption: Option<&mut Subsumption>,
         id: StateId,
         state: State,
-        selections: u64,
+        since: (u64, u64),
     ) -> Result<(), EngineError> {
         let location = subsumption.and_then(|s| s.location(&state));
         let (Some(location), Some(frame)) = (location, state.frame()) else {
@@ -569,7 +579,7 @@ impl Parked {
         self.groups
             .entry((Reverse(depth), location))
             .or_insert_with(|| ParkedGroup {
-                since: selections,
+                since,
                 states: Vec::new(),
             })
             .states
@@ -577,11 +587,16 @@ impl Parked {
         Ok(())
     }
 
-    /// The first group that has waited [`PARK_PATIENCE`] selections by `selections`.
-    fn overdue(&self, selections: u64) -> Option<ParkKey> {
+    /// The first group that has waited [`PARK_PATIENCE`] selections or
+    /// [`PARK_PATIENCE_QUERIES`] solver queries by `selections` and `queries`.
+    fn overdue(&self, selections: u64, queries: u64) -> Option<ParkKey> {
         self.groups
             .iter()
-            .find(|(_, group)| group.since + PARK_PATIENCE <= selections)
+            .find(|(_, group)| {
+                let (since, since_queries) = group.since;
+                since + PARK_PATIENCE <= selections
+                    || since_queries + PARK_PATIENCE_QUERIES <= queries
+            })
             .map(|(&key, _)| key)
     }
 
@@ -621,7 +636,7 @@ impl Parked {
             states.insert(id, state);
             tree.resume(id);
         }
-        searcher.update(None, &ids, &[]);
+        searcher.resume(&ids);
         Ok(true)
     }
 }
@@ -770,4 +785,28 @@ fn earlier(a: &[(u32, usize)], b: &[(u32, usize)]) -> Ordering {
         }
     }
     b.len().cmp(&a.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use symex_ir::cfg::{BlockId, FuncId};
+
+    #[test]
+    fn a_parked_group_waits_a_few_selections_or_queries() {
+        let key = (Reverse(1), (0, FuncId(0), BlockId(1)));
+        let mut parked = Parked::default();
+        parked.groups.insert(
+            key,
+            ParkedGroup {
+                since: (10, 1_000),
+                states: Vec::new(),
+            },
+        );
+        assert_eq!(parked.overdue(10 + PARK_PATIENCE - 1, 1_000), None);
+        assert_eq!(parked.overdue(10 + PARK_PATIENCE, 1_000), Some(key));
+        // One selection that asked the solver hundreds of times is a long wait too.
+        assert_eq!(parked.overdue(11, 1_000 + PARK_PATIENCE_QUERIES - 1), None);
+        assert_eq!(parked.overdue(11, 1_000 + PARK_PATIENCE_QUERIES), Some(key));
+    }
 }

@@ -22,6 +22,12 @@ impl Searcher for Interleaved {
         }
     }
 
+    fn resume(&mut self, resumed: &[StateId]) {
+        for s in &mut self.searchers {
+            s.resume(resumed);
+        }
+    }
+
     fn select(&mut self, view: &SearchView<'_>) -> Option<StateId> {
         let count = self.searchers.len();
         let searcher = self.searchers.get_mut(self.turn % count.max(1))?;
@@ -35,7 +41,7 @@ mod tests {
     use super::*;
     use crate::forward::search::bfs::Bfs;
     use crate::forward::search::dfs::Dfs;
-    use crate::forward::search::testing::selection_order;
+    use crate::forward::search::testing::{first_selection, selection_order};
 
     #[test]
     fn strategies_take_turns() {
@@ -44,5 +50,19 @@ mod tests {
         // bfs picks 0, dfs the newest (1), bfs the front of its queue again (0, which the
         // fork moved behind 1, and 1 behind 2 after it forked).
         assert_eq!(&order[..3], &[0, 1, 0]);
+    }
+
+    #[test]
+    fn every_strategy_resumes_as_it_would_alone() {
+        let mut alone = Dfs::default();
+        let mut both = Interleaved::new(vec![Box::new(Dfs::default()), Box::new(Bfs::default())]);
+        for searcher in [&mut alone as &mut dyn Searcher, &mut both] {
+            searcher.update(None, &[0, 1], &[]);
+            searcher.update(Some(1), &[], &[1, 0]);
+            searcher.resume(&[1, 0]);
+        }
+        // Depth-first takes the first turn: the first state to wait, as alone.
+        assert_eq!(first_selection(&mut both), first_selection(&mut alone));
+        assert_eq!(first_selection(&mut alone), Some(1));
     }
 }

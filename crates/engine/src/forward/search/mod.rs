@@ -36,6 +36,12 @@ pub trait Searcher {
     /// `current` ran (if any); `added` were forked off; `removed` ended (possibly `current`).
     fn update(&mut self, current: Option<StateId>, added: &[StateId], removed: &[StateId]);
 
+    /// `resumed` waited (parked at a loop header by `--subsume`) and may run again, given in
+    /// the order they began to wait. By default they come back as if just forked off.
+    fn resume(&mut self, resumed: &[StateId]) {
+        self.update(None, resumed, &[]);
+    }
+
     /// The next state to run; `None` when no state is live.
     fn select(&mut self, view: &SearchView<'_>) -> Option<StateId>;
 }
@@ -65,11 +71,30 @@ pub fn searcher(strategy: SearchStrategy, seed: u64) -> Box<dyn Searcher> {
 pub(crate) mod testing {
     use super::*;
 
-    /// Runs `searcher` over a fixed fork pattern and returns the order states were selected in.
-    pub fn selection_order(searcher: &mut dyn Searcher, rounds: usize) -> Vec<StateId> {
+    /// A module with one empty function and its coverage map, for views.
+    fn empty_module() -> (Module, CoverageMap) {
         let front = symex_syntax::analyze("main() { return 0; }").expect("valid");
         let module = symex_ir::lower(&front.program);
         let coverage = CoverageMap::new(&module, symex_ir::cfg::FuncId(0));
+        (module, coverage)
+    }
+
+    /// What `searcher` selects first, with an empty tree (for strategies that keep their own
+    /// order of states).
+    pub fn first_selection(searcher: &mut dyn Searcher) -> Option<StateId> {
+        let (module, coverage) = empty_module();
+        let view = SearchView {
+            states: &FxHashMap::default(),
+            tree: &ExecTree::new(0),
+            module: &module,
+            coverage: &coverage,
+        };
+        searcher.select(&view)
+    }
+
+    /// Runs `searcher` over a fixed fork pattern and returns the order states were selected in.
+    pub fn selection_order(searcher: &mut dyn Searcher, rounds: usize) -> Vec<StateId> {
+        let (module, coverage) = empty_module();
         let states = FxHashMap::default();
         let mut tree = ExecTree::new(0);
         searcher.update(None, &[0], &[]);
