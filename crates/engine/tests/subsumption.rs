@@ -456,13 +456,19 @@ fn depth_first_search_resumes_the_first_state_to_wait_first() {
             },
         );
         assert!(
-            report.properties().iter().any(|p| p.kind == PropertyKind::Assert
-                && p.verdict.witness().is_some_and(|(_, confirmed)| confirmed)),
+            report
+                .properties()
+                .iter()
+                .any(|p| p.kind == PropertyKind::Assert
+                    && p.verdict.witness().is_some_and(|(_, confirmed)| confirmed)),
             "subsume {subsume}: {:?}",
             report.stats
         );
         report.stats.paths
     };
     let plain = paths_to_the_violation(false);
-    assert!(paths_to_the_violation(true) <= plain, "plain: {plain} paths");
+    assert!(
+        paths_to_the_violation(true) <= plain,
+        "plain: {plain} paths"
+    );
 }
