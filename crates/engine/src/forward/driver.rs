@@ -279,7 +279,7 @@ fn explore(
         {
             break;
         }
-        if let Some(key) = parked.overdue(selections, machine.queries.stats().solver_queries) {
+        if let Some(key) = parked.overdue(SearchClock::now(selections, machine)) {
             parked.release(
                 Some(key),
                 machine,
@@ -391,8 +391,8 @@ fn explore(
         let removed = match end {
             Some(Stop::Parked) => {
                 tree.suspend(id);
-                let clock = (selections, machine.queries.stats().solver_queries);
-                parked.park(machine, subsumption.as_mut(), id, state, clock)?;
+                let now = SearchClock::now(selections, machine);
+                parked.park(machine, subsumption.as_mut(), id, state, now)?;
                 vec![id]
             }
             Some(end) => {
@@ -546,10 +546,32 @@ struct Parked {
     groups: BTreeMap<ParkKey, ParkedGroup>,
 }
 
-/// The states parked at one header, and the search's selection and solver query counts when
-/// the first came.
+/// How far the search has gone: how long a parked group has waited is told by it.
+#[derive(Clone, Copy)]
+struct SearchClock {
+    selections: u64,
+    queries: u64,
+}
+
+impl SearchClock {
+    fn now(selections: u64, machine: &Machine<'_>) -> SearchClock {
+        SearchClock {
+            selections,
+            queries: machine.queries.stats().solver_queries,
+        }
+    }
+
+    /// Whether a group parked at `since` has waited long enough: [`PARK_PATIENCE`] selections
+    /// or [`PARK_PATIENCE_QUERIES`] solver queries, whichever comes first.
+    fn overdue_since(self, since: SearchClock) -> bool {
+        since.selections + PARK_PATIENCE <= self.selections
+            || since.queries + PARK_PATIENCE_QUERIES <= self.queries
+    }
+}
+
+/// The states parked at one header, and when the first came.
 struct ParkedGroup {
-    since: (u64, u64),
+    since: SearchClock,
     states: Vec<(StateId, State)>,
 }
 
@@ -564,7 +586,7 @@ impl Parked {
         subsumption: Option<&mut Subsumption>,
         id: StateId,
         state: State,
-        since: (u64, u64),
+        since: SearchClock,
     ) -> Result<(), EngineError> {
         let location = subsumption.and_then(|s| s.location(&state));
         let (Some(location), Some(frame)) = (location, state.frame()) else {
@@ -587,16 +609,11 @@ impl Parked {
         Ok(())
     }
 
-    /// The first group that has waited [`PARK_PATIENCE`] selections or
-    /// [`PARK_PATIENCE_QUERIES`] solver queries by `selections` and `queries`.
-    fn overdue(&self, selections: u64, queries: u64) -> Option<ParkKey> {
+    /// The first group that has waited long enough by `now`.
+    fn overdue(&self, now: SearchClock) -> Option<ParkKey> {
         self.groups
             .iter()
-            .find(|(_, group)| {
-                let (since, since_queries) = group.since;
-                since + PARK_PATIENCE <= selections
-                    || since_queries + PARK_PATIENCE_QUERIES <= queries
-            })
+            .find(|(_, group)| now.overdue_since(group.since))
             .map(|(&key, _)| key)
     }
 
@@ -795,18 +812,28 @@ mod tests {
     #[test]
     fn a_parked_group_waits_a_few_selections_or_queries() {
         let key = (Reverse(1), (0, FuncId(0), BlockId(1)));
+        let at = |selections, queries| SearchClock {
+            selections,
+            queries,
+        };
         let mut parked = Parked::default();
         parked.groups.insert(
             key,
             ParkedGroup {
-                since: (10, 1_000),
+                since: at(10, 1_000),
                 states: Vec::new(),
             },
         );
-        assert_eq!(parked.overdue(10 + PARK_PATIENCE - 1, 1_000), None);
-        assert_eq!(parked.overdue(10 + PARK_PATIENCE, 1_000), Some(key));
+        assert_eq!(parked.overdue(at(10 + PARK_PATIENCE - 1, 1_000)), None);
+        assert_eq!(parked.overdue(at(10 + PARK_PATIENCE, 1_000)), Some(key));
         // One selection that asked the solver hundreds of times is a long wait too.
-        assert_eq!(parked.overdue(11, 1_000 + PARK_PATIENCE_QUERIES - 1), None);
-        assert_eq!(parked.overdue(11, 1_000 + PARK_PATIENCE_QUERIES), Some(key));
+        assert_eq!(
+            parked.overdue(at(11, 1_000 + PARK_PATIENCE_QUERIES - 1)),
+            None
+        );
+        assert_eq!(
+            parked.overdue(at(11, 1_000 + PARK_PATIENCE_QUERIES)),
+            Some(key)
+        );
     }
 }
