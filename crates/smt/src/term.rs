@@ -517,6 +517,42 @@ impl TermStore {
         }
     }
 
+    /// Whether `t` multiplies, divides or takes the remainder of two non-constant
+    /// bit-vectors (Z3 bit-blasts each into a circuit of its own).
+    pub fn is_nonlinear(&self, t: TermId) -> bool {
+        match *self.node(t) {
+            Node::App2(op, a, b) => {
+                matches!(
+                    op,
+                    Op::BvMul | Op::BvUdiv | Op::BvSdiv | Op::BvUrem | Op::BvSrem
+                ) && !self.node(a).is_const()
+                    && !self.node(b).is_const()
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the terms below `roots` hold more than `limit` distinct nonlinear terms
+    /// ([`TermStore::is_nonlinear`]); stops looking once they do.
+    pub fn more_nonlinear_than(&self, roots: &[TermId], limit: usize) -> bool {
+        let mut seen = FxHashSet::default();
+        let mut stack: Vec<TermId> = roots.to_vec();
+        let mut count = 0;
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) {
+                continue;
+            }
+            if self.is_nonlinear(t) {
+                count += 1;
+                if count > limit {
+                    return true;
+                }
+            }
+            stack.extend(self.node(t).args().iter().copied());
+        }
+        false
+    }
+
     /// Every term reachable from `roots`, each once, children before parents.
     pub fn postorder(&self, roots: &[TermId]) -> Vec<TermId> {
         self.postorder_where(roots, |_| true)
@@ -589,6 +625,23 @@ mod tests {
         let (va, vb) = (s.var_id(a).expect("var"), s.var_id(b).expect("var"));
         assert_eq!(s.var_info(va).name, s.var_info(vb).name);
         assert_eq!(s.var_info(va).term, a);
+    }
+
+    #[test]
+    fn nonlinear_terms_are_counted_once_each() {
+        let mut s = TermStore::without_simplification();
+        let x = s.var("x", Sort::BitVec(32)).expect("var");
+        let y = s.var("y", Sort::BitVec(32)).expect("var");
+        let two = s.bv_val(32, 2).expect("const");
+        let by_constant = s.bv_mul(x, two).expect("mul");
+        assert!(!s.is_nonlinear(by_constant));
+        let product = s.bv_mul(x, y).expect("mul");
+        let quotient = s.bv_udiv(product, y).expect("div");
+        assert!(s.is_nonlinear(product) && s.is_nonlinear(quotient));
+        // `product` is shared: two distinct nonlinear terms, not three.
+        let sum = s.bv_add(quotient, product).expect("add");
+        assert!(s.more_nonlinear_than(&[sum, by_constant], 1));
+        assert!(!s.more_nonlinear_than(&[sum, by_constant], 2));
     }
 
     #[test]

@@ -293,41 +293,6 @@ fn new_solver(ctx: Z3_context, kind: Kind) -> Result<Z3_solver, SolverError> {
 /// and 0.39 s, incremental 0.88 s and 3.8 s, for n = 32 and 64.
 const HEAVY_NONLINEAR: usize = 32;
 
-/// Whether the terms below `roots` hold more than `limit` distinct multiplications, divisions
-/// or remainders of two non-constant bit-vectors (Z3 bit-blasts each into a circuit).
-fn more_nonlinear_than(store: &TermStore, roots: &[TermId], limit: usize) -> bool {
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut stack: Vec<TermId> = roots.to_vec();
-    let mut count = 0;
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t) {
-            continue;
-        }
-        if is_nonlinear(store, t) {
-            count += 1;
-            if count > limit {
-                return true;
-            }
-        }
-        stack.extend(store.node(t).args().iter().copied());
-    }
-    false
-}
-
-/// Whether `t` multiplies, divides or takes the remainder of two non-constant bit-vectors.
-fn is_nonlinear(store: &TermStore, t: TermId) -> bool {
-    match *store.node(t) {
-        Node::App2(op, a, b) => {
-            matches!(
-                op,
-                Op::BvMul | Op::BvUdiv | Op::BvSdiv | Op::BvUrem | Op::BvSrem
-            ) && !store.node(a).is_const()
-                && !store.node(b).is_const()
-        }
-        _ => false,
-    }
-}
-
 /// How long a check on a thread of its own (a one-shot retry past its limit, any check past
 /// the hard deadline) is waited for before it is abandoned.
 const ABANDON_GRACE: Duration = Duration::from_millis(200);
@@ -629,7 +594,7 @@ impl Z3Solver {
         }
         let order = store.postorder_where(&[t], |u| self.cached(u).is_none());
         for u in order {
-            self.nonlinear_translated += usize::from(is_nonlinear(store, u));
+            self.nonlinear_translated += usize::from(store.is_nonlinear(u));
             let ast = self.translate_node(store, u)?;
             let ast = self.checked("translating a term", ast)?;
             // SAFETY: `ast` is live; the cache keeps one reference until drop.
@@ -1381,7 +1346,7 @@ impl Solver for Z3Solver {
         let heavy = handover.is_some() && self.nonlinear_translated > HEAVY_NONLINEAR && {
             let mut roots = self.asserted.clone();
             roots.extend_from_slice(assumptions);
-            more_nonlinear_than(store, &roots, HEAVY_NONLINEAR)
+            store.more_nonlinear_than(&roots, HEAVY_NONLINEAR)
         };
         if heavy {
             let result = self.one_shot_check(&asts, self.timeout)?;
