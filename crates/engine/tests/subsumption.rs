@@ -472,3 +472,36 @@ fn depth_first_search_resumes_the_first_state_to_wait_first() {
         "plain: {plain} paths"
     );
 }
+
+/// A coverage check whose instance holds more than eight products of inputs is not asked
+/// (`MAX_COVER_NONLINEAR`): the second state at the join goes on and ends its own path, where
+/// the same check over sums prunes it. Both verdicts stay `safe`.
+#[test]
+fn a_coverage_check_heavy_in_products_is_not_asked() {
+    let program = |sum: &str| {
+        format!(
+            "main() {{\n  var a, b, c, d, e, s, k, t;\n  a = input; b = input; c = input; d = input; e = input;\n  s = {sum};\n  k = input;\n  if (k > 0) {{ t = 1; }} else {{ t = 2; }}\n  assert((s != 12345) + (t < 5) > 0);\n  return 0;\n}}\n"
+        )
+    };
+    let dfs_subsume = CheckOptions {
+        search: SearchStrategy::Dfs,
+        subsume: true,
+        ..CheckOptions::default()
+    };
+    let linear = check(&program("a + b + c + d + e"), &dfs_subsume);
+    let products = check(
+        &program("a*b + a*c + a*d + a*e + b*c + b*d + b*e + c*d + c*e + d*e"),
+        &dfs_subsume,
+    );
+    assert_eq!((linear.stats.paths, linear.stats.subsumed), (1, Some(1)));
+    assert_eq!(
+        (products.stats.paths, products.stats.subsumed),
+        (2, Some(0))
+    );
+    for report in [&linear, &products] {
+        assert!(report
+            .properties()
+            .iter()
+            .all(|p| p.verdict.status() == Status::Safe));
+    }
+}
