@@ -243,6 +243,7 @@ fn explore(
         ));
     }
     searcher.update(None, &[0], &[]);
+    let parking = !searcher.draws_at_random();
     let mut summary = Summary {
         paths: 0,
         states: 1,
@@ -318,7 +319,7 @@ fn explore(
                 break;
             }
             if let Some(subsumption) = subsumption.as_mut() {
-                if let Some(stop) = subsumption_stop(machine, subsumption, &state)? {
+                if let Some(stop) = subsumption_stop(machine, subsumption, &state, parking)? {
                     end = Some(stop);
                     break;
                 }
@@ -518,12 +519,16 @@ fn explore(
     Ok(summary)
 }
 
-/// With `--subsume`, at a join point: pruned if the annotation there covers the state, parked
-/// if it came round a loop whose header may yet get an invariant.
+/// With `--subsume`, at a join point: pruned if the annotation there covers the state. If it
+/// came round a loop whose header may yet get an invariant: parked for the attempt if
+/// `parking`, else the attempt is made at once (under a search that draws at random, parking
+/// would change every later draw: docs/path-subsumption.md, "Loops"), and the state is pruned
+/// if the new invariant covers it.
 fn subsumption_stop(
     machine: &mut Machine<'_>,
     subsumption: &mut Subsumption,
     state: &State,
+    parking: bool,
 ) -> Result<Option<Stop>, EngineError> {
     if !at_join(machine, state) {
         return Ok(None);
@@ -531,8 +536,29 @@ fn subsumption_stop(
     if let Some(annotation) = subsumption.covers(&mut machine.store, &mut machine.queries, state)? {
         return Ok(Some(Stop::Subsumed(annotation)));
     }
-    if subsumption.should_park(machine.module, &machine.info, state, &mut machine.queries) {
+    if !subsumption.wants_invariant(machine.module, &machine.info, state, &mut machine.queries) {
+        return Ok(None);
+    }
+    if parking {
         return Ok(Some(Stop::Parked));
+    }
+    let Some(location) = subsumption.location(state) else {
+        return Ok(None);
+    };
+    let proved = subsumption.try_invariant(
+        &mut machine.store,
+        &mut machine.queries,
+        machine.module,
+        &machine.info,
+        location,
+        state,
+    )?;
+    if proved {
+        if let Some(annotation) =
+            subsumption.covers(&mut machine.store, &mut machine.queries, state)?
+        {
+            return Ok(Some(Stop::Subsumed(annotation)));
+        }
     }
     Ok(None)
 }
@@ -590,7 +616,7 @@ impl Parked {
     ) -> Result<(), EngineError> {
         let location = subsumption.and_then(|s| s.location(&state));
         let (Some(location), Some(frame)) = (location, state.frame()) else {
-            // `should_park` parks only states with both; dropping one would hide its paths.
+            // `wants_invariant` asks only for states with both; dropping one would hide its paths.
             return Err(EngineError::Internal(
                 "a state parked outside a loop header".into(),
             ));

@@ -273,6 +273,10 @@ impl Searcher for FastForward {
         }
         self.inner.select(view)
     }
+
+    fn draws_at_random(&self) -> bool {
+        self.inner.draws_at_random()
+    }
 }
 
 #[cfg(test)]

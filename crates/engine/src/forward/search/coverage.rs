@@ -188,6 +188,11 @@ impl Searcher for CoverageGuided {
         }
         self.run_first(key)
     }
+
+    /// Both choices race random waits (the nearest states among themselves).
+    fn draws_at_random(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -34,6 +34,10 @@ impl Searcher for Interleaved {
         self.turn = self.turn.wrapping_add(1);
         searcher.select(view)
     }
+
+    fn draws_at_random(&self) -> bool {
+        self.searchers.iter().any(|s| s.draws_at_random())
+    }
 }
 
 #[cfg(test)]

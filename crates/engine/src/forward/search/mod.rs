@@ -44,6 +44,14 @@ pub trait Searcher {
 
     /// The next state to run; `None` when no state is live.
     fn select(&mut self, view: &SearchView<'_>) -> Option<StateId>;
+
+    /// Whether the strategy draws states at random (`--subsume` then does not park states
+    /// at loop headers: docs/path-subsumption.md, "Loops"). A random draw lets the paths that
+    /// leave a loop finish while a state goes round it, which is what parking is for under a
+    /// systematic order, and a state taken out of the draw changes every later draw.
+    fn draws_at_random(&self) -> bool {
+        false
+    }
 }
 
 /// The searcher for `strategy`, seeded with `seed`.

@@ -28,6 +28,10 @@ impl Searcher for RandomState {
         let all = self.states.as_slice();
         all.get(self.rng.below(all.len())).copied()
     }
+
+    fn draws_at_random(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

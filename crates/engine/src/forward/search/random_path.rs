@@ -20,6 +20,10 @@ impl Searcher for RandomPath {
     fn select(&mut self, view: &SearchView<'_>) -> Option<StateId> {
         view.tree.random_leaf(self.seed)
     }
+
+    fn draws_at_random(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

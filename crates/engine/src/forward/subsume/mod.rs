@@ -10,7 +10,8 @@
 //!
 //! Annotations are per location *and calling context* (the return sites of the callers), since
 //! what follows a return depends on the caller. Loops: a state coming round a back edge to a
-//! header the annotations do not yet cover is parked; when nothing else can run, `induction.rs`
+//! header the annotations do not yet cover is parked (under a systematic search; under one that
+//! draws at random the attempt is made at once); when nothing else can run, `induction.rs`
 //! tries to turn the header's annotation into an inductive invariant that covers every number of
 //! iterations, and the parked states are checked against it and go on if it does not cover them.
 //! Nothing here executes instructions or picks states.
@@ -53,6 +54,13 @@ const MAX_INDUCTION_ATTEMPTS: u32 = 8;
 
 /// How many visits a finished path's annotation is carried back.
 const MAX_WALK_VISITS: usize = 1024;
+
+/// How many new terms one walk may make. A walk's annotation can grow at every visit it is
+/// carried through (each disjunct rewritten, conditions added): on a generated program the
+/// walks of long paths round a loop made 0.3-1.3 million terms each, in 0.2-0.7 s, and the
+/// walks, which no payoff cap counts, took four fifths of a 3-s run (docs/path-subsumption.md,
+/// "Bounds and costs"). Below this, a walk takes some 20 ms.
+const MAX_WALK_TERMS: usize = 100_000;
 
 /// A coverage check whose instance holds more products, quotients or remainders of two
 /// non-constant terms than this is not asked: the state is not covered. On the generated sets
@@ -360,6 +368,7 @@ impl Subsumption {
         };
         let limits = WalkLimits {
             max_visits: MAX_WALK_VISITS,
+            max_new_terms: MAX_WALK_TERMS,
             deadline: self.deadline,
         };
         walk.back(&track, after, annotation, limits, |store, ph, visit, a| {
@@ -403,11 +412,12 @@ impl Subsumption {
         Ok(())
     }
 
-    /// Whether a state at a loop header, come round the back edge, should wait for the header's
-    /// annotation to be tried as an invariant: the header's exit condition was symbolic for some
-    /// state, or it has none (`while (1)`: the loop ends, if ever, inside its body, where no
-    /// fork at the header tells that it may run on forever).
-    pub fn should_park(
+    /// Whether a state at a loop header, come round the back edge, should have the header's
+    /// annotation tried as an invariant (the driver parks it for the attempt, or makes the
+    /// attempt at once): the header's exit condition was symbolic for some state, or it has
+    /// none (`while (1)`: the loop ends, if ever, inside its body, where no fork at the header
+    /// tells that it may run on forever).
+    pub fn wants_invariant(
         &mut self,
         module: &Module,
         info: &ProgramInfo,
@@ -448,7 +458,8 @@ impl Subsumption {
     }
 
     /// Tries to make the annotation of a loop header inductive (`induction.rs`) for `parked`, a
-    /// state waiting there; true if the header got a new annotation.
+    /// state at the header (waiting there, or just come round); true if the header got a new
+    /// annotation.
     pub fn try_invariant(
         &mut self,
         store: &mut TermStore,
@@ -470,7 +481,9 @@ impl Subsumption {
         let attempt = within_share(queries, self.payoff.share_end(work_before), |queries| {
             self.prove_invariant(store, queries, module, info, location, parked)
         })?;
-        if !attempt.proved {
+        if attempt.proved {
+            self.payoff.proved();
+        } else {
             let checks = queries.stats().solver_queries - checks_before;
             let work = self.payoff.work(queries);
             self.payoff.charge_failed_attempt(checks, work_before, work);

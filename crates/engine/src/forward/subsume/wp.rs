@@ -42,6 +42,8 @@ pub enum After {
 #[derive(Clone, Copy, Debug)]
 pub struct WalkLimits {
     pub max_visits: usize,
+    /// The most terms one walk may add to the store.
+    pub max_new_terms: usize,
     pub deadline: Option<Instant>,
 }
 
@@ -90,11 +92,13 @@ impl Walk<'_> {
         limits: WalkLimits,
         mut record: impl FnMut(&mut TermStore, &mut Placeholders, &Visit, TermId) -> Result<()>,
     ) -> Result<()> {
+        let terms_before = self.store.len();
         for (walked, visit) in track.newest_first().enumerate() {
             // Each step rewrites the whole annotation, so a long path costs its length times the
             // annotation's size: the walk stops early (leaving fewer annotations, never wrong ones).
             if self.store.as_bool(annotation) == Some(false)
                 || walked >= limits.max_visits
+                || self.store.len() - terms_before >= limits.max_new_terms
                 || limits.deadline.is_some_and(|d| Instant::now() >= d)
             {
                 break;
