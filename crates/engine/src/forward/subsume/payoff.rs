@@ -22,7 +22,6 @@
 //!   free part (BENCHMARKS.md, "Does `--subsume` lose violations?"). Until session 59 this
 //!   account was kept in wall time, and a proof made in 0.3 s was lost at a 3-s limit in some
 //!   runs and not in others (docs/path-subsumption.md).
-//!
 //! * **Failed attempts**, only under a time limit: after [`FREE_FAILED_ATTEMPTS`] invariant
 //!   attempts that asked the solver and proved nothing, no more attempts (nor parking) unless
 //!   attempts have proved something, [`FAILED_ATTEMPTS_PER_PROOF`] more failures per proof.
