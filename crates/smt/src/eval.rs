@@ -166,6 +166,11 @@ pub fn eval_all(
     asg: &Assignment,
 ) -> Result<Vec<Value>, EvalError> {
     let memo = eval_subterms(store, terms, asg)?;
+    values_in(&memo, terms)
+}
+
+/// The values `memo` holds for `terms`, in order.
+fn values_in(memo: &FxHashMap<TermId, Value>, terms: &[TermId]) -> Result<Vec<Value>, EvalError> {
     terms
         .iter()
         .map(|t| {
@@ -174,6 +179,18 @@ pub fn eval_all(
                 .ok_or_else(|| EvalError::Term("term was not evaluated".into()))
         })
         .collect()
+}
+
+/// The values of `terms` under `asg`, evaluating only what decides them ([`eval_lazy_into`]):
+/// a variable occurring only in parts not evaluated need not be assigned.
+pub fn eval_all_lazy(
+    store: &TermStore,
+    terms: &[TermId],
+    asg: &Assignment,
+) -> Result<Vec<Value>, EvalError> {
+    let mut memo: FxHashMap<TermId, Value> = FxHashMap::default();
+    eval_lazy_into(store, terms, asg, &mut memo)?;
+    values_in(&memo, terms)
 }
 
 /// Evaluates each of `roots` into `memo` lazily: an `ite` evaluates its condition and then

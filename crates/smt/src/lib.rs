@@ -57,7 +57,7 @@ pub use build::TermResult;
 pub use bv::{BvConst, MAX_BV_WIDTH};
 pub use dump::{Dumper, DumpingSolver, SharedDumper};
 pub use error::{EvalError, SolverError, TermError};
-pub use eval::{eval, eval_all, eval_subterms, Assignment};
+pub use eval::{eval, eval_all, eval_all_lazy, eval_subterms, Assignment};
 pub use independence::connected;
 pub use int_encoding::{IntEncodingSolver, SolverFactory};
 pub use path::PathCondition;

@@ -43,9 +43,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::dump::Dumper;
 use crate::error::SolverError;
-use crate::eval::Assignment;
+use crate::eval::{eval_all_lazy, Assignment};
 use crate::independence::Independence;
-use crate::model_reuse::ModelCache;
+use crate::model_reuse::{complete, ModelCache};
 use crate::path::PathCondition;
 use crate::path_groups::PathGroups;
 use crate::path_models::PathModels;
@@ -421,6 +421,41 @@ impl<S: Solver> QueryEngine<S> {
         } else {
             self.independence.relevant_to(store, &pc.to_vec(), &vars)
         }
+    }
+
+    /// The values of `terms` on some input satisfying `pc`, read from a model the query layer
+    /// keeps: it never asks the solver, and `None` says nothing. A condition on `terms` that
+    /// these values make false does not hold on every input satisfying `pc`, and this finds
+    /// that out before the condition is built (path subsumption's coverage checks, where
+    /// building it cost more than the rest of the check: docs/path-subsumption.md).
+    pub fn known_values(
+        &mut self,
+        store: &TermStore,
+        pc: &PathCondition,
+        terms: &[TermId],
+    ) -> Option<Vec<Value>> {
+        if !self.options.model_reuse {
+            return None;
+        }
+        let whole = long_path(pc.into(), &self.options).and_then(|path| {
+            self.path_models
+                .model_of(store, &mut self.independence, path)
+        });
+        let model = match whole {
+            Some(model) => model,
+            None => {
+                let constraints = self.constraints_about(store, pc, terms);
+                let reused =
+                    self.models
+                        .satisfies(store, &mut self.independence, &constraints, None)?;
+                reused.model
+            }
+        };
+        // A variable of `terms` the model leaves out is in no constraint it was made for, so
+        // in none of `pc` (the rest of `pc` shares no variable with `terms`): any value will do.
+        let vars = self.independence.vars_of_all(store, terms);
+        let (model, _) = complete(store, model, &vars, &[]).ok()?;
+        eval_all_lazy(store, terms, &model).ok()
     }
 
     /// Values of the variables `vars` on some input satisfying the whole of `pc`.
@@ -1101,6 +1136,31 @@ mod tests {
         assert_eq!(e.is_satisfiable(&s, &[], None), Ok(SatResult::Sat));
         assert_eq!(e.stats().fast_path, 4);
         assert_eq!(e.stats().solver_queries, 0);
+    }
+
+    #[test]
+    fn known_values_come_from_a_kept_model_without_the_solver() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let y = s.bv_var("y", 32).expect("var");
+        let ten = s.bv_val(32, 10).expect("c");
+        let x_big = s.bv_ugt(x, ten).expect("c");
+        let sum = s.bv_add(x, y).expect("t");
+        let mut pc = PathCondition::new();
+        pc.push(x_big);
+        let mut e = engine(QueryOptions::default());
+        assert_eq!(e.is_satisfiable(&s, &pc, None), Ok(SatResult::Sat));
+        let asked = e.stats().solver_queries;
+        let values = e.known_values(&s, &pc, &[x, sum]).expect("a kept model");
+        assert_eq!(e.stats().solver_queries, asked);
+        let bits = |v: &Value| v.as_bv().expect("a bit-vector").bits();
+        // `x` as the path allows; `y`, of which the path says nothing, at its default.
+        assert!(bits(&values[0]) > 10, "{values:?}");
+        assert_eq!(bits(&values[1]), bits(&values[0]));
+        // Without model reuse nothing is kept, so nothing is known.
+        let mut plain = engine(QueryOptions::plain());
+        assert_eq!(plain.is_satisfiable(&s, &pc, None), Ok(SatResult::Sat));
+        assert_eq!(plain.known_values(&s, &pc, &[x]), None);
     }
 
     #[test]

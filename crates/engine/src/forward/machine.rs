@@ -237,3 +237,18 @@ impl<'m> Machine<'m> {
         }
     }
 }
+
+/// Runs `test` on a machine for `source`'s `main`, with default options, and its initial
+/// state (for unit tests that step states by hand).
+#[cfg(test)]
+pub(crate) fn with_machine(source: &str, test: impl FnOnce(&mut Machine<'_>, State)) {
+    let front = symex_syntax::analyze(source).expect("valid");
+    let types = front.types.expect("typed");
+    let module = symex_ir::lower(&front.program);
+    let setup = crate::common::entry::resolve_entry(&module, &types, "main").expect("main");
+    let options = CheckOptions::default();
+    let queries = crate::common::solver::query_engine(&options.solver, &options.query).expect("z3");
+    let mut machine = Machine::new(&module, source, setup, &options, queries).expect("ok");
+    let state = machine.initial_state().expect("state");
+    test(&mut machine, state);
+}

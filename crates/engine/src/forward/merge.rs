@@ -400,22 +400,9 @@ fn allocated_only_where(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::common::options::CheckOptions;
-    use crate::common::solver::query_engine;
     use crate::common::terms;
+    use crate::forward::machine::with_machine;
     use crate::forward::value::CellId;
-
-    fn with_machine(source: &str, test: impl FnOnce(&mut Machine<'_>, State)) {
-        let front = symex_syntax::analyze(source).expect("valid");
-        let types = front.types.expect("typed");
-        let module = symex_ir::lower(&front.program);
-        let setup = crate::common::entry::resolve_entry(&module, &types, "main").expect("main");
-        let options = CheckOptions::default();
-        let queries = query_engine(&options.solver, &options.query).expect("z3");
-        let mut machine = Machine::new(&module, source, setup, &options, queries).expect("ok");
-        let state = machine.initial_state().expect("state");
-        test(&mut machine, state);
-    }
 
     /// Two states forked on `#0 > 0` from `state`: the first writes `a` (local 0), the
     /// second leaves it; both point local 1 at different cells.
