@@ -451,8 +451,9 @@ impl<S: Solver> QueryEngine<S> {
                 reused.model
             }
         };
-        // A variable of `terms` the model leaves out is in no constraint it was made for, so
-        // in none of `pc` (the rest of `pc` shares no variable with `terms`): any value will do.
+        // A variable of `terms` the model leaves out is in no constraint of `pc` it was made
+        // for, or only where its values decide the constraint without it (a branch of an `ite`
+        // not taken; the rest of `pc` shares no variable with `terms`): any value will do.
         let vars = self.independence.vars_of_all(store, terms);
         let (model, _) = complete(store, model, &vars, &[]).ok()?;
         eval_all_lazy(store, terms, &model).ok()
