@@ -689,7 +689,7 @@ fn bindings(
 /// annotation can fail). Most coverage checks end here: on a generated program (5-deep
 /// `gen_12`, `--search klee --seed 2`, 10 s) 11,000 of 11,300 checks ended with a kept
 /// model falsifying the instance or with an instance made `false` by its values, and building
-/// those instances took two thirds of the search's own time (BENCHMARKS.md).
+/// those instances took three fifths of the search's own time (BENCHMARKS.md).
 fn falsified_on_a_known_input(
     store: &TermStore,
     queries: &mut Queries,
