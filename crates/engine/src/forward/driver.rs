@@ -545,15 +545,7 @@ fn subsumption_stop(
     let Some(location) = subsumption.location(state) else {
         return Ok(None);
     };
-    let proved = subsumption.try_invariant(
-        &mut machine.store,
-        &mut machine.queries,
-        machine.module,
-        &machine.info,
-        location,
-        state,
-    )?;
-    if proved {
+    if try_invariant(machine, subsumption, location, state)? {
         if let Some(annotation) =
             subsumption.covers(&mut machine.store, &mut machine.queries, state)?
         {
@@ -561,6 +553,24 @@ fn subsumption_stop(
         }
     }
     Ok(None)
+}
+
+/// Subsumption's attempt to make the annotation at the loop header `location` an invariant,
+/// from `state` (one that came round the loop); whether it proved one.
+fn try_invariant(
+    machine: &mut Machine<'_>,
+    subsumption: &mut Subsumption,
+    location: Location,
+    state: &State,
+) -> Result<bool, EngineError> {
+    subsumption.try_invariant(
+        &mut machine.store,
+        &mut machine.queries,
+        machine.module,
+        &machine.info,
+        location,
+        state,
+    )
 }
 
 /// A parked group's key: deeper loops first, then by location.
@@ -665,14 +675,7 @@ impl Parked {
             return Ok(false);
         };
         if let Some((_, parked)) = group.first() {
-            subsumption.try_invariant(
-                &mut machine.store,
-                &mut machine.queries,
-                machine.module,
-                &machine.info,
-                location,
-                parked,
-            )?;
+            try_invariant(machine, subsumption, location, parked)?;
         }
         let ids: Vec<StateId> = group.iter().map(|&(id, _)| id).collect();
         for (id, state) in group {
