@@ -627,8 +627,8 @@ fn instance(
 
 /// What the placeholders among `vars` (an annotation's variables) stand for in the state: its
 /// values, or scratch variables where it has none (an uninitialized local, an input not read
-/// yet); placeholders of memory ([`Role::Any`]) are left unbound. `None` when a placeholder
-/// stands for a local that does not hold a number.
+/// yet); placeholders of memory ([`Role::Any`]) are left unbound, any other variable stands
+/// for itself. `None` when a placeholder stands for a local that does not hold a number.
 fn bindings(
     store: &mut TermStore,
     ph: &mut Placeholders,
@@ -649,10 +649,13 @@ fn bindings(
         ph.scratch(store, *k - 1, sort)
     };
     for &var in vars {
+        let term = store.var_info(var).term;
         let Some(role) = ph.role(var) else {
+            // Not a placeholder: a variable of the path, which stands for itself (bound, so
+            // that a check refuted on a known input reads its value there).
+            map.insert(term, term);
             continue;
         };
-        let term = store.var_info(var).term;
         let local = |frame: usize, local: symex_ir::cfg::LocalId| {
             state
                 .stack
@@ -685,8 +688,8 @@ fn bindings(
 
 /// Whether the state's values on some input of its path, as a model the query layer keeps
 /// gives them, make the annotation false: then the state is not covered, and the instance need
-/// not be built. Variables left unbound take their sorts' defaults (any value shows the
-/// annotation can fail). Most coverage checks end here: on a generated program (5-deep
+/// not be built. Placeholders left unbound (memory: any value) take their sorts' defaults
+/// (one value shows the annotation can fail). Most coverage checks end here: on a generated program (5-deep
 /// `gen_12`, `--search klee --seed 2`, 10 s) 11,000 of 11,300 checks ended with a kept
 /// model falsifying the instance or with an instance made `false` by its values, and building
 /// those instances took three fifths of the search's own time (BENCHMARKS.md).
@@ -703,13 +706,15 @@ fn falsified_on_a_known_input(
         return false;
     };
     let mut assignment = Assignment::new();
-    for &var in vars {
-        let sort = store.sort(store.var_info(var).term);
-        assignment.insert(var, Value::default_of(store.sorts(), sort));
-    }
     for (placeholder, value) in bound.into_iter().zip(values) {
         if let Some(var) = store.var_id(placeholder) {
             assignment.insert(var, value);
+        }
+    }
+    for &var in vars {
+        if assignment.get(var).is_none() {
+            let sort = store.sort(store.var_info(var).term);
+            assignment.insert(var, Value::default_of(store.sorts(), sort));
         }
     }
     matches!(
