@@ -217,9 +217,42 @@ enum Prepared {
     },
 }
 
+/// A solver and the constraints the query layer has asserted in it.
+struct SolverStack<S> {
+    solver: S,
+    /// The constraints asserted in the solver, in order (a scope per question that added
+    /// some: `scope_starts`).
+    mirror: Vec<TermId>,
+    in_mirror: FxHashSet<TermId>,
+    /// Where each of the solver's scopes starts in `mirror`.
+    scope_starts: Vec<usize>,
+    /// Whether the solver's stack may differ from the mirror (after a solver error).
+    stale: bool,
+}
+
+impl<S: Solver> SolverStack<S> {
+    fn new(mut solver: S, options: &QueryOptions, deadline: Option<Instant>) -> Self {
+        solver.set_timeout(options.timeout);
+        solver.set_deadline(deadline);
+        SolverStack {
+            solver,
+            mirror: Vec::new(),
+            in_mirror: FxHashSet::default(),
+            scope_starts: Vec::new(),
+            stale: true,
+        }
+    }
+}
+
 /// The query layer. See the module documentation.
 pub struct QueryEngine<S: Solver> {
-    solver: S,
+    /// The solver questions go to, and what the layer has asserted in it.
+    stack: SolverStack<S>,
+    /// A second solver for one kind of question (`QueryEngine::on_second_solver`), if given;
+    /// the first while questions go to the second.
+    second: Option<SolverStack<S>>,
+    /// Whether questions go to the second solver.
+    on_second: bool,
     options: QueryOptions,
     sat_cache: FxHashMap<Box<[TermId]>, bool>,
     model_cache: FxHashMap<Box<[TermId]>, Model>,
@@ -231,14 +264,6 @@ pub struct QueryEngine<S: Solver> {
     last_model: Option<Assignment>,
     unsat_sets: UnsatSets,
     independence: Independence,
-    /// The constraints asserted in the solver, in order (a scope per question that added
-    /// some: `scope_starts`).
-    mirror: Vec<TermId>,
-    in_mirror: FxHashSet<TermId>,
-    /// Where each of the solver's scopes starts in `mirror`.
-    scope_starts: Vec<usize>,
-    /// Whether the solver's stack may differ from the mirror (after a solver error).
-    stale: bool,
     dumper: Option<Dumper>,
     stats: QueryStats,
     /// When the caller's whole search must end; checks are cut short to meet it.
@@ -254,14 +279,15 @@ pub struct QueryEngine<S: Solver> {
 
 impl<S: Solver> QueryEngine<S> {
     /// A query layer over `solver` (which should have no assertions yet).
-    pub fn new(mut solver: S, options: QueryOptions) -> Result<Self, SolverError> {
-        solver.set_timeout(options.timeout);
+    pub fn new(solver: S, options: QueryOptions) -> Result<Self, SolverError> {
         let dumper = match &options.dump_dir {
             Some(dir) => Some(Dumper::new(dir)?),
             None => None,
         };
         let mut engine = QueryEngine {
-            solver,
+            stack: SolverStack::new(solver, &options, None),
+            second: None,
+            on_second: false,
             options,
             sat_cache: FxHashMap::default(),
             model_cache: FxHashMap::default(),
@@ -271,10 +297,6 @@ impl<S: Solver> QueryEngine<S> {
             last_model: None,
             unsat_sets: UnsatSets::default(),
             independence: Independence::default(),
-            mirror: Vec::new(),
-            in_mirror: FxHashSet::default(),
-            scope_starts: Vec::new(),
-            stale: true,
             dumper,
             stats: QueryStats::default(),
             deadline: None,
@@ -290,7 +312,43 @@ impl<S: Solver> QueryEngine<S> {
     /// unknown at once. The solver gets it as its hard deadline too ([`Solver::set_deadline`]).
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
-        self.solver.set_deadline(deadline);
+        self.stack.solver.set_deadline(deadline);
+        if let Some(second) = &mut self.second {
+            second.solver.set_deadline(deadline);
+        }
+    }
+
+    /// Gives the layer a second solver (fresh, of the same kind), which the questions asked
+    /// within [`QueryEngine::on_second_solver`] go to. Everything else is shared: caches,
+    /// kept models, statistics, the time limit; the work counts both solvers'.
+    pub fn add_second_solver(&mut self, solver: S) {
+        self.second = Some(SolverStack::new(solver, &self.options, self.deadline));
+    }
+
+    /// Runs `ask` with its questions that reach a solver going to the second one, if there is
+    /// one (else to the only one).
+    ///
+    /// Why: a question's time in Z3's incremental core depends on what the solver was asked
+    /// before (what it learned and kept). A caller's side questions (`--subsume`'s coverage
+    /// checks and invariant attempts) asked of the main solver change the time of the main
+    /// questions after them: on a generated program one search step took 0.7 s more for it,
+    /// at the same selection with the same path. On a solver of their own they leave the main
+    /// one asked exactly what it would be asked without them.
+    pub fn on_second_solver<T>(&mut self, ask: impl FnOnce(&mut Self) -> T) -> T {
+        if self.on_second {
+            return ask(self);
+        }
+        let Some(second) = &mut self.second else {
+            return ask(self);
+        };
+        std::mem::swap(&mut self.stack, second);
+        self.on_second = true;
+        let result = ask(self);
+        self.on_second = false;
+        if let Some(second) = &mut self.second {
+            std::mem::swap(&mut self.stack, second);
+        }
+        result
     }
 
     /// Ends a part of the search once the solver's work ([`QueryEngine::solver_work`]) has
@@ -315,16 +373,21 @@ impl<S: Solver> QueryEngine<S> {
                 return work;
             }
         }
-        let work = self
-            .counted_work()
-            .unwrap_or_else(|| work_of(self.solver.stats().time));
+        let work = self.counted_work().unwrap_or_else(|| {
+            let second = self.second.as_ref().map(|s| s.solver.stats().time);
+            work_of(self.stack.solver.stats().time + second.unwrap_or_default())
+        });
         self.work_read = Some((checks, work));
         work
     }
 
-    /// The solver's own count of its work ([`Solver::work`]), if it keeps one.
+    /// The solvers' own count of their work ([`Solver::work`]), if they keep one.
     pub fn counted_work(&mut self) -> Option<u64> {
-        self.solver.work()
+        let first = self.stack.solver.work()?;
+        match &mut self.second {
+            Some(second) => Some(first + second.solver.work()?),
+            None => Some(first),
+        }
     }
 
     /// The deadline of [`QueryEngine::set_deadline`], if any.
@@ -342,9 +405,9 @@ impl<S: Solver> QueryEngine<S> {
         &self.stats
     }
 
-    /// The solver underneath.
+    /// The solver underneath (the second within [`QueryEngine::on_second_solver`]).
     pub fn solver(&self) -> &S {
-        &self.solver
+        &self.stack.solver
     }
 
     /// Forgets every cached answer.
@@ -752,14 +815,14 @@ impl<S: Solver> QueryEngine<S> {
 
     /// Pops every scope of the solver.
     fn reset(&mut self) -> Result<(), SolverError> {
-        self.stale = true;
-        while self.solver.level() > 0 {
-            self.solver.pop()?;
+        self.stack.stale = true;
+        while self.stack.solver.level() > 0 {
+            self.stack.solver.pop()?;
         }
-        self.mirror.clear();
-        self.in_mirror.clear();
-        self.scope_starts.clear();
-        self.stale = false;
+        self.stack.mirror.clear();
+        self.stack.in_mirror.clear();
+        self.stack.scope_starts.clear();
+        self.stack.stale = false;
         Ok(())
     }
 
@@ -778,35 +841,40 @@ impl<S: Solver> QueryEngine<S> {
         pc: &[TermId],
         needed: &[TermId],
     ) -> Result<Vec<TermId>, SolverError> {
-        if self.stale {
+        if self.stack.stale {
             self.reset()?;
         }
-        self.stale = true;
+        self.stack.stale = true;
         let in_pc: FxHashSet<TermId> = pc.iter().copied().collect();
-        let keep = self.mirror.iter().take_while(|c| in_pc.contains(c)).count();
-        while self.mirror.len() > keep {
-            self.solver.pop()?;
+        let keep = self
+            .stack
+            .mirror
+            .iter()
+            .take_while(|c| in_pc.contains(c))
+            .count();
+        while self.stack.mirror.len() > keep {
+            self.stack.solver.pop()?;
             // Every constraint of the mirror is in a scope: `scope_starts` is not empty here.
-            let start = self.scope_starts.pop().unwrap_or(0);
-            for c in self.mirror.drain(start..) {
-                self.in_mirror.remove(&c);
+            let start = self.stack.scope_starts.pop().unwrap_or(0);
+            for c in self.stack.mirror.drain(start..) {
+                self.stack.in_mirror.remove(&c);
             }
         }
         let missing: Vec<TermId> = needed
             .iter()
             .copied()
-            .filter(|&c| self.in_mirror.insert(c))
+            .filter(|&c| self.stack.in_mirror.insert(c))
             .collect();
         if !missing.is_empty() {
-            self.solver.push()?;
-            self.scope_starts.push(self.mirror.len());
+            self.stack.solver.push()?;
+            self.stack.scope_starts.push(self.stack.mirror.len());
             for c in missing {
-                self.solver.assert(store, c)?;
-                self.mirror.push(c);
+                self.stack.solver.assert(store, c)?;
+                self.stack.mirror.push(c);
             }
         }
-        self.stale = false;
-        Ok(self.mirror.clone())
+        self.stack.stale = false;
+        Ok(self.stack.mirror.clone())
     }
 
     /// Checks `needed ∧ query` (with `needed ⊆ pc`) incrementally.
@@ -836,18 +904,21 @@ impl<S: Solver> QueryEngine<S> {
         // shrinking with the time left re-configured Z3 at moments that differ from run to run
         // (and turned its hand-over to the one-shot solver off near the end), so the same
         // check gave other models and counterexamples under `--timeout`, far from the limit.
-        if let Some(deadline) = self.deadline.filter(|_| !self.solver.keeps_deadline()) {
+        if let Some(deadline) = self
+            .deadline
+            .filter(|_| !self.stack.solver.keeps_deadline())
+        {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return Ok(SatResult::Unknown("the time limit was reached".into()));
             }
             let left = in_steps(left);
             let limit = self.options.timeout.map_or(left, |t| t.min(left));
-            self.solver.set_timeout(Some(limit));
+            self.stack.solver.set_timeout(Some(limit));
         }
         self.stats.solver_queries += 1;
         let assumptions: Vec<TermId> = query.into_iter().collect();
-        self.solver.check(store, &assumptions)
+        self.stack.solver.check(store, &assumptions)
     }
 
     /// Keeps the set of the last check, answered `unsat`, for unsat subsets: what the solver's
@@ -856,7 +927,7 @@ impl<S: Solver> QueryEngine<S> {
     /// `unknown` answer cannot promise, and a kept set answers questions on any path.
     fn remember_unsat(&mut self, query: Option<TermId>) {
         if self.options.unsat_subsets {
-            let checked = sorted_set(self.mirror.iter().chain(&query));
+            let checked = sorted_set(self.stack.mirror.iter().chain(&query));
             self.unsat_sets.remember(&checked);
         }
     }
@@ -887,7 +958,7 @@ impl<S: Solver> QueryEngine<S> {
         vars: &[VarId],
     ) -> Result<Option<Assignment>, SolverError> {
         let terms: Vec<TermId> = vars.iter().map(|&v| store.var_info(v).term).collect();
-        match self.solver.model(store, &terms) {
+        match self.stack.solver.model(store, &terms) {
             Ok(model) => Ok(Some(model.to_assignment(store))),
             Err(SolverError::Protocol(_)) => Ok(None),
             Err(e) => Err(e),
@@ -1001,7 +1072,7 @@ impl<S: Solver> QueryEngine<S> {
                 wanted.sort_unstable();
                 wanted.dedup();
                 let terms: Vec<TermId> = wanted.iter().map(|&v| store.var_info(v).term).collect();
-                let full = match self.solver.model(store, &terms) {
+                let full = match self.stack.solver.model(store, &terms) {
                     Ok(m) => m,
                     Err(SolverError::Protocol(why)) => {
                         return Ok(ModelResult::Unknown(format!("no model: {why}")))
@@ -1162,6 +1233,39 @@ mod tests {
         let mut plain = engine(QueryOptions::plain());
         assert_eq!(plain.is_satisfiable(&s, &pc, None), Ok(SatResult::Sat));
         assert_eq!(plain.known_values(&s, &pc, &[x]), None);
+    }
+
+    #[test]
+    fn questions_on_the_second_solver_leave_the_first_as_it_was() {
+        let mut s = TermStore::new();
+        let x = s.bv_var("x", 32).expect("var");
+        let mut pc = Vec::new();
+        for k in [1000u128, 900, 800] {
+            let bound = s.bv_val(32, k).expect("c");
+            pc.push(s.bv_ult(x, bound).expect("c"));
+        }
+        let mut e = engine(QueryOptions::plain());
+        e.add_second_solver(Z3Solver::new().expect("z3"));
+        assert_eq!(e.is_satisfiable(&s, &pc[..1], None), Ok(SatResult::Sat));
+        let first_work = e.solver_work();
+        let (level, asked) = e.on_second_solver(|e| {
+            let answer = e.is_satisfiable(&s, &pc, None);
+            (e.solver().level(), answer)
+        });
+        assert_eq!(asked, Ok(SatResult::Sat));
+        // The second solver got the whole path; the first kept its one constraint, and the
+        // work counts both.
+        assert_eq!(level, 1);
+        assert_eq!(e.solver().level(), 1);
+        assert!(e.solver_work() > first_work);
+        assert_eq!(e.stats().solver_queries, 2);
+        // Without a second solver, questions go to the only one.
+        let mut single = engine(QueryOptions::plain());
+        let level = single.on_second_solver(|e| {
+            assert_eq!(e.is_satisfiable(&s, &pc, None), Ok(SatResult::Sat));
+            e.solver().level()
+        });
+        assert_eq!((level, single.solver().level()), (1, 1));
     }
 
     #[test]

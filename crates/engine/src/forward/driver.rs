@@ -31,7 +31,7 @@ use crate::common::budget::{peak_rss_kb, Budget};
 use crate::common::entry::resolve_entry;
 use crate::common::options::{CheckOptions, MergeMode};
 use crate::common::progress::ProgressUpdate;
-use crate::common::solver::query_engine;
+use crate::common::solver::{query_engine, solver_with_handover, ONE_SHOT_AFTER};
 use crate::common::verdict;
 use crate::error::EngineError;
 use crate::forward::dynamic::{FastForward, JoinIndex};
@@ -87,6 +87,11 @@ pub fn check_forward(
     let setup = resolve_entry(module, types, entry)?;
     let infallible = verdict::cannot_fail(module, setup.func);
     let mut queries = query_engine(&options.solver, &options.query)?;
+    if options.subsume {
+        // Subsumption's questions go to a solver of their own, so that the search's solver is
+        // asked what it would be asked without them (`QueryEngine::on_second_solver`).
+        queries.add_second_solver(solver_with_handover(&options.solver, ONE_SHOT_AFTER)?);
+    }
     // The time limit covers solver calls too: one hard query must not outlive the check.
     queries.set_deadline(budget.deadline());
     let mut machine = Machine::new(module, source, setup, options, queries)?;

@@ -23,6 +23,7 @@ mod induction;
 mod payoff;
 mod placeholders;
 mod semantics;
+mod solver_checks;
 mod track;
 mod wp;
 
@@ -41,6 +42,7 @@ use dnf::Disjuncts;
 use facts::FunctionFacts;
 use payoff::Payoff;
 use placeholders::{Placeholders, Role};
+use solver_checks::SolverChecks;
 pub use track::{begins_visit, Track, Visit};
 use wp::{After, Walk, WalkLimits};
 
@@ -158,6 +160,8 @@ pub struct Subsumption {
     facts: Vec<FunctionFacts>,
     /// What the work that paid nothing has cost (`payoff.rs`).
     payoff: Payoff,
+    /// Which coverage checks may ask the solver (`solver_checks.rs`).
+    solver_checks: SolverChecks,
     /// The most terms one walk may make ([`MAX_WALK_TERMS`]).
     max_walk_terms: usize,
     /// States pruned.
@@ -171,6 +175,7 @@ impl Subsumption {
         Subsumption {
             deadline,
             payoff: Payoff::new(deadline),
+            solver_checks: SolverChecks::new(deadline.is_some()),
             max_walk_terms: MAX_WALK_TERMS,
             ..Subsumption::default()
         }
@@ -307,12 +312,23 @@ impl Subsumption {
         if store.more_nonlinear_than(&[instance], MAX_COVER_NONLINEAR) {
             return Ok(None);
         }
-        let answer = within_share(queries, self.payoff.share_end(work), |queries| {
-            Ok(queries.must_be_true(store, &state.pc, instance)?)
+        // A check that may not ask the solver is answered from what the query layer keeps:
+        // its share ends where the solver's work stands now.
+        let share_end = if self.solver_checks.may_ask(location) {
+            self.payoff.share_end(work)
+        } else {
+            Some(queries.solver_work())
+        };
+        let asked_before = queries.stats().solver_queries;
+        let answer = within_share(queries, share_end, |queries| {
+            Ok(queries
+                .on_second_solver(|queries| queries.must_be_true(store, &state.pc, instance))?)
         })?;
-        match answer {
-            Answer::Yes => {}
-            Answer::No | Answer::Unknown(_) => return Ok(None),
+        let covered = matches!(answer, Answer::Yes);
+        let asked_solver = queries.stats().solver_queries != asked_before;
+        self.solver_checks.checked(asked_solver, covered);
+        if !covered {
+            return Ok(None);
         }
         self.pruned += 1;
         let ph = &mut self.ph;
@@ -493,7 +509,9 @@ impl Subsumption {
         }
         let unknown_before = queries.stats().unknown;
         let attempt = within_share(queries, self.payoff.share_end(work_before), |queries| {
-            self.prove_invariant(store, queries, module, info, location, parked)
+            queries.on_second_solver(|queries| {
+                self.prove_invariant(store, queries, module, info, location, parked)
+            })
         })?;
         if attempt.proved {
             self.payoff.proved();
@@ -562,6 +580,7 @@ impl Subsumption {
             self.add(store, (context, func, header), invariant)?;
             if self.version != version {
                 self.invariants += 1;
+                self.solver_checks.invariant_at((context, func, header));
                 grew = true;
             }
         }

@@ -32,6 +32,9 @@
 //!   and the third violation, found at 1.8 s without `--subsume`, came at 2.97 s or not at
 //!   all (session 76, BENCHMARKS.md "Does `--subsume` lose violations?").
 //!
+//! Which coverage checks may ask the solver at all, within the share, is counted apart
+//! (`solver_checks.rs`: checks that keep covering nothing ask it less).
+//!
 //! Walks carry a path's annotation back without the solver: they cost neither account, and are
 //! never skipped (a path that left nothing would be missing from the annotations for good).
 //!
