@@ -231,9 +231,8 @@ struct SolverStack<S> {
 }
 
 impl<S: Solver> SolverStack<S> {
-    fn new(mut solver: S, options: &QueryOptions, deadline: Option<Instant>) -> Self {
+    fn new(mut solver: S, options: &QueryOptions) -> Self {
         solver.set_timeout(options.timeout);
-        solver.set_deadline(deadline);
         SolverStack {
             solver,
             mirror: Vec::new(),
@@ -285,7 +284,7 @@ impl<S: Solver> QueryEngine<S> {
             None => None,
         };
         let mut engine = QueryEngine {
-            stack: SolverStack::new(solver, &options, None),
+            stack: SolverStack::new(solver, &options),
             second: None,
             on_second: false,
             options,
@@ -322,7 +321,9 @@ impl<S: Solver> QueryEngine<S> {
     /// within [`QueryEngine::on_second_solver`] go to. Everything else is shared: caches,
     /// kept models, statistics, the time limit; the work counts both solvers'.
     pub fn add_second_solver(&mut self, solver: S) {
-        self.second = Some(SolverStack::new(solver, &self.options, self.deadline));
+        let mut second = SolverStack::new(solver, &self.options);
+        second.solver.set_deadline(self.deadline);
+        self.second = Some(second);
     }
 
     /// Runs `ask` with its questions that reach a solver going to the second one, if there is
@@ -331,9 +332,10 @@ impl<S: Solver> QueryEngine<S> {
     /// Why: a question's time in Z3's incremental core depends on what the solver was asked
     /// before (what it learned and kept). A caller's side questions (`--subsume`'s coverage
     /// checks and invariant attempts) asked of the main solver change the time of the main
-    /// questions after them: on a generated program one search step took 0.7 s more for it,
-    /// at the same selection with the same path. On a solver of their own they leave the main
-    /// one asked exactly what it would be asked without them.
+    /// questions after them: on a generated program one search step took 0.7 s in one run
+    /// and not in another that let other checks through, at the same selection with the same
+    /// path. On a solver of their own they leave the main one asked only the main questions
+    /// (fewer, where the shared caches answer one from a side question).
     pub fn on_second_solver<T>(&mut self, ask: impl FnOnce(&mut Self) -> T) -> T {
         if self.on_second {
             return ask(self);

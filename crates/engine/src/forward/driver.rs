@@ -89,7 +89,7 @@ pub fn check_forward(
     let mut queries = query_engine(&options.solver, &options.query)?;
     if options.subsume {
         // Subsumption's questions go to a solver of their own, so that the search's solver is
-        // asked what it would be asked without them (`QueryEngine::on_second_solver`).
+        // asked only the search's questions (`QueryEngine::on_second_solver`).
         queries.add_second_solver(solver_with_handover(&options.solver, ONE_SHOT_AFTER)?);
     }
     // The time limit covers solver calls too: one hard query must not outlive the check.
